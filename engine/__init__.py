@@ -1,0 +1,7 @@
+"""The Tantrix rules engine: pure Python, typed, with no knowledge of screens or devices.
+
+It holds the tile set, the hexagonal geometry, the board with its rules (golden rule, forced spaces,
+the three restrictions, lines, loops and scores), the game procedures of every mode, the puzzle
+solver and the robots. Nothing here imports Kivy, gpiozero, pyserial or rpi_ws281x, so the same code
+runs on the kiosk, in tests, in benchmarks and behind the command line (`python -m engine`).
+"""

@@ -1,0 +1,671 @@
+"""The Tantrix board: placed tiles, the rules that decide a placement, forced spaces, holes, lines.
+
+One place decides each rule (rules.md sections 3 and 4):
+
+* contact: a tile touches a placed tile (the very first one goes in the middle, cell (0, 0));
+* the golden rule: touching edges show the same colour;
+* while the bag is not empty, the three restrictions: no forced space whose neighbours all show one
+  colour (1), no empty cell with four or more neighbours (2), and no controlled side, decided by the
+  fill cascade (3).
+
+The board keeps incremental state so that the questions robots and puzzles ask thousands of times
+a second stay cheap: for every empty cell next to a tile it knows how many neighbours it has and
+which colour each of them demands (a six-character *requirement* such as ``"R..B.."``), and it
+keeps the set of forced spaces. Which rotations of a tile fit a requirement is memoised globally.
+The fill cascade of the current position is computed once per position: a candidate cell far from
+it (and creating no new forced space) cannot change it, so only the few cells near forced spaces
+pay for a cascade of their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Iterable, NamedTuple
+
+from .geometry import LIMIT, STEP, Cell, in_range, key, unkey
+from .tiles import COLOURS, FACES, OTHER_END
+
+ORIGIN = key((0, 0))
+_EMPTY_NEED = "......"
+
+
+class Placement(NamedTuple):
+    """Tile ``tile`` on cell ``(q, r)`` with rotation ``rot`` (edge i faces direction (i + rot) % 6)."""
+
+    tile: int
+    q: int
+    r: int
+    rot: int
+
+    @property
+    def cell(self) -> Cell:
+        return (self.q, self.r)
+
+    def to_json(self) -> dict[str, int]:
+        return {"tile": self.tile, "q": self.q, "r": self.r, "rot": self.rot}
+
+
+class Rule(StrEnum):
+    """The rule a refused placement breaks; the value is a stable code the UI translates."""
+
+    NO_SUCH_TILE = "no-such-tile"
+    TILE_ALREADY_PLACED = "tile-already-placed"
+    OCCUPIED = "occupied"
+    CONTACT = "contact"
+    GOLDEN_RULE = "golden-rule"
+    DEAD_FORCED_SPACE = "restriction-1"
+    FOUR_NEIGHBOURS = "restriction-2"
+    CONTROLLED_SIDE = "restriction-3"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Why a placement is refused: the rule, the cells a player should look at, and plain words."""
+
+    rule: Rule
+    cells: tuple[Cell, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+
+class IllegalPlacement(ValueError):
+    """Raised by :meth:`Board.place` for a placement the rules refuse; carries the violation."""
+
+    def __init__(self, placement: Placement, violation: Violation) -> None:
+        super().__init__(f"tile {placement.tile} at ({placement.q}, {placement.r}) rot {placement.rot}: {violation}")
+        self.placement = placement
+        self.violation = violation
+
+
+class PositionError(ValueError):
+    """A position (JSON) that is malformed or breaks the golden rule."""
+
+
+class ForcedSpace(NamedTuple):
+    """An empty cell with three or more neighbours, and the colours they show it (clockwise from E)."""
+
+    q: int
+    r: int
+    pattern: str
+
+    @property
+    def cell(self) -> Cell:
+        return (self.q, self.r)
+
+
+class Line(NamedTuple):
+    """A chain of one colour's links: its tiles' cells in order along it, and whether it closes."""
+
+    colour: str
+    cells: tuple[Cell, ...]
+    loop: bool
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+
+_FITS: dict[tuple[int, str], tuple[int, ...]] = {}
+
+
+def fits(tile: int, need: str) -> tuple[int, ...]:
+    """The rotations of ``tile`` whose face agrees with the requirement ``need`` ('.' = no demand)."""
+    found = _FITS.get((tile, need))
+    if found is None:
+        found = tuple(
+            rot for rot, face in enumerate(FACES[tile])
+            if all(n == "." or n == f for n, f in zip(need, face))
+        )
+        _FITS[(tile, need)] = found
+    return found
+
+
+def _placement(tile: int, k: int, rot: int) -> Placement:
+    q, r = unkey(k)
+    return Placement(tile, q, r, rot)
+
+
+class _Cascade(NamedTuple):
+    violation: Violation | None
+    zone: frozenset[int]  # cells within distance 2 of a cell the cascade marked
+
+
+class Board:
+    """Placed tiles and the rules. ``bag`` counts the tiles still to be drawn; restrictions apply
+    while it is above zero, unless a caller says otherwise (solo modes pass ``restricted=False``)."""
+
+    def __init__(self, bag: int = 0) -> None:
+        self.bag = bag
+        self._tile_at: dict[int, tuple[int, int]] = {}  # key -> (tile, rot)
+        self._face: dict[int, str] = {}  # key -> colours shown towards directions 0..5
+        self._count: dict[int, int] = {}  # empty key -> number of neighbours (only when > 0)
+        self._need: dict[int, str] = {}  # empty key -> requirement, '.' where no neighbour
+        self._forced: set[int] = set()  # empty keys with 3+ neighbours
+        self._where: dict[int, int] = {}  # tile -> key
+        self._history: list[tuple[int, int, int]] = []  # (tile, key, rot) in placement order
+        self._cache: dict[str, object] = {}  # derived per position, cleared by every change
+
+    # ----------------------------------------------------------------- reading the position
+
+    def __len__(self) -> int:
+        return len(self._history)
+
+    def __contains__(self, cell: Cell) -> bool:
+        return key(cell) in self._tile_at
+
+    @property
+    def restricted(self) -> bool:
+        """Whether the three restrictions apply now (the bag still holds tiles)."""
+        return self.bag > 0
+
+    def at(self, cell: Cell) -> Placement | None:
+        """The placement on ``cell``, or None when it is empty."""
+        k = key(cell)
+        found = self._tile_at.get(k)
+        return None if found is None else _placement(found[0], k, found[1])
+
+    def placements(self) -> list[Placement]:
+        """Every placed tile, in the order it was placed."""
+        return [_placement(t, k, rot) for t, k, rot in self._history]
+
+    def placed_tiles(self) -> set[int]:
+        return set(self._where)
+
+    def cell_of(self, tile: int) -> Cell | None:
+        k = self._where.get(tile)
+        return None if k is None else unkey(k)
+
+    def shows(self, cell: Cell, direction: int) -> str | None:
+        """The colour the tile on ``cell`` shows towards ``direction`` (None for an empty cell)."""
+        face = self._face.get(key(cell))
+        return None if face is None else face[direction]
+
+    def neighbour_count(self, cell: Cell) -> int:
+        """How many placed tiles touch the empty ``cell``."""
+        return self._count.get(key(cell), 0)
+
+    def requirement(self, cell: Cell) -> str:
+        """Colours the neighbours of ``cell`` show it, per direction 0..5, '.' where there is none."""
+        return self._need.get(key(cell), _EMPTY_NEED)
+
+    def frontier(self) -> list[Cell]:
+        """Empty cells touching at least one tile."""
+        return [unkey(k) for k in self._count]
+
+    def forced_spaces(self) -> list[ForcedSpace]:
+        """Empty cells with three or more neighbours, with their patterns, sorted by (r, q)."""
+        spaces = []
+        for k in self._forced:
+            q, r = unkey(k)
+            spaces.append(ForcedSpace(q, r, self._need[k].replace(".", "")))
+        return sorted(spaces, key=lambda s: (s.r, s.q))
+
+    def is_forced(self, cell: Cell) -> bool:
+        return key(cell) in self._forced
+
+    # ------------------------------------------------------------------------ the rules
+
+    def fits(self, tile: int, cell: Cell) -> tuple[int, ...]:
+        """Rotations of ``tile`` that keep the golden rule on the empty ``cell`` (contact aside)."""
+        return fits(tile, self.requirement(cell))
+
+    def check(self, placement: Placement, restricted: bool | None = None) -> Violation | None:
+        """None when ``placement`` is legal now, otherwise the first rule it breaks."""
+        tile, q, r, rot = placement
+        if not 1 <= tile <= 56 or not 0 <= rot <= 5 or not in_range((q, r)):
+            return Violation(Rule.NO_SUCH_TILE, (), f"tile {tile} rot {rot} at ({q}, {r}) is not a placement")
+        if tile in self._where:
+            return Violation(Rule.TILE_ALREADY_PLACED, (unkey(self._where[tile]),), f"tile {tile} is already on the board")
+        k = key((q, r))
+        cell = (q, r)
+        if k in self._tile_at:
+            return Violation(Rule.OCCUPIED, (cell,), "that space already holds a tile")
+        if not self._tile_at:
+            if k != ORIGIN:
+                return Violation(Rule.CONTACT, (cell,), "the first tile goes in the middle, on (0, 0)")
+            return None
+        if k not in self._count:
+            return Violation(Rule.CONTACT, (cell,), "a tile must touch a tile already on the board")
+        face = FACES[tile][rot]
+        need = self._need[k]
+        wrong = [d for d in range(6) if need[d] != "." and need[d] != face[d]]
+        if wrong:
+            return Violation(
+                Rule.GOLDEN_RULE,
+                (cell,) + tuple(unkey(k + STEP[d]) for d in wrong),
+                "touching edges must show the same colour",
+            )
+        if self.restricted if restricted is None else restricted:
+            return self._restriction(k, face)
+        return None
+
+    def is_legal(self, placement: Placement, restricted: bool | None = None) -> bool:
+        return self.check(placement, restricted) is None
+
+    def legal_placements(
+        self,
+        tiles: Iterable[int],
+        cells: Iterable[Cell] | None = None,
+        restricted: bool | None = None,
+    ) -> list[Placement]:
+        """Every legal placement of each of ``tiles`` (optionally only on ``cells``).
+
+        Tiles already on the board have none. Ordered by cell, then tile, then rotation.
+        """
+        restricted = self.restricted if restricted is None else restricted
+        hand = [t for t in tiles if t not in self._where]
+        if not self._tile_at:
+            if cells is not None and ORIGIN not in {key(c) for c in cells}:
+                return []
+            return [Placement(t, 0, 0, rot) for t in hand for rot in range(6)]
+        if restricted and self._dead_forced():
+            return []  # restriction 1 already broken: no placement can mend it
+        keys = self._count if cells is None else [k for k in map(key, cells) if k in self._count]
+        need_of = self._need
+        found: list[Placement] = []
+        for k in keys:
+            need = need_of[k]
+            options = [(t, rots) for t in hand if (rots := fits(t, need))]
+            if not options:
+                continue
+            risky: list[tuple[int, str]] = []
+            if restricted:
+                cell_state = self._cell_restriction(k)
+                if cell_state is None:  # rules 2 or 3 refuse this cell whatever goes on it
+                    continue
+                risky = cell_state
+            q, r = unkey(k)
+            for t, rots in options:
+                faces = FACES[t]
+                for rot in rots:
+                    if risky:
+                        face = faces[rot]
+                        if any(face[d] == colour for d, colour in risky):
+                            continue
+                    found.append(Placement(t, q, r, rot))
+        return found
+
+    def fitting_tiles(self, cell: Cell, tiles: Iterable[int], restricted: bool | None = None) -> list[int]:
+        """Which of ``tiles`` could legally go on the empty ``cell`` (in some rotation).
+
+        With ``restricted=False`` this is the golden rule alone: what will fit in the endgame.
+        """
+        return sorted({p.tile for p in self.legal_placements(tiles, [cell], restricted)})
+
+    def _restriction(self, k: int, face: str) -> Violation | None:
+        """Restrictions 1-3 for ``face`` going on the empty, touching, golden-rule-clean ``k``."""
+        cascade = self._cascade_after(k)
+        if cascade.violation is not None and cascade.violation.rule is Rule.FOUR_NEIGHBOURS:
+            return cascade.violation
+        dead = self._dead_forced()
+        if dead:
+            return _dead_violation(dead[0], self._need[dead[0]])
+        for d in range(6):
+            n = k + STEP[d]
+            if n not in self._tile_at and self._count.get(n, 0) == 2:
+                need = self._need[n]
+                colours = {c for c in need if c != "."}
+                if len(colours) == 1 and face[d] in colours:
+                    return _dead_violation(n, need[: (d + 3) % 6] + face[d] + need[(d + 3) % 6 + 1 :])
+        return cascade.violation
+
+    def _cell_restriction(self, k: int) -> list[tuple[int, str]] | None:
+        """For the empty cell ``k``: None when rules 2/3 refuse any tile on it; otherwise the
+        directions (with the colour to avoid) where a tile would complete a one-colour forced space."""
+        if self._cascade_after(k).violation is not None:
+            return None
+        risky = []
+        for d in range(6):
+            n = k + STEP[d]
+            if n not in self._tile_at and self._count.get(n, 0) == 2:
+                colours = {c for c in self._need[n] if c != "."}
+                if len(colours) == 1:
+                    risky.append((d, colours.pop()))
+        return risky
+
+    def _dead_forced(self) -> list[int]:
+        """Forced spaces whose neighbours all show one colour (no tile has a colour three times)."""
+        dead = self._cache.get("dead")
+        if dead is None:
+            dead = [
+                k for k in self._forced
+                if len({c for c in self._need[k] if c != "."}) == 1
+            ]
+            self._cache["dead"] = dead
+        return dead  # type: ignore[return-value]
+
+    def _cascade_after(self, k: int) -> _Cascade:
+        """The fill cascade of the position after a tile goes on ``k`` (rules 2 and 3)."""
+        base = self._cache.get("cascade")
+        if base is None:
+            base = self._run_cascade(None)
+            self._cache["cascade"] = base
+        assert isinstance(base, _Cascade)
+        if base.violation is None and k not in base.zone:
+            count = self._count
+            tile_at = self._tile_at
+            if all(count.get(k + s, 0) <= 1 for s in STEP if k + s not in tile_at):
+                return base  # too far from every forced space to change the cascade
+        return self._run_cascade(k)
+
+    def _run_cascade(self, placed: int | None) -> _Cascade:
+        """Mark every empty cell with exactly three neighbours as filled, step after step; fail when a
+        cell would reach four neighbours or two cells marked in one step touch (rules.md section 4)."""
+        tile_at, count = self._tile_at, self._count
+        extra: dict[int, int] = {}
+        filled: set[int] = set()
+        touched: set[int] = set(self._forced)
+        if placed is not None:
+            filled.add(placed)
+            for s in STEP:
+                n = placed + s
+                if n not in tile_at:
+                    extra[n] = extra.get(n, 0) + 1
+                    touched.add(n)
+        touched.discard(placed)  # type: ignore[arg-type]
+        marked_all: list[int] = []
+        four = sorted(n for n in touched if count.get(n, 0) + extra.get(n, 0) >= 4)
+        if four:
+            cells = tuple(unkey(n) for n in four)
+            return _Cascade(
+                Violation(Rule.FOUR_NEIGHBOURS, cells, "a space would have four or more neighbours"),
+                frozenset(),
+            )
+        step = sorted(n for n in touched if count.get(n, 0) + extra.get(n, 0) == 3)
+        while step:
+            step_set = set(step)
+            for m in step:
+                for s in STEP:
+                    if m + s in step_set:
+                        return _Cascade(_controlled(marked_all + step, (m, m + s)), frozenset())
+            filled |= step_set
+            marked_all += step
+            grown: set[int] = set()
+            for m in step:
+                for s in STEP:
+                    n = m + s
+                    if n not in tile_at and n not in filled:
+                        extra[n] = extra.get(n, 0) + 1
+                        grown.add(n)
+            over = sorted(n for n in grown if count.get(n, 0) + extra[n] >= 4)
+            if over:
+                return _Cascade(_controlled(marked_all, tuple(over)), frozenset())
+            step = sorted(n for n in grown if count.get(n, 0) + extra[n] == 3)
+        zone: set[int] = set(marked_all)
+        for _ in range(2):
+            zone |= {z + s for z in zone for s in STEP}
+        return _Cascade(None, frozenset(zone))
+
+    # ------------------------------------------------------------------ changing the board
+
+    def place(self, placement: Placement, restricted: bool | None = None) -> None:
+        """Place a tile if the rules allow it now; otherwise raise :class:`IllegalPlacement`."""
+        violation = self.check(placement, restricted)
+        if violation is not None:
+            raise IllegalPlacement(placement, violation)
+        self.push(placement)
+
+    def push(self, placement: Placement) -> None:
+        """Place a tile without checking contact, the golden rule or the restrictions.
+
+        For callers that already know the placement is legal (it came from
+        :meth:`legal_placements`) or that rebuild a recorded position.
+        """
+        tile, q, r, rot = placement
+        k = key((q, r))
+        if k in self._tile_at or tile in self._where:
+            raise ValueError(f"tile {tile} or cell ({q}, {r}) is already used")
+        face = FACES[tile][rot]
+        tile_at, count, need, forced = self._tile_at, self._count, self._need, self._forced
+        tile_at[k] = (tile, rot)
+        self._face[k] = face
+        self._where[tile] = k
+        self._history.append((tile, k, rot))
+        if k in count:
+            del count[k]
+            del need[k]
+            forced.discard(k)
+        for d in range(6):
+            n = k + STEP[d]
+            if n in tile_at:
+                continue
+            c = count.get(n, 0) + 1
+            count[n] = c
+            o = (d + 3) % 6
+            old = need.get(n, _EMPTY_NEED)
+            need[n] = old[:o] + face[d] + old[o + 1 :]
+            if c >= 3:
+                forced.add(n)
+        self._cache.clear()
+
+    def undo(self) -> Placement:
+        """Take back the last placed tile and return its placement."""
+        tile, k, rot = self._history.pop()
+        tile_at, count, need, forced = self._tile_at, self._count, self._need, self._forced
+        del tile_at[k]
+        del self._face[k]
+        del self._where[tile]
+        own = list(_EMPTY_NEED)
+        c_own = 0
+        for d in range(6):
+            n = k + STEP[d]
+            face = self._face.get(n)
+            if face is not None:
+                own[d] = face[(d + 3) % 6]
+                c_own += 1
+                continue
+            c = count[n] - 1
+            if c:
+                count[n] = c
+                o = (d + 3) % 6
+                old = need[n]
+                need[n] = old[:o] + "." + old[o + 1 :]
+                if c < 3:
+                    forced.discard(n)
+            else:
+                del count[n]
+                del need[n]
+        if c_own:
+            count[k] = c_own
+            need[k] = "".join(own)
+            if c_own >= 3:
+                forced.add(k)
+        self._cache.clear()
+        return _placement(tile, k, rot)
+
+    def copy(self) -> Board:
+        other = Board(self.bag)
+        other._tile_at = dict(self._tile_at)
+        other._face = dict(self._face)
+        other._count = dict(self._count)
+        other._need = dict(self._need)
+        other._forced = set(self._forced)
+        other._where = dict(self._where)
+        other._history = list(self._history)
+        return other
+
+    # ------------------------------------------------------------------- whole-board views
+
+    def holes(self) -> list[list[Cell]]:
+        """Groups of empty cells enclosed by tiles (not connected to the outside through empty cells)."""
+        if not self._tile_at:
+            return []
+        cells = [unkey(k) for k in self._tile_at]
+        qs = [c[0] for c in cells]
+        rs = [c[1] for c in cells]
+        q0, q1, r0, r1 = min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1
+        inside = lambda c: q0 <= c[0] <= q1 and r0 <= c[1] <= r1  # noqa: E731
+        tile_at = self._tile_at
+        outside = {
+            key((q, r)) for q in range(q0, q1 + 1) for r in range(r0, r1 + 1)
+            if q in (q0, q1) or r in (r0, r1)
+        }
+        todo = list(outside)
+        while todo:
+            k = todo.pop()
+            for s in STEP:
+                n = k + s
+                if n not in outside and n not in tile_at and inside(unkey(n)):
+                    outside.add(n)
+                    todo.append(n)
+        enclosed = {k for k in self._count if k not in outside}
+        groups: list[list[Cell]] = []
+        while enclosed:
+            group = [enclosed.pop()]
+            todo = list(group)
+            while todo:
+                k = todo.pop()
+                for s in STEP:
+                    n = k + s
+                    if n not in tile_at and n not in outside and inside(unkey(n)) and n not in group:
+                        enclosed.discard(n)
+                        group.append(n)
+                        todo.append(n)
+            groups.append(sorted((unkey(k) for k in group), key=lambda c: (c[1], c[0])))
+        return sorted(groups, key=lambda g: (g[0][1], g[0][0]))
+
+    def lines(self, colour: str) -> list[Line]:
+        """Every chain of ``colour``'s links, longest first (loops before lines of equal length)."""
+        cached = self._cache.get("lines:" + colour)
+        if cached is not None:
+            return cached  # type: ignore[return-value]
+        tile_at, face_at = self._tile_at, self._face
+        seen: set[int] = set()
+        found: list[Line] = []
+        for start in self._tile_at:
+            face = face_at[start]
+            if start in seen or colour not in face:
+                continue
+            seen.add(start)
+            first = face.index(colour)
+            ahead, loop = self._walk(start, first, colour, seen)
+            behind: list[int] = []
+            if not loop:
+                tile, rot = tile_at[start]
+                behind, _ = self._walk(start, OTHER_END[tile][rot][first], colour, seen)
+            chain = behind[::-1] + [start] + ahead
+            found.append(Line(colour, tuple(unkey(k) for k in chain), loop))
+        found.sort(key=lambda line: (-line.length, not line.loop))
+        self._cache["lines:" + colour] = found
+        return found
+
+    def _walk(self, start: int, direction: int, colour: str, seen: set[int]) -> tuple[list[int], bool]:
+        """Follow ``colour`` from ``start`` leaving by ``direction``; the tiles met, and whether the
+        walk came back to ``start`` (a loop)."""
+        tile_at, face_at = self._tile_at, self._face
+        path: list[int] = []
+        k, d = start, direction
+        while True:
+            n = k + STEP[d]
+            back = (d + 3) % 6
+            face = face_at.get(n)
+            if face is None or face[back] != colour:
+                return path, False
+            if n == start:
+                return path, True
+            path.append(n)
+            seen.add(n)
+            tile, rot = tile_at[n]
+            k, d = n, OTHER_END[tile][rot][back]
+
+    def longest(self, colour: str) -> tuple[int, int]:
+        """(longest open line, longest loop) of ``colour``, in tiles."""
+        line = loop = 0
+        for chain in self.lines(colour):
+            if chain.loop:
+                loop = max(loop, chain.length)
+            else:
+                line = max(line, chain.length)
+        return line, loop
+
+    def score(self, colour: str) -> int:
+        """The strategy game's score of ``colour``: max(longest line, 2 x longest loop)."""
+        line, loop = self.longest(colour)
+        return max(line, 2 * loop)
+
+    def scores(self) -> dict[str, int]:
+        return {c: self.score(c) for c in COLOURS}
+
+    def golden_rule_breaks(self) -> list[tuple[Cell, Cell]]:
+        """Pairs of touching tiles whose shared edges differ (empty for a valid position)."""
+        breaks = []
+        for k, face in self._face.items():
+            for d in range(3):  # each touching pair once
+                n = k + STEP[d]
+                other = self._face.get(n)
+                if other is not None and other[(d + 3) % 6] != face[d]:
+                    breaks.append((unkey(k), unkey(n)))
+        return breaks
+
+    # ---------------------------------------------------------------------------- JSON
+
+    def to_json(self) -> dict[str, object]:
+        """The position in the rules.md format: tiles in the order they were placed, and the bag."""
+        return {"tiles": [p.to_json() for p in self.placements()], "bag": self.bag}
+
+    @classmethod
+    def from_json(cls, data: object) -> Board:
+        """Rebuild a position; :class:`PositionError` names what is wrong with a bad one."""
+        if not isinstance(data, dict):
+            raise PositionError("a position must be a JSON object with \"tiles\" and \"bag\"")
+        bag = data.get("bag", 0)
+        if not isinstance(bag, int) or isinstance(bag, bool) or not 0 <= bag <= 56:
+            raise PositionError(f"\"bag\" must be a whole number 0..56, not {bag!r}")
+        entries = data.get("tiles")
+        if not isinstance(entries, list):
+            raise PositionError("\"tiles\" must be a list of {\"tile\", \"q\", \"r\", \"rot\"}")
+        board = cls(bag)
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise PositionError(f"tiles[{i}] must be an object, not {entry!r}")
+            values = []
+            for name in ("tile", "q", "r", "rot"):
+                value = entry.get(name)
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise PositionError(f"tiles[{i}].{name} must be a whole number, not {value!r}")
+                values.append(value)
+            tile, q, r, rot = values
+            if not 1 <= tile <= 56:
+                raise PositionError(f"tiles[{i}]: unknown tile {tile} (tiles are 1..56)")
+            if not 0 <= rot <= 5:
+                raise PositionError(f"tiles[{i}]: rot must be 0..5, not {rot}")
+            if not -LIMIT < q < LIMIT or not -LIMIT < r < LIMIT:
+                raise PositionError(f"tiles[{i}]: cell ({q}, {r}) is too far out")
+            if tile in board._where:
+                raise PositionError(f"tiles[{i}]: tile {tile} appears twice")
+            if (q, r) in board:
+                raise PositionError(f"tiles[{i}]: cell ({q}, {r}) holds two tiles")
+            board.push(Placement(tile, q, r, rot))
+        if len(board) + bag > 56:
+            raise PositionError(f"{len(board)} tiles placed and {bag} in the bag make more than 56")
+        breaks = board.golden_rule_breaks()
+        if breaks:
+            (a, b) = breaks[0]
+            raise PositionError(f"the golden rule is broken between {a} and {b}: touching edges differ")
+        return board
+
+    def __repr__(self) -> str:
+        return f"Board({len(self)} tiles, bag={self.bag})"
+
+
+def _dead_violation(k: int, need: str) -> Violation:
+    colour = next(c for c in need if c != ".")
+    cells = (unkey(k),) + tuple(unkey(k + STEP[d]) for d in range(6) if need[d] != ".")
+    return Violation(
+        Rule.DEAD_FORCED_SPACE,
+        cells,
+        f"it would leave a space surrounded by {colour} on three sides, which no tile can fill",
+    )
+
+
+def _controlled(marked: list[int], offending: tuple[int, ...]) -> Violation:
+    cells = tuple(unkey(k) for k in dict.fromkeys(list(offending) + marked))
+    return Violation(
+        Rule.CONTROLLED_SIDE,
+        cells,
+        "it plays along a controlled side: filling the forced spaces would create a space with four neighbours",
+    )
+

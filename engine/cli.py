@@ -1,0 +1,150 @@
+"""The engine's command line: JSON in, JSON out, so other programs and checks can rely on it.
+
+Every command prints one JSON document on stdout. Bad input (unreadable file, bad JSON, an unknown
+or repeated tile, overlapping cells, a broken golden rule) exits with status 2 and one line on
+stderr naming the problem. Other parts of the engine add their commands through ``COMMAND_MODULES``:
+each such module has ``add_commands(subparsers)`` and its parsers set ``run`` to a function taking
+the parsed arguments and returning the JSON-able result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .board import Board, PositionError
+from .playout import playout
+from .tiles import ALL_NUMBERS, COLOURS, TILES
+
+COMMAND_MODULES: tuple[str, ...] = ()
+"""Modules adding further commands (game, solver, ...), imported when the parser is built."""
+
+
+class CliError(Exception):
+    """A problem with the command's input, reported as one line and exit status 2."""
+
+
+def load_json(path: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{path}: bad JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+
+
+def load_position(path: str) -> Board:
+    try:
+        return Board.from_json(load_json(path))
+    except PositionError as exc:
+        raise CliError(f"{path}: {exc}") from None
+
+
+def parse_tiles(text: str) -> list[int]:
+    """``"5,17,33"`` -> [5, 17, 33]; unknown or repeated numbers are refused."""
+    tiles: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= 56:
+            raise CliError(f"unknown tile {part!r} (tiles are 1..56)")
+        if int(part) in tiles:
+            raise CliError(f"tile {part} is listed twice")
+        tiles.append(int(part))
+    return tiles
+
+
+def _tiles(args: argparse.Namespace) -> Any:
+    return [{"number": t.number, "back": t.back, "edges": t.edges} for t in TILES]
+
+
+def analyse(board: Board) -> dict[str, Any]:
+    """Forced spaces (with how many unplaced tiles fit them now and in the endgame), holes,
+    every line and loop per colour, and the scores."""
+    unplaced = [t for t in ALL_NUMBERS if t not in board.placed_tiles()]
+    return {
+        "tiles": len(board),
+        "bag": board.bag,
+        "forced": [
+            {
+                "q": s.q,
+                "r": s.r,
+                "pattern": s.pattern,
+                "fits_now": len(board.fitting_tiles(s.cell, unplaced)),
+                "fits_endgame": len(board.fitting_tiles(s.cell, unplaced, restricted=False)),
+            }
+            for s in board.forced_spaces()
+        ],
+        "holes": [{"q": q, "r": r} for group in board.holes() for q, r in group],
+        "lines": {
+            c: [{"length": line.length, "loop": line.loop, "cells": [list(x) for x in line.cells]}
+                for line in board.lines(c)]
+            for c in COLOURS
+        },
+        "scores": board.scores(),
+    }
+
+
+def _analyse(args: argparse.Namespace) -> Any:
+    return analyse(load_position(args.position))
+
+
+def _moves(args: argparse.Namespace) -> Any:
+    board = load_position(args.position)
+    hand = parse_tiles(args.hand)
+    for t in hand:
+        if t in board.placed_tiles():
+            raise CliError(f"tile {t} is in the hand but already on the board")
+    return {
+        "placements": [
+            {**p.to_json(), "forced": board.is_forced(p.cell)}
+            for p in board.legal_placements(hand)
+        ]
+    }
+
+
+def _demo(args: argparse.Namespace) -> Any:
+    board = playout(random.Random(args.seed))
+    return {"position": board.to_json(), "analysis": analyse(board)}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, run: Callable[[argparse.Namespace], Any], help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
+        p.set_defaults(run=run)
+        return p
+
+    add("tiles", _tiles, "the 56 tiles: number, back colour, edges")
+    add("analyse", _analyse, "forced spaces, holes, lines and scores of a position").add_argument(
+        "position", help="position JSON file (rules.md section 2)"
+    )
+    p = add("moves", _moves, "every legal placement of the hand's tiles")
+    p.add_argument("position", help="position JSON file")
+    p.add_argument("--hand", required=True, help="comma-separated tile numbers, e.g. 5,17,33")
+    add("demo", _demo, "one random legal game of all 56 tiles, its position and analysis").add_argument(
+        "--seed", type=int, default=None
+    )
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        result = args.run(args)
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    json.dump(result, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
