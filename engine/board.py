@@ -12,21 +12,24 @@ The board keeps incremental state so that the questions robots and puzzles ask t
 a second stay cheap: for every empty cell next to a tile it knows how many neighbours it has and
 which colour each of them demands (a six-character *requirement* such as ``"R..B.."``), and it
 keeps the set of forced spaces. Which rotations of a tile fit a requirement is memoised globally.
-The fill cascade of the current position is computed once per position: a candidate cell far from
-it (and creating no new forced space) cannot change it, so only the few cells near forced spaces
-pay for a cascade of their own.
+The fill cascade is kept as fill times per cell (see ``_cascade_after``): a candidate placement
+only re-examines the cells whose times it changes, and the times computed for the placement
+actually made become the next position's, so a game or playout rarely runs a cascade from scratch.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Iterable, NamedTuple
+from heapq import heappop, heappush
+from typing import Callable, Iterable, NamedTuple
 
 from .geometry import LIMIT, STEP, Cell, in_range, key, unkey
 from .tiles import COLOURS, FACES, OTHER_END
 
 ORIGIN = key((0, 0))
+_NEVER = 1 << 30  # fill time of a cell the cascade never reaches
 _EMPTY_NEED = "......"
 
 
@@ -112,14 +115,15 @@ _FITS: dict[tuple[int, str], tuple[int, ...]] = {}
 
 
 def fits(tile: int, need: str) -> tuple[int, ...]:
-    """The rotations of ``tile`` whose face agrees with the requirement ``need`` ('.' = no demand)."""
+    """The rotations of ``tile`` whose face agrees with the requirement ``need`` ('.' = no demand).
+
+    A requirement reads as a regular expression ('.' matches any colour), which lets the C regex
+    engine do the comparing the first time a (tile, requirement) pair is met.
+    """
     found = _FITS.get((tile, need))
     if found is None:
-        found = tuple(
-            rot for rot, face in enumerate(FACES[tile])
-            if all(n == "." or n == f for n, f in zip(need, face))
-        )
-        _FITS[(tile, need)] = found
+        match = re.compile(need).match
+        found = _FITS[(tile, need)] = tuple(rot for rot, face in enumerate(FACES[tile]) if match(face))
     return found
 
 
@@ -128,9 +132,7 @@ def _placement(tile: int, k: int, rot: int) -> Placement:
     return Placement(tile, q, r, rot)
 
 
-class _Cascade(NamedTuple):
-    violation: Violation | None
-    zone: frozenset[int]  # cells within distance 2 of a cell the cascade marked
+_Refusal = Callable[[], Violation]
 
 
 class Board:
@@ -214,36 +216,41 @@ class Board:
 
     def check(self, placement: Placement, restricted: bool | None = None) -> Violation | None:
         """None when ``placement`` is legal now, otherwise the first rule it breaks."""
+        refusal = self._judge(placement, restricted)
+        return None if refusal is None else refusal()
+
+    def is_legal(self, placement: Placement, restricted: bool | None = None) -> bool:
+        """Whether :meth:`check` would accept ``placement``, without wording a refusal."""
+        return self._judge(placement, restricted) is None
+
+    def _judge(self, placement: Placement, restricted: bool | None) -> _Refusal | None:
+        """Decide ``placement``; a refusal is returned as a function that words the violation, so
+        that robots and playouts, which only need the verdict, never pay for the wording."""
         tile, q, r, rot = placement
         if not 1 <= tile <= 56 or not 0 <= rot <= 5 or not in_range((q, r)):
-            return Violation(Rule.NO_SUCH_TILE, (), f"tile {tile} rot {rot} at ({q}, {r}) is not a placement")
+            return lambda: Violation(Rule.NO_SUCH_TILE, (), f"tile {tile} rot {rot} at ({q}, {r}) is not a placement")
         if tile in self._where:
-            return Violation(Rule.TILE_ALREADY_PLACED, (unkey(self._where[tile]),), f"tile {tile} is already on the board")
+            there = unkey(self._where[tile])
+            return lambda: Violation(Rule.TILE_ALREADY_PLACED, (there,), f"tile {tile} is already on the board")
         k = key((q, r))
         cell = (q, r)
         if k in self._tile_at:
-            return Violation(Rule.OCCUPIED, (cell,), "that space already holds a tile")
+            return lambda: Violation(Rule.OCCUPIED, (cell,), "that space already holds a tile")
         if not self._tile_at:
             if k != ORIGIN:
-                return Violation(Rule.CONTACT, (cell,), "the first tile goes in the middle, on (0, 0)")
+                return lambda: Violation(Rule.CONTACT, (cell,), "the first tile goes in the middle, on (0, 0)")
             return None
         if k not in self._count:
-            return Violation(Rule.CONTACT, (cell,), "a tile must touch a tile already on the board")
+            return lambda: Violation(Rule.CONTACT, (cell,), "a tile must touch a tile already on the board")
         face = FACES[tile][rot]
         need = self._need[k]
         wrong = [d for d in range(6) if need[d] != "." and need[d] != face[d]]
         if wrong:
-            return Violation(
-                Rule.GOLDEN_RULE,
-                (cell,) + tuple(unkey(k + STEP[d]) for d in wrong),
-                "touching edges must show the same colour",
-            )
+            cells = (cell,) + tuple(unkey(k + STEP[d]) for d in wrong)
+            return lambda: Violation(Rule.GOLDEN_RULE, cells, "touching edges must show the same colour")
         if self.restricted if restricted is None else restricted:
             return self._restriction(k, face)
         return None
-
-    def is_legal(self, placement: Placement, restricted: bool | None = None) -> bool:
-        return self.check(placement, restricted) is None
 
     def legal_placements(
         self,
@@ -253,7 +260,8 @@ class Board:
     ) -> list[Placement]:
         """Every legal placement of each of ``tiles`` (optionally only on ``cells``).
 
-        Tiles already on the board have none. Ordered by cell, then tile, then rotation.
+        Tiles already on the board have none. Ordered by cell (q, then r), then tile in the order
+        given, then rotation: the same position always gives the same list, whatever its history.
         """
         restricted = self.restricted if restricted is None else restricted
         hand = [t for t in tiles if t not in self._where]
@@ -263,20 +271,26 @@ class Board:
             return [Placement(t, 0, 0, rot) for t in hand for rot in range(6)]
         if restricted and self._dead_forced():
             return []  # restriction 1 already broken: no placement can mend it
-        keys = self._count if cells is None else [k for k in map(key, cells) if k in self._count]
+        keys = sorted(self._count if cells is None else {k for k in map(key, cells) if k in self._count})
         need_of = self._need
+        known = _FITS
         found: list[Placement] = []
         for k in keys:
             need = need_of[k]
-            options = [(t, rots) for t in hand if (rots := fits(t, need))]
+            options = []
+            for t in hand:
+                rots = known.get((t, need))
+                if rots is None:
+                    rots = fits(t, need)
+                if rots:
+                    options.append((t, rots))
             if not options:
                 continue
             risky: list[tuple[int, str]] = []
             if restricted:
-                cell_state = self._cell_restriction(k)
-                if cell_state is None:  # rules 2 or 3 refuse this cell whatever goes on it
-                    continue
-                risky = cell_state
+                if self._cascade_after(k) is not None:
+                    continue  # rules 2 or 3 refuse this cell whatever goes on it
+                risky = self._one_colour_sides(k)
             q, r = unkey(k)
             for t, rots in options:
                 faces = FACES[t]
@@ -295,36 +309,37 @@ class Board:
         """
         return sorted({p.tile for p in self.legal_placements(tiles, [cell], restricted)})
 
-    def _restriction(self, k: int, face: str) -> Violation | None:
-        """Restrictions 1-3 for ``face`` going on the empty, touching, golden-rule-clean ``k``."""
-        cascade = self._cascade_after(k)
-        if cascade.violation is not None and cascade.violation.rule is Rule.FOUR_NEIGHBOURS:
-            return cascade.violation
+    def _restriction(self, k: int, face: str) -> _Refusal | None:
+        """Restrictions 1-3 for ``face`` going on the empty, touching, golden-rule-clean ``k``,
+        reported in the order the rules number them (a four-sided space first: it is step 0 of the
+        cascade)."""
+        failed = self._cascade_after(k)
+        tile_at = self._tile_at
+        if failed is not None and _four_sided(k, failed[0], tile_at):
+            return lambda: _cascade_violation(k, *failed, tile_at)
         dead = self._dead_forced()
         if dead:
-            return _dead_violation(dead[0], self._need[dead[0]])
-        for d in range(6):
-            n = k + STEP[d]
-            if n not in self._tile_at and self._count.get(n, 0) == 2:
-                need = self._need[n]
-                colours = {c for c in need if c != "."}
-                if len(colours) == 1 and face[d] in colours:
-                    return _dead_violation(n, need[: (d + 3) % 6] + face[d] + need[(d + 3) % 6 + 1 :])
-        return cascade.violation
+            return lambda: _dead_violation(dead[0], self._need[dead[0]])
+        for d, colour in self._one_colour_sides(k):
+            if face[d] == colour:
+                n, o = k + STEP[d], (d + 3) % 6
+                need = self._need[n][:o] + colour + self._need[n][o + 1 :]
+                return lambda: _dead_violation(n, need)
+        if failed is not None:
+            return lambda: _cascade_violation(k, *failed, tile_at)
+        return None
 
-    def _cell_restriction(self, k: int) -> list[tuple[int, str]] | None:
-        """For the empty cell ``k``: None when rules 2/3 refuse any tile on it; otherwise the
-        directions (with the colour to avoid) where a tile would complete a one-colour forced space."""
-        if self._cascade_after(k).violation is not None:
-            return None
-        risky = []
+    def _one_colour_sides(self, k: int) -> list[tuple[int, str]]:
+        """Directions from the empty ``k`` towards a space whose two neighbours show one colour:
+        showing that colour there would make a forced space no tile can fill (restriction 1)."""
+        sides = []
         for d in range(6):
             n = k + STEP[d]
             if n not in self._tile_at and self._count.get(n, 0) == 2:
                 colours = {c for c in self._need[n] if c != "."}
                 if len(colours) == 1:
-                    risky.append((d, colours.pop()))
-        return risky
+                    sides.append((d, colours.pop()))
+        return sides
 
     def _dead_forced(self) -> list[int]:
         """Forced spaces whose neighbours all show one colour (no tile has a colour three times)."""
@@ -337,67 +352,91 @@ class Board:
             self._cache["dead"] = dead
         return dead  # type: ignore[return-value]
 
-    def _cascade_after(self, k: int) -> _Cascade:
-        """The fill cascade of the position after a tile goes on ``k`` (rules 2 and 3)."""
-        base = self._cache.get("cascade")
-        if base is None:
-            base = self._run_cascade(None)
-            self._cache["cascade"] = base
-        assert isinstance(base, _Cascade)
-        if base.violation is None and k not in base.zone:
-            count = self._count
-            tile_at = self._tile_at
-            if all(count.get(k + s, 0) <= 1 for s in STEP if k + s not in tile_at):
-                return base  # too far from every forced space to change the cascade
-        return self._run_cascade(k)
+    def _cascade_after(self, k: int) -> tuple[int, dict[int, int]] | None:
+        """Rules 2 and 3 for a tile going on the empty ``k``: the fill cascade after it.
 
-    def _run_cascade(self, placed: int | None) -> _Cascade:
-        """Mark every empty cell with exactly three neighbours as filled, step after step; fail when a
-        cell would reach four neighbours or two cells marked in one step touch (rules.md section 4)."""
-        tile_at, count = self._tile_at, self._count
-        extra: dict[int, int] = {}
-        filled: set[int] = set()
-        touched: set[int] = set(self._forced)
+        The cascade is computed as *fill times*: a tile's time is 0 and an empty cell is marked at
+        step ``t3 + 1``, where ``t3`` is the third earliest time among its neighbours. The step-by-step
+        marking of rules.md fails exactly when some empty cell's fourth earliest neighbour comes no
+        later than ``t3 + 1`` (it would have four neighbours while empty, or it and that neighbour
+        are marked in the same step). Times of the current position are known; a new tile only
+        lowers times, so they are relaxed from it outwards (Dijkstra order), touching only the cells
+        whose times change and their neighbours.
+        """
+        results = self._cache.setdefault("after", {})
+        assert isinstance(results, dict)
+        found = results.get(k)
+        if found is None:
+            found = self._quick_four(k)
+            if found is None:
+                times = self._times()
+                if times is None:  # the position's own cascade fails: only outside restricted play
+                    found = self._relax(dict.fromkeys(self._tile_at, 0), k, list(self._forced))
+                else:
+                    found = self._relax(times, k, ())
+            results[k] = found
+        return None if found[0] is None else found
+
+    def _quick_four(self, k: int) -> tuple[int, dict[int, int]] | None:
+        """The common, cheap case of restriction 2: a neighbour of ``k`` already has three tiles."""
+        count, tile_at = self._count, self._tile_at
+        for s in STEP:
+            n = k + s
+            if n not in tile_at and count.get(n, 0) >= 3:
+                return n, {}
+        return None
+
+    def _times(self) -> dict[int, int] | None:
+        """Fill times of the current position's cascade, tiles included at 0 (None when it fails)."""
+        if "times" not in self._cache:
+            start = dict.fromkeys(self._tile_at, 0)
+            violation, times = self._relax(start, None, list(self._forced))
+            self._cache["times"] = None if violation else times
+        return self._cache["times"]  # type: ignore[return-value]
+
+    def _relax(
+        self, times: dict[int, int], placed: int | None, seeds: Iterable[int]
+    ) -> tuple[int | None, dict[int, int]]:
+        """Lower the fill ``times`` (tiles at 0) for a tile on ``placed`` and from the ``seeds``;
+        return the first cell found to fail, if any, and the new times (``times`` is not changed)."""
+        s0, s1, s2, s3, s4, s5 = STEP
+        never = _NEVER
+        push = heappush
+        over = times.copy()
+        get = over.get
+        heap: list[tuple[int, int]] = []
+        pending = list(seeds)
         if placed is not None:
-            filled.add(placed)
-            for s in STEP:
-                n = placed + s
-                if n not in tile_at:
-                    extra[n] = extra.get(n, 0) + 1
-                    touched.add(n)
-        touched.discard(placed)  # type: ignore[arg-type]
-        marked_all: list[int] = []
-        four = sorted(n for n in touched if count.get(n, 0) + extra.get(n, 0) >= 4)
-        if four:
-            cells = tuple(unkey(n) for n in four)
-            return _Cascade(
-                Violation(Rule.FOUR_NEIGHBOURS, cells, "a space would have four or more neighbours"),
-                frozenset(),
-            )
-        step = sorted(n for n in touched if count.get(n, 0) + extra.get(n, 0) == 3)
-        while step:
-            step_set = set(step)
-            for m in step:
-                for s in STEP:
-                    if m + s in step_set:
-                        return _Cascade(_controlled(marked_all + step, (m, m + s)), frozenset())
-            filled |= step_set
-            marked_all += step
-            grown: set[int] = set()
-            for m in step:
-                for s in STEP:
-                    n = m + s
-                    if n not in tile_at and n not in filled:
-                        extra[n] = extra.get(n, 0) + 1
-                        grown.add(n)
-            over = sorted(n for n in grown if count.get(n, 0) + extra[n] >= 4)
-            if over:
-                return _Cascade(_controlled(marked_all, tuple(over)), frozenset())
-            step = sorted(n for n in grown if count.get(n, 0) + extra[n] == 3)
-        zone: set[int] = set(marked_all)
-        for _ in range(2):
-            zone |= {z + s for z in zone for s in STEP}
-        return _Cascade(None, frozenset(zone))
+            over[placed] = 0
+            pending += [n for n in (placed + s for s in STEP) if get(n) != 0]
+        t = 0
+        failing: set[int] = set()  # cells whose latest look (with final neighbour times) fails
+        while True:
+            for x in pending:
+                ts = sorted((get(x + s0, never), get(x + s1, never), get(x + s2, never),
+                             get(x + s3, never), get(x + s4, never), get(x + s5, never)))
+                if ts[3] < never and ts[3] <= ts[2] + 1:
+                    if ts[3] <= t:  # times up to t are final (the heap holds nothing earlier)
+                        return x, over
+                    failing.add(x)
+                else:
+                    failing.discard(x)
+                if ts[2] + 1 < get(x, never):
+                    over[x] = ts[2] + 1
+                    push(heap, (ts[2] + 1, x))
+            if not heap:
+                break
+            t, x = heappop(heap)
+            if over[x] != t:
+                pending = []
+                continue
+            # a cell filling earlier changes its neighbours' counts: they may fill earlier, or fail;
+            # each is looked at again after its last changed neighbour is final. A neighbour that
+            # fills before t (tiles included) cannot be affected: x now fills after it, as before.
+            pending = [n for n in (x + s0, x + s1, x + s2, x + s3, x + s4, x + s5) if get(n, never) >= t]
+        if failing:
+            return min(failing), over
+        return None, over
 
     # ------------------------------------------------------------------ changing the board
 
@@ -418,6 +457,8 @@ class Board:
         k = key((q, r))
         if k in self._tile_at or tile in self._where:
             raise ValueError(f"tile {tile} or cell ({q}, {r}) is already used")
+        after = self._cache.get("after")
+        carried = after.get(k) if isinstance(after, dict) else None
         face = FACES[tile][rot]
         tile_at, count, need, forced = self._tile_at, self._count, self._need, self._forced
         tile_at[k] = (tile, rot)
@@ -440,6 +481,8 @@ class Board:
             if c >= 3:
                 forced.add(n)
         self._cache.clear()
+        if carried is not None and carried[0] is None:
+            self._cache["times"] = carried[1]  # the cascade computed for this cell is the new one
 
     def undo(self) -> Placement:
         """Take back the last placed tile and return its placement."""
@@ -661,11 +704,25 @@ def _dead_violation(k: int, need: str) -> Violation:
     )
 
 
-def _controlled(marked: list[int], offending: tuple[int, ...]) -> Violation:
-    cells = tuple(unkey(k) for k in dict.fromkeys(list(offending) + marked))
+def _four_sided(placed: int, x: int, tile_at: dict[int, tuple[int, int]]) -> bool:
+    """Whether four or more tiles would surround the empty ``x`` once ``placed`` is filled."""
+    return sum(1 for s in STEP if x + s in tile_at or x + s == placed) >= 4
+
+
+def _cascade_violation(
+    placed: int, x: int, times: dict[int, int], tile_at: dict[int, tuple[int, int]]
+) -> Violation:
+    """The violation for the empty cell ``x`` where the cascade after a tile on ``placed`` fails:
+    restriction 2 when four tiles would surround it, else restriction 3 (with the spaces whose
+    filling leads there)."""
+    around = [x + s for s in STEP]
+    if _four_sided(placed, x, tile_at):
+        return Violation(Rule.FOUR_NEIGHBOURS, (unkey(x),), "a space would have four or more neighbours")
+    own = times.get(x, _NEVER)
+    filled = sorted((times[n], n) for n in around if n in times and 0 < times[n] <= own)
     return Violation(
         Rule.CONTROLLED_SIDE,
-        cells,
-        "it plays along a controlled side: filling the forced spaces would create a space with four neighbours",
+        (unkey(x),) + tuple(unkey(n) for _, n in filled),
+        "it plays along a controlled side: filling the forced spaces would leave a space with four neighbours",
     )
 

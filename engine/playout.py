@@ -15,12 +15,21 @@ from .tiles import ALL_NUMBERS
 
 
 def random_placement(board: Board, tile: int, rng: random.Random) -> Placement | None:
-    """A random legal placement of ``tile``, preferring a forced space; None when it has none."""
-    legal = board.legal_placements((tile,))
-    if not legal:
-        return None
-    forced = [p for p in legal if board.is_forced(p.cell)]
-    return rng.choice(forced or legal)
+    """A uniformly random legal placement of ``tile``, in a forced space when it legally fits one;
+    None when it has no legal placement.
+
+    Candidates that keep the golden rule are tried in random order and the first legal one is
+    taken: uniform over the legal ones, but restrictions are checked only until one passes. Forced
+    spaces are tried first, so the whole frontier is listed only when they take nothing.
+    """
+    forced = [s.cell for s in board.forced_spaces()]
+    for cells in (forced, None):
+        fitting = board.legal_placements((tile,), cells, restricted=False)
+        rng.shuffle(fitting)
+        for p in fitting:
+            if (cells is not None or not board.is_forced(p.cell)) and board.is_legal(p):
+                return p
+    return None
 
 
 def playout(
