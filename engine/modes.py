@@ -1,0 +1,88 @@
+"""What every playable mode has in common, so the UI and the firmware can drive any of them alike.
+
+A mode (the strategy game, a Discovery puzzle, Solitaire, Gobbles, Tanagra, ...) is a state object:
+it says what may be done now, applies an action or refuses it with the rule it breaks, and saves its
+whole state as JSON so that a power cut never loses a game. The firmware journals
+``save(mode)`` after every step and calls ``restore(...)`` at boot without knowing which mode it was.
+
+Modes register themselves with :func:`register` under a stable ``KIND`` string; ``MODE_MODULES``
+lists the modules that define them, imported on demand by :func:`restore`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+
+from .geometry import Cell
+
+MODE_MODULES: tuple[str, ...] = ()
+"""Modules defining registered modes (each registers its classes when imported)."""
+
+
+class Refused(ValueError):
+    """An action the rules do not allow now. ``rule`` is a stable code the UI translates
+    (e.g. ``"golden-rule"``, ``"restriction-3"``, ``"not-your-turn"``), ``cells`` are the board
+    cells a player should look at, ``message`` says it in plain English."""
+
+    def __init__(self, rule: str, message: str, cells: tuple[Cell, ...] = ()) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.cells = cells
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+
+@runtime_checkable
+class Mode(Protocol):
+    """The shape shared by every mode's state object."""
+
+    KIND: ClassVar[str]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game or puzzle is over (won, lost, drawn or solved)."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The complete state: restoring it gives an identical mode (hands, bag order, turn, ...)."""
+        ...
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        """Rebuild from :meth:`to_json`; raises ValueError naming what is wrong with bad data."""
+        ...
+
+
+_REGISTRY: dict[str, type[Mode]] = {}
+M = TypeVar("M", bound=type)
+
+
+def register(cls: M) -> M:
+    """Class decorator: make ``cls`` restorable by its ``KIND``."""
+    kind = cls.KIND  # type: ignore[attr-defined]
+    if kind in _REGISTRY and _REGISTRY[kind] is not cls:
+        raise ValueError(f"two modes claim the kind {kind!r}")
+    _REGISTRY[kind] = cls  # type: ignore[assignment]
+    return cls
+
+
+def save(mode: Mode) -> dict[str, Any]:
+    """``{"kind": ..., "state": ...}``: what the firmware journals."""
+    return {"kind": mode.KIND, "state": mode.to_json()}
+
+
+def restore(data: dict[str, Any]) -> Mode:
+    """The mode saved by :func:`save`; ValueError for an unknown kind or bad state."""
+    for name in MODE_MODULES:
+        importlib.import_module(name)
+    kind = data.get("kind") if isinstance(data, dict) else None
+    cls = _REGISTRY.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown mode kind {kind!r}")
+    state = data.get("state")
+    if not isinstance(state, dict):
+        raise ValueError(f"saved {kind} mode has no state object")
+    return cls.from_json(state)
