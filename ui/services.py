@@ -1,0 +1,185 @@
+"""What the UI needs from the device runtime, as small protocols, and what the runtime tells it.
+
+The UI never imports ``firmware`` or ``hardware``: the firmware builds the app with a
+:class:`Services` bundle (SQLite storage, real or simulated devices, the configuration) and pushes
+device events into it with ``app.post(event)`` from any thread. The UI ships in-memory versions of
+these services for tests and for running the UI alone during development.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, Protocol
+
+# ------------------------------------------------------------------ events: firmware -> UI
+
+
+@dataclass(frozen=True)
+class BagButtonPressed:
+    """The physical "draw from the bag" button was pressed (debounced: one press, one draw)."""
+
+
+@dataclass(frozen=True)
+class BagButtonHeld:
+    """The button was held down long enough to ask for the staff menu."""
+
+
+@dataclass(frozen=True)
+class TileScanned:
+    """A known tile's tag was read; ``reader`` is the seat index, or None for the central pad."""
+
+    tile: int
+    reader: int | None
+
+
+@dataclass(frozen=True)
+class UnknownTag:
+    """A tag that is not in the registry was read (the UI offers enrolment to staff)."""
+
+    uid: str
+    reader: int | None
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """The state of one device, shown as a small badge when it is not fine."""
+
+    name: Literal["button", "reader", "rings"]
+    ok: bool
+    backend: str  # e.g. "gpio", "simulated", "ws281x", "serial:/dev/ttyUSB0"
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class RingFrames:
+    """The current colours of the LED rings, for drawing simulated rings on screen.
+    ``rings[i]`` is ring i's LEDs as (r, g, b) 0..255; the centre ring, if any, comes last."""
+
+    rings: tuple[tuple[tuple[int, int, int], ...], ...]
+
+
+@dataclass(frozen=True)
+class EnrolmentProgress:
+    """Tag enrolment: ``next_tile`` is the tile to scan next (None when finished)."""
+
+    learned: int
+    next_tile: int | None
+    error: str = ""
+
+
+Event = BagButtonPressed | BagButtonHeld | TileScanned | UnknownTag | DeviceStatus | RingFrames | EnrolmentProgress
+
+
+# -------------------------------------------------------------------- cues: UI -> LED rings
+
+
+@dataclass(frozen=True)
+class Cue:
+    """What the LED rings should show now; the firmware turns it into frames.
+
+    ``turn``: seat index whose turn it is (None: nobody), ``colours``: each seat's colour
+    ("R", "Y", "G", "B", or "" for an unused seat), ``pulse``: that player must fill a forced
+    space, ``forced``: number of open forced spaces, ``bag_empty``: the endgame has begun,
+    ``winner``: seats that won (animation), ``attract``: the idle animation.
+    """
+
+    turn: int | None = None
+    colours: tuple[str, ...] = ()
+    pulse: bool = False
+    forced: int = 0
+    bag_empty: bool = False
+    winners: tuple[int, ...] = ()
+    attract: bool = False
+
+
+# --------------------------------------------------------------------------- services
+
+
+class Store(Protocol):
+    """Everything that must survive a power cut. Each method commits before it returns."""
+
+    def save_current(self, saved: dict[str, Any]) -> None:
+        """Journal the game or puzzle in progress (``engine.modes.save(mode)``) after every step."""
+
+    def load_current(self) -> dict[str, Any] | None:
+        """The interrupted game or puzzle, if any (offered as "resume?" at start)."""
+
+    def clear_current(self) -> None:
+        """Forget the game in progress (finished, or the players declined to resume)."""
+
+    def add_record(self, kind: str, record: dict[str, Any]) -> int:
+        """Keep a finished game's record (replayable); returns its id."""
+
+    def records(self, kind: str | None = None, limit: int = 50) -> list[tuple[int, str, dict[str, Any]]]:
+        """Recent records as (id, kind, record), newest first."""
+
+    def progress(self, key: str) -> dict[str, Any]:
+        """Saved progress for ``key`` (e.g. "learn", "puzzles"); {} when none."""
+
+    def set_progress(self, key: str, value: dict[str, Any]) -> None: ...
+
+    def add_score(self, mode: str, name: str, score: int) -> None:
+        """A high-score entry for ``mode``."""
+
+    def high_scores(self, mode: str, limit: int = 10) -> list[tuple[str, int]]: ...
+
+    def statistics(self) -> dict[str, Any]:
+        """Counts for the staff menu: games played per mode, robot wins/losses, ..."""
+
+
+class Devices(Protocol):
+    """The devices, as far as the UI needs them."""
+
+    def status(self) -> list[DeviceStatus]: ...
+
+    def cue(self, cue: Cue) -> None:
+        """Show ``cue`` on the LED rings (ignored when there are none)."""
+
+    def start_enrolment(self, tiles: list[int]) -> None:
+        """Staff menu: learn tags by scanning ``tiles`` in this order (progress comes as events)."""
+
+    def cancel_enrolment(self) -> None: ...
+
+    def simulated(self) -> bool:
+        """Whether the devices are simulated (the UI then offers keyboard/scan controls and draws
+        the rings on screen)."""
+
+    def press_button(self, held: bool = False) -> None:
+        """Simulated devices only: act as the bag button."""
+
+    def scan(self, tile: int, reader: int | None) -> None:
+        """Simulated devices only: act as if ``tile`` were put on ``reader``."""
+
+
+class Settings(Protocol):
+    """Configuration the UI reads, and the few settings staff may change from the menu."""
+
+    language: str  # "en", "fr", "nl", "pl"
+    brightness: float  # LED brightness 0..1
+    idle_seconds: float  # idle time before the attract screen
+    orientation: Literal["flat", "upright"]  # hands around the table, or all at the bottom
+    physical_bag: bool  # default for new games: tiles drawn from the real bag and scanned
+    end_rule: Literal["all-placed", "first-out"]  # default end-of-game rule
+    warnings: tuple[str, ...]  # configuration problems to show staff (file, key, value, expected)
+
+    def check_pin(self, pin: str) -> bool: ...
+
+    def set_language(self, language: str) -> None: ...
+
+    def set_brightness(self, brightness: float) -> None: ...
+
+
+@dataclass
+class Services:
+    """What the firmware hands the UI."""
+
+    store: Store
+    devices: Devices
+    settings: Settings
+    on_first_frame: Callable[[], None] = field(default=lambda: None)
+    """Called once the first frame is on screen (the firmware sends READY=1 to systemd)."""
+    on_tick: Callable[[], None] = field(default=lambda: None)
+    """Called from the UI's own clock about once a second (the firmware sends WATCHDOG=1), so a
+    frozen UI stops the watchdog, not only a dead process."""
+    quit_to_system: Callable[[], None] = field(default=lambda: None)
+    """Staff menu "quit to the system"."""
