@@ -99,7 +99,7 @@ class _Button:
         self.config = config
         self._listeners = Listeners()
         self._logic = ButtonLogic(config.bounce_s, config.hold_s, config.rearm_s)
-        self._lock = threading.Condition()
+        self._cond = threading.Condition()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(event)`` for every event; returns a function that unsubscribes."""
@@ -127,12 +127,12 @@ class SimulatedButton(_Button):
         self._error = error
 
     def press(self) -> None:
-        with self._lock:
+        with self._cond:
             events = self._logic.click(time.monotonic())
         self._emit(events)
 
     def hold(self) -> None:
-        with self._lock:
+        with self._cond:
             events = self._logic.long_hold(time.monotonic())
         self._emit(events)
 
@@ -164,19 +164,19 @@ class GpioButton(_Button):
         self._thread.start()
 
     def _edge(self) -> None:
-        with self._lock:
+        with self._cond:
             self._logic.edge(time.monotonic())
-            self._lock.notify()
+            self._cond.notify()
 
     def _run(self) -> None:
         while True:
-            with self._lock:
+            with self._cond:
                 while not self._closed:
                     deadline = self._logic.deadline()
                     now = time.monotonic()
                     if deadline is not None and now >= deadline:
                         break
-                    self._lock.wait(None if deadline is None else deadline - now)
+                    self._cond.wait(None if deadline is None else deadline - now)
                 if self._closed:
                     return
                 events = self._logic.poll(now, bool(self._device.is_active))
@@ -188,11 +188,11 @@ class GpioButton(_Button):
                             details={"pressed": bool(self._device.is_active)})
 
     def close(self) -> None:
-        with self._lock:
+        with self._cond:
             if self._closed:
                 return
             self._closed = True
-            self._lock.notify()
+            self._cond.notify()
         self._device.close()
         self._thread.join()
 

@@ -143,7 +143,8 @@ class SerialTileReader(_Reader):
                 continue
             with self._lock:
                 self._serial = port
-                self._reconnects += self._connected is False
+                if self._connected is False:
+                    self._reconnects += 1
             try:
                 self._set_connected(True)
                 self._pump(port)
