@@ -1,6 +1,32 @@
 """Device drivers of the kiosk, each behind a small interface with a real and a simulated backend.
 
-The bag button (gpiozero), the RFID tile reader (pyserial) and the WS281x LED rings (rpi-ws281x)
-turn into typed events and accept simple cues. This package knows nothing of Tantrix rules or of
-the UI: it only reports what the devices did and shows what it is told to show.
+The bag button (gpiozero), the RFID tile reader (pyserial) and the WS281x LED rings (rpi-ws281x,
+or SPI on a Pi 5) turn into typed events and accept simple cues. This package knows nothing of
+Tantrix rules or of the UI: it only reports what the devices did and shows what it is told to show.
+
+    button = open_button(ButtonConfig())           # GpioButton, or SimulatedButton off a Pi
+    reader = open_reader(ReaderConfig(port=...), TagRegistry(SqliteTagStore(db)))
+    rings = Rings(RingsConfig())
+    inbox = EventQueue(); button.subscribe(inbox); reader.subscribe(inbox)
+
+Modules: ``events`` (event types, EventQueue), ``config`` (frozen configs), ``button``,
+``reader`` (with ``protocols``, ``tracker``, ``registry``), ``rings`` (with ``strips``),
+``selftest``. The serial protocols are specified in ``hardware/PROTOCOL.md``.
 """
+
+from .button import GpioButton, SimulatedButton, open_button
+from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec
+from .events import (ButtonHeld, ButtonPressed, DeviceStatus, Event, EventQueue, ReaderConnected, ReaderLost,
+                     TagRead, TagRemoved, UnknownTag)
+from .reader import SerialTileReader, SimulatedReader, open_reader
+from .registry import Enrolment, MemoryTagStore, RegistryError, SqliteTagStore, TagRegistry
+from .rings import Attract, Lamp, Off, Play, Rings, Winner
+from .strips import SimulatedStrip
+
+__all__ = [
+    "Attract", "ButtonConfig", "ButtonHeld", "ButtonPressed", "ConfigError", "DeviceStatus", "Enrolment", "Event",
+    "EventQueue", "GpioButton", "Lamp", "MemoryTagStore", "Off", "Play", "ReaderConfig", "ReaderConnected",
+    "ReaderLost", "RegistryError", "RingSpec", "Rings", "RingsConfig", "SerialTileReader", "SimulatedButton",
+    "SimulatedReader", "SimulatedStrip", "SqliteTagStore", "TagRead", "TagRegistry", "TagRemoved", "UnknownTag",
+    "Winner", "open_button", "open_reader",
+]

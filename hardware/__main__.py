@@ -1,0 +1,7 @@
+"""``python -m hardware selftest``: see ``hardware.selftest``."""
+
+import sys
+
+from .selftest import main
+
+sys.exit(main())

@@ -1,0 +1,192 @@
+"""Typed, frozen configuration of the three devices, with documented defaults.
+
+The firmware loads its TOML file into these directly, one table per device::
+
+    ButtonConfig(**toml["button"])
+    ReaderConfig(**toml["reader"])
+    RingsConfig(**toml["rings"])        # rings = [{leds = 24}, ...], centre = {leds = 16}
+
+Every value is checked on construction; a bad one raises ``ConfigError`` naming the field, the
+expected value and the value found (``rings.brightness: expected a number from 0 to 1, got 3``),
+so the firmware only has to prefix the file name. Unknown keys are refused by the dataclass
+constructor itself (a TypeError naming the key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+BUTTON_BACKENDS = ("auto", "gpio", "simulated")
+READER_PROTOCOLS = ("rdm6300", "lines")
+RINGS_BACKENDS = ("auto", "ws281x", "spi", "simulated")
+COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
+WS281X_PINS = (10, 12, 13, 18, 19, 21)
+"""GPIOs rpi-ws281x can drive: 12/18 (PWM0), 13/19 (PWM1), 21 (PCM), 10 (SPI MOSI)."""
+
+
+class ConfigError(ValueError):
+    """A configuration value is out of range; the message names the field and what was expected."""
+
+    def __init__(self, field: str, expected: str, got: Any) -> None:
+        super().__init__(f"{field}: expected {expected}, got {got!r}")
+        self.field = field
+
+
+def _number(field: str, value: Any, low: float, high: float, integer: bool = False) -> None:
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
+        kind = "an integer" if integer else "a number"
+        raise ConfigError(field, f"{kind} from {_show(low)} to {_show(high)}", value)
+
+
+def _show(bound: float) -> str:
+    return str(bound) if isinstance(bound, int) else f"{bound:g}"
+
+
+def _choice(field: str, value: Any, choices: tuple[Any, ...]) -> None:
+    if value not in choices:
+        raise ConfigError(field, "one of " + ", ".join(map(repr, choices)), value)
+
+
+def _flag(field: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ConfigError(field, "true or false", value)
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    """The bag button: a momentary switch between a GPIO and ground (or 3V3 with ``pull_up=False``)."""
+
+    backend: str = "auto"
+    """``gpio`` (gpiozero), ``simulated`` (keyboard), ``auto``: gpio on a Raspberry Pi, else simulated."""
+    pin: int = 17
+    """BCM GPIO number."""
+    pull_up: bool = True
+    """Use the internal pull-up (button to ground); False: pull-down (button to 3V3)."""
+    bounce_s: float = 0.05
+    """The pin must stay at a level this long before it counts (our debounce, not gpiozero's)."""
+    hold_s: float = 3.0
+    """Held this long, the button opens the staff menu instead of drawing a tile."""
+    rearm_s: float = 0.5
+    """A press starting this soon after the previous press is ignored: a double press draws once."""
+
+    def __post_init__(self) -> None:
+        _choice("button.backend", self.backend, BUTTON_BACKENDS)
+        _number("button.pin", self.pin, 0, 27, integer=True)
+        _flag("button.pull_up", self.pull_up)
+        _number("button.bounce_s", self.bounce_s, 0.001, 1.0)
+        _number("button.hold_s", self.hold_s, 0.1, 60.0)
+        _number("button.rearm_s", self.rearm_s, 0.0, 10.0)
+        if self.hold_s <= self.bounce_s:
+            raise ConfigError("button.hold_s", f"more than bounce_s ({self.bounce_s})", self.hold_s)
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """The RFID tile reader on a serial port (protocols: see ``hardware/PROTOCOL.md``)."""
+
+    port: str | None = None
+    """A device path (``/dev/serial/by-id/...``, ``/dev/ttyUSB0``) or any pyserial URL
+    (``socket://host:port``, ``loop://``); None: no reader, use the simulated one."""
+    protocol: str = "rdm6300"
+    """``rdm6300``: 125 kHz reader frames; ``lines``: the multi-reader controller's text lines."""
+    baudrate: int = 9600
+    confirm_reads: int = 2
+    """Identical reads needed before a tag counts (ghost-read guard)."""
+    removal_silence_s: float = 0.8
+    """A tag not reported again for this long has been removed."""
+    reconnect_s: float = 0.5
+    """Pause between attempts to (re)open a missing port."""
+    heartbeat_s: float = 3.0
+    """``lines`` only: a controller silent this long is reported lost (0 disables)."""
+
+    def __post_init__(self) -> None:
+        if self.port is not None and (not isinstance(self.port, str) or not self.port.strip()):
+            raise ConfigError("reader.port", "a device path or pyserial URL (or no key at all)", self.port)
+        _choice("reader.protocol", self.protocol, READER_PROTOCOLS)
+        _number("reader.baudrate", self.baudrate, 300, 4_000_000, integer=True)
+        _number("reader.confirm_reads", self.confirm_reads, 1, 10, integer=True)
+        _number("reader.removal_silence_s", self.removal_silence_s, 0.05, 30.0)
+        _number("reader.reconnect_s", self.reconnect_s, 0.05, 1.5)
+        _number("reader.heartbeat_s", self.heartbeat_s, 0.0, 600.0)
+
+
+@dataclass(frozen=True)
+class RingSpec:
+    """One LED ring, chained on the strip after the previous one."""
+
+    leds: int = 24
+    rotate: int = 0
+    """Which of the ring's LEDs (counted along the strip) faces its player; animations start there."""
+
+    def validate(self, field: str) -> None:
+        _number(f"{field}.leds", self.leds, 1, 300, integer=True)
+        _number(f"{field}.rotate", self.rotate, 0, self.leds - 1, integer=True)
+
+
+def _ring(field: str, value: Any) -> RingSpec:
+    if isinstance(value, Mapping):
+        try:
+            value = RingSpec(**value)
+        except TypeError as exc:
+            raise ConfigError(field, "a table with keys leds, rotate", dict(value)) from exc
+    if not isinstance(value, RingSpec):
+        raise ConfigError(field, "a ring table such as {leds = 24}", value)
+    value.validate(field)
+    return value
+
+
+@dataclass(frozen=True)
+class RingsConfig:
+    """WS281x LED rings: one per seat, in seat order, then optionally a centre ring, on one strip."""
+
+    backend: str = "auto"
+    """``ws281x`` (Pi 1-4), ``spi`` (Pi 5, /dev/spidev), ``simulated`` (on screen),
+    ``auto``: chosen from the board model."""
+    rings: tuple[RingSpec, ...] = (RingSpec(), RingSpec(), RingSpec(), RingSpec())
+    centre: RingSpec | None = None
+    brightness: float = 0.4
+    """0..1, applied to every colour (also what the simulated rings show)."""
+    colour_order: str = "GRB"
+    """The order the LEDs expect the colour bytes on the wire (WS2812: GRB)."""
+    fps: int = 30
+    """Upper bound of the animation frame rate."""
+    pin: int = 18
+    """ws281x: the data GPIO."""
+    dma: int = 10
+    """ws281x: the DMA channel."""
+    spi_device: str = "/dev/spidev0.0"
+    """spi: the SPI device whose MOSI (GPIO 10 for spidev0.0) drives the strip."""
+    spi_hz: int = 2_400_000
+    """spi: the SPI clock; three SPI bits make one WS2812 bit (2.4 MHz: 1.25 us per bit; the
+    WS2812 timings hold from 2.0 to 3.0 MHz)."""
+
+    def __post_init__(self) -> None:
+        _choice("rings.backend", self.backend, RINGS_BACKENDS)
+        if isinstance(self.rings, (str, bytes, Mapping)) or not hasattr(self.rings, "__iter__"):
+            raise ConfigError("rings.rings", "a list of ring tables, one per seat", self.rings)
+        rings = tuple(_ring(f"rings.rings[{i}]", ring) for i, ring in enumerate(self.rings))
+        if not 1 <= len(rings) <= 8:
+            raise ConfigError("rings.rings", "1 to 8 seat rings", len(rings))
+        object.__setattr__(self, "rings", rings)
+        if self.centre is not None:
+            object.__setattr__(self, "centre", _ring("rings.centre", self.centre))
+        _number("rings.brightness", self.brightness, 0.0, 1.0)
+        _choice("rings.colour_order", self.colour_order, COLOUR_ORDERS)
+        _number("rings.fps", self.fps, 1, 120, integer=True)
+        _choice("rings.pin", self.pin, WS281X_PINS)
+        _number("rings.dma", self.dma, 0, 14, integer=True)
+        if not isinstance(self.spi_device, str) or not self.spi_device:
+            raise ConfigError("rings.spi_device", "a device path such as /dev/spidev0.0", self.spi_device)
+        _number("rings.spi_hz", self.spi_hz, 2_000_000, 3_000_000, integer=True)
+
+    @property
+    def all_rings(self) -> tuple[RingSpec, ...]:
+        """Every ring in strip order: the seats, then the centre ring if any."""
+        return self.rings + ((self.centre,) if self.centre is not None else ())
+
+    @property
+    def led_count(self) -> int:
+        return sum(ring.leds for ring in self.all_rings)
+

@@ -1,0 +1,241 @@
+"""The RFID tile reader: serial bytes in, ``TagRead``/``UnknownTag``/``TagRemoved`` events out.
+
+Use ``open_reader(config, registry, listener)``: a ``SerialTileReader`` when ``config.port`` is
+set, else a ``SimulatedReader``. Both have ``subscribe(listener)``, ``present()``, ``status()`` and
+``close()`` (and are context managers).
+
+``SerialTileReader`` owns a background thread that opens the port (a path or any pyserial URL),
+decodes it (``protocols``), turns reads into placements (``tracker``) and names the tiles
+(``registry``). When the port fails or vanishes it reports ``ReaderLost``, drops the tags it can
+no longer vouch for, and retries every ``reconnect_s`` until the port is back (``ReaderConnected``).
+With the ``lines`` protocol a controller silent for ``heartbeat_s`` is reported lost too.
+
+Simulator (desktop run, tests)::
+
+    reader = SimulatedReader()              # knows all 56 tiles under synthetic UIDs
+    reader.scan(tile=17)                    # TagRead(reader=0, tile=17, ...)
+    reader.scan("0A1B2C3D4E", reader=2)     # by UID: TagRead, or UnknownTag if not enrolled
+    reader.remove(reader=2)                 # TagRemoved
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, Self
+
+import serial
+
+from .config import ReaderConfig
+from .events import (DeviceStatus, Event, Listener, Listeners, ReaderConnected, ReaderLost, TagRead,
+                     TagRemoved, UnknownTag)
+from .protocols import Gone, Hello, LineDecoder, Message, Seen, decoder_for
+from .registry import RegistryError, TagRegistry, normalise_uid
+from .tracker import Change, TagTracker
+
+READ_TIMEOUT_S = 0.1
+"""The serial thread wakes at least this often to notice removals, silence and close()."""
+
+
+class _Reader:
+    """What both readers share: listeners, the tracker, naming tiles through the registry."""
+
+    def __init__(self, registry: TagRegistry, tracker: TagTracker, listener: Listener | None) -> None:
+        self.registry = registry
+        self._tracker = tracker
+        self._listeners = Listeners()
+        if listener is not None:
+            self._listeners.add(listener)
+        self._lock = threading.Lock()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event)`` for every event; returns a function that unsubscribes."""
+        return self._listeners.add(listener)
+
+    def present(self) -> dict[int, str]:
+        """reader number -> UID of the tag lying on it now."""
+        with self._lock:
+            return self._tracker.present()
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _emit(self, events: list[Event]) -> None:
+        for event in events:
+            self._listeners.emit(event)
+
+    def _events(self, changes: list[Change]) -> list[Event]:
+        events: list[Event] = []
+        for change in changes:
+            tile = self.registry.tile(change.uid)
+            if not change.placed:
+                events.append(TagRemoved(change.reader, change.uid, tile, change.at))
+            elif tile is None:
+                events.append(UnknownTag(change.reader, change.uid, change.at))
+            else:
+                events.append(TagRead(change.reader, change.uid, tile, change.at))
+        return events
+
+
+class SimulatedReader(_Reader):
+    """Tags placed and removed from code; events are delivered on the caller's thread."""
+
+    def __init__(self, registry: TagRegistry | None = None, listener: Listener | None = None) -> None:
+        super().__init__(registry if registry is not None else TagRegistry.simulated(),
+                         TagTracker(confirm_reads=1, removal_silence_s=None), listener)
+
+    def scan(self, uid: str | None = None, *, tile: int | None = None, reader: int = 0) -> None:
+        """Place the tag ``uid``, or the tag enrolled for ``tile``, on ``reader``."""
+        if (uid is None) == (tile is None):
+            raise ValueError("scan() takes a uid or a tile=, not both")
+        if tile is not None:
+            uid = self.registry.uid(tile)
+            if uid is None:
+                raise RegistryError(f"tile {tile} has no enrolled tag")
+        assert uid is not None
+        with self._lock:
+            changes = self._tracker.seen(reader, normalise_uid(uid), time.monotonic())
+        self._emit(self._events(changes))
+
+    def remove(self, reader: int = 0) -> None:
+        with self._lock:
+            changes = self._tracker.gone(reader, time.monotonic())
+        self._emit(self._events(changes))
+
+    def status(self) -> DeviceStatus:
+        return DeviceStatus("reader", found=False, backend="simulated",
+                            details={"present": self.present(), "tiles_known": len(self.registry)})
+
+
+class SerialTileReader(_Reader):
+    """The real reader on ``config.port``; runs until ``close()``, surviving unplug and replug."""
+
+    def __init__(self, config: ReaderConfig, registry: TagRegistry, listener: Listener | None = None) -> None:
+        if config.port is None:
+            raise ValueError("SerialTileReader needs reader.port")
+        super().__init__(registry, TagTracker(config.confirm_reads, config.removal_silence_s), listener)
+        self.config = config
+        self.port: str = config.port
+        self._decoder = decoder_for(config.protocol)
+        self._connected: bool | None = None  # None: not tried yet
+        self._last_error: str | None = None
+        self._controller: str | None = None
+        self._reconnects = 0
+        self._serial: serial.SerialBase | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tile-reader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                port = serial.serial_for_url(self.port, baudrate=self.config.baudrate,
+                                             timeout=READ_TIMEOUT_S, exclusive=True)
+            except (serial.SerialException, OSError, ValueError) as exc:
+                self._set_connected(False, str(exc))  # pyserial's message names the port
+                self._stop.wait(self.config.reconnect_s)
+                continue
+            with self._lock:
+                self._serial = port
+                if self._connected is False:
+                    self._reconnects += 1
+            try:
+                self._set_connected(True)
+                self._pump(port)
+            except (serial.SerialException, OSError) as exc:
+                self._set_connected(False, f"{self.port}: {exc}")
+            finally:
+                with self._lock:
+                    self._serial = None
+                port.close()
+            self._stop.wait(self.config.reconnect_s)
+        with self._lock:
+            self._connected = False
+
+    def _pump(self, port: serial.SerialBase) -> None:
+        self._decoder.reset()
+        heartbeat = self.config.heartbeat_s if isinstance(self._decoder, LineDecoder) else 0.0
+        last_message = time.monotonic()
+        while not self._stop.is_set():
+            data = port.read(port.in_waiting or 1)
+            now = time.monotonic()
+            changes: list[Change] = []
+            messages = self._decoder.feed(data) if data else []
+            if messages:
+                last_message = now
+                if heartbeat:
+                    self._set_connected(True)
+            for message in messages:
+                changes += self._handle(message, now)
+            with self._lock:
+                changes += self._tracker.poll(now)
+            self._emit(self._events(changes))
+            if heartbeat and now - last_message > heartbeat:
+                self._set_connected(False, f"controller on {self.port} silent for {heartbeat:g} s")
+
+    def _handle(self, message: Message, now: float) -> list[Change]:
+        with self._lock:
+            if isinstance(message, Seen):
+                return self._tracker.seen(message.reader, message.uid, now)
+            if isinstance(message, Gone):
+                return self._tracker.gone(message.reader, now)
+            if isinstance(message, Hello):
+                self._controller = f"version {message.version}, {message.readers} readers"
+                return self._tracker.forget_all(now)
+            return []  # a heartbeat: proof of life only
+
+    def _set_connected(self, connected: bool, error: str | None = None) -> None:
+        """Record the state; report transitions only (and the first failure at start-up)."""
+        with self._lock:
+            if error is not None:
+                self._last_error = error
+            if connected is self._connected:
+                return
+            self._connected = connected
+            now = time.monotonic()
+            changes = [] if connected else self._tracker.forget_all(now)
+        event: Event = ReaderConnected(self.port, now) if connected else ReaderLost(self.port, error or "", now)
+        self._emit([event, *self._events(changes)])
+
+    def status(self) -> DeviceStatus:
+        decoder = self._decoder
+        counts = ({"frames": decoder.lines, "malformed": decoder.malformed} if isinstance(decoder, LineDecoder)
+                  else {"frames": decoder.frames, "garbled": decoder.garbled, "junk_bytes": decoder.junk_bytes})
+        with self._lock:
+            return DeviceStatus(
+                "reader", found=bool(self._connected), backend=f"serial/{self.config.protocol}", port=self.port,
+                last_error=self._last_error,
+                details={"connected": bool(self._connected), **counts, "reconnects": self._reconnects,
+                         "controller": self._controller, "present": self._tracker.present()})
+
+    def close(self) -> None:
+        """Stop the thread and close the port (no events: the kiosk is shutting the reader down)."""
+        self._stop.set()
+        with self._lock:
+            port = self._serial
+        if port is not None and hasattr(port, "cancel_read"):
+            try:
+                port.cancel_read()
+            except (serial.SerialException, OSError, NotImplementedError):
+                pass  # the read times out within READ_TIMEOUT_S anyway
+        self._thread.join()
+
+
+Reader = SerialTileReader | SimulatedReader
+
+
+def open_reader(config: ReaderConfig, registry: TagRegistry | None = None, listener: Listener | None = None) -> Reader:
+    """The configured reader; without ``registry`` an empty one (serial) or the simulated one.
+
+    ``listener`` is subscribed before the reader starts, so it also hears the start-up state
+    (the first ``ReaderConnected`` or ``ReaderLost``), which ``subscribe()`` may come too late for.
+    """
+    if config.port is None:
+        return SimulatedReader(registry, listener)
+    return SerialTileReader(config, registry if registry is not None else TagRegistry(), listener)

@@ -1,0 +1,267 @@
+"""The LED rings: the caller says what to show (a cue), the rings animate it.
+
+    rings = Rings(RingsConfig())                       # backend chosen from config and board
+    rings.show(Play(colours=(RED, YELLOW, None, BLUE), turn=0, pulse=True, forced=2))
+    rings.show(Winner(seat=3, colour=BLUE)); rings.show(Attract()); rings.show(Off()); rings.show(Lamp(ring=2))
+    rings.set_error(True)                               # a device failed: blink red on top
+    rings.strip.frame / rings.strip.on_change(cb)      # simulated backend: draw it on screen
+
+Cues (colours are (r, g, b) 0..255; this module knows seats and colours, not the game):
+
+* ``Play``: each seat ring glows dimly in its player's colour; the seat whose turn it is is lit
+  fully, and breathes (``pulse``) while that player must fill a forced space. The centre ring
+  shows one pip per open forced space, on a dim red ground once the bag is empty.
+* ``Winner``: the winner's ring breathes in their colour, comets in it circle the other rings.
+* ``Attract``: a slow rainbow turning on every ring, for an idle kiosk.
+* ``Lamp``: one ring lit steadily (wiring check).
+* ``set_error``: the centre ring (or, without one, each seat ring's first LED) blinks red.
+
+Frames are computed from the cue and the time only, at most ``fps`` times a second and only while
+something moves; a static cue is drawn once and the thread sleeps. The strip is written only
+when the frame differs from the last one.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Self, Union
+
+from .board import Board
+from .config import RingsConfig
+from .events import DeviceStatus
+from .strips import RGB, Frame, Strip, open_strip
+
+PULSE_PERIOD_S = 1.2
+PULSE_FLOOR = 0.2
+"""A pulse breathes between this fraction of the colour and the full colour."""
+OTHER_SEAT_LEVEL = 0.12
+BAG_EMPTY_GROUND: RGB = (64, 0, 0)
+ERROR_COLOUR: RGB = (255, 0, 0)
+ERROR_BLINK_HZ = 2.0
+COMET_TURNS_PER_S = 0.75
+COMET_TAIL = (1.0, 0.5, 0.25, 0.12, 0.05)
+ATTRACT_TURNS_PER_S = 0.1
+WHITE: RGB = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class Off:
+    pass
+
+
+@dataclass(frozen=True)
+class Play:
+    colours: tuple[RGB | None, ...] = ()
+    """Each seat's player colour, in seat order; None (or missing) for an empty seat."""
+    turn: int | None = None
+    pulse: bool = False
+    forced: int = 0
+    bag_empty: bool = False
+
+
+@dataclass(frozen=True)
+class Winner:
+    seat: int
+    colour: RGB
+
+
+@dataclass(frozen=True)
+class Attract:
+    pass
+
+
+@dataclass(frozen=True)
+class Lamp:
+    """One ring lit steadily (seat rings 0..n-1, then the centre): the self-test's wiring check."""
+
+    ring: int
+    colour: RGB = WHITE
+
+
+Cue = Union[Off, Play, Winner, Attract, Lamp]
+
+
+def pulse_level(t: float) -> float:
+    """The breathing curve: PULSE_FLOOR at t = 0, full at half a period, smooth (raised cosine)."""
+    return PULSE_FLOOR + (1 - PULSE_FLOOR) * (0.5 - 0.5 * math.cos(2 * math.pi * t / PULSE_PERIOD_S))
+
+
+def dim(colour: RGB, level: float) -> RGB:
+    r, g, b = colour
+    return (round(r * level), round(g * level), round(b * level))
+
+
+def _wheel(position: float) -> RGB:
+    """A fully saturated hue for ``position`` in [0, 1)."""
+    sector, f = divmod(position * 6, 1)
+    rise, fall = round(255 * f), round(255 * (1 - f))
+    return ((255, rise, 0), (fall, 255, 0), (0, 255, rise), (0, fall, 255), (rise, 0, 255), (255, 0, fall))[int(sector) % 6]
+
+
+_WHEEL = tuple(_wheel(i / 256) for i in range(256))
+
+
+class Renderer:
+    """Cue + time -> frame at full brightness. Pure; ``animated`` says whether time matters."""
+
+    def __init__(self, config: RingsConfig) -> None:
+        self.seats = [ring.leds for ring in config.rings]
+        self.centre = config.centre.leds if config.centre is not None else None
+
+    @staticmethod
+    def animated(cue: Cue, error: bool) -> bool:
+        return error or isinstance(cue, (Winner, Attract)) or (isinstance(cue, Play) and cue.pulse)
+
+    def frame(self, cue: Cue, error: bool, t: float) -> Frame:
+        seats: list[tuple[RGB, ...]]
+        centre: tuple[RGB, ...] = ((0, 0, 0),) * (self.centre or 0)
+        if isinstance(cue, Play):
+            seats = [self._seat(cue, seat, n, t) for seat, n in enumerate(self.seats)]
+            centre = self._centre(cue)
+        elif isinstance(cue, Winner):
+            seats = [((dim(cue.colour, pulse_level(t)),) * n if seat == cue.seat else self._comet(cue.colour, n, t))
+                     for seat, n in enumerate(self.seats)]
+            centre = self._comet(cue.colour, len(centre), t)
+        elif isinstance(cue, Attract):
+            seats = [self._rainbow(n, t, seat / len(self.seats)) for seat, n in enumerate(self.seats)]
+            centre = self._rainbow(len(centre), t, 0.5)
+        elif isinstance(cue, Lamp):
+            seats = [(cue.colour if seat == cue.ring else (0, 0, 0),) * n for seat, n in enumerate(self.seats)]
+            centre = (cue.colour if cue.ring == len(self.seats) else (0, 0, 0),) * len(centre)
+        else:
+            seats = [((0, 0, 0),) * n for n in self.seats]
+        if error and int(t * 2 * ERROR_BLINK_HZ) % 2 == 0:
+            if self.centre:
+                centre = (ERROR_COLOUR,) * self.centre
+            else:
+                seats = [(ERROR_COLOUR,) + ring[1:] for ring in seats]
+        return tuple(seats) + ((centre,) if self.centre else ())
+
+    @staticmethod
+    def _seat(cue: Play, seat: int, n: int, t: float) -> tuple[RGB, ...]:
+        colour = cue.colours[seat] if seat < len(cue.colours) else None
+        if colour is None:
+            return ((0, 0, 0),) * n
+        if seat != cue.turn:
+            return (dim(colour, OTHER_SEAT_LEVEL),) * n
+        return (dim(colour, pulse_level(t)) if cue.pulse else colour,) * n
+
+    def _centre(self, cue: Play) -> tuple[RGB, ...]:
+        n = self.centre or 0
+        leds = [BAG_EMPTY_GROUND if cue.bag_empty else (0, 0, 0)] * n
+        turn_colour = cue.colours[cue.turn] if cue.turn is not None and cue.turn < len(cue.colours) else None
+        pips = min(max(cue.forced, 0), n)
+        for k in range(pips):
+            leds[k * n // pips] = turn_colour or WHITE
+        return tuple(leds)
+
+    @staticmethod
+    def _comet(colour: RGB, n: int, t: float) -> tuple[RGB, ...]:
+        leds: list[RGB] = [(0, 0, 0)] * n
+        head = int(t * COMET_TURNS_PER_S * n)
+        for back, level in enumerate(COMET_TAIL[:n]):
+            leds[(head - back) % n] = dim(colour, level)
+        return tuple(leds)
+
+    @staticmethod
+    def _rainbow(n: int, t: float, offset: float) -> tuple[RGB, ...]:
+        start = (t * ATTRACT_TURNS_PER_S + offset) * 256
+        return tuple(_WHEEL[int(start + 256 * i / n) % 256] for i in range(n))
+
+
+class Rings:
+    """The rings and their animation thread. ``show(cue)`` and ``set_error()`` from any thread."""
+
+    def __init__(self, config: RingsConfig, strip: Strip | None = None, board: Board | None = None) -> None:
+        self.config = config
+        self.error: str | None = None
+        if strip is None:
+            strip, self.error = open_strip(config, board)
+        self.strip = strip
+        self.writes = 0
+        self._renderer = Renderer(config)
+        self._scale = tuple(round(value * config.brightness) for value in range(256))
+        self._cue: Cue = Off()
+        self._error_on = False
+        self._dirty = True
+        self._closed = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="led-rings", daemon=True)
+        self._thread.start()
+
+    @property
+    def cue(self) -> Cue:
+        return self._cue
+
+    def show(self, cue: Cue) -> None:
+        with self._cond:
+            if cue != self._cue:
+                self._cue, self._dirty = cue, True
+                self._cond.notify()
+
+    def set_error(self, on: bool) -> None:
+        with self._cond:
+            if on != self._error_on:
+                self._error_on, self._dirty = on, True
+                self._cond.notify()
+
+    def scaled(self, frame: Frame) -> Frame:
+        """``frame`` at the configured brightness."""
+        s = self._scale
+        return tuple(tuple((s[r], s[g], s[b]) for r, g, b in ring) for ring in frame)
+
+    def _run(self) -> None:
+        period = 1 / self.config.fps
+        start = next_at = time.monotonic()
+        last: Frame | None = None
+        while True:
+            with self._cond:
+                while True:
+                    if self._closed:
+                        return
+                    now = time.monotonic()
+                    due = self._dirty or self._renderer.animated(self._cue, self._error_on)
+                    if due and now >= next_at:
+                        break
+                    self._cond.wait(next_at - now if due else None)
+                cue, error, self._dirty = self._cue, self._error_on, False
+            next_at = now + period
+            frame = self.scaled(self._renderer.frame(cue, error, now - start))
+            if frame != last:
+                last = frame
+                self._write(frame)
+
+    def _write(self, frame: Frame) -> None:
+        try:
+            self.strip.show(frame)
+            self.writes += 1
+        except Exception as exc:  # a dying strip must not take the kiosk with it
+            if self.error is None:
+                self.error = f"{self.strip.name}: {type(exc).__name__}: {exc}"
+
+    def status(self) -> DeviceStatus:
+        real = self.strip.name != "simulated"
+        port = {"ws281x": f"GPIO{self.config.pin}", "spi": self.config.spi_device}.get(self.strip.name)
+        return DeviceStatus("rings", found=real, backend=self.strip.name, port=port, last_error=self.error,
+                            details={"rings": [ring.leds for ring in self.config.rings],
+                                     "centre": self.config.centre.leds if self.config.centre else None,
+                                     "writes": self.writes})
+
+    def close(self) -> None:
+        """Stop animating, darken the LEDs and release the strip."""
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            self._cond.notify()
+        self._thread.join()
+        self.strip.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

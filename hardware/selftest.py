@@ -1,0 +1,85 @@
+"""``python -m hardware selftest``: is each device there, through which backend, and what failed?
+
+Opens the button, the reader and the rings from their configurations, lights each real ring in
+turn, listens for events for a moment (press the button, put a tile down) and returns a JSON-able
+report. Missing devices are reported (``found: false`` with the reason), never fatal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from typing import Any, Sequence
+
+from .board import Board, board_model, classify
+from .button import open_button
+from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig
+from .events import Event, EventQueue, ReaderConnected, ReaderLost
+from .reader import SerialTileReader, open_reader
+from .rings import Lamp, Off, Rings
+
+FIRST_OPEN_S = 3.0
+"""How long the report waits for the reader's first attempt at its port."""
+
+
+def selftest(button: ButtonConfig, reader: ReaderConfig, rings: RingsConfig, *, listen_s: float = 1.0,
+             ring_s: float = 0.4, board: Board | None = None) -> dict[str, Any]:
+    model = board_model() if board is None else None
+    board = board if board is not None else classify(model)
+    inbox = EventQueue()
+    events: list[Event] = []
+    with open_button(button, board) as the_button, open_reader(reader, listener=inbox) as the_reader, \
+            Rings(rings, board=board) as the_rings:
+        the_button.subscribe(inbox)
+        if isinstance(the_reader, SerialTileReader):  # let it try the port once before reporting
+            deadline = time.monotonic() + FIRST_OPEN_S
+            while not any(isinstance(e, (ReaderConnected, ReaderLost)) for e in events):
+                event = inbox.get(timeout=max(0.0, deadline - time.monotonic()))
+                if event is None:
+                    break
+                events.append(event)
+        if the_rings.strip.name != "simulated":
+            for ring in range(len(rings.all_rings)):
+                the_rings.show(Lamp(ring))
+                time.sleep(ring_s)
+            the_rings.show(Off())
+        time.sleep(listen_s)
+        report: dict[str, Any] = {
+            "board": model or board.value, "button": the_button.status().as_dict(),
+            "reader": the_reader.status().as_dict(), "rings": the_rings.status().as_dict()}
+    events += inbox.drain()
+    report["events"] = [{"event": type(event).__name__, **dataclasses.asdict(event)} for event in events]
+    return report
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--button-pin", type=int, default=ButtonConfig.pin, help="BCM GPIO of the bag button")
+    parser.add_argument("--port", help="tile reader: device path or pyserial URL (default: none)")
+    parser.add_argument("--protocol", default=ReaderConfig.protocol, help="rdm6300 or lines")
+    parser.add_argument("--baudrate", type=int, default=ReaderConfig.baudrate)
+    parser.add_argument("--rings-backend", default=RingsConfig.backend, help="auto, ws281x, spi or simulated")
+    parser.add_argument("--listen", type=float, default=1.0, help="seconds to collect events (default 1)")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    return selftest(ButtonConfig(pin=args.button_pin),
+                    ReaderConfig(port=args.port, protocol=args.protocol, baudrate=args.baudrate),
+                    RingsConfig(backend=args.rings_backend), listen_s=max(0.0, args.listen))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m hardware", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    add_arguments(commands.add_parser("selftest", help="report each device's status as JSON"))
+    args = parser.parse_args(argv)
+    try:
+        report = run(args)
+    except ConfigError as exc:
+        print(f"hardware selftest: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report, indent=2))
+    return 0

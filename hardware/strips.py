@@ -1,0 +1,218 @@
+"""LED strip backends: where a frame of the rings goes.
+
+A frame is one tuple of RGB triples per ring, in ring order (the seats, then the centre), each
+ring starting at the LED that faces its player and already scaled to the configured brightness.
+
+* ``SimulatedStrip``: keeps the frame for the screen and tests (``frame``, ``on_change``).
+* ``Ws281xStrip``: rpi-ws281x on a Pi 1-4 (imported only here, only when chosen).
+* ``SpiStrip``: the Pi 5 (and any Linux with spidev): the WS2812 bit stream encoded on SPI MOSI,
+  three SPI bits per LED bit (1 -> 110, 0 -> 100), written with plain file I/O.
+
+``open_strip(config)`` picks the backend from the configuration and the board, and falls back to
+the simulated strip, with the reason, when the real one cannot be used: the kiosk runs on.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import math
+import operator
+import os
+import struct
+import threading
+from itertools import chain
+from pathlib import Path
+from typing import BinaryIO, Callable, Protocol, Sequence
+
+from .board import Board, board_model, classify
+from .config import RingsConfig, RingSpec
+
+log = logging.getLogger(__name__)
+
+RGB = tuple[int, int, int]
+Frame = tuple[tuple[RGB, ...], ...]
+
+
+class Strip(Protocol):
+    name: str
+
+    def show(self, frame: Frame) -> None: ...
+
+    def close(self) -> None:
+        """Darken the LEDs and release the device."""
+
+
+def dark_frame(rings: Sequence[RingSpec]) -> Frame:
+    return tuple(((0, 0, 0),) * ring.leds for ring in rings)
+
+
+def strip_order(frame: Frame, rings: Sequence[RingSpec]) -> list[RGB]:
+    """The frame as the strip's LEDs in wiring order: each ring's LED ``rotate`` shows its LED 0."""
+    pixels: list[RGB] = []
+    for ring, leds in zip(rings, frame):
+        shift = (ring.leds - ring.rotate) % ring.leds  # physical j shows logical (j - rotate)
+        pixels += leds[shift:] + leds[:shift]
+    return pixels
+
+
+def wire_bytes(pixels: Sequence[RGB], colour_order: str) -> bytes:
+    """The colour bytes in the order the LEDs read them (``colour_order`` such as "GRB")."""
+    pick = operator.itemgetter(*("RGB".index(c) for c in colour_order))
+    return bytes(chain.from_iterable(map(pick, pixels)))
+
+
+class SimulatedStrip:
+    """Rings drawn on screen. ``frame`` is a plain list (per ring) of lists of (r, g, b).
+
+    ``on_change(callback)`` calls ``callback(frame)`` on the rings' animation thread after each
+    new frame (marshal it to the UI thread, e.g. with Kivy's ``Clock.schedule_once``); it
+    returns a function that removes the callback.
+    """
+
+    name = "simulated"
+
+    def __init__(self, rings: Sequence[RingSpec]) -> None:
+        self._rings = tuple(rings)
+        self._frame = dark_frame(rings)
+        self._callbacks: tuple[Callable[[list[list[RGB]]], None], ...] = ()
+        self._lock = threading.Lock()
+        self.writes = 0
+
+    @property
+    def frame(self) -> list[list[RGB]]:
+        return [list(ring) for ring in self._frame]
+
+    def on_change(self, callback: Callable[[list[list[RGB]]], None]) -> Callable[[], None]:
+        with self._lock:
+            self._callbacks += (callback,)
+
+        def remove() -> None:
+            with self._lock:
+                self._callbacks = tuple(c for c in self._callbacks if c is not callback)
+
+        return remove
+
+    def show(self, frame: Frame) -> None:
+        self._frame = frame
+        self.writes += 1
+        for callback in self._callbacks:
+            try:
+                callback(self.frame)
+            except Exception:
+                log.exception("ring frame callback %r failed", callback)
+
+    def close(self) -> None:
+        self.show(dark_frame(self._rings))
+
+
+class Ws281xStrip:
+    """rpi-ws281x (PWM/PCM/SPI through DMA) on a Raspberry Pi 1-4. Needs root (or /dev/gpiomem setup).
+
+    The library handles the colour order (its strip type) and we hand it full-brightness-255
+    pixels already scaled by ``brightness``.
+    """
+
+    name = "ws281x"
+
+    def __init__(self, config: RingsConfig) -> None:
+        import rpi_ws281x  # only here: the module exists only on ARM Linux, and only works on a Pi
+
+        self._rings = config.all_rings
+        self._strip = rpi_ws281x.PixelStrip(
+            config.led_count, config.pin, freq_hz=800_000, dma=config.dma, invert=False, brightness=255,
+            channel=1 if config.pin in (13, 19) else 0,
+            strip_type=getattr(rpi_ws281x.ws, f"WS2811_STRIP_{config.colour_order}"))
+        self._strip.begin()
+
+    def show(self, frame: Frame) -> None:
+        for index, (r, g, b) in enumerate(strip_order(frame, self._rings)):
+            self._strip.setPixelColor(index, (r << 16) | (g << 8) | b)
+        self._strip.show()
+
+    def close(self) -> None:
+        self.show(dark_frame(self._rings))
+
+
+_SPI_IOC_WR_MODE = 0x40016B01  # _IOW('k', 1, u8)
+_SPI_IOC_WR_BITS_PER_WORD = 0x40016B03  # _IOW('k', 3, u8)
+_SPI_IOC_WR_MAX_SPEED_HZ = 0x40046B04  # _IOW('k', 4, u32)
+_SPIDEV_BUFSIZ = Path("/sys/module/spidev/parameters/bufsiz")
+RESET_S = 300e-6
+"""Low time that latches a frame (WS2812B needs 280 us; older parts 50 us)."""
+
+
+def _spi_byte(value: int) -> bytes:
+    bits = 0
+    for i in range(7, -1, -1):
+        bits = (bits << 3) | (0b110 if value >> i & 1 else 0b100)
+    return bits.to_bytes(3, "big")
+
+
+_SPI_TABLE = tuple(_spi_byte(value) for value in range(256))
+
+
+def spi_encode(data: bytes, hz: int) -> bytes:
+    """WS2812 bit stream for ``data`` as SPI bytes at ``hz``, with a latch gap before and after."""
+    reset = bytes(math.ceil(RESET_S * hz / 8))
+    return reset + b"".join(map(_SPI_TABLE.__getitem__, data)) + reset
+
+
+class SpiStrip:
+    """WS2812 over SPI MOSI (the Pi 5's way; GPIO 10 for /dev/spidev0.0), one write per frame.
+
+    ``sink``: write there instead of opening ``config.spi_device`` (benchmarks, tests).
+    """
+
+    name = "spi"
+
+    def __init__(self, config: RingsConfig, sink: BinaryIO | None = None) -> None:
+        self._rings, self._order, self._hz = config.all_rings, config.colour_order, config.spi_hz
+        size = len(spi_encode(bytes(3 * config.led_count), self._hz))
+        if sink is None:
+            limit = int(_SPIDEV_BUFSIZ.read_text()) if _SPIDEV_BUFSIZ.exists() else 4096
+            if size > limit:
+                raise ValueError(f"{config.led_count} LEDs need {size}-byte SPI transfers, over spidev's "
+                                 f"{limit}; raise it with spidev.bufsiz={size} on the kernel command line")
+            fd = os.open(config.spi_device, os.O_WRONLY)
+            try:
+                fcntl.ioctl(fd, _SPI_IOC_WR_MODE, struct.pack("B", 0))
+                fcntl.ioctl(fd, _SPI_IOC_WR_BITS_PER_WORD, struct.pack("B", 8))
+                fcntl.ioctl(fd, _SPI_IOC_WR_MAX_SPEED_HZ, struct.pack("I", self._hz))
+            except OSError:
+                os.close(fd)
+                raise
+            sink = os.fdopen(fd, "wb", buffering=0)
+        self._sink = sink
+
+    def show(self, frame: Frame) -> None:
+        self._sink.write(spi_encode(wire_bytes(strip_order(frame, self._rings), self._order), self._hz))
+
+    def close(self) -> None:
+        self.show(dark_frame(self._rings))
+        self._sink.close()
+
+
+def choose_backend(config: RingsConfig, board: Board) -> tuple[str, str | None]:
+    """The backend to build, and why it is not the configured one (None if it is)."""
+    if config.backend == "auto":
+        if board is Board.OTHER:
+            return "simulated", "not a Raspberry Pi"
+        return ("spi" if board is Board.PI5 else "ws281x"), None
+    if config.backend == "ws281x" and board is not Board.PI:
+        where = "a Raspberry Pi 5" if board is Board.PI5 else "this machine"
+        return "simulated", f"rpi-ws281x does not run on {where}; use backend 'spi' on a Pi 5"
+    return config.backend, None
+
+
+def open_strip(config: RingsConfig, board: Board | None = None) -> tuple[Strip, str | None]:
+    """The configured strip and None, or the simulated strip and the reason the real one failed."""
+    name, error = choose_backend(config, board if board is not None else classify(board_model()))
+    try:
+        if name == "ws281x":
+            return Ws281xStrip(config), None
+        if name == "spi":
+            return SpiStrip(config), None
+    except Exception as exc:  # a missing device, no permission, a library error: never fatal
+        error = f"{name}: {type(exc).__name__}: {exc}"
+    return SimulatedStrip(config.all_rings), error

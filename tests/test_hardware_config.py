@@ -1,0 +1,81 @@
+"""Device configuration: defaults, TOML-shaped input, and errors that name the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware.board import Board, board_model, classify, detect_board
+from hardware.config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec
+
+
+def test_defaults_are_valid_and_documented_values():
+    assert ButtonConfig() == ButtonConfig(backend="auto", pin=17, pull_up=True, bounce_s=0.05, hold_s=3.0)
+    assert ReaderConfig().port is None and ReaderConfig().protocol == "rdm6300"
+    rings = RingsConfig()
+    assert [ring.leds for ring in rings.rings] == [24] * 4 and rings.centre is None
+    assert rings.led_count == 96 and rings.colour_order == "GRB"
+
+
+def test_toml_tables_map_directly():
+    table = {"backend": "spi", "rings": [{"leds": 16}, {"leds": 16, "rotate": 4}],
+             "centre": {"leds": 12}, "brightness": 0.25}
+    config = RingsConfig(**table)
+    assert config.rings == (RingSpec(16), RingSpec(16, 4)) and config.centre == RingSpec(12)
+    assert config.all_rings[-1] == RingSpec(12) and config.led_count == 44
+    assert ReaderConfig(**{"port": "/dev/ttyUSB0", "protocol": "lines", "baudrate": 115200}).baudrate == 115200
+
+
+@pytest.mark.parametrize("make, field, expected", [
+    (lambda: ButtonConfig(pin=40), "button.pin", "an integer from 0 to 27"),
+    (lambda: ButtonConfig(bounce_s=-1), "button.bounce_s", "a number from 0.001 to 1"),
+    (lambda: ButtonConfig(pull_up="yes"), "button.pull_up", "true or false"),
+    (lambda: ButtonConfig(hold_s=0.2, bounce_s=0.5), "button.hold_s", "more than bounce_s"),
+    (lambda: ButtonConfig(backend="gpiod"), "button.backend", "one of 'auto', 'gpio', 'simulated'"),
+    (lambda: ReaderConfig(protocol="wiegand"), "reader.protocol", "one of 'rdm6300', 'lines'"),
+    (lambda: ReaderConfig(port=""), "reader.port", "a device path or pyserial URL"),
+    (lambda: ReaderConfig(confirm_reads=True), "reader.confirm_reads", "an integer from 1 to 10"),
+    (lambda: ReaderConfig(reconnect_s=5), "reader.reconnect_s", "a number from 0.05 to 1.5"),
+    (lambda: RingsConfig(brightness=3), "rings.brightness", "a number from 0 to 1"),
+    (lambda: RingsConfig(colour_order="GRBW"), "rings.colour_order", "one of 'RGB'"),
+    (lambda: RingsConfig(pin=17), "rings.pin", "one of 10, 12, 13, 18, 19, 21"),
+    (lambda: RingsConfig(rings=[{"leds": 24}, {"leds": 0}]), "rings.rings[1].leds", "an integer from 1 to 300"),
+    (lambda: RingsConfig(rings=[{"leds": 8, "rotate": 8}]), "rings.rings[0].rotate", "an integer from 0 to 7"),
+    (lambda: RingsConfig(rings=[{"led": 8}]), "rings.rings[0]", "a table with keys leds, rotate"),
+    (lambda: RingsConfig(rings=[]), "rings.rings", "1 to 8 seat rings"),
+    (lambda: RingsConfig(centre=12), "rings.centre", "a ring table"),
+    (lambda: RingsConfig(spi_hz=8_000_000), "rings.spi_hz", "an integer from 2000000 to 3000000"),
+])
+def test_bad_values_name_field_and_expectation(make, field, expected):
+    with pytest.raises(ConfigError) as caught:
+        make()
+    assert caught.value.field == field
+    assert str(caught.value).startswith(f"{field}: expected {expected}")
+
+
+def test_unknown_key_is_refused():
+    with pytest.raises(TypeError, match="colour"):
+        ButtonConfig(colour="red")
+
+
+@pytest.mark.parametrize("model, board", [
+    ("Raspberry Pi 4 Model B Rev 1.4", Board.PI),
+    ("Raspberry Pi 3 Model B Plus Rev 1.3", Board.PI),
+    ("Raspberry Pi Zero 2 W Rev 1.0", Board.PI),
+    ("Raspberry Pi 400 Rev 1.0", Board.PI),
+    ("Raspberry Pi Compute Module 4 Rev 1.0", Board.PI),
+    ("Raspberry Pi 5 Model B Rev 1.0", Board.PI5),
+    ("Raspberry Pi 500 Rev 1.0", Board.PI5),
+    ("Raspberry Pi Compute Module 5 Rev 1.0", Board.PI5),
+    ("Rockchip RK3588", Board.OTHER),
+    (None, Board.OTHER),
+])
+def test_board_classification(model, board):
+    assert classify(model) is board
+
+
+def test_board_model_reads_device_tree_string(tmp_path):
+    path = tmp_path / "model"
+    path.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
+    assert board_model(path) == "Raspberry Pi 5 Model B Rev 1.0"
+    assert detect_board(path) is Board.PI5
+    assert detect_board(tmp_path / "missing") is Board.OTHER

@@ -1,0 +1,231 @@
+"""The LED rings: cue rendering, brightness, colour order, SPI encoding, backends, frame rate."""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+import types
+
+import pytest
+
+from hardware.board import Board
+from hardware.config import RingsConfig, RingSpec
+from hardware.rings import (BAG_EMPTY_GROUND, ERROR_COLOUR, OTHER_SEAT_LEVEL, PULSE_FLOOR, PULSE_PERIOD_S, Attract,
+                            Lamp, Off, Play, Renderer, Rings, Winner, dim, pulse_level)
+from hardware.strips import SimulatedStrip, SpiStrip, Ws281xStrip, choose_backend, open_strip, spi_encode, \
+    strip_order, wire_bytes
+
+RED, YELLOW, BLUE = (255, 0, 0), (255, 220, 0), (0, 60, 255)
+BLACK = (0, 0, 0)
+SMALL = RingsConfig(backend="simulated", rings=[{"leds": 6}, {"leds": 6}, {"leds": 6}], centre={"leds": 8})
+
+
+def test_turn_is_lit_others_glow_empty_seats_dark():
+    frame = Renderer(SMALL).frame(Play(colours=(RED, None, BLUE), turn=2), error=False, t=0.7)
+    assert frame[0] == (dim(RED, OTHER_SEAT_LEVEL),) * 6
+    assert frame[1] == (BLACK,) * 6
+    assert frame[2] == (BLUE,) * 6
+    assert frame[3] == (BLACK,) * 8  # no forced spaces, bag not empty
+    assert not Renderer.animated(Play(colours=(RED,), turn=0), error=False)
+
+
+def test_pulse_shape():
+    assert pulse_level(0) == pytest.approx(PULSE_FLOOR)
+    assert pulse_level(PULSE_PERIOD_S / 2) == pytest.approx(1.0)
+    assert pulse_level(PULSE_PERIOD_S) == pytest.approx(PULSE_FLOOR)
+    samples = [pulse_level(PULSE_PERIOD_S * i / 40) for i in range(41)]
+    assert all(a < b for a, b in zip(samples[:20], samples[1:21]))  # rises for half a period
+    assert samples[:21] == pytest.approx(samples[20:][::-1])  # then falls symmetrically
+    renderer, cue = Renderer(SMALL), Play(colours=(RED, YELLOW), turn=1, pulse=True)
+    assert renderer.animated(cue, error=False)
+    assert renderer.frame(cue, False, 0)[1] == (dim(YELLOW, PULSE_FLOOR),) * 6
+    assert renderer.frame(cue, False, PULSE_PERIOD_S / 2)[1] == (YELLOW,) * 6
+    assert renderer.frame(cue, False, 0)[0] == (dim(RED, OTHER_SEAT_LEVEL),) * 6  # only the turn pulses
+
+
+def test_centre_shows_forced_spaces_and_empty_bag():
+    renderer = Renderer(SMALL)
+    centre = renderer.frame(Play(colours=(RED,), turn=0, forced=2, bag_empty=True), False, 0)[3]
+    assert centre == (RED, BAG_EMPTY_GROUND, BAG_EMPTY_GROUND, BAG_EMPTY_GROUND,
+                      RED, BAG_EMPTY_GROUND, BAG_EMPTY_GROUND, BAG_EMPTY_GROUND)
+    crowded = renderer.frame(Play(forced=30), False, 0)[3]
+    assert crowded == ((255, 255, 255),) * 8  # capped at the ring, white without a turn
+
+
+def test_winner_attract_lamp_and_error_blink():
+    renderer = Renderer(SMALL)
+    winner = Winner(seat=1, colour=BLUE)
+    early, later = renderer.frame(winner, False, 0.0), renderer.frame(winner, False, 0.5)
+    assert early[1] == (dim(BLUE, PULSE_FLOOR),) * 6
+    assert early[0] != later[0] and sum(led != BLACK for led in early[0]) == 5  # a comet with its tail
+    rainbow = renderer.frame(Attract(), False, 1.0)
+    assert renderer.animated(Attract(), False) and len({led for ring in rainbow for led in ring}) > 10
+    assert renderer.frame(Lamp(3), False, 0) == ((BLACK,) * 6,) * 3 + (((255, 255, 255),) * 8,)
+    on, off = renderer.frame(Off(), True, 0.0), renderer.frame(Off(), True, 0.3)
+    assert on[3] == (ERROR_COLOUR,) * 8 and off[3] == (BLACK,) * 8
+    no_centre = Renderer(RingsConfig(rings=[{"leds": 4}])).frame(Play(colours=(BLUE,), turn=0), True, 0.0)
+    assert no_centre == ((ERROR_COLOUR, BLUE, BLUE, BLUE),)
+
+
+def wait_for(predicate, timeout: float = 2.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+def test_simulated_rings_apply_brightness_and_notify():
+    config = RingsConfig(backend="simulated", rings=[{"leds": 3}], brightness=0.5)
+    strip = SimulatedStrip(config.all_rings)
+    seen = []
+    strip.on_change(seen.append)
+    with Rings(config, strip=strip) as rings:
+        rings.show(Play(colours=((200, 100, 51),), turn=0))
+        wait_for(lambda: strip.frame == [[(100, 50, 26)] * 3])
+        assert seen[-1] == [[(100, 50, 26)] * 3] and isinstance(seen[-1][0], list)
+        assert rings.status().backend == "simulated" and not rings.status().found
+    assert strip.frame == [[BLACK] * 3]  # closing darkens
+
+
+def test_static_cues_are_written_once():
+    config = RingsConfig(backend="simulated", rings=[{"leds": 4}], brightness=1.0)
+    strip = SimulatedStrip(config.all_rings)
+    with Rings(config, strip=strip) as rings:
+        rings.show(Play(colours=(RED,), turn=0))
+        wait_for(lambda: strip.frame[0][0] != BLACK)
+        time.sleep(0.2)
+        writes = strip.writes
+        rings.show(Play(colours=(RED,), turn=0))  # the same cue again
+        rings.show(Lamp(0, RED))  # another cue, but the very same frame
+        time.sleep(0.2)
+        assert strip.writes == writes
+        rings.show(Play(colours=(RED,), turn=None))  # a new frame: the seat dims
+        wait_for(lambda: strip.writes == writes + 1)
+        time.sleep(0.2)
+        assert strip.writes == writes + 1 and strip.frame[0][0] == dim(RED, OTHER_SEAT_LEVEL)
+
+
+def test_animation_frame_rate_is_bounded():
+    config = RingsConfig(backend="simulated", rings=[{"leds": 24}] * 4, fps=20)
+    strip = SimulatedStrip(config.all_rings)
+    with Rings(config, strip=strip) as rings:
+        rings.show(Attract())
+        time.sleep(0.1)
+        before, start = strip.writes, time.monotonic()
+        for _ in range(50):  # a flood of cue changes must not raise the rate either
+            rings.show(Attract())
+            rings.show(Winner(0, RED))
+            time.sleep(0.01)
+        elapsed = time.monotonic() - start
+        assert strip.writes - before <= elapsed * 20 + 2
+        assert strip.writes - before >= 2  # and it does animate
+
+
+def test_strip_order_rotation_and_colour_order():
+    rings = (RingSpec(4, rotate=1), RingSpec(2))
+    frame = (((1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)), ((5, 0, 0), (6, 0, 0)))
+    assert [p[0] for p in strip_order(frame, rings)] == [4, 1, 2, 3, 5, 6]  # strip LED 1 shows LED 0
+    assert wire_bytes([(1, 2, 3), (4, 5, 6)], "GRB") == bytes([2, 1, 3, 5, 4, 6])
+    assert wire_bytes([(1, 2, 3)], "BGR") == bytes([3, 2, 1])
+
+
+def decode_spi(data: bytes) -> bytes:
+    """Read WS2812 bits back from an SPI stream (110 = 1, 100 = 0), skipping the latch gaps."""
+    bits = "".join(f"{byte:08b}" for byte in data.strip(b"\0"))
+    assert len(bits) % 3 == 0
+    symbols = [bits[i:i + 3] for i in range(0, len(bits), 3)]
+    assert set(symbols) <= {"110", "100"}
+    values = "".join("1" if s == "110" else "0" for s in symbols)
+    return bytes(int(values[i:i + 8], 2) for i in range(0, len(values), 8))
+
+
+def test_spi_encoding_and_strip():
+    assert spi_encode(b"\x80", 2_400_000)[90:93] == bytes([0b11010010, 0b01001001, 0b00100100])
+    assert len(spi_encode(b"", 2_400_000)) == 2 * 90  # 300 us of low before and after
+    config = RingsConfig(backend="spi", rings=[{"leds": 2, "rotate": 1}], colour_order="GRB")
+    sink = io.BytesIO()
+    sink.close = lambda: None  # keep it readable after the strip closes it
+    strip = SpiStrip(config, sink=sink)
+    strip.show((((10, 20, 30), (40, 50, 60)),))
+    assert decode_spi(sink.getvalue()) == bytes([50, 40, 60, 20, 10, 30])
+
+
+@pytest.fixture
+def fake_ws281x(monkeypatch):
+    """A stand-in for the rpi_ws281x module (not installed off ARM, and never to be run off a Pi)."""
+    calls: list = []
+
+    class PixelStrip:
+        def __init__(self, *args, **kwargs):
+            calls.append(("init", args, kwargs))
+
+        def begin(self):
+            calls.append(("begin",))
+
+        def setPixelColor(self, n, colour):
+            calls.append(("set", n, colour))
+
+        def show(self):
+            calls.append(("show",))
+
+    module = types.SimpleNamespace(PixelStrip=PixelStrip, ws=types.SimpleNamespace(
+        WS2811_STRIP_GRB=0x00081000, WS2811_STRIP_RGB=0x00100800))
+    monkeypatch.setitem(sys.modules, "rpi_ws281x", module)
+    return calls
+
+
+def test_ws281x_backend_drives_the_library(fake_ws281x):
+    config = RingsConfig(backend="ws281x", rings=[{"leds": 2}, {"leds": 1}], pin=13, dma=5)
+    strip, error = open_strip(config, board=Board.PI)
+    assert isinstance(strip, Ws281xStrip) and error is None
+    assert fake_ws281x[:2] == [("init", (3, 13), {"freq_hz": 800_000, "dma": 5, "invert": False, "brightness": 255,
+                                                   "channel": 1, "strip_type": 0x00081000}), ("begin",)]
+    fake_ws281x.clear()
+    strip.show((((1, 2, 3), (4, 5, 6)), ((255, 0, 0),)))
+    assert fake_ws281x == [("set", 0, 0x010203), ("set", 1, 0x040506), ("set", 2, 0xFF0000), ("show",)]
+    fake_ws281x.clear()
+    strip.close()
+    assert fake_ws281x[-1] == ("show",) and {c[2] for c in fake_ws281x[:-1]} == {0}
+
+
+def test_ws281x_is_never_constructed_off_a_pi(fake_ws281x):
+    for board in (Board.OTHER, Board.PI5):
+        strip, error = open_strip(RingsConfig(backend="ws281x"), board=board)
+        assert isinstance(strip, SimulatedStrip) and "rpi-ws281x does not run" in error
+    assert fake_ws281x == []
+
+
+@pytest.mark.parametrize("backend, board, chosen", [
+    ("auto", Board.PI, "ws281x"), ("auto", Board.PI5, "spi"), ("auto", Board.OTHER, "simulated"),
+    ("spi", Board.OTHER, "spi"), ("simulated", Board.PI, "simulated"), ("ws281x", Board.PI5, "simulated"),
+])
+def test_backend_choice(backend, board, chosen):
+    assert choose_backend(RingsConfig(backend=backend), board)[0] == chosen
+
+
+def test_a_missing_spi_device_falls_back_to_simulated(tmp_path):
+    config = RingsConfig(backend="spi", spi_device=str(tmp_path / "spidev9.9"))
+    with Rings(config, board=Board.PI5) as rings:
+        status = rings.status()
+        assert status.backend == "simulated" and not status.found
+        assert status.last_error.startswith("spi: FileNotFoundError")
+
+
+def test_selftest_lights_each_real_ring_in_turn(fake_ws281x):
+    from hardware.config import ButtonConfig, ReaderConfig
+    from hardware.selftest import selftest
+
+    config = RingsConfig(backend="ws281x", rings=[{"leds": 2}, {"leds": 2}], centre={"leds": 1}, brightness=1.0)
+    report = selftest(ButtonConfig(backend="simulated"), ReaderConfig(), config, listen_s=0, ring_s=0.15,
+                      board=Board.PI)
+    assert report["rings"]["found"] and report["rings"]["backend"] == "ws281x"
+    lit, frames = [], []
+    for call in fake_ws281x:
+        if call[0] == "set" and call[2]:
+            lit.append(call[1])
+        elif call[0] == "show":
+            if not frames or frames[-1] != lit:
+                frames.append(lit)
+            lit = []
+    assert frames == [[], [0, 1], [2, 3], [4], []]  # dark, each ring in turn, dark again
