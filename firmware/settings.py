@@ -74,7 +74,7 @@ class KioskSettings:
         self._apply(store.progress(OVERRIDES))
 
     @property
-    def warnings(self) -> tuple[str, ...]:  # type: ignore[override]
+    def warnings(self) -> tuple[str, ...]:
         return self._reports.all()
 
     def check_pin(self, pin: str) -> bool:

@@ -46,7 +46,8 @@ Migration = Callable[[sqlite3.Connection], None]
 
 def _schema_1(db: sqlite3.Connection) -> None:
     """The game in progress and finished games."""
-    db.execute("CREATE TABLE current (id INTEGER PRIMARY KEY CHECK (id = 1), saved TEXT NOT NULL, updated REAL NOT NULL)")
+    db.execute("CREATE TABLE current (id INTEGER PRIMARY KEY CHECK (id = 1), saved TEXT NOT NULL,"
+               " updated REAL NOT NULL)")
     db.execute("CREATE TABLE records (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL,"
                " created REAL NOT NULL, record TEXT NOT NULL)")
     db.execute("CREATE INDEX records_by_kind ON records (kind, id)")
@@ -168,7 +169,8 @@ class SqliteStore:
                                 (kind, time.time(), text))
             record_id = int(cursor.lastrowid or 0)
             db.execute("DELETE FROM records WHERE id <= ?", (record_id - self._keep_records,))
-            counting = "INSERT INTO counters (key, value) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
+            counting = ("INSERT INTO counters (key, value) VALUES (?, 1)"
+                        " ON CONFLICT (key) DO UPDATE SET value = value + 1")
             db.execute(counting, (f"games:{kind}",))
             db.executemany(counting, results)
             return record_id
@@ -269,7 +271,8 @@ class SqliteStore:
             db.execute("PRAGMA synchronous = FULL")
             synchronous = db.execute("PRAGMA synchronous").fetchone()[0]
             if mode not in ("wal", "delete") or synchronous != 2:
-                raise sqlite3.OperationalError(f"cannot make writes durable (journal_mode={mode}, synchronous={synchronous})")
+                raise sqlite3.OperationalError(
+                    f"cannot make writes durable (journal_mode={mode}, synchronous={synchronous})")
             check = db.execute("PRAGMA quick_check").fetchall()
             if check != [("ok",)]:
                 raise Unusable("damaged: " + "; ".join(row[0] for row in check[:3]))
@@ -330,7 +333,8 @@ class SqliteStore:
     def _readable_copy(self) -> sqlite3.Connection | None:
         """The file opened read-only, if it can be (to keep what it holds when it cannot be written).
         ``immutable=1`` reads a WAL database whose ``-shm`` cannot be made on a read-only disk."""
-        for target in (f"file:{self.path}?mode=ro", f"file:{self.path}?immutable=1"):
+        uri = self.path.resolve().as_uri()
+        for target in (f"{uri}?mode=ro", f"{uri}?immutable=1"):
             try:
                 source = _connect(target, uri=True)
             except sqlite3.Error:

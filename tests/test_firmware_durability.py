@@ -18,7 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from firmware.store import SqliteStore
 

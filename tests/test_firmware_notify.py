@@ -29,7 +29,7 @@ def received(listener: socket.socket, within: float) -> list[str]:
     while time.monotonic() < deadline:
         try:
             messages.append(listener.recv(4096).decode())
-        except socket.timeout:
+        except TimeoutError:
             continue
     return messages
 
