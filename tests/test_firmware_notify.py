@@ -67,7 +67,7 @@ def test_the_watchdog_follows_the_ui_clock_and_stops_with_it(systemd):
         clock.join()
     after_the_stall = received(listener, 0.5)
     assert set(while_ticking) == {"WATCHDOG=1"}
-    assert 3 <= len(while_ticking) <= 8, while_ticking  # about every half interval (0.1 s), not every tick
+    assert 2 <= len(while_ticking) <= 8, while_ticking  # about every half interval (0.1 s), not every tick
     assert after_the_stall == []  # a frozen UI sends nothing, so systemd restarts it
     notifier.close()
 
