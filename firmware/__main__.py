@@ -1,17 +1,99 @@
 """Entry point of the kiosk (``tantrix-kiosk``, ``python -m firmware``).
 
-Until the touchscreen UI lands this prints one random legal game from the engine's demo.
+    tantrix-kiosk [--config PATH] [--simulate] [--size WxH] [--fullscreen]   start the kiosk
+    tantrix-kiosk hash-pin                  make the staff_pin line for the configuration
+    tantrix-kiosk check-config [PATH]       list the configuration's problems (exit 1 if any)
 """
 
 from __future__ import annotations
 
+import argparse
+import getpass
+import logging
+import signal
 import sys
+from typing import Sequence
+
+from .config import config_path, load_config
+from .logs import setup_logging
+from .pin import hash_pin, valid_pin
+from .runtime import Launch, Runtime
+
+log = logging.getLogger("firmware")
 
 
-def main(argv: list[str] | None = None) -> int:
-    from engine.cli import main as engine_main
+def window_size(text: str) -> tuple[int, int]:
+    """``"1280x800"`` -> (1280, 800)."""
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit() and 100 <= int(width) <= 10000 and 100 <= int(height) <= 10000):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels such as 1280x800, got {text!r}")
+    return int(width), int(height)
 
-    return engine_main(["demo", *(argv if argv is not None else sys.argv[1:])])
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tantrix-kiosk", description="The Tantrix Table kiosk.")
+    parser.add_argument("--config", metavar="PATH",
+                        help="configuration file (default: $TANTRIX_KIOSK_CONFIG, else /etc/tantrix-kiosk/config.toml)")
+    parser.add_argument("--simulate", action="store_true", help="simulated devices, even on a Raspberry Pi")
+    parser.add_argument("--size", type=window_size, metavar="WxH", help="window size on a desktop, e.g. 1280x800")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (as on the kiosk)")
+    parser.set_defaults(run=run_kiosk)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    hashing = commands.add_parser("hash-pin", help="print the staff_pin line for a new staff PIN",
+                                  description="Asks for a PIN (4-12 digits; read from stdin when it is not a "
+                                              "terminal) and prints the staff_pin line for [kiosk].")
+    hashing.set_defaults(run=run_hash_pin)
+    checking = commands.add_parser("check-config", help="list the problems of a configuration file")
+    checking.add_argument("path", nargs="?", help="the file (default: as for the kiosk)")
+    checking.set_defaults(run=run_check_config)
+    return parser
+
+
+def run_kiosk(args: argparse.Namespace) -> int:
+    setup_logging()
+    signal.signal(signal.SIGTERM, _stop)  # systemctl stop: unwind, so the store closes cleanly
+    try:
+        with Runtime(Launch(args.config, args.simulate, args.size, args.fullscreen)) as runtime:
+            logging.getLogger().setLevel(runtime.config.kiosk.log_level.upper())
+            return runtime.run()
+    except Exception:
+        log.critical("the kiosk stopped on an unexpected error", exc_info=True)
+        return 1
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def run_hash_pin(args: argparse.Namespace) -> int:
+    if sys.stdin.isatty():
+        pin = getpass.getpass("New staff PIN (4 to 12 digits): ")
+        if getpass.getpass("The same PIN again: ") != pin:
+            print("hash-pin: the two PINs differ; nothing changed", file=sys.stderr)
+            return 2
+    else:
+        pin = sys.stdin.readline().strip()
+    if not valid_pin(pin):
+        print("hash-pin: a staff PIN is 4 to 12 digits", file=sys.stderr)
+        return 2
+    print(f'staff_pin = "{hash_pin(pin)}"')
+    print("hash-pin: put this line in the [kiosk] table of the configuration file", file=sys.stderr)
+    return 0
+
+
+def run_check_config(args: argparse.Namespace) -> int:
+    config = load_config(args.path or args.config)
+    path, _ = config_path(args.path or args.config)
+    for warning in config.warnings:
+        print(warning)
+    if not config.warnings:
+        print(f"{path}: fine" if config.source else f"{path}: no such file; the built-in defaults apply")
+    return 1 if config.warnings else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,80 @@
+"""The kiosk's life: configuration, storage, settings and systemd, then the UI, then a clean stop.
+
+:class:`Runtime` opens everything in an order where each part can report what went wrong to the
+next: the configuration first (its warnings start the :class:`Reports`), then the store (which
+reports a full or damaged disk there, and to systemd's status line), then the settings (which read
+staff changes from the store and hand all the reports to the UI). Nothing in here can stop the
+kiosk from starting: every problem becomes a report and a working default.
+
+The touchscreen UI (``ui.app.KioskApp``) and the device drivers (``hardware``) are not in this tree
+yet. Until they are, :meth:`Runtime.run` prints the engine's demo game, as the kiosk did before.
+Once they are, it builds ``ui.services.Services(store=self.store, devices=..., settings=
+self.settings, on_first_frame=self.notifier.ready, on_tick=self.notifier.tick)`` and runs the app.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from typing import Mapping
+
+from .config import Config, load_config
+from .notify import Notifier
+from .settings import KioskSettings, Reports
+from .store import SqliteStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What the command line asked for."""
+
+    config: str | None = None
+    """The configuration file (None: ``$TANTRIX_KIOSK_CONFIG``, else the default path)."""
+    simulate: bool = False
+    """Simulated devices even on a Pi (desktop runs pick them anyway when no hardware is found)."""
+    size: tuple[int, int] | None = None
+    """The window size for desktop runs (None: the UI's default)."""
+    fullscreen: bool = False
+
+
+class Runtime:
+    """The opened parts of the kiosk; :meth:`close` (or ``with``) stops them cleanly."""
+
+    def __init__(self, launch: Launch, environ: Mapping[str, str] = os.environ) -> None:
+        self.launch = launch
+        self.config: Config = load_config(launch.config, environ)
+        for warning in self.config.warnings:
+            log.warning("%s", warning)
+        self.reports = Reports(self.config.warnings)
+        self.notifier = Notifier(environ)
+        storage = self.config.storage
+        self.store = SqliteStore(storage.path(environ), max_bytes=storage.max_mb * 1024 * 1024,
+                                 keep_records=storage.keep_records, report=self._report)
+        self.settings = KioskSettings(self.config, self.store, self.reports)
+        log.info("configuration %s, storage %s (%s journal)", self.config.source or "built-in defaults",
+                 self.store.memory_reason or self.store.path, self.store.journal_mode)
+
+    def run(self) -> int:
+        """Run the kiosk until it is told to stop; returns the exit status."""
+        from engine.cli import main as engine_demo
+
+        log.info("the touchscreen UI is not installed yet: printing the engine's demo game")
+        return engine_demo(["demo"])
+
+    def close(self) -> None:
+        self.notifier.stopping()
+        self.store.close()
+        self.notifier.close()
+
+    def __enter__(self) -> Runtime:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _report(self, message: str) -> None:
+        self.reports(message)
+        self.notifier.status(message)

@@ -1,0 +1,166 @@
+"""The kiosk's configuration: defaults, the example file, and broken files that must not stop it."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from firmware.config import DEFAULT_PATH, DEVICE_TABLES, ENV_VAR, SECTIONS, Config, config_path, load_config
+from firmware.pin import hash_pin
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "systemd" / "config.example.toml"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_missing_default_file_gives_the_defaults_quietly():
+    config = load_config(None, environ={})
+    assert config_path(None, {}) == (DEFAULT_PATH, False)
+    if not DEFAULT_PATH.exists():
+        assert config == Config()
+    assert Config().kiosk.language == "en" and Config().storage.max_mb == 64 and not Config().warnings
+
+
+def test_a_missing_file_asked_for_is_reported(tmp_path):
+    missing = tmp_path / "nope.toml"
+    for config in (load_config(missing, environ={}), load_config(None, environ={ENV_VAR: str(missing)})):
+        assert config.kiosk == Config().kiosk
+        assert config.warnings == (f"{missing}: no such file; the kiosk starts on the built-in defaults",)
+
+
+def test_the_example_parses_cleanly_and_covers_every_key():
+    config = load_config(EXAMPLE, environ={})
+    assert config.warnings == () and config.source == EXAMPLE
+    document = tomllib.loads(EXAMPLE.read_text())
+    assert set(document) == {*SECTIONS, *DEVICE_TABLES}
+    for name, cls in SECTIONS.items():
+        assert set(document[name]) == {spec.name for spec in fields(cls)}, name
+        assert getattr(config, name) == cls(), f"the example's [{name}] should show the defaults"
+    assert len(config.rings["rings"]) == 4 and config.button["pin"] == 17
+
+
+def test_values_are_typed_and_applied(tmp_path):
+    pin = hash_pin("2468", rounds=1000)
+    config = load_config(write(tmp_path, f"""
+        [kiosk]
+        language = "fr"
+        idle_seconds = 45
+        staff_pin = "{pin}"
+        [display]
+        orientation = "upright"
+        [rules]
+        end_rule = "first-out"
+        physical_bag = true
+        [storage]
+        directory = "/srv/kiosk"
+        max_mb = 8
+        [rings]
+        brightness = 0.25
+        rings = [{{leds = 12}}, {{leds = 12}}]
+    """), environ={})
+    assert config.warnings == ()
+    assert config.kiosk.language == "fr" and config.kiosk.idle_seconds == 45.0
+    assert isinstance(config.kiosk.idle_seconds, float) and config.kiosk.staff_pin == pin
+    assert config.display.orientation == "upright"
+    assert config.rules.end_rule == "first-out" and config.rules.physical_bag is True
+    assert config.storage.path({}) == Path("/srv/kiosk") and config.storage.max_mb == 8
+    assert config.rings["brightness"] == 0.25 and [dict(r) for r in config.rings["rings"]] == [{"leds": 12}] * 2
+    with pytest.raises(TypeError):
+        config.rings["brightness"] = 1  # type: ignore[index]  # read-only
+
+
+def test_wrong_types_and_out_of_range_values_name_file_key_value_and_expected(tmp_path):
+    path = write(tmp_path, """
+        [kiosk]
+        language = "de"
+        idle_seconds = "long"
+        staff_pin = "1234"
+        [rules]
+        physical_bag = "yes"
+        end_rule = "all-placed"
+        [storage]
+        max_mb = 0
+        keep_records = 2.5
+        [button]
+        pin = 40
+        hold_s = 2.0
+        [rings]
+        brightness = 3
+        rings = "four"
+        [reader]
+        port = 7
+    """)
+    config = load_config(path, environ={})
+    expected = {
+        "kiosk.language = \"de\": expected one of \"en\", \"fr\", \"nl\", \"pl\"; using the default \"en\"",
+        "kiosk.idle_seconds = \"long\": expected a number from 10 to 3600; using the default 120.0",
+        "kiosk.staff_pin = \"1234\": expected a hash made by \"tantrix-kiosk hash-pin\"",
+        "rules.physical_bag = \"yes\": expected true or false; using the default false",
+        "storage.max_mb = 0: expected a whole number from 1 to 4096; using the default 64",
+        "storage.keep_records = 2.5: expected a whole number from 10 to 100000",
+        "button.pin = 40: expected a BCM GPIO number from 0 to 27",
+        "rings.brightness = 3: expected a number from 0 to 1",
+        "rings.rings = \"four\": expected a list of tables",
+        "reader.port = 7: expected a string",
+    }
+    assert len(config.warnings) == len(expected)
+    for fragment in expected:
+        assert any(w.startswith(f"{path}: ") and fragment in w for w in config.warnings), fragment
+    # the broken keys keep their defaults, the rest of the file still applies
+    assert config.kiosk == Config().kiosk and config.rules.physical_bag is False
+    assert config.storage.max_mb == 64 and config.storage.keep_records == 2000
+    assert dict(config.button) == {"hold_s": 2.0} and "brightness" not in config.rings
+
+
+def test_booleans_are_not_numbers(tmp_path):
+    config = load_config(write(tmp_path, "[kiosk]\nidle_seconds = true\n[storage]\nmax_mb = false\n"), environ={})
+    assert len(config.warnings) == 2 and config.kiosk.idle_seconds == 120.0 and config.storage.max_mb == 64
+
+
+def test_unknown_tables_and_keys_are_named_with_a_suggestion(tmp_path):
+    path = write(tmp_path, """
+        display = "upright"
+        [kiosk]
+        langauge = "fr"
+        idle_seconds = 30
+        [ring]
+        leds = 3
+    """)
+    config = load_config(path, environ={})
+    assert config.kiosk.idle_seconds == 30.0 and config.kiosk.language == "en"
+    assert len(config.warnings) == 3
+    display, language, ring = config.warnings
+    assert language.startswith(f"{path}: unknown key kiosk.langauge (did you mean language?); ignored")
+    assert ring.startswith(f"{path}: unknown table [ring] (did you mean rings?); ignored")
+    assert display == f'{path}: display = "upright": expected a table [display]; using the defaults'
+
+
+def test_bad_toml_starts_entirely_on_defaults_with_the_line(tmp_path):
+    path = write(tmp_path, '[kiosk]\nlanguage = "fr"\nidle_seconds = = 3\n')
+    config = load_config(path, environ={})
+    assert config.kiosk == Config().kiosk
+    (warning,) = config.warnings
+    assert warning.startswith(f"{path}: not valid TOML: ") and "line 3" in warning
+    assert warning.endswith("the kiosk starts on the built-in defaults")
+
+
+def test_unreadable_and_non_utf8_files_are_reported(tmp_path):
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"[kiosk]\nlanguage = \"\xff\"\n")
+    (warning,) = load_config(binary, environ={}).warnings
+    assert warning.startswith(f"{binary}: not UTF-8 text")
+    (warning,) = load_config(tmp_path, environ={}).warnings  # a directory
+    assert warning.startswith(f"{tmp_path}: cannot read it (")
+
+
+def test_the_state_directory_follows_systemd_then_xdg(tmp_path):
+    storage = Config().storage
+    assert storage.path({"STATE_DIRECTORY": "/var/lib/tantrix-kiosk"}) == Path("/var/lib/tantrix-kiosk")
+    assert storage.path({"XDG_STATE_HOME": str(tmp_path)}) == tmp_path / "tantrix-kiosk"

@@ -1,0 +1,128 @@
+"""The store under real crashes and a real read-only disk, in separate processes.
+
+A child process journals steps in a loop and prints each step only after ``save_current`` has
+returned (as the UI shows a step only then). The parent SIGKILLs it at random moments, including
+while it is still starting and creating the database, and checks that every restart resumes exactly
+the last step printed, or the one after it (committed, but killed before it could print).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+from firmware.store import SqliteStore
+
+ROOT = Path(__file__).resolve().parent.parent
+KILLS = 60
+
+JOURNAL_LOOP = """
+import sys
+from firmware.store import SqliteStore
+store = SqliteStore(sys.argv[1], report=lambda message: print("REPORT", message, flush=True))
+saved = store.load_current()
+step = saved["state"]["step"] if saved else 0
+if saved and saved["state"]["payload"] != [step] * (step % 97):
+    print("TORN", step, flush=True)
+print("RESUMED", step, flush=True)
+while True:
+    step += 1
+    store.save_current({"kind": "test-journey", "state": {"step": step, "payload": [step] * (step % 97)}})
+    print(step, flush=True)
+"""
+
+
+def spawn(code: str, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_sigkill_at_random_moments_never_loses_or_tears_a_step(tmp_path):
+    rng = random.Random(20261122)
+    last_printed = 0
+    resumes = 0
+    for kill in range(KILLS):
+        child = spawn(JOURNAL_LOOP, str(tmp_path))
+        assert child.stdout is not None
+        seen: list[str] = []
+        if kill % 5 == 0:
+            time.sleep(rng.uniform(0, 0.15))  # often while importing, opening or creating the schema
+        else:
+            for _ in range(1 + rng.randrange(0, 12)):  # RESUMED, then some steps
+                seen.append(child.stdout.readline())
+            time.sleep(rng.uniform(0, 0.004))
+        child.send_signal(signal.SIGKILL)
+        output, errors = child.communicate()
+        assert child.returncode == -signal.SIGKILL
+        lines = [line.split() for line in "".join(seen + [output]).splitlines()]
+        assert all(words[0] not in ("REPORT", "TORN") for words in lines), (lines, errors)
+        if lines:
+            assert lines[0][0] == "RESUMED", (lines, errors)
+            resumed = int(lines[0][1])
+            assert resumed in (last_printed, last_printed + 1), (kill, resumed, last_printed)
+            resumes += 1
+            steps = [int(words[0]) for words in lines[1:]]
+            assert steps == list(range(resumed + 1, resumed + 1 + len(steps)))
+            last_printed = steps[-1] if steps else resumed
+    assert resumes >= KILLS * 3 // 4 and last_printed > KILLS
+    with SqliteStore(tmp_path) as store:
+        assert store.load_current()["state"]["step"] in (last_printed, last_printed + 1)
+
+
+READ_ONLY_CHECK = """
+import json, sys
+from firmware.store import SqliteStore
+reports = []
+store = SqliteStore(sys.argv[1], report=reports.append)
+before = store.load_current()
+store.save_current({"kind": "test-journey", "state": {"step": 99}})
+print(json.dumps({"in_memory": store.in_memory, "reports": reports, "before": before,
+                  "after": store.load_current(), "storage": store.statistics()["storage"]}))
+"""
+
+
+def run_on_read_only(directory: Path) -> dict:
+    """Run READ_ONLY_CHECK with ``directory`` read-only for real: a read-only bind mount in a
+    private mount namespace when we are root (root ignores permission bits), else chmod."""
+    if os.geteuid() == 0:
+        unshare = shutil.which("unshare")
+        assert unshare, "util-linux's unshare is needed to make a read-only directory as root"
+        script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && exec "$2" -c "$3" "$1"'
+        command = [unshare, "--mount", "sh", "-c", script, "sh", str(directory), sys.executable, READ_ONLY_CHECK]
+    else:
+        for path in [directory, *directory.iterdir()]:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        command = [sys.executable, "-c", READ_ONLY_CHECK, str(directory)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_read_only_directory_keeps_what_it_holds_and_plays_on_in_memory(tmp_path):
+    state = tmp_path / "state"
+    with SqliteStore(state) as store:
+        store.save_current({"kind": "test-journey", "state": {"step": 7}})
+    result = run_on_read_only(state)
+    assert result["in_memory"] is True and len(result["reports"]) == 1
+    assert "cannot be written" in result["reports"][0] and "in memory" in result["storage"]
+    assert result["before"] == {"kind": "test-journey", "state": {"step": 7}}  # read before going on
+    assert result["after"] == {"kind": "test-journey", "state": {"step": 99}}
+    with SqliteStore(state) as store:  # writable again: the disk copy is as it was
+        assert store.load_current() == {"kind": "test-journey", "state": {"step": 7}}
+
+
+def test_an_empty_read_only_directory_starts_in_memory(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    result = run_on_read_only(state)
+    assert result["in_memory"] is True and result["before"] is None and len(result["reports"]) == 1
+    assert result["after"] == {"kind": "test-journey", "state": {"step": 99}}
+    assert not (state / "kiosk.db").exists()

@@ -1,0 +1,94 @@
+"""The entry point and the runtime: command line, start-up with good and bad configurations."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware.__main__ import window_size
+from firmware.pin import verify_pin
+from firmware.runtime import Launch, Runtime
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "systemd" / "config.example.toml"
+
+
+def kiosk(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "JOURNAL_STREAM")}
+    return subprocess.run([sys.executable, "-m", "firmware", *args], cwd=ROOT, input=stdin, capture_output=True,
+                          text=True, env={**environ, **(env or {})}, timeout=60)
+
+
+def test_the_kiosk_starts_on_a_broken_configuration_and_shows_the_demo(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\ndirectory = "{tmp_path / "state"}"\n[kiosk]\nidle_seconds = -1\n')
+    done = kiosk("--config", str(config), "--size", "1280x800")
+    assert done.returncode == 0, done.stderr
+    demo = json.loads(done.stdout)  # until the UI lands: the engine's demo game
+    assert demo["analysis"]["tiles"] == len(demo["position"]["tiles"]) > 1
+    assert f"{config}: kiosk.idle_seconds = -1: expected a number from 10 to 3600" in done.stderr
+    assert (tmp_path / "state" / "kiosk.db").exists()
+
+
+def test_bad_arguments_are_refused():
+    assert window_size("800x480") == (800, 480)
+    done = kiosk("--size", "big")
+    assert done.returncode == 2 and "expected WIDTHxHEIGHT" in done.stderr
+
+
+def test_check_config_lists_problems(tmp_path):
+    fine = kiosk("check-config", str(EXAMPLE))
+    assert fine.returncode == 0 and fine.stdout.strip() == f"{EXAMPLE}: fine"
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[rules]\nend_rule = "never"\n[kiosk]\nlanguag = "fr"\n')
+    done = kiosk("check-config", str(broken))
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and len(lines) == 2 and all(line.startswith(f"{broken}: ") for line in lines)
+    assert 'rules.end_rule = "never": expected one of "all-placed", "first-out"' in lines[0]
+    assert "unknown key kiosk.languag (did you mean language?)" in lines[1]
+
+
+def test_hash_pin_prints_a_line_for_the_configuration():
+    done = kiosk("hash-pin", stdin="73519\n")
+    assert done.returncode == 0, done.stderr
+    key, _, value = done.stdout.strip().partition(" = ")
+    assert key == "staff_pin" and verify_pin("73519", json.loads(value))
+    refused = kiosk("hash-pin", stdin="12\n")
+    assert refused.returncode == 2 and "4 to 12 digits" in refused.stderr and refused.stdout == ""
+
+
+def test_storage_problems_reach_staff_and_systemd(tmp_path):
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify"))
+    listener.settimeout(1)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\ndirectory = "{blocker / "state"}"\n')
+    try:
+        with Runtime(Launch(config=str(config)), environ={"NOTIFY_SOCKET": str(tmp_path / "notify")}) as runtime:
+            assert runtime.store.in_memory
+            (problem,) = [w for w in runtime.settings.warnings if "cannot be used" in w]
+            assert listener.recv(4096).decode() == "STATUS=" + problem
+        assert listener.recv(4096) == b"STOPPING=1"
+    finally:
+        listener.close()
+
+
+def test_the_runtime_uses_the_configured_storage(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\ndirectory = "{tmp_path}"\nkeep_records = 10\n')
+    with Runtime(Launch(config=str(config)), environ={}) as runtime:
+        assert runtime.store.path == tmp_path / "kiosk.db" and runtime.store.journal_mode == "wal"
+        for i in range(12):
+            runtime.store.add_record("strategy", {"i": i})
+        assert runtime.store.statistics()["records"] == 10
+    with pytest.raises(sqlite3.ProgrammingError):
+        runtime.store.load_current()  # closed

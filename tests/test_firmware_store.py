@@ -1,0 +1,223 @@
+"""The SQLite store: what the UI journals and keeps, and how it survives crashes and bad disks."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.modes import register, restore, save
+from firmware.store import DATABASE, MIGRATIONS, SCHEMA_VERSION, SqliteStore, migrate
+from ui.services import Store
+
+
+@register
+@dataclass
+class Journey:
+    """A test-only mode: a walk whose every step must survive."""
+
+    KIND = "test-firmware-journey"
+    steps: list[int]
+
+    @property
+    def finished(self) -> bool:
+        return len(self.steps) >= 10
+
+    def to_json(self) -> dict[str, Any]:
+        return {"steps": list(self.steps)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Journey:
+        if not isinstance(data.get("steps"), list):
+            raise ValueError("steps must be a list")
+        return cls(list(data["steps"]))
+
+
+def open_store(directory: Path, **options: Any) -> tuple[SqliteStore, list[str]]:
+    reports: list[str] = []
+    return SqliteStore(directory, report=reports.append, **options), reports
+
+
+def test_the_journal_round_trips_a_mode_across_restarts(tmp_path):
+    store, reports = open_store(tmp_path)
+    methods = {name for name in vars(Store) if not name.startswith("_")}
+    assert len(methods) == 10 and all(callable(getattr(store, name)) for name in methods)
+    assert store.load_current() is None
+    mode = Journey([])
+    for step in range(4):
+        mode.steps.append(step * step)
+        store.save_current(save(mode))
+    store.close()
+    again, _ = open_store(tmp_path)
+    resumed = restore(again.load_current())
+    assert resumed == Journey([0, 1, 4, 9]) and not resumed.finished
+    again.clear_current()
+    assert again.load_current() is None
+    again.close()
+    assert reports == []
+
+
+def test_writes_are_durable_wal_with_synchronous_full(tmp_path):
+    store, _ = open_store(tmp_path)
+    assert store.journal_mode == "wal" and not store.in_memory
+    probe = sqlite3.connect(tmp_path / DATABASE)
+    assert probe.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # persistent in the file
+    assert probe.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    probe.close()
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL, on the store's connection
+    store.close()
+
+
+def test_records_progress_scores_and_statistics(tmp_path):
+    store, _ = open_store(tmp_path, keep_records=10)
+    ids = [store.add_record("strategy", {"moves": i, "robots": {"Ada": "won" if i % 3 else "lost"}})
+           for i in range(12)]
+    store.add_record("solitaire", {"score": 7, "robots": {"Ada": "cheated"}})  # unknown result: not counted
+    assert ids == sorted(ids)
+    recent = store.records("strategy", limit=3)
+    assert [(kind, record["moves"]) for _, kind, record in recent] == [("strategy", 11), ("strategy", 10),
+                                                                        ("strategy", 9)]
+    assert [kind for _, kind, _ in store.records(limit=2)] == ["solitaire", "strategy"]
+    stats = store.statistics()
+    assert stats["games"] == {"strategy": 12, "solitaire": 1}  # counts outlive pruned records
+    assert stats["robots"] == {"Ada": {"won": 8, "lost": 4, "drawn": 0}}
+    assert stats["records"] == 10 and stats["storage"] == str(tmp_path / DATABASE)
+
+    assert store.progress("puzzles") == {}
+    store.set_progress("puzzles", {"solved": [1, 2]})
+    store.set_progress("puzzles", {"solved": [1, 2, 3]})
+    assert store.progress("puzzles") == {"solved": [1, 2, 3]}
+
+    for name, score in [("Bo", 12), ("Al", 30), ("Cy", 12), ("Di", 5)]:
+        store.add_score("discovery", name, score)
+    store.add_score("solitaire", "Ed", 99)
+    assert store.high_scores("discovery", limit=3) == [("Al", 30), ("Bo", 12), ("Cy", 12)]
+    assert store.high_scores("gobbles") == []
+    store.close()
+
+
+def test_the_tag_registry_table_is_there_for_the_hardware_registry(tmp_path):
+    store, _ = open_store(tmp_path)
+    store.close()
+    db = sqlite3.connect(tmp_path / DATABASE)
+    with db:
+        db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('5A00000011', 17)")
+    with pytest.raises(sqlite3.IntegrityError):
+        with db:
+            db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('5A00000012', 17)")  # one tag per tile
+    db.close()
+
+
+def test_migrating_a_version_1_database_keeps_its_data(tmp_path):
+    old = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    migrate(old, MIGRATIONS[:1])
+    old.execute("INSERT INTO current (id, saved, updated) VALUES (1, ?, 0)", (json.dumps(save(Journey([5, 6]))),))
+    for kind in ("strategy", "strategy", "tanagra"):
+        old.execute("INSERT INTO records (kind, created, record) VALUES (?, 0, '{}')", (kind,))
+    assert old.execute("PRAGMA user_version").fetchone()[0] == 1
+    old.close()
+
+    store, reports = open_store(tmp_path)
+    assert reports == [] and store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert restore(store.load_current()) == Journey([5, 6])
+    assert store.statistics()["games"] == {"strategy": 2, "tanagra": 1}  # counters seeded from the records
+    store.add_score("discovery", "Al", 3)  # a table from version 2
+    assert store.high_scores("discovery") == [("Al", 3)]
+    store.close()
+
+
+def test_a_failing_migration_leaves_the_old_version(tmp_path):
+    db = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    migrate(db, MIGRATIONS[:1])
+
+    def broken(connection: sqlite3.Connection) -> None:
+        connection.execute("CREATE TABLE half_done (x)")
+        raise RuntimeError("power cut")
+
+    with pytest.raises(RuntimeError):
+        migrate(db, (*MIGRATIONS[:1], broken))
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'").fetchone()[0] == 0
+    db.close()
+
+
+def aside_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.iterdir() if ".unusable-" in p.name and not p.name.endswith(("-wal", "-shm")))
+
+
+def test_a_garbage_file_is_moved_aside_and_replaced(tmp_path):
+    garbage = os.urandom(10_000)
+    (tmp_path / DATABASE).write_bytes(garbage)
+    store, reports = open_store(tmp_path)
+    (aside,) = aside_files(tmp_path)
+    assert aside.read_bytes() == garbage  # kept, never deleted
+    assert len(reports) == 1 and "unusable" in reports[0] and aside.name in reports[0]
+    assert not store.in_memory and store.load_current() is None
+    store.save_current(save(Journey([1])))
+    store.close()
+
+
+def test_a_damaged_page_is_found_at_start(tmp_path):
+    store, _ = open_store(tmp_path)
+    for i in range(40):
+        store.add_record("strategy", {"moves": list(range(300 + i))})
+    store.close()
+    path = tmp_path / DATABASE
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 8 * page
+    data[3 * page:5 * page] = b"\xa5" * (2 * page)  # two b-tree pages scribbled over
+    path.write_bytes(bytes(data))
+
+    store, reports = open_store(tmp_path)
+    assert len(aside_files(tmp_path)) == 1 and len(reports) == 1 and "unusable" in reports[0]
+    assert not store.in_memory and store.statistics()["games"] == {}
+    store.close()
+
+
+def test_a_database_from_a_newer_firmware_is_set_aside_not_overwritten(tmp_path):
+    db = sqlite3.connect(tmp_path / DATABASE)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    store, reports = open_store(tmp_path)
+    assert len(aside_files(tmp_path)) == 1 and "newer than this firmware" in reports[0]
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    store.close()
+
+
+def test_a_full_disk_is_reported_and_play_goes_on_in_memory(tmp_path):
+    # max_bytes makes SQLite answer SQLITE_FULL ("database or disk is full") exactly as a full card
+    # does; the store reacts to the error code, not to how it came about.
+    store, reports = open_store(tmp_path, max_bytes=96 * 1024)
+    assert not store.in_memory
+    mode = Journey([])
+    step = 0
+    while not store.in_memory:
+        step += 1
+        assert step < 500, "the database never filled up"
+        mode.steps.append(step)
+        store.save_current(save(mode))
+        store.add_record("strategy", {"padding": "x" * 1500, "step": step})
+    assert len(reports) == 1 and "full" in reports[0] and "in memory" in store.statistics()["storage"]
+    # nothing was lost: what was on disk came along, and the step that failed was applied in memory
+    assert restore(store.load_current()) == mode
+    assert store.statistics()["games"] == {"strategy": step}
+    mode.steps.append(-1)
+    store.save_current(save(mode))
+    assert restore(store.load_current()) == mode and len(reports) == 1
+    store.close()
+
+
+def test_an_unusable_state_directory_means_memory(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    store, reports = open_store(blocker / "state")
+    assert store.in_memory and len(reports) == 1 and "cannot be used" in reports[0]
+    store.save_current(save(Journey([3])))
+    assert restore(store.load_current()) == Journey([3])
+    store.close()

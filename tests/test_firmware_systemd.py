@@ -1,0 +1,125 @@
+"""The kiosk's systemd unit (verified by systemd itself) and the install script's dry run."""
+
+from __future__ import annotations
+
+import configparser
+import pwd
+import shutil
+import subprocess
+from pathlib import Path
+
+
+ROOT = Path(__file__).resolve().parent.parent
+SYSTEMD = ROOT / "systemd"
+UNIT = SYSTEMD / "tantrix-kiosk.service"
+PWM_DROP_IN = SYSTEMD / "tantrix-kiosk-ws281x-pwm.conf"
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+
+
+def systemd_analyze() -> str:
+    """The systemd-analyze command; never skipped: ./dev installs Debian's systemd package for it."""
+    command = shutil.which("systemd-analyze")
+    assert command, "systemd-analyze is missing: install Debian's systemd package (./dev does so as root)"
+    return command
+
+
+def verify(tmp_path: Path, drop_in: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``systemd-analyze verify`` on the unit installed as install.sh installs it, in a scratch root
+    holding systemd's own units and a stand-in for the kiosk's executable (verify checks it exists)."""
+    root = tmp_path / "root"
+    shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True)
+    units = root / "etc/systemd/system"
+    units.mkdir(parents=True)
+    shutil.copy(UNIT, units / UNIT.name)
+    if drop_in is not None:
+        (units / f"{UNIT.name}.d").mkdir()
+        shutil.copy(drop_in, units / f"{UNIT.name}.d" / "ws281x-pwm.conf")
+    executable = root / "opt/tantrix-kiosk/venv/bin/tantrix-kiosk"
+    executable.parent.mkdir(parents=True)
+    executable.write_text("#!/bin/sh\n")
+    executable.chmod(0o755)
+    return subprocess.run([systemd_analyze(), "verify", f"--root={root}", "--man=no", UNIT.name],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_systemd_analyze_verify_passes(tmp_path):
+    done = verify(tmp_path)
+    assert done.returncode == 0 and done.stdout + done.stderr == "", done.stdout + done.stderr
+
+
+def test_the_pwm_drop_in_verifies_too(tmp_path):
+    done = verify(tmp_path, PWM_DROP_IN)
+    assert done.returncode == 0 and done.stdout + done.stderr == "", done.stdout + done.stderr
+
+
+def test_verify_does_catch_mistakes(tmp_path):
+    broken = tmp_path / "broken.conf"
+    broken.write_text("[Service]\nWatchdogSecs=30\n")
+    done = verify(tmp_path, broken)
+    assert "Unknown key 'WatchdogSecs'" in done.stderr
+
+
+def unit() -> configparser.RawConfigParser:
+    parser = configparser.RawConfigParser(strict=False, delimiters=("=",))
+    parser.optionxform = str  # type: ignore[assignment]  # keys are case-sensitive
+    parser.read_string(UNIT.read_text().replace("\nEnvironment=", "\nEnvironment+="))  # keep repeats apart
+    return parser
+
+
+def test_the_unit_is_a_supervised_sandboxed_kiosk_on_tty1():
+    service = unit()["Service"]
+    assert service["Type"] == "notify" and service["WatchdogSec"] == "30" and service["Restart"] == "on-failure"
+    assert service["StateDirectory"] == service["ConfigurationDirectory"] == "tantrix-kiosk"
+    assert service["TTYPath"] == "/dev/tty1" and service["StandardInput"] == "tty"
+    assert unit()["Unit"]["Conflicts"] == "getty@tty1.service"
+    assert service["User"] == "tantrix" and service["ProtectSystem"] == "strict" and service["NoNewPrivileges"] == "yes"
+    assert set(service["SupplementaryGroups"].split()) == {"gpio", "spi", "dialout", "video", "render", "input"}
+    text = UNIT.read_text()
+    for needed in ("KIVY_WINDOW=sdl2", "SDL_VIDEODRIVER=kmsdrm", "KCFG_GRAPHICS_ALLOW_SCREENSAVER=0",
+                   "KIVY_NO_FILELOG=1", "DeviceAllow=char-drm rw", "DeviceAllow=char-spi rw"):
+        assert needed in text
+    assert "/dev/mem" not in "".join(line for line in text.splitlines() if not line.startswith("#"))
+    assert "DeviceAllow=/dev/mem rw" in PWM_DROP_IN.read_text()
+
+
+def dry_run(*options: str) -> list[str]:
+    done = subprocess.run(["bash", str(SYSTEMD / "install.sh"), "--dry-run", *options], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+INSTALLED = [Path("/opt/tantrix-kiosk"), Path("/etc/tantrix-kiosk"), Path("/etc/systemd/system/tantrix-kiosk.service")]
+
+
+def test_the_install_dry_run_lists_every_step_and_changes_nothing():
+    before = [path.exists() for path in INSTALLED]
+    lines = dry_run()
+    assert [path.exists() for path in INSTALLED] == before
+    steps = [line[4:] for line in lines if line.startswith("==> ")]
+    assert [step.split(".")[0] for step in steps] == ["1", "2", "3", "4", "5", "6", "7"]
+    commands = [line.strip()[2:] for line in lines if line.startswith("    + ")]
+    try:
+        pwd.getpwnam("tantrix")
+        assert "    already done: user tantrix exists" in lines
+    except KeyError:
+        assert any(c.startswith("useradd --system --user-group") and c.endswith(" tantrix") for c in commands)
+    venv = "/opt/tantrix-kiosk/venv"
+    assert f"{venv}/bin/python -m pip install --quiet --upgrade {ROOT}" in commands
+    assert f"install -m 0644 {UNIT} /etc/systemd/system/tantrix-kiosk.service" in commands
+    if not Path("/etc/tantrix-kiosk/config.toml").exists():
+        assert any(c.endswith(f"{SYSTEMD}/config.example.toml /etc/tantrix-kiosk/config.toml") for c in commands)
+    assert "systemctl daemon-reload" in commands and "systemctl enable tantrix-kiosk.service" in commands
+    assert not any("ws281x-pwm" in c for c in commands)
+    assert lines[-1] == "install.sh: dry run finished; nothing was changed"
+
+
+def test_the_install_dry_run_with_pwm_adds_the_drop_in():
+    commands = [line.strip()[2:] for line in dry_run("--ws281x-pwm") if line.startswith("    + ")]
+    assert (f"install -m 0644 {PWM_DROP_IN} /etc/systemd/system/tantrix-kiosk.service.d/ws281x-pwm.conf"
+            in commands)
+
+
+def test_the_install_script_refuses_unknown_options():
+    done = subprocess.run(["bash", str(SYSTEMD / "install.sh"), "--dryrun"], capture_output=True, text=True)
+    assert done.returncode == 2 and "unknown option '--dryrun'" in done.stderr
