@@ -30,6 +30,8 @@ Choices where the rule sheet is silent (also in README, section Tanagra)
   cells touching one another, the first of them touching the mover; any player's pawns may form it
   (the mover's own ones too, the mover itself excepted). The pawn lands on any cell touching a pawn
   of the chain, which must be empty or hold a pawn the mover may take: a jump may end on a capture.
+  The mover jumps over as many pawns of the chain as it likes, so it may also land on a pawn of the
+  chain past the first one, when it may take it.
 * What may take what (:meth:`State.takes`): with 3-4 players a pawn takes only pawns of the player
   on its owner's left, i.e. the next seat; with 2 players a black pawn takes yellow pawns of its own
   size and a yellow pawn takes black pawns of the other size.
@@ -56,11 +58,10 @@ from typing import Any, Iterable, Mapping, NamedTuple, Union
 
 from .lattice import FIRST_CENTRES, Cell, is_cell, neighbours, piece_cells
 
-PIECES_IN_BOX = 24
-PAWNS_PER_SERIES = 6
-X_CHOICES = range(4, PAWNS_PER_SERIES + 1)
+X_CHOICES = range(4, 7)
 """``x``, the pawns (3-4 players) or pawns of each size (2 players) per player: the sheet's
-4, 5, 6..., as far as the box's 24 triangles and series of 6 pawns go."""
+"4, 5, 6...", as far as the box goes: its pawns come in series of 6, and its 24 triangles are
+just enough for 4 players x 6, or 2 players x (6 small + 6 big)."""
 DEFAULT_QUIET_ROUNDS = 30
 
 
@@ -213,11 +214,6 @@ class Options:
             raise PositionError(f"players must be 2, 3 or 4, not {self.players!r}")
         if not isinstance(self.x, int) or self.x not in X_CHOICES:
             raise PositionError(f"x must be one of {list(X_CHOICES)}, not {self.x!r}")
-        if self.pieces_per_player * self.players > PIECES_IN_BOX:
-            raise PositionError(
-                f"{self.players} players with x = {self.x} need "
-                f"{self.pieces_per_player * self.players} triangles; the box holds {PIECES_IN_BOX}"
-            )
         if not isinstance(self.quiet_rounds, int) or self.quiet_rounds < 1:
             raise PositionError(f"quiet_rounds must be a positive integer, not {self.quiet_rounds!r}")
 
@@ -444,7 +440,11 @@ class State:
 
     def destinations(self, origin: Cell) -> set[Cell]:
         """Cells the pawn on ``origin`` can reach: touching cells, and cells touching a chain of
-        identical pawns that touches it; each empty or holding a pawn it may take."""
+        identical pawns that touches it; each empty or holding a pawn it may take.
+
+        The chains starting next to ``origin`` are found as whole groups of identical pawns (not
+        path by path): any pawn of a group is the end of some path from its first pawn, so the
+        cells touching the group are exactly the cells some chain of it can reach."""
         pawns, cover = self.pawns, self.cover
         mover = pawns[origin]
         victims = self._victims[mover]
@@ -471,7 +471,7 @@ class State:
             jumped |= chain
             for c in chain:
                 for m in neighbours(c):
-                    if m in chain or m == origin or m not in cover:
+                    if m == origin or m not in cover:
                         continue
                     there = pawns.get(m)
                     if there is None or there in victims:
