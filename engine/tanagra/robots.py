@@ -117,14 +117,11 @@ def evaluate(state: State, seat: int) -> float:
             targets = reach[attacker][0]
             if targets:
                 score += sign * _threat_weight(state, attacker, victim) * (10.0 + len(targets) - 1)
-        own = sum(1 for c in set(state.cover.values()) if {p.owner for _, p in state.pawns_on(c)} == {seat})
+        own = sum(1 for owners in state.owners_by_piece().values() if owners == {seat})
         score += 0.5 * min(own, 3)
-    isolated: dict[Cell, bool] = {}
+    islands = state.isolated_pieces()
     for cell, pawn in state.pawns.items():
-        centre = state.cover[cell]
-        if centre not in isolated:
-            isolated[centre] = state.is_isolated(centre)
-        if isolated[centre]:
+        if state.cover[cell] in islands:
             score += -1.0 if pawn.owner == seat else 1.5 / (n - 1)
     score += 0.05 * reach[seat][1]
     score += 1.5 * _closeness(state, seat) - 1.0 * sum(

@@ -273,7 +273,7 @@ class State:
 
     __slots__ = (
         "options", "cover", "pawns", "reserve", "turn", "phase", "pending", "quiet", "passes",
-        "result", "_victims",
+        "result", "_victims", "_islands",
     )
 
     def __init__(self, options: Options | None = None) -> None:
@@ -292,6 +292,7 @@ class State:
         self.passes = 0
         self.result: Result | None = None
         self._victims = victims_table(self.options.players)
+        self._islands: frozenset[Cell] | None = None  # cache of isolated_pieces(), per table
 
     @classmethod
     def position(
@@ -324,6 +325,7 @@ class State:
         new.passes = self.passes
         new.result = self.result
         new._victims = self._victims
+        new._islands = self._islands
         return new
 
     # ------------------------------------------------------------------ reading the position
@@ -366,24 +368,34 @@ class State:
         """The pawns standing on the piece with this centre."""
         return [(c, self.pawns[c]) for c in piece_cells(centre) if c in self.pawns]
 
+    def isolated_pieces(self) -> frozenset[Cell]:
+        """Centres of the pieces none of whose cells shares a side with a cell of another piece.
+
+        It depends on the table alone, so it is kept until a piece is put down or lifted (and
+        shared by copies), which makes the end-of-turn isolation check nearly free."""
+        if self._islands is None:
+            cover = self.cover
+            joined = {
+                centre for cell, centre in cover.items()
+                for n in neighbours(cell) if cover.get(n, centre) != centre
+            }
+            self._islands = frozenset(set(cover.values()) - joined)
+        return self._islands
+
     def is_isolated(self, centre: Cell) -> bool:
-        """Whether no cell of this piece shares a side with a cell of another piece."""
+        return centre in self.isolated_pieces()
+
+    def owners_by_piece(self) -> dict[Cell, set[int]]:
+        """For every piece bearing pawns, the players whose pawns stand on it."""
+        owners: dict[Cell, set[int]] = {}
         cover = self.cover
-        for cell in piece_cells(centre):
-            for n in neighbours(cell):
-                other = cover.get(n)
-                if other is not None and other != centre:
-                    return False
-        return True
+        for cell, pawn in self.pawns.items():
+            owners.setdefault(cover[cell], set()).add(pawn.owner)
+        return owners
 
     def holders(self) -> set[int]:
         """Players holding a piece of their own: one bearing their pawns and nobody else's."""
-        found: set[int] = set()
-        for centre in set(self.cover.values()):
-            owners = {p.owner for _, p in self.pawns_on(centre)}
-            if len(owners) == 1:
-                found |= owners
-        return found
+        return {min(o) for o in self.owners_by_piece().values() if len(o) == 1}
 
     # ---------------------------------------------------------------------- legal actions
 
@@ -604,11 +616,13 @@ class State:
     def _put(self, centre: Cell) -> None:
         for c in piece_cells(centre):
             self.cover[c] = centre
+        self._islands = None
 
     def _lift(self, centre: Cell | None) -> None:
         assert centre is not None
         for c in piece_cells(centre):
             del self.cover[c]
+        self._islands = None
 
     def _place(self, action: Place) -> None:
         self._put(action.centre)
@@ -662,14 +676,9 @@ class State:
 
     def _goal_reached(self) -> tuple[int, EndReason] | None:
         players = self.options.players
-        isolated: dict[Cell, bool] = {}
-        connected: set[int] = set()  # players with a pawn on a piece touching another piece
-        for cell, pawn in self.pawns.items():
-            centre = self.cover[cell]
-            if centre not in isolated:
-                isolated[centre] = self.is_isolated(centre)
-            if not isolated[centre]:
-                connected.add(pawn.owner)
+        islands = self.isolated_pieces()
+        cover = self.cover
+        connected = {p.owner for c, p in self.pawns.items() if cover[c] not in islands}
         for step in range(players):
             seat = (self.turn + step) % players
             if not connected - {seat}:
