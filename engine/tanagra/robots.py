@@ -8,8 +8,10 @@ phase; a turn with a board change is two calls (the move, then the change).
 * :class:`Expert` searches whole turns (a move plus its board change) with iterative-deepening
   alpha-beta under a time limit. With 3-4 players it searches "paranoid": everyone else is assumed
   to play against it, which is cautious but sound since any other player's win is its loss. Leaves
-  are scored by :func:`evaluate`. A board change offers over a hundred relocations, so the search
-  tries leave, remove and the few relocations :func:`relocation_candidates` ranks highest.
+  are scored by :func:`evaluate`. A board change offers over a hundred relocations, so at the root
+  the search tries leave, remove and the few relocations :func:`relocation_candidates` ranks
+  highest, and deeper in the tree only leave and remove. While building it puts each piece where
+  :func:`evaluate` likes it best (no search: nothing can be taken yet).
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from .rules import (
     Pass,
     Pawn,
     Phase,
-    Place,
     Relocate,
     Remove,
     Size,
@@ -81,22 +82,22 @@ def _threat_weight(state: State, attacker: int, victim: int) -> float:
 
 def evaluate(state: State, seat: int) -> float:
     """How good ``state`` (between turns) is for ``seat``: +/-WIN when the game is decided, else
-    material towards the goal (the left neighbour's pawns, or the opponent's weaker size), pending
-    captures weighted by who moves first, isolated pawns, own pieces and mobility."""
+    material towards the goal (the left neighbour's pawns, or the opponent's weaker size), captures
+    possible right now weighted by who moves first, isolated pawns, own pieces, mobility, and how
+    close hunters stand to their prey (a gradient for the search when no capture is in sight)."""
     if state.result is not None:
         winner = state.result.winner
         return 0.0 if winner is None else (WIN if winner == seat else -WIN)
     n = state.players
-    counts: dict[tuple[int, Size | None], int] = {}
+    counts: dict[Pawn, int] = {}
     for pawn in state.pawns.values():
         counts[pawn] = counts.get(pawn, 0) + 1
     score = 0.0
-    reach = [capture_targets(state, s) for s in range(n)]
+    prey, predator = (seat + 1) % n, (seat - 1) % n  # one and the same opponent with 2 players
+    reach = {s: capture_targets(state, s) for s in (seat, predator)}
     if n == 2:
-        opp = 1 - seat
-        sides = [
-            (counts.get((s, Size.SMALL), 0), counts.get((s, Size.BIG), 0)) for s in (0, 1)
-        ]
+        opp = prey
+        sides = [(counts.get(Pawn(s, Size.SMALL), 0), counts.get(Pawn(s, Size.BIG), 0)) for s in (0, 1)]
         score += _side_2p(*sides[seat]) - _side_2p(*sides[opp])
 
         def loss(cell: Cell) -> float:
@@ -110,8 +111,7 @@ def evaluate(state: State, seat: int) -> float:
             if targets:
                 score += sign * _threat_weight(state, attacker, victim) * max(map(loss, targets))
     else:
-        prey, predator = (seat + 1) % n, (seat - 1) % n
-        mine, theirs = counts.get((seat, None), 0), counts.get((prey, None), 0)
+        mine, theirs = counts.get(Pawn(seat), 0), counts.get(Pawn(prey), 0)
         score += 10.0 * mine - 12.0 * theirs + (8.0 if theirs == 1 else 0.0)
         for attacker, victim, sign in ((seat, prey, 1.0), (predator, seat, -1.0)):
             targets = reach[attacker][0]
@@ -138,18 +138,16 @@ def cell_distance(a: Cell, b: Cell) -> int:
 def _closeness(state: State, attacker: int, only: int | None = None) -> float:
     """Sum over ``attacker``'s pawns of 1 / distance to the nearest pawn it may take (of
     ``only``'s pawns if given): how close its hunters stand to their prey."""
-    pawns = state.pawns
+    by_kind: dict[Pawn, list[Cell]] = {}
+    for cell, pawn in state.pawns.items():
+        if only is None or pawn.owner == only:
+            by_kind.setdefault(pawn, []).append(cell)
     total = 0.0
-    for cell, pawn in pawns.items():
-        if pawn.owner != attacker:
-            continue
-        nearest = min(
-            (cell_distance(cell, c) for c, v in pawns.items()
-             if (only is None or v.owner == only) and state.takes(pawn, v)),
-            default=0,
-        )
-        if nearest:
-            total += 1.0 / nearest
+    for cell, pawn in state.pawns.items():
+        if pawn.owner == attacker:
+            targets = [c for kind in state.victims(pawn) for c in by_kind.get(kind, ())]
+            if targets:
+                total += 1.0 / min(cell_distance(cell, c) for c in targets)
     return total
 
 
@@ -185,6 +183,8 @@ def relocation_candidates(state: State, seat: int, limit: int) -> list[Cell]:
 
 def change_options(state: State, seat: int, relocations: int) -> list[Action]:
     """Leave, remove, and the best ``relocations`` relocations of the pending piece."""
+    if not relocations:  # ranking relocations costs as much as a dozen evaluations
+        return [Leave(), Remove()]
     return [Leave(), Remove(), *(Relocate(c) for c in relocation_candidates(state, seat, relocations))]
 
 
@@ -263,7 +263,7 @@ class Expert:
         time_limit: float = 0.3,
         max_depth: int = 8,
         root_relocations: int = 4,
-        inner_relocations: int = 1,
+        inner_relocations: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.time_limit = time_limit

@@ -42,8 +42,8 @@ Choices where the rule sheet is silent (also in README, section Tanagra)
   At the end of every turn: a player all of whose opponents' pawns stand on isolated pieces wins
   (the mover is asked first, then the others in turn order); the isolation goal applies with 2
   players too, since a marooned opponent can never take again. With 3-4 players, when exactly one
-  player still holds a piece of their own (a piece bearing their pawns and nobody else's), that
-  player wins.
+  player still holds a piece of their own (a piece bearing their pawns and nobody else's: our
+  reading of the sheet's "ne peuvent disposer en propre d'un triangle"), that player wins.
 * A player with no legal move passes; when every player passes in a row, the game is drawn
   ("blocked"). So that every game ends, it is also drawn after ``quiet_rounds`` rounds (that many
   turns per player) without a capture or a removed piece; both are finite, so games are too.
@@ -56,7 +56,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, NamedTuple, Union
 
-from .lattice import FIRST_CENTRES, Cell, is_cell, neighbours, piece_cells
+from .lattice import FIRST_CENTRES, Cell, is_cell, neighbours, piece_cells, touching_cells
 
 X_CHOICES = range(4, 7)
 """``x``, the pawns (3-4 players) or pawns of each size (2 players) per player: the sheet's
@@ -228,9 +228,6 @@ class Options:
             return {Pawn(seat, Size.SMALL): self.x, Pawn(seat, Size.BIG): self.x}
         return {Pawn(seat): self.x}
 
-    def kinds(self) -> list[Pawn]:
-        return [p for seat in range(self.players) for p in self.starting_pawns(seat)]
-
     def to_json(self) -> dict[str, int]:
         return {"players": self.players, "x": self.x, "quiet_rounds": self.quiet_rounds}
 
@@ -354,6 +351,10 @@ class State:
         """Whether ``attacker`` may take ``victim`` (the capture rules, in one place)."""
         return victim in self._victims[attacker]
 
+    def victims(self, attacker: Pawn) -> frozenset[Pawn]:
+        """The kinds of pawn ``attacker`` may take."""
+        return self._victims[attacker]
+
     def pawn_count(self, owner: int, size: Size | None = None) -> int:
         """Pawns of ``owner`` (of ``size`` if given) still on the board."""
         return sum(
@@ -423,10 +424,8 @@ class State:
         if not cover:
             return sorted(FIRST_CENTRES)
         candidates: set[Cell] = set()
-        for cell in cover:
-            for n in neighbours(cell):
-                if n not in cover:
-                    candidates.update(piece_cells(n))  # the pieces covering n: see piece_cells
+        for n in touching_cells(cover):
+            candidates.update(piece_cells(n))  # the pieces covering n: see piece_cells
         return sorted(
             c for c in candidates
             if c != lifted and not any(x in cover for x in piece_cells(c))
