@@ -617,3 +617,18 @@ def test_move_generation_matches_the_literal_rule_on_random_positions(players):
                         checked += 1
             state.apply(rng.choice(state.legal_actions()))
     assert checked >= 300
+
+
+def test_a_game_from_a_hand_built_position_records_and_replays_it():
+    start = leave_piece_zero()
+    game = Game(start=start, seats=["a", "b", "c"])
+    game.apply(Relocate(piece(4)))
+    game.apply(Move(T(2), T(2.5)))
+    record = game.to_json()
+    assert record["start"] == start.to_json()
+    again = Game.from_json(record)
+    assert again.state == game.state and again.undo() == Move(T(2), T(2.5))
+    with pytest.raises(PositionError, match="other options"):
+        Game(Options(players=2), start=start)
+    with pytest.raises(PositionError, match="seat names"):
+        Game(Options(players=3), seats=["a", "b"])

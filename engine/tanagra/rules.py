@@ -519,7 +519,8 @@ class State:
         elif action.size is not None:
             return Refusal(Reason.BAD_SIZE, "pawns have no size with 3 or 4 players")
         if not self.reserve.get(Pawn(self.turn, action.size)):
-            return Refusal(Reason.NO_PAWN_LEFT, f"you have no {action.size} pawn left to put down")
+            kind = "" if action.size is None else f"{action.size} "
+            return Refusal(Reason.NO_PAWN_LEFT, f"you have no {kind}pawn left to put down")
         return self._check_site(action.centre, lifted=None)
 
     def _check_site(self, centre: Cell, lifted: Cell | None) -> Refusal | None:
