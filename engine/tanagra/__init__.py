@@ -1,0 +1,1 @@
+"""Tanagra, the second game in the box: rules engine, game records and robots (pure Python)."""
