@@ -19,6 +19,7 @@ from .geometry import Cell
 MODE_MODULES: tuple[str, ...] = (
     "engine.gobble.solo",
     "engine.gobble.gobbles",
+    "engine.tanagra.game",
 )
 """Modules defining registered modes (each registers its classes when imported)."""
 

@@ -14,7 +14,7 @@ from engine.tanagra.cli import main, play_game
 from engine.tanagra.game import Game, RecordError
 from engine.tanagra.lattice import cell_at
 from engine.tanagra.robots import Beginner, Expert, evaluate, make_robot
-from engine.tanagra.rules import Move, Options, Pawn, Phase, Reason, Size, State
+from engine.tanagra.rules import Move, Options, Pass, Pawn, Phase, Reason, Size, State
 
 R3 = math.sqrt(3)
 
@@ -189,3 +189,21 @@ def test_python_dash_m_entry_point():
         capture_output=True, text=True, check=True,
     )
     assert json.loads(done.stdout)["format"] == "tanagra-record"
+
+
+def test_a_tanagra_game_is_a_kiosk_mode_that_resumes_after_a_power_cut():
+    from engine.modes import Refused, restore, save
+    from engine.tanagra.robots import make_robot
+
+    game = Game(Options(players=3, x=4))
+    robot = make_robot("beginner", seed=5)
+    for _ in range(10):
+        game.apply(robot.choose(game.state))
+    again = restore(save(game))
+    assert isinstance(again, Game) and again.to_json() == game.to_json()
+    assert again.finished is False
+    wrong = Pass()  # nobody may pass while triangles are still being placed
+    assert game.check(wrong) is not None
+    with pytest.raises(Refused) as refused:
+        again.apply(wrong)
+    assert refused.value.rule == str(game.check(wrong).code)

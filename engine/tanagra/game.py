@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..modes import register
 from .lattice import Cell
 from .rules import (
     Action,
@@ -39,12 +40,16 @@ class RecordError(ValueError):
         self.refusal = refusal
 
 
+@register
 class Game:
     """One game: options, seat names, the current state, the actions played and undo.
 
     ``seats`` are free labels (player names, ``"robot:expert"``...): the engine only stores them.
-    ``start`` is a position to begin from instead of the empty table (puzzles, tests).
+    ``start`` is a position to begin from instead of the empty table (puzzles, tests). A mode of
+    the kiosk (engine.modes): its record is its saved state.
     """
+
+    KIND = "tanagra"
 
     def __init__(
         self,
@@ -78,6 +83,10 @@ class Game:
     @property
     def result(self) -> Result | None:
         return self.state.result
+
+    @property
+    def finished(self) -> bool:
+        return self.state.result is not None
 
     @property
     def pending_change(self) -> Cell | None:

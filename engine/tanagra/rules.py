@@ -56,6 +56,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, NamedTuple, Union
 
+from ..modes import Refused
 from .lattice import FIRST_CENTRES, Cell, is_cell, neighbours, piece_cells, touching_cells
 
 X_CHOICES = range(4, 7)
@@ -172,11 +173,12 @@ class Refusal:
         return f"{self.code}: {self.message}"
 
 
-class IllegalAction(ValueError):
-    """Raised by :meth:`State.apply` for an action the rules refuse; carries the refusal."""
+class IllegalAction(Refused):
+    """Raised by :meth:`State.apply` for an action the rules refuse; carries the refusal. It is the
+    engine's common :class:`~engine.modes.Refused`, so the kiosk shows it like any mode's."""
 
     def __init__(self, action: Action, refusal: Refusal) -> None:
-        super().__init__(f"{action_to_json(action)}: {refusal}")
+        super().__init__(str(refusal.code), refusal.message)
         self.action = action
         self.refusal = refusal
 
