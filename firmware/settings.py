@@ -26,8 +26,6 @@ OVERRIDES = "kiosk-settings"
 """The store's progress key for staff changes."""
 DEFAULT_PIN = "0000"
 """The staff PIN while ``kiosk.staff_pin`` is not set (a warning says so)."""
-DEFAULT_BRIGHTNESS = 0.4
-"""LED brightness when ``[rings]`` sets none (the hardware package's own default)."""
 PIN_TRIES = 5
 PIN_LOCKOUT_SECONDS = 60.0
 """After PIN_TRIES wrong PINs in a row, every PIN is refused for this long."""
@@ -65,7 +63,7 @@ class KioskSettings:
         self.physical_bag: bool = config.rules.physical_bag
         self.end_rule: Literal["all-placed", "first-out"] = config.rules.end_rule
         self.language: str = config.kiosk.language
-        self.brightness: float = float(config.rings.get("brightness", DEFAULT_BRIGHTNESS))
+        self.brightness: float = float(config.rings.brightness)
         if not config.kiosk.staff_pin:
             self._warn(f"{config.source or 'the configuration'}: kiosk.staff_pin is not set, so the staff PIN is "
                        f"{DEFAULT_PIN}; set your own with: tantrix-kiosk hash-pin")
