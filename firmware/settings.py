@@ -2,7 +2,8 @@
 
 Staff may change the language and the LED brightness from the menu. The configuration file is
 read-only to the kiosk (systemd's ProtectSystem=strict), so those changes are kept in the store
-(progress key :data:`OVERRIDES`) and win over the file until staff change them again.
+(progress key :data:`OVERRIDES`) and win over the file until staff change them again. A new
+brightness also goes to ``on_brightness`` (the runtime points it at the LED rings).
 
 Problems found while running (a full disk, a damaged database) are collected in :class:`Reports`
 and shown to staff beside the configuration warnings.
@@ -70,6 +71,8 @@ class KioskSettings:
         self._wrong_pins = 0
         self._locked_until = 0.0
         self._apply(store.progress(OVERRIDES))
+        self.on_brightness: Callable[[float], None] = lambda brightness: None
+        """Called with each brightness staff set (after it is checked and kept)."""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -99,6 +102,7 @@ class KioskSettings:
     def set_brightness(self, brightness: float) -> None:
         self.brightness = _brightness(brightness)
         self._save()
+        self.on_brightness(self.brightness)
 
     def _warn(self, message: str) -> None:
         log.warning("%s", message)
