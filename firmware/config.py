@@ -9,10 +9,10 @@ the key, the value found and what was expected, the key keeps its default, and t
 still applies. The warnings end up in ``Settings.warnings``, which the staff menu shows.
 
 Tables ``[kiosk]``, ``[display]``, ``[rules]`` and ``[storage]`` belong to the firmware and are
-checked here in full. The device tables ``[button]``, ``[reader]`` and ``[rings]`` belong to the
-hardware package, which validates them itself; here they are kept as plain read-only mappings with
-only their generic shape checked (a GPIO is a whole number 0..27, a port is a string, a brightness
-is 0..1, the rings are a list of tables).
+checked here in full. The device tables ``[button]``, ``[reader]`` and ``[rings]`` become the
+hardware package's own configurations (``ButtonConfig``, ``ReaderConfig``, ``RingsConfig``), which
+check their values themselves: a value they refuse is reported the same way (file, key, value,
+expected) and keeps the device's default, so a broken device table never stops the kiosk either.
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, Callable, Literal, Mapping
+
+from hardware import ButtonConfig, ConfigError, ReaderConfig, RingsConfig
 
 from .pin import HASH_EXPECTED, is_pin_hash
 
@@ -93,18 +95,6 @@ def pin_hash(value: Any) -> str:
     return value
 
 
-def table(value: Any) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise Expected("a table")
-    return MappingProxyType(value)
-
-
-def tables(value: Any) -> tuple[Mapping[str, Any], ...]:
-    if not isinstance(value, list) or not value or not all(isinstance(item, dict) for item in value):
-        raise Expected("a list of tables, one per seat, such as [{leds = 24}, {leds = 24}]")
-    return tuple(MappingProxyType(item) for item in value)
-
-
 def setting(default: Any, check: Check) -> Any:
     """A dataclass field with its default and the check a value from the file must pass."""
     return field(default=default, metadata={"check": check})
@@ -165,21 +155,12 @@ SECTIONS: dict[str, type] = {
     "storage": StorageConfig,
 }
 
-DEVICE_TABLES = ("button", "reader", "rings")
-GPIO = integer(0, 27, "a BCM GPIO number")
-DEVICE_CHECKS: dict[str, Check] = {
-    "backend": text,
-    "pin": GPIO,
-    "port": text,
-    "brightness": number(0, 1),
-    "rings": tables,
-    "centre": table,
+DEVICES: dict[str, type] = {
+    "button": ButtonConfig,
+    "reader": ReaderConfig,
+    "rings": RingsConfig,
 }
-"""The generic shape of the device tables, by key; the hardware package checks the rest."""
-
-
-def _no_device() -> Mapping[str, Any]:
-    return MappingProxyType({})
+"""The device tables, checked by the hardware package's configuration classes."""
 
 
 @dataclass(frozen=True)
@@ -188,12 +169,10 @@ class Config:
     display: DisplayConfig = DisplayConfig()
     rules: RulesConfig = RulesConfig()
     storage: StorageConfig = StorageConfig()
-    button: Mapping[str, Any] = field(default_factory=_no_device)
-    """``[button]`` as written (for ``hardware.ButtonConfig``)."""
-    reader: Mapping[str, Any] = field(default_factory=_no_device)
-    """``[reader]`` as written (for ``hardware.ReaderConfig``)."""
-    rings: Mapping[str, Any] = field(default_factory=_no_device)
-    """``[rings]`` as written (for ``hardware.RingsConfig``): one ring per seat, in seat order."""
+    button: ButtonConfig = ButtonConfig()
+    reader: ReaderConfig = ReaderConfig()
+    rings: RingsConfig = RingsConfig()
+    """One ring per seat, in seat order (the number of rings is the number of seats)."""
     source: Path | None = None
     """The file these values came from; None when running on the built-in defaults."""
     warnings: tuple[str, ...] = ()
@@ -235,7 +214,7 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
     """Build the configuration from a parsed TOML document, keeping defaults where it is wrong."""
     warnings: list[str] = []
     values: dict[str, Any] = {}
-    known = [*SECTIONS, *DEVICE_TABLES]
+    known = [*SECTIONS, *DEVICES]
     for name, value in data.items():
         if name not in known:
             warnings.append(f"{file}: unknown table [{name}]{_did_you_mean(name, known)}; ignored "
@@ -245,7 +224,7 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
         elif name in SECTIONS:
             values[name] = _section(SECTIONS[name], name, value, file, warnings)
         else:
-            values[name] = _device(name, value, file, warnings)
+            values[name] = _device(DEVICES[name], name, value, file, warnings)
     return Config(**values, source=file, warnings=tuple(warnings))
 
 
@@ -255,8 +234,7 @@ def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings:
     for key, value in table_.items():
         spec = specs.get(key)
         if spec is None:
-            warnings.append(f"{file}: unknown key {name}.{key}{_did_you_mean(key, specs)}; ignored "
-                            f"(the keys of [{name}] are {', '.join(specs)})")
+            warnings.append(_unknown_key(file, name, key, specs))
             continue
         try:
             values[key] = spec.metadata["check"](value)
@@ -266,18 +244,36 @@ def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings:
     return cls(**values)
 
 
-def _device(name: str, table_: dict[str, Any], file: Path, warnings: list[str]) -> Mapping[str, Any]:
+def _device(cls: type, name: str, table_: dict[str, Any], file: Path, warnings: list[str]) -> Any:
+    """``cls(**table_)``; each key it refuses is reported and left out, so it keeps its default."""
+    specs = {spec.name: spec for spec in fields(cls)}
     values: dict[str, Any] = {}
     for key, value in table_.items():
-        check = DEVICE_CHECKS.get(key)
-        if check is None:
+        if key in specs:
             values[key] = value
-            continue
+        else:
+            warnings.append(_unknown_key(file, name, key, specs))
+    while True:
         try:
-            values[key] = check(value)
-        except Expected as exc:
-            warnings.append(f"{file}: {name}.{key} = {_show(value)}: expected {exc}; using the device's default")
-    return MappingProxyType(values)
+            return cls(**values)
+        except ConfigError as exc:
+            # exc.field is "rings.brightness" or, inside a ring, "rings.rings[1].leds": the key is "rings"
+            key = re.split(r"[.[]", exc.field.removeprefix(f"{name}."))[0]
+            default = specs[key].default if key in specs else None
+            shown = f" {_show(default)}" if isinstance(default, (str, int, float)) else ""
+            if key not in values:  # a check across keys that names one left at its default
+                warnings.append(f"{file}: {exc}; using the defaults of [{name}]")
+                return cls()
+            warnings.append(f"{file}: {exc}; using the default{shown}")
+            del values[key]
+        except TypeError as exc:  # not expected once unknown keys are out; still never fatal
+            warnings.append(f"{file}: [{name}]: {exc}; using the defaults of [{name}]")
+            return cls()
+
+
+def _unknown_key(file: Path, name: str, key: str, known: Mapping[str, Any]) -> str:
+    return (f"{file}: unknown key {name}.{key}{_did_you_mean(key, known)}; ignored "
+            f"(the keys of [{name}] are {', '.join(known)})")
 
 
 def _show(value: Any) -> str:

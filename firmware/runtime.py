@@ -1,15 +1,18 @@
-"""The kiosk's life: configuration, storage, settings and systemd, then the UI, then a clean stop.
+"""The kiosk's life: configuration, storage, settings, devices and systemd, then the UI, then a clean stop.
 
 :class:`Runtime` opens everything in an order where each part can report what went wrong to the
-next: the configuration first (its warnings start the :class:`Reports`), then the store (which
-reports a full or damaged disk there, and to systemd's status line), then the settings (which read
-staff changes from the store and hand all the reports to the UI). Nothing in here can stop the
-kiosk from starting: every problem becomes a report and a working default.
+next: the configuration first (its warnings, device tables included, start the :class:`Reports`),
+then the store (which reports a full or damaged disk there, and to systemd's status line), then the
+settings (which read staff changes from the store and hand all the reports to the UI), then the
+devices (whose tag registry lives in the store, whose LEDs start at the settings' brightness, and
+which report a device that cannot be used). Nothing in here can stop the kiosk from starting: every
+problem becomes a report and a working default.
 
-The touchscreen UI (``ui.app.KioskApp``) and the device drivers (``hardware``) are not in this tree
-yet. Until they are, :meth:`Runtime.run` prints the engine's demo game, as the kiosk did before.
-Once they are, it builds ``ui.services.Services(store=self.store, devices=..., settings=
-self.settings, on_first_frame=self.notifier.ready, on_tick=self.notifier.tick)`` and runs the app.
+The touchscreen UI (``ui.app.KioskApp``) is not in this tree yet. Until it is, :meth:`Runtime.run`
+prints the engine's demo game, as the kiosk did before. Once it is, it builds
+``ui.services.Services(store=self.store, devices=self.devices, settings=self.settings,
+on_first_frame=self.notifier.ready, on_tick=self.notifier.tick)``, the app, then
+``self.devices.attach(app.post)``, and runs the app; :meth:`close` stops the devices before the store.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .config import Config, load_config
+from .devices import KioskDevices
 from .notify import Notifier
 from .settings import KioskSettings, Reports
 from .store import SqliteStore
@@ -54,6 +58,9 @@ class Runtime:
         self.store = SqliteStore(storage.path(environ), max_bytes=storage.max_mb * 1024 * 1024,
                                  keep_records=storage.keep_records, report=self._report)
         self.settings = KioskSettings(self.config, self.store, self.reports)
+        self.devices = KioskDevices(self.config, self.store, self._report, simulate=launch.simulate,
+                                    brightness=self.settings.brightness)
+        self.settings.on_brightness = self.devices.set_brightness
         log.info("configuration %s, storage %s (%s journal)", self.config.source or "built-in defaults",
                  self.store.memory_reason or self.store.path, self.store.journal_mode)
 
@@ -66,6 +73,7 @@ class Runtime:
 
     def close(self) -> None:
         self.notifier.stopping()
+        self.devices.close()
         self.store.close()
         self.notifier.close()
 

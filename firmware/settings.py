@@ -2,7 +2,8 @@
 
 Staff may change the language and the LED brightness from the menu. The configuration file is
 read-only to the kiosk (systemd's ProtectSystem=strict), so those changes are kept in the store
-(progress key :data:`OVERRIDES`) and win over the file until staff change them again.
+(progress key :data:`OVERRIDES`) and win over the file until staff change them again. A new
+brightness also goes to ``on_brightness`` (the runtime points it at the LED rings).
 
 Problems found while running (a full disk, a damaged database) are collected in :class:`Reports`
 and shown to staff beside the configuration warnings.
@@ -26,8 +27,6 @@ OVERRIDES = "kiosk-settings"
 """The store's progress key for staff changes."""
 DEFAULT_PIN = "0000"
 """The staff PIN while ``kiosk.staff_pin`` is not set (a warning says so)."""
-DEFAULT_BRIGHTNESS = 0.4
-"""LED brightness when ``[rings]`` sets none (the hardware package's own default)."""
 PIN_TRIES = 5
 PIN_LOCKOUT_SECONDS = 60.0
 """After PIN_TRIES wrong PINs in a row, every PIN is refused for this long."""
@@ -65,13 +64,15 @@ class KioskSettings:
         self.physical_bag: bool = config.rules.physical_bag
         self.end_rule: Literal["all-placed", "first-out"] = config.rules.end_rule
         self.language: str = config.kiosk.language
-        self.brightness: float = float(config.rings.get("brightness", DEFAULT_BRIGHTNESS))
+        self.brightness: float = float(config.rings.brightness)
         if not config.kiosk.staff_pin:
             self._warn(f"{config.source or 'the configuration'}: kiosk.staff_pin is not set, so the staff PIN is "
                        f"{DEFAULT_PIN}; set your own with: tantrix-kiosk hash-pin")
         self._wrong_pins = 0
         self._locked_until = 0.0
         self._apply(store.progress(OVERRIDES))
+        self.on_brightness: Callable[[float], None] = lambda brightness: None
+        """Called with each brightness staff set (after it is checked and kept)."""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -101,6 +102,7 @@ class KioskSettings:
     def set_brightness(self, brightness: float) -> None:
         self.brightness = _brightness(brightness)
         self._save()
+        self.on_brightness(self.brightness)
 
     def _warn(self, message: str) -> None:
         log.warning("%s", message)

@@ -54,6 +54,11 @@ def _flag(field: str, value: Any) -> None:
         raise ConfigError(field, "true or false", value)
 
 
+def check_brightness(value: Any) -> None:
+    """``rings.brightness`` (also what ``Rings.set_brightness`` accepts)."""
+    _number("rings.brightness", value, 0.0, 1.0)
+
+
 @dataclass(frozen=True)
 class ButtonConfig:
     """The bag button: a momentary switch between a GPIO and ground (or 3V3 with ``pull_up=False``)."""
@@ -172,7 +177,7 @@ class RingsConfig:
         object.__setattr__(self, "rings", rings)
         if self.centre is not None:
             object.__setattr__(self, "centre", _ring("rings.centre", self.centre))
-        _number("rings.brightness", self.brightness, 0.0, 1.0)
+        check_brightness(self.brightness)
         _choice("rings.colour_order", self.colour_order, COLOUR_ORDERS)
         _number("rings.fps", self.fps, 1, 120, integer=True)
         _choice("rings.pin", self.pin, WS281X_PINS)

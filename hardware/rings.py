@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Self, Union
 
 from .board import Board
-from .config import RingsConfig
+from .config import RingsConfig, check_brightness
 from .events import DeviceStatus
 from .strips import RGB, Frame, Strip, open_strip
 
@@ -172,8 +172,14 @@ class Renderer:
         return tuple(_WHEEL[int(start + 256 * i / n) % 256] for i in range(n))
 
 
+def _scale(brightness: float) -> tuple[int, ...]:
+    """Each 0..255 colour value at ``brightness``."""
+    return tuple(round(value * brightness) for value in range(256))
+
+
 class Rings:
-    """The rings and their animation thread. ``show(cue)`` and ``set_error()`` from any thread."""
+    """The rings and their animation thread. ``show(cue)``, ``set_error()`` and ``set_brightness()``
+    from any thread."""
 
     def __init__(self, config: RingsConfig, strip: Strip | None = None, board: Board | None = None) -> None:
         self.config = config
@@ -183,7 +189,7 @@ class Rings:
         self.strip = strip
         self.writes = 0
         self._renderer = Renderer(config)
-        self._scale = tuple(round(value * config.brightness) for value in range(256))
+        self._scale = _scale(config.brightness)
         self._cue: Cue = Off()
         self._error_on = False
         self._dirty = True
@@ -208,8 +214,16 @@ class Rings:
                 self._error_on, self._dirty = on, True
                 self._cond.notify()
 
+    def set_brightness(self, brightness: float) -> None:
+        """Change the brightness while running (staff turn it down in a dim café); checked like
+        ``rings.brightness``. ``config.brightness`` stays the value the rings started with."""
+        check_brightness(brightness)
+        with self._cond:
+            self._scale, self._dirty = _scale(brightness), True
+            self._cond.notify()
+
     def scaled(self, frame: Frame) -> Frame:
-        """``frame`` at the configured brightness."""
+        """``frame`` at the current brightness."""
         s = self._scale
         return tuple(tuple((s[r], s[g], s[b]) for r, g, b in ring) for ring in frame)
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.config import DEFAULT_PATH, DEVICE_TABLES, ENV_VAR, SECTIONS, Config, config_path, load_config
+from firmware.config import DEFAULT_PATH, DEVICES, ENV_VAR, SECTIONS, Config, config_path, load_config
+from hardware import ButtonConfig, ReaderConfig, RingsConfig, RingSpec
 from firmware.pin import hash_pin
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "systemd" / "config.example.toml"
@@ -39,11 +40,12 @@ def test_the_example_parses_cleanly_and_covers_every_key():
     config = load_config(EXAMPLE, environ={})
     assert config.warnings == () and config.source == EXAMPLE
     document = tomllib.loads(EXAMPLE.read_text())
-    assert set(document) == {*SECTIONS, *DEVICE_TABLES}
-    for name, cls in SECTIONS.items():
-        assert set(document[name]) == {spec.name for spec in fields(cls)}, name
+    assert set(document) == {*SECTIONS, *DEVICES}
+    commented_out = {"reader": {"port"}, "rings": {"centre"}}  # optional keys without a default value
+    for name, cls in {**SECTIONS, **DEVICES}.items():
+        keys = set(document[name]) | commented_out.get(name, set())
+        assert keys == {spec.name for spec in fields(cls)}, name
         assert getattr(config, name) == cls(), f"the example's [{name}] should show the defaults"
-    assert len(config.rings["rings"]) == 4 and config.button["pin"] == 17
 
 
 def test_values_are_typed_and_applied(tmp_path):
@@ -71,9 +73,8 @@ def test_values_are_typed_and_applied(tmp_path):
     assert config.display.orientation == "upright"
     assert config.rules.end_rule == "first-out" and config.rules.physical_bag is True
     assert config.storage.path({}) == Path("/srv/kiosk") and config.storage.max_mb == 8
-    assert config.rings["brightness"] == 0.25 and [dict(r) for r in config.rings["rings"]] == [{"leds": 12}] * 2
-    with pytest.raises(TypeError):
-        config.rings["brightness"] = 1  # type: ignore[index]  # read-only
+    assert config.rings == RingsConfig(brightness=0.25, rings=(RingSpec(12), RingSpec(12)))
+    assert config.button == ButtonConfig() and config.reader == ReaderConfig()
 
 
 def test_wrong_types_and_out_of_range_values_name_file_key_value_and_expected(tmp_path):
@@ -105,10 +106,10 @@ def test_wrong_types_and_out_of_range_values_name_file_key_value_and_expected(tm
         "rules.physical_bag = \"yes\": expected true or false; using the default false",
         "storage.max_mb = 0: expected a whole number from 1 to 4096; using the default 64",
         "storage.keep_records = 2.5: expected a whole number from 10 to 100000",
-        "button.pin = 40: expected a BCM GPIO number from 0 to 27",
-        "rings.brightness = 3: expected a number from 0 to 1",
-        "rings.rings = \"four\": expected a list of tables",
-        "reader.port = 7: expected a string",
+        "button.pin: expected an integer from 0 to 27, got 40; using the default 17",
+        "rings.brightness: expected a number from 0 to 1, got 3; using the default 0.4",
+        "rings.rings: expected a list of ring tables, one per seat, got 'four'; using the default",
+        "reader.port: expected a device path or pyserial URL (or no key at all), got 7; using the default",
     }
     assert len(config.warnings) == len(expected)
     for fragment in expected:
@@ -116,7 +117,8 @@ def test_wrong_types_and_out_of_range_values_name_file_key_value_and_expected(tm
     # the broken keys keep their defaults, the rest of the file still applies
     assert config.kiosk == Config().kiosk and config.rules.physical_bag is False
     assert config.storage.max_mb == 64 and config.storage.keep_records == 2000
-    assert dict(config.button) == {"hold_s": 2.0} and "brightness" not in config.rings
+    assert config.button == ButtonConfig(hold_s=2.0) and config.rings == RingsConfig()
+    assert config.reader == ReaderConfig()
 
 
 def test_booleans_are_not_numbers(tmp_path):

@@ -10,7 +10,7 @@ import types
 import pytest
 
 from hardware.board import Board
-from hardware.config import RingsConfig, RingSpec
+from hardware.config import ConfigError, RingsConfig, RingSpec
 from hardware.rings import (BAG_EMPTY_GROUND, ERROR_COLOUR, OTHER_SEAT_LEVEL, PULSE_FLOOR, PULSE_PERIOD_S, Attract,
                             Lamp, Off, Play, Renderer, Rings, Winner, dim, pulse_level)
 from hardware.strips import SimulatedStrip, SpiStrip, Ws281xStrip, choose_backend, open_strip, spi_encode, \
@@ -86,6 +86,19 @@ def test_simulated_rings_apply_brightness_and_notify():
         assert seen[-1] == [[(100, 50, 26)] * 3] and isinstance(seen[-1][0], list)
         assert rings.status().backend == "simulated" and not rings.status().found
     assert strip.frame == [[BLACK] * 3]  # closing darkens
+
+
+def test_brightness_changes_while_running_and_is_checked():
+    config = RingsConfig(backend="simulated", rings=[{"leds": 2}], brightness=1.0)
+    strip = SimulatedStrip(config.all_rings)
+    with Rings(config, strip=strip) as rings:
+        rings.show(Play(colours=((200, 100, 50),), turn=0))
+        wait_for(lambda: strip.frame == [[(200, 100, 50)] * 2])
+        rings.set_brightness(0.5)  # the same static cue is drawn again, dimmer
+        wait_for(lambda: strip.frame == [[(100, 50, 25)] * 2])
+        with pytest.raises(ConfigError, match="rings.brightness: expected a number from 0 to 1, got 2"):
+            rings.set_brightness(2)
+        assert strip.frame == [[(100, 50, 25)] * 2] and rings.config.brightness == 1.0
 
 
 def test_static_cues_are_written_once():

@@ -1,0 +1,109 @@
+"""KioskDevices over real driver code: a serial reader on a pseudo-terminal (unplugged and plugged
+back), and the gpiozero button through its MockFactory."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from firmware.devices import NotSimulated
+from firmware.store import SqliteStore
+from firmware_devices_support import open_devices
+from hardware import SqliteTagStore, TagRegistry
+from hardware.board import Board
+from hardware.protocols import rdm6300_frame
+from hardware.rings import ERROR_COLOUR
+from test_hardware_reader import PtyDevice  # the pty that plays the reader hardware, unplug and all
+from ui import services as ui
+
+TAG = "0A1B2C3D4E"
+BLACK = (0, 0, 0)
+
+
+def blinking(event: ui.Event) -> bool:
+    """A frame of the error blink: the centre ring (the third ring here) all red."""
+    return isinstance(event, ui.RingFrames) and event.rings[2] == (ERROR_COLOUR,) * 2
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SqliteStore(tmp_path / "state") as store:
+        yield store
+
+
+def test_serial_reader_enrols_persists_and_blinks_while_unplugged(tmp_path, store):
+    pty = PtyDevice(tmp_path / "usb-reader")
+    devices, sink, _ = open_devices(tmp_path, store, f"""
+        [button]
+        backend = "simulated"
+        [reader]
+        port = "{pty.link}"
+        reconnect_s = 0.1
+        [rings]
+        backend = "simulated"
+        brightness = 1.0
+        rings = [{{leds = 2}}, {{leds = 2}}]
+        centre = {{leds = 2}}
+    """)
+    try:
+        with devices:
+            assert sink.next(ui.DeviceStatus) == ui.DeviceStatus("reader", True, f"serial:{pty.link}")
+            assert not devices.simulated()
+            with pytest.raises(NotSimulated, match="the tile reader is real"):
+                devices.scan(5, None)
+
+            devices.start_enrolment([5])
+            pty.write(rdm6300_frame(TAG) * 2)
+            assert sink.next(lambda e: e == ui.EnrolmentProgress(1, None))
+            assert TagRegistry(SqliteTagStore(store.path)).tile(TAG) == 5  # in the kiosk's database
+
+            pty.unplug()
+            lost = sink.next(ui.DeviceStatus)
+            assert (lost.name, lost.ok, lost.backend) == ("reader", False, f"serial:{pty.link}") and lost.detail
+            assert not devices.status()[1].ok
+            sink.next(blinking)
+
+            pty.plug()
+            assert sink.next(ui.DeviceStatus, timeout=3) == ui.DeviceStatus("reader", True, f"serial:{pty.link}")
+            sink.next(lambda e: isinstance(e, ui.RingFrames) and e.rings[2] == (BLACK,) * 2)
+            time.sleep(0.35)  # longer than half a blink period
+            assert not [e for e in sink.since(ui.RingFrames) if blinking(e)]
+            assert devices.status()[1].ok
+
+            pty.write(rdm6300_frame(TAG) * 2)  # a single RDM6300 reader is the central pad
+            assert sink.next(ui.TileScanned) == ui.TileScanned(5, None)
+    finally:
+        if pty.link.is_symlink():
+            pty.unplug()
+
+
+def test_gpio_button_through_mock_factory(tmp_path, store):
+    factory = MockFactory()
+    devices, sink, reports = open_devices(tmp_path, store, """
+        [button]
+        backend = "gpio"
+        pin = 27
+        bounce_s = 0.01
+        hold_s = 0.3
+        [rings]
+        backend = "simulated"
+    """, board=Board.PI, pin_factory=factory)
+    pin = factory.pin(27)
+    try:
+        with devices:
+            assert devices.status()[0] == ui.DeviceStatus("button", True, "gpio", "GPIO27") and reports == []
+            pin.drive_low()
+            time.sleep(0.05)
+            pin.drive_high()
+            assert sink.next(ui.BagButtonPressed)
+            pin.drive_low()
+            assert sink.next(ui.BagButtonHeld)
+            pin.drive_high()
+            assert not devices.simulated()
+            with pytest.raises(NotSimulated, match="the bag button is real"):
+                devices.press_button()
+        assert sink.inputs() == [ui.BagButtonPressed(), ui.BagButtonHeld()]
+    finally:
+        factory.close()
