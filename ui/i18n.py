@@ -94,4 +94,5 @@ class Translated:
         self._retranslate()
 
     def _retranslate(self, *_args: Any) -> None:
-        self.text = _(self.msg, **self.values) if self.msg else ""  # type: ignore[attr-defined]
+        if self.msg:  # a widget without msg keeps the text it was given (e.g. a language's own name)
+            self.text = _(self.msg, **self.values)  # type: ignore[attr-defined]

@@ -14,14 +14,16 @@ from engine.modes import Refused
 from .i18n import N_, _
 
 RULE_MESSAGES: dict[str, str] = {
-    "golden-rule": N_("Colours must match: where two tiles touch, their edges must show the same colour."),
+    "golden-rule": N_("The golden rule: where two tiles touch, their edges must show the same colour."),
     "restriction-1": N_(
-        "Not while tiles are left in the bag: this would make a forced space with three sides of one "
-        "colour, which no tile can ever fill."
+        "Not while tiles are left in the bag (restriction 1): this would make a forced space with three "
+        "sides of one colour, which no tile can ever fill."
     ),
-    "restriction-2": N_("Not while tiles are left in the bag: a space would be surrounded by four tiles."),
+    "restriction-2": N_(
+        "Not while tiles are left in the bag (restriction 2): a space would be surrounded by four tiles."
+    ),
     "restriction-3": N_(
-        "Not while tiles are left in the bag: this side is controlled by a forced space. Fill the "
+        "Not while tiles are left in the bag (restriction 3): this is a controlled side. Fill the "
         "forced space first."
     ),
     "contact": N_("A tile must touch a tile that is already on the table."),

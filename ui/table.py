@@ -25,7 +25,7 @@ from engine.modes import Refused
 from . import theme
 from .board import BoardView, DragLayer, HandView
 from .hexes import SQRT3
-from .i18n import Translated
+from .i18n import N_, Translated
 from .refusals import explain
 
 
@@ -189,7 +189,7 @@ class TableLayout(FloatLayout):
         self.boxes: list[SeatBox] = []
         self._holders: list[Scatter] = []
         self._banners: list[Banner] = []
-        self.bag_badge = BagBadge(msg="Bag: {count}", values={"count": 0}, size_hint=(None, None),
+        self.bag_badge = BagBadge(msg=N_("Bag: {count}"), values={"count": 0}, size_hint=(None, None),
                                   color=theme.TEXT, bold=True)
         self.add_widget(self.bag_badge)
         self.drag_layer = DragLayer(size_hint=(1, 1))

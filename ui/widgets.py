@@ -18,7 +18,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from . import theme
-from .i18n import LANGUAGE_NAMES, Translated, i18n
+from .i18n import LANGUAGE_NAMES, N_, Translated, _, i18n
 
 
 class TLabel(Translated, Label):
@@ -76,8 +76,6 @@ class TButton(Translated, ButtonBehavior, Label):
     def _retranslate(self, *args: Any) -> None:
         super()._retranslate(*args)
         if self.subtitle:
-            from .i18n import _
-
             small = int(theme.font(self.scale * 0.72))
             self.text = f"{self.text}\n[size={small}][color=d8dde2]{_(self.subtitle)}[/color][/size]"
         self.font_size = theme.font(self.scale)
@@ -189,7 +187,7 @@ class Keypad(GridLayout):
     def __init__(self, on_enter: Callable[[str], None], **kwargs: Any) -> None:
         super().__init__(cols=3, spacing=theme.unit() * 0.15, **kwargs)
         self._on_enter = on_enter
-        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "OK"]:
+        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", N_("Clear"), "0", N_("OK")]:
             button = TButton(msg=key, scale=1.2)
             if key == "OK":
                 button.bg = list(theme.rgb("#2e7d32"))

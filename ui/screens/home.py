@@ -9,6 +9,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from .. import theme
+from ..i18n import N_
 from ..modes import FAMILIES, Family
 from ..widgets import FlagBar, TButton, TLabel, panel_background
 
@@ -23,7 +24,7 @@ class HomeScreen(Screen):
         panel_background(root, theme.TABLE_DARK, radius=0)
         top = BoxLayout(size_hint=(1, None), height=u * 1.2, spacing=u * 0.3)
         top.add_widget(BoxLayout(size_hint=(None, 1), width=u * 1.0))  # keep the staff corner clear
-        self.heading = TLabel(msg="Choose a game", scale=1.5, bold=True, halign="left")
+        self.heading = TLabel(msg=N_("Choose a game"), scale=1.5, bold=True, halign="left")
         top.add_widget(self.heading)
         self.flags = FlagBar(on_language, size_hint=(None, 1), width=u * 1.55 * 4)
         top.add_widget(self.flags)

@@ -13,7 +13,7 @@ from kivy.uix.slider import Slider
 from engine.tiles import ALL_NUMBERS
 
 from .. import theme
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, _
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from ..services import DeviceStatus, EnrolmentProgress, UnknownTag
 from ..devices_view import DEVICE_NAMES
 from ..widgets import FlagButton, Keypad, TButton, TLabel, panel_background
@@ -30,12 +30,12 @@ class PinScreen(Screen):
         root = BoxLayout(orientation="horizontal", padding=u * 0.4, spacing=u * 0.5)
         panel_background(root, theme.TABLE_DARK, radius=0)
         left = BoxLayout(orientation="vertical", spacing=u * 0.3)
-        left.add_widget(TLabel(msg="Staff", scale=1.6, bold=True))
-        self.prompt = TLabel(msg="Enter the staff PIN")
+        left.add_widget(TLabel(msg=N_("Staff"), scale=1.6, bold=True))
+        self.prompt = TLabel(msg=N_("Enter the staff PIN"))
         left.add_widget(self.prompt)
         self.dots = Label(font_size=theme.font(2.0), color=theme.TEXT)
         left.add_widget(self.dots)
-        cancel = TButton(msg="Cancel", size_hint=(1, None), height=u * 1.3)
+        cancel = TButton(msg=N_("Cancel"), size_hint=(1, None), height=u * 1.3)
         cancel.bind(on_release=lambda *_: on_cancel())
         left.add_widget(cancel)
         root.add_widget(left)
@@ -46,21 +46,22 @@ class PinScreen(Screen):
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.keypad.entered = ""
-        self.prompt.msg = "Enter the staff PIN"
+        self.prompt.msg = N_("Enter the staff PIN")
         self.prompt.color = theme.TEXT
 
     def _enter(self, pin: str) -> None:
         if self._check(pin):
             self._on_open()
         else:
-            self.prompt.msg = "Wrong PIN. Try again."
+            self.prompt.msg = N_("Wrong PIN. Try again.")
             self.prompt.color = theme.BAD
 
 
 PAGES = ("language", "brightness", "hardware", "tags", "statistics", "reset", "quit")
 PAGE_TITLES = {
-    "language": "Language", "brightness": "LED brightness", "hardware": "Hardware",
-    "tags": "Tag enrolment", "statistics": "Statistics", "reset": "Reset", "quit": "Quit to the system",
+    "language": N_("Language"), "brightness": N_("LED brightness"), "hardware": N_("Hardware"),
+    "tags": N_("Tag enrolment"), "statistics": N_("Statistics"), "reset": N_("Reset"),
+    "quit": N_("Quit to the system"),
 }
 
 
@@ -80,7 +81,7 @@ class StaffScreen(Screen):
             button.bind(on_release=lambda _b, p=page: self.open_page(p))
             nav.add_widget(button)
             self.nav[page] = button
-        close = TButton(msg="Close", scale=0.85, bg=list(theme.rgb("#2e7d32")))
+        close = TButton(msg=N_("Close"), scale=0.85, bg=list(theme.rgb("#2e7d32")))
         close.bind(on_release=lambda *_: app.go_home())
         nav.add_widget(close)
         root.add_widget(nav)
@@ -122,9 +123,7 @@ class StaffScreen(Screen):
         for language in LANGUAGES:
             row = self._row()
             flag = FlagButton(language=language, size_hint=(None, 1), width=theme.unit() * 1.8)
-            button = TButton(text=LANGUAGE_NAMES[language])
-            button.msg = ""
-            button.text = LANGUAGE_NAMES[language]
+            button = TButton(text=LANGUAGE_NAMES[language])  # each language named in itself
             for widget in (flag, button):
                 widget.bind(on_release=lambda _w, lang=language: self.app.set_language(lang))
             row.add_widget(flag)
@@ -133,7 +132,7 @@ class StaffScreen(Screen):
 
     def _page_brightness(self) -> None:
         settings = self.app.services.settings
-        value = TLabel(msg="{percent} %", values={"percent": round(settings.brightness * 100)}, scale=1.4,
+        value = TLabel(msg=N_("{percent} %"), values={"percent": round(settings.brightness * 100)}, scale=1.4,
                        size_hint=(1, None), height=theme.unit() * 1.2)
         self.content.add_widget(value)
         slider = Slider(min=0, max=100, step=5, value=round(settings.brightness * 100), size_hint=(1, None),
@@ -164,8 +163,8 @@ class StaffScreen(Screen):
 
     def _page_tags(self) -> None:
         row = self._row()
-        start = TButton(msg="Start: all 56 tiles", bg=list(theme.rgb("#2e7d32")))
-        cancel = TButton(msg="Cancel enrolment")
+        start = TButton(msg=N_("Start: all 56 tiles"), bg=list(theme.rgb("#2e7d32")))
+        cancel = TButton(msg=N_("Cancel enrolment"))
         start.bind(on_release=lambda *_: self.app.services.devices.start_enrolment(list(ALL_NUMBERS)))
         cancel.bind(on_release=lambda *_: self._cancel_enrolment())
         row.add_widget(start)
@@ -199,17 +198,17 @@ class StaffScreen(Screen):
     def _page_reset(self) -> None:
         self._text(_("Forget the game in progress (it cannot be resumed afterwards)."), size_hint=(1, 0.4))
         row = self._row()
-        button = TButton(msg="Clear the current game", bg=list(theme.rgb("#8e2b2b")))
+        button = TButton(msg=N_("Clear the current game"), bg=list(theme.rgb("#8e2b2b")))
         done = TLabel(msg="")
         button.bind(on_release=lambda *_: (self.app.services.store.clear_current(),
-                                           setattr(done, "msg", "The current game was cleared.")))
+                                           setattr(done, "msg", N_("The current game was cleared."))))
         row.add_widget(button)
         self.content.add_widget(done)
 
     def _page_quit(self) -> None:
         self._text(_("Close the kiosk and return to the operating system."), size_hint=(1, 0.4))
         row = self._row()
-        button = TButton(msg="Quit to the system", bg=list(theme.rgb("#8e2b2b")))
+        button = TButton(msg=N_("Quit to the system"), bg=list(theme.rgb("#8e2b2b")))
         button.bind(on_release=lambda *_: self.app.services.quit_to_system())
         row.add_widget(button)
         self.content.add_widget(BoxLayout())
