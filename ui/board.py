@@ -443,14 +443,14 @@ class HandView(Widget):
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
             return False
-        tile = self.tile_at(*touch.pos)
-        if tile is None:
-            return True  # the hand's strip is not the board: swallow the touch
-        if self._drag is not None and self._twist is None:
+        if self._drag is not None and self._twist is None and not self._drag["moving"]:
             # a second finger while one holds a tile: twist it
-            self._twist = {"uid": touch.uid, "angle": self._finger_angle(touch), "turned": 0}
+            self._twist = {"uid": touch.uid, "angle": self._finger_angle(touch), "total": 0.0, "turned": 0}
             touch.grab(self)
             return True
+        tile = self.tile_at(*touch.pos)
+        if tile is None or self._drag is not None:
+            return True  # the hand's strip is not the board: swallow the touch
         if not self.active:
             return True
         touch.grab(self)
@@ -468,13 +468,16 @@ class HandView(Widget):
         if drag is None:
             return True
         if self._twist is not None and touch.uid == self._twist["uid"]:
+            # the tile follows the fingers' turn, to the nearest sixth (clockwise = clockwise)
+            twist = self._twist
             angle = self._finger_angle(touch)
-            delta = (angle - self._twist["angle"] + 180) % 360 - 180
-            steps = int(-delta / 45)  # clockwise finger motion turns the tile clockwise
-            if steps:
-                self.turn(drag["tile"], steps)
-                self._twist["angle"] = angle
-                self._twist["turned"] += steps
+            twist["total"] += (angle - twist["angle"] + 180) % 360 - 180
+            twist["angle"] = angle
+            steps = round(-twist["total"] / 60)
+            if steps != twist["turned"]:
+                self.turn(drag["tile"], steps - twist["turned"])
+                twist["turned"] = steps
+                drag["twisted"] = True
             return True
         if touch.uid != drag["uid"]:
             return True
@@ -516,10 +519,9 @@ class HandView(Widget):
         self._drag = None
         if self.drag_layer is not None:
             self.drag_layer.hide()
-        twisted = self._twist is not None and self._twist["turned"]
         self._twist = None
         if not drag["moving"]:
-            if not twisted:
+            if not drag.get("twisted"):
                 self.turn(drag["tile"])
             return True
         result = None
