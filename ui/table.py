@@ -70,7 +70,7 @@ def seat_boxes(
     if orientation == "upright":
         return _upright(players, width, height, depth, wanted)
     # clockwise from above: bottom edge right-to-left, left edge, top edge left-to-right, right edge
-    def along(edge: float, count: int, span: float) -> list[tuple[float, float]]:
+    def along(count: int, span: float) -> list[tuple[float, float]]:
         """(offset from the edge's middle, length) for ``count`` hands shared along an edge."""
         length = min(wanted, span / count * 0.96)
         slots = [(i - (count - 1) / 2) * span / count for i in range(count)]
@@ -83,13 +83,14 @@ def seat_boxes(
         plan = {BOTTOM: 1 + (players >= 5), LEFT: 1, TOP: players - 3 - (players >= 5), RIGHT: 1}
     else:
         plan = {BOTTOM: (players + 1) // 2, TOP: players // 2}
+    sides = depth if plan.get(LEFT) else 0.0  # the corners belong to the side hands, if any
     boxes: list[SeatBox] = []
     for edge in (BOTTOM, LEFT, TOP, RIGHT):
         count = plan.get(edge, 0)
         if not count:
             continue
-        span = width if edge in (BOTTOM, TOP) else height
-        for offset, length in along(edge, count, span):
+        span = width - 2 * sides if edge in (BOTTOM, TOP) else height
+        for offset, length in along(count, span):
             if edge == BOTTOM:
                 boxes.append(SeatBox(width / 2 - offset, depth / 2, length, depth, edge))
             elif edge == TOP:

@@ -7,8 +7,6 @@ Sizes scale with the window (:func:`unit`) rather than with dpi: the kiosk scree
 
 from __future__ import annotations
 
-from kivy.core.window import Window
-
 RGBA = tuple[float, float, float, float]
 
 
@@ -47,6 +45,8 @@ FAMILY_COLOURS = {
 
 def unit() -> float:
     """One "touch unit": 1/10 of the window's short side (48 px on the 800x480 panel)."""
+    from kivy.core.window import Window  # on first use: importing the theme opens no window
+
     return min(Window.width, Window.height) / 10.0
 
 
