@@ -100,20 +100,31 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
         hand.dispatch("on_refused", result)
         yield 0.2
         shot("13-table-refused")
-        # dragging: the lifted tile and the preview on the space under it
-        legal = board.legal_placements(hands[0].tiles)[0]
-        pos = table.board.window_cell_centre(legal.cell)
-        table.board.hover(pos, legal.tile, legal.rot)
-        table.drag_layer.show(pos, legal.tile, legal.rot, hands[0].tile_radius())
+        # dragging with a finger: the space under the lifted tile shows whether it fits
+        from kivy.tests.common import UnitTestTouch
+
+        table.board.highlight(())
+        hand = hands[0]
+        legal = next(p for p in board.legal_placements(hand.tiles) if not board.is_forced(p.cell))
+        hand.rotations[legal.tile] = legal.rot
+        sx, sy = hand.to_window(*hand.slot_centre(hand.tiles.index(legal.tile)))
+        x, y = table.board.window_cell_centre(legal.cell)
+        finger = UnitTestTouch(sx, sy)
+        finger.touch_down()
+        for i in range(1, 9):
+            finger.touch_move(sx + (x - sx) * i / 8, sy + (y - hand.tile_radius() * 1.3 - sy) * i / 8)
         yield 0.1
         shot("14-table-dragging")
+        finger.touch_up()
+        yield 0.7
+        shot("15-table-placed")
         app.simulated_panel and app.toggle_simulated_panel()
         from ui.services import Cue
 
         services.devices.cue(Cue(turn=1, colours=("R", "Y", "G", "B")))
         app.go_home()
         yield 0.2
-        shot("15-home-simulated-devices")
+        shot("16-home-simulated-devices")
 
     AttractWait = 6.5
     iterator = steps()
@@ -168,6 +179,8 @@ def _table(app: Any, players: int, orientation: str) -> tuple[Any, Any, list[Any
     table.board.show(board)
     hands = [HandView(tiles=rest[6 * i: 6 * i + 6]) for i in range(players)]
     hands[0].rotations[hands[0].tiles[1]] = 2
+    for hand, colour in zip(hands, "RYGB"):
+        hand.colour = colour
     table.seat(hands)
     table.bag = board.bag
     table.refresh_hints()

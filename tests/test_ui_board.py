@@ -121,7 +121,7 @@ def scenario_drag_rotate_drop(app):
     # drag it over the legal space: the board shows at once that it fits
     hovered = {}
     yield from drag(slot, _finger_for(hand, board_view, cell),
-                    before_release=lambda: hovered.update(verdict=board_view._verdict))
+                    before_release=lambda: hovered.update(verdict=board_view.verdict))
     assert hovered["verdict"] is not None and hovered["verdict"][1] is None, hovered
     assert rules.placed == [Placement(tile, cell[0], cell[1], rot)], rules.placed
     assert board.at(cell) == Placement(tile, cell[0], cell[1], rot)

@@ -149,7 +149,7 @@ class KioskApp(App):
         Clock.schedule_once(lambda dt: Clock.schedule_once(self._first_frame, 0), 0)
 
     def _first_frame(self, _dt: float) -> None:
-        self.first_frame_at = time.perf_counter()
+        self.first_frame_at = time.time()  # wall clock: comparable with a parent process's start time
         self.services.on_first_frame()
 
     def _on_request_close(self, *_args: Any, **_kwargs: Any) -> bool:

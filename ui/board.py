@@ -19,8 +19,8 @@ from typing import Any, Iterable, Protocol
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.graphics import Color, InstructionGroup, Line, Mesh, Quad, Rectangle
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty
+from kivy.graphics import Color, InstructionGroup, Line, Mesh, Quad, Rectangle, RoundedRectangle
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from engine.board import Board, Placement
@@ -28,7 +28,7 @@ from engine.geometry import Cell
 from engine.modes import Refused
 
 from . import theme, tileart
-from .hexes import SQRT3, cell_at, centre, corners, rotated_quad
+from .hexes import SQRT3, cell_at, centre, corners, extent, rotated_quad
 
 
 class PlacementTarget(Protocol):
@@ -71,6 +71,8 @@ class BoardView(Widget):
     """While hovering, if the tile does not fit as turned but fits turned otherwise, show (and on
     drop place) the nearest rotation that fits: what the preview shows is what a drop does."""
     show_frontier = BooleanProperty(True)
+    auto_fit = BooleanProperty(True)
+    """Recentre (animated) when tiles are added, unless a player has moved the view."""
 
     __events__ = ("on_placed", "on_refused")
 
@@ -80,9 +82,11 @@ class BoardView(Widget):
         self._drawn: dict[Cell, tuple[int, int, Quad]] = {}
         self._touches: dict[Any, tuple[float, float]] = {}
         self._hover_key: tuple[Cell, int, int] | None = None
-        self._verdict: tuple[Placement, Refused | None] | None = None
+        self.verdict: tuple[Placement, Refused | None] | None = None
+        """While a tile hovers over the board: the placement a drop would make and its refusal."""
         self._highlight_clear = Clock.create_trigger(lambda dt: self.highlight(()), 5.0)
         self._user_moved = False
+        self._fit_cells: list[Cell] | None = None
         with self.canvas:
             Color(*theme.TABLE)
             self._bg = Rectangle(pos=self.pos, size=self.size)
@@ -128,7 +132,7 @@ class BoardView(Widget):
         self._draw_forced()
         self._draw_frontier()
         self._hover_key = None
-        if added and not self._user_moved:
+        if added and self.auto_fit and not self._user_moved:
             self.recentre()
 
     def _quad_points(self, cell: Cell, rot: int) -> list[float]:
@@ -138,7 +142,7 @@ class BoardView(Widget):
     def _relayout(self, *_args: Any) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
         if not self._user_moved:
-            self.recentre(animate=False)
+            self.recentre(animate=False, cells=self._fit_cells)
         self._redraw()
 
     def _redraw(self, *_args: Any) -> None:
@@ -219,31 +223,32 @@ class BoardView(Widget):
                     return candidate, None
         return placement, verdict
 
-    def hover(self, window_pos: tuple[float, float] | None, tile: int = 0, rot: int = 0) -> Refused | None:
-        """Show whether ``tile`` fits on the space under ``window_pos`` (None: stop showing)."""
+    def hover(self, window_pos: tuple[float, float] | None, tile: int = 0, rot: int = 0) -> bool:
+        """Show on the space under ``window_pos`` whether ``tile`` turned ``rot`` fits there (the
+        verdict is kept in :attr:`verdict`); False when the point is off the board (None: stop)."""
         if window_pos is None or not self.collide_point(*self.to_widget(*window_pos)):
             if self._hover_key is not None:
                 self._preview.clear()
                 self._hover_key = None
-            self._verdict = None
-            return None
+            self.verdict = None
+            return False
         cell = self.cell_under(*self.to_widget(*window_pos))
         key = (cell, tile, rot)
-        if key == self._hover_key and self._verdict is not None:
-            return self._verdict[1]
+        if key == self._hover_key:
+            return True
         self._hover_key = key
-        placement, verdict = self.judge(tile, cell, rot)
-        self._verdict = (placement, verdict)
+        placement, refusal = self.judge(tile, cell, rot)
+        self.verdict = (placement, refusal)
         group = self._preview
         group.clear()
         x, y = self.cell_centre(cell)
         s = self.size_px
         if cell not in self.board:
-            group.add(Color(1, 1, 1, 0.8 if verdict is None else 0.45))
+            group.add(Color(1, 1, 1, 0.9 if refusal is None else 0.5))
             group.add(Quad(points=rotated_quad(x, y, s, placement.rot), texture=tileart.face(tile)))
-        group.add(Color(*(theme.GOOD if verdict is None else theme.BAD)))
+        group.add(Color(*(theme.GOOD if refusal is None else theme.BAD)))
         group.add(Line(points=corners(x, y, s * 0.96), width=max(2.0, s * 0.08), close=True))
-        return verdict
+        return True
 
     def drop(self, window_pos: tuple[float, float], tile: int, rot: int) -> Placement | Refused | None:
         """Drop ``tile`` at ``window_pos``: the Placement made, the Refused, or None when the drop
@@ -263,6 +268,7 @@ class BoardView(Widget):
             self.dispatch("on_refused", verdict)
             return verdict
         self.highlight(())
+        self.show(self.board)  # the target changed the board it shares with this view
         self.dispatch("on_placed", placement)
         return placement
 
@@ -290,12 +296,13 @@ class BoardView(Widget):
 
     # ----------------------------------------------------------- pan, zoom, recentre
 
-    def recentre(self, animate: bool = True) -> None:
-        """Fit the placed tiles (and the spaces around them) into ``fit_area``."""
+    def recentre(self, animate: bool = True, cells: Iterable[Cell] | None = None) -> None:
+        """Fit the placed tiles (or ``cells``), and the spaces around them, into ``fit_area``."""
         x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
         if w <= 0 or h <= 0:
             return
-        cells = [p.cell for p in self.board.placements()] or [(0, 0)]
+        self._fit_cells = list(cells) if cells is not None else None
+        cells = self._fit_cells or [p.cell for p in self.board.placements()] or [(0, 0)]
         unit_pts = [centre(c, 1.0) for c in cells]
         xs = [p[0] for p in unit_pts]
         ys = [p[1] for p in unit_pts]
@@ -382,6 +389,8 @@ class HandView(Widget):
     drag_layer = ObjectProperty(None, allownone=True)
     active = BooleanProperty(True)
     """Whether this hand may play now (an inactive hand is dimmed and does not drag)."""
+    colour = StringProperty("")
+    """The player's link colour ("R", "Y", "G", "B"), shown as a bar on their edge; "" for none."""
 
     __events__ = ("on_played", "on_refused")
 
@@ -391,18 +400,22 @@ class HandView(Widget):
         self._drag: dict[str, Any] | None = None
         self._twist: dict[str, Any] | None = None
         self.bind(pos=self._redraw, size=self._redraw, tiles=self._redraw, marked=self._redraw,
-                  seat_angle=self._redraw, active=self._redraw)
+                  seat_angle=self._redraw, active=self._redraw, colour=self._redraw)
 
     # ----------------------------------------------------------------- layout
+
+    def _extent(self) -> tuple[float, float]:
+        return extent(-self.seat_angle)
 
     def tile_radius(self) -> float:
         """Hexagon circumradius that fits the tiles in a row inside the widget."""
         n = max(len(self.tiles), 1)
-        return max(1.0, min(self.height * 0.47, self.width / (n * SQRT3 * 1.08)))
+        wide, high = self._extent()
+        return max(1.0, min(self.height * 0.94 / high, self.width / (n * wide * 1.06)))
 
     def slot_centre(self, index: int) -> tuple[float, float]:
         r = self.tile_radius()
-        step = r * SQRT3 * 1.08
+        step = r * self._extent()[0] * 1.06
         first = self.center_x - step * (len(self.tiles) - 1) / 2
         return first + index * step, self.center_y
 
@@ -426,17 +439,24 @@ class HandView(Widget):
     def _redraw(self, *_args: Any) -> None:
         self.canvas.clear()
         r = self.tile_radius()
+        turn = -self.seat_angle
         dragged = self._drag["tile"] if self._drag and self._drag.get("moving") else None
         with self.canvas:
+            # the player's strip: darker when waiting, lit when it is their turn
+            Color(0, 0, 0, 0.22 if self.active else 0.35)
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[r * 0.3])
+            if self.colour:
+                Color(*theme.LINK[self.colour])
+                RoundedRectangle(pos=(self.x + self.width * 0.1, self.y), size=(self.width * 0.8, r * 0.12),
+                                 radius=[r * 0.06])
             for i, t in enumerate(self.tiles):
                 cx, cy = self.slot_centre(i)
                 if t in self.marked:
                     Color(*theme.ACCENT)
-                    Line(points=corners(cx, cy, r * 1.04), width=max(2.0, r * 0.08), close=True)
+                    Line(points=corners(cx, cy, r * 1.02, turn), width=max(2.0, r * 0.08), close=True)
                 alpha = 0.25 if t == dragged else (1.0 if self.active else 0.55)
                 Color(1, 1, 1, alpha)
-                Quad(points=rotated_quad(cx, cy, r * 0.97, self.rotation(t), -self.seat_angle),
-                     texture=tileart.face(t))
+                Quad(points=rotated_quad(cx, cy, r * 0.95, self.rotation(t), turn), texture=tileart.face(t))
 
     # ------------------------------------------------------------------ touches
 
@@ -501,10 +521,12 @@ class HandView(Widget):
         drag = self._drag
         pos = self._lifted(touch)
         rot = self.rotation(drag["tile"])
-        if self.board is not None:
-            self.board.hover(pos, drag["tile"], rot)
+        over_board = self.board is not None and self.board.hover(pos, drag["tile"], rot)
         if self.drag_layer is not None:
-            self.drag_layer.show(pos, drag["tile"], rot, self.tile_radius())
+            if over_board:
+                self.drag_layer.hide()  # the board shows the tile on the space, fitting or not
+            else:
+                self.drag_layer.show(pos, drag["tile"], rot, self.tile_radius())
 
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is not self:

@@ -39,11 +39,12 @@ def direction_angle(direction: int) -> float:
     return -60.0 * direction
 
 
-def corners(cx: float, cy: float, size: float) -> list[float]:
-    """The six corners of a pointy-top hexagon as a flat [x0, y0, x1, y1, ...] list."""
+def corners(cx: float, cy: float, size: float, turn_degrees: float = 0.0) -> list[float]:
+    """The six corners of a pointy-top hexagon (turned ``turn_degrees`` counter-clockwise) as a
+    flat [x0, y0, x1, y1, ...] list."""
     points: list[float] = []
     for i in range(6):
-        a = math.radians(90 - 60 * i)
+        a = math.radians(90 - 60 * i + turn_degrees)
         points += [cx + size * math.cos(a), cy + size * math.sin(a)]
     return points
 
@@ -59,3 +60,10 @@ def rotated_quad(cx: float, cy: float, half: float, rot: float, extra_degrees: f
     for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half)):
         points += [cx + dx * c - dy * s, cy + dx * s + dy * c]
     return points
+
+
+def extent(turn_degrees: float) -> tuple[float, float]:
+    """Width and height, in circumradii, of a pointy-top hexagon turned ``turn_degrees``."""
+    points = corners(0.0, 0.0, 1.0, turn_degrees)
+    xs, ys = points[0::2], points[1::2]
+    return max(xs) - min(xs), max(ys) - min(ys)

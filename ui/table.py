@@ -186,6 +186,7 @@ class TableLayout(FloatLayout):
         self.board = board or BoardView()
         self.board.size_hint = (1, 1)
         self.add_widget(self.board)
+        self.board.bind(on_placed=lambda *_: self.refresh_hints())
         self.hands: list[HandView] = []
         self.boxes: list[SeatBox] = []
         self._holders: list[Scatter] = []

@@ -35,7 +35,7 @@ class AttractScreen(Screen):
         self.app = app
         self.rng = random.Random(seed)
         layout = FloatLayout()
-        self.board = BoardView(show_frontier=False)
+        self.board = BoardView(show_frontier=False, auto_fit=False)
         layout.add_widget(self.board)
         u = theme.unit()
         self.title = Label(text="Tantrix", bold=True, font_size=u * 1.6, color=theme.TEXT,
@@ -58,11 +58,15 @@ class AttractScreen(Screen):
     def _fit_area(self) -> None:
         u = theme.unit()
         self.board.fit_area = [u * 0.3, u * 1.6, self.width - u * 0.6, self.height - u * 3.8]
+        self.board.recentre(animate=False, cells=[p.cell for p in self._order])
 
     def _new_game(self) -> None:
+        """Play a whole random game now and show it tile by tile, framed for the finished board
+        from the start, so that placing a tile redraws one frame and nothing ever slides."""
         self._order = playout(self.rng).placements()
         self._shown = Board()
         self.board.show(self._shown)
+        self.board.recentre(animate=False, cells=[p.cell for p in self._order])
 
     def on_enter(self, *_args: Any) -> None:
         self.app.services.devices.cue(Cue(attract=True))
