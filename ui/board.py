@@ -306,9 +306,10 @@ class BoardView(Widget):
         unit_pts = [centre(c, 1.0) for c in cells]
         xs = [p[0] for p in unit_pts]
         ys = [p[1] for p in unit_pts]
-        # extents in circumradius units, one ring of spaces around the tiles included
-        span_x = max(xs) - min(xs) + SQRT3 * 3
-        span_y = max(ys) - min(ys) + 2 + 3
+        # extents in circumradius units, with the ring of spaces around the tiles when it is shown
+        ring = 1 if self.show_frontier else 0
+        span_x = max(xs) - min(xs) + SQRT3 * (1 + 2 * ring)
+        span_y = max(ys) - min(ys) + 2 + 3 * ring
         unit = theme.unit()
         size = min(w / span_x, h / span_y, MAX_SIZE * unit * 0.75)
         size = max(size, MIN_SIZE * unit)

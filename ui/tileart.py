@@ -150,7 +150,11 @@ def render_face(number: int, size: int = TEXTURE_SIZE) -> Texture:
         Color(0.78, 0.78, 0.8, 1)
         Rectangle(texture=text, pos=(x - text.width / 2, y - text.height / 2), size=text.size)
     fbo.draw()
-    return fbo.texture
+    # copy into a mipmapped texture: tiles stay crisp, not speckled, when drawn small
+    texture = Texture.create(size=(size, size), colorfmt="rgba", mipmap=True)
+    texture.blit_buffer(fbo.pixels, colorfmt="rgba", bufferfmt="ubyte", mipmap_generation=True)
+    texture.min_filter = "linear_mipmap_linear"
+    return texture
 
 
 def _fill_polygon(points: list[float]) -> None:

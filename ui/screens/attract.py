@@ -19,6 +19,7 @@ from engine.playout import playout
 
 from .. import theme
 from ..board import BoardView
+from ..hexes import centre
 from ..i18n import LANGUAGES, N_, i18n
 from ..services import Cue
 
@@ -29,6 +30,12 @@ class AttractScreen(Screen):
     """Shown when nobody has touched the table for ``settings.idle_seconds``."""
 
     STEP_SECONDS = 1.6
+    HEAD_START = 14
+    GAME_TILES = 36
+    """Tiles of the shown game: enough to look like a game, few enough to stay large on screen."""
+    CANDIDATES = 6
+    """Random games played to pick the one that fills the screen best (each takes milliseconds)."""
+    """Tiles already down when a game starts, so the table never looks empty."""
 
     def __init__(self, app: Any, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(name="attract", **kwargs)
@@ -57,14 +64,19 @@ class AttractScreen(Screen):
 
     def _fit_area(self) -> None:
         u = theme.unit()
-        self.board.fit_area = [u * 0.3, u * 1.6, self.width - u * 0.6, self.height - u * 3.8]
+        self.board.fit_area = [u * 0.3, u * 0.3, self.width - u * 0.6, self.height - u * 0.6]  # under the words
         self.board.recentre(animate=False, cells=[p.cell for p in self._order])
 
     def _new_game(self) -> None:
         """Play a whole random game now and show it tile by tile, framed for the finished board
         from the start, so that placing a tile redraws one frame and nothing ever slides."""
-        self._order = playout(self.rng).placements()
+        self._order = max(
+            (playout(self.rng, stop_after=self.GAME_TILES).placements() for _ in range(self.CANDIDATES)),
+            key=self._tile_size,
+        )
         self._shown = Board()
+        for placement in self._order[: self.HEAD_START]:
+            self._shown.push(placement)
         self.board.show(self._shown)
         self.board.recentre(animate=False, cells=[p.cell for p in self._order])
 
@@ -80,6 +92,13 @@ class AttractScreen(Screen):
             if event is not None:
                 event.cancel()
         self.app.services.devices.cue(Cue())
+
+    def _tile_size(self, placements: list[Any]) -> float:
+        """How large the tiles of a game would be drawn when the whole game fits the screen."""
+        xs = [centre(p.cell, 1.0)[0] for p in placements]
+        ys = [centre(p.cell, 1.0)[1] for p in placements]
+        width, height = max(self.width, 1), max(self.height, 1)
+        return min(width / (max(xs) - min(xs) + 2), height / (max(ys) - min(ys) + 2))
 
     def _show_invite(self, *_args: Any) -> None:
         language = LANGUAGES[self._language_turn % len(LANGUAGES)]
