@@ -14,6 +14,7 @@ from collections import deque
 from typing import Any
 
 from kivy.app import App
+from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.config import Config
 from kivy.core.window import Window
@@ -262,6 +263,8 @@ class KioskApp(App):
 
     def _tick(self, _dt: float) -> None:
         self.services.on_tick()
+        if EventLoop.touches:  # a finger resting on the screen is not idleness
+            self.touched()
         idle = time.monotonic() - self._last_activity
         current = self.manager.current_screen
         if idle >= self.services.settings.idle_seconds and current is not self.attract:
