@@ -183,6 +183,19 @@ def scenario_corner_rings_idle(app):
     yield 2.8
     press.touch_up()
     assert app.manager.current == "staff-pin"
+    # the space bar is the simulated bag button: a press wakes the attract screen, a hold opens staff
+    from kivy.core.window import Window
+
+    app.manager.current = "attract"
+    Window.dispatch("on_key_down", 32, 44, " ", [])
+    Window.dispatch("on_key_up", 32, 44)
+    yield 0.1
+    assert app.manager.current == "home"
+    Window.dispatch("on_key_down", 32, 44, " ", [])
+    yield 1.3
+    Window.dispatch("on_key_up", 32, 44)
+    yield 0.1
+    assert app.manager.current == "staff-pin"
     app.go_home()
     # simulated rings are drawn from RingFrames: seat 0 red and lit
     app.services.devices.cue(Cue(turn=0, colours=("R", "B")))

@@ -95,7 +95,7 @@ class KioskApp(App):
         self._events: deque[Event] = deque()
         self._drain = Clock.create_trigger(self._drain_events, 0)
         self._last_activity = time.monotonic()
-        self._space_down: float | None = None
+        self._space = "up"  # the simulated bag button: "up", "down", or "held" once the hold is sent
         self._space_held = Clock.create_trigger(lambda dt: self._hold_button(), BUTTON_HOLD_SECONDS)
         self.first_frame_at: float | None = None
 
@@ -287,23 +287,22 @@ class KioskApp(App):
             self.toggle_simulated_panel()
             return True
         if key == 32 and self.services.devices.simulated():
-            if self._space_down is None:
-                self._space_down = time.monotonic()
+            if self._space == "up":  # key repeats while held are ignored
+                self._space = "down"
                 self._space_held()
             return True
         return False
 
     def _key_up(self, _window: Any, key: int, *_args: Any) -> bool:
-        if key == 32 and self._space_down is not None:
+        if key == 32 and self._space != "up":
             self._space_held.cancel()
-            held = self._space_down == -1.0
-            self._space_down = None
-            if not held:
+            if self._space == "down":
                 self.services.devices.press_button(held=False)
+            self._space = "up"
             return True
         return False
 
     def _hold_button(self) -> None:
-        if self._space_down is not None:
-            self._space_down = -1.0  # mark: the hold has been sent
+        if self._space == "down":
+            self._space = "held"
             self.services.devices.press_button(held=True)

@@ -8,8 +8,9 @@ there; a drop the rules refuse is answered with the rule in plain words and the 
 
 Neither widget knows a rule: a mode plugs its own rules in as a :class:`PlacementTarget`, which
 judges (``check``) and makes (``place``) placements and refuses with
-:class:`engine.modes.Refused`. After a placement the mode's screen calls :meth:`BoardView.show`
-with the new position and sets the hands.
+:class:`engine.modes.Refused`. An accepted drop is drawn at once from the board the view shows
+(the mode's own Board object); whatever else the mode does (a replacement tile, a robot's move, a
+new Board) its screen shows with :meth:`BoardView.show` and by setting ``HandView.tiles``.
 """
 
 from __future__ import annotations

@@ -18,9 +18,7 @@ from kivy.properties import NumericProperty, OptionProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.scatter import Scatter
-from kivy.uix.widget import Widget
 
-from engine.modes import Refused
 
 from . import theme
 from .board import BoardView, DragLayer, HandView
