@@ -81,11 +81,20 @@ def test_hands_sit_at_the_edges_face_their_players_and_never_overlap(width, heig
         assert [b.angle for b in boxes] == [BOTTOM, TOP]
 
 
-def test_upright_puts_every_hand_at_the_bottom_facing_the_same_way():
-    boxes, (fx, fy, fw, fh) = seat_boxes(4, 800, 480, "upright")
+@pytest.mark.parametrize("width,height", [(800, 480), (1280, 800)])
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 6])
+def test_upright_puts_every_hand_at_the_bottom_facing_the_same_way(width, height, players):
+    boxes, (fx, fy, fw, fh) = seat_boxes(players, width, height, "upright")
     assert {b.angle for b in boxes} == {BOTTOM}
-    assert all(_rect(b)[3] <= fy + 1e-6 for b in boxes)
-    assert fy + fh == pytest.approx(480)
+    rects = [_rect(b) for b in boxes]
+    assert all(r[3] <= fy + 1e-6 and r[0] >= -1e-6 and r[2] <= width + 1e-6 for r in rects)
+    for i in range(players):
+        for j in range(i + 1, players):
+            assert not _overlap(rects[i], rects[j])
+    for box in boxes:
+        radius = min(box.depth * 0.47, box.length / (6 * math.sqrt(3) * 1.06))
+        assert radius * math.sqrt(3) >= 9 * PX_PER_MM[(width, height)]
+    assert fy + fh == pytest.approx(height) and fh >= height * 0.55
 
 
 def test_coming_soon_is_decided_by_what_is_installed():

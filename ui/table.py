@@ -107,10 +107,18 @@ def seat_boxes(
 def _upright(
     players: int, width: float, height: float, depth: float, wanted: float
 ) -> tuple[list[SeatBox], tuple[float, float, float, float]]:
-    """Every hand at the bottom, in as few rows as keep each hand its wanted length."""
-    per_row = max(1, min(players, int(width // wanted) or 1))
-    rows = math.ceil(players / per_row)
-    row_depth = min(depth, height * 0.45 / rows)
+    """Every hand at the bottom, in as few rows as keep the tiles at least 80 % of their full size
+    (hands never take more than 45 % of the height)."""
+
+    def radius(rows: int) -> float:
+        largest = depth / 2.15
+        length = width / math.ceil(players / rows) * 0.96
+        return min(largest, largest * length / wanted, height * 0.45 / rows / 2.15)
+
+    rows = next((k for k in range(1, players + 1) if radius(k) >= 0.8 * depth / 2.15),
+                max(range(1, players + 1), key=radius))
+    per_row = math.ceil(players / rows)
+    row_depth = radius(rows) * 2.15
     boxes = []
     for i in range(players):
         row, col = divmod(i, per_row)
