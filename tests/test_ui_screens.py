@@ -18,8 +18,10 @@ def scenario_home_language_coming_soon(app):
     assert app.services.devices.cues[-1].attract  # the rings show the attract animation
     assert "Touch to play" in labels(app.root) or any(
         t in labels(app.root) for t in ("Touchez pour jouer", "Tik om te spelen", "Dotknij, aby zagrać"))
-    yield 1.8  # a tile or two of the attract game are placed meanwhile
-    assert len(app.attract._shown) >= 1
+    shown = len(app.attract._shown)
+    assert shown >= 1 and len(app.attract.board._drawn) == shown
+    yield app.attract.STEP_SECONDS + 0.4  # the attract game goes on: one more tile, drawn
+    assert len(app.attract._shown) == shown + 1 and len(app.attract.board._drawn) == shown + 1
     yield from tap((app.root.width / 2, app.root.height / 2))
     assert app.manager.current == "home"
     yield 0.2

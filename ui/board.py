@@ -97,6 +97,8 @@ class BoardView(Widget):
         self._marks = InstructionGroup()
         self._preview = InstructionGroup()
         self._tiles.add(Color(1, 1, 1, 1))  # every tile quad is drawn opaque, after this one colour
+        self._frontier.add(Color(1, 1, 1, 0.16))
+        self._frontier_lines: dict[Cell, Line] = {}
         for group in (self._frontier, self._tiles, self._forced, self._marks, self._preview):
             self.canvas.add(group)
         self.bind(pos=self._relayout, size=self._relayout, size_px=self._redraw, origin=self._redraw)
@@ -150,7 +152,7 @@ class BoardView(Widget):
         for cell, (_tile, rot, quad) in self._drawn.items():
             quad.points = self._quad_points(cell, rot)
         self._draw_forced()
-        self._draw_frontier()
+        self._draw_frontier(moved=True)
         self._draw_marks()
         self._hover_key = None
         self._preview.clear()
@@ -167,17 +169,22 @@ class BoardView(Widget):
             group.add(Color(*theme.ACCENT))
             group.add(Line(points=corners(x, y, s * 0.88), width=max(1.5, s * 0.07), close=True))
 
-    def _draw_frontier(self) -> None:
-        """Faint outlines of the spaces a tile could touch: where play can go."""
-        group = self._frontier
-        group.clear()
-        if not self.show_frontier:
-            return
-        group.add(Color(1, 1, 1, 0.16))
-        cells = self.board.frontier() if len(self.board) else [(0, 0)]
+    def _draw_frontier(self, moved: bool = False) -> None:
+        """Faint outlines of the spaces a tile could touch: where play can go. Kept per cell, so a
+        placement only adds and removes a few outlines (``moved``: the view moved, redo all)."""
+        lines = self._frontier_lines
+        cells = (set(self.board.frontier()) if len(self.board) else {(0, 0)}) if self.show_frontier else set()
+        for cell in [c for c in lines if c not in cells]:
+            self._frontier.remove(lines.pop(cell))
         for cell in cells:
+            line = lines.get(cell)
+            if line is None:
+                line = lines[cell] = Line(width=1.1, close=True)
+                self._frontier.add(line)
+            elif not moved:
+                continue
             x, y = self.cell_centre(cell)
-            group.add(Line(points=corners(x, y, self.size_px * 0.94), width=1.1, close=True))
+            line.points = corners(x, y, self.size_px * 0.94)
 
     # ------------------------------------------------------------------ highlights
 

@@ -29,7 +29,7 @@ TOUCH_TO_PLAY = N_("Touch to play")
 class AttractScreen(Screen):
     """Shown when nobody has touched the table for ``settings.idle_seconds``."""
 
-    STEP_SECONDS = 1.6
+    STEP_SECONDS = 2.0
     HEAD_START = 14
     GAME_TILES = 36
     """Tiles of the shown game: enough to look like a game, few enough to stay large on screen."""
@@ -85,7 +85,7 @@ class AttractScreen(Screen):
         self._language_turn = LANGUAGES.index(i18n.language)
         self._show_invite()
         self._step_event = Clock.schedule_interval(self._step, self.STEP_SECONDS)
-        self._invite_event = Clock.schedule_interval(self._show_invite, 3.0)
+        self._invite_event = Clock.schedule_interval(self._show_invite, 4.0)
 
     def on_leave(self, *_args: Any) -> None:
         for event in (self._step_event, self._invite_event):
