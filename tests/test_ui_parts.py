@@ -1,0 +1,157 @@
+"""The UI's parts that need no screen: hexagon geometry, seats around the table, the family
+registry's coming-soon decision, the translation catalogues and the in-memory services."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.geometry import DIRECTIONS, neighbour
+from ui.hexes import cell_at, centre, rotated_quad
+from ui.table import BOTTOM, LEFT, RIGHT, TOP, seat_boxes
+
+
+@pytest.mark.parametrize("size", [17.0, 40.0, 63.5])
+def test_cells_and_points_agree(size):
+    for q in range(-6, 7):
+        for r in range(-6, 7):
+            x, y = centre((q, r), size)
+            assert cell_at(x, y, size) == (q, r)
+            # a point near the centre, anywhere inside the inscribed circle, is still the cell
+            for k in range(6):
+                a = math.radians(60 * k + 17)
+                assert cell_at(x + 0.8 * size * math.cos(a), y + 0.8 * size * math.sin(a), size) == (q, r)
+
+
+def test_directions_turn_clockwise_on_screen_from_east():
+    size = 10.0
+    angles = []
+    for d in range(6):
+        x, y = centre(neighbour((0, 0), d), size)
+        angles.append(round(math.degrees(math.atan2(y, x))) % 360)
+    # east, then clockwise (y up on screen, so angles decrease): 0, -60, -120, 180, 120, 60
+    assert angles == [0, 300, 240, 180, 120, 60]
+    assert len(DIRECTIONS) == 6
+
+
+def test_a_turned_quad_keeps_its_size_and_centre():
+    points = rotated_quad(5, 7, 10, 1)
+    xs, ys = points[0::2], points[1::2]
+    assert sum(xs) / 4 == pytest.approx(5) and sum(ys) / 4 == pytest.approx(7)
+    assert math.dist(points[0:2], points[2:4]) == pytest.approx(20)
+
+
+PX_PER_MM = {(800, 480): math.hypot(800, 480) / (7 * 25.4), (1280, 800): math.hypot(1280, 800) / (10.1 * 25.4)}
+"""The official 7" panel and a 10.1" panel."""
+
+
+def _rect(box):
+    """The screen rectangle a seat's box covers once turned."""
+    along, across = (box.length, box.depth) if box.angle in (BOTTOM, TOP) else (box.depth, box.length)
+    return (box.cx - along / 2, box.cy - across / 2, box.cx + along / 2, box.cy + across / 2)
+
+
+def _overlap(a, b):
+    return a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
+
+
+@pytest.mark.parametrize("width,height", [(800, 480), (1280, 800)])
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+def test_hands_sit_at_the_edges_face_their_players_and_never_overlap(width, height, players):
+    boxes, (fx, fy, fw, fh) = seat_boxes(players, width, height, "flat")
+    assert len(boxes) == players
+    rects = [_rect(b) for b in boxes]
+    for box, rect in zip(boxes, rects):
+        assert rect[0] >= -1e-6 and rect[1] >= -1e-6 and rect[2] <= width + 1e-6 and rect[3] <= height + 1e-6
+        # each hand touches its own edge, and its "up" points into the table
+        edge_gap = {BOTTOM: rect[1], TOP: height - rect[3], LEFT: rect[0], RIGHT: width - rect[2]}[box.angle]
+        assert edge_gap == pytest.approx(0, abs=1e-6)
+        ux, uy = box.up()
+        assert (width / 2 - box.cx) * ux + (height / 2 - box.cy) * uy > 0
+        # a six-tile hand keeps tiles at least 9 mm wide on the kiosk's panel
+        radius = min(box.depth * 0.47, box.length / (6 * math.sqrt(3) * 1.08))
+        assert radius * math.sqrt(3) >= 9 * PX_PER_MM[(width, height)]
+        assert not _overlap(rect, (fx, fy, fx + fw, fy + fh))
+    for i in range(players):
+        for j in range(i + 1, players):
+            assert not _overlap(rects[i], rects[j]), (i, j, rects)
+    assert fw > width * 0.5 and fh > height * 0.4
+    if players == 2:
+        assert [b.angle for b in boxes] == [BOTTOM, TOP]
+
+
+@pytest.mark.parametrize("width,height", [(800, 480), (1280, 800)])
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 6])
+def test_upright_puts_every_hand_at_the_bottom_facing_the_same_way(width, height, players):
+    boxes, (fx, fy, fw, fh) = seat_boxes(players, width, height, "upright")
+    assert {b.angle for b in boxes} == {BOTTOM}
+    rects = [_rect(b) for b in boxes]
+    assert all(r[3] <= fy + 1e-6 and r[0] >= -1e-6 and r[2] <= width + 1e-6 for r in rects)
+    for i in range(players):
+        for j in range(i + 1, players):
+            assert not _overlap(rects[i], rects[j])
+    for box in boxes:
+        radius = min(box.depth * 0.47, box.length / (6 * math.sqrt(3) * 1.06))
+        assert radius * math.sqrt(3) >= 9 * PX_PER_MM[(width, height)]
+    assert fy + fh == pytest.approx(height) and fh >= height * 0.55
+
+
+def test_coming_soon_is_decided_by_what_is_installed():
+    from ui.modes import FAMILIES, Family, _exists, engine_ready, ready
+
+    present = Family("x", "X", "", "", ("engine.board",))
+    absent = Family("y", "Y", "", "", ("engine.no_such_mode_here",))
+    assert engine_ready(present) and not engine_ready(absent)
+    assert not ready(present)  # no ui.modes.x screen module
+    for fam in FAMILIES:
+        expected = all(_exists(m) for m in fam.engine) and _exists(fam.screen_module)
+        assert ready(fam) == expected
+
+
+def test_every_message_is_translated_in_every_language():
+    from ui.catalogues import problems
+
+    found = [p for language in ("fr", "nl", "pl") for p in problems(language)]
+    assert found == []
+
+
+def test_catalogues_compile_and_use_the_booklets_words():
+    from ui.i18n import load_catalogue
+    from ui.refusals import RULE_MESSAGES
+
+    words = {"fr": ("règle d'or", "Espace Forcé"), "nl": ("Gouden Regel", "opvulruimte"),
+             "pl": ("Podstawowa zasada", "miejsce przymusu")}
+    for language, (golden, forced) in words.items():
+        catalogue = load_catalogue(language)
+        assert golden in catalogue.gettext(RULE_MESSAGES["golden-rule"])
+        assert forced in catalogue.gettext(RULE_MESSAGES["restriction-1"])
+
+
+def test_memory_services_keep_their_promises():
+    from ui.memory import MemorySettings, memory_services
+    from ui.services import BagButtonHeld, Cue, EnrolmentProgress, RingFrames, TileScanned
+
+    seen = []
+    services = memory_services(MemorySettings(pin="4321"))
+    services.devices.listener = seen.append
+    assert services.settings.check_pin("4321") and not services.settings.check_pin("1234")
+    with pytest.raises(ValueError):
+        services.settings.set_brightness(1.5)
+    saved = {"kind": "k", "state": {"a": [1]}}
+    services.store.save_current(saved)
+    saved["state"]["a"].append(2)  # the store keeps a copy, as a database would
+    assert services.store.load_current() == {"kind": "k", "state": {"a": [1]}}
+    services.devices.press_button(held=True)
+    services.devices.scan(7, 2)
+    services.devices.start_enrolment([3, 4])
+    services.devices.scan(4, None)  # wrong tile: an error, nothing learned
+    services.devices.scan(3, None)
+    services.devices.cue(Cue(turn=1, colours=("R", "G")))
+    assert seen[0] == BagButtonHeld() and seen[1] == TileScanned(7, 2)
+    assert seen[2] == EnrolmentProgress(0, 3)
+    assert seen[3].learned == 0 and "expected tile 3" in seen[3].error
+    assert seen[4] == EnrolmentProgress(1, 4)
+    frames = seen[5]
+    assert isinstance(frames, RingFrames) and len(frames.rings) == 5
+    assert frames.rings[1][0][1] > frames.rings[0][0][0]  # seat 1's turn: its green ring is lit

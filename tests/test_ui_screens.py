@@ -1,0 +1,300 @@
+"""The app's screens, rendered headless: attract, home, language switch, coming soon, staff PIN and
+menu pages, device badges and simulated rings, idle time, the interrupted-game prompt."""
+
+from __future__ import annotations
+
+import threading
+import types
+from importlib.machinery import ModuleSpec
+
+from ui_harness import Pixels, labels, near, run_scenario, tap, touch_at
+
+
+def scenario_home_language_coming_soon(app):
+    from ui.modes import FAMILIES, ready
+
+    yield 0.3
+    assert app.manager.current == "attract"
+    assert app.services.devices.cues[-1].attract  # the rings show the attract animation
+    assert "Touch to play" in labels(app.root) or any(
+        t in labels(app.root) for t in ("Touchez pour jouer", "Tik om te spelen", "Dotknij, aby zagrać"))
+    shown = len(app.attract._shown)
+    assert shown >= 1 and len(app.attract.board._drawn) == shown
+    yield app.attract.STEP_SECONDS + 0.4  # the attract game goes on: one more tile, drawn
+    assert len(app.attract._shown) == shown + 1 and len(app.attract.board._drawn) == shown + 1
+    yield from tap((app.root.width / 2, app.root.height / 2))
+    assert app.manager.current == "home"
+    yield 0.2
+    before = Pixels(app.root).digest()
+    english = labels(app.home)
+    assert "Choose a game" in english and any(t.startswith("Tantrix\n") for t in english), english
+    french_flag = next(f for f in app.home.flags.children if f.language == "fr")
+    yield from tap(french_flag)
+    yield 0.2
+    french = labels(app.home)
+    assert "Choisissez un jeu" in french and "Choose a game" not in french, french
+    assert any("Énigmes" in t for t in french)
+    assert app.services.settings.language == "fr"
+    assert Pixels(app.root).digest() != before  # what is on screen changed, not only the strings
+    # a family whose mode is not in the engine yet: the coming-soon card (in French)
+    missing = [f for f in FAMILIES if not ready(f)]
+    assert missing, "every family is ready: nothing to test here"
+    yield from tap(app.home.buttons[missing[0].key])
+    assert app.manager.current == "coming-soon"
+    assert "Bientôt disponible" in labels(app.coming_soon)
+    shot = Pixels(app.root)
+    assert shot.digest() != before
+    back = next(w for w in app.coming_soon.walk() if getattr(w, "msg", "") == "Back to the games")
+    yield from tap(back)
+    assert app.manager.current == "home"
+    return {"coming_soon": [f.key for f in missing]}
+
+
+def test_home_language_switch_and_coming_soon_card():
+    result = run_scenario("test_ui_screens", "scenario_home_language_coming_soon", size=(800, 480))
+    assert result["coming_soon"]
+
+
+def scenario_family_lands(app):
+    """A family whose engine module and screen module exist opens its own screen, not the card."""
+    import sys
+
+    from kivy.uix.label import Label
+    from kivy.uix.screenmanager import Screen
+
+    from ui.modes import family, family_screen, ready
+
+    engine_module = types.ModuleType("engine.game")
+    engine_module.__spec__ = ModuleSpec("engine.game", None)
+    sys.modules["engine.game"] = engine_module
+    screen_module = types.ModuleType("ui.modes.tantrix")
+    screen_module.__spec__ = ModuleSpec("ui.modes.tantrix", None)
+    sys.modules["ui.modes.tantrix"] = screen_module
+
+    @family_screen("tantrix")
+    def build(app):
+        screen = Screen(name="tantrix-setup")
+        screen.add_widget(Label(text="setup"))
+        return screen
+
+    assert ready(family("tantrix"))
+    app.go_home()
+    yield 0.2
+    yield from tap(app.home.buttons["tantrix"])
+    assert app.manager.current == "tantrix-setup", app.manager.current
+    return {}
+
+
+def test_a_family_whose_mode_has_landed_opens_its_screen():
+    run_scenario("test_ui_screens", "scenario_family_lands", size=(800, 480))
+
+
+def _press_keys(app, keys):
+    for key in keys:
+        button = next(w for w in app.pin.keypad.children if getattr(w, "msg", None) == key)
+        yield from tap(button)
+
+
+def scenario_staff(app):
+    from ui import theme
+    from ui.services import DeviceStatus
+    from ui.widgets import TButton
+
+    app.go_home()
+    yield 0.2
+    # the bag button held (sent from another thread, as the firmware does) opens the PIN pad
+    thread = threading.Thread(target=app.services.devices.press_button, kwargs={"held": True})
+    thread.start()
+    thread.join()
+    yield 0.1
+    assert app.manager.current == "staff-pin"
+    yield from _press_keys(app, ["9", "9", "9", "9", "OK"])
+    assert app.manager.current == "staff-pin"
+    assert "Wrong PIN. Try again." in labels(app.pin)
+    yield from _press_keys(app, ["1", "2", "3", "4", "OK"])
+    assert app.manager.current == "staff"
+    pages = {}
+    for page in ("language", "brightness", "hardware", "tags", "statistics", "reset", "quit"):
+        yield from tap(app.staff.nav[page])
+        yield 0.05
+        pages[page] = labels(app.staff.content)
+        assert Pixels(app.root).digest()
+    assert any("Tile reader: working" in t for t in pages["hardware"]), pages["hardware"]
+    assert "Polski" in pages["language"]
+    # brightness follows the slider
+    yield from tap(app.staff.nav["brightness"])
+    app.staff.brightness_slider.value = 30
+    assert abs(app.services.settings.brightness - 0.30) < 1e-9
+    # tag enrolment: progress comes back as events
+    yield from tap(app.staff.nav["tags"])
+    start = next(w for w in app.staff.content.walk() if getattr(w, "msg", "") == "Start: all 56 tiles")
+    yield from tap(start)
+    yield 0.05
+    assert any("0 of 56 learned. Put tile 1 on the reader." in t for t in labels(app.staff.content))
+    app.services.devices.scan(1, None)
+    yield 0.05
+    assert any("1 of 56 learned. Put tile 2 on the reader." in t for t in labels(app.staff.content))
+    # reset clears the journaled game; quit goes to the system
+    app.services.store.save_current({"kind": "x", "state": {}})
+    yield from tap(app.staff.nav["reset"])
+    clear = next(w for w in app.staff.content.walk() if getattr(w, "msg", "") == "Clear the current game")
+    yield from tap(clear)
+    assert app.services.store.load_current() is None
+    yield from tap(app.staff.nav["quit"])
+    leave = next(w for w in app.staff.content.walk() if isinstance(w, TButton) and w.msg == "Quit to the system")
+    yield from tap(leave)
+    assert app.quits == [1]
+    # a device goes missing: a badge names it, drawn in red at the top right
+    app.services.devices.set_status("reader", False, "unplugged")
+    yield 0.1
+    assert "Not working: Tile reader" in app.badge.text and app.badge.opacity == 1
+    shot = Pixels(app.root)
+    assert near(shot.at(app.badge.x + 3, app.badge.center_y), theme.BAD, 60)
+    yield from tap(app.staff.nav["hardware"])
+    assert any("Tile reader: NOT WORKING" in t for t in labels(app.staff.content))
+    app.post(DeviceStatus("reader", True, "simulated"))
+    yield 0.1
+    assert app.badge.opacity == 0
+    # Escape does not leave; a window close request is refused in kiosk mode
+    from kivy.core.window import Window
+
+    Window.dispatch("on_key_down", 27, 9, None, [])
+    Window.dispatch("on_keyboard", 27, 9, None, [])
+    assert Window.dispatch("on_request_close") is True
+    yield 0.1
+    assert app.manager.current == "staff"
+    close = next(w for w in app.staff.walk() if getattr(w, "msg", "") == "Close")
+    yield from tap(close)
+    assert app.manager.current == "home"
+    return {"pages": len(pages)}
+
+
+def test_staff_pin_menu_pages_badge_and_no_way_out():
+    run_scenario("test_ui_screens", "scenario_staff", size=(1280, 800))
+
+
+def scenario_corner_rings_idle(app):
+    from ui.services import Cue
+
+    app.go_home()
+    yield 0.2
+    # a long press on the hidden corner opens the staff PIN
+    x, y = app.corner.to_window(*app.corner.center)
+    press = touch_at(x, y)
+    press.touch_down()
+    yield 2.8
+    press.touch_up()
+    assert app.manager.current == "staff-pin"
+    # the space bar is the simulated bag button: a press wakes the attract screen, a hold opens staff
+    from kivy.core.window import Window
+
+    app.manager.current = "attract"
+    Window.dispatch("on_key_down", 32, 44, " ", [])
+    Window.dispatch("on_key_up", 32, 44)
+    yield 0.1
+    assert app.manager.current == "home"
+    Window.dispatch("on_key_down", 32, 44, " ", [])
+    yield 1.3
+    Window.dispatch("on_key_up", 32, 44)
+    yield 0.1
+    assert app.manager.current == "staff-pin"
+    app.go_home()
+    # simulated rings are drawn from RingFrames: seat 0 red and lit
+    app.services.devices.cue(Cue(turn=0, colours=("R", "B")))
+    yield 0.1
+    rings = app.simulated_panel.rings
+    shot = Pixels(app.root)
+    n = len(rings.frames.rings)
+    radius = min(rings.height / 2 * 0.9, rings.width / n / 2 * 0.9)
+    cx = rings.x + rings.width * 0.5 / n
+    top = rings.to_window(cx, rings.center_y + radius * 0.75)
+    colour = shot.at(*top)
+    assert colour[0] > 120 and colour[0] > 3 * colour[1] and colour[0] > 3 * colour[2], colour
+    # idle: back to the attract screen after settings.idle_seconds
+    yield 2.5
+    assert app.manager.current == "attract"
+    return {}
+
+
+scenario_corner_rings_idle.prepare = lambda services: setattr(services.settings, "idle_seconds", 1.5)
+
+
+def test_staff_corner_simulated_rings_and_idle_attract():
+    run_scenario("test_ui_screens", "scenario_corner_rings_idle", size=(800, 480), panel=True)
+
+
+class _Counter:
+    """A test-only mode: a counter that finishes at 3."""
+
+    KIND = "ui-test-counter"
+
+    def __init__(self, count: int = 0) -> None:
+        self.count = count
+
+    @property
+    def finished(self) -> bool:
+        return self.count >= 3
+
+    def to_json(self):
+        return {"count": self.count}
+
+    @classmethod
+    def from_json(cls, data):
+        if not isinstance(data.get("count"), int):
+            raise ValueError("count must be a whole number")
+        return cls(data["count"])
+
+
+def _prepare_resume(services):
+    from engine.modes import register, save
+
+    register(_Counter)
+    services.store.save_current(save(_Counter(2)))
+
+
+def scenario_resume(app):
+    from kivy.uix.label import Label
+    from kivy.uix.screenmanager import Screen
+
+    from ui.modes import kind_screen
+
+    @kind_screen("ui-test-counter")
+    def build(app, mode):
+        screen = Screen(name="counter")
+        screen.mode = mode
+        screen.add_widget(Label(text=f"count {mode.count}"))
+        return screen
+
+    yield 0.2
+    assert app.manager.current == "resume"
+    assert "A game was interrupted" in labels(app.root)
+    yield from tap(app.manager.current_screen.resume_button)
+    assert app.manager.current == "counter"
+    assert app.manager.current_screen.mode.count == 2
+    return {}
+
+
+scenario_resume.prepare = _prepare_resume
+
+
+def test_an_interrupted_game_is_offered_and_resumed_on_its_screen():
+    run_scenario("test_ui_screens", "scenario_resume", size=(800, 480))
+
+
+def scenario_resume_unknown(app):
+    yield 0.2
+    screen = app.manager.current_screen
+    assert app.manager.current == "resume"
+    yield from tap(screen.resume_button)
+    assert "This game cannot be resumed" in labels(screen) and screen.resume_button.opacity == 0
+    yield from tap(screen.discard_button)
+    assert app.manager.current == "home"
+    assert app.services.store.load_current() is None
+    return {}
+
+
+scenario_resume_unknown.prepare = lambda services: services.store.save_current({"kind": "no-such-mode", "state": {}})
+
+
+def test_a_saved_game_that_cannot_be_restored_is_explained_and_discarded():
+    run_scenario("test_ui_screens", "scenario_resume_unknown", size=(800, 480))

@@ -1,0 +1,180 @@
+"""Runs UI scenarios headless, each in its own process (Kivy runs one App per process).
+
+A scenario is a generator function ``scenario(app)`` in a test module: it drives the running
+:class:`ui.app.KioskApp` with simulated touches, ``yield``s to let frames render (``yield`` = one
+frame, ``yield 0.5`` = half a second) and returns a JSON-able result. Assertions inside it fail the
+test with the subprocess's traceback. ``scenario.prepare(services)``, if set, runs before the app
+is built (e.g. to leave an interrupted game in the store).
+
+    result = run_scenario("test_ui_screens", "scenario_home", size=(800, 480))
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+MARK = "UI-SCENARIO-RESULT "
+
+
+def run_scenario(module: str, scenario: str, size: tuple[int, int] = (1280, 800), timeout: float = 90,
+                 **options: Any) -> Any:
+    """Run ``module.scenario`` in a fresh process; its return value, or a test failure."""
+    import pytest
+
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
+               KIVY_NO_FILELOG="1", KIVY_CLIPBOARD="sdl2", PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]))
+    env.setdefault("KIVY_HOME", str(Path(tempfile.gettempdir()) / "tantrix-ui-tests-kivy"))
+    spec = json.dumps({"module": module, "scenario": scenario, "size": size, "options": options})
+    done = subprocess.run([sys.executable, str(Path(__file__)), spec], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    lines = [line for line in done.stdout.splitlines() if line.startswith(MARK)]
+    if done.returncode != 0 or not lines:
+        pytest.fail(f"UI scenario {module}.{scenario} failed (exit {done.returncode}):\n"
+                    f"{done.stderr[-6000:]}\n{done.stdout[-2000:]}", pytrace=False)
+    return json.loads(lines[-1][len(MARK):])
+
+
+# ------------------------------------------------------------------ helpers for scenarios
+
+
+def touch_at(x: float, y: float) -> Any:
+    from kivy.tests.common import UnitTestTouch
+
+    return UnitTestTouch(x, y)
+
+
+def tap(widget_or_pos: Any) -> Iterator[Any]:
+    """Tap a widget's centre (or a window position) and let a frame pass."""
+    if isinstance(widget_or_pos, tuple):
+        x, y = widget_or_pos
+    else:
+        x, y = widget_or_pos.to_window(*widget_or_pos.center)
+    touch = touch_at(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    yield
+
+
+def drag(start: tuple[float, float], end: tuple[float, float], steps: int = 8,
+         before_release: Any = None) -> Iterator[Any]:
+    """Press at ``start``, move to ``end`` in ``steps``, (call ``before_release()``), release."""
+    touch = touch_at(*start)
+    touch.touch_down()
+    yield
+    for i in range(1, steps + 1):
+        touch.touch_move(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
+    yield
+    if before_release is not None:
+        before_release()
+    touch.touch_up()
+    yield
+
+
+def labels(widget: Any) -> list[str]:
+    """The texts of every label under ``widget``."""
+    from kivy.uix.label import Label
+
+    found = []
+    for child in widget.walk(restrict=True):
+        if isinstance(child, Label) and child.text:
+            found.append(child.text)
+    return found
+
+
+class Pixels:
+    """A rendered picture of a widget (window coordinates, as the widget is placed)."""
+
+    def __init__(self, widget: Any) -> None:
+        image = widget.export_as_image()
+        texture = image.texture
+        self.width, self.height = texture.size
+        self.data = bytes(texture.pixels)
+        self.origin = widget.to_window(*widget.pos)
+
+    def at(self, x: float, y: float) -> tuple[int, int, int]:
+        """The colour at window position (x, y)."""
+        px = int(round(x - self.origin[0]))
+        py = int(round(y - self.origin[1]))
+        px = min(max(px, 0), self.width - 1)
+        py = min(max(py, 0), self.height - 1)
+        i = ((self.height - 1 - py) * self.width + px) * 4  # the exported rows run top-down
+        return self.data[i], self.data[i + 1], self.data[i + 2]
+
+    def digest(self) -> str:
+        import hashlib
+
+        return hashlib.sha256(self.data).hexdigest()
+
+
+def near(colour: tuple[int, int, int], rgba: tuple[float, ...], tolerance: int = 40) -> bool:
+    return all(abs(c - round(v * 255)) <= tolerance for c, v in zip(colour, rgba[:3]))
+
+
+# --------------------------------------------------------------------- the subprocess
+
+
+def _main(spec_text: str) -> int:
+    import importlib
+    import traceback
+
+    spec = json.loads(spec_text)
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(spec["size"][0]))
+    Config.set("graphics", "height", str(spec["size"][1]))
+    from kivy.clock import Clock
+
+    from ui.app import KioskApp
+    from ui.memory import MemorySettings, memory_services
+
+    module = importlib.import_module(spec["module"])
+    scenario = getattr(module, spec["scenario"])
+    options = spec["options"]
+    quits: list[int] = []
+    settings = MemorySettings(**options.get("settings", {}))
+    services = memory_services(settings, quit_to_system=lambda: quits.append(1))
+    prepare = getattr(scenario, "prepare", None)
+    if prepare is not None:
+        prepare(services)
+    app = KioskApp(services, kiosk=True, simulated_panel=options.get("panel", False))
+    app.quits = quits
+    services.devices.listener = app.post
+    outcome: dict[str, Any] = {}
+
+    def start(_dt: float) -> None:
+        steps = scenario(app)
+
+        def advance(_dt: float) -> None:
+            try:
+                wait = next(steps)
+            except StopIteration as stop:
+                outcome["result"] = stop.value
+                app.stop()
+                return
+            except BaseException:  # noqa: BLE001 - reported to the test
+                outcome["error"] = traceback.format_exc()
+                app.stop()
+                return
+            Clock.schedule_once(advance, wait if isinstance(wait, (int, float)) else 0)
+
+        advance(0)
+
+    Clock.schedule_once(start, 0.2)
+    app.run()
+    if "error" in outcome:
+        print(outcome["error"], file=sys.__stderr__)
+        return 1
+    print(MARK + json.dumps(outcome.get("result")), file=sys.__stdout__)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1]))

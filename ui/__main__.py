@@ -1,0 +1,63 @@
+"""Run the touchscreen UI alone, with in-memory services and simulated devices.
+
+    python -m ui [--size 1280x800] [--language fr] [--pin 1234] [--idle 90] [--upright] [--kiosk]
+
+The space bar is the bag button (hold it for the staff menu); the panel at the bottom right scans a
+tile and shows the LED rings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x800, not {text!r}") from None
+    if width < 320 or height < 240:
+        raise argparse.ArgumentTypeError(f"size {text} is too small (at least 320x240)")
+    return width, height
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ui", description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=parse_size, default=(1280, 800), help="window size, e.g. 800x480")
+    parser.add_argument("--language", choices=["en", "fr", "nl", "pl"], default="en")
+    parser.add_argument("--pin", default="1234", help="staff PIN (default 1234)")
+    parser.add_argument("--idle", type=float, default=90.0, help="seconds before the attract screen")
+    parser.add_argument("--upright", action="store_true", help="all hands at the bottom")
+    parser.add_argument("--kiosk", action="store_true", help="refuse to close the window (as on the table)")
+    args = parser.parse_args(argv)
+
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(args.size[0]))
+    Config.set("graphics", "height", str(args.size[1]))
+    Config.set("graphics", "resizable", "0")
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+
+    from .app import KioskApp
+    from .memory import MemorySettings, memory_services
+
+    settings = MemorySettings(language=args.language, pin=args.pin, idle_seconds=args.idle,
+                              orientation="upright" if args.upright else "flat")
+    app: KioskApp | None = None
+
+    def quit_to_system() -> None:
+        if app is not None:
+            app.stop()
+
+    services = memory_services(settings, quit_to_system=quit_to_system)
+    app = KioskApp(services, kiosk=args.kiosk)
+    services.devices.listener = app.post
+    app.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,308 @@
+"""The kiosk app: screens, device events, idle time, the staff way out.
+
+``KioskApp(services)`` is all the firmware needs: it builds the app with its services, calls
+``app.post(event)`` from any thread for device events, and runs it. There is no way out of the app
+but the staff menu (behind a PIN): Escape does nothing and, in kiosk mode, closing the window is
+refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from kivy.app import App
+from kivy.base import EventLoop
+from kivy.clock import Clock
+from kivy.config import Config
+from kivy.core.window import Window
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.widget import Widget
+
+from engine import modes as engine_modes
+
+from . import theme
+from .devices_view import SimulatedPanel, StatusBadge
+from .i18n import LANGUAGES, i18n
+from .modes import Family, entry, family, resume_factory
+from .screens.attract import AttractScreen
+from .screens.home import HomeScreen
+from .screens.prompts import ComingSoonScreen, ResumeScreen
+from .screens.staff import PinScreen, StaffScreen
+from .services import BagButtonHeld, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services, UnknownTag
+
+log = logging.getLogger(__name__)
+
+STAFF_PRESS_SECONDS = 2.5
+"""How long the hidden staff corner must be held."""
+BUTTON_HOLD_SECONDS = 1.0
+"""Simulated bag button: holding the space bar this long is a hold (staff menu)."""
+
+
+class StaffCorner(Widget):
+    """An unmarked target in the top-left corner; a long press opens the staff PIN."""
+
+    def __init__(self, on_long_press: Any, **kwargs: Any) -> None:
+        super().__init__(size_hint=(None, None), **kwargs)
+        self._fire = Clock.create_trigger(lambda dt: on_long_press(), STAFF_PRESS_SECONDS)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos):
+            touch.grab(self)
+            self._fire()
+            return True
+        return False
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is self and not self.collide_point(*touch.pos):
+            self._fire.cancel()
+        return touch.grab_current is self
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self:
+            touch.ungrab(self)
+            self._fire.cancel()
+            return True
+        return False
+
+
+class Root(FloatLayout):
+    """The window's content; every touch counts as activity (it postpones the attract screen)."""
+
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.app = app
+
+    def on_touch_down(self, touch: Any) -> bool:
+        self.app.touched()
+        return super().on_touch_down(touch)
+
+
+class KioskApp(App):
+    """The touchscreen app. ``kiosk`` refuses window close requests (the staff menu's "quit to the
+    system" is the way out)."""
+
+    title = "Tantrix Table"
+
+    def __init__(self, services: Services, kiosk: bool = True, simulated_panel: bool = True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+        self.kiosk = kiosk
+        self.show_simulated_panel = simulated_panel
+        self._events: deque[Event] = deque()
+        self._drain = Clock.create_trigger(self._drain_events, 0)
+        self._last_activity = time.monotonic()
+        self._space = "up"  # the simulated bag button: "up", "down", or "held" once the hold is sent
+        self._space_held = Clock.create_trigger(lambda dt: self._hold_button(), BUTTON_HOLD_SECONDS)
+        self.first_frame_at: float | None = None
+
+    # ------------------------------------------------------------------ building
+
+    def build(self) -> Root:
+        Config.set("kivy", "exit_on_escape", "0")
+        Window.bind(on_request_close=self._on_request_close, on_key_down=self._key_down, on_key_up=self._key_up)
+        Window.clearcolor = theme.TABLE_DARK
+        language = self.services.settings.language
+        i18n.language = language if language in LANGUAGES else "en"
+        root = Root(self)
+        self.manager = ScreenManager(transition=NoTransition())
+        root.add_widget(self.manager)
+        self.attract = AttractScreen(self)
+        self.home = HomeScreen(on_family=self.open_family, on_language=self.set_language)
+        self.coming_soon = ComingSoonScreen(on_back=self.go_home)
+        self.pin = PinScreen(self.services.settings.check_pin, on_open=self._open_staff_menu, on_cancel=self.go_home)
+        self.staff = StaffScreen(self)
+        for screen in (self.attract, self.home, self.coming_soon, self.pin, self.staff):
+            self.manager.add_widget(screen)
+        u = theme.unit()
+        self.corner = StaffCorner(self.open_staff, size=(u * 1.1, u * 1.1))
+        root.add_widget(self.corner)
+        self.badge = StatusBadge(size_hint=(None, None))
+        root.add_widget(self.badge)
+        self.simulated_panel: SimulatedPanel | None = None
+        if self.services.devices.simulated():
+            self.simulated_panel = SimulatedPanel(self.services.devices.scan, size_hint=(None, None),
+                                                  size=(u * 11.6, u * 0.9))
+            if self.show_simulated_panel:
+                root.add_widget(self.simulated_panel)
+        root.bind(size=self._place_overlays)
+        for status in self.services.devices.status():
+            self.badge.update(status)
+        return root
+
+    def _place_overlays(self, root: Widget, size: Any) -> None:
+        self.corner.pos = (0, root.height - self.corner.height)
+        self.badge._follow()
+        if self.simulated_panel is not None:
+            self.simulated_panel.pos = (root.width - self.simulated_panel.width, 0)
+
+    def on_start(self) -> None:
+        saved = self.services.store.load_current()
+        if saved is not None:
+            self.offer_resume(saved)
+        else:
+            self.manager.current = "attract"
+        Clock.schedule_interval(self._tick, 1.0)
+        # the callback runs in the first frame's clock tick, before it is drawn: wait one more
+        Clock.schedule_once(lambda dt: Clock.schedule_once(self._first_frame, 0), 0)
+
+    def _first_frame(self, _dt: float) -> None:
+        self.first_frame_at = time.time()  # wall clock: comparable with a parent process's start time
+        self.services.on_first_frame()
+
+    def _on_request_close(self, *_args: Any, **_kwargs: Any) -> bool:
+        return self.kiosk  # True swallows the request
+
+    # ------------------------------------------------------------------ navigation
+
+    def show(self, screen: Screen) -> None:
+        """Show ``screen``, replacing any screen of the same name."""
+        if self.manager.has_screen(screen.name):
+            old = self.manager.get_screen(screen.name)
+            if old is not screen:
+                if self.manager.current == screen.name:
+                    self.manager.switch_to(screen)
+                    self.manager.remove_widget(old)
+                    return
+                self.manager.remove_widget(old)
+        if not self.manager.has_screen(screen.name):
+            self.manager.add_widget(screen)
+        self.manager.current = screen.name
+
+    def go_home(self) -> None:
+        self.manager.current = "home"
+
+    def open_family(self, fam: Family | str) -> None:
+        """The family's own screen, or the "coming soon" card while its mode is not here."""
+        fam = family(fam) if isinstance(fam, str) else fam
+        factory = entry(fam)
+        if factory is None:
+            self.coming_soon.set_family(fam.title)
+            self.manager.current = "coming-soon"
+        else:
+            self.show(factory(self))
+
+    def open_staff(self) -> None:
+        if self.manager.current not in ("staff", "staff-pin"):
+            self.manager.current = "staff-pin"
+
+    def _open_staff_menu(self) -> None:
+        self.manager.current = "staff"
+
+    def set_language(self, language: str) -> None:
+        i18n.language = language
+        self.services.settings.set_language(language)
+
+    # ------------------------------------------------------------ interrupted games
+
+    def offer_resume(self, saved: dict[str, Any]) -> None:
+        self.saved = saved
+        self.show(ResumeScreen(on_resume=self.resume, on_discard=self.discard))
+
+    def resume(self) -> None:
+        """Restore the saved mode and open the screen registered for its kind."""
+        screen = self.manager.get_screen("resume")
+        try:
+            mode = engine_modes.restore(self.saved)
+        except ValueError as error:
+            log.warning("cannot resume the saved game: %s", error)
+            screen.cannot_resume(str(error))
+            return
+        factory = resume_factory(mode.KIND)
+        if factory is None:
+            screen.cannot_resume(f"no screen plays {mode.KIND!r}")
+            return
+        self.show(factory(self, mode))
+
+    def discard(self) -> None:
+        self.services.store.clear_current()
+        self.go_home()
+
+    def journal(self, mode: Any) -> None:
+        """Save ``mode``'s whole state (mode screens call this after every step)."""
+        self.services.store.save_current(engine_modes.save(mode))
+
+    # ------------------------------------------------------------------ events
+
+    def post(self, event: Event) -> None:
+        """Hand a device event to the UI; safe from any thread (it is handled on the Kivy clock)."""
+        self._events.append(event)
+        self._drain()
+
+    def _drain_events(self, _dt: float) -> None:
+        while self._events:
+            self.handle(self._events.popleft())
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, DeviceStatus):
+            self.badge.update(event)
+        elif isinstance(event, RingFrames):
+            if self.simulated_panel is not None:
+                self.simulated_panel.rings.show(event)
+            return
+        else:
+            self.touched()
+        if isinstance(event, BagButtonHeld):
+            self.open_staff()
+            return
+        if isinstance(event, (EnrolmentProgress, UnknownTag, DeviceStatus)):
+            self.staff.on_device_event(event)
+        current = self.manager.current_screen
+        if current is self.attract and not isinstance(event, DeviceStatus):
+            self.go_home()
+        elif current is not self.staff and hasattr(current, "on_device_event"):
+            current.on_device_event(event)
+
+    # --------------------------------------------------------------- idle, keys
+
+    def touched(self) -> None:
+        self._last_activity = time.monotonic()
+
+    def _tick(self, _dt: float) -> None:
+        self.services.on_tick()
+        if EventLoop.touches:  # a finger resting on the screen is not idleness
+            self.touched()
+        idle = time.monotonic() - self._last_activity
+        current = self.manager.current_screen
+        if idle >= self.services.settings.idle_seconds and current is not self.attract:
+            if getattr(current, "attract_when_idle", True):
+                self.manager.current = "attract"
+
+    def toggle_simulated_panel(self) -> None:
+        panel = self.simulated_panel
+        if panel is not None:
+            if panel.parent is None:
+                self.root.add_widget(panel)
+                self._place_overlays(self.root, self.root.size)
+            else:
+                self.root.remove_widget(panel)
+
+    def _key_down(self, _window: Any, key: int, *_args: Any) -> bool:
+        if key == 27:
+            return True  # Escape never leaves the kiosk
+        if key == 283 and self.simulated_panel is not None:  # F2
+            self.toggle_simulated_panel()
+            return True
+        if key == 32 and self.services.devices.simulated():
+            if self._space == "up":  # key repeats while held are ignored
+                self._space = "down"
+                self._space_held()
+            return True
+        return False
+
+    def _key_up(self, _window: Any, key: int, *_args: Any) -> bool:
+        if key == 32 and self._space != "up":
+            self._space_held.cancel()
+            if self._space == "down":
+                self.services.devices.press_button(held=False)
+            self._space = "up"
+            return True
+        return False
+
+    def _hold_button(self) -> None:
+        if self._space == "down":
+            self._space = "held"
+            self.services.devices.press_button(held=True)

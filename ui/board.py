@@ -1,0 +1,597 @@
+"""The Tantrix board and the hands of tiles: the widgets every Tantrix mode reuses.
+
+:class:`BoardView` draws an :class:`engine.board.Board` (placed tiles as turned textured quads,
+forced spaces, highlighted cells), lets players pan, pinch-zoom and recentre it, and judges drops.
+:class:`HandView` shows a hand: tap a tile to turn it, twist it with two fingers, drag it onto the
+board. While a tile is dragged the board shows at once, on the space under it, whether it fits
+there; a drop the rules refuse is answered with the rule in plain words and the cells involved.
+
+Neither widget knows a rule: a mode plugs its own rules in as a :class:`PlacementTarget`, which
+judges (``check``) and makes (``place``) placements and refuses with
+:class:`engine.modes.Refused`. An accepted drop is drawn at once from the board the view shows
+(the mode's own Board object); whatever else the mode does (a replacement tile, a robot's move, a
+new Board) its screen shows with :meth:`BoardView.show` and by setting ``HandView.tiles``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Protocol
+
+from kivy.animation import Animation
+from kivy.clock import Clock
+from kivy.graphics import Color, InstructionGroup, Line, Mesh, Quad, Rectangle, RoundedRectangle
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.widget import Widget
+
+from engine.board import Board, Placement
+from engine.geometry import Cell
+from engine.modes import Refused
+
+from . import theme, tileart
+from .hexes import SQRT3, cell_at, centre, corners, extent, rotated_quad
+
+
+class PlacementTarget(Protocol):
+    """A mode's rules as the board widget sees them."""
+
+    def check(self, placement: Placement) -> Refused | None:
+        """None if ``placement`` would be accepted now, else why not. Changes nothing: it is
+        asked on every hover, so it must be quick (Board.check is)."""
+        ...
+
+    def place(self, placement: Placement) -> None:
+        """Make ``placement``, or raise :class:`Refused` and change nothing."""
+        ...
+
+
+MIN_SIZE, MAX_SIZE = 0.3, 2.4
+"""Zoom limits: a hexagon's circumradius in touch units (see :func:`ui.theme.unit`)."""
+
+
+def _fill(points: list[float]) -> Mesh:
+    vertices: list[float] = []
+    for i in range(0, len(points), 2):
+        vertices += [points[i], points[i + 1], 0.0, 0.0]
+    return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
+
+
+class BoardView(Widget):
+    """A board position drawn to scale; see the module docstring.
+
+    ``size_px`` is the current hexagon circumradius in pixels, ``origin`` where cell (0, 0)'s centre
+    is (widget coordinates). ``fit_area`` (x, y, w, h in widget coordinates, default the whole
+    widget) is where :meth:`recentre` fits the tiles, i.e. the table between the hands.
+    """
+
+    size_px = NumericProperty(40.0)
+    origin = ListProperty([0.0, 0.0])
+    fit_area = ListProperty([])
+    target = ObjectProperty(None, allownone=True)
+    snap_rotation = BooleanProperty(True)
+    """While hovering, if the tile does not fit as turned but fits turned otherwise, show (and on
+    drop place) the nearest rotation that fits: what the preview shows is what a drop does."""
+    show_frontier = BooleanProperty(True)
+    auto_fit = BooleanProperty(True)
+    """Recentre (animated) when tiles are added, unless a player has moved the view."""
+
+    __events__ = ("on_placed", "on_refused")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board = Board()
+        self._drawn: dict[Cell, tuple[int, int, Quad]] = {}
+        self._touches: dict[Any, tuple[float, float]] = {}
+        self._hover_key: tuple[Cell, int, int] | None = None
+        self.verdict: tuple[Placement, Refused | None] | None = None
+        """While a tile hovers over the board: the placement a drop would make and its refusal."""
+        self._highlight_clear = Clock.create_trigger(lambda dt: self.highlight(()), 5.0)
+        self._user_moved = False
+        self._fit_cells: list[Cell] | None = None
+        with self.canvas:
+            Color(*theme.TABLE)
+            self._bg = Rectangle(pos=self.pos, size=self.size)
+        self._frontier = InstructionGroup()
+        self._tiles = InstructionGroup()
+        self._forced = InstructionGroup()
+        self._marks = InstructionGroup()
+        self._preview = InstructionGroup()
+        self._tiles.add(Color(1, 1, 1, 1))  # every tile quad is drawn opaque, after this one colour
+        self._frontier.add(Color(1, 1, 1, 0.16))
+        self._frontier_lines: dict[Cell, Line] = {}
+        for group in (self._frontier, self._tiles, self._forced, self._marks, self._preview):
+            self.canvas.add(group)
+        self.bind(pos=self._relayout, size=self._relayout, size_px=self._redraw, origin=self._redraw)
+
+    # ---------------------------------------------------------------- coordinates
+
+    def cell_centre(self, cell: Cell) -> tuple[float, float]:
+        """Where ``cell``'s centre is drawn, in widget coordinates."""
+        x, y = centre(cell, self.size_px)
+        return self.origin[0] + x, self.origin[1] + y
+
+    def cell_under(self, x: float, y: float) -> Cell:
+        """The cell under the widget-coordinate point (x, y)."""
+        return cell_at(x - self.origin[0], y - self.origin[1], self.size_px)
+
+    def window_cell_centre(self, cell: Cell) -> tuple[float, float]:
+        return self.to_window(*self.cell_centre(cell))
+
+    # --------------------------------------------------------------------- drawing
+
+    def show(self, board: Board) -> None:
+        """Draw ``board`` (the mode's current position). Only what changed is redrawn."""
+        self.board = board
+        wanted = {p.cell: p for p in board.placements()}
+        for cell in [c for c in self._drawn if c not in wanted or wanted[c][::3] != self._drawn[c][:2]]:
+            self._tiles.remove(self._drawn.pop(cell)[2])
+        added = False
+        for cell, p in wanted.items():
+            if cell not in self._drawn:
+                quad = Quad(points=self._quad_points(cell, p.rot), texture=tileart.face(p.tile))
+                self._tiles.add(quad)
+                self._drawn[cell] = (p.tile, p.rot, quad)
+                added = True
+        self._draw_forced()
+        self._draw_frontier()
+        self._hover_key = None
+        if added and self.auto_fit and not self._user_moved:
+            self.recentre()
+
+    def _quad_points(self, cell: Cell, rot: int) -> list[float]:
+        x, y = self.cell_centre(cell)
+        return rotated_quad(x, y, self.size_px, rot)
+
+    def _relayout(self, *_args: Any) -> None:
+        self._bg.pos, self._bg.size = self.pos, self.size
+        if not self._user_moved:
+            self.recentre(animate=False, cells=self._fit_cells)
+        self._redraw()
+
+    def _redraw(self, *_args: Any) -> None:
+        for cell, (_tile, rot, quad) in self._drawn.items():
+            quad.points = self._quad_points(cell, rot)
+        self._draw_forced()
+        self._draw_frontier(moved=True)
+        self._draw_marks()
+        self._hover_key = None
+        self._preview.clear()
+
+    def _draw_forced(self) -> None:
+        """Forced spaces: an amber hexagon with a bold outline, so they catch the eye."""
+        group = self._forced
+        group.clear()
+        s = self.size_px
+        for space in self.board.forced_spaces():
+            x, y = self.cell_centre(space.cell)
+            group.add(Color(*theme.ACCENT[:3], 0.28))
+            group.add(_fill(corners(x, y, s * 0.92)))
+            group.add(Color(*theme.ACCENT))
+            group.add(Line(points=corners(x, y, s * 0.88), width=max(1.5, s * 0.07), close=True))
+
+    def _draw_frontier(self, moved: bool = False) -> None:
+        """Faint outlines of the spaces a tile could touch: where play can go. Kept per cell, so a
+        placement only adds and removes a few outlines (``moved``: the view moved, redo all)."""
+        lines = self._frontier_lines
+        cells = (set(self.board.frontier()) if len(self.board) else {(0, 0)}) if self.show_frontier else set()
+        for cell in [c for c in lines if c not in cells]:
+            self._frontier.remove(lines.pop(cell))
+        for cell in cells:
+            line = lines.get(cell)
+            if line is None:
+                line = lines[cell] = Line(width=1.1, close=True)
+                self._frontier.add(line)
+            elif not moved:
+                continue
+            x, y = self.cell_centre(cell)
+            line.points = corners(x, y, self.size_px * 0.94)
+
+    # ------------------------------------------------------------------ highlights
+
+    _marked: tuple[Cell, ...] = ()
+
+    def highlight(self, cells: Iterable[Cell]) -> None:
+        """Outline ``cells`` in red (the cells a refused placement involves) for a few seconds."""
+        self._marked = tuple(cells)
+        self._draw_marks()
+        if self._marked:
+            self._highlight_clear()
+
+    def _draw_marks(self) -> None:
+        group = self._marks
+        group.clear()
+        s = self.size_px
+        for cell in self._marked:
+            x, y = self.cell_centre(cell)
+            group.add(Color(*theme.BAD[:3], 0.25))
+            group.add(_fill(corners(x, y, s * 0.95)))
+            group.add(Color(*theme.BAD))
+            group.add(Line(points=corners(x, y, s * 0.9), width=max(2.0, s * 0.09), close=True))
+
+    @property
+    def highlighted(self) -> tuple[Cell, ...]:
+        return self._marked
+
+    # ------------------------------------------------------------- judging drops
+
+    def judge(self, tile: int, cell: Cell, rot: int) -> tuple[Placement, Refused | None]:
+        """The placement a drop of ``tile`` turned ``rot`` on ``cell`` would make, and the target's
+        verdict. With ``snap_rotation`` a refused rotation is replaced by the nearest one that
+        keeps the golden rule and is accepted, if any."""
+        target = self.target
+        placement = Placement(tile, cell[0], cell[1], rot)
+        if target is None:
+            return placement, Refused("no-game", "no game is being played")
+        verdict = target.check(placement)
+        if verdict is not None and self.snap_rotation and cell not in self.board:
+            turns = sorted(self.board.fits(tile, cell), key=lambda r: min((r - rot) % 6, (rot - r) % 6))
+            for other in turns:
+                candidate = Placement(tile, cell[0], cell[1], other)
+                if other != rot and target.check(candidate) is None:
+                    return candidate, None
+        return placement, verdict
+
+    def hover(self, window_pos: tuple[float, float] | None, tile: int = 0, rot: int = 0) -> bool:
+        """Show on the space under ``window_pos`` whether ``tile`` turned ``rot`` fits there (the
+        verdict is kept in :attr:`verdict`); False when the point is off the board (None: stop)."""
+        if window_pos is None or not self.collide_point(*self.to_widget(*window_pos)):
+            if self._hover_key is not None:
+                self._preview.clear()
+                self._hover_key = None
+            self.verdict = None
+            return False
+        cell = self.cell_under(*self.to_widget(*window_pos))
+        key = (cell, tile, rot)
+        if key == self._hover_key:
+            return True
+        self._hover_key = key
+        placement, refusal = self.judge(tile, cell, rot)
+        self.verdict = (placement, refusal)
+        group = self._preview
+        group.clear()
+        x, y = self.cell_centre(cell)
+        s = self.size_px
+        if cell not in self.board:
+            group.add(Color(1, 1, 1, 0.9 if refusal is None else 0.5))
+            group.add(Quad(points=rotated_quad(x, y, s, placement.rot), texture=tileart.face(tile)))
+        group.add(Color(*(theme.GOOD if refusal is None else theme.BAD)))
+        group.add(Line(points=corners(x, y, s * 0.96), width=max(2.0, s * 0.08), close=True))
+        return True
+
+    def drop(self, window_pos: tuple[float, float], tile: int, rot: int) -> Placement | Refused | None:
+        """Drop ``tile`` at ``window_pos``: the Placement made, the Refused, or None when the drop
+        was not over the board (the tile simply goes back to the hand)."""
+        self.hover(None)
+        local = self.to_widget(*window_pos)
+        if not self.collide_point(*local):
+            return None
+        placement, verdict = self.judge(tile, self.cell_under(*local), rot)
+        if verdict is None:
+            try:
+                self.target.place(placement)
+            except Refused as refusal:
+                verdict = refusal
+        if verdict is not None:
+            self.highlight(verdict.cells or (placement.cell,))
+            self.dispatch("on_refused", verdict)
+            return verdict
+        self.highlight(())
+        self.show(self.board)  # the target changed the board it shares with this view
+        self.dispatch("on_placed", placement)
+        return placement
+
+    def on_placed(self, placement: Placement) -> None:
+        """Event: the target accepted ``placement`` (the screen then calls :meth:`show`)."""
+
+    def on_refused(self, refusal: Refused) -> None:
+        """Event: a drop was refused (the table shows :func:`ui.refusals.explain` to the player)."""
+
+    def fitting_forced(self, tiles: Iterable[int]) -> set[int]:
+        """Which of ``tiles`` the target would accept on some forced space (the hand marks them)."""
+        target = self.target
+        found: set[int] = set()
+        if target is None:
+            return found
+        spaces = self.board.forced_spaces()
+        for t in tiles:
+            if any(
+                target.check(Placement(t, s.q, s.r, rot)) is None
+                for s in spaces
+                for rot in self.board.fits(t, s.cell)
+            ):
+                found.add(t)
+        return found
+
+    # ----------------------------------------------------------- pan, zoom, recentre
+
+    def recentre(self, animate: bool = True, cells: Iterable[Cell] | None = None) -> None:
+        """Fit the placed tiles (or ``cells``), and the spaces around them, into ``fit_area``."""
+        x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
+        if w <= 0 or h <= 0:
+            return
+        self._fit_cells = list(cells) if cells is not None else None
+        cells = self._fit_cells or [p.cell for p in self.board.placements()] or [(0, 0)]
+        unit_pts = [centre(c, 1.0) for c in cells]
+        xs = [p[0] for p in unit_pts]
+        ys = [p[1] for p in unit_pts]
+        # extents in circumradius units, with the ring of spaces around the tiles when it is shown
+        ring = 1 if self.show_frontier else 0
+        span_x = max(xs) - min(xs) + SQRT3 * (1 + 2 * ring)
+        span_y = max(ys) - min(ys) + 2 + 3 * ring
+        unit = theme.unit()
+        size = min(w / span_x, h / span_y, MAX_SIZE * unit * 0.75)
+        size = max(size, MIN_SIZE * unit)
+        mid_x = (max(xs) + min(xs)) / 2 * size
+        mid_y = (max(ys) + min(ys)) / 2 * size
+        origin = [x0 + w / 2 - mid_x, y0 + h / 2 - mid_y]
+        self._user_moved = False
+        Animation.cancel_all(self)
+        if animate and self.get_root_window() is not None:
+            Animation(size_px=size, origin=origin, d=0.35, t="out_quad").start(self)
+        else:
+            self.size_px, self.origin = size, origin
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos) or len(self._touches) >= 2:
+            return False
+        if touch.is_double_tap:
+            self.recentre()
+            return True
+        touch.grab(self)
+        self._touches[touch.uid] = touch.pos
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is not self or touch.uid not in self._touches:
+            return False
+        old = self._touches
+        new = dict(old)
+        new[touch.uid] = touch.pos
+        if len(new) == 1:
+            (ox, oy), (nx, ny) = old[touch.uid], touch.pos
+            self._move(nx - ox, ny - oy, 1.0, (nx, ny))
+        else:
+            (a0, b0), (a1, b1) = (old[k] for k in new), (new[k] for k in new)
+            d0 = math.dist(a0, b0) or 1.0
+            d1 = math.dist(a1, b1)
+            m0 = ((a0[0] + b0[0]) / 2, (a0[1] + b0[1]) / 2)
+            m1 = ((a1[0] + b1[0]) / 2, (a1[1] + b1[1]) / 2)
+            self._move(m1[0] - m0[0], m1[1] - m0[1], d1 / d0, m1)
+        self._touches = new
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        touch.ungrab(self)
+        self._touches.pop(touch.uid, None)
+        return True
+
+    def _move(self, dx: float, dy: float, factor: float, about: tuple[float, float]) -> None:
+        """Pan by (dx, dy) and zoom by ``factor`` keeping the point ``about`` fixed."""
+        Animation.cancel_all(self)
+        unit = theme.unit()
+        size = min(max(self.size_px * factor, MIN_SIZE * unit), MAX_SIZE * unit)
+        factor = size / self.size_px
+        ox, oy = self.origin
+        ox, oy = ox + dx, oy + dy
+        ax, ay = about
+        self.size_px = size
+        self.origin = [ax + (ox - ax) * factor, ay + (oy - ay) * factor]
+        self._user_moved = True
+
+
+class HandView(Widget):
+    """A row of tiles a player holds. Tap a tile to turn it clockwise, twist it with two fingers,
+    drag it onto ``board`` to play it.
+
+    Tiles are drawn turned the way they would lie on the board: a hand rotated to face a player
+    (``seat_angle``, degrees counter-clockwise, set by the table layout) shows them counter-turned,
+    so what a player sees in hand is what lands on the table. ``marked`` tiles (e.g. those that fit
+    a forced space) get an amber outline. ``drag_layer`` draws the tile under the finger.
+    """
+
+    tiles = ListProperty([])
+    marked = ListProperty([])
+    seat_angle = NumericProperty(0.0)
+    board = ObjectProperty(None, allownone=True)
+    drag_layer = ObjectProperty(None, allownone=True)
+    active = BooleanProperty(True)
+    """Whether this hand may play now (an inactive hand is dimmed and does not drag)."""
+    colour = StringProperty("")
+    """The player's link colour ("R", "Y", "G", "B"), shown as a bar on their edge; "" for none."""
+
+    __events__ = ("on_played", "on_refused")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rotations: dict[int, int] = {}
+        self._drag: dict[str, Any] | None = None
+        self._twist: dict[str, Any] | None = None
+        self.bind(pos=self._redraw, size=self._redraw, tiles=self._redraw, marked=self._redraw,
+                  seat_angle=self._redraw, active=self._redraw, colour=self._redraw)
+
+    # ----------------------------------------------------------------- layout
+
+    def _extent(self) -> tuple[float, float]:
+        return extent(-self.seat_angle)
+
+    def tile_radius(self) -> float:
+        """Hexagon circumradius that fits the tiles in a row inside the widget."""
+        n = max(len(self.tiles), 1)
+        wide, high = self._extent()
+        return max(1.0, min(self.height * 0.94 / high, self.width / (n * wide * 1.06)))
+
+    def slot_centre(self, index: int) -> tuple[float, float]:
+        r = self.tile_radius()
+        step = r * self._extent()[0] * 1.06
+        first = self.center_x - step * (len(self.tiles) - 1) / 2
+        return first + index * step, self.center_y
+
+    def tile_at(self, x: float, y: float) -> int | None:
+        """The tile whose slot contains the local point (x, y)."""
+        r = self.tile_radius()
+        for i, t in enumerate(self.tiles):
+            cx, cy = self.slot_centre(i)
+            if math.hypot(x - cx, y - cy) <= r:
+                return t
+        return None
+
+    def rotation(self, tile: int) -> int:
+        return self.rotations.get(tile, 0)
+
+    def turn(self, tile: int, steps: int = 1) -> None:
+        """Turn ``tile`` ``steps`` sixths of a turn clockwise."""
+        self.rotations[tile] = (self.rotation(tile) + steps) % 6
+        self._redraw()
+
+    def _redraw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        r = self.tile_radius()
+        turn = -self.seat_angle
+        dragged = self._drag["tile"] if self._drag and self._drag.get("moving") else None
+        with self.canvas:
+            # the player's strip: darker when waiting, lit when it is their turn
+            Color(0, 0, 0, 0.22 if self.active else 0.35)
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[r * 0.3])
+            if self.colour:
+                Color(*theme.LINK[self.colour])
+                RoundedRectangle(pos=(self.x + self.width * 0.1, self.y), size=(self.width * 0.8, r * 0.12),
+                                 radius=[r * 0.06])
+            for i, t in enumerate(self.tiles):
+                cx, cy = self.slot_centre(i)
+                if t in self.marked:
+                    Color(*theme.ACCENT)
+                    Line(points=corners(cx, cy, r * 1.02, turn), width=max(2.0, r * 0.08), close=True)
+                alpha = 0.25 if t == dragged else (1.0 if self.active else 0.55)
+                Color(1, 1, 1, alpha)
+                Quad(points=rotated_quad(cx, cy, r * 0.95, self.rotation(t), turn), texture=tileart.face(t))
+
+    # ------------------------------------------------------------------ touches
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        if self._drag is not None and self._twist is None and not self._drag["moving"]:
+            # a second finger while one holds a tile: twist it
+            self._twist = {"uid": touch.uid, "angle": self._finger_angle(touch), "total": 0.0, "turned": 0}
+            touch.grab(self)
+            return True
+        tile = self.tile_at(*touch.pos)
+        if tile is None or self._drag is not None:
+            return True  # the hand's strip is not the board: swallow the touch
+        if not self.active:
+            return True
+        touch.grab(self)
+        self._drag = {"uid": touch.uid, "tile": tile, "start": touch.pos, "moving": False}
+        return True
+
+    def _finger_angle(self, second: Any) -> float:
+        first = self._drag["pos"] if self._drag and "pos" in self._drag else self._drag["start"]
+        return math.degrees(math.atan2(second.pos[1] - first[1], second.pos[0] - first[0]))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        drag = self._drag
+        if drag is None:
+            return True
+        if self._twist is not None and touch.uid == self._twist["uid"]:
+            # the tile follows the fingers' turn, to the nearest sixth (clockwise = clockwise)
+            twist = self._twist
+            angle = self._finger_angle(touch)
+            twist["total"] += (angle - twist["angle"] + 180) % 360 - 180
+            twist["angle"] = angle
+            steps = round(-twist["total"] / 60)
+            if steps != twist["turned"]:
+                self.turn(drag["tile"], steps - twist["turned"])
+                twist["turned"] = steps
+                drag["twisted"] = True
+            return True
+        if touch.uid != drag["uid"]:
+            return True
+        drag["pos"] = touch.pos
+        if not drag["moving"] and math.dist(touch.pos, drag["start"]) > self.tile_radius() * 0.45:
+            drag["moving"] = True
+            self._redraw()
+        if drag["moving"]:
+            self._show_drag(touch)
+        return True
+
+    def _lifted(self, touch: Any) -> tuple[float, float]:
+        """Where the dragged tile is shown: above the finger as the player sees it, so the finger
+        does not hide it (window coordinates)."""
+        wx, wy = self.to_window(*touch.pos)
+        lift = self.tile_radius() * 1.3
+        a = math.radians(self.seat_angle)
+        return wx - math.sin(a) * lift, wy + math.cos(a) * lift
+
+    def _show_drag(self, touch: Any) -> None:
+        drag = self._drag
+        pos = self._lifted(touch)
+        rot = self.rotation(drag["tile"])
+        over_board = self.board is not None and self.board.hover(pos, drag["tile"], rot)
+        if self.drag_layer is not None:
+            if over_board:
+                self.drag_layer.hide()  # the board shows the tile on the space, fitting or not
+            else:
+                self.drag_layer.show(pos, drag["tile"], rot, self.tile_radius())
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        touch.ungrab(self)
+        drag = self._drag
+        if self._twist is not None and touch.uid == self._twist["uid"]:
+            self._twist = None
+            return True
+        if drag is None or touch.uid != drag["uid"]:
+            return True
+        self._drag = None
+        if self.drag_layer is not None:
+            self.drag_layer.hide()
+        self._twist = None
+        if not drag["moving"]:
+            if not drag.get("twisted"):
+                self.turn(drag["tile"])
+            return True
+        result = None
+        if self.board is not None:
+            result = self.board.drop(self._lifted(touch), drag["tile"], self.rotation(drag["tile"]))
+        if isinstance(result, Placement):
+            if drag["tile"] in self.tiles:
+                self.tiles.remove(drag["tile"])
+            self.rotations.pop(drag["tile"], None)
+            self.dispatch("on_played", result)
+        elif isinstance(result, Refused):
+            self.dispatch("on_refused", result)
+        self._redraw()
+        return True
+
+    def on_played(self, placement: Placement) -> None:
+        """Event: a tile of this hand was placed."""
+
+    def on_refused(self, refusal: Refused) -> None:
+        """Event: a drop from this hand was refused (the table shows why, facing this player)."""
+
+
+class DragLayer(Widget):
+    """Draws the tile being dragged above everything else (it ignores touches)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.canvas:
+            self._colour = Color(1, 1, 1, 0)
+            self._quad = Quad(points=[0] * 8)
+
+    def show(self, window_pos: tuple[float, float], tile: int, rot: int, radius: float) -> None:
+        x, y = self.to_widget(*window_pos)
+        self._quad.texture = tileart.face(tile)
+        self._quad.points = rotated_quad(x, y, radius, rot)
+        self._colour.a = 0.9
+
+    def hide(self) -> None:
+        self._colour.a = 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False

@@ -1,0 +1,100 @@
+"""Keep the translation catalogues in step with the code.
+
+    python -m ui.catalogues check    # list what is missing, untranslated or stale (exit 1 if any)
+    python -m ui.catalogues update   # add new messages (untranslated) and drop stale ones
+
+Messages are the English strings in ``_()`` and ``N_()`` calls under ``ui/``; each language's
+catalogue is ``ui/locale/<lang>/LC_MESSAGES/tantrix.po``. A ``{field}`` in a message must appear
+unchanged in its translation (it is filled in at run time).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from .i18n import DOMAIN, LANGUAGES
+
+UI = Path(__file__).resolve().parent
+KEYWORDS = {"_": None, "N_": None}
+_FIELD = re.compile(r"\{(\w*)\}")
+
+
+def extract() -> dict[str, list[str]]:
+    """Every message in the UI's code, with where it is used."""
+    found: dict[str, list[str]] = {}
+    for filename, lineno, message, _comments, _context in extract_from_dir(
+        str(UI), method_map=[("**.py", "python")], keywords=KEYWORDS
+    ):
+        if isinstance(message, str) and message:
+            found.setdefault(message, []).append(f"ui/{filename}:{lineno}")
+    return found
+
+
+def path(language: str) -> Path:
+    return UI / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read(language: str) -> Catalog:
+    with path(language).open("rb") as po:
+        return read_po(po, locale=language, domain=DOMAIN)
+
+
+def problems(language: str) -> list[str]:
+    """What is wrong with ``language``'s catalogue compared with the code (empty when nothing)."""
+    messages = extract()
+    catalog = read(language)
+    found: list[str] = []
+    for message in messages:
+        entry = catalog.get(message)
+        if entry is None:
+            found.append(f"{language}: missing {message!r}")
+        elif not entry.string:
+            found.append(f"{language}: untranslated {message!r}")
+        elif entry.fuzzy:
+            found.append(f"{language}: fuzzy {message!r}")
+        elif sorted(_FIELD.findall(message)) != sorted(_FIELD.findall(entry.string)):
+            found.append(f"{language}: fields differ in {message!r} -> {entry.string!r}")
+    for entry in catalog:
+        if entry.id and entry.id not in messages:
+            found.append(f"{language}: stale {entry.id!r} (no longer in the code)")
+    return found
+
+
+def update() -> None:
+    """Bring every catalogue in step: new messages added untranslated, stale ones removed."""
+    messages = extract()
+    for language in LANGUAGES:
+        if language == "en":
+            continue
+        old = read(language) if path(language).exists() else Catalog(locale=language, domain=DOMAIN)
+        new = Catalog(locale=language, domain=DOMAIN, project="Tantrix Table", version="1", fuzzy=False,
+                      header_comment=old.header_comment, language_team=old.language_team)
+        for message, places in messages.items():
+            entry = old.get(message)
+            new.add(message, entry.string if entry else "", locations=[(p.split(":")[0], int(p.split(":")[1])) for p in places])
+        path(language).parent.mkdir(parents=True, exist_ok=True)
+        with path(language).open("wb") as po:
+            write_po(po, new, width=100, omit_header=False, sort_output=False)
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "check"
+    if command == "update":
+        update()
+        return 0
+    if command == "check":
+        found = [p for language in LANGUAGES if language != "en" for p in problems(language)]
+        print("\n".join(found) or "catalogues are complete")
+        return 1 if found else 0
+    print("usage: python -m ui.catalogues check|update", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

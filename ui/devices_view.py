@@ -1,0 +1,142 @@
+"""What the UI shows of the devices: a badge when one is missing, and, with simulated devices, the
+LED rings drawn on screen and a control that acts as the tile reader."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from kivy.graphics import Color, Ellipse, RoundedRectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from . import theme
+from .i18n import N_, _, i18n
+from .services import DeviceStatus, RingFrames
+from .widgets import TButton
+
+DEVICE_NAMES = {"button": N_("Bag button"), "reader": N_("Tile reader"), "rings": N_("LED rings")}
+
+
+class StatusBadge(Label):
+    """A small red badge naming the devices that are not working; hidden while all are fine."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(color=theme.TEXT, bold=True, halign="right", valign="middle", **kwargs)
+        self.failing: dict[str, DeviceStatus] = {}
+        with self.canvas.before:
+            self._colour = Color(*theme.BAD[:3], 0.9)
+            self._bg = RoundedRectangle(radius=[theme.unit() * 0.15])
+        self.bind(pos=self._follow, size=self._follow, texture_size=self._follow)
+        i18n.bind(language=lambda *_: self._refresh())
+        self._refresh()
+
+    def update(self, status: DeviceStatus) -> None:
+        if status.ok:
+            self.failing.pop(status.name, None)
+        else:
+            self.failing[status.name] = status
+        self._refresh()
+
+    def _refresh(self) -> None:
+        names = [_(DEVICE_NAMES.get(n, n)) for n in sorted(self.failing)]
+        self.text = _("Not working: {devices}", devices=", ".join(names)) if names else ""
+        self.font_size = theme.font(0.7)
+        self.opacity = 1 if names else 0
+        self._follow()
+
+    def _follow(self, *_args: Any) -> None:
+        self.texture_update()
+        pad = theme.unit() * 0.2
+        width = self.texture_size[0] + 2 * pad
+        self.size = (width, theme.unit() * 0.7)
+        parent = self.parent
+        if parent is not None:
+            self.pos = (parent.right - width - pad, parent.top - self.height - pad)
+        self._bg.pos, self._bg.size = self.pos, self.size
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
+
+class RingsView(Widget):
+    """The LED rings as rings of dots, as the last RingFrames showed them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.frames: RingFrames | None = None
+        self.bind(pos=self._draw, size=self._draw)
+
+    def show(self, frames: RingFrames) -> None:
+        self.frames = frames
+        self._draw()
+
+    def _draw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        frames = self.frames
+        if frames is None or not frames.rings:
+            return
+        n = len(frames.rings)
+        radius = min(self.height / 2 * 0.9, self.width / n / 2 * 0.9)
+        with self.canvas:
+            for i, ring in enumerate(frames.rings):
+                cx = self.x + self.width * (i + 0.5) / n
+                cy = self.center_y
+                dot = max(2.0, radius * 0.28)
+                for k, (r, g, b) in enumerate(ring):
+                    a = math.radians(90 - 360 * k / max(len(ring), 1))
+                    Color(max(r, 25) / 255, max(g, 25) / 255, max(b, 25) / 255, 1)
+                    Ellipse(pos=(cx + radius * 0.75 * math.cos(a) - dot / 2, cy + radius * 0.75 * math.sin(a) - dot / 2),
+                            size=(dot, dot))
+
+
+class SimulatedPanel(BoxLayout):
+    """Desktop controls for simulated devices: the rings, and "scan tile" (a tile number and a
+    reader). The space bar is the bag button (see :class:`ui.app.KioskApp`)."""
+
+    READERS = (N_("Centre"), N_("Seat 1"), N_("Seat 2"), N_("Seat 3"), N_("Seat 4"))
+
+    def __init__(self, scan: Callable[[int, int | None], None], **kwargs: Any) -> None:
+        u = theme.unit()
+        super().__init__(orientation="horizontal", spacing=u * 0.12, padding=u * 0.1, **kwargs)
+        with self.canvas.before:
+            Color(0, 0, 0, 0.6)
+            self._bg = RoundedRectangle(radius=[u * 0.15])
+        self.bind(pos=self._follow, size=self._follow)
+        self.rings = RingsView(size_hint=(None, 1), width=u * 3.2)
+        self.add_widget(self.rings)
+        self.tile_input = TextInput(hint_text="1-56", multiline=False, input_filter="int",
+                                    size_hint=(None, 1), width=u * 1.2, font_size=theme.font(0.7))
+        self.add_widget(self.tile_input)
+        self.reader = Spinner(text=_("Centre"), values=[_(r) for r in self.READERS], size_hint=(None, 1),
+                              width=u * 1.9, font_size=theme.font(0.6))
+        self.add_widget(self.reader)
+        self.scan_button = TButton(msg=N_("Scan tile"), scale=0.6, size_hint=(None, 1), width=u * 1.7)
+        self.scan_button.bind(on_release=lambda *_: self._scan(scan))
+        self.add_widget(self.scan_button)
+        self.hint = Label(font_size=theme.font(0.55), color=theme.TEXT_DIM, size_hint=(None, 1), width=u * 2.6)
+        self.add_widget(self.hint)
+        i18n.bind(language=lambda *_: self._retranslate())
+        self._retranslate()
+
+    def _retranslate(self) -> None:
+        index = self.reader.values.index(self.reader.text) if self.reader.text in self.reader.values else 0
+        self.reader.values = [_(r) for r in self.READERS]
+        self.reader.text = self.reader.values[index]
+        self.hint.text = _("Space bar: bag button\n(hold: staff menu)")
+
+    def _scan(self, scan: Callable[[int, int | None], None]) -> None:
+        try:
+            tile = int(self.tile_input.text)
+        except ValueError:
+            return
+        if not 1 <= tile <= 56:
+            return
+        index = self.reader.values.index(self.reader.text) if self.reader.text in self.reader.values else 0
+        scan(tile, None if index == 0 else index - 1)
+
+    def _follow(self, *_args: Any) -> None:
+        self._bg.pos, self._bg.size = self.pos, self.size

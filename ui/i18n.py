@@ -1,0 +1,98 @@
+"""Every word on screen goes through here: gettext catalogues, switchable while the app runs.
+
+The catalogues are the ``.po`` files under ``ui/locale`` (English is the source language); Babel
+compiles them in memory when a language is first used, so there are no compiled files to keep in
+step. Widgets show translated text through :class:`Translated` (``TLabel``, ``TButton``): they
+hold the English ``msg`` and re-translate themselves when :data:`i18n` changes language, so a
+switch updates everything visible at once.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from importlib.resources import files
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from kivy.event import EventDispatcher
+from kivy.properties import DictProperty, OptionProperty, StringProperty
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "nl", "pl")
+"""The booklets' languages, in the order the flag buttons show them."""
+
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "pl": "Polski"}
+DOMAIN = "tantrix"
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation without translating it yet (for tables of messages)."""
+    return message
+
+
+def catalogue_path(language: str):
+    return files(__package__).joinpath(f"locale/{language}/LC_MESSAGES/{DOMAIN}.po")
+
+
+def load_catalogue(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``language`` (the identity for English)."""
+    if language == "en":
+        return gettext.NullTranslations()
+    with catalogue_path(language).open("rb") as po:
+        catalog = read_po(po, locale=language, domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+class I18n(EventDispatcher):
+    """The current language; bind to ``language`` to follow switches."""
+
+    language = OptionProperty("en", options=list(LANGUAGES))
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._catalogues: dict[str, gettext.NullTranslations] = {}
+
+    def catalogue(self, language: str | None = None) -> gettext.NullTranslations:
+        language = language or self.language
+        found = self._catalogues.get(language)
+        if found is None:
+            found = self._catalogues[language] = load_catalogue(language)
+        return found
+
+    def gettext(self, message: str) -> str:
+        return self.catalogue().gettext(message) if message else ""
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.catalogue().ngettext(singular, plural, n)
+
+
+i18n = I18n()
+"""The app's one language state (Kivy runs one app per process)."""
+
+
+def _(message: str, **values: Any) -> str:
+    """``message`` in the current language, with ``{name}`` fields filled from ``values``."""
+    text = i18n.gettext(message)
+    return text.format(**values) if values else text
+
+
+class Translated:
+    """Mixin for a widget with a ``text``: set ``msg`` (English, with optional ``{fields}`` filled
+    from ``values``) and ``text`` follows it in the current language."""
+
+    msg = StringProperty("")
+    values = DictProperty({})
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        i18n.bind(language=self._retranslate)
+        self.bind(msg=self._retranslate, values=self._retranslate)
+        self._retranslate()
+
+    def _retranslate(self, *_args: Any) -> None:
+        if self.msg:  # a widget without msg keeps the text it was given (e.g. a language's own name)
+            self.text = _(self.msg, **self.values)  # type: ignore[attr-defined]

@@ -1,0 +1,239 @@
+"""The staff menu, behind a PIN: language, LED brightness, hardware, tag enrolment, statistics,
+reset, quit to the system. It is the only way out of the app."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.slider import Slider
+
+from engine.tiles import ALL_NUMBERS
+
+from .. import theme
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
+from ..services import DeviceStatus, EnrolmentProgress, UnknownTag
+from ..devices_view import DEVICE_NAMES
+from ..widgets import FlagButton, Keypad, TButton, TLabel, panel_background
+
+
+class PinScreen(Screen):
+    """A numeric keypad; the right PIN opens the staff menu, a wrong one is refused."""
+
+    def __init__(self, check: Callable[[str], bool], on_open: Callable[[], None], on_cancel: Callable[[], None],
+                 **kwargs: Any) -> None:
+        super().__init__(name="staff-pin", **kwargs)
+        u = theme.unit()
+        self._check, self._on_open = check, on_open
+        root = BoxLayout(orientation="horizontal", padding=u * 0.4, spacing=u * 0.5)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        left = BoxLayout(orientation="vertical", spacing=u * 0.3)
+        left.add_widget(TLabel(msg=N_("Staff"), scale=1.6, bold=True))
+        self.prompt = TLabel(msg=N_("Enter the staff PIN"))
+        left.add_widget(self.prompt)
+        self.dots = Label(font_size=theme.font(2.0), color=theme.TEXT)
+        left.add_widget(self.dots)
+        cancel = TButton(msg=N_("Cancel"), size_hint=(1, None), height=u * 1.3)
+        cancel.bind(on_release=lambda *_: on_cancel())
+        left.add_widget(cancel)
+        root.add_widget(left)
+        self.keypad = Keypad(self._enter, size_hint=(None, 1), width=u * 5.2)
+        self.keypad.bind(entered=lambda _k, value: setattr(self.dots, "text", "\u2022 " * len(value)))
+        root.add_widget(self.keypad)
+        self.add_widget(root)
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.keypad.entered = ""
+        self.prompt.msg = N_("Enter the staff PIN")
+        self.prompt.color = theme.TEXT
+
+    def _enter(self, pin: str) -> None:
+        if self._check(pin):
+            self._on_open()
+        else:
+            self.prompt.msg = N_("Wrong PIN. Try again.")
+            self.prompt.color = theme.BAD
+
+
+PAGES = ("language", "brightness", "hardware", "tags", "statistics", "reset", "quit")
+PAGE_TITLES = {
+    "language": N_("Language"), "brightness": N_("LED brightness"), "hardware": N_("Hardware"),
+    "tags": N_("Tag enrolment"), "statistics": N_("Statistics"), "reset": N_("Reset"),
+    "quit": N_("Quit to the system"),
+}
+
+
+class StaffScreen(Screen):
+    """The staff menu: a column of pages on the left, the open page on the right."""
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(name="staff", **kwargs)
+        self.app = app
+        u = theme.unit()
+        root = BoxLayout(orientation="horizontal", padding=u * 0.3, spacing=u * 0.3)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        nav = BoxLayout(orientation="vertical", size_hint=(None, 1), width=u * 4.2, spacing=u * 0.1)
+        self.nav: dict[str, TButton] = {}
+        for page in PAGES:
+            button = TButton(msg=PAGE_TITLES[page], scale=0.85)
+            button.bind(on_release=lambda _b, p=page: self.open_page(p))
+            nav.add_widget(button)
+            self.nav[page] = button
+        close = TButton(msg=N_("Close"), scale=0.85, bg=list(theme.rgb("#2e7d32")))
+        close.bind(on_release=lambda *_: app.go_home())
+        nav.add_widget(close)
+        root.add_widget(nav)
+        self.content = BoxLayout(orientation="vertical", padding=u * 0.4, spacing=u * 0.25)
+        panel_background(self.content)
+        root.add_widget(self.content)
+        self.add_widget(root)
+        self.page = ""
+        self.enrolment: EnrolmentProgress | None = None
+        self.unknown_tag: UnknownTag | None = None
+        self.open_page("hardware")
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.open_page(self.page or "hardware")
+
+    # ------------------------------------------------------------------ pages
+
+    def open_page(self, page: str) -> None:
+        self.page = page
+        for name, button in self.nav.items():
+            button.bg = list(theme.BUTTON_DOWN if name == page else theme.BUTTON)
+        self.content.clear_widgets()
+        self.content.add_widget(TLabel(msg=PAGE_TITLES[page], scale=1.3, bold=True, size_hint=(1, None),
+                                       height=theme.unit() * 1.0))
+        getattr(self, f"_page_{page}")()
+
+    def _row(self, **kwargs: Any) -> BoxLayout:
+        row = BoxLayout(size_hint=(1, None), height=theme.unit() * 1.3, spacing=theme.unit() * 0.25, **kwargs)
+        self.content.add_widget(row)
+        return row
+
+    def _text(self, text: str, **kwargs: Any) -> Label:
+        label = Label(text=text, font_size=theme.font(), color=theme.TEXT, halign="left", valign="top", **kwargs)
+        label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.content.add_widget(label)
+        return label
+
+    def _page_language(self) -> None:
+        for language in LANGUAGES:
+            row = self._row()
+            flag = FlagButton(language=language, size_hint=(None, 1), width=theme.unit() * 1.8)
+            button = TButton(text=LANGUAGE_NAMES[language])  # each language named in itself
+            for widget in (flag, button):
+                widget.bind(on_release=lambda _w, lang=language: self.app.set_language(lang))
+            row.add_widget(flag)
+            row.add_widget(button)
+        self.content.add_widget(BoxLayout())
+
+    def _page_brightness(self) -> None:
+        settings = self.app.services.settings
+        value = TLabel(msg=N_("{percent} %"), values={"percent": round(settings.brightness * 100)}, scale=1.4,
+                       size_hint=(1, None), height=theme.unit() * 1.2)
+        self.content.add_widget(value)
+        slider = Slider(min=0, max=100, step=5, value=round(settings.brightness * 100), size_hint=(1, None),
+                        height=theme.unit() * 1.4, cursor_size=(theme.unit() * 0.9, theme.unit() * 0.9))
+
+        def changed(_slider: Any, percent: float) -> None:
+            settings.set_brightness(percent / 100)
+            value.values = {"percent": int(percent)}
+
+        slider.bind(value=changed)
+        self.brightness_slider = slider
+        self.content.add_widget(slider)
+        self.content.add_widget(BoxLayout())
+
+    def _page_hardware(self) -> None:
+        lines = [self._status_line(s) for s in self.app.services.devices.status()]
+        warnings = self.app.services.settings.warnings
+        if warnings:
+            lines += ["", _("Configuration problems:")] + [f"  {w}" for w in warnings]
+        self._text("\n".join(lines))
+
+    @staticmethod
+    def _status_line(status: DeviceStatus) -> str:
+        name = _(DEVICE_NAMES.get(status.name, status.name))
+        state = _("working") if status.ok else _("NOT WORKING")
+        detail = f" ({status.detail})" if status.detail else ""
+        return f"{name}: {state}  [{status.backend}]{detail}"
+
+    def _page_tags(self) -> None:
+        row = self._row()
+        start = TButton(msg=N_("Start: all 56 tiles"), bg=list(theme.rgb("#2e7d32")))
+        cancel = TButton(msg=N_("Cancel enrolment"))
+        start.bind(on_release=lambda *_: self.app.services.devices.start_enrolment(list(ALL_NUMBERS)))
+        cancel.bind(on_release=lambda *_: self._cancel_enrolment())
+        row.add_widget(start)
+        row.add_widget(cancel)
+        self.enrolment_label = self._text("")
+        self._show_enrolment()
+
+    def _cancel_enrolment(self) -> None:
+        self.app.services.devices.cancel_enrolment()
+        self.enrolment = None
+        self._show_enrolment()
+
+    def _show_enrolment(self) -> None:
+        progress, lines = self.enrolment, []
+        if progress is None:
+            lines.append(_("Enrolment teaches the reader the tags of a new set of tiles."))
+        elif progress.next_tile is None:
+            lines.append(_("Done: {count} tiles learned.", count=progress.learned))
+        else:
+            lines.append(_("{count} of 56 learned. Put tile {tile} on the reader.",
+                           count=progress.learned, tile=progress.next_tile))
+        if progress is not None and progress.error:
+            lines.append(progress.error)
+        if self.unknown_tag is not None:
+            lines.append(_("Unknown tag read: {uid}", uid=self.unknown_tag.uid))
+        self.enrolment_label.text = "\n".join(lines)
+
+    def _page_statistics(self) -> None:
+        self._text("\n".join(_flatten(self.app.services.store.statistics())) or _("No games played yet."))
+
+    def _page_reset(self) -> None:
+        self._text(_("Forget the game in progress (it cannot be resumed afterwards)."), size_hint=(1, 0.4))
+        row = self._row()
+        button = TButton(msg=N_("Clear the current game"), bg=list(theme.rgb("#8e2b2b")))
+        done = TLabel(msg="")
+        button.bind(on_release=lambda *_: (self.app.services.store.clear_current(),
+                                           setattr(done, "msg", N_("The current game was cleared."))))
+        row.add_widget(button)
+        self.content.add_widget(done)
+
+    def _page_quit(self) -> None:
+        self._text(_("Close the kiosk and return to the operating system."), size_hint=(1, 0.4))
+        row = self._row()
+        button = TButton(msg=N_("Quit to the system"), bg=list(theme.rgb("#8e2b2b")))
+        button.bind(on_release=lambda *_: self.app.services.quit_to_system())
+        row.add_widget(button)
+        self.content.add_widget(BoxLayout())
+
+    # --------------------------------------------------------------- events
+
+    def on_device_event(self, event: Any) -> None:
+        if isinstance(event, EnrolmentProgress):
+            self.enrolment = event
+        elif isinstance(event, UnknownTag):
+            self.unknown_tag = event
+        else:
+            if isinstance(event, DeviceStatus) and self.page == "hardware":
+                self.open_page("hardware")
+            return
+        if self.page == "tags":
+            self._show_enrolment()
+
+
+def _flatten(values: dict[str, Any], indent: str = "") -> list[str]:
+    lines = []
+    for key, value in values.items():
+        if isinstance(value, dict):
+            lines.append(f"{indent}{key}:")
+            lines += _flatten(value, indent + "    ")
+        else:
+            lines.append(f"{indent}{key}: {value}")
+    return lines

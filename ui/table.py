@@ -1,0 +1,262 @@
+"""Seats around the table: where each player's hand goes and which way it faces.
+
+With the screen lying flat, players sit around it: each hand lies along its player's edge and faces
+them (the far side turned 180 degrees, the short sides 90 when a hand fits along them). Upright
+(``settings.orientation == "upright"``) every hand sits at the bottom. :func:`seat_boxes` decides
+the geometry (a pure function, so it can be checked without a screen); :class:`TableLayout` puts a
+board and the hands on screen accordingly, and shows each player's messages facing them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal, NamedTuple, Sequence
+
+from kivy.clock import Clock
+from kivy.graphics import Color, RoundedRectangle
+from kivy.properties import NumericProperty, OptionProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+from kivy.uix.scatter import Scatter
+
+
+from . import theme
+from .board import BoardView, DragLayer, HandView
+from .hexes import SQRT3
+from .i18n import N_, Translated
+from .refusals import explain
+
+
+class SeatBox(NamedTuple):
+    """A hand's box: its centre, its length along the player's edge and its depth, and the angle
+    (degrees counter-clockwise) it is turned so that it faces its player (0: bottom edge)."""
+
+    cx: float
+    cy: float
+    length: float
+    depth: float
+    angle: float
+
+    def up(self) -> tuple[float, float]:
+        """The direction away from the player, towards the middle of the table."""
+        a = math.radians(self.angle)
+        return -math.sin(a), math.cos(a)
+
+
+BOTTOM, LEFT, TOP, RIGHT = 0.0, -90.0, 180.0, 90.0
+
+
+def hand_depth(width: float, height: float) -> float:
+    """Depth of a one-row hand strip: tiles of about 0.72 touch units circumradius."""
+    return min(width, height) / 10 * 0.72 * 2.15
+
+
+def seat_boxes(
+    players: int,
+    width: float,
+    height: float,
+    orientation: Literal["flat", "upright"] = "flat",
+    hand_tiles: int = 6,
+) -> tuple[list[SeatBox], tuple[float, float, float, float]]:
+    """The hands' boxes, in seating order (clockwise seen from above, starting at the bottom), and
+    the rectangle (x, y, w, h) left free for the board."""
+    depth = hand_depth(width, height)
+    radius = depth / 2.15
+    wanted = hand_tiles * SQRT3 * radius * 1.1
+    if players <= 0:
+        return [], (0.0, 0.0, width, height)
+    if orientation == "upright":
+        return _upright(players, width, height, depth, wanted)
+    # clockwise from above: bottom edge right-to-left, left edge, top edge left-to-right, right edge
+    def along(count: int, span: float) -> list[tuple[float, float]]:
+        """(offset from the edge's middle, length) for ``count`` hands shared along an edge."""
+        length = min(wanted, span / count * 0.96)
+        slots = [(i - (count - 1) / 2) * span / count for i in range(count)]
+        return [(s, length) for s in slots]
+
+    sides_fit = wanted <= height - 2 * depth * 0.15
+    if players <= 2:
+        plan = {BOTTOM: 1, TOP: players - 1}
+    elif sides_fit:
+        plan = {BOTTOM: 1 + (players >= 5), LEFT: 1, TOP: players - 3 - (players >= 5), RIGHT: 1}
+    else:
+        plan = {BOTTOM: (players + 1) // 2, TOP: players // 2}
+    sides = depth if plan.get(LEFT) else 0.0  # the corners belong to the side hands, if any
+    boxes: list[SeatBox] = []
+    for edge in (BOTTOM, LEFT, TOP, RIGHT):
+        count = plan.get(edge, 0)
+        if not count:
+            continue
+        span = width - 2 * sides if edge in (BOTTOM, TOP) else height
+        for offset, length in along(count, span):
+            if edge == BOTTOM:
+                boxes.append(SeatBox(width / 2 - offset, depth / 2, length, depth, edge))
+            elif edge == TOP:
+                boxes.append(SeatBox(width / 2 + offset, height - depth / 2, length, depth, edge))
+            elif edge == LEFT:
+                boxes.append(SeatBox(depth / 2, height / 2 + offset, length, depth, edge))
+            else:
+                boxes.append(SeatBox(width - depth / 2, height / 2 - offset, length, depth, edge))
+    left = depth if plan.get(LEFT) else 0.0
+    right = depth if plan.get(RIGHT) else 0.0
+    bottom = depth if plan.get(BOTTOM) else 0.0
+    top = depth if plan.get(TOP) else 0.0
+    return boxes, (left, bottom, width - left - right, height - bottom - top)
+
+
+def _upright(
+    players: int, width: float, height: float, depth: float, wanted: float
+) -> tuple[list[SeatBox], tuple[float, float, float, float]]:
+    """Every hand at the bottom, in as few rows as keep the tiles at least 80 % of their full size
+    (hands never take more than 45 % of the height)."""
+
+    def radius(rows: int) -> float:
+        largest = depth / 2.15
+        length = width / math.ceil(players / rows) * 0.96
+        return min(largest, largest * length / wanted, height * 0.45 / rows / 2.15)
+
+    rows = next((k for k in range(1, players + 1) if radius(k) >= 0.8 * depth / 2.15),
+                max(range(1, players + 1), key=radius))
+    per_row = math.ceil(players / rows)
+    row_depth = radius(rows) * 2.15
+    boxes = []
+    for i in range(players):
+        row, col = divmod(i, per_row)
+        in_row = min(per_row, players - row * per_row)
+        length = width / in_row * 0.96
+        cx = width / in_row * (col + 0.5)
+        cy = row_depth * (rows - row - 0.5)
+        boxes.append(SeatBox(cx, cy, length, row_depth, BOTTOM))
+    used = row_depth * rows
+    return boxes, (0.0, used, width, height - used)
+
+
+class Banner(Scatter):
+    """A message turned to face one player, shown for a few seconds."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False,
+                         size_hint=(None, None), auto_bring_to_front=False, **kwargs)
+        self.label = Label(halign="center", valign="middle", color=theme.TEXT)
+        self.add_widget(self.label)
+        with self.canvas.before:
+            self._colour = Color(0, 0, 0, 0)
+            self._bg = RoundedRectangle(radius=[12])
+        self._hide = Clock.create_trigger(lambda dt: self.hide(), 5.5)
+        self.opacity = 0
+
+    def say(self, text: str, box: SeatBox, good: bool = False) -> None:
+        u = theme.unit()
+        length = min(box.length * 1.05, u * 9)
+        self.rotation = 0
+        self.size = (length, u * 1.5)
+        self.label.size = self.size
+        self.label.text_size = (length - u * 0.4, None)
+        self.label.font_size = theme.font(0.95)
+        self.label.text = text
+        self._bg.size = self.size
+        self._bg.pos = (0, 0)
+        self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
+        self.rotation = box.angle
+        ux, uy = box.up()
+        gap = box.depth / 2 + u * 1.0
+        self.center = (box.cx + ux * gap, box.cy + uy * gap)
+        self.opacity = 1
+        self._hide()
+
+    def hide(self) -> None:
+        self.opacity = 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
+
+class BagBadge(Translated, Label):
+    """How many tiles are left in the bag."""
+
+
+class TableLayout(FloatLayout):
+    """A board with the players' hands around it (or below it, upright).
+
+    Call :meth:`seat` with the hands in seating order; the layout turns each to face its player,
+    wires it to the board and the drag layer, shows a refused drop's reason facing the player who
+    made it, and keeps the board's ``fit_area`` on the free table. ``bag`` (-1 hides it) is the
+    number of tiles left to draw.
+    """
+
+    orientation = OptionProperty("flat", options=["flat", "upright"])
+    bag = NumericProperty(-1)
+
+    def __init__(self, board: BoardView | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board = board or BoardView()
+        self.board.size_hint = (1, 1)
+        self.add_widget(self.board)
+        self.board.bind(on_placed=lambda *_: self.refresh_hints())
+        self.hands: list[HandView] = []
+        self.boxes: list[SeatBox] = []
+        self._holders: list[Scatter] = []
+        self._banners: list[Banner] = []
+        self.bag_badge = BagBadge(msg=N_("Bag: {count}"), values={"count": 0}, size_hint=(None, None),
+                                  color=theme.TEXT, bold=True)
+        self.add_widget(self.bag_badge)
+        self.drag_layer = DragLayer(size_hint=(1, 1))
+        self.add_widget(self.drag_layer)
+        self.bind(size=self._relayout, pos=self._relayout, orientation=self._relayout, bag=self._relayout)
+
+    def seat(self, hands: Sequence[HandView]) -> None:
+        """Seat ``hands`` (seating order) around the table."""
+        for holder in self._holders:
+            self.remove_widget(holder)
+        for banner in self._banners:
+            self.remove_widget(banner)
+        self.hands = list(hands)
+        self._holders, self._banners = [], []
+        self.remove_widget(self.drag_layer)
+        for index, hand in enumerate(self.hands):
+            holder = Scatter(do_rotation=False, do_scale=False, do_translation=False,
+                             size_hint=(None, None), auto_bring_to_front=False)
+            holder.add_widget(hand)
+            hand.board = self.board
+            hand.drag_layer = self.drag_layer
+            hand.bind(on_refused=lambda h, refusal, i=index: self.tell(i, explain(refusal, len(self.board.board) == 0)))
+            self.add_widget(holder)
+            self._holders.append(holder)
+            banner = Banner()
+            self._banners.append(banner)
+        for banner in self._banners:
+            self.add_widget(banner)
+        self.add_widget(self.drag_layer)
+        self._relayout()
+
+    def tell(self, seat: int, text: str, good: bool = False) -> None:
+        """Show ``text`` to the player in ``seat``, facing them."""
+        if 0 <= seat < len(self._banners):
+            self._banners[seat].say(text, self.boxes[seat], good)
+
+    def refresh_hints(self) -> None:
+        """Mark, in every hand, the tiles that fit a forced space."""
+        for hand in self.hands:
+            hand.marked = sorted(self.board.fitting_forced(hand.tiles))
+
+    def _relayout(self, *_args: Any) -> None:
+        width, height = self.size
+        most = max((len(h.tiles) for h in self.hands), default=6)
+        self.boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, max(most, 6))
+        for hand, holder, box in zip(self.hands, self._holders, self.boxes):
+            holder.rotation = 0
+            holder.size = (box.length, box.depth)
+            hand.size = (box.length, box.depth)
+            hand.pos = (0, 0)
+            hand.seat_angle = box.angle
+            holder.rotation = box.angle
+            holder.center = (self.x + box.cx, self.y + box.cy)
+        fx, fy, fw, fh = free
+        self.board.fit_area = [self.x + fx, self.y + fy, fw, fh]
+        badge = self.bag_badge
+        badge.opacity = 1 if self.bag >= 0 else 0
+        badge.values = {"count": max(int(self.bag), 0)}
+        badge.font_size = theme.font(0.9)
+        badge.texture_update()
+        badge.size = (badge.texture_size[0] + theme.unit() * 0.4, theme.unit() * 0.8)
+        badge.pos = (self.x + fx + fw - badge.width - theme.unit() * 0.2, self.y + fy + fh - badge.height - theme.unit() * 0.1)

@@ -1,0 +1,204 @@
+"""Small widgets the screens share: big rounded buttons, translated labels, flags, a PIN keypad.
+
+Every touch target is at least one touch unit (:func:`ui.theme.unit`, 48 px on the 800x480 panel)
+in both directions; text sizes follow the same unit so both kiosk screens look alike.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from kivy.graphics import Color, Mesh, Rectangle, RoundedRectangle
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from . import theme
+from .i18n import LANGUAGE_NAMES, N_, Translated, _, i18n
+
+
+class TLabel(Translated, Label):
+    """A label whose text follows ``msg`` in the current language."""
+
+    scale = NumericProperty(1.0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        kwargs.setdefault("halign", "center")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(**kwargs)
+        self.bind(size=self._fit, scale=self._fit)
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        self.font_size = theme.font(self.scale)
+        self.text_size = (self.width, None)
+
+
+def panel_background(widget: Widget, colour: theme.RGBA = theme.PANEL, radius: float = 0.25) -> None:
+    """Give ``widget`` a rounded background that follows its position and size."""
+    with widget.canvas.before:
+        Color(*colour)
+        rect = RoundedRectangle(radius=[theme.unit() * radius])
+
+    def follow(*_args: Any) -> None:
+        rect.pos, rect.size = widget.pos, widget.size
+
+    widget.bind(pos=follow, size=follow)
+    follow()
+
+
+class TButton(Translated, ButtonBehavior, Label):
+    """A big rounded button with translated text. ``bg`` is its colour; ``subtitle`` (English,
+    translated) is an optional smaller second line."""
+
+    bg = ListProperty(list(theme.BUTTON))
+    scale = NumericProperty(1.0)
+    subtitle = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        kwargs.setdefault("halign", "center")
+        kwargs.setdefault("valign", "middle")
+        kwargs.setdefault("markup", True)
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            self._colour = Color(*self.bg)
+            self._rect = RoundedRectangle(radius=[theme.unit() * 0.22])
+        self.bind(pos=self._follow, size=self._follow, state=self._follow, bg=self._follow,
+                  scale=self._retranslate, subtitle=self._retranslate)
+        self._follow()
+
+    def _retranslate(self, *args: Any) -> None:
+        super()._retranslate(*args)
+        if self.subtitle:
+            small = int(theme.font(self.scale * 0.72))
+            self.text = f"{self.text}\n[size={small}][color=d8dde2]{_(self.subtitle)}[/color][/size]"
+        self.font_size = theme.font(self.scale)
+
+    def _follow(self, *_args: Any) -> None:
+        self._rect.pos, self._rect.size = self.pos, self.size
+        r, g, b, a = self.bg
+        if self.state == "down":
+            r, g, b = min(r * 1.35 + 0.08, 1), min(g * 1.35 + 0.08, 1), min(b * 1.35 + 0.08, 1)
+        self._colour.rgba = (r, g, b, a)
+        self.text_size = (self.width * 0.92, None)
+
+
+class FlagButton(ButtonBehavior, Widget):
+    """A language's flag; the current language is outlined."""
+
+    language = StringProperty("en")
+    selected = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._draw, size=self._draw, selected=self._draw, state=self._draw)
+        i18n.bind(language=lambda *_: setattr(self, "selected", i18n.language == self.language))
+        self.selected = i18n.language == self.language
+
+    def _draw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        pad = self.height * 0.12
+        x, y, w, h = self.x + pad, self.y + pad, self.width - 2 * pad, self.height - 2 * pad
+        with self.canvas:
+            if self.selected:
+                Color(*theme.ACCENT)
+                RoundedRectangle(pos=(self.x, self.y), size=self.size, radius=[pad])
+            _FLAGS[self.language](x, y, w, h)
+            if self.state == "down":
+                Color(1, 1, 1, 0.3)
+                Rectangle(pos=(x, y), size=(w, h))
+
+    @property
+    def title(self) -> str:
+        return LANGUAGE_NAMES[self.language]
+
+
+def _stripes(x: float, y: float, w: float, h: float, colours: list[str], vertical: bool) -> None:
+    n = len(colours)
+    for i, colour in enumerate(colours):
+        Color(*theme.rgb(colour))
+        if vertical:
+            Rectangle(pos=(x + w * i / n, y), size=(w / n + 0.5, h))
+        else:
+            Rectangle(pos=(x, y + h - h * (i + 1) / n), size=(w, h / n + 0.5))
+
+
+def _diagonal(x: float, y: float, w: float, h: float, half: float, rising: bool) -> None:
+    """A band of half-width ``half`` along a diagonal of the rectangle, cut to the rectangle."""
+    length = math.hypot(w, h)
+    a, b = half * length / h, half * length / w  # where the band's edges cross the rectangle's sides
+    if rising:
+        points = [x, y, x + a, y, x + w, y + h - b, x + w, y + h, x + w - a, y + h, x, y + b]
+    else:
+        points = [x, y + h, x, y + h - b, x + w - a, y, x + w, y, x + w, y + b, x + a, y + h]
+    vertices: list[float] = []
+    for i in range(0, len(points), 2):
+        vertices += [points[i], points[i + 1], 0.0, 0.0]
+    Mesh(vertices=vertices, indices=list(range(6)), mode="triangle_fan")
+
+
+def _union_jack(x: float, y: float, w: float, h: float) -> None:
+    Color(*theme.rgb("#012169"))
+    Rectangle(pos=(x, y), size=(w, h))
+    t = h / 15
+    for rising in (True, False):
+        Color(1, 1, 1, 1)
+        _diagonal(x, y, w, h, t * 1.5, rising)
+        Color(*theme.rgb("#c8102e"))
+        _diagonal(x, y, w, h, t * 0.55, rising)
+    Color(1, 1, 1, 1)
+    Rectangle(pos=(x + w / 2 - t * 2.5, y), size=(t * 5, h))
+    Rectangle(pos=(x, y + h / 2 - t * 2.5), size=(w, t * 5))
+    Color(*theme.rgb("#c8102e"))
+    Rectangle(pos=(x + w / 2 - t * 1.5, y), size=(t * 3, h))
+    Rectangle(pos=(x, y + h / 2 - t * 1.5), size=(w, t * 3))
+
+
+_FLAGS: dict[str, Callable[[float, float, float, float], None]] = {
+    "en": _union_jack,
+    "fr": lambda x, y, w, h: _stripes(x, y, w, h, ["#0055a4", "#ffffff", "#ef4135"], True),
+    "nl": lambda x, y, w, h: _stripes(x, y, w, h, ["#ae1c28", "#ffffff", "#21468b"], False),
+    "pl": lambda x, y, w, h: _stripes(x, y, w, h, ["#ffffff", "#dc143c"], False),
+}
+
+
+class FlagBar(BoxLayout):
+    """The four flags; a tap switches the language at once (``on_language`` is told)."""
+
+    def __init__(self, on_language: Callable[[str], None], **kwargs: Any) -> None:
+        super().__init__(orientation="horizontal", spacing=theme.unit() * 0.15, **kwargs)
+        for language in LANGUAGE_NAMES:
+            flag = FlagButton(language=language)
+            flag.bind(on_release=lambda f: on_language(f.language))
+            self.add_widget(flag)
+
+
+class Keypad(GridLayout):
+    """A numeric keypad for the staff PIN: digits, clear, OK. ``on_enter(pin)`` gets the digits."""
+
+    entered = StringProperty("")
+
+    def __init__(self, on_enter: Callable[[str], None], **kwargs: Any) -> None:
+        super().__init__(cols=3, spacing=theme.unit() * 0.15, **kwargs)
+        self._on_enter = on_enter
+        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", N_("Clear"), "0", N_("OK")]:
+            button = TButton(msg=key, scale=1.2)
+            if key == "OK":
+                button.bg = list(theme.rgb("#2e7d32"))
+            button.bind(on_release=lambda b, k=key: self.press(k))
+            self.add_widget(button)
+
+    def press(self, key: str) -> None:
+        if key == "Clear":
+            self.entered = ""
+        elif key == "OK":
+            pin, self.entered = self.entered, ""
+            self._on_enter(pin)
+        elif len(self.entered) < 8:
+            self.entered += key
