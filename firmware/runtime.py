@@ -65,11 +65,32 @@ class Runtime:
                  self.store.memory_reason or self.store.path, self.store.journal_mode)
 
     def run(self) -> int:
-        """Run the kiosk until it is told to stop; returns the exit status."""
-        from engine.cli import main as engine_demo
+        """Run the touchscreen UI until staff quit to the system; returns the exit status."""
+        os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy's log joins ours, to the journal
+        os.environ.setdefault("KIVY_NO_FILELOG", "1")  # and no log files pile up on the SD card
+        from ui.window import prepare_window
 
-        log.info("the touchscreen UI is not installed yet: printing the engine's demo game")
-        return engine_demo(["demo"])
+        prepare_window(self.launch.size, self.launch.fullscreen)
+        from ui.app import KioskApp
+        from ui.services import Services
+
+        app: KioskApp | None = None
+
+        def quit_to_system() -> None:
+            log.info("staff quit to the system")
+            if app is not None:
+                app.stop()
+
+        services = Services(store=self.store, devices=self.devices, settings=self.settings,
+                            on_first_frame=self.notifier.ready, on_tick=self.notifier.tick,
+                            quit_to_system=quit_to_system)
+        app = KioskApp(services, kiosk=self.launch.fullscreen)
+        self.devices.attach(app.post)
+        try:
+            app.run()
+        finally:
+            self.devices.attach(None)  # device threads must not post into a stopped app
+        return 0
 
     def close(self) -> None:
         self.notifier.stopping()

@@ -26,14 +26,29 @@ def kiosk(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> sub
                           text=True, env={**environ, **(env or {})}, timeout=60)
 
 
-def test_the_kiosk_starts_on_a_broken_configuration_and_shows_the_demo(tmp_path):
+def test_the_kiosk_starts_on_a_broken_configuration_draws_and_keeps_the_watchdog_fed(tmp_path):
+    """The whole kiosk as systemd runs it: a real process, the real UI rendering headless, a real
+    datagram socket standing in for systemd's notify socket."""
     config = tmp_path / "config.toml"
     config.write_text(f'[storage]\ndirectory = "{tmp_path / "state"}"\n[kiosk]\nidle_seconds = -1\n')
-    done = kiosk("--config", str(config), "--size", "1280x800")
-    assert done.returncode == 0, done.stderr
-    demo = json.loads(done.stdout)  # until the UI lands: the engine's demo game
-    assert demo["analysis"]["tiles"] == len(demo["position"]["tiles"]) > 1
-    assert f"{config}: kiosk.idle_seconds = -1: expected a number from 10 to 3600" in done.stderr
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify"))
+    listener.settimeout(60)
+    environ = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
+    environ.update(NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="2000000", SDL_VIDEODRIVER="offscreen")
+    process = subprocess.Popen([sys.executable, "-m", "firmware", "--config", str(config), "--simulate",
+                                "--size", "800x480"], cwd=ROOT, env=environ, stderr=subprocess.PIPE, text=True)
+    try:
+        messages: list[str] = []
+        while not ("READY=1" in "".join(messages) and "WATCHDOG=1" in "".join(messages[-1:])):
+            messages.append(listener.recv(4096).decode())  # each recv waits at most 60 s
+        assert sum("READY=1" in m for m in messages) == 1
+    finally:
+        process.terminate()  # systemctl stop
+        _, stderr = process.communicate(timeout=30)
+        listener.close()
+    assert process.returncode == 0, stderr
+    assert f"{config}: kiosk.idle_seconds = -1: expected a number from 10 to 3600" in stderr
     assert (tmp_path / "state" / "kiosk.db").exists()
 
 

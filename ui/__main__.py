@@ -9,8 +9,9 @@ tile and shows the LED rings.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+
+from .window import prepare_window
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -33,14 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kiosk", action="store_true", help="refuse to close the window (as on the table)")
     args = parser.parse_args(argv)
 
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    from kivy.config import Config
-
-    Config.set("graphics", "width", str(args.size[0]))
-    Config.set("graphics", "height", str(args.size[1]))
-    Config.set("graphics", "resizable", "0")
-    Config.set("input", "mouse", "mouse,multitouch_on_demand")
-
+    prepare_window(args.size)
     from .app import KioskApp
     from .memory import MemorySettings, memory_services
 
