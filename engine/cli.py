@@ -21,7 +21,7 @@ from .board import Board, PositionError
 from .playout import playout
 from .tiles import ALL_NUMBERS, COLOURS, TILES
 
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("engine.game_cli",)
 """Modules adding further commands (game, solver, ...), imported when the parser is built."""
 
 
