@@ -320,9 +320,10 @@ class StrategyGame:
 
     def review(self) -> list[ForcedReview]:
         """For every forced space: the unseen tiles that fit it now and those that will fit in the
-        endgame (the board's own fitting test, with and without the restrictions)."""
+        endgame (the board's own fitting test, under the restrictions while the bag holds tiles, and
+        without them)."""
         unseen = self.unseen()
-        return [ForcedReview(s.cell, s.pattern, tuple(self.board.fitting_tiles(s.cell, unseen, True)),
+        return [ForcedReview(s.cell, s.pattern, tuple(self.board.fitting_tiles(s.cell, unseen)),
                              tuple(self.board.fitting_tiles(s.cell, unseen, False)))
                 for s in self.board.forced_spaces()]
 
@@ -497,6 +498,10 @@ class StrategyGame:
         if self._recording:
             self._record["events"].append(event)
 
+    def _note(self, name: str, value: Any) -> None:
+        if self._recording:
+            self._record[name] = value
+
     def _changed(self) -> None:
         self._legal = None
         self._advance()
@@ -521,11 +526,11 @@ class StrategyGame:
                 self._due = [(self.starter + i) % self.players
                              for i in range(self.players) for _ in range(HAND_SIZE - 1)]
                 self.phase = Phase.DEAL
-                self._record["starter"] = self.starter
+                self._note("starter", self.starter)
                 continue
             if self.phase is Phase.DEAL:
                 self.phase, self.turn, self.step = Phase.PLAY, self.starter, Step.FILL
-                self._record["hands"] = [list(h) for h in self.hands]
+                self._note("hands", [list(h) for h in self.hands])
                 continue
             assert self.turn is not None
             if not self._bag:
@@ -564,8 +569,7 @@ class StrategyGame:
         self.result = Result(reason, scores, winner)
         self.phase, self.turn, self.step = Phase.OVER, None, None
         self._legal = []
-        if self._recording:
-            self._record["result"] = self.result.to_json()
+        self._note("result", self.result.to_json())
 
     # ------------------------------------------------------------------------- JSON
 

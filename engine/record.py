@@ -57,6 +57,9 @@ def replay(record: Any) -> StrategyGame:
     if len(done) > len(events):
         raise RecordError(len(events) + 1, "unfinished", f"the record stops before the game's {done[len(events)]}")
     expected = record.get("result")
+    if expected is not None and not game.finished:
+        raise RecordError(len(events) + 1, "unfinished", f"the record has a result but the game goes on: "
+                          f"seat {game.turn if game.awaiting_draw is None else game.awaiting_draw} is to act")
     if expected is not None and game.record()["result"] != expected:
         raise RecordError(0, "wrong-result", f"the record says {expected} but the game ends {game.record()['result']}")
     return game

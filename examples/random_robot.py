@@ -2,8 +2,8 @@
 """A tiny external Tantrix robot speaking the engine's JSON-lines protocol (README, "Robots").
 
 It needs nothing but Python: it reads one JSON object per line on stdin and answers on stdout.
-On "hello" it says it is ready; on "move" it answers one of the legal placements it was sent,
-preferring one that fills a forced space and shows its own colour most; on "quit" it stops.
+On "hello" it says it is ready; on "move" it answers one of the legal placements it was sent, at
+random (the optional argument seeds it); on "quit" it stops.
 
     python -m engine match --robots club,"cmd:python3 examples/random_robot.py 7" --games 10
 """

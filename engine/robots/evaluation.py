@@ -15,7 +15,7 @@ Tantrix strategy (the booklets' chapter on strategy and tactics) in numbers. For
 * a cycle scores twice its length once closed, but stops growing: a small one is a trap (the
   booklets' "force your opponent into small loops"), a long one a prize (a 12-tile line is worth
   closing);
-* a colour's potential is its best path, cycle or loop, plus a little for the second best.
+* a colour's potential is its best path, cycle or loop (only the best counts, as in the score).
 
 A robot judges a position by its own colour's potential minus the strongest opponent's, so it
 blocks opponents' ends and forces their small loops as readily as it extends its own line.
@@ -35,13 +35,12 @@ from ..tiles import ALL_NUMBERS, FACES
 class Weights:
     """The evaluation's few numbers (tuned by robot matches, bench/game_match.py)."""
 
-    growth: float = 6.0  # tiles one fully open end is expected to add, from the start of the game
-    link_free: float = 2.5  # a connection cell with two neighbours: p = k / (k + link_free)
+    growth: float = 3.0  # tiles one fully open end is expected to add, from the start of the game
+    link_free: float = 5.0  # a connection cell with two neighbours: p = k / (k + link_free)
     link_forced: float = 1.0  # a forced connection cell: p = k / (k + link_forced)
     end_two: float = 2.0  # an end whose cell has two neighbours: openness k / (k + end_two)
     end_forced: float = 1.5  # an end in a forced space: openness 0.8 k / (k + end_forced)
     endgame_open: float = 0.5  # openness once the bag is empty and ends are easy to block
-    second: float = 0.1  # share of the second-best path counted in a colour's potential
 
 
 WEIGHTS = Weights()
@@ -141,24 +140,19 @@ class ColourAnalysis:
         for number, (_, chains) in enumerate(self.paths):
             for i in chains:
                 self.path_of[i] = number
-        self.potential = self._aggregate([], set())
+        self.potential = self._aggregate([], set(), self.best_loop)
 
     def _total_ends(self, cell: Cell) -> int:
         return len(self.ends_at.get(cell, ()))
 
-    def _aggregate(self, extra: list[float], dropped: set[int], best_loop: int | None = None) -> float:
-        """Best plus a share of the second best, over the unchanged paths, ``extra`` and loops."""
-        values = sorted(extra, reverse=True)[:2]
-        taken = 0
-        for number, (value, _) in enumerate(self.paths):
-            if taken == 2:
-                break
+    def _aggregate(self, extra: list[float], dropped: set[int], best_loop: int) -> float:
+        """The best of the unchanged paths (those not ``dropped``), the ``extra`` ones and loops."""
+        best = max(extra, default=0.0)
+        for number, (value, _) in enumerate(self.paths):  # sorted best first
             if number not in dropped:
-                values.append(value)
-                taken += 1
-        values.append(float(self.best_loop if best_loop is None else best_loop))
-        values.sort(reverse=True)
-        return values[0] + (self.evaluator.weights.second * values[1] if len(values) > 1 else 0.0)
+                best = max(best, value)
+                break
+        return max(best, float(best_loop))
 
     def after(self, cell: Cell, face: str) -> float:
         """The potential once a tile showing ``face`` goes on the empty ``cell``."""
