@@ -395,6 +395,8 @@ class StrategyGame:
             self.step = Step.FILL_AGAIN
         if self._bag:
             self._due.append(seat)
+        elif not self.hands[seat]:
+            self._next_turn()  # the last tile of the hand: nothing is left to do this turn
         self._changed()
 
     def report_draw(self, tile: int, seat: int | None = None) -> None:
@@ -540,7 +542,7 @@ class StrategyGame:
                 if not any(self.hands):
                     self._finish(EndRule.ALL_PLACED.value)
                     return
-            if not self.hands[self.turn]:
+            if not self.hands[self.turn]:  # only ever at the start of a turn (see _apply)
                 self._log({"skip": self.turn})
                 self._next_turn()
                 continue

@@ -134,14 +134,15 @@ def test_restrictions_lift_the_moment_the_last_tile_is_drawn_even_for_the_player
 def test_a_player_with_an_empty_hand_is_skipped_and_the_game_ends_when_all_are_placed():
     position = board(RESTRICTED, bag=0)
     others = spare(position, 18)
-    game = StrategyGame.from_position(position, [[others[0]], others[1:3]], [], turn=0)
+    game = StrategyGame.from_position(position, [[others[0]], others[1:3], others[3:5]], [], turn=0)
     assert game.step is Step.FREE
     game.place(game.legal()[0])
     assert game.turn == 1
     while not game.finished:
         game.place(game.legal()[0])
     events = game.record()["events"]
-    assert {"skip": 0} in events
+    assert "place" in events[1] and events[1]["place"] != 0  # running out ends the turn, it is no skip
+    assert {"skip": 0} in events  # but next time round the empty hand is passed over
     assert game.result is not None and game.result.reason == "all-placed"
     assert not any(game.hands) and game.result.scores == game.scores()
 
