@@ -244,7 +244,8 @@ class StrategyGame:
             if sorted(order) != list(ALL_NUMBERS):
                 raise ValueError("a bag must hold each of the 56 tiles once")
         if robot_seed is None:
-            robot_seed = seed if seed is not None else random.randrange(1 << 30)
+            robot_seed = random.Random(f"robots:{seed}").randrange(1 << 30) if seed is not None else \
+                random.randrange(1 << 30)
         return cls(options, seats, order, seed=seed, robot_seed=robot_seed)
 
     @classmethod
@@ -460,10 +461,14 @@ class StrategyGame:
 
     def view(self) -> StrategyGame:
         """A copy holding exactly what a player at the table knows: the bag's contents are unseen
-        and unordered, so placing in it leaves a draw pending; no record is kept."""
+        and unordered (placing in it leaves a draw pending), and its record has no seed or bag.
+        It records nothing further."""
         other = self._copy()
         other._bag = sorted(self._bag)
         other._hidden = True
+        other.robot_seed = 0  # the default robot seed derives from the bag's seed: not for robots
+        other._record = {**self._record, "seed": None, "robot_seed": None, "bag": None,
+                         "events": list(self._record["events"])}
         return other
 
     def sample(self, rng: random.Random) -> StrategyGame:

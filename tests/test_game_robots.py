@@ -52,6 +52,19 @@ def test_with_no_tiles_left_to_come_the_potential_is_the_score():
         assert judge.potential(game.board, colour) == game.board.score(colour)
 
 
+def test_a_view_holds_no_trace_of_the_bag_order():
+    game = StrategyGame.new(2, robots=["club", "club"], seed=9)
+    for _ in range(5):
+        game.robot_move()
+    view = game.view()
+    assert view.to_json()["bag"] == game.unseen() != game.to_json()["bag"]
+    record = view.record()
+    assert record["bag"] is None and record["seed"] is None and record["robot_seed"] is None
+    assert record["events"] == game.record()["events"] and view.robot_seed != game.robot_seed
+    view.place(view.legal()[0])
+    assert view.awaiting_draw == view.turn and len(game.board) == 5  # nothing drawn, the game untouched
+
+
 def shuffled_bag(game: StrategyGame, seed: int) -> StrategyGame:
     """The same game with the tiles still in the bag in another order."""
     state = game.to_json()
