@@ -167,7 +167,7 @@ def _check_colours(colours: str, players: int, doubles: bool) -> tuple[str, ...]
 class StrategyGame:
     """One strategy game. Create it with :meth:`new` (a normal game from the opening draw) or
     :meth:`from_position` (a scripted situation); drive it with :meth:`place`, :meth:`report_draw`
-    (physical bag), :meth:`robot_move` and :meth:`set_robot`; read :attr:`turn`, :attr:`step`,
+    (physical bag), :meth:`robot_move` (or :meth:`robot_choice`) and :meth:`set_robot`; read :attr:`turn`, :attr:`step`,
     :meth:`legal`, :meth:`obligatory`, :attr:`awaiting_draw`, :attr:`result`, :meth:`record` and
     :meth:`review`. Seats are numbered clockwise from 0."""
 
@@ -434,7 +434,14 @@ class StrategyGame:
         self._log({"seat": seat, "robot": robot})
 
     def robot_move(self, robot: Robot | None = None) -> Placement:
-        """Let the robot of the seat to move (or ``robot``) choose and make one placement.
+        """Let the robot of the seat to move (or ``robot``) choose and make one placement."""
+        choice = self.robot_choice(robot)
+        self.place(choice)
+        return choice
+
+    def robot_choice(self, robot: Robot | None = None) -> Placement:
+        """The placement the robot of the seat to move (or ``robot``) would make, without making
+        it: a UI can let it think in the background, then show and :meth:`place` it.
 
         The robot sees :meth:`view`: the board, all hands, the unseen tiles, never the bag's order.
         """
@@ -448,9 +455,7 @@ class StrategyGame:
                 from .robots import make_robot
                 self._robots[level] = make_robot(level)
             robot = self._robots[level]
-        choice = Placement(*robot.choose(self.view(), self.robot_rng()))
-        self.place(choice)
-        return choice
+        return Placement(*robot.choose(self.view(), self.robot_rng()))
 
     # ---------------------------------------------------------------- what robots see
 

@@ -261,7 +261,9 @@ def test_robots_can_take_a_seat_over_and_give_it_back():
     assert refused.value.rule == "not-a-robot"
     game.set_robot(game.turn, "beginner")
     seat = game.turn
-    game.robot_move()
+    choice = game.robot_choice()
+    assert choice in game.legal() and len(game.board) == 0  # chosen, not yet placed
+    assert game.robot_move() == choice
     game.set_robot(seat, None)
     with pytest.raises(ValueError, match="unknown robot"):
         game.set_robot(seat, "grandmaster")
