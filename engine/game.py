@@ -264,6 +264,8 @@ class StrategyGame:
             raise ValueError("the board, the hands and the bag must not share a tile (tiles are 1..56)")
         if any(len(h) > HAND_SIZE for h in hands):
             raise ValueError(f"a hand holds at most {HAND_SIZE} tiles")
+        if bag and not all(hands):
+            raise ValueError("while the bag holds tiles every hand holds some (replacements keep it so)")
         if not 0 <= turn < players:
             raise ValueError(f"turn must be a seat 0..{players - 1}")
         return cls(options, seats, bag, robot_seed=robot_seed, start=(board, [list(h) for h in hands], turn))

@@ -65,8 +65,6 @@ def play_game(game: StrategyGame, robots: Sequence[Robot], times: list[list[floa
         start = time.perf_counter()
         try:
             choice = Placement(*robot.choose(view, rng))
-        except RobotFailure:
-            raise
         except Exception as exc:  # a robot's own failure must not end the match
             raise RobotFailure(seat, robot.name, f"{type(exc).__name__}: {exc}") from exc
         if times is not None:

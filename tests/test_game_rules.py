@@ -316,5 +316,9 @@ def test_a_saved_game_restores_through_the_mode_registry():
         broken = save(game)
         broken["state"]["bag"].append(9)
         restore(broken)
+    with pytest.raises(ValueError, match="every hand holds some"):
+        StrategyGame.from_position(Board(), [[1], []], [2, 3])
+    with pytest.raises(ValueError, match="must not share a tile"):
+        StrategyGame.from_position(Board(), [[1], [1]], [2, 3])
     with pytest.raises(ValueError, match="incomplete"):
         restore({"kind": "strategy", "state": {"options": {"players": 2}}})
