@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import Board, Placement, PositionError
-from .game import RECORD_FORMAT, Options, Seat, StrategyGame
+from .game import RECORD_FORMAT, Options, StrategyGame
 from .modes import Refused
 from .tiles import ALL_NUMBERS
 
@@ -134,6 +134,6 @@ def summary(game: StrategyGame) -> dict[str, Any]:
         "position": game.board.to_json(),
         "scores": game.scores(),
         "result": None if game.result is None else game.result.to_json(),
-        "seats": [Seat.to_json(s) for s in game.seats],
+        "seats": [s.to_json() for s in game.seats],
         "placements": len(game.board),
     }

@@ -30,6 +30,13 @@ def test_play_prints_a_record_that_replay_validates(tmp_path):
     assert len(summary["position"]["tiles"]) == sum(1 for e in record["events"] if "place" in e)
 
 
+def test_play_with_the_expert_and_a_short_budget():
+    out = run("play", "--players", "2", "--robots", "beginner,expert", "--seed", "7", "--budget", "0.03")
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["seats"][1]["robot"] == "expert" and record["result"] is not None
+
+
 def test_replay_names_the_step_and_rule_of_a_tampered_record(tmp_path):
     record = json.loads(run("play", "--players", "3", "--robots", "club,club,beginner", "--seed", "2").stdout)
     step = [i for i, e in enumerate(record["events"], 1) if "place" in e and not e["forced"]][5]
