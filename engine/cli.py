@@ -22,6 +22,7 @@ from .playout import playout
 from .tiles import ALL_NUMBERS, COLOURS, TILES
 
 COMMAND_MODULES: tuple[str, ...] = (
+    "engine.game_cli",
     "engine.gobble.cli",
 )
 """Modules adding further commands (game, solver, ...), imported when the parser is built."""

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 from .geometry import Cell
 
 MODE_MODULES: tuple[str, ...] = (
+    "engine.game",
     "engine.gobble.solo",
     "engine.gobble.gobbles",
     "engine.tanagra.game",

@@ -1,0 +1,51 @@
+"""Robots: computer players for the strategy game, chosen by level name.
+
+A robot is anything with ``name`` and ``choose(view, rng) -> Placement``: given a view of the game
+(``StrategyGame.view()``: the board, every hand, the unseen tiles, whose turn and which step, but
+never the bag's order) it answers one of ``view.legal()``. The game asks again for every placement
+of a turn, so a robot never needs to know the turn procedure beyond what the view says.
+
+Levels: ``beginner`` (legal and obligatory moves with little thought, a fair game for a child),
+``club`` (a one-ply evaluation of every colour's line and loop potential, engine.robots.evaluation),
+``expert`` (search under uncertainty over sampled bags, guided by the club evaluation), and
+``cmd:<command line>``, an external program speaking the JSON-lines protocol (engine.protocol).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Protocol
+
+from ..board import Placement
+
+if TYPE_CHECKING:
+    from ..game import StrategyGame
+
+LEVELS = ("beginner", "club", "expert")
+
+
+class Robot(Protocol):
+    name: str
+
+    def choose(self, view: StrategyGame, rng: random.Random) -> Placement:
+        """One of ``view.legal()``."""
+        ...
+
+
+def make_robot(spec: str, budget: float | None = None, timeout: float | None = None) -> Robot:
+    """The robot named by ``spec``: a level of :data:`LEVELS` or ``cmd:<command line>``;
+    ``budget`` is the expert's thinking time per placement (seconds), ``timeout`` how long an
+    external program may take to answer. ValueError for an unknown name."""
+    if spec == "beginner":
+        from .beginner import Beginner
+        return Beginner()
+    if spec == "club":
+        from .club import Club
+        return Club()
+    if spec == "expert":
+        from .expert import Expert
+        return Expert() if budget is None else Expert(budget=budget)
+    if spec.startswith("cmd:") and spec[4:].strip():
+        from ..protocol import ExternalRobot
+        return ExternalRobot(spec[4:].strip()) if timeout is None else ExternalRobot(spec[4:].strip(), timeout)
+    raise ValueError(f"unknown robot {spec!r}: choose one of {', '.join(LEVELS)} or cmd:<command line>")

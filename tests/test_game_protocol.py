@@ -1,0 +1,91 @@
+"""External robots over the JSON-lines protocol, end to end with real programs (subprocesses)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.game import StrategyGame
+from engine.match import match
+from engine.protocol import ExternalRobot, RobotError, move_message
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_robot.py'}"
+
+
+def program(tmp_path: Path, name: str, on_move: str) -> str:
+    """A robot program that says hello properly and then does ``on_move`` (Python statements with
+    ``message`` and ``reply``) for every move request."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(
+        "import json, sys, time\n"
+        "def reply(obj):\n"
+        "    print(obj if isinstance(obj, str) else json.dumps(obj), flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'hello':\n"
+        "        reply({'type': 'ready', 'name': '" + name + "'})\n"
+        "    elif message['type'] == 'move':\n"
+        + "".join(f"        {statement}\n" for statement in on_move.split("\n"))
+        + "    elif message['type'] == 'quit':\n"
+        "        break\n"
+    )
+    return f"cmd:{sys.executable} {path}"
+
+
+def test_the_example_robot_plays_a_match_to_the_end():
+    result = match([EXAMPLE, "beginner"], games=2, seed=3)
+    assert result["failures"] == []
+    example = result["robots"][EXAMPLE]
+    assert example["games"] == 2 and example["moves"] > 40 and example["forfeits"] == 0
+    assert example["wins"] + example["draws"] + example["losses"] == 2
+
+
+def test_the_robot_is_told_what_a_player_at_the_table_knows_and_nothing_more():
+    game = StrategyGame.new(3, seed=4)
+    message = move_message(game.view())
+    assert message["seat"] == game.turn and message["step"] == "free"
+    assert message["hands"] == game.hands and message["hand"] == game.hands[game.turn]
+    assert message["unseen"] == sorted(game.unseen()) and "bag" not in message
+    assert message["legal"] == [p.to_json() for p in game.legal()]
+    assert message["position"] == {"tiles": [], "bag": game.bag_count}
+
+
+@pytest.mark.parametrize("name, on_move, reason", [
+    ("garbled", "reply('this is not json')", "not JSON"),
+    ("wrong", "reply({'tile': 'seven', 'q': 0, 'r': 0, 'rot': 0})", "whole numbers"),
+    ("illegal", "reply({'tile': message['hand'][0], 'q': 7, 'r': 7, 'rot': 0})", "illegal placement"),
+    ("crash", "sys.exit(3)", "exit status 3"),
+    ("silent", "time.sleep(30)", "no answer within 0.5 s"),
+])
+def test_a_bad_answer_a_crash_or_silence_loses_the_game_and_is_reported(tmp_path, name, on_move, reason):
+    robot = program(tmp_path, name, on_move)
+    result = match([robot, "beginner"], games=2, seed=1, timeout=0.5)
+    assert [f["robot"] for f in result["failures"]] == [robot, robot]
+    assert all(reason in f["reason"] for f in result["failures"]), result["failures"]
+    assert result["robots"][robot]["forfeits"] == 2 and result["robots"]["beginner"]["wins"] == 2
+
+
+def test_a_program_that_cannot_start_or_never_says_hello_is_an_error(tmp_path):
+    game = StrategyGame.new(2, seed=1)
+    with pytest.raises(RobotError, match="cannot start"):
+        ExternalRobot(str(tmp_path / "no-such-program")).choose(game.view(), None)  # type: ignore[arg-type]
+    mute = tmp_path / "mute.py"
+    mute.write_text("import time\ntime.sleep(30)\n")
+    robot = ExternalRobot(f"{sys.executable} {mute}", timeout=0.3)
+    with pytest.raises(RobotError, match="waiting for its ready message"):
+        robot.choose(game.view(), None)  # type: ignore[arg-type]
+    robot.close()
+
+
+def test_an_external_robot_can_sit_at_the_kiosk_table():
+    game = StrategyGame.new(2, seed=2)
+    robot = ExternalRobot(EXAMPLE[4:])
+    try:
+        for _ in range(6):
+            game.robot_move(robot)
+    finally:
+        robot.close()
+    assert len(game.board) == 6

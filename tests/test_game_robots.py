@@ -1,0 +1,110 @@
+"""Robots: legal play at every table size, no peeking at the bag, and an evaluation whose fast
+incremental judgement agrees with judging the position from scratch."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.game import StrategyGame
+from engine.robots import LEVELS, make_robot
+from engine.robots.club import evaluator
+from engine.robots.evaluation import ColourAnalysis, Evaluator
+from engine.robots.expert import Expert
+from engine.tiles import FACES
+
+
+def test_every_level_is_made_by_name_and_unknown_names_are_refused():
+    assert [make_robot(level).name for level in LEVELS] == list(LEVELS)
+    with pytest.raises(ValueError, match="unknown robot 'grandmaster'"):
+        make_robot("grandmaster")
+
+
+def test_the_incremental_judgement_of_a_placement_equals_judging_the_position_after_it():
+    rng = random.Random(5)
+    compared = 0
+    for seed in (1, 2):
+        game = StrategyGame.new(2, robots=["club", "beginner"], seed=seed)
+        while not game.finished:
+            view = game.view()
+            judge = evaluator(view)
+            for colour in "RYGB":
+                analysis = ColourAnalysis(judge, view.board, colour)
+                for placement in rng.sample(view.legal(), min(6, len(view.legal()))):
+                    fast = analysis.after(placement.cell, FACES[placement.tile][placement.rot])
+                    view.board.push(placement)
+                    slow = judge.potential(view.board, colour)
+                    view.board.undo()
+                    assert fast == pytest.approx(slow, abs=1e-9), (seed, len(view.board), colour, placement)
+                    compared += 1
+            game.robot_move()
+    assert compared > 1000
+
+
+def test_with_no_tiles_left_to_come_the_potential_is_the_score():
+    game = StrategyGame.new(2, robots=["club", "club"], seed=3)
+    while not game.finished:
+        game.robot_move()
+    judge = Evaluator([], 0)
+    for colour in "RYGB":
+        assert judge.potential(game.board, colour) == game.board.score(colour)
+
+
+def test_a_view_holds_no_trace_of_the_bag_order():
+    game = StrategyGame.new(2, robots=["club", "club"], seed=9)
+    for _ in range(5):
+        game.robot_move()
+    view = game.view()
+    assert view.to_json()["bag"] == game.unseen() != game.to_json()["bag"]
+    record = view.record()
+    assert record["bag"] is None and record["seed"] is None and record["robot_seed"] is None
+    assert record["events"] == game.record()["events"] and view.robot_seed != game.robot_seed
+    view.place(view.legal()[0])
+    assert view.awaiting_draw == view.turn and len(game.board) == 5  # nothing drawn, the game untouched
+
+
+def shuffled_bag(game: StrategyGame, seed: int) -> StrategyGame:
+    """The same game with the tiles still in the bag in another order."""
+    state = game.to_json()
+    random.Random(seed).shuffle(state["bag"])
+    return StrategyGame.from_json(json.loads(json.dumps(state)))
+
+
+@pytest.mark.parametrize("robot", ["beginner", "club", Expert(budget=60, candidates=3, samples=2)],
+                         ids=lambda r: r if isinstance(r, str) else "expert")
+def test_robots_choose_the_same_whatever_order_the_bag_is_in(robot):
+    robot = make_robot(robot) if isinstance(robot, str) else robot
+    game = StrategyGame.new(2, robots=["club", "club"], seed=9)
+    for _ in range(14):
+        game.robot_move()
+    for _ in range(3):
+        other = shuffled_bag(game, len(game.board))
+        assert other.unseen() == game.unseen() and other.to_json()["bag"] != game.to_json()["bag"]
+        choice = robot.choose(game.view(), game.robot_rng())
+        assert robot.choose(other.view(), other.robot_rng()) == choice
+        game.place(choice)
+
+
+@pytest.mark.parametrize("setup", [
+    dict(players=3, colours="BGR"),
+    dict(players=4, colours="GY", doubles=True),
+])
+def test_the_expert_plays_legally_at_bigger_tables_and_takes_over_a_seat_mid_game(setup):
+    game = StrategyGame.new(**setup, robots=["club"] * setup["players"], seed=6)
+    for _ in range(20):
+        game.robot_move()
+    seat = game.turn
+    assert seat is not None
+    game.set_robot(seat, "expert")
+    expert = Expert(budget=0.05)
+    moves = 0
+    while moves < 8 and not game.finished:
+        if game.turn == seat:
+            choice = game.robot_move(expert)
+            assert game.board.at(choice.cell) == choice
+            moves += 1
+        else:
+            game.robot_move()
+    assert moves == 8 and game.seats[seat].robot == "expert"
