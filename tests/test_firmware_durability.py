@@ -60,7 +60,11 @@ def test_sigkill_at_random_moments_never_loses_or_tears_a_step(tmp_path):
                 seen.append(child.stdout.readline())
             time.sleep(rng.uniform(0, 0.004))
         child.send_signal(signal.SIGKILL)
-        output, errors = child.communicate()
+        child.wait()
+        # through the same buffered file readline used: communicate() would skip what it buffered
+        output, errors = child.stdout.read(), child.stderr.read()
+        child.stdout.close()
+        child.stderr.close()
         assert child.returncode == -signal.SIGKILL
         lines = [line.split() for line in "".join(seen + [output]).splitlines()]
         assert all(words[0] not in ("REPORT", "TORN") for words in lines), (lines, errors)
