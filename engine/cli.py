@@ -21,7 +21,9 @@ from .board import Board, PositionError
 from .playout import playout
 from .tiles import ALL_NUMBERS, COLOURS, TILES
 
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "engine.solve_cli",
+)
 """Modules adding further commands (game, solver, ...), imported when the parser is built."""
 
 

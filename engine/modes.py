@@ -16,7 +16,9 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from .geometry import Cell
 
-MODE_MODULES: tuple[str, ...] = ()
+MODE_MODULES: tuple[str, ...] = (
+    "engine.solo.puzzle", "engine.solo.solitaire", "engine.solo.rotation",
+)
 """Modules defining registered modes (each registers its classes when imported)."""
 
 

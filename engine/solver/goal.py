@@ -12,8 +12,9 @@ accepts a solution by; the solver's own pruning never replaces it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
-from ..board import Board
+from ..board import Board, Placement
 from ..geometry import Cell
 from ..tiles import COLOURS, tile
 from .bends import bend
@@ -52,6 +53,18 @@ class Goal:
                 if len(bends) < 3 or bends.count(1) % 2:
                     return False
         return True
+
+    def can_hold(self, placements: Sequence[Placement]) -> bool:
+        """Whether ``placements`` could all be part of one solution's arrangement: goal tiles on
+        distinct cells (inside the shape), keeping the golden rule among themselves."""
+        board = Board()
+        for p in placements:
+            if p.tile not in self.tiles or p.cell in board or p.tile in board.placed_tiles():
+                return False
+            if self.shape is not None and p.cell not in self.shape:
+                return False
+            board.push(p)
+        return not board.golden_rule_breaks()
 
 
 @dataclass(frozen=True, slots=True)
