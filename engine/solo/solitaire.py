@@ -17,12 +17,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Self, Sequence
+from typing import Any, Self, Sequence, TypeVar
 
 from ..board import Board, Placement, PositionError
 from ..modes import Refused, register
 
 TILES = tuple(range(1, 15))
+E = TypeVar("E", bound=StrEnum)
 
 
 class Rules(StrEnum):
@@ -41,6 +42,15 @@ class End(StrEnum):
     ALL_PLACED = "all-placed"
     LOOP_CLOSED = "loop-closed"  # hand rules, loop aim
     STUCK = "stuck"  # tiles in hand but nowhere to put any
+
+
+def _option(kind: type[E], value: object, name: str) -> E:
+    """``value`` as a member of ``kind``; a refusal lists the ones there are."""
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = " or ".join(m.value for m in kind)  # type: ignore[attr-defined]
+        raise Refused("no-such-option", f"\"{name}\" must be {allowed}, not {value!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +95,7 @@ class Solitaire:
     @classmethod
     def start(cls, rules: Rules | str = Rules.CLASSIC, aim: Aim | str = Aim.LINE, seed: int | None = None) -> Self:
         """Shuffle tiles 1..14 (``seed`` makes the order repeatable) and draw the first hand."""
-        try:
-            rules, aim = Rules(rules), Aim(aim)
-        except ValueError as exc:
-            raise Refused("no-such-option", str(exc)) from None
+        rules, aim = _option(Rules, rules, "rules"), _option(Aim, aim, "aim")
         bag = list(TILES)
         random.Random(seed).shuffle(bag)
         size = 1 if rules is Rules.CLASSIC else 2
@@ -194,10 +201,10 @@ class Solitaire:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Self:
         try:
-            rules, aim = Rules(data.get("rules")), Aim(data.get("aim"))
-            end = None if data.get("end") is None else End(data.get("end"))
-        except ValueError as exc:
-            raise ValueError(f"saved Solitaire: {exc}") from None
+            rules, aim = _option(Rules, data.get("rules"), "rules"), _option(Aim, data.get("aim"), "aim")
+            end = None if data.get("end") is None else _option(End, data.get("end"), "end")
+        except Refused as exc:
+            raise ValueError(f"saved Solitaire: {exc.message}") from None
         bag, hand, seed = data.get("bag"), data.get("hand"), data.get("seed")
         for name, value in (("bag", bag), ("hand", hand)):
             if not isinstance(value, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in value):

@@ -22,7 +22,7 @@ import random
 from typing import Sequence
 
 from ..board import Board, Placement, fits
-from ..geometry import Cell, distance, neighbour
+from ..geometry import DIRECTIONS, Cell, distance, neighbour
 from ..tiles import FACES, tile
 from .canonical import Form, canonical
 from .control import Control
@@ -95,6 +95,12 @@ class WeaveSearch:
         self.faces: dict[Cell, str] = {}
         self.todo = set(self.goal.tiles)
         self.sealed: set[Cell] = set()
+        # Kept up to date by _put/_take and _seal/_unseal rather than recomputed at every step:
+        self.open: dict[Cell, list[str]] = {}  # empty cell -> colours of the open ends facing it
+        self.ends = dict.fromkeys(self.goal.colours, 0)  # open ends per goal colour
+        self.sealed_ends = dict.fromkeys(self.goal.colours, 0)  # ends left open for good
+        self.left = {c: len(t) for c, t in self.carriers.items()}  # carriers not yet placed
+        self.other_contacts = 0  # touching edges in colours that are not goal colours
         for p in self.fixed:
             self._put(p)
         if self.fixed:
@@ -115,23 +121,88 @@ class WeaveSearch:
 
     # ------------------------------------------------------------------------- the search
 
-    def _put(self, p: Placement) -> None:
+    def _put(self, p: Placement) -> list[str] | None:
+        """Place ``p`` and update the open ends; returns what _take needs to undo it."""
+        cell = p.cell
+        face = FACES[p.tile][p.rot]
         self.board.push(p)
-        self.faces[p.cell] = FACES[p.tile][p.rot]
+        self.faces[cell] = face
         self.todo.discard(p.tile)
+        ends, faces = self.ends, self.faces
+        for c in self.goal.colours:
+            if c in face:
+                self.left[c] -= 1
+        met = self.open.pop(cell, None)  # the ends facing this cell are joined now
+        for c in met or ():
+            ends[c] -= 1
+        q, r = cell
+        for d, (dq, dr) in enumerate(DIRECTIONS):
+            n = (q + dq, r + dr)
+            colour = face[d]
+            if n in faces:
+                if colour not in ends:
+                    self.other_contacts += 1
+            elif colour in ends:
+                if self._closed(n):
+                    self.sealed_ends[colour] += 1
+                else:
+                    self.open.setdefault(n, []).append(colour)
+                    ends[colour] += 1
+        return met
 
-    def _take(self, p: Placement) -> None:
-        self.board.undo()
-        del self.faces[p.cell]
+    def _take(self, p: Placement, met: list[str] | None) -> None:
+        """Undo ``_put(p)``."""
+        cell = p.cell
+        face = self.faces[cell]
+        ends, faces = self.ends, self.faces
+        q, r = cell
+        for d, (dq, dr) in enumerate(DIRECTIONS):
+            n = (q + dq, r + dr)
+            colour = face[d]
+            if n in faces:
+                if colour not in ends:
+                    self.other_contacts -= 1
+            elif colour in ends:
+                if self._closed(n):
+                    self.sealed_ends[colour] -= 1
+                else:
+                    facing = self.open[n]
+                    facing.remove(colour)
+                    if not facing:
+                        del self.open[n]
+                    ends[colour] -= 1
+        if met:
+            self.open[cell] = met
+            for c in met:
+                ends[c] += 1
+        for c in self.goal.colours:
+            if c in face:
+                self.left[c] += 1
+        del faces[cell]
         self.todo.add(p.tile)
+        self.board.undo()
 
     def _try(self, p: Placement) -> None:
-        self._put(p)
+        met = self._put(p)
         try:
             if not any(c in self.faces[p.cell] and self._closes_early(p.cell, c) for c in self.goal.colours):
                 self._step()
         finally:
-            self._take(p)
+            self._take(p, met)
+
+    def _seal(self, cell: Cell) -> None:
+        """Leave ``cell`` empty for good: the line ends facing it are final."""
+        self.sealed.add(cell)
+        for c in self.open.pop(cell):
+            self.ends[c] -= 1
+            self.sealed_ends[c] += 1
+
+    def _unseal(self, cell: Cell, facing: list[str]) -> None:
+        self.sealed.discard(cell)
+        self.open[cell] = facing
+        for c in facing:
+            self.ends[c] += 1
+            self.sealed_ends[c] -= 1
 
     def _closed(self, cell: Cell) -> bool:
         """Whether ``cell`` must stay empty: an end left open there, or outside the shape."""
@@ -147,67 +218,59 @@ class WeaveSearch:
             self._accept()
             return
         goal, board = self.goal, self.board
-        open_ends: dict[str, int] = dict.fromkeys(goal.colours, 0)
-        sealed_ends: dict[str, int] = dict.fromkeys(goal.colours, 0)
-        cells: dict[Cell, list[str]] = {}  # open cell -> colours whose ends face it
-        other_contacts = 0  # touching edges of other colours, each seen from both sides
-        for cell, face in self.faces.items():
-            for d in range(6):
-                colour = face[d]
-                n = neighbour(cell, d)
-                if n in self.faces:
-                    if colour not in open_ends:
-                        other_contacts += 1
-                    continue
-                if colour in open_ends:
-                    if self._closed(n):
-                        sealed_ends[colour] += 1
-                        continue
-                    open_ends[colour] += 1
-                    cells.setdefault(n, []).append(colour)
-                elif self.full_shape and not self._closed(n):
-                    cells.setdefault(n, [])  # every cell of a full shape gets a tile
-        if other_contacts > self.other_contacts_allowed:
+        if self.other_contacts > self.other_contacts_allowed:
             return  # the arrangement cannot be compact enough for all its chains
         ends_allowed = 0 if goal.closed else 2
-        spares = 0
+        spares: dict[str, int] = {}
         for colour in goal.colours:
-            left = sum(1 for t in self.todo if t in self.carriers[colour])
-            spare = ends_allowed - sealed_ends[colour]
-            if spare < 0 or open_ends[colour] > 2 * left + spare:
+            left, ends = self.left[colour], self.ends[colour]
+            spare = spares[colour] = ends_allowed - self.sealed_ends[colour]
+            if spare < 0 or ends > 2 * left + spare:
                 return
-            if left and not open_ends[colour] and len(self.carriers[colour]) > left:
+            if left and not ends and len(self.carriers[colour]) > left:
                 return  # the chain so far is finished, yet tiles of its colour remain
-            if self._joining_cost(colour, spare) > left:
-                return
-            spares += spare
-        if len(cells) > len(self.todo) + spares:
+        cells = self.open
+        if self.full_shape:  # every cell of a full shape gets a tile, whatever faces it
+            cells = {c: cells.get(c, []) for c in board.frontier() if not self._closed(c)}
+        if len(cells) > len(self.todo) + sum(spares.values()):
             return  # each open cell takes a tile of its own, or is left empty by a line's end
-        best: tuple[Cell, list[Placement]] | None = None
-        takers: list[set[int]] = []  # for each open cell, the tiles that could go there
-        for n in cells:
-            need = board.requirement(n)
-            options = [Placement(t, n[0], n[1], rot) for t in self.todo for rot in fits(t, need)]
-            if not options and not self._may_seal(n, cells[n], sealed_ends):
+        for colour in goal.colours:
+            if self._joining_cost(colour, spares[colour]) > self.left[colour]:
                 return
-            takers.append({p.tile for p in options})
-            if best is None or len(options) < len(best[1]):
-                best = (n, options)
+        best: Cell | None = None
+        best_options: list[tuple[int, int]] = []
+        best_branches = 0
+        takers: list[set[int]] = []  # for each open cell, the tiles that could go there
+        todo = self.todo
+        for n, facing in cells.items():
+            need = board.requirement(n)
+            options = [(t, rot) for t in todo for rot in fits(t, need)]
+            sealable = self._may_seal(n, facing)
+            if not options and not sealable:
+                return
+            takers.append({t for t, _ in options})
+            branches = len(options) + sealable
+            if best is None or branches < best_branches:
+                best, best_options, best_branches = n, options, branches
         if best is None:
             return  # tiles remain but nothing can join them to the arrangement
-        if _matching(takers) < len(cells) - spares:
+        if _matching(takers) < len(cells) - sum(spares.values()):
             return  # not enough different tiles for the cells that must be filled
-        cell, options = best
+        cell = best
+        sealable = self._may_seal(cell, cells[cell])
         if self.rng is not None:
-            self.rng.shuffle(options)
-        for p in options:
-            self._try(p)
-        if self._may_seal(cell, cells[cell], sealed_ends):
-            self.sealed.add(cell)
+            self.rng.shuffle(best_options)
+        else:
+            best_options.sort()
+        for t, rot in best_options:
+            self._try(Placement(t, cell[0], cell[1], rot))
+        if sealable:
+            facing = list(self.open[cell])
+            self._seal(cell)
             try:
                 self._step()
             finally:
-                self.sealed.discard(cell)
+                self._unseal(cell, facing)
 
     def _joining_cost(self, colour: str, spare: int) -> int:
         """A lower bound on the tiles of ``colour`` still needed to join its pieces into one
@@ -215,7 +278,7 @@ class WeaveSearch:
         face; the joins connect all pieces (a spanning tree at least), and every open end but the
         ``spare`` line ends left is joined (at least half the sum, over those ends, of the
         cheapest join each could make)."""
-        faces = self.faces
+        faces, closed = self.faces, self._closed
         seen: set[Cell] = set()
         pieces: list[list[Cell]] = []  # the open cells each piece's ends face
         for cell, face in faces.items():
@@ -225,51 +288,63 @@ class WeaveSearch:
             ends = []
             first = face.index(colour)
             for d in (first, face.index(colour, first + 1)):
-                at = cell
+                q, r = cell
                 while True:
-                    n = neighbour(at, d)
+                    dq, dr = DIRECTIONS[d]
+                    q, r = q + dq, r + dr
+                    n = (q, r)
                     there = faces.get(n)
                     if there is None:
-                        if not self._closed(n):
+                        if not closed(n):
                             ends.append(n)
                         break
                     if n == cell:
                         break  # a loop
                     seen.add(n)
                     back = (d + 3) % 6
-                    other = there.index(colour)
-                    d = there.index(colour, other + 1) if other == back else other
-                    at = n
+                    k = there.index(colour)
+                    d = there.index(colour, k + 1) if k == back else k
             pieces.append(ends)
         if len(pieces) < 2:
             return 0
-        if any(not ends for ends in pieces):
+        if not all(pieces):
             return len(self.todo) + 1  # a finished piece can never join the others
-        cheapest = sorted(
-            min(distance(e, f) + 1 for j, other in enumerate(pieces) if j != i for f in other)
-            for i, ends in enumerate(pieces) for e in ends
-        )
+        # near[i][j]: the cheapest join (cells on a shortest path between the faced cells, + 1)
+        # from piece i to piece j; cheapest: the same for each end to any other piece.
+        count = len(pieces)
+        near = [[0] * count for _ in range(count)]
+        cheapest = []
+        for i, ends in enumerate(pieces):
+            for a0, a1 in ends:
+                best_end = 1 << 30
+                for j, other in enumerate(pieces):
+                    if j == i:
+                        continue
+                    cost = min((abs(a0 - b0) + abs(a1 - b1) + abs(a0 - b0 + a1 - b1)) // 2 for b0, b1 in other) + 1
+                    if near[i][j] == 0 or cost < near[i][j]:
+                        near[i][j] = cost
+                    best_end = min(best_end, cost)
+                cheapest.append(best_end)
+        cheapest.sort()
         ends_bound = (sum(cheapest[: max(0, len(cheapest) - spare)]) + 1) // 2
-        # Prim's algorithm over the pieces, joining cost = cells on the shortest path + 1
-        cost = 0
-        joined = [pieces[0]]
-        rest = pieces[1:]
-        best = [min(distance(a, b) for a in rest_ends for b in pieces[0]) + 1 for rest_ends in rest]
+        # Prim's spanning tree over the pieces
+        tree = 0
+        reach = near[0][1:]
+        rest = list(range(1, count))
         while rest:
-            i = min(range(len(rest)), key=best.__getitem__)
-            cost += best[i]
-            piece = rest.pop(i)
-            best.pop(i)
-            joined.append(piece)
-            best = [min(b, min(distance(x, y) for x in r for y in piece) + 1) for b, r in zip(best, rest)]
-        return max(cost, ends_bound)
+            k = min(range(len(rest)), key=reach.__getitem__)
+            tree += reach[k]
+            joined = rest.pop(k)
+            reach.pop(k)
+            reach = [min(c, near[joined][j]) for c, j in zip(reach, rest)]
+        return max(tree, ends_bound)
 
-    def _may_seal(self, cell: Cell, colours: list[str], sealed_ends: dict[str, int]) -> bool:
+    def _may_seal(self, cell: Cell, facing: list[str]) -> bool:
         """Whether ``cell`` may stay empty for good: only line ends face it, and each of those
         lines has an end to spare; a full shape leaves no cell empty."""
-        if self.goal.closed or not colours or self.full_shape:
+        if self.goal.closed or not facing or self.full_shape:
             return False
-        return all(sealed_ends[c] + colours.count(c) <= 2 for c in set(colours))
+        return all(self.sealed_ends[c] + facing.count(c) <= 2 for c in set(facing))
 
     def _closes_early(self, cell: Cell, colour: str) -> bool:
         """Whether ``colour``'s chain through ``cell`` is now a loop it must not (yet) be."""
