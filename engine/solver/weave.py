@@ -10,9 +10,11 @@ At each step the open cell with the fewest fitting (tile, rotation) pairs is dec
 turn, and, if a line may still end there, leaving it empty for good. Each solution is reached by
 exactly one path (given the fixed first tile), so the search also counts.
 
-Bounds: a colour's open ends can drop by at most two per tile still carrying it, a colour with
-tiles to come cannot have run out of open ends, no chain may close early, and in a shape every
-empty cell beside the tiles must still take some tile.
+Bounds, all cheap necessary conditions: no chain may close early; a colour's open ends drop by at
+most two per tile still carrying it; every open cell needs a tile of its own (a matching of cells to
+tiles) unless a line ends there; joining a colour's pieces takes at least a spanning tree's worth
+of tiles along shortest paths; and solutions are compact (n tiles touch along at most
+3n - ceil(sqrt(12n - 3)) edges, and the chains already need most of them).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import random
 from typing import Sequence
 
 from ..board import Board, Placement, fits
-from ..geometry import DIRECTIONS, Cell, distance, neighbour
+from ..geometry import DIRECTIONS, Cell, neighbour
 from ..tiles import FACES, tile
 from .canonical import Form, canonical
 from .control import Control
@@ -64,11 +66,11 @@ class WeaveSearch:
         self.carriers = {c: frozenset(goal.carriers(c)) for c in goal.colours}
         self.full_shape = goal.shape is not None and len(goal.shape) == len(goal.tiles)
         # n cells touch along at most 3n - ceil(sqrt(12n - 3)) edges (Harary and Harborth); the
-        # chains use (carriers - 1) of them per line, carriers per loop; the rest may touch in
-        # other colours. Counted from both sides, as the scan in _step meets them.
+        # chains use (carriers - 1) of them per line, carriers per loop; only the rest may touch
+        # in other colours.
         n = len(goal.tiles)
         links = sum(len(c) - (not goal.closed) for c in self.carriers.values())
-        self.other_contacts_allowed = 2 * (3 * n - math.isqrt(12 * n - 4) - 1 - links)
+        self.other_contacts_allowed = 3 * n - math.isqrt(12 * n - 4) - 1 - links
 
     @property
     def count(self) -> int:
