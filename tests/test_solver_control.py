@@ -11,15 +11,15 @@ from engine.solo.catalogue import PUZZLES
 from engine.solver import Control, Goal, HintKind, Outcome, Progress, count, hint, solve, status
 from solver_check import assert_reaches_goal
 
-BIG = PUZZLES["discovery-10"].goal(("R",))  # 1280 hole-free solutions: counting takes seconds
+BIG = PUZZLES["discovery-10"].goal(("R",))  # counting all its red loops takes many seconds
 
 
 def test_a_time_limit_stops_a_search_promptly():
     started = time.monotonic()
-    result = count(BIG, control=Control(timeout=0.2))
+    result = count(BIG, hole_free=False, control=Control(timeout=0.2))
     assert result.outcome is Outcome.TIMEOUT and result.solved is None
     assert time.monotonic() - started < 1.5
-    assert 0 < result.count < 1280  # what it had counted so far
+    assert result.count > 0  # what it had counted so far
 
 
 def test_a_cancel_flag_set_from_another_thread_stops_it():
@@ -29,7 +29,7 @@ def test_a_cancel_flag_set_from_another_thread_stops_it():
     timer = threading.Timer(0.2, cancel.set)
     timer.start()
     try:
-        result = count(BIG, control=control)
+        result = count(BIG, hole_free=False, control=control)
     finally:
         timer.cancel()
     assert result.outcome is Outcome.CANCELLED
