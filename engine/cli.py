@@ -24,6 +24,7 @@ from .tiles import ALL_NUMBERS, COLOURS, TILES
 COMMAND_MODULES: tuple[str, ...] = (
     "engine.game_cli",
     "engine.gobble.cli",
+    "engine.solve_cli",
 )
 """Modules adding further commands (game, solver, ...), imported when the parser is built."""
 

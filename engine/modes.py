@@ -20,6 +20,9 @@ MODE_MODULES: tuple[str, ...] = (
     "engine.game",
     "engine.gobble.solo",
     "engine.gobble.gobbles",
+    "engine.solo.puzzle",
+    "engine.solo.solitaire",
+    "engine.solo.rotation",
     "engine.tanagra.game",
 )
 """Modules defining registered modes (each registers its classes when imported)."""
