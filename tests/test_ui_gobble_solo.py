@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from ui_harness import Pixels, drag, labels, run_scenario, tap
+from ui_harness import drag, labels, run_scenario, tap
 
 ORDER_TAIL = [11, 12, 13]
 

@@ -111,6 +111,23 @@ def scenario_upright(app):
     assert screen.game.options.players == 4 and screen.game.options.x == 6
     assert app.services.devices.cues[-1].colours == ("R", "Y", "G", "B")
     screen.leave()
+    # six seats in a column: each card is one row, Person or a robot level, still big enough to touch
+    from engine.gobble.gobbles import Level
+
+    app.open_family("gobbles")
+    yield 0.1
+    setup = app.manager.current_screen
+    yield from tap(setup.count.chip(6))
+    yield 0.1
+    card = setup.cards[4]
+    assert card.compact and card.who.chip(None).selected
+    assert card.who.chip("expert").height >= 0.9 * app.root.height / 10
+    yield from tap(card.who.chip("expert"))
+    yield from tap(setup.cards[1].who.chip(None))
+    yield from tap(setup.start_button)
+    players = app.manager.current_screen.game.players
+    assert [p.robot for p in players] == [None, None, None, None, Level.EXPERT, None]
+    app.manager.current_screen.leave()
     return {}
 
 
