@@ -125,6 +125,8 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
         app.go_home()
         yield 0.2
         shot("16-home-simulated-devices")
+        app.simulated_panel and app.toggle_simulated_panel()
+        yield from mode_shots(app, services, shot)
 
     AttractWait = 6.5
     iterator = steps()
@@ -140,6 +142,164 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
     Clock.schedule_once(advance, 0.3)
     app.run()
     return written
+
+
+def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
+    """The mode screens: setup, how to play, play, results of Gobble solo, Gobbles and Tanagra."""
+    from engine.board import Placement as P
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Options
+    from ui.modes import family, gobble_common as gc, gobble_solo, gobbles, tanagra
+
+    # ---- Gobble solo
+    services.store.add_score("gobble-solo", "2025-11-01", 49)
+    services.store.add_score("gobble-solo", "2025-11-02", 56)
+    app.open_family(family("gobble-solo"))
+    yield 0.2
+    shot("20-gobble-solo-setup")
+    gobble_solo.show_howto(app)
+    yield 5.0
+    shot("21-gobble-solo-howto")
+    order = [p.tile for p in (*gc.OPENING, *gc.BUILD)] + [gc.NOWHERE, gc.GOBBLE.tile, 11, 12, 13]
+    screen = gobble_solo.start(app, order=order)
+    for p in (*gc.OPENING, *gc.BUILD):
+        screen.rules.place(p)
+        screen.after_step()
+    yield 0.6
+    screen.press_action()  # tile 6 fits nowhere: discarded
+    yield 0.3
+    refusal = screen.table.board.drop(screen.table.board.window_cell_centre(gc.ONE_NEIGHBOUR.cell), gc.GOBBLE.tile, 0)
+    screen.hand.dispatch("on_refused", refusal)
+    yield 0.3
+    shot("22-gobble-solo-refused")
+    screen.rules.place(gc.GOBBLE)
+    screen.after_step()
+    yield 0.6
+    shot("23-gobble-solo-reward")
+    screen.game.apply(gobble_solo.ReturnDiscard())
+    while not screen.game.finished:
+        options = screen.game.legal_actions()
+        screen.game.apply(options[0])
+    screen.after_step()
+    yield 3.0
+    shot("24-gobble-solo-results")
+    # ---- Gobbles
+    app.open_family(family("gobbles"))
+    yield 0.1
+    setup = app.manager.current_screen
+    setup.set_players(4)
+    setup.set_seat(2, "expert")
+    yield 0.2
+    shot("30-gobbles-setup-4")
+    gobbles.show_howto(app)
+    yield 9.0
+    shot("31-gobbles-howto")
+    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    yield 0.6
+    shot("32-gobbles-2-players-27-tiles")
+    players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
+               Player("Robot 5", Level.BEGINNER)]
+    hands = [[36, 37, 16, 56, 3, 9, 10], [40, 2, 18, 8, 51, 52, 53], [20, 21, 22, 23, 24, 25, 26],
+             [27, 28, 29, 30, 31, 32, 33], [34, 35, 38, 39, 41, 42, 43]]
+    game = Gobbles(players, gc.OPENING, hands)
+    clock = ManualClock()
+    screen = gobbles.GobblesScreen(app, game, clock=clock, robot_seed=1)
+    app.show(screen)
+    yield 0.5
+    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3]), (0, gc.RACE[0])):
+        screen.table.claim(seat, p)
+    screen.refresh()
+    refusal = screen.layout.board.drop(screen.layout.board.window_cell_centre(gc.RACE[1].cell), gc.RACE[1].tile,
+                                       gc.RACE[1].rot, screen.hands[1], screen.hands[1].target)
+    screen.hands[1].dispatch("on_refused", refusal)
+    yield 0.4
+    shot("33-gobbles-5-players-taken")
+    screen.table.claim(0, gc.GOBBLE)
+    screen.refresh()
+    clock.advance(3000)
+    yield 0.5
+    shot("34-gobbles-gift")
+    game = Gobbles(players[:2], gc.OPENING, [[36, 37], [40, 2]], play_on=False)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2])):
+        screen.table.claim(seat, p)
+    screen.refresh()
+    yield 2.6
+    shot("35-gobbles-results")
+    # ---- Tanagra
+    app.open_family(family("tanagra"))
+    yield 0.1
+    setup = app.manager.current_screen
+    setup.set_players(3)
+    yield 0.2
+    shot("40-tanagra-setup-3")
+    tanagra.show_howto(app)
+    yield 8.4
+    shot("41-tanagra-howto")
+    game = Game(Options(players=2, x=4), ["person", "person"])
+    for action in game.legal_actions()[:1]:
+        game.apply(action)
+    for _ in range(5):
+        game.apply(game.legal_actions()[len(game.legal_actions()) // 2])
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield 0.3
+    spot = screen.state.placements()[3]
+    screen.hover(spot)
+    yield 0.2
+    shot("42-tanagra-build")
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    screen.tap(tanagra.HOWTO_JUMP.origin)
+    yield 0.3
+    shot("43-tanagra-move")
+    screen.tap((5, 5, -9))  # no triangle there: refused
+    yield 0.1
+    shot("44-tanagra-refused")
+    screen.tap(tanagra.HOWTO_EMPTY.origin)
+    screen.tap(tanagra.HOWTO_EMPTY.target)
+    yield 0.8
+    screen.start_relocating()
+    yield 0.2
+    shot("45-tanagra-change")
+    game = Game(Options(players=4, x=4), ["person", "robot:expert", "person", "robot:beginner"])
+    while len(game.actions) < 12:
+        game.apply(game.legal_actions()[len(game.actions) * 7 % len(game.legal_actions())])
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield 0.3
+    shot("46-tanagra-4-players")
+    screen.leave()
+    start = tanagra.howto_position()  # yellow keeps one big pawn: black takes it and wins
+    for cell, pawn in list(start.pawns.items()):
+        if pawn.owner == 1 and pawn.size == "big" and cell != tanagra.HOWTO_TAKE.target:
+            del start.pawns[cell]
+    screen = tanagra.TanagraScreen(app, Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=start))
+    app.show(screen)
+    screen.tap(tanagra.HOWTO_TAKE.origin)
+    screen.tap(tanagra.HOWTO_TAKE.target)
+    yield 2.6
+    app.manager.current_screen.replay_bar.go("back")
+    yield 0.2
+    shot("47-tanagra-results")
+    services.settings.orientation = "upright"
+    app.open_family(family("tanagra"))
+    yield 0.1
+    app.manager.current_screen.set_players(4)
+    yield 0.2
+    shot("48-tanagra-setup-upright")
+    app.open_family(family("gobbles"))
+    yield 0.1
+    app.manager.current_screen.set_players(6)
+    yield 0.2
+    shot("49-gobbles-setup-upright-6")
+    services.settings.orientation = "flat"
 
 
 class _BoardRules:

@@ -11,6 +11,10 @@ judges (``check``) and makes (``place``) placements and refuses with
 :class:`engine.modes.Refused`. An accepted drop is drawn at once from the board the view shows
 (the mode's own Board object); whatever else the mode does (a replacement tile, a robot's move, a
 new Board) its screen shows with :meth:`BoardView.show` and by setting ``HandView.tiles``.
+
+Several players may drag at once (Gobbles has no turns): each hand's drag has its own preview on
+the board and its own tile on the drag layer, and a hand may carry its own ``target`` (the player
+on whose behalf its drops are judged and made) instead of the board's.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from engine.modes import Refused
 
 from . import theme, tileart
 from .hexes import SQRT3, cell_at, centre, corners, extent, rotated_quad
+from .i18n import N_
+from .widgets import TLabel
 
 
 class PlacementTarget(Protocol):
@@ -72,6 +78,8 @@ class BoardView(Widget):
     """While hovering, if the tile does not fit as turned but fits turned otherwise, show (and on
     drop place) the nearest rotation that fits: what the preview shows is what a drop does."""
     show_frontier = BooleanProperty(True)
+    frontier_touching = NumericProperty(1)
+    """Outline only the spaces touching at least this many tiles (Gobble: 2, once two are down)."""
     auto_fit = BooleanProperty(True)
     """Recentre (animated) when tiles are added, unless a player has moved the view."""
 
@@ -82,9 +90,10 @@ class BoardView(Widget):
         self.board = Board()
         self._drawn: dict[Cell, tuple[int, int, Quad]] = {}
         self._touches: dict[Any, tuple[float, float]] = {}
-        self._hover_key: tuple[Cell, int, int] | None = None
+        self._hovers: dict[Any, tuple[tuple[Cell, int, int] | None, InstructionGroup]] = {}
         self.verdict: tuple[Placement, Refused | None] | None = None
-        """While a tile hovers over the board: the placement a drop would make and its refusal."""
+        """The latest hover's verdict: the placement a drop would make and its refusal (None when
+        that hover left the board)."""
         self._highlight_clear = Clock.create_trigger(lambda dt: self.highlight(()), 5.0)
         self._user_moved = False
         self._fit_cells: list[Cell] | None = None
@@ -95,7 +104,7 @@ class BoardView(Widget):
         self._tiles = InstructionGroup()
         self._forced = InstructionGroup()
         self._marks = InstructionGroup()
-        self._preview = InstructionGroup()
+        self._preview = InstructionGroup()  # one child group per hover (per dragging hand)
         self._tiles.add(Color(1, 1, 1, 1))  # every tile quad is drawn opaque, after this one colour
         self._frontier.add(Color(1, 1, 1, 0.16))
         self._frontier_lines: dict[Cell, Line] = {}
@@ -134,7 +143,7 @@ class BoardView(Widget):
                 added = True
         self._draw_forced()
         self._draw_frontier()
-        self._hover_key = None
+        self._hovers = {who: (None, group) for who, (_key, group) in self._hovers.items()}  # judge afresh
         if added and self.auto_fit and not self._user_moved:
             self.recentre()
 
@@ -154,7 +163,11 @@ class BoardView(Widget):
         self._draw_forced()
         self._draw_frontier(moved=True)
         self._draw_marks()
-        self._hover_key = None
+        self._forget_hovers()
+
+    def _forget_hovers(self) -> None:
+        """Drop every preview (the view moved or the board changed): the next finger move redraws."""
+        self._hovers.clear()
         self._preview.clear()
 
     def _draw_forced(self) -> None:
@@ -173,7 +186,11 @@ class BoardView(Widget):
         """Faint outlines of the spaces a tile could touch: where play can go. Kept per cell, so a
         placement only adds and removes a few outlines (``moved``: the view moved, redo all)."""
         lines = self._frontier_lines
-        cells = (set(self.board.frontier()) if len(self.board) else {(0, 0)}) if self.show_frontier else set()
+        board = self.board
+        cells: set[Cell] = set()
+        if self.show_frontier:
+            touching = min(self.frontier_touching, len(board))  # the first tiles touch fewer
+            cells = {c for c in board.frontier() if board.neighbour_count(c) >= touching} if len(board) else {(0, 0)}
         for cell in [c for c in lines if c not in cells]:
             self._frontier.remove(lines.pop(cell))
         for cell in cells:
@@ -214,11 +231,12 @@ class BoardView(Widget):
 
     # ------------------------------------------------------------- judging drops
 
-    def judge(self, tile: int, cell: Cell, rot: int) -> tuple[Placement, Refused | None]:
-        """The placement a drop of ``tile`` turned ``rot`` on ``cell`` would make, and the target's
-        verdict. With ``snap_rotation`` a refused rotation is replaced by the nearest one that
-        keeps the golden rule and is accepted, if any."""
-        target = self.target
+    def judge(self, tile: int, cell: Cell, rot: int, target: PlacementTarget | None = None,
+              ) -> tuple[Placement, Refused | None]:
+        """The placement a drop of ``tile`` turned ``rot`` on ``cell`` would make, and the verdict
+        of ``target`` (default: the board's). With ``snap_rotation`` a refused rotation is replaced
+        by the nearest one that keeps the golden rule and is accepted, if any."""
+        target = target or self.target
         placement = Placement(tile, cell[0], cell[1], rot)
         if target is None:
             return placement, Refused("no-game", "no game is being played")
@@ -231,23 +249,31 @@ class BoardView(Widget):
                     return candidate, None
         return placement, verdict
 
-    def hover(self, window_pos: tuple[float, float] | None, tile: int = 0, rot: int = 0) -> bool:
+    def hover(self, window_pos: tuple[float, float] | None, tile: int = 0, rot: int = 0, who: Any = None,
+              target: PlacementTarget | None = None) -> bool:
         """Show on the space under ``window_pos`` whether ``tile`` turned ``rot`` fits there (the
-        verdict is kept in :attr:`verdict`); False when the point is off the board (None: stop)."""
+        verdict is kept in :attr:`verdict`); False when the point is off the board (None: stop).
+        ``who`` tells simultaneous drags apart (each keeps its own preview); ``target`` judges
+        instead of the board's."""
         if window_pos is None or not self.collide_point(*self.to_widget(*window_pos)):
-            if self._hover_key is not None:
-                self._preview.clear()
-                self._hover_key = None
+            gone = self._hovers.pop(who, None)
+            if gone is not None:
+                self._preview.remove(gone[1])
             self.verdict = None
             return False
         cell = self.cell_under(*self.to_widget(*window_pos))
         key = (cell, tile, rot)
-        if key == self._hover_key:
+        known = self._hovers.get(who)
+        if known is not None and known[0] == key:
             return True
-        self._hover_key = key
-        placement, refusal = self.judge(tile, cell, rot)
+        if known is None:
+            group = InstructionGroup()
+            self._preview.add(group)
+        else:
+            group = known[1]
+        self._hovers[who] = (key, group)
+        placement, refusal = self.judge(tile, cell, rot, target)
         self.verdict = (placement, refusal)
-        group = self._preview
         group.clear()
         x, y = self.cell_centre(cell)
         s = self.size_px
@@ -258,17 +284,20 @@ class BoardView(Widget):
         group.add(Line(points=corners(x, y, s * 0.96), width=max(2.0, s * 0.08), close=True))
         return True
 
-    def drop(self, window_pos: tuple[float, float], tile: int, rot: int) -> Placement | Refused | None:
+    def drop(self, window_pos: tuple[float, float], tile: int, rot: int, who: Any = None,
+             target: PlacementTarget | None = None) -> Placement | Refused | None:
         """Drop ``tile`` at ``window_pos``: the Placement made, the Refused, or None when the drop
-        was not over the board (the tile simply goes back to the hand)."""
-        self.hover(None)
+        was not over the board (the tile simply goes back to the hand). ``who`` and ``target`` as
+        for :meth:`hover`."""
+        self.hover(None, who=who)
+        target = target or self.target
         local = self.to_widget(*window_pos)
         if not self.collide_point(*local):
             return None
-        placement, verdict = self.judge(tile, self.cell_under(*local), rot)
+        placement, verdict = self.judge(tile, self.cell_under(*local), rot, target)
         if verdict is None:
             try:
-                self.target.place(placement)
+                target.place(placement)
             except Refused as refusal:
                 verdict = refusal
         if verdict is not None:
@@ -286,9 +315,10 @@ class BoardView(Widget):
     def on_refused(self, refusal: Refused) -> None:
         """Event: a drop was refused (the table shows :func:`ui.refusals.explain` to the player)."""
 
-    def fitting_forced(self, tiles: Iterable[int]) -> set[int]:
-        """Which of ``tiles`` the target would accept on some forced space (the hand marks them)."""
-        target = self.target
+    def fitting_forced(self, tiles: Iterable[int], target: PlacementTarget | None = None) -> set[int]:
+        """Which of ``tiles`` the target (default: the board's) would accept on some forced space
+        (the hand marks them)."""
+        target = target or self.target
         found: set[int] = set()
         if target is None:
             return found
@@ -389,6 +419,10 @@ class HandView(Widget):
     (``seat_angle``, degrees counter-clockwise, set by the table layout) shows them counter-turned,
     so what a player sees in hand is what lands on the table. ``marked`` tiles (e.g. those that fit
     a forced space) get an amber outline. ``drag_layer`` draws the tile under the finger.
+
+    A big hand wraps into up to ``max_rows`` rows, whichever number keeps its tiles largest. With
+    ``picking`` on, a tap picks or unpicks a tile (``picked``, outlined in green) instead of turning
+    it, and nothing is dragged: how a player chooses tiles to give away.
     """
 
     tiles = ListProperty([])
@@ -400,6 +434,11 @@ class HandView(Widget):
     """Whether this hand may play now (an inactive hand is dimmed and does not drag)."""
     colour = StringProperty("")
     """The player's link colour ("R", "Y", "G", "B"), shown as a bar on their edge; "" for none."""
+    target = ObjectProperty(None, allownone=True)
+    """This hand's own placement target (a player's claims when all play at once); None: the board's."""
+    max_rows = NumericProperty(1)
+    picking = BooleanProperty(False)
+    picked = ListProperty([])
 
     __events__ = ("on_played", "on_refused")
 
@@ -409,24 +448,41 @@ class HandView(Widget):
         self._drag: dict[str, Any] | None = None
         self._twist: dict[str, Any] | None = None
         self.bind(pos=self._redraw, size=self._redraw, tiles=self._redraw, marked=self._redraw,
-                  seat_angle=self._redraw, active=self._redraw, colour=self._redraw)
+                  seat_angle=self._redraw, active=self._redraw, colour=self._redraw, max_rows=self._redraw,
+                  picking=self._redraw, picked=self._redraw)
 
     # ----------------------------------------------------------------- layout
 
     def _extent(self) -> tuple[float, float]:
         return extent(-self.seat_angle)
 
-    def tile_radius(self) -> float:
-        """Hexagon circumradius that fits the tiles in a row inside the widget."""
+    def _grid(self) -> tuple[int, int, float]:
+        """(rows, tiles per row, hexagon circumradius): the rows (up to ``max_rows``) that keep
+        the tiles largest, the fewest rows on a tie."""
         n = max(len(self.tiles), 1)
         wide, high = self._extent()
-        return max(1.0, min(self.height * 0.94 / high, self.width / (n * wide * 1.06)))
+        best = (1, n, 0.0)
+        for rows in range(1, max(int(self.max_rows), 1) + 1):
+            cols = math.ceil(n / rows)
+            radius = min(self.height * 0.94 / (high * rows * 1.02), self.width / (cols * wide * 1.06))
+            if radius > best[2] * 1.001:
+                best = (rows, cols, radius)
+        rows, cols, radius = best
+        return math.ceil(n / cols), cols, max(1.0, radius)
+
+    def tile_radius(self) -> float:
+        """Hexagon circumradius that fits the tiles in their rows inside the widget."""
+        return self._grid()[2]
 
     def slot_centre(self, index: int) -> tuple[float, float]:
-        r = self.tile_radius()
-        step = r * self._extent()[0] * 1.06
-        first = self.center_x - step * (len(self.tiles) - 1) / 2
-        return first + index * step, self.center_y
+        rows, cols, r = self._grid()
+        wide, high = self._extent()
+        row, col = divmod(index, cols)
+        in_row = min(cols, len(self.tiles) - row * cols)
+        step = r * wide * 1.06
+        first = self.center_x - step * (in_row - 1) / 2
+        rise = r * high * 1.02
+        return first + col * step, self.center_y + rise * ((rows - 1) / 2 - row)
 
     def tile_at(self, x: float, y: float) -> int | None:
         """The tile whose slot contains the local point (x, y)."""
@@ -463,7 +519,10 @@ class HandView(Widget):
                 if t in self.marked:
                     Color(*theme.ACCENT)
                     Line(points=corners(cx, cy, r * 1.02, turn), width=max(2.0, r * 0.08), close=True)
-                alpha = 0.25 if t == dragged else (1.0 if self.active else 0.55)
+                if self.picking and t in self.picked:
+                    Color(*theme.GOOD)
+                    Line(points=corners(cx, cy, r * 1.04, turn), width=max(2.5, r * 0.12), close=True)
+                alpha = 0.25 if t == dragged else (1.0 if self.active or self.picking else 0.55)
                 Color(1, 1, 1, alpha)
                 Quad(points=rotated_quad(cx, cy, r * 0.95, self.rotation(t), turn), texture=tileart.face(t))
 
@@ -480,6 +539,9 @@ class HandView(Widget):
         tile = self.tile_at(*touch.pos)
         if tile is None or self._drag is not None:
             return True  # the hand's strip is not the board: swallow the touch
+        if self.picking:
+            self.picked = [t for t in self.picked if t != tile] if tile in self.picked else [*self.picked, tile]
+            return True
         if not self.active:
             return True
         touch.grab(self)
@@ -530,12 +592,12 @@ class HandView(Widget):
         drag = self._drag
         pos = self._lifted(touch)
         rot = self.rotation(drag["tile"])
-        over_board = self.board is not None and self.board.hover(pos, drag["tile"], rot)
+        over_board = self.board is not None and self.board.hover(pos, drag["tile"], rot, self, self.target)
         if self.drag_layer is not None:
             if over_board:
-                self.drag_layer.hide()  # the board shows the tile on the space, fitting or not
+                self.drag_layer.hide(self)  # the board shows the tile on the space, fitting or not
             else:
-                self.drag_layer.show(pos, drag["tile"], rot, self.tile_radius())
+                self.drag_layer.show(pos, drag["tile"], rot, self.tile_radius(), self)
 
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is not self:
@@ -549,7 +611,7 @@ class HandView(Widget):
             return True
         self._drag = None
         if self.drag_layer is not None:
-            self.drag_layer.hide()
+            self.drag_layer.hide(self)
         self._twist = None
         if not drag["moving"]:
             if not drag.get("twisted"):
@@ -557,7 +619,7 @@ class HandView(Widget):
             return True
         result = None
         if self.board is not None:
-            result = self.board.drop(self._lifted(touch), drag["tile"], self.rotation(drag["tile"]))
+            result = self.board.drop(self._lifted(touch), drag["tile"], self.rotation(drag["tile"]), self, self.target)
         if isinstance(result, Placement):
             if drag["tile"] in self.tiles:
                 self.tiles.remove(drag["tile"])
@@ -576,22 +638,67 @@ class HandView(Widget):
 
 
 class DragLayer(Widget):
-    """Draws the tile being dragged above everything else (it ignores touches)."""
+    """Draws the tiles being dragged above everything else (it ignores touches); ``who`` tells
+    simultaneous drags apart, one tile each."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        with self.canvas:
-            self._colour = Color(1, 1, 1, 0)
-            self._quad = Quad(points=[0] * 8)
+        self._shown: dict[Any, tuple[Color, Quad]] = {}
 
-    def show(self, window_pos: tuple[float, float], tile: int, rot: int, radius: float) -> None:
+    def show(self, window_pos: tuple[float, float], tile: int, rot: int, radius: float, who: Any = None) -> None:
+        drawn = self._shown.get(who)
+        if drawn is None:
+            drawn = self._shown[who] = (Color(1, 1, 1, 0), Quad(points=[0] * 8))
+            self.canvas.add(drawn[0])
+            self.canvas.add(drawn[1])
+        colour, quad = drawn
         x, y = self.to_widget(*window_pos)
-        self._quad.texture = tileart.face(tile)
-        self._quad.points = rotated_quad(x, y, radius, rot)
-        self._colour.a = 0.9
+        quad.texture = tileart.face(tile)
+        quad.points = rotated_quad(x, y, radius, rot)
+        colour.a = 0.9
 
-    def hide(self) -> None:
-        self._colour.a = 0
+    def hide(self, who: Any = None) -> None:
+        drawn = self._shown.get(who)
+        if drawn is not None:
+            drawn[0].a = 0
+
+    @property
+    def showing(self) -> int:
+        """How many dragged tiles are drawn now."""
+        return sum(1 for colour, _quad in self._shown.values() if colour.a > 0)
 
     def on_touch_down(self, touch: Any) -> bool:
         return False
+
+
+class PileView(Widget):
+    """A pile of tiles lying face up (Gobble's discards): the top tile, and how many lie there."""
+
+    tiles = ListProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.label = TLabel(msg=N_("Discards: {count}"), values={"count": 0}, scale=0.8)
+        self.add_widget(self.label)
+        self.bind(pos=self.redraw, size=self.redraw, tiles=self.redraw)
+
+    def tile_radius(self) -> float:
+        return max(1.0, min(self.width * 0.42, (self.height - theme.unit() * 0.8) * 0.46))
+
+    def tile_centre(self) -> tuple[float, float]:
+        """Where the top tile is drawn (widget coordinates)."""
+        return self.center_x, self.y + theme.unit() * 0.8 + (self.height - theme.unit() * 0.8) / 2
+
+    def redraw(self, *_args: Any) -> None:
+        self.canvas.before.clear()
+        r = self.tile_radius()
+        cx, cy = self.tile_centre()
+        with self.canvas.before:
+            Color(1, 1, 1, 0.3)
+            Line(points=corners(cx, cy, r), width=1.5, close=True)
+            if self.tiles:
+                Color(1, 1, 1, 1)
+                Quad(points=rotated_quad(cx, cy, r * 0.96, 0), texture=tileart.face(self.tiles[-1]))
+        self.label.values = {"count": len(self.tiles)}
+        self.label.size = (self.width, theme.unit() * 0.7)
+        self.label.pos = (self.x, self.y)

@@ -22,7 +22,7 @@ from kivy.uix.scatter import Scatter
 
 from . import theme
 from .board import BoardView, DragLayer, HandView
-from .hexes import SQRT3
+from .hexes import SQRT3, extent
 from .i18n import N_, Translated
 from .refusals import explain
 
@@ -51,22 +51,29 @@ def hand_depth(width: float, height: float) -> float:
     return min(width, height) / 10 * 0.72 * 2.15
 
 
+ROW_DEPTH = 0.62
+"""Each extra row of tiles deepens a hand by this share of a one-row hand's depth."""
+
+
 def seat_boxes(
     players: int,
     width: float,
     height: float,
     orientation: Literal["flat", "upright"] = "flat",
     hand_tiles: int = 6,
+    rows: int = 1,
 ) -> tuple[list[SeatBox], tuple[float, float, float, float]]:
     """The hands' boxes, in seating order (clockwise seen from above, starting at the bottom), and
-    the rectangle (x, y, w, h) left free for the board."""
-    depth = hand_depth(width, height)
-    radius = depth / 2.15
-    wanted = hand_tiles * SQRT3 * radius * 1.1
+    the rectangle (x, y, w, h) left free for the board. ``rows``: rows of tiles a hand wraps into."""
+    one_row = hand_depth(width, height)
+    factor = 1 + ROW_DEPTH * (rows - 1)
+    depth = one_row * factor
+    radius = one_row / 2.15
+    wanted = math.ceil(hand_tiles / rows) * SQRT3 * radius * 1.1
     if players <= 0:
         return [], (0.0, 0.0, width, height)
     if orientation == "upright":
-        return _upright(players, width, height, depth, wanted)
+        return _upright(players, width, height, one_row, wanted, factor)
     # clockwise from above: bottom edge right-to-left, left edge, top edge left-to-right, right edge
     def along(count: int, span: float) -> list[tuple[float, float]]:
         """(offset from the edge's middle, length) for ``count`` hands shared along an edge."""
@@ -105,20 +112,20 @@ def seat_boxes(
 
 
 def _upright(
-    players: int, width: float, height: float, depth: float, wanted: float
+    players: int, width: float, height: float, depth: float, wanted: float, factor: float = 1.0
 ) -> tuple[list[SeatBox], tuple[float, float, float, float]]:
     """Every hand at the bottom, in as few rows as keep the tiles at least 80 % of their full size
-    (hands never take more than 45 % of the height)."""
+    (hands never take more than 45 % of the height). ``factor``: a hand's depth in one-row depths."""
 
     def radius(rows: int) -> float:
         largest = depth / 2.15
         length = width / math.ceil(players / rows) * 0.96
-        return min(largest, largest * length / wanted, height * 0.45 / rows / 2.15)
+        return min(largest, largest * length / wanted, height * 0.45 / rows / 2.15 / factor)
 
     rows = next((k for k in range(1, players + 1) if radius(k) >= 0.8 * depth / 2.15),
                 max(range(1, players + 1), key=radius))
     per_row = math.ceil(players / rows)
-    row_depth = radius(rows) * 2.15
+    row_depth = radius(rows) * 2.15 * factor
     boxes = []
     for i in range(players):
         row, col = divmod(i, per_row)
@@ -129,6 +136,13 @@ def _upright(
         boxes.append(SeatBox(cx, cy, length, row_depth, BOTTOM))
     used = row_depth * rows
     return boxes, (0.0, used, width, height - used)
+
+
+def _tile_radius(box: SeatBox, tiles: int, rows: int) -> float:
+    """The tile size a hand of ``tiles`` in ``rows`` gets in ``box`` (as :class:`HandView` lays it)."""
+    wide, high = extent(-box.angle)
+    cols = math.ceil(tiles / rows)
+    return min(box.depth * 0.94 / (high * rows * 1.02), box.length / (cols * wide * 1.06))
 
 
 class Banner(Scatter):
@@ -171,6 +185,43 @@ class Banner(Scatter):
         return False
 
 
+class SeatTag(Scatter):
+    """A small label at a hand's inner edge, on its player's left, facing them: who sits there,
+    how many tiles they hold, their place..."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False,
+                         size_hint=(None, None), auto_bring_to_front=False, **kwargs)
+        self.label = Label(halign="left", valign="middle", color=theme.TEXT, bold=True, shorten=True)
+        self.add_widget(self.label)
+        with self.canvas.before:
+            self._colour = Color(0, 0, 0, 0.45)
+            self._bg = RoundedRectangle(radius=[6])
+        self.opacity = 0
+
+    def show(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None) -> None:
+        u = theme.unit()
+        self.rotation = 0
+        self.size = (min(box.length * 0.6, u * 6), u * 0.6)
+        self.label.size = self.size
+        self.label.text_size = (self.width - u * 0.3, self.height)
+        self.label.padding = [u * 0.15, 0]
+        self.label.font_size = theme.font(0.7)
+        self.label.text = text
+        self._bg.pos, self._bg.size = (0, 0), self.size
+        self._colour.rgba = (rgba[:3] + (0.85,)) if rgba is not None else (0, 0, 0, 0.45)
+        self.rotation = box.angle
+        a = math.radians(box.angle)
+        along, up = (math.cos(a), math.sin(a)), box.up()
+        shift = -box.length / 2 + self.width / 2
+        rise = box.depth / 2 + self.height / 2 + u * 0.05
+        self.center = (box.cx + along[0] * shift + up[0] * rise, box.cy + along[1] * shift + up[1] * rise)
+        self.opacity = 1 if text else 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
+
 class BagBadge(Translated, Label):
     """How many tiles are left in the bag."""
 
@@ -181,11 +232,17 @@ class TableLayout(FloatLayout):
     Call :meth:`seat` with the hands in seating order; the layout turns each to face its player,
     wires it to the board and the drag layer, shows a refused drop's reason facing the player who
     made it, and keeps the board's ``fit_area`` on the free table. ``bag`` (-1 hides it) is the
-    number of tiles left to draw.
+    number of tiles left to draw. :meth:`tag` labels a seat (name, tiles held, place).
     """
+
+    _tile_rows = 1
 
     orientation = OptionProperty("flat", options=["flat", "upright"])
     bag = NumericProperty(-1)
+    hand_rows = NumericProperty(1)
+    """The most rows of tiles a hand may wrap into (deeper hands, larger tiles: a Gobbles deal is
+    up to 27 tiles a hand); the layout uses more rows only when that keeps tiles clearly larger,
+    and follows the hands as they grow and shrink."""
 
     def __init__(self, board: BoardView | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -195,6 +252,8 @@ class TableLayout(FloatLayout):
         self.board.bind(on_placed=lambda *_: self.refresh_hints())
         self.hands: list[HandView] = []
         self.boxes: list[SeatBox] = []
+        self._tags: list[SeatTag] = []
+        self._tag_texts: list[tuple[str, theme.RGBA | None]] = []
         self._holders: list[Scatter] = []
         self._banners: list[Banner] = []
         self.bag_badge = BagBadge(msg=N_("Bag: {count}"), values={"count": 0}, size_hint=(None, None),
@@ -202,7 +261,9 @@ class TableLayout(FloatLayout):
         self.add_widget(self.bag_badge)
         self.drag_layer = DragLayer(size_hint=(1, 1))
         self.add_widget(self.drag_layer)
-        self.bind(size=self._relayout, pos=self._relayout, orientation=self._relayout, bag=self._relayout)
+        self.bind(size=self._relayout, pos=self._relayout, orientation=self._relayout, bag=self._relayout,
+                  hand_rows=self._relayout)
+        self._hands_changed = Clock.create_trigger(self._follow_hands)
 
     def seat(self, hands: Sequence[HandView]) -> None:
         """Seat ``hands`` (seating order) around the table."""
@@ -210,7 +271,13 @@ class TableLayout(FloatLayout):
             self.remove_widget(holder)
         for banner in self._banners:
             self.remove_widget(banner)
+        for tag in self._tags:
+            self.remove_widget(tag)
         self.hands = list(hands)
+        self._tags = [SeatTag() for _ in self.hands]
+        self._tag_texts = [("", None) for _ in self.hands]
+        for tag in self._tags:
+            self.add_widget(tag)
         self._holders, self._banners = [], []
         self.remove_widget(self.drag_layer)
         for index, hand in enumerate(self.hands):
@@ -220,6 +287,7 @@ class TableLayout(FloatLayout):
             hand.board = self.board
             hand.drag_layer = self.drag_layer
             hand.bind(on_refused=lambda h, refusal, i=index: self.tell(i, explain(refusal, len(self.board.board) == 0)))
+            hand.bind(tiles=lambda *_: self._hands_changed())
             self.add_widget(holder)
             self._holders.append(holder)
             banner = Banner()
@@ -229,21 +297,66 @@ class TableLayout(FloatLayout):
         self.add_widget(self.drag_layer)
         self._relayout()
 
+    def tag(self, seat: int, text: str, rgba: theme.RGBA | None = None) -> None:
+        """Label ``seat`` with ``text`` (on a background of ``rgba``), until told otherwise."""
+        if 0 <= seat < len(self._tags) and self._tag_texts[seat] != (text, rgba):
+            self._tag_texts[seat] = (text, rgba)
+            if seat < len(self.boxes):
+                self._tags[seat].show(text, self._placed(self.boxes[seat]), rgba)
+
+    def free_spot(self, width: float, height: float) -> tuple[float, float]:
+        """Where a small control of this size can sit on the free table, clear of the seat tags:
+        the first free corner (bottom-left, bottom-right, top-right, top-left), else the middle of
+        the bottom edge. Coordinates as the layout's own position."""
+        fx, fy, fw, fh = self.board.fit_area or (self.x, self.y, self.width, self.height)
+        gap = theme.unit() * 0.15
+        spots = [(fx + gap, fy + gap), (fx + fw - width - gap, fy + gap), (fx + fw - width - gap, fy + fh - height - gap),
+                 (fx + gap, fy + fh - height - gap)]
+        taken = [(tag.bbox[0], tag.bbox[1]) for tag in self._tags]
+
+        def clear(x: float, y: float) -> bool:
+            return all(x + width <= tx or tx + tw <= x or y + height <= ty or ty + th <= y for (tx, ty), (tw, th) in taken)
+
+        return next((s for s in spots if clear(*s)), (fx + (fw - width) / 2, fy + gap))
+
     def tell(self, seat: int, text: str, good: bool = False) -> None:
         """Show ``text`` to the player in ``seat``, facing them."""
         if 0 <= seat < len(self._banners):
-            self._banners[seat].say(text, self.boxes[seat], good)
+            self._banners[seat].say(text, self._placed(self.boxes[seat]), good)
+
+    def _placed(self, box: SeatBox) -> SeatBox:
+        """``box`` in the coordinates of this layout's parent (boxes are relative to the layout)."""
+        return box._replace(cx=self.x + box.cx, cy=self.y + box.cy)
 
     def refresh_hints(self) -> None:
         """Mark, in every hand, the tiles that fit a forced space."""
         for hand in self.hands:
-            hand.marked = sorted(self.board.fitting_forced(hand.tiles))
+            hand.marked = sorted(self.board.fitting_forced(hand.tiles, hand.target))
+
+    def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
+        """The tile rows, the hands' boxes and the free table for the hands as they are now."""
+        width, height = self.size
+        most = max(max((len(h.tiles) for h in self.hands), default=6), 6)
+        best: tuple[float, int, list[SeatBox], tuple[float, float, float, float]] | None = None
+        for rows in range(1, max(int(self.hand_rows), 1) + 1):
+            boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, most, rows)
+            radius = min((_tile_radius(box, most, rows) for box in boxes), default=0.0)
+            if best is None or radius > best[0] * 1.15:  # another row only for clearly larger tiles
+                best = (radius, rows, boxes, free)
+        assert best is not None
+        return best[1], best[2], best[3]
+
+    def _follow_hands(self, *_args: Any) -> None:
+        """A hand grew or shrank: lay the table out again if that changes the hands' boxes."""
+        rows, boxes, _free = self._layout()
+        if rows != self._tile_rows or boxes != self.boxes:
+            self._relayout()
 
     def _relayout(self, *_args: Any) -> None:
-        width, height = self.size
-        most = max((len(h.tiles) for h in self.hands), default=6)
-        self.boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, max(most, 6))
+        rows, self.boxes, free = self._layout()
+        self._tile_rows = rows
         for hand, holder, box in zip(self.hands, self._holders, self.boxes):
+            hand.max_rows = rows
             holder.rotation = 0
             holder.size = (box.length, box.depth)
             hand.size = (box.length, box.depth)
@@ -251,6 +364,8 @@ class TableLayout(FloatLayout):
             hand.seat_angle = box.angle
             holder.rotation = box.angle
             holder.center = (self.x + box.cx, self.y + box.cy)
+        for tag, (text, rgba), box in zip(self._tags, self._tag_texts, self.boxes):
+            tag.show(text, self._placed(box), rgba)
         fx, fy, fw, fh = free
         self.board.fit_area = [self.x + fx, self.y + fy, fw, fh]
         badge = self.bag_badge

@@ -31,6 +31,9 @@ GOOD = rgb("#3ddc84")
 BAD = rgb("#ff4d4d")
 BUTTON = rgb("#2b3a4a")
 BUTTON_DOWN = rgb("#41566c")
+GO = rgb("#2e7d32")  # start, confirm
+STOP = rgb("#8e2b2b")  # leave, discard
+CHOSEN = rgb("#c77c0e")  # the selected chip of a choice (amber, lighter than every button)
 
 FAMILY_COLOURS = {
     "tantrix": rgb("#c0392b"),

@@ -1,4 +1,5 @@
-"""Small widgets the screens share: big rounded buttons, translated labels, flags, a PIN keypad.
+"""Small widgets the screens share: big rounded buttons, choice chips, translated labels, flags, a
+PIN keypad, a yes/no question over the screen.
 
 Every touch target is at least one touch unit (:func:`ui.theme.unit`, 48 px on the 800x480 panel)
 in both directions; text sizes follow the same unit so both kiosk screens look alike.
@@ -7,12 +8,13 @@ in both directions; text sizes follow the same unit so both kiosk screens look a
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from kivy.graphics import Color, Mesh, Rectangle, RoundedRectangle
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
@@ -87,6 +89,87 @@ class TButton(Translated, ButtonBehavior, Label):
             r, g, b = min(r * 1.35 + 0.08, 1), min(g * 1.35 + 0.08, 1), min(b * 1.35 + 0.08, 1)
         self._colour.rgba = (r, g, b, a)
         self.text_size = (self.width * 0.92, None)
+
+
+class Chip(TButton):
+    """One choice of several (a robot level, a player count...): ``selected`` chips are amber."""
+
+    selected = BooleanProperty(False)
+    value = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(selected=self._paint)
+        self._paint()
+
+    def _paint(self, *_args: Any) -> None:
+        self.bg = list(theme.CHOSEN if self.selected else theme.BUTTON)
+
+
+class ChipRow(BoxLayout):
+    """A row of chips, one per ``(value, English label)``; exactly one is selected. Tapping one
+    selects it and calls ``on_choose(value)``."""
+
+    def __init__(self, choices: Sequence[tuple[Any, str]], selected: Any, on_choose: Callable[[Any], None],
+                 scale: float = 0.9, **kwargs: Any) -> None:
+        kwargs.setdefault("spacing", theme.unit() * 0.12)
+        super().__init__(orientation="horizontal", **kwargs)
+        self._on_choose = on_choose
+        self.chips: list[Chip] = []
+        for value, label in choices:
+            chip = Chip(msg=label, value=value, scale=scale, selected=value == selected)
+            chip.bind(on_release=lambda c: self.choose(c.value))
+            self.add_widget(chip)
+            self.chips.append(chip)
+
+    @property
+    def value(self) -> Any:
+        return next((c.value for c in self.chips if c.selected), None)
+
+    def choose(self, value: Any) -> None:
+        for chip in self.chips:
+            chip.selected = chip.value == value
+        self._on_choose(value)
+
+    def chip(self, value: Any) -> Chip:
+        return next(c for c in self.chips if c.value == value)
+
+
+class Confirm(FloatLayout):
+    """A question over the whole screen with two answers (add it to a screen; it removes itself).
+    Touches never reach what lies under it."""
+
+    def __init__(self, question: str, yes: str, no: str, on_yes: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        u = theme.unit()
+        with self.canvas.before:
+            Color(0, 0, 0, 0.6)
+            self._shade = Rectangle()
+        self.bind(pos=self._follow, size=self._follow)
+        box = BoxLayout(orientation="vertical", size_hint=(None, None), size=(u * 9, u * 4.2), padding=u * 0.3,
+                        spacing=u * 0.3, pos_hint={"center_x": 0.5, "center_y": 0.5})
+        panel_background(box, theme.rgb("#1d2530"))
+        box.add_widget(TLabel(msg=question, scale=1.1, bold=True))
+        row = BoxLayout(size_hint=(1, None), height=u * 1.4, spacing=u * 0.3)
+        self.no_button = TButton(msg=no, scale=1.05)
+        self.yes_button = TButton(msg=yes, scale=1.05, bg=list(theme.STOP))
+        self.no_button.bind(on_release=lambda *_: self.dismiss())
+        self.yes_button.bind(on_release=lambda *_: (self.dismiss(), on_yes()))
+        row.add_widget(self.no_button)
+        row.add_widget(self.yes_button)
+        box.add_widget(row)
+        self.add_widget(box)
+
+    def _follow(self, *_args: Any) -> None:
+        self._shade.pos, self._shade.size = self.pos, self.size
+
+    def dismiss(self) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        super().on_touch_down(touch)
+        return True
 
 
 class FlagButton(ButtonBehavior, Widget):

@@ -52,7 +52,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("tantrix", N_("Tantrix"), N_("2 to 4 players, or Doubles"),
            N_("The strategy game: the longest line or loop of your colour wins."), ("engine.game",)),
     Family("gobbles", N_("Gobbles"), N_("2 to 6 players"),
-           N_("Everyone plays at once: be the first to place all your tiles."), ("engine.gobbles",)),
+           N_("Everyone plays at once: be the first to place all your tiles."),
+           ("engine.gobble.gobbles", "engine.gobble.table")),
     Family("learn", N_("Learn"), N_("1 player, then friends"),
            N_("Discovery, Rainbow and Solitaire puzzles, then the game."), ("engine.solo", "engine.game")),
     Family("puzzles", N_("Puzzles"), N_("1 player"),
@@ -60,9 +61,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("solitaire", N_("Solitaire"), N_("1 player"),
            N_("Draw one tile at a time and make one red line through all."), ("engine.solo",)),
     Family("gobble-solo", N_("Gobble solo"), N_("1 player"),
-           N_("Place every tile, each touching two."), ("engine.gobbles",)),
+           N_("Place every tile, each touching two."), ("engine.gobble.solo",)),
     Family("tanagra", N_("Tanagra"), N_("2 to 4 players"),
-           N_("Triangles and pawns: the second game in the box."), ("engine.tanagra",)),
+           N_("Triangles and pawns: the second game in the box."), ("engine.tanagra.game",)),
 )
 """The families, in home-screen order. The engine module names of modes not yet written are the
 planned ones; the pass that wires a mode corrects its entry if the engine chose another name."""

@@ -1,0 +1,182 @@
+"""Gobbles at the kiosk, played by simulated touches and rendered headless: two fingers dragging
+from two hands at once (both land, or the later one is told "taken"), the gift chosen by touches
+with its countdown, a robot claiming on the table's (fake) clock, the journal, the end with its
+places and replay; and the "how to play" script, checked against the engine's rule."""
+
+from __future__ import annotations
+
+from ui_harness import drag, labels, run_scenario, tap, touch_at
+from test_ui_gobble_solo import finger_for
+
+
+def _game(hands, play_on=True, robot=True):
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from ui.modes import gobble_common as gc
+
+    players = [Player("Player 1"), Player("Player 2")] + ([Player("Robot 3", Level.EXPERT)] if robot else [])
+    return Gobbles(players, gc.OPENING, hands, play_on=play_on)
+
+
+def _grab(screen, seat, placement):
+    """A finger on ``placement.tile`` in ``seat``'s hand (turned to its rotation first), and where it
+    must go for the tile to land on its cell."""
+    hand = screen.hands[seat]
+    hand.rotations[placement.tile] = placement.rot
+    start = hand.to_window(*hand.slot_centre(hand.tiles.index(placement.tile)))
+    return touch_at(*start), start, finger_for(hand, screen.layout.board, placement.cell)
+
+
+def _two_fingers(screen, one, other):
+    """Drag two tiles from two hands at once, the moves interleaved; ``one`` is lifted first.
+    Returns how many previews the board showed while both fingers were down."""
+    (a, a0, a1), (b, b0, b1) = _grab(screen, *one), _grab(screen, *other)
+    a.touch_down()
+    b.touch_down()
+    yield
+    for i in range(1, 9):
+        a.touch_move(a0[0] + (a1[0] - a0[0]) * i / 8, a0[1] + (a1[1] - a0[1]) * i / 8)
+        b.touch_move(b0[0] + (b1[0] - b0[0]) * i / 8, b0[1] + (b1[1] - b0[1]) * i / 8)
+        yield
+    previews = len(screen.layout.board._hovers)
+    a.touch_up()
+    yield
+    b.touch_up()
+    yield
+    return previews
+
+
+def _one_finger(screen, seat, placement):
+    _touch, start, end = _grab(screen, seat, placement)
+    yield from drag(start, end)
+
+
+def scenario_race(app):
+    from engine.gobble.gobbles import Gobbles
+    from engine.gobble.table import ManualClock
+    from engine.modes import restore
+    from ui.i18n import _
+    from ui.modes import gobble_common as gc, gobbles
+    from ui.refusals import RULE_MESSAGES
+
+    robot_tiles = [5, 7, 13, 14, 19]
+    game = _game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], robot_tiles])
+    clock = ManualClock()
+    screen = gobbles.GobblesScreen(app, game, clock=clock, robot_seed=2)
+    app.show(screen)
+    yield 0.3
+
+    def journaled():
+        return restore(app.services.store.load_current()).to_json() == game.to_json()
+
+    assert [h.active for h in screen.hands] == [True, True, False]  # the robot's hand is not dragged
+    assert screen.hands[1].seat_angle != 0  # the second player sits across the table
+    # two fingers from two hands at once: both tiles land
+    previews = yield from _two_fingers(screen, (0, gc.BUILD[0]), (1, gc.BUILD[1]))
+    assert previews == 2  # each finger had its own preview on the board
+    assert game.owner(gc.BUILD[0].cell) == 0 and game.owner(gc.BUILD[1].cell) == 1 and journaled()
+    assert 36 not in screen.hands[0].tiles and 40 not in screen.hands[1].tiles
+    for seat, placement in ((1, gc.BUILD[2]), (0, gc.BUILD[3])):
+        game_before = len(game.board)
+        yield from _one_finger(screen, seat, placement)
+        assert len(game.board) == game_before + 1
+    # two fingers, one space: the first lifted gets it, the other is told "taken"
+    yield from _two_fingers(screen, (0, gc.RACE[0]), (1, gc.RACE[1]))
+    assert game.owner(gc.RACE[0].cell) == 0 and gc.RACE[1].tile in game.hands[1]
+    assert _(RULE_MESSAGES["taken"]) in labels(screen.layout), labels(screen.layout)
+    assert journaled()
+    # a gobble: the gift card faces the gobbler, with the countdown; the robot plays meanwhile
+    yield from _one_finger(screen, 0, gc.GOBBLE)
+    assert 0 in game.pending and 0 in screen.gifts
+    card = screen.gifts[0]
+    assert card.rotation == screen.layout.boxes[0].angle
+    assert card.clock.text == _("{seconds} s", seconds=10)
+    hand = screen.hands[0]
+    assert hand.picking and hand.picked == list(game.suggest_gift(0).tiles)
+    assert journaled()
+    robot_hand = len(game.hands[2])
+    assert game.legal_placements(2)  # the robot has somewhere to go
+    clock.advance(3000)
+    yield 0.35
+    assert card.clock.text == _("{seconds} s", seconds=7)
+    claims = [e for e in game.events if e["player"] == 2 and e.get("result") == "placed"]
+    assert claims and len(game.hands[2]) <= robot_hand - 1 + 2  # placed (and maybe received a gift)
+    cell = (claims[0]["claim"]["q"], claims[0]["claim"]["r"])
+    assert game.owner(cell) == 2 and screen.layout.board.board is game.board and journaled()
+    # choose by touches: unpick the suggestion, Give is refused (wrong count), pick tile 3, give it
+    for tile in list(hand.picked):
+        yield from tap(hand.to_window(*hand.slot_centre(hand.tiles.index(tile))))
+    assert hand.picked == []
+    yield from tap(card.give_button)
+    assert 0 in game.pending and _(RULE_MESSAGES["gift-count"]) in labels(screen.layout)
+    yield from tap(hand.to_window(*hand.slot_centre(hand.tiles.index(3))))
+    assert hand.picked == [3]
+    yield from tap(card.recipients.chip(1))
+    yield from tap(card.give_button)
+    assert 0 not in game.pending and 3 in game.hands[1] and 3 not in game.hands[0]
+    assert game.events[-1]["gift"] == {"to": 1, "tiles": [3]} and not game.events[-1]["auto"]
+    assert 0 not in screen.gifts and card.parent is None and not hand.picking
+    assert 3 in screen.hands[1].tiles and journaled()
+    assert _("{name} gobbled: you get tile {tiles}.", name=_("Player {number}", number=1), tiles="3") in \
+        labels(screen.layout)
+    # no turns in Gobbles: nothing was cued for a turn
+    assert all(c.turn is None for c in app.services.devices.cues)
+    # the journal restores the race where it stands
+    assert Gobbles.from_json(app.services.store.load_current()["state"]).to_json() == game.to_json()
+    return {"events": len(game.events)}
+
+
+def test_two_fingers_at_once_gift_by_touch_and_a_robot_on_the_clock():
+    result = run_scenario("test_ui_gobbles", "scenario_race", size=(1280, 800))
+    assert result["events"] >= 8  # 7 claims (one lost race is never claimed) and a gift
+
+
+def scenario_end(app):
+    from engine.gobble.table import ManualClock
+    from ui.i18n import _
+    from ui.modes import gobble_common as gc, gobbles
+
+    game = _game([[36], [40]], play_on=False, robot=False)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    yield 0.2
+    yield from _one_finger(screen, 0, gc.BUILD[0])
+    assert game.finished and game.standings()[0].player == 0
+    assert app.services.devices.cues[-1].winners == (0,)
+    assert app.services.store.load_current() is None
+    assert app.services.store.records("gobbles")[0][2] == game.to_json()
+    assert _("{name}: {place} place!", name=_("Player {number}", number=1), place=_("1st")) in labels(screen.layout)
+    yield 2.3
+    results = app.manager.current_screen
+    assert results.name == "gobbles-results", results.name
+    words = labels(results)
+    assert _("{name} wins!", name=_("Player {number}", number=1)) + "\n" + _(gobbles.ENDINGS["first-out"]) in words
+    assert _("all tiles placed") in words and _("tiles left: {count}", count=1) in words
+    bar = results.replay_bar
+    assert bar.step == 1 == bar.replay.steps
+    yield from tap(bar.buttons["back"])
+    assert bar.caption.text == _("The deal") and len(bar.replay.view.board) == 2
+    yield from tap(bar.buttons["last"])
+    assert bar.caption.text == _("{name} placed tile {tiles}", name=_("Player {number}", number=1), tiles="36")
+    # play again: the same seats, a new deal
+    yield from tap(results.again_button)
+    again = app.manager.current_screen
+    assert isinstance(again, gobbles.GobblesScreen) and again.game.players == game.players
+    again.leave()
+    return {}
+
+
+def test_the_end_gives_places_and_a_replay():
+    run_scenario("test_ui_gobbles", "scenario_end", size=(800, 480))
+
+
+def test_the_how_to_play_script_races_legally():
+    from engine.board import Board
+    from engine.gobble import rules
+    from ui.modes import gobble_common as gc
+
+    board = Board()
+    for placement in (*gc.OPENING, *gc.BUILD, gc.RACE[0]):
+        assert rules.refusal(board, placement) is None
+        board.push(placement)
+    assert rules.refusal(board, gc.RACE[1]).rule == "occupied"  # the later finger: taken
+    assert board.neighbour_count(gc.GOBBLE.cell) == 3 and rules.refusal(board, gc.GOBBLE) is None

@@ -1,0 +1,215 @@
+"""The shared pieces, rendered headless: the game setup (seats around the table or in a column,
+person / robot and level by touch, options, Start makes the mode with those seats), the animated
+"how to play" (steps, skip, watch again, nothing running when idle) and the results screen."""
+
+from __future__ import annotations
+
+from ui_harness import Pixels, labels, run_scenario, tap
+
+
+def _inside(widget, root) -> bool:
+    """Whether the widget's on-screen box lies inside the window (nothing cut off)."""
+    (x, y), (w, h) = widget.bbox if hasattr(widget, "bbox") and widget.bbox else (widget.pos, widget.size)
+    return x >= -1 and y >= -1 and x + w <= root.width + 1 and y + h <= root.height + 1
+
+
+def _overlap(a, b) -> bool:
+    (ax, ay), (aw, ah) = a
+    (bx, by), (bw, bh) = b
+    return ax < bx + bw - 1 and bx < ax + aw - 1 and ay < by + bh - 1 and by < ay + ah - 1
+
+
+def scenario_flat(app):
+    from engine.gobble.gobbles import Level, Player
+    from ui.modes import gobbles
+    from ui.table import seat_boxes
+
+    app.open_family("gobbles")
+    yield 0.2
+    setup = app.manager.current_screen
+    assert [s.robot for s in setup.seats] == [None, "casual"]  # someone alone plays a robot at once
+    yield from tap(setup.count.chip(3))
+    assert len(setup.cards) == 3
+    yield 0.1
+    boxes, _free = seat_boxes(3, *app.root.size, "flat", hand_tiles=10, rows=2)
+    assert [h.rotation % 360 for h in setup._holders] == [b.angle % 360 for b in boxes]  # each faces its player
+    # seat 3: a robot, expert; seat 2 (a robot by default) becomes a person
+    card = setup.cards[2]
+    assert card.levels.parent is None  # a person's card shows no levels
+    yield from tap(card.kind.chip(True))
+    assert card.levels.parent is not None
+    yield from tap(card.levels.chip("expert"))
+    yield from tap(setup.cards[1].kind.chip(False))
+    yield from tap(setup.choices["play_on"].chip(False))
+    for holder in setup._holders:
+        assert _inside(holder, app.root)
+        for other in setup._holders:
+            assert holder is other or not _overlap(holder.bbox, other.bbox)
+        assert not _overlap(holder.bbox, (setup.middle.pos, setup.middle.size))
+    assert Pixels(app.root).digest()
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, gobbles.GobblesScreen)
+    assert list(screen.game.players) == [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.EXPERT)]
+    assert screen.game.play_on is False and len(screen.hands) == 3
+    screen.leave()
+    # six players at the smallest panel: every card on screen, none over another or the middle
+    app.open_family("gobbles")
+    yield 0.1
+    setup = app.manager.current_screen
+    yield from tap(setup.count.chip(6))
+    yield 0.1
+    for holder in setup._holders:
+        assert _inside(holder, app.root)
+        assert not _overlap(holder.bbox, (setup.middle.pos, setup.middle.size)), (holder.bbox, setup.middle.pos)
+    for row in setup.middle.children:
+        assert row.height >= 0
+    return {}
+
+
+def test_setup_around_the_table_makes_the_mode_with_the_chosen_seats():
+    run_scenario("test_ui_setup", "scenario_flat", size=(1280, 800))
+
+
+def test_setup_six_players_fit_the_small_panel():
+    run_scenario("test_ui_setup", "scenario_six_small", size=(800, 480))
+
+
+def scenario_six_small(app):
+    app.open_family("gobbles")
+    yield 0.1
+    setup = app.manager.current_screen
+    yield from tap(setup.count.chip(6))
+    yield 0.1
+    for holder in setup._holders:
+        assert _inside(holder, app.root)
+        assert not _overlap(holder.bbox, (setup.middle.pos, setup.middle.size)), (holder.bbox, setup.middle.pos)
+    assert setup.start_button.height >= 0.7 * app.root.height / 10  # still a big touch target
+    return {}
+
+
+def scenario_upright(app):
+    from ui.i18n import _
+    from ui.modes import tanagra
+
+    app.open_family("tanagra")
+    yield 0.2
+    setup = app.manager.current_screen
+    yield from tap(setup.count.chip(4))
+    assert [c.title.text for c in setup.cards] == [_("Red"), _("Yellow"), _("Green"), _("Blue")]
+    assert all(h.rotation == 0 for h in setup._holders)  # upright: all face the same way
+    for holder in setup._holders:
+        assert _inside(holder, app.root)
+    yield from tap(setup.cards[3].kind.chip(True))
+    yield from tap(setup.cards[3].levels.chip("expert"))
+    yield from tap(setup.cards[1].kind.chip(False))
+    yield from tap(setup.choices["x"].chip(6))
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, tanagra.TanagraScreen)
+    assert screen.game.seats == ["person", "person", "person", "robot:expert"]
+    assert screen.game.options.players == 4 and screen.game.options.x == 6
+    assert app.services.devices.cues[-1].colours == ("R", "Y", "G", "B")
+    screen.leave()
+    return {}
+
+
+scenario_upright.prepare = lambda services: setattr(services.settings, "orientation", "upright")
+
+
+def test_setup_upright_lists_the_seats_and_passes_the_options():
+    run_scenario("test_ui_setup", "scenario_upright", size=(800, 480))
+
+
+def scenario_howto(app):
+    from kivy.animation import Animation
+
+    from ui.i18n import _
+    from ui.modes import gobble_common as gc
+
+    app.open_family("gobbles")
+    yield 0.1
+    yield from tap(app.manager.current_screen.howto_button)
+    howto = app.manager.current_screen
+    assert howto.name == "gobbles-howto" and howto.index == 0
+    assert howto.caption.text == _(howto.steps[0].caption)
+    stage = howto.stage
+    assert len(stage.board) == 2  # the opening pair
+    yield 1.8  # both fingers' tiles have slid onto the table
+    assert stage.board.at(gc.BUILD[0].cell) == gc.BUILD[0] and stage.board.at(gc.BUILD[1].cell) == gc.BUILD[1]
+    assert gc.BUILD[0].tile not in stage.hands[0].tiles
+    howto.show_step(2)  # the race: the later finger is refused and its tile goes back
+    yield 3.5
+    assert stage.board.at(gc.RACE[0].cell) == gc.RACE[0] and gc.RACE[1].tile in stage.hands[1].tiles
+    howto.show_step(len(howto.steps) - 1)
+    yield 3.5  # the last refusal highlight fades (it stays five seconds)
+    assert not howto.playing and howto.again_button.parent is not None
+    assert not Animation._instances and not stage.sprites  # idle: nothing moves, nothing redraws
+    first = Pixels(app.root).digest()
+    yield 0.5
+    assert Pixels(app.root).digest() == first
+    yield from tap(howto.again_button)  # watch again: the first picture, the first step
+    assert howto.index == 0 and len(stage.board) == 2 and gc.BUILD[1].tile in stage.hands[1].tiles
+    yield from tap((app.root.width / 2, app.root.height / 2))  # a tap anywhere skips
+    assert app.manager.current == "gobbles-setup"
+    yield 2.0  # what the skipped step had scheduled never happens
+    assert len(stage.board) == 2
+    # the other two scripts play without a hitch, step after step
+    for key in ("gobble-solo", "tanagra"):
+        app.open_family(key)
+        yield 0.1
+        yield from tap(app.manager.current_screen.howto_button)
+        howto = app.manager.current_screen
+        assert howto.name == f"{key}-howto" and howto.index == 0  # it starts by itself
+        for index in range(1, len(howto.steps)):
+            yield 1.2
+            howto.show_step(index)
+        assert Pixels(app.root).digest()
+        yield from tap((10, 10))
+        assert app.manager.current == f"{key}-setup", app.manager.current
+    return {}
+
+
+def test_how_to_play_steps_skip_and_watch_again():
+    run_scenario("test_ui_setup", "scenario_howto", size=(1280, 800))
+
+
+def scenario_results(app):
+    from kivy.uix.label import Label
+
+    from ui.results import ResultsScreen, Standing
+
+    shown = []
+
+    class Counting:
+        steps = 3
+
+        def show(self, step):
+            shown.append(step)
+            return f"step {step}"
+
+    homes = []
+    screen = ResultsScreen("test", title="Game over", headline="Ann wins!",
+                           standings=[Standing(1, "Ann", (1, 0, 0, 1), "all tiles placed"),
+                                      Standing(2, "Bob", None, "tiles left: 3")],
+                           stage=Label(text="stage"), replay=Counting(), notes=["Best scores: 9"], celebrate=True,
+                           on_home=lambda: homes.append(1))
+    app.show(screen)
+    yield 0.3
+    assert screen.confetti is not None and screen.confetti.parent is not None
+    assert shown == [3] and screen.replay_bar.buttons["next"].disabled
+    yield from tap(screen.replay_bar.buttons["back"])
+    yield from tap(screen.replay_bar.buttons["first"])
+    assert shown == [3, 2, 0] and screen.replay_bar.caption.text == "step 0"
+    assert screen.replay_bar.buttons["back"].disabled and not screen.replay_bar.buttons["next"].disabled
+    yield 3.3
+    assert screen.confetti.parent is None  # the celebration ends by itself
+    words = labels(screen)
+    assert "1st" in words and "2nd" in words and "Best scores: 9" in words
+    yield from tap(screen.home_button)
+    assert homes == [1]
+    return {}
+
+
+def test_results_places_and_replay_controls():
+    run_scenario("test_ui_setup", "scenario_results", size=(800, 480))

@@ -1,0 +1,204 @@
+"""Tanagra at the kiosk, played by simulated touches and rendered headless: building by touch with
+the pawn size chosen, refusals in words, picking a pawn and its destinations, a move, the board
+change, a robot's reply (thought on a worker thread), undo, LED cues, the journal, the end with its
+reason and the replay; and the "how to play" script, checked against the referee."""
+
+from __future__ import annotations
+
+from ui_harness import Pixels, labels, run_scenario, tap
+
+
+def _window_point(screen, cell):
+    return screen.board.to_window(*screen.board.cell_point(cell))
+
+
+def _journal_matches(app, game):
+    from engine.modes import restore
+
+    return restore(app.services.store.load_current()).to_json() == game.to_json()
+
+
+def scenario_build(app):
+    """Two players, black a person, yellow a beginner robot: triangles put down by touch."""
+    from engine.tanagra.rules import Pawn, Phase, Size
+    from ui.i18n import _
+    from ui.modes import tanagra
+
+    app.open_family("tanagra")
+    yield 0.2
+    setup = app.manager.current_screen
+    assert setup.name == "tanagra-setup" and [s.robot for s in setup.seats] == [None, "beginner"]
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, tanagra.TanagraScreen) and screen.game.seats == ["person", "robot:beginner"]
+    screen.robot_pause = 0.05
+    yield 0.2
+    assert app.services.devices.cues[-1].turn == 0
+    # the spots where a triangle may go are drawn; the first goes in the middle
+    assert sorted(screen.board.spots) == sorted(screen.state.placements())
+    yield from tap(_window_point(screen, (1, 0, 0)))  # not in the middle: refused, in words
+    assert screen.message.text == _(tanagra.WORDS["first-in-middle"]), screen.message.text
+    assert len(screen.game.actions) == 0
+    # choose the small pawn by touch, then put the triangle down
+    yield from tap(screen.sizes.chip(Size.SMALL))
+    first = screen.state.placements()[0]
+    yield from tap(_window_point(screen, first))
+    assert screen.game.actions[0].centre == first and screen.state.pawns[first] == Pawn(0, Size.SMALL)
+    assert _journal_matches(app, screen.game)
+    for _wait in range(40):  # the robot answers with a triangle of its own
+        yield 0.1
+        if len(screen.game.actions) == 2 and not screen.board.animating:
+            break
+    assert len(screen.game.actions) == 2 and screen.game.turn == 0
+    assert [c.turn for c in app.services.devices.cues[-2:]] == [1, 0]
+    # a spot that would overlap the first triangle is refused with its rule
+    yield from tap(_window_point(screen, first))
+    assert screen.message.text in (_(tanagra.WORDS["overlap"]), _(tanagra.WORDS["no-contact"]))
+    # a finger resting on a legal spot shows the triangle's outline in green
+    spot = screen.state.placements()[0]
+    screen.hover(spot)
+    assert screen.board.preview == (spot, True)
+    yield from tap(_window_point(screen, spot))
+    assert len(screen.game.actions) == 3 and screen.state.pawns[spot].size is Size.SMALL  # as chosen before
+    assert Pixels(app.root).digest()
+    assert screen.game.phase is Phase.BUILD
+    return {"actions": len(screen.game.actions)}
+
+
+def test_building_by_touch_with_sizes_refusals_and_a_robot():
+    result = run_scenario("test_ui_tanagra", "scenario_build", size=(1280, 800))
+    assert result["actions"] == 3
+
+
+def scenario_move(app):
+    """From a position a few moves in (black a person, yellow a robot): pick, see, move, change,
+    the robot's reply, a refusal, undo."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Leave, Move, Phase, Relocate
+    from ui.i18n import _
+    from ui.modes import tanagra
+    from ui.tanagra_board import destination_kinds
+
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
+    screen = tanagra.TanagraScreen(app, game, robot_seed=3)
+    screen.robot_pause = 0.05
+    app.show(screen)
+    yield 0.2
+    start = game.state.to_json()
+    # a pawn of the opponent is not ours
+    yield from tap(_window_point(screen, (2, 2, -2)))
+    assert screen.message.text == _(tanagra.WORDS["not-your-pawn"])
+    # pick a pawn: its destinations are shown, steps, jumps and captures told apart
+    origin = tanagra.HOWTO_TAKE.origin
+    yield from tap(_window_point(screen, origin))
+    assert screen.selected == origin
+    marks = dict(screen.board.destinations)
+    assert marks == dict(destination_kinds(game.state, origin))
+    assert marks[tanagra.HOWTO_TAKE.target] == "capture" and marks[tanagra.HOWTO_JUMP.target] == "jump"
+    assert "step" in marks.values()
+    # a cell it cannot reach: refused with the rule
+    yield from tap(_window_point(screen, (-1, -2, 4)))
+    assert screen.message.text == _(tanagra.WORDS["not-reachable"]), screen.message.text
+    # a pawn it may not take: worded from the pawns (a big black pawn takes only big yellow ones)
+    small_yellow = next(c for c, p in game.state.pawns.items() if p.owner == 1 and p.size == "small"
+                        and game.check(Move(origin, c)) is not None and game.check(Move(origin, c)).code == "cannot-take")
+    yield from tap(_window_point(screen, small_yellow))
+    assert screen.message.text == _("A big black pawn takes only big yellow pawns."), screen.message.text
+    # a move that empties a triangle: Leave / Move / Remove are offered
+    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.origin))
+    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.target))
+    yield 0.7
+    assert game.phase is Phase.CHANGE and game.pending_change is not None
+    assert screen.leave_it.parent is not None and screen.remove_it.parent is not None
+    assert _journal_matches(app, game)
+    yield from tap(screen.move_it)
+    spots = game.state.placements(lifted=game.pending_change)
+    assert sorted(screen.board.spots) == sorted(spots)
+    target = spots[len(spots) // 2]
+    yield from tap(_window_point(screen, target))
+    for _wait in range(50):  # the triangle slides over, then the robot answers
+        yield 0.1
+        if game.turn == 0 and not screen.board.animating and len(game.actions) >= 3:
+            break
+    assert isinstance(game.actions[1], Relocate) and game.actions[1].centre == target
+    assert game.turn == 0 and len(game.actions) >= 3, game.actions
+    assert _journal_matches(app, game)
+    assert [c.turn for c in app.services.devices.cues if c.turn is not None][-2:] == [1, 0]
+    # undo takes back the robot's turn and ours: the start position again
+    yield from tap(screen.undo_button)
+    assert game.actions == [] and game.state.to_json() == start
+    assert _journal_matches(app, game)
+    # the board change "leave it" by touch, in French
+    app.set_language("fr")
+    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.origin))
+    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.target))
+    yield 0.7
+    assert "Le laisser" in labels(screen.panel), labels(screen.panel)
+    yield from tap(screen.leave_it)
+    assert isinstance(game.actions[1], Leave)
+    return {"moves": len(game.actions)}
+
+
+def test_pick_a_pawn_move_change_the_board_robot_reply_and_undo():
+    run_scenario("test_ui_tanagra", "scenario_move", size=(800, 480))
+
+
+def scenario_end(app):
+    """Black takes yellow's last big pawn: the end, with the reason, and the replay."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import EndReason
+    from ui.i18n import _
+    from ui.modes import tanagra
+
+    start = tanagra.howto_position()
+    for cell, pawn in list(start.pawns.items()):
+        if pawn.owner == 1 and pawn.size == "big" and cell != tanagra.HOWTO_TAKE.target:
+            del start.pawns[cell]
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:expert"], start=start)
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield 0.2
+    yield from tap(_window_point(screen, tanagra.HOWTO_TAKE.origin))
+    yield from tap(_window_point(screen, tanagra.HOWTO_TAKE.target))
+    yield 0.7
+    assert game.result == (0, EndReason.SIZE_TAKEN)
+    assert app.services.devices.cues[-1].winners == (0,)
+    assert app.services.store.load_current() is None
+    assert app.services.store.records("tanagra")[0][2] == game.to_json()
+    yield 1.8
+    results = app.manager.current_screen
+    assert results.name == "tanagra-results", results.name
+    words = labels(results)
+    assert any(_("{name} wins!", name=_("Black")) in t for t in words), words
+    assert any(_(tanagra.ENDINGS[EndReason.SIZE_TAKEN], name=_("Black")) in t for t in words)
+    bar = results.replay_bar
+    assert bar.step == bar.replay.steps == 1
+    yield from tap(bar.buttons["back"])
+    assert bar.step == 0 and len(bar.replay.frames[0][0].pawns) == len(start.pawns)
+    yield from tap(bar.buttons["next"])
+    assert bar.caption.text == _("{name} took a pawn", name=_("Black"))
+    return {}
+
+
+def test_the_end_names_the_winner_and_reason_and_replays():
+    run_scenario("test_ui_tanagra", "scenario_end", size=(1280, 800))
+
+
+def test_the_how_to_play_script_shows_legal_play():
+    from engine.tanagra.rules import Move, Place, Remove, State
+
+    from ui.modes import tanagra
+
+    state = State(tanagra.HOWTO_OPTIONS)
+    for centre, size in tanagra.HOWTO_BUILD:
+        state.apply(Place(centre, size))
+    for move, kind in ((tanagra.HOWTO_STEP, "step"), (tanagra.HOWTO_JUMP, "jump"), (tanagra.HOWTO_TAKE, "take"),
+                       (tanagra.HOWTO_EMPTY, "empty")):
+        position = tanagra.howto_position()
+        assert position.turn == 0 and position.pawns[move.origin].owner == 0
+        taking = move.target in position.pawns
+        position.apply(move)  # raises if the referee refuses it
+        assert taking == (kind == "take")
+        assert isinstance(move, Move) and move.is_step == (kind != "jump")
+        if kind == "empty":
+            position.apply(Remove())

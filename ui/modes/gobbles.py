@@ -1,0 +1,425 @@
+"""Gobbles at the kiosk: 2 to 6 players race to place their tiles, all at once, with their fingers.
+
+Every hand lies at its player's edge (:class:`ui.table.TableLayout`, big deals wrap into two rows)
+and every person drags whenever they like: each hand judges and claims its drops for its own seat
+(:class:`SeatClaims`), so several fingers work at once, and the table (:class:`GobblesTable`)
+decides who was first. The loser of a race is told "taken". Robots act when ``table.tick()`` (every
+0.1 s from the Kivy clock) says their look is due. After a gobble a card facing the gobbler asks
+who gets their tiles (the table's suggestion preselected, tiles picked in their own hand) with the
+countdown to ``gift_deadline``, after which the table gives for them. A tag on each seat says who
+sits there, how many tiles they hold and, once out, their place. Every step is journaled; a
+restored race goes on from its recorded time (the table rebases its clock on ``game.now_ms``).
+There are no turns, so the LED rings show nothing until the winners at the end.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.scatter import Scatter
+from kivy.uix.screenmanager import Screen
+
+from engine.board import Board, Placement
+from engine.gobble import rules
+from engine.gobble.gobbles import Ending, Gift, Gobbles, Level, Player
+from engine.gobble.table import GobblesTable
+from engine.modes import Refused
+
+from .. import theme
+from ..board import BoardView, HandView
+from ..howto import HowToPlayScreen, TileStage
+from ..i18n import N_, _
+from ..refusals import explain
+from ..results import ResultsScreen, Standing, ordinal
+from ..services import Cue
+from ..setup import Choice, Setup, SetupScreen, SetupSpec
+from ..table import SeatBox, TableLayout
+from ..widgets import ChipRow, Confirm, TButton, TLabel, panel_background
+from . import family_screen, kind_screen
+from .gobble_common import race_script
+
+KIND = "gobbles"
+TICK_SECONDS = 0.1
+LEVELS = ((Level.BEGINNER.value, N_("Beginner")), (Level.CASUAL.value, N_("Casual")), (Level.EXPERT.value, N_("Expert")))
+SPEC = SetupSpec(
+    key=KIND, title=N_("Gobbles"), players=(2, 6), default_players=2, levels=LEVELS,
+    default_level=Level.CASUAL.value, robots=(1,),
+    options=(Choice("play_on", N_("When someone is out"), ((True, N_("Play on for places")), (False, N_("Stop"))),
+                    True),),
+    blurb=N_("Everyone plays at once: be the first to place all your tiles."),
+)
+RING_COLOURS = "RYGBRY"
+"""The LED rings show a winner in a colour; Gobbles seats have none of their own."""
+
+
+def seat_name(game: Gobbles, seat: int) -> str:
+    """A seat as shown: "Player 2" or "Robot 2" (translated; the record keeps English names)."""
+    if game.players[seat].robot is not None:
+        return _("Robot {number}", number=seat + 1)
+    return _("Player {number}", number=seat + 1)
+
+
+@family_screen(KIND)
+def open_setup(app: Any) -> Screen:
+    def begin(setup: Setup) -> None:
+        start(app, players_of(setup), bool(setup.options.get("play_on", True)))
+
+    return SetupScreen(SPEC, on_start=begin, on_back=app.go_home,
+                       on_howto=lambda: show_howto(app), orientation=app.services.settings.orientation)
+
+
+def show_howto(app: Any) -> None:
+    stage = TileStage(hands=2)
+    steps, reset = race_script(stage)
+    app.show(HowToPlayScreen(KIND, N_("Gobbles"), stage, steps, reset, on_done=lambda: app.show(open_setup(app))))
+
+
+def players_of(setup: Setup) -> list[Player]:
+    return [Player(f"Robot {i + 1}", Level(s.robot)) if s.robot else Player(f"Player {i + 1}")
+            for i, s in enumerate(setup.seats)]
+
+
+def start(app: Any, players: Sequence[Player], play_on: bool = True, seed: int | None = None) -> Screen:
+    """Deal a new race for ``players`` and show it."""
+    game = Gobbles.deal(players, seed=seed if seed is not None else random.randrange(1 << 32), play_on=play_on)
+    app.journal(game)
+    screen = GobblesScreen(app, game)
+    app.show(screen)
+    return screen
+
+
+@kind_screen(KIND)
+def resume(app: Any, game: Gobbles) -> Screen:
+    return GobblesScreen(app, game)
+
+
+class SeatClaims:
+    """One seat's placement target: what the hover shows, and the claim a drop makes."""
+
+    def __init__(self, screen: GobblesScreen, seat: int) -> None:
+        self.screen, self.seat = screen, seat
+
+    def check(self, placement: Placement) -> Refused | None:
+        game = self.screen.game
+        if game.finished:
+            return Refused("finished", "the game is over")
+        if self.seat in game.pending:
+            return Refused("gift-pending", "first choose who gets your gobble tiles")
+        if placement.cell in game.board:  # as the table words it: someone got there first
+            return Refused("taken", "that space is taken", (placement.cell,))
+        return rules.refusal(game.board, placement)
+
+    def place(self, placement: Placement) -> None:
+        self.screen.table.claim(self.seat, placement)
+
+
+class GobblesScreen(Screen):
+    """A Gobbles race (see the module docstring). ``clock`` is the table's (tests pass a
+    ManualClock); ``robot_seed`` makes the robots reproducible."""
+
+    attract_when_idle = False
+
+    def __init__(self, app: Any, game: Gobbles, clock: Callable[[], float] = time.monotonic,
+                 robot_seed: int | None = None, **kwargs: Any) -> None:
+        super().__init__(name=KIND, **kwargs)
+        self.app, self.game = app, game
+        self.table = GobblesTable(game, clock=clock, seed=robot_seed)
+        self.layout = TableLayout(orientation=app.services.settings.orientation, hand_rows=2)
+        self.layout.board.frontier_touching = 2
+        self.hands = [HandView(target=SeatClaims(self, seat)) for seat in range(len(game.players))]
+        for seat, hand in enumerate(self.hands):
+            hand.bind(on_played=lambda *_: self.refresh())
+        self.layout.seat(self.hands)
+        self.overlay = FloatLayout()
+        self.overlay.add_widget(self.layout)
+        self.gifts: dict[int, GiftCard] = {}
+        self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
+        self.leave_button.bind(on_release=lambda *_: self.ask_leave())
+        self.overlay.add_widget(self.leave_button)
+        self.layout.board.bind(fit_area=self._place_leave)
+        self.add_widget(self.overlay)
+        self._known_events = len(game.events)
+        self._shown_tiles = -1
+        self._ticking = None
+        self._ended = False
+        self.refresh(journal=False)
+
+    def _place_leave(self, *_args: Any) -> None:
+        u = theme.unit()
+        self.leave_button.size = (u * 1.8, u * 0.8)
+        self.leave_button.pos = self.layout.free_spot(*self.leave_button.size)
+
+    # ------------------------------------------------------------------ the clock
+
+    def on_enter(self, *_args: Any) -> None:
+        self.app.services.devices.cue(Cue())  # no turns: the rings stay dark until the winners
+        if self._ticking is None and not self.game.finished:
+            self._ticking = Clock.schedule_interval(self.tick, TICK_SECONDS)
+        if self.game.finished:
+            self.finish()
+
+    def on_leave(self, *_args: Any) -> None:
+        self._stop_ticking()
+
+    def _stop_ticking(self) -> None:
+        if self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+
+    @property
+    def showing(self) -> bool:
+        return self.manager is not None and self.manager.current_screen is self
+
+    def tick(self, _dt: float = 0.0) -> None:
+        """Robots and late gifts act (on the table's clock); countdowns follow."""
+        if self.manager is None:  # replaced by another screen: this race is over for us
+            self._stop_ticking()
+            return
+        if self.table.tick():
+            self.refresh()
+        for card in self.gifts.values():
+            card.count_down()
+
+    # ------------------------------------------------------------------ showing
+
+    def refresh(self, journal: bool = True) -> None:
+        """Show the game as it stands (after every step) and journal it."""
+        game = self.game
+        if journal:
+            self.app.journal(game)
+        self._announce(game.events[self._known_events:])
+        self._known_events = len(game.events)
+        if len(game.board) != self._shown_tiles:
+            self._shown_tiles = len(game.board)
+            self.layout.board.show(game.board)
+        for seat, hand in enumerate(self.hands):
+            if hand.tiles != game.hands[seat]:
+                hand.tiles = list(game.hands[seat])
+            person = game.players[seat].robot is None
+            hand.active = person and game.playing(seat) and seat not in game.pending and not game.finished
+            self.layout.tag(seat, self._tag(seat))
+        self.layout.refresh_hints()
+        for seat in list(self.gifts):
+            if seat not in game.pending:
+                self.gifts.pop(seat).close()
+        for seat, owed in game.pending.items():
+            if seat not in self.gifts and game.players[seat].robot is None:
+                self.gifts[seat] = GiftCard(self, seat)
+        if game.finished and not self._ended:
+            self.finish()
+
+    def _tag(self, seat: int) -> str:
+        game = self.game
+        name = seat_name(game, seat)
+        if not game.playing(seat):
+            place = next(s.place for s in game.standings() if s.player == seat)
+            return _("{name}: {place} place!", name=name, place=ordinal(place))
+        return _("{name} · tiles: {count}", name=name, count=len(game.hands[seat]))
+
+    def _announce(self, events: Sequence[dict[str, Any]]) -> None:
+        """Tell players what others did that concerns them: tiles received, places, timeouts."""
+        game = self.game
+        for event in events:
+            if "gift" in event:
+                gift, giver = event["gift"], event["player"]
+                tiles = ", ".join(str(t) for t in gift["tiles"])
+                self.layout.tell(gift["to"], _("{name} gobbled: you get tile {tiles}.",
+                                               name=seat_name(game, giver), tiles=tiles))
+                if event.get("auto"):
+                    self.layout.tell(giver, _("Time is up: tile {tiles} went to {name}.", tiles=tiles,
+                                              name=seat_name(game, gift["to"])))
+            elif event.get("result") == "placed" and not game.playing(event["player"]):
+                seat = event["player"]
+                place = next(s.place for s in game.standings() if s.player == seat)
+                self.layout.tell(seat, _("All your tiles are placed: {place} place!", place=ordinal(place)),
+                                 good=True)
+            elif event.get("result") == "placed" and event.get("gobble") and game.players[event["player"]].robot is None:
+                self.layout.tell(event["player"], _("Gobble!"), good=True)
+
+    # ------------------------------------------------------------------ gifts
+
+    def give(self, seat: int, to: int, tiles: Sequence[int]) -> Refused | None:
+        try:
+            self.table.give(seat, to, tiles)
+        except Refused as refusal:
+            self.layout.tell(seat, explain(refusal))
+            return refusal
+        self.refresh()
+        return None
+
+    # ------------------------------------------------------------------ the end
+
+    def ask_leave(self) -> None:
+        self.overlay.add_widget(Confirm(N_("Leave this game? It cannot be resumed."), N_("Leave"), N_("Stay"),
+                                        self.leave))
+
+    def leave(self) -> None:
+        self._stop_ticking()
+        self.app.services.store.clear_current()
+        self.app.go_home()
+
+    def finish(self) -> None:
+        if self._ended:
+            return
+        self._ended = True
+        self._stop_ticking()
+        game = self.game
+        store = self.app.services.store
+        store.add_record(KIND, game.to_json())
+        store.clear_current()
+        winners = tuple(s.player for s in game.standings() if s.place == 1)
+        self.app.services.devices.cue(Cue(winners=winners, colours=tuple(RING_COLOURS[: len(game.players)])))
+        Clock.schedule_once(lambda dt: self.show_results(), 2.0)
+
+    def show_results(self) -> None:
+        if not self.showing:
+            return
+        game = self.game
+        standings = game.standings()
+        first = [s.player for s in standings if s.place == 1]
+        headline = (_("{name} wins!", name=seat_name(game, first[0])) if len(first) == 1
+                    else _("A shared win!")) + "\n" + _(ENDINGS[game.ending or Ending.LAST_PLAYER])
+        rows = [Standing(s.place, seat_name(game, s.player), None,
+                         _("all tiles placed") if s.tiles == 0 else _("tiles left: {count}", count=s.tiles))
+                for s in standings]
+        view = BoardView(show_frontier=False)
+        view.show(game.board)
+        people_won = any(game.players[seat].robot is None for seat in first)
+        self.app.show(ResultsScreen(
+            KIND, title=_("Game over"), headline=headline, standings=rows, stage=view,
+            replay=GobblesReplay(view, game.to_json()), celebrate=people_won,
+            on_again=lambda: start(self.app, game.players, game.play_on), on_home=self.app.go_home))
+
+
+ENDINGS = {
+    Ending.LAST_PLAYER: N_("Everyone else has placed all their tiles."),
+    Ending.FIRST_OUT: N_("The first player is out: the game stops."),
+    Ending.DEADLOCK: N_("Nobody can place a tile any more."),
+}
+
+
+class GiftCard(Scatter):
+    """After a gobble, facing the gobbler: who gets the tiles (chips), which tiles (picked in the
+    gobbler's own hand), Give, and the seconds left before the table gives for them."""
+
+    def __init__(self, screen: GobblesScreen, seat: int, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        u = theme.unit()
+        self.screen, self.seat = screen, seat
+        game = screen.game
+        suggestion = game.suggest_gift(seat)
+        self.owed = game.pending[seat].count
+        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=u * 0.1)
+        panel_background(self.box, theme.rgb("#3b2a05", 0.96), radius=0.25)
+        top = BoxLayout(spacing=u * 0.1)
+        self.title = TLabel(msg=N_("Gobble! Give {count} of your tiles. Who gets them?") if self.owed > 1
+                            else N_("Gobble! Give 1 of your tiles. Who gets it?"),
+                            values={"count": self.owed}, scale=0.8, bold=True, halign="left")
+        top.add_widget(self.title)
+        self.clock = TLabel(msg=N_("{seconds} s"), values={"seconds": 10}, scale=1.0, bold=True,
+                            color=theme.ACCENT, size_hint=(None, 1), width=u * 1.3)
+        top.add_widget(self.clock)
+        self.box.add_widget(top)
+        opponents = [p for p in range(len(game.players)) if p != seat and game.playing(p)]
+        self.recipients = ChipRow([(p, "") for p in opponents], suggestion.to, lambda p: None, scale=0.72)
+        for chip in self.recipients.chips:
+            chip.text = _("{name} ({count})", name=seat_name(game, chip.value), count=len(game.hands[chip.value]))
+        self.box.add_widget(self.recipients)
+        bottom = BoxLayout(spacing=u * 0.15)
+        bottom.add_widget(TLabel(msg=N_("Tap your tiles to choose them."), scale=0.7, color=theme.TEXT_DIM))
+        self.give_button = TButton(msg=N_("Give"), scale=0.95, bold=True, bg=list(theme.GO), size_hint=(None, 1),
+                                   width=u * 2.2)
+        self.give_button.bind(on_release=lambda *_: self.give())
+        bottom.add_widget(self.give_button)
+        self.box.add_widget(bottom)
+        self.add_widget(self.box)
+        hand = screen.hands[seat]
+        hand.picked = list(suggestion.tiles)
+        hand.picking = True
+        screen.overlay.add_widget(self)
+        screen.layout.bind(size=self._place, pos=self._place)
+        self._place()
+        self.count_down()
+
+    def _place(self, *_args: Any) -> None:
+        u = theme.unit()
+        layout = self.screen.layout
+        if self.seat >= len(layout.boxes):
+            return
+        box: SeatBox = layout.boxes[self.seat]
+        length = min(box.length, u * 10.5)
+        depth = u * 3.3
+        self.rotation = 0
+        self.size = self.box.size = (length, depth)
+        self.box.pos = (0, 0)
+        self.rotation = box.angle
+        ux, uy = box.up()
+        gap = box.depth / 2 + depth / 2 + u * 0.1
+        self.center = (layout.x + box.cx + ux * gap, layout.y + box.cy + uy * gap)
+
+    def count_down(self) -> None:
+        deadline = self.screen.table.gift_deadline(self.seat)
+        if deadline is not None:
+            left = max(0, math.ceil((deadline - self.screen.table.now_ms()) / 1000))
+            if self.clock.values.get("seconds") != left:
+                self.clock.values = {"seconds": left}
+
+    def give(self) -> None:
+        hand = self.screen.hands[self.seat]
+        self.screen.give(self.seat, self.recipients.value, list(hand.picked))
+
+    def close(self) -> None:
+        hand = self.screen.hands[self.seat]
+        hand.picking = False
+        hand.picked = []
+        self.screen.layout.unbind(size=self._place, pos=self._place)
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+
+class GobblesReplay:
+    """A Gobbles record replayed placement by placement and gift by gift (races lost are skipped:
+    they changed nothing)."""
+
+    def __init__(self, view: BoardView, record: dict[str, Any]) -> None:
+        self.view = view
+        opening = {k: v for k, v in record.items() if k not in ("ending", "standings")}
+        game = Gobbles.from_json({**opening, "events": []})
+        self.frames: list[tuple[Board, tuple[str, dict[str, Any]]]] = [(game.board.copy(), (N_("The deal"), {}))]
+        for event in record["events"]:
+            player = event["player"]
+            if "gift" in event:
+                gift = event["gift"]
+                game.give(player, Gift(gift["to"], tuple(gift["tiles"])), event["at"], bool(event.get("auto")))
+                caption = (N_("{name} gave tile {tiles} to {other}"),
+                           {"player": player, "other": gift["to"], "tiles": ", ".join(map(str, gift["tiles"]))})
+            elif event.get("result") == "placed":
+                c = event["claim"]
+                game.claim(player, Placement(c["tile"], c["q"], c["r"], c["rot"]), event["at"])
+                caption = (N_("{name} placed tile {tiles}: gobble!") if event.get("gobble") else
+                           N_("{name} placed tile {tiles}"), {"player": player, "tiles": str(c["tile"])})
+            else:
+                continue
+            self.frames.append((game.board.copy(), caption))
+        self.game = game
+        self.cells = [p.cell for p in game.board.placements()]
+
+    @property
+    def steps(self) -> int:
+        return len(self.frames) - 1
+
+    def show(self, step: int) -> str:
+        board, (message, values) = self.frames[step]
+        self.view.show(board)
+        self.view.recentre(animate=False, cells=self.cells)
+        names = {k: seat_name(self.game, v) for k, v in values.items() if k in ("player", "other")}
+        return _(message, name=names.get("player", ""), other=names.get("other", ""),
+                 tiles=values.get("tiles", "")) if values else _(message)
+

@@ -1,0 +1,282 @@
+"""The end of a game, for every mode: who won, the places, the final position, and a replay.
+
+::
+
+    ResultsScreen(
+        "gobbles", title=_("Game over"), headline=_("Ann wins!"),
+        standings=[Standing(1, "Ann", rgba, _("all tiles placed")), Standing(2, "Robot", None, _("3 tiles left"))],
+        stage=board_view,            # any widget showing the final position (None: no picture)
+        replay=GobblesReplay(...),   # a Replay: step back and forth through the game (None: none)
+        notes=[_("Best scores: ...")], celebrate=True,
+        on_again=start_again, on_home=app.go_home)
+
+A :class:`Replay` knows how many steps the game had and draws the position after any number of
+them on the stage, returning a caption for that step ("Ann placed tile 12"). The screen opens on
+the final position; the buttons step back, forward, to the start and to the end. Modes highlight
+what decided the game on their stage themselves (a winning line, the emptied triangles...).
+``celebrate`` throws a short burst of confetti (a few seconds of animation, then nothing).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, Sequence
+
+from kivy.animation import Animation
+from kivy.graphics import Color, Ellipse, PopMatrix, PushMatrix, Rectangle, Rotate, Triangle
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from . import theme
+from .i18n import N_, _
+from .widgets import TButton, TLabel, panel_background
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of the results: ``place`` (None: unplaced, e.g. a draw), ``name`` and ``detail``
+    as shown (already translated), the player's colour if they have one."""
+
+    place: int | None
+    name: str
+    rgba: theme.RGBA | None = None
+    detail: str = ""
+
+
+class Replay(Protocol):
+    """A finished game, step by step."""
+
+    @property
+    def steps(self) -> int:
+        """How many steps the game had (positions 0..steps)."""
+        ...
+
+    def show(self, step: int) -> str:
+        """Draw the position after ``step`` steps on the stage; the caption for that step."""
+        ...
+
+
+def ordinal(place: int) -> str:
+    """A place as shown: "1st", "2nd"... (translated)."""
+    words = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6: N_("6th")}
+    return _(words[place]) if place in words else str(place)
+
+
+MEDALS = {1: theme.rgb("#e8b923"), 2: theme.rgb("#c0c6cc"), 3: theme.rgb("#c27c3a")}
+
+
+class StandingRow(BoxLayout):
+    def __init__(self, standing: Standing, **kwargs: Any) -> None:
+        u = theme.unit()
+        super().__init__(spacing=u * 0.2, padding=[u * 0.15, 0], **kwargs)
+        panel_background(self, theme.PANEL, radius=0.2)
+        place = standing.place
+        medal = Label(text=ordinal(place) if place else "-", bold=True, font_size=theme.font(1.05),
+                      color=theme.TABLE_DARK if place in MEDALS else theme.TEXT, size_hint=(None, 1), width=u * 1.3)
+        with medal.canvas.before:
+            Color(*MEDALS.get(place or 0, theme.BUTTON))
+            disc = Ellipse()
+        medal.bind(pos=lambda w, _p: _disc(w, disc), size=lambda w, _s: _disc(w, disc))
+        self.add_widget(medal)
+        if standing.rgba is not None:
+            chip = Widget(size_hint=(None, 1), width=u * 0.5)
+            with chip.canvas:
+                Color(*standing.rgba)
+                dot = Ellipse()
+            chip.bind(pos=lambda w, _p: _disc(w, dot, 0.7), size=lambda w, _s: _disc(w, dot, 0.7))
+            self.add_widget(chip)
+        self.name_label = Label(text=standing.name, bold=True, font_size=theme.font(1.0), color=theme.TEXT,
+                                halign="left", valign="middle", shorten=True)
+        self.name_label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.add_widget(self.name_label)
+        detail = Label(text=standing.detail, font_size=theme.font(0.85), color=theme.TEXT_DIM, halign="right",
+                       valign="middle", size_hint=(0.8, 1))
+        detail.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.add_widget(detail)
+
+
+def _disc(widget: Widget, disc: Ellipse, share: float = 0.88) -> None:
+    d = min(widget.width, widget.height) * share
+    disc.pos = (widget.center_x - d / 2, widget.center_y - d / 2)
+    disc.size = (d, d)
+
+
+class IconButton(TButton):
+    """A button drawn as an arrow: ``icon`` is "first", "back", "next" or "last"."""
+
+    icon = StringProperty("next")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._icon, size=self._icon, icon=self._icon, disabled=self._icon)
+        self._icon()
+
+    def _icon(self, *_args: Any) -> None:
+        self.canvas.after.clear()
+        s = min(self.width, self.height) * 0.24
+        cx, cy = self.center
+        forward = self.icon in ("next", "last")
+        d = 1 if forward else -1
+        with self.canvas.after:
+            Color(*(theme.TEXT if not self.disabled else theme.TEXT_DIM[:3] + (0.35,)))
+            Triangle(points=[cx - d * s * 0.8, cy - s, cx - d * s * 0.8, cy + s, cx + d * s * 0.9, cy])
+            if self.icon in ("first", "last"):
+                Rectangle(pos=(cx + d * s * 0.95 - (0 if forward else s * 0.35), cy - s), size=(s * 0.35, s * 2))
+
+
+class ReplayBar(BoxLayout):
+    """Step controls under the stage: first, back, "step n of m" with the caption, next, last."""
+
+    step = NumericProperty(0)
+
+    def __init__(self, replay: Replay, **kwargs: Any) -> None:
+        u = theme.unit()
+        super().__init__(spacing=u * 0.15, **kwargs)
+        self.replay = replay
+        self.buttons: dict[str, IconButton] = {}
+        for icon in ("first", "back"):
+            self._button(icon)
+        middle = BoxLayout(orientation="vertical")
+        self.counter = TLabel(msg=N_("Step {step} of {steps}"), scale=0.8, color=theme.TEXT_DIM)
+        self.caption = Label(font_size=theme.font(0.85), color=theme.TEXT, halign="center", valign="middle",
+                             shorten=True)
+        self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        middle.add_widget(self.counter)
+        middle.add_widget(self.caption)
+        self.add_widget(middle)
+        for icon in ("next", "last"):
+            self._button(icon)
+        self.step = replay.steps
+        self.bind(step=self._show)
+        self._show()
+
+    def _button(self, icon: str) -> None:
+        u = theme.unit()
+        button = IconButton(icon=icon, size_hint=(None, 1), width=u * 1.35)
+        button.bind(on_release=lambda b: self.go(b.icon))
+        self.add_widget(button)
+        self.buttons[icon] = button
+
+    def go(self, icon: str) -> None:
+        last = self.replay.steps
+        self.step = {"first": 0, "back": max(self.step - 1, 0), "next": min(self.step + 1, last), "last": last}[icon]
+
+    def _show(self, *_args: Any) -> None:
+        step = int(self.step)
+        self.caption.text = self.replay.show(step)
+        self.counter.values = {"step": step, "steps": self.replay.steps}
+        self.buttons["first"].disabled = self.buttons["back"].disabled = step == 0
+        self.buttons["next"].disabled = self.buttons["last"].disabled = step == self.replay.steps
+
+
+class ResultsScreen(Screen):
+    """See the module docstring. ``on_again`` (None: no button) starts the same game again."""
+
+    def __init__(
+        self,
+        key: str,
+        title: str,
+        headline: str,
+        standings: Sequence[Standing],
+        on_home: Callable[[], None],
+        on_again: Callable[[], None] | None = None,
+        stage: Widget | None = None,
+        replay: Replay | None = None,
+        notes: Sequence[str] = (),
+        celebrate: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(name=f"{key}-results", **kwargs)
+        u = theme.unit()
+        self.celebrate = celebrate
+        root = BoxLayout(padding=u * 0.25, spacing=u * 0.25)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        column = BoxLayout(orientation="vertical", spacing=u * 0.15,
+                           size_hint=(0.42, 1) if stage is not None else (1, 1))
+        column.add_widget(Widget(size_hint=(1, None), height=u * 0.5))  # clear of the staff corner
+        self.title = Label(text=title, bold=True, font_size=theme.font(1.5), color=theme.ACCENT,
+                           size_hint=(1, None), height=u * 1.0, halign="center", valign="middle")
+        self.title.bind(size=lambda w, s: setattr(w, "text_size", s))
+        column.add_widget(self.title)
+        self.headline = Label(text=headline, bold=True, font_size=theme.font(1.1), color=theme.TEXT,
+                              size_hint=(1, None), height=u * 1.3, halign="center", valign="middle")
+        self.headline.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+        column.add_widget(self.headline)
+        row_height = min(u * 1.0, (u * 5.6) / max(len(standings), 1))
+        self.rows = [StandingRow(s, size_hint=(1, None), height=row_height) for s in standings]
+        for row in self.rows:
+            column.add_widget(row)
+        for note in notes:
+            label = Label(text=note, font_size=theme.font(0.8), color=theme.TEXT_DIM, size_hint=(1, None),
+                          height=u * 0.65, halign="center", valign="middle")
+            label.bind(size=lambda w, s: setattr(w, "text_size", s))
+            column.add_widget(label)
+        column.add_widget(Widget())
+        buttons = BoxLayout(spacing=u * 0.2, size_hint=(1, None), height=u * 1.3)
+        self.home_button = TButton(msg=N_("Home"), scale=1.0)
+        self.home_button.bind(on_release=lambda *_: on_home())
+        buttons.add_widget(self.home_button)
+        self.again_button: TButton | None = None
+        if on_again is not None:
+            self.again_button = TButton(msg=N_("Play again"), scale=1.0, bold=True, bg=list(theme.GO))
+            self.again_button.bind(on_release=lambda *_: on_again())
+            buttons.add_widget(self.again_button)
+        column.add_widget(buttons)
+        root.add_widget(column)
+        self.replay_bar: ReplayBar | None = None
+        if stage is not None:
+            right = BoxLayout(orientation="vertical", spacing=u * 0.15, size_hint=(0.58, 1))
+            right.add_widget(stage)
+            if replay is not None and replay.steps > 0:
+                self.replay_bar = ReplayBar(replay, size_hint=(1, None), height=u * 1.3)
+                right.add_widget(self.replay_bar)
+            root.add_widget(right)
+        self.add_widget(root)
+        self.confetti: Confetti | None = None
+
+    def on_enter(self, *_args: Any) -> None:
+        if self.celebrate and self.confetti is None:
+            self.confetti = Confetti(size=self.size, pos=self.pos)
+            self.add_widget(self.confetti)
+            self.confetti.burst()
+
+
+class Confetti(Widget):
+    """A few seconds of falling confetti in the tile colours, then it removes itself."""
+
+    progress = NumericProperty(0.0)
+
+    def burst(self, pieces: int = 60, seconds: float = 3.0) -> None:
+        rng = random.Random(7)
+        colours = list(theme.LINK.values())
+        self._pieces = [
+            (rng.uniform(0, self.width), self.height + rng.uniform(0, self.height * 0.4),
+             rng.uniform(0.5, 1.0) * self.height * 1.3, rng.uniform(-0.15, 0.15) * self.width,
+             rng.uniform(0, 360), rng.uniform(-540, 540), rng.choice(colours))
+            for _ in range(pieces)
+        ]
+        self.bind(progress=self._draw)
+        anim = Animation(progress=1.0, d=seconds)
+        anim.bind(on_complete=lambda *_: self.parent and self.parent.remove_widget(self))
+        anim.start(self)
+
+    def _draw(self, *_args: Any) -> None:
+        t = self.progress
+        size = theme.unit() * 0.22
+        self.canvas.clear()
+        with self.canvas:
+            for x, y, fall, drift, angle, spin, colour in self._pieces:
+                Color(*colour[:3], 1.0 - t * 0.6)
+                px, py = self.x + x + drift * t, self.y + y - fall * t
+                PushMatrix()
+                Rotate(angle=angle + spin * t, origin=(px, py))
+                Rectangle(pos=(px - size / 2, py - size / 4), size=(size, size / 2))
+                PopMatrix()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
