@@ -144,6 +144,14 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
     return written
 
 
+def until(done: Any, seconds: float = 15.0) -> Iterator[float]:
+    """Wait (a tenth of a second at a time) until ``done()``: a loaded machine draws slowly."""
+    for _ in range(int(seconds * 10)):
+        if done():
+            return
+        yield 0.1
+
+
 def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     """The mode screens: setup, how to play, play, results of Gobble solo, Gobbles and Tanagra."""
     from engine.board import Placement as P
@@ -183,7 +191,8 @@ def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         options = screen.game.legal_actions()
         screen.game.apply(options[0])
     screen.after_step()
-    yield 3.0
+    yield from until(lambda: app.manager.current == "gobble-solo-results")
+    yield 0.3
     shot("24-gobble-solo-results")
     # ---- Gobbles
     app.open_family(family("gobbles"))
@@ -221,7 +230,8 @@ def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     screen.table.claim(0, gc.GOBBLE)
     screen.refresh()
     clock.advance(3000)
-    yield 0.5
+    yield from until(lambda: 0 in screen.gifts and screen.gifts[0].clock.text.startswith("7"))
+    yield 0.3
     shot("34-gobbles-gift")
     game = Gobbles(players[:2], gc.OPENING, [[36, 37], [40, 2]], play_on=False)
     screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
@@ -229,7 +239,8 @@ def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2])):
         screen.table.claim(seat, p)
     screen.refresh()
-    yield 2.6
+    yield from until(lambda: app.manager.current == "gobbles-results")
+    yield 0.3
     shot("35-gobbles-results")
     # ---- Tanagra
     app.open_family(family("tanagra"))
@@ -264,7 +275,7 @@ def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     shot("44-tanagra-refused")
     screen.tap(tanagra.HOWTO_EMPTY.origin)
     screen.tap(tanagra.HOWTO_EMPTY.target)
-    yield 0.8
+    yield from until(lambda: screen.game.pending_change is not None)
     screen.start_relocating()
     yield 0.2
     shot("45-tanagra-change")
@@ -284,7 +295,7 @@ def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     app.show(screen)
     screen.tap(tanagra.HOWTO_TAKE.origin)
     screen.tap(tanagra.HOWTO_TAKE.target)
-    yield 2.6
+    yield from until(lambda: app.manager.current == "tanagra-results")
     app.manager.current_screen.replay_bar.go("back")
     yield 0.2
     shot("47-tanagra-results")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from ui_harness import Pixels, drag, labels, run_scenario, tap
+from ui_harness import drag, labels, run_scenario, tap
 
 ORDER_TAIL = [11, 12, 13]
 
@@ -136,6 +136,15 @@ def scenario_resume(app):
     assert screen.action.text == "Return it to the bag"
     yield from tap(screen.action)
     assert not screen.game.reward and screen.game.discards == []
+    # leaving asks first; "Stay" keeps the game, "Leave" forgets it
+    leave = next(w for w in screen.walk() if getattr(w, "msg", "") == "Leave the game")
+    yield from tap(leave)
+    confirm = screen.overlay.children[0]
+    yield from tap(confirm.no_button)
+    assert app.manager.current == "gobble-solo" and confirm.parent is None
+    yield from tap(leave)
+    yield from tap(screen.overlay.children[0].yes_button)
+    assert app.manager.current == "home" and app.services.store.load_current() is None
     return {}
 
 

@@ -180,3 +180,46 @@ def test_the_how_to_play_script_races_legally():
         board.push(placement)
     assert rules.refusal(board, gc.RACE[1]).rule == "occupied"  # the later finger: taken
     assert board.neighbour_count(gc.GOBBLE.cell) == 3 and rules.refusal(board, gc.GOBBLE) is None
+
+
+def _prepare_resume(services):
+    from engine.gobble.table import GobblesTable, ManualClock
+    from engine.modes import save
+    from ui.modes import gobble_common as gc
+
+    clock = ManualClock()
+    table = GobblesTable(_game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]]), clock=clock)
+    for seat, placement in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3])):
+        clock.advance(200)
+        table.claim(seat, placement)
+    clock.advance(300)
+    table.claim(0, gc.GOBBLE)  # at 1100 ms: seat 0 owes a tile until 11100 ms
+    services.store.save_current(save(table.game))
+
+
+def scenario_resume(app):
+    """A race journaled with a gift pending comes back where it stood: the clock goes on from the
+    recorded time, so the countdown is not reset and the robots plan afresh."""
+    from ui.i18n import _
+    from ui.modes import gobbles
+
+    yield 0.2
+    assert app.manager.current == "resume"
+    yield from tap(app.manager.current_screen.resume_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, gobbles.GobblesScreen) and screen.game.now_ms == 1100
+    assert screen.table.now_ms() >= 1100 and screen.table.gift_deadline(0) == 11100
+    yield 0.3
+    assert 0 in screen.gifts and screen.hands[0].picking
+    seconds = screen.gifts[0].clock.values["seconds"]
+    assert 8 <= seconds <= 10, seconds
+    assert _("{name} · tiles: {count}", name=_("Player {number}", number=1), count=2) in labels(screen.layout)
+    screen.leave()
+    return {}
+
+
+scenario_resume.prepare = _prepare_resume
+
+
+def test_a_journaled_race_resumes_with_its_clock_rebased():
+    run_scenario("test_ui_gobbles", "scenario_resume", size=(800, 480))

@@ -111,6 +111,23 @@ def scenario_upright(app):
     assert screen.game.options.players == 4 and screen.game.options.x == 6
     assert app.services.devices.cues[-1].colours == ("R", "Y", "G", "B")
     screen.leave()
+    # six seats in a column: each card is one row, Person or a robot level, still big enough to touch
+    from engine.gobble.gobbles import Level
+
+    app.open_family("gobbles")
+    yield 0.1
+    setup = app.manager.current_screen
+    yield from tap(setup.count.chip(6))
+    yield 0.1
+    card = setup.cards[4]
+    assert card.compact and card.who.chip(None).selected
+    assert card.who.chip("expert").height >= 0.9 * app.root.height / 10
+    yield from tap(card.who.chip("expert"))
+    yield from tap(setup.cards[1].who.chip(None))
+    yield from tap(setup.start_button)
+    players = app.manager.current_screen.game.players
+    assert [p.robot for p in players] == [None, None, None, None, Level.EXPERT, None]
+    app.manager.current_screen.leave()
     return {}
 
 
@@ -152,7 +169,7 @@ def scenario_howto(app):
     assert howto.index == 0 and len(stage.board) == 2 and gc.BUILD[1].tile in stage.hands[1].tiles
     yield from tap((app.root.width / 2, app.root.height / 2))  # a tap anywhere skips
     assert app.manager.current == "gobbles-setup"
-    yield 2.0  # what the skipped step had scheduled never happens
+    yield 1.0  # what the skipped step had scheduled (a tile at 0.5 s) never happens
     assert len(stage.board) == 2
     # the other two scripts play without a hitch, step after step
     for key in ("gobble-solo", "tanagra"):
@@ -162,7 +179,7 @@ def scenario_howto(app):
         howto = app.manager.current_screen
         assert howto.name == f"{key}-howto" and howto.index == 0  # it starts by itself
         for index in range(1, len(howto.steps)):
-            yield 1.2
+            yield 0.8
             howto.show_step(index)
         assert Pixels(app.root).digest()
         yield from tap((10, 10))
@@ -171,7 +188,7 @@ def scenario_howto(app):
 
 
 def test_how_to_play_steps_skip_and_watch_again():
-    run_scenario("test_ui_setup", "scenario_howto", size=(1280, 800))
+    run_scenario("test_ui_setup", "scenario_howto", size=(800, 480))
 
 
 def scenario_results(app):
@@ -213,3 +230,39 @@ def scenario_results(app):
 
 def test_results_places_and_replay_controls():
     run_scenario("test_ui_setup", "scenario_results", size=(800, 480))
+
+
+def scenario_colours(app):
+    """A mode whose players choose colours (as the strategy game will): a tap on a seat's colour
+    gives it the next one nobody else plays; Start hands the mode the seats and options."""
+    from ui import theme
+    from ui.i18n import N_
+    from ui.setup import Choice, SeatColour, SetupScreen, SetupSpec
+
+    palette = tuple(SeatColour(k, theme.LINK[k], n) for k, n in
+                    (("R", N_("Red")), ("Y", N_("Yellow")), ("G", N_("Green")), ("B", N_("Blue"))))
+    spec = SetupSpec(key="colours-test", title="Colours", players=(2, 4), default_players=2,
+                     levels=(("easy", N_("Beginner")),), robots=(1,), palette=lambda n: palette,
+                     choose_colours=True, options=(Choice("end", "End", ((1, "One"), (2, "Two")), 1),))
+    started = []
+    screen = SetupScreen(spec, on_start=started.append, on_back=lambda: None)
+    app.show(screen)
+    yield 0.3
+    assert [s.colour.key for s in screen.seats] == ["R", "Y"]
+    yield from tap(screen.cards[0].swatch)
+    assert [s.colour.key for s in screen.seats] == ["G", "Y"]  # Y is taken: skipped
+    yield from tap(screen.cards[0].swatch)
+    yield from tap(screen.cards[0].swatch)
+    assert screen.seats[0].colour.key == "R" and screen.cards[0].title.text == "Red"
+    yield from tap(screen.count.chip(3))
+    assert len({s.colour.key for s in screen.seats}) == 3
+    yield from tap(screen.choices["end"].chip(2))
+    yield from tap(screen.start_button)
+    (setup,) = started
+    assert [s.robot for s in setup.seats] == [None, "easy", None] and setup.options == {"end": 2}
+    assert [s.colour.key for s in setup.seats] == ["R", "Y", "G"]
+    return {}
+
+
+def test_seats_choose_their_colours():
+    run_scenario("test_ui_setup", "scenario_colours", size=(1280, 800))

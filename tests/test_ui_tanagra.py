@@ -202,3 +202,40 @@ def test_the_how_to_play_script_shows_legal_play():
         assert isinstance(move, Move) and move.is_step == (kind != "jump")
         if kind == "empty":
             position.apply(Remove())
+
+
+def _prepare_resume(services):
+    from engine.modes import save
+    from engine.tanagra.game import Game
+    from ui.modes import tanagra
+
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
+    game.apply(tanagra.HOWTO_EMPTY)  # black emptied a triangle: the board change is due
+    services.store.save_current(save(game))
+
+
+def scenario_resume(app):
+    from engine.tanagra.rules import Phase, Remove
+    from ui.modes import tanagra
+
+    yield 0.2
+    yield from tap(app.manager.current_screen.resume_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, tanagra.TanagraScreen) and screen.game.phase is Phase.CHANGE
+    assert set(screen.robots) == {1}  # the robot seat comes back from the record
+    assert screen.remove_it.parent is not None and app.services.devices.cues[-1].turn == 0
+    screen.robot_pause = 0.05
+    yield from tap(screen.remove_it)
+    for _wait in range(40):
+        yield 0.1
+        if screen.game.turn == 0 and len(screen.game.actions) >= 3 and not screen.board.animating:
+            break
+    assert isinstance(screen.game.actions[1], Remove) and screen.game.turn == 0
+    return {}
+
+
+scenario_resume.prepare = _prepare_resume
+
+
+def test_a_journaled_game_resumes_mid_turn_and_the_robot_plays_on():
+    run_scenario("test_ui_tanagra", "scenario_resume", size=(800, 480))

@@ -480,9 +480,9 @@ class HandView(Widget):
         row, col = divmod(index, cols)
         in_row = min(cols, len(self.tiles) - row * cols)
         step = r * wide * 1.06
-        first = self.center_x - step * (in_row - 1) / 2
+        first = self.x + self.width / 2 - step * (in_row - 1) / 2
         rise = r * high * 1.02
-        return first + col * step, self.center_y + rise * ((rows - 1) / 2 - row)
+        return first + col * step, self.y + self.height / 2 + rise * ((rows - 1) / 2 - row)  # not .center_y: stale in size callbacks
 
     def tile_at(self, x: float, y: float) -> int | None:
         """The tile whose slot contains the local point (x, y)."""
@@ -687,7 +687,7 @@ class PileView(Widget):
 
     def tile_centre(self) -> tuple[float, float]:
         """Where the top tile is drawn (widget coordinates)."""
-        return self.center_x, self.y + theme.unit() * 0.8 + (self.height - theme.unit() * 0.8) / 2
+        return self.x + self.width / 2, self.y + theme.unit() * 0.8 + (self.height - theme.unit() * 0.8) / 2
 
     def redraw(self, *_args: Any) -> None:
         self.canvas.before.clear()

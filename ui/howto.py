@@ -178,11 +178,11 @@ class StepDots(Widget):
         self.canvas.clear()
         r = self.height * 0.32
         gap = r * 3.2
-        x0 = self.center_x - gap * (self.count - 1) / 2
+        x0 = self.x + self.width / 2 - gap * (self.count - 1) / 2
         with self.canvas:
             for i in range(self.count):
                 Color(*(theme.ACCENT if i == self.current else theme.TEXT_DIM[:3] + (0.45,)))
-                Line(circle=(x0 + i * gap, self.center_y, r), width=r * 0.55 if i == self.current else 1.3)
+                Line(circle=(x0 + i * gap, self.y + self.height / 2, r), width=r * 0.55 if i == self.current else 1.3)
 
 
 class TileSprite(Widget):
@@ -224,8 +224,8 @@ class TileSprite(Widget):
 
 
 class TileStage(FloatLayout):
-    """A board and ``hands`` hands (1: below it; 2: below and above) for tile scripts, and a discard
-    pile on the right. Nothing here judges a rule: a script says what is legal, and the tests
+    """A board and ``hands`` hands (1: on its left; 2: on its left and right) for tile scripts, and a
+    discard pile on the right. Nothing here judges a rule: a script says what is legal, and the tests
     check each scripted placement against the engine."""
 
     def __init__(self, hands: int = 1, pile: bool = False, **kwargs: Any) -> None:
@@ -267,20 +267,20 @@ class TileStage(FloatLayout):
         self._layout()
 
     def _layout(self, *_args: Any) -> None:
+        """The hands stand as columns at the sides (the first on the left, the second or the pile on
+        the right), so the board keeps the whole height: the stage is short under its caption."""
         u = theme.unit()
-        hand_h = min(u * 1.6, self.height * 0.22)
-        pile_w = u * 2.6 if self.pile_view is not None else 0
-        bottom = self.y + hand_h
-        top = self.top - (hand_h if len(self.hands) > 1 else 0)
+        side = min(u * 2.2, self.width * 0.16)
         for i, hand in enumerate(self.hands):
-            hand.size = (min(self.width * 0.7, u * 9), hand_h)
-            hand.center_x = self.center_x
-            hand.y = self.y if i == 0 else self.top - hand_h
-        self.view.pos = (self.x, bottom)
-        self.view.size = (self.width - pile_w, max(top - bottom, 1))
+            hand.max_rows = 9
+            hand.size = (side, self.height)
+            hand.pos = (self.x if i == 0 else self.right - side, self.y)
+        right = side if len(self.hands) > 1 or self.pile_view is not None else 0
+        self.view.pos = (self.x + side, self.y)
+        self.view.size = (max(self.width - side - right, 1), self.height)
         if self.pile_view is not None:
-            self.pile_view.size = (pile_w, min(u * 3.2, self.view.height))
-            self.pile_view.pos = (self.right - pile_w, bottom + (self.view.height - self.pile_view.height) / 2)
+            self.pile_view.size = (side, min(u * 3.2, self.height))
+            self.pile_view.pos = (self.right - side, self.y + (self.height - self.pile_view.height) / 2)
         self.view.recentre(animate=False, cells=self._fit)
 
     # --------------------------------------------------------------------- moves

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
 from kivy.animation import Animation
-from kivy.graphics import Color, Ellipse, PopMatrix, PushMatrix, Rectangle, Rotate, Triangle
+from kivy.graphics import Color, Ellipse, Line, PopMatrix, PushMatrix, Rectangle, Rotate, Triangle
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -87,7 +87,14 @@ class StandingRow(BoxLayout):
             with chip.canvas:
                 Color(*standing.rgba)
                 dot = Ellipse()
-            chip.bind(pos=lambda w, _p: _disc(w, dot, 0.7), size=lambda w, _s: _disc(w, dot, 0.7))
+                Color(*theme.TEXT_DIM)
+                rim = Line(width=1.3)
+
+            def follow(w: Widget, *_args: Any) -> None:
+                _disc(w, dot, 0.7)
+                rim.circle = (dot.pos[0] + dot.size[0] / 2, dot.pos[1] + dot.size[1] / 2, dot.size[0] / 2)
+
+            chip.bind(pos=follow, size=follow)
             self.add_widget(chip)
         self.name_label = Label(text=standing.name, bold=True, font_size=theme.font(1.0), color=theme.TEXT,
                                 halign="left", valign="middle", shorten=True)
@@ -101,7 +108,7 @@ class StandingRow(BoxLayout):
 
 def _disc(widget: Widget, disc: Ellipse, share: float = 0.88) -> None:
     d = min(widget.width, widget.height) * share
-    disc.pos = (widget.center_x - d / 2, widget.center_y - d / 2)
+    disc.pos = (widget.x + (widget.width - d) / 2, widget.y + (widget.height - d) / 2)
     disc.size = (d, d)
 
 
@@ -118,7 +125,7 @@ class IconButton(TButton):
     def _icon(self, *_args: Any) -> None:
         self.canvas.after.clear()
         s = min(self.width, self.height) * 0.24
-        cx, cy = self.center
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
         forward = self.icon in ("next", "last")
         d = 1 if forward else -1
         with self.canvas.after:
@@ -141,9 +148,9 @@ class ReplayBar(BoxLayout):
         for icon in ("first", "back"):
             self._button(icon)
         middle = BoxLayout(orientation="vertical")
-        self.counter = TLabel(msg=N_("Step {step} of {steps}"), scale=0.8, color=theme.TEXT_DIM)
-        self.caption = Label(font_size=theme.font(0.85), color=theme.TEXT, halign="center", valign="middle",
-                             shorten=True)
+        self.counter = TLabel(msg=N_("Step {step} of {steps}"), scale=0.72, color=theme.TEXT_DIM,
+                              size_hint=(1, 0.4))
+        self.caption = Label(font_size=theme.font(0.78), color=theme.TEXT, halign="center", valign="middle")
         self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
         middle.add_widget(self.counter)
         middle.add_widget(self.caption)
@@ -202,9 +209,10 @@ class ResultsScreen(Screen):
                            size_hint=(1, None), height=u * 1.0, halign="center", valign="middle")
         self.title.bind(size=lambda w, s: setattr(w, "text_size", s))
         column.add_widget(self.title)
-        self.headline = Label(text=headline, bold=True, font_size=theme.font(1.1), color=theme.TEXT,
+        self.headline = Label(text=headline, bold=True, font_size=theme.font(1.0), color=theme.TEXT,
                               size_hint=(1, None), height=u * 1.3, halign="center", valign="middle")
-        self.headline.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+        self.headline.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                           texture_size=lambda w, size: setattr(w, "height", max(u * 1.0, size[1] + u * 0.1)))
         column.add_widget(self.headline)
         row_height = min(u * 1.0, (u * 5.6) / max(len(standings), 1))
         self.rows = [StandingRow(s, size_hint=(1, None), height=row_height) for s in standings]

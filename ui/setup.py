@@ -39,7 +39,7 @@ from kivy.uix.widget import Widget
 from . import theme
 from .i18n import N_, _
 from .table import seat_boxes
-from .widgets import Chip, ChipRow, TButton, TLabel, panel_background
+from .widgets import ChipRow, TButton, TLabel, panel_background
 
 
 @dataclass(frozen=True)
@@ -108,12 +108,13 @@ def seat_name(index: int, colour: SeatColour | None) -> str:
 
 
 class SeatCard(BoxLayout):
-    """One seat: its colour and name, Person / Robot, and the robot's level."""
+    """One seat: its colour and name, Person / Robot, and the robot's level. A ``compact`` card
+    (many seats in a column) is one row: Person or one chip per robot level."""
 
-    def __init__(self, screen: SetupScreen, index: int, **kwargs: Any) -> None:
+    def __init__(self, screen: SetupScreen, index: int, compact: bool = False, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", **kwargs)
         u = theme.unit()
-        self.screen, self.index = screen, index
+        self.screen, self.index, self.compact = screen, index, compact
         self.padding = u * 0.12
         self.spacing = u * 0.1
         panel_background(self, theme.PANEL, radius=0.2)
@@ -123,14 +124,21 @@ class SeatCard(BoxLayout):
         top.add_widget(self.swatch)
         self.title = TLabel(scale=0.85, bold=True, halign="left", shorten=True, shorten_from="right")
         top.add_widget(self.title)
+        levels = screen.spec.levels
+        self.who: ChipRow | None = None
+        if compact:
+            self.title.size_hint_x = 0.45
+            self.who = ChipRow(((None, N_("Person")), *levels), None, self._set_level, scale=0.72)
+            top.add_widget(self.who)
         self.kind = ChipRow(((False, N_("Person")), (True, N_("Robot"))), False, self._set_robot, scale=0.8,
                             size_hint=(None, 1), width=u * 3.6)
-        top.add_widget(self.kind)
+        if not compact:
+            top.add_widget(self.kind)
         self.add_widget(top)
         self.bind(width=lambda _w, width: setattr(self.kind, "width", min(u * 3.6, width * 0.52)))
         self.bottom = BoxLayout(spacing=u * 0.1)
-        self.add_widget(self.bottom)
-        levels = screen.spec.levels
+        if not compact:
+            self.add_widget(self.bottom)
         self.levels = ChipRow(levels, screen.spec.default_level or (levels[0][0] if levels else None),
                               self._set_level, scale=0.72) if levels else None
         self.hint = TLabel(msg=N_("Plays with their fingers"), scale=0.72, color=theme.TEXT_DIM)
@@ -144,6 +152,9 @@ class SeatCard(BoxLayout):
         self.kind.opacity = 1 if self.levels is not None else 0
         for chip in self.kind.chips:
             chip.selected = chip.value == seat.is_robot
+        if self.who is not None:
+            for chip in self.who.chips:
+                chip.selected = chip.value == seat.robot
         self.bottom.clear_widgets()
         if seat.is_robot and self.levels is not None:
             for chip in self.levels.chips:
@@ -156,7 +167,7 @@ class SeatCard(BoxLayout):
         level = (self.levels.value or self.levels.chips[0].value) if robot and self.levels else None
         self.screen.set_seat(self.index, robot=level)
 
-    def _set_level(self, level: str) -> None:
+    def _set_level(self, level: str | None) -> None:
         self.screen.set_seat(self.index, robot=level)
 
     def _swatch_touched(self, swatch: Widget, touch: Any) -> bool:
@@ -180,12 +191,12 @@ class ColourSwatch(Widget):
     def redraw(self, *_args: Any) -> None:
         self.canvas.before.clear()
         d = min(self.width, self.height) * 0.86
-        x, y = self.center_x - d / 2, self.center_y - d / 2
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2  # not .center: stale in a size callback
         with self.canvas.before:
             Color(*self.rgba)
-            Ellipse(pos=(x, y), size=(d, d))
+            Ellipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
             Color(1, 1, 1, 0.85)
-            Line(circle=(self.center_x, self.center_y, d / 2), width=1.5)
+            Line(circle=(cx, cy, d / 2), width=1.5)
         self._label.text = self.number
         self._label.pos, self._label.size = self.pos, self.size
 
@@ -324,8 +335,11 @@ class SetupScreen(Screen):
             self.root.remove_widget(holder)
         self.cards, self._holders = [], []
         if self.has_cards:
+            from kivy.core.window import Window  # the screen fills the window, laid out or not yet
+
+            compact = self.orientation == "upright" and self._column_card_height(Window.height) < theme.unit() * 1.8
             for i, seat in enumerate(self.seats):
-                card = SeatCard(self, i)
+                card = SeatCard(self, i, compact=compact and bool(self.spec.levels))
                 card.show(seat)
                 holder = Scatter(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
                                  auto_bring_to_front=False)
@@ -334,6 +348,11 @@ class SetupScreen(Screen):
                 self.cards.append(card)
                 self._holders.append(holder)
         self._layout()
+
+    def _column_card_height(self, height: float) -> float:
+        """A card's height when the cards stand in a column (upright)."""
+        u = theme.unit()
+        return min(u * 2.3, (height - u * 0.3) / max(len(self.seats), 1) - u * 0.12)
 
     def _fit_middle(self) -> None:
         """Shrink the middle's rows (and drop the blurb) when the table between the cards is short."""
@@ -375,7 +394,7 @@ class SetupScreen(Screen):
             return
         # upright: the cards in a column on the left, everything else on the right
         column = min(width * 0.5, u * 8.5)
-        card_height = min(u * 2.3, (height - u * 0.3) / max(len(self.cards), 1) - u * 0.12)
+        card_height = self._column_card_height(height)
         top = self.root.top - u * 0.2
         for holder, card in zip(self._holders, self.cards):
             holder.rotation = 0

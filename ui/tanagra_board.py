@@ -39,8 +39,20 @@ SEAT_COLOURS_2 = (theme.rgb("#1b1b1f"), theme.rgb("#ffd21a"))
 SEAT_COLOURS = (theme.LINK["R"], theme.LINK["Y"], theme.LINK["G"], theme.LINK["B"])
 """3-4 players: the four Tantrix colours, which the LED rings can show."""
 
-PAWN_RADIUS = {Size.SMALL: 0.15, Size.BIG: 0.25, None: 0.21}
+PAWN_RADIUS = {Size.SMALL: 0.17, Size.BIG: 0.265, None: 0.23}
 """Pawn radius in triangle sides (a cell's inscribed circle is 0.289)."""
+
+
+TURNS = (0.0, 60.0, 120.0)
+"""The ways the table may be drawn: turning the lattice by a sixth of a turn maps it onto itself."""
+
+
+def _turned(p: tuple[float, float], degrees: float) -> tuple[float, float]:
+    if not degrees:
+        return p
+    a = math.radians(degrees)
+    c, s = math.cos(a), math.sin(a)
+    return p[0] * c - p[1] * s, p[0] * s + p[1] * c
 
 
 def seat_colours(players: int) -> tuple[theme.RGBA, ...]:
@@ -59,6 +71,8 @@ class TanagraBoard(Widget):
 
     scale = NumericProperty(40.0)
     """Pixels per triangle side."""
+    turn = NumericProperty(0.0)
+    """How far the table is drawn turned (degrees, one of :data:`TURNS`)."""
     progress = NumericProperty(0.0)
     """0..1 through the running animation."""
 
@@ -75,7 +89,6 @@ class TanagraBoard(Widget):
         self.preview: tuple[Cell, bool] | None = None
         self.flashed: tuple[Cell, ...] = ()
         self.origin = (0.0, 0.0)
-        self._fit_box: tuple[float, float, float, float] | None = None
         self._touch: Any = None
         self._anim: dict[str, Any] | None = None
         self._unflash = Clock.create_trigger(lambda dt: self.flash(()), 2.5)
@@ -93,8 +106,9 @@ class TanagraBoard(Widget):
     # ---------------------------------------------------------------- coordinates
 
     def to_screen(self, p: tuple[float, float]) -> tuple[float, float]:
-        """A lattice plane point (y down) in widget coordinates (y up)."""
-        return self.origin[0] + p[0] * self.scale, self.origin[1] - p[1] * self.scale
+        """A lattice plane point (y down) in widget coordinates (y up), the table turned ``turn``."""
+        x, y = _turned(p, self.turn)
+        return self.origin[0] + x * self.scale, self.origin[1] - y * self.scale
 
     def cell_point(self, cell: Cell) -> tuple[float, float]:
         """Where a pawn on ``cell`` is drawn (widget coordinates)."""
@@ -102,7 +116,7 @@ class TanagraBoard(Widget):
 
     def cell_under(self, x: float, y: float) -> Cell:
         """The cell under the widget point (x, y)."""
-        return cell_at((x - self.origin[0]) / self.scale, (self.origin[1] - y) / self.scale)
+        return cell_at(*_turned(((x - self.origin[0]) / self.scale, (self.origin[1] - y) / self.scale), -self.turn))
 
     def _flat(self, points: Iterable[tuple[float, float]]) -> list[float]:
         return [c for p in points for c in self.to_screen(p)]
@@ -135,7 +149,9 @@ class TanagraBoard(Widget):
         self._draw_marks()
 
     def _fit(self) -> None:
-        """Scale and place the drawing so the pieces and spots fill the widget, with a margin."""
+        """Scale and place the drawing so the pieces and spots fill the widget, with a margin. The
+        table may be drawn turned by a sixth or a third of a turn (the lattice looks the same) when
+        that makes it clearly larger: a long table lies along the screen's long side."""
         state = self.state
         points: list[tuple[float, float]] = []
         if state is not None:
@@ -143,13 +159,22 @@ class TanagraBoard(Widget):
                 points += list(piece_corners(centre))
         if not points:
             points = [(-2.0, -1.5), (2.0, 2.5)]
-        xs, ys = [p[0] for p in points], [p[1] for p in points]
-        box = (min(xs) - 0.7, min(ys) - 0.7, max(xs) + 0.7, max(ys) + 0.7)
-        w, h = max(box[2] - box[0], 5.0), max(box[3] - box[1], 4.0)
-        self._fit_box = box
-        self.scale = max(4.0, min(self.width / w, self.height / h))
+
+        def fitted(turn: float) -> tuple[float, tuple[float, float, float, float]]:
+            turned = [_turned(p, turn) for p in points]
+            xs, ys = [p[0] for p in turned], [p[1] for p in turned]
+            box = (min(xs) - 0.7, min(ys) - 0.7, max(xs) + 0.7, max(ys) + 0.7)
+            w, h = max(box[2] - box[0], 5.0), max(box[3] - box[1], 4.0)
+            return max(4.0, min(self.width / w, self.height / h)), box
+
+        scale, box = fitted(self.turn)
+        for turn in TURNS:
+            other, other_box = fitted(turn)
+            if other > scale * 1.25:
+                self.turn, scale, box = turn, other, other_box
+        self.scale = scale
         mid_x, mid_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        self.origin = (self.center_x - mid_x * self.scale, self.center_y + mid_y * self.scale)
+        self.origin = (self.x + self.width / 2 - mid_x * self.scale, self.y + self.height / 2 + mid_y * self.scale)
 
     def _relayout(self, *_args: Any) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size

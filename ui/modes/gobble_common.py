@@ -78,7 +78,7 @@ def solo_script(stage: TileStage) -> tuple[list[Step], Any]:
 
 
 def race_script(stage: TileStage) -> tuple[list[Step], Any]:
-    """Gobbles' "how to play": (steps, reset). Hand 0 is below the board, hand 1 above it."""
+    """Gobbles' "how to play": (steps, reset). Hand 0 is left of the board, hand 1 right of it."""
     mine = [BUILD[0].tile, BUILD[3].tile, RACE[0].tile, GOBBLE.tile, GIFT]
     theirs = [BUILD[1].tile, BUILD[2].tile, RACE[1].tile, 8, 51]
 

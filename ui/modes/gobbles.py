@@ -133,7 +133,7 @@ class GobblesScreen(Screen):
         self.layout = TableLayout(orientation=app.services.settings.orientation, hand_rows=2)
         self.layout.board.frontier_touching = 2
         self.hands = [HandView(target=SeatClaims(self, seat)) for seat in range(len(game.players))]
-        for seat, hand in enumerate(self.hands):
+        for hand in self.hands:
             hand.bind(on_played=lambda *_: self.refresh())
         self.layout.seat(self.hands)
         self.overlay = FloatLayout()
@@ -208,7 +208,7 @@ class GobblesScreen(Screen):
         for seat in list(self.gifts):
             if seat not in game.pending:
                 self.gifts.pop(seat).close()
-        for seat, owed in game.pending.items():
+        for seat in game.pending:
             if seat not in self.gifts and game.players[seat].robot is None:
                 self.gifts[seat] = GiftCard(self, seat)
         if game.finished and not self._ended:
@@ -323,7 +323,7 @@ class GiftCard(Scatter):
                             else N_("Gobble! Give 1 of your tiles. Who gets it?"),
                             values={"count": self.owed}, scale=0.8, bold=True, halign="left")
         top.add_widget(self.title)
-        self.clock = TLabel(msg=N_("{seconds} s"), values={"seconds": 10}, scale=1.0, bold=True,
+        self.clock = TLabel(msg=N_("{seconds} s"), scale=1.0, bold=True,
                             color=theme.ACCENT, size_hint=(None, 1), width=u * 1.3)
         top.add_widget(self.clock)
         self.box.add_widget(top)

@@ -163,11 +163,12 @@ class PawnIcon(Widget):
         self.canvas.clear()
         r = min(self.width, self.height) * (0.42 if self.big else 0.27)
         light = sum(self.rgba[:3]) / 3 > 0.45
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
         with self.canvas:
             Color(*self.rgba)
-            Ellipse(pos=(self.center_x - r, self.center_y - r), size=(2 * r, 2 * r))
+            Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
             Color(*((0.1, 0.1, 0.12, 1) if light else (0.92, 0.92, 0.9, 1)))
-            Line(circle=(self.center_x, self.center_y, r), width=max(1.2, r * 0.12))
+            Line(circle=(cx, cy, r), width=max(1.2, r * 0.12))
 
 
 class TanagraScreen(Screen):
@@ -218,7 +219,7 @@ class TanagraScreen(Screen):
         self.prompt = TLabel(scale=0.8, halign="left", valign="top")
         panel.add_widget(self.prompt)
         self.message = TLabel(scale=0.78, color=theme.BAD, bold=True, halign="left", size_hint=(1, None),
-                              height=u * 1.5)
+                              height=u * 1.2)
         panel.add_widget(self.message)
         self.actions = BoxLayout(orientation="vertical", size_hint=(1, None), height=u * 3.4, spacing=u * 0.12)
         panel.add_widget(self.actions)
@@ -232,7 +233,7 @@ class TanagraScreen(Screen):
         self.remove_it.bind(on_release=lambda *_: self.act(Remove()))
         self.pass_button = TButton(msg=N_("No move: pass"), scale=0.85, size_hint=(1, None), height=u * 1.1)
         self.pass_button.bind(on_release=lambda *_: self.act(Pass()))
-        self.scores = BoxLayout(orientation="vertical", size_hint=(1, None), height=u * 0.62 * self.players)
+        self.scores = BoxLayout(orientation="vertical", size_hint=(1, None), height=u * 0.55 * self.players)
         self.score_rows: list[TLabel] = []
         for seat in range(self.players):
             row = BoxLayout(spacing=u * 0.1)
@@ -301,12 +302,14 @@ class TanagraScreen(Screen):
                 button.size_hint = (1, None)
                 button.height = theme.unit() * 1.0
                 self.actions.add_widget(button)
+        self.actions.height = sum(w.height for w in self.actions.children) + self.actions.spacing * max(
+            len(self.actions.children) - 1, 0)
         self.board.show(state, spots=spots, selected=self.selected if human else None, destinations=destinations,
                         pending=game.pending_change, last=self._last_move)
         for seat_index, label in enumerate(self.score_rows):
             on_board = state.pawn_count(seat_index)
             to_place = sum(state.in_reserve(seat_index).values())
-            label.msg = N_("{name} · pawns: {pawns}") if not to_place else N_("{name} · pawns: {pawns} · to place: {left}")
+            label.msg = N_("{name} · pawns: {pawns}") if game.phase is not Phase.BUILD else N_("{name} · to place: {left}")
             label.values = {"name": seat_name(self.players, seat_index), "pawns": on_board, "left": to_place}
         self.undo_button.disabled = not (self.game.can_undo and len(self.robots) < self.players and not game.finished)
         if game.finished:
