@@ -103,6 +103,15 @@ def scenario_setup(app):
     yield 0.3
     assert told(screen, _("{colour} team", colour=_("Red"))) and told(screen, _("{colour} team", colour=_("Yellow")))
     screen.leave()
+    # Learn's last step: a friendly game against a beginner robot, each step explained as it comes
+    learning = tantrix.start_learning_game(app, seed=7)
+    yield
+    yield 0.3
+    game = learning.game
+    assert learning.learning and [s.robot for s in game.seats] == [None, "beginner"]
+    assert not game.options.physical_bag and game.turn == 0
+    assert told(learning, _(strategy_play.LEARNING_HINTS[game.step]))
+    learning.leave()
     return {}
 
 
@@ -193,7 +202,7 @@ def scenario_whole_game(app):
     assert results.name == "strategy-results", results.name
     words = labels(results)
     for colour, score in result.scores.items():
-        detail = _("{points} points · {score}", points=score, score=score_words(game.board, colour))
+        detail = _("{points} points\n{score}", points=score, score=score_words(game.board, colour))
         assert detail in words, (detail, words)
     headline = _("{name} wins!", name=_(strategy_play.COLOUR_NAMES[result.winner])) if result.winner else _("A draw")
     assert any(headline in t for t in words), words
@@ -292,6 +301,10 @@ def scenario_forced(app):
     yield from play_by_touch(screen, 0, fill)
     assert board.at(fill.cell) == fill
     assert app.services.store.load_current()["state"]["board"] == game.board.to_json()
+    # the bag button: the screen's own bag has drawn already
+    app.services.devices.press_button()
+    yield 0.1
+    assert told(screen, _("The table draws for you: your new tile is already in your hand."))
     return {}
 
 
@@ -343,12 +356,9 @@ def test_best_line_is_what_the_score_counts():
 
 
 def scenario_real_bag(app):
-    from engine.game import Phase
+    from engine.game import Phase, StrategyGame
     from ui.i18n import _
     from ui.modes import strategy_play
-    from ui.refusals import RULE_MESSAGES
-
-    from engine.game import StrategyGame
 
     game = StrategyGame.new(2, "RY", [None, None], physical_bag=True)
     screen = strategy_play.open_game(app, game)
@@ -370,7 +380,7 @@ def scenario_real_bag(app):
     # the same tile again, now at Yellow's seat: refused, facing Yellow
     devices.scan(30, 1)
     yield 0.1
-    assert game.hands[1] == [] and told(screen, _("Tile {tile}: {why}", tile=30, why=_(RULE_MESSAGES["not-in-bag"])))
+    assert game.hands[1] == [] and told(screen, _("Tile {tile} is not in the bag: draw another one.", tile=30))
     # Red scans while Yellow owes the draw: told whose draw it is
     devices.scan(12, 0)
     yield 0.1
@@ -393,8 +403,8 @@ def scenario_real_bag(app):
     # a tile already on the table is refused
     devices.scan(first.tile, 0)
     yield 0.1
-    assert game.awaiting_draw == 0 and told(screen, _("Tile {tile}: {why}", tile=first.tile,
-                                                       why=_(RULE_MESSAGES["not-in-bag"])))
+    assert game.awaiting_draw == 0 and told(screen, _("Tile {tile} is not in the bag: draw another one.",
+                                                       tile=first.tile))
     drawn = next(tiles)
     devices.scan(drawn, 0)
     yield 0.1

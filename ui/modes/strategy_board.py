@@ -1,8 +1,8 @@
 """The strategy game's board on screen: lines and loops shown, taps on spaces, scores in words.
 
 :class:`LineMarks` lights chosen lines or loops on any :class:`ui.board.BoardView` (the game, the
-"how to play" stage, the results): every other tile is dimmed and the line's tiles are outlined in
-its colour, so the winning line stands out at arm's length. :class:`StrategyBoard` is the game's
+"how to play" stage, the results): every other tile is dimmed and the line's tiles are thinly outlined
+in its colour, so the winning line stands out at arm's length. :class:`StrategyBoard` is the game's
 board view: a tap (a touch that neither moves nor pans) on a space tells the screen which cell was
 tapped, for the forced-space review. :func:`best_line` picks the line or loop that scores for a
 colour, as the engine's score counts it.
@@ -52,8 +52,9 @@ def _fill(points: list[float]) -> Mesh:
 
 
 class LineMarks:
-    """Lines and loops lit on ``view``: the other tiles dimmed, each line's tiles outlined in its
-    colour. Follows the view's pan and zoom; costs nothing while nothing is lit."""
+    """Lines and loops lit on ``view``: every other tile (and the forced spaces) dimmed, so the
+    line's own tiles (and its links in them) stand out, each outlined thinly in its colour. Follows the view's pan and zoom;
+    costs nothing while nothing is lit."""
 
     def __init__(self, view: BoardView) -> None:
         self.view = view
@@ -78,20 +79,14 @@ class LineMarks:
             return
         view, s = self.view, self.view.size_px
         lit = self.cells
-        group.add(Color(0, 0, 0, 0.55))
-        for p in view.board.placements():
-            if p.cell not in lit:
-                group.add(_fill(corners(*view.cell_centre(p.cell), s * 0.99)))
+        group.add(Color(0, 0, 0, 0.68))
+        dimmed = [p.cell for p in view.board.placements() if p.cell not in lit]
+        for cell in dimmed + [space.cell for space in view.board.forced_spaces()]:
+            group.add(_fill(corners(*view.cell_centre(cell), s * 0.99)))
         for line in self.lines:
-            rgba = theme.LINK[line.colour]
-            points = [c for cell in line.cells for c in view.cell_centre(cell)]
-            if line.loop:
-                points += points[:2]
-            group.add(Color(*rgba[:3], 0.55))
-            group.add(Line(points=points, width=max(1.5, s * 0.12), joint="round", cap="round"))
-            group.add(Color(*rgba))
+            group.add(Color(*theme.LINK[line.colour]))
             for cell in line.cells:
-                group.add(Line(points=corners(*view.cell_centre(cell), s * 0.9), width=max(2.0, s * 0.1), close=True))
+                group.add(Line(points=corners(*view.cell_centre(cell), s * 0.9), width=max(1.2, s * 0.05), close=True))
 
 
 class StrategyBoard(BoardView):

@@ -18,9 +18,9 @@ from ..i18n import N_
 from .strategy_board import LineMarks, best_line
 
 OPENING = P(3, 0, 0, 4)
-"""Hand 0 (below the table) starts in the middle."""
+"""Hand 0 (left of the table) starts in the middle."""
 SECOND = P(28, 1, 0, 1)
-"""Hand 1 (above) answers."""
+"""Hand 1 (right) answers."""
 REFUSED = P(24, -1, 0, 0)
 """Tile 24 has no yellow: it can never touch the yellow side of tile 3 (the golden rule)."""
 MAKES_FORCED = P(6, 2, -1, 2)

@@ -36,7 +36,6 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
-from kivy.uix.widget import Widget
 
 from engine.board import Placement
 from engine.game import FILL_STEPS, Phase, StrategyGame, Step
@@ -80,7 +79,7 @@ RULE_MESSAGES.update({
     "game-over": N_("The game is over."),
     "not-playing": N_("First everyone draws a tile from the bag."),
     "not-in-hand": N_("That tile is not in your hand."),
-    "not-in-bag": N_("That tile is not in the bag: it is already on the table or in a hand. Draw another one."),
+    "not-in-bag": N_("That tile is not in the bag: draw another one."),
     "no-draw-due": N_("No tile is to be drawn now."),
     "robot-seat": N_("A robot plays this seat. Hold the name by the hand to take the seat back."),
 })
@@ -372,7 +371,7 @@ class StrategyScreen(Screen):
         self.leave_button.bind(on_release=lambda *_: self.ask_leave())
         self.overlay.add_widget(self.leave_button)
         self.bag_label = BagBadge(msg=N_("Bag: {count}"), values={"count": game.bag_count}, bold=True,
-                                  color=theme.TEXT, font_size=theme.font(0.9), size_hint=(None, None))
+                                  color=theme.TEXT, font_size=theme.font(0.8), size_hint=(None, None))
         panel_background(self.bag_label, (0, 0, 0, 0.35), radius=0.2)
         self.overlay.add_widget(self.bag_label)
         self.add_widget(self.overlay)
@@ -554,7 +553,7 @@ class StrategyScreen(Screen):
             colour, _rect = self._glows[seat]
             colour.rgba = theme.LINK[game.seats[seat].colour][:3] + (0.85,) if seat == actor else (0, 0, 0, 0)
         bag = self.bag_label
-        bag.msg = N_("Bag: {count}") if game.bag_count or game.phase is not Phase.PLAY else N_("Bag empty: endgame")
+        bag.msg = N_("Bag: {count}") if game.bag_count or game.phase is not Phase.PLAY else N_("Bag empty")
         if bag.values.get("count") != game.bag_count:
             bag.values = {"count": game.bag_count}
         self.layout.refresh_hints()
@@ -807,6 +806,8 @@ class StrategyScreen(Screen):
             if tell_to is not None:
                 if refusal.rule == "not-your-draw" and due is not None:
                     text = _("{name} draws now, not you.", name=seat_name(game, due))
+                elif refusal.rule == "not-in-bag":
+                    text = _("Tile {tile} is not in the bag: draw another one.", tile=tile)
                 else:
                     text = _("Tile {tile}: {why}", tile=tile, why=explain(refusal))
                 self.layout.tell(tell_to, text)

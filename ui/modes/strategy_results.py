@@ -72,7 +72,7 @@ def standings(game: StrategyGame) -> list[Standing]:
     rows = []
     for colour in sorted(scores, key=lambda c: -scores[c]):
         place = 1 + sum(1 for s in scores.values() if s > scores[colour])
-        detail = _("{points} points · {score}", points=scores[colour], score=score_words(game.board, colour))
+        detail = _("{points} points\n{score}", points=scores[colour], score=score_words(game.board, colour))
         rows.append(Standing(place, team_name(game, colour), theme.LINK[colour], detail))
     return rows
 
