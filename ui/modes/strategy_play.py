@@ -163,7 +163,6 @@ class SeatPlate(Scatter):
         self.add_widget(self.name_label)
         self.add_widget(self.step_label)
         self._hold = Clock.create_trigger(lambda dt: on_long_press(), LONG_PRESS)
-        self._holding: Any = None
 
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str, name: str,
              step: str, lit: bool) -> None:
@@ -192,7 +191,7 @@ class SeatPlate(Scatter):
         step_label.text, step_label.color = step, text
         name_label.text, name_label.color = name, text
         name_label.font_size = theme.font(0.72)
-        room = (length - pad - (u * 0.12 if two_lines else left)) if two_lines else (length - left - pad) * 0.72
+        room = length - 2 * pad if two_lines else (length - left - pad) * 0.72
         step_label.font_size = theme.font(0.85 if two_lines else 0.82)
         step_label.text_size = (None, None)
         step_label.texture_update()
@@ -220,7 +219,6 @@ class SeatPlate(Scatter):
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
             return False
-        self._holding = touch.uid
         touch.grab(self)
         self._hold()
         return True
@@ -282,7 +280,7 @@ class Bubble(Scatter):
         return False
 
 
-class SeatCard(Scatter):
+class TakeOverCard(Scatter):
     """Facing one seat: who plays it, a person or a robot of some level, chosen with one tap."""
 
     def __init__(self, screen: StrategyScreen, seat: int, **kwargs: Any) -> None:
@@ -350,7 +348,7 @@ class StrategyScreen(Screen):
         self._bag_seen = game.bag_count
         self._announced_start = len(game.board) > 0
         self._last_step: tuple[int | None, Step | None, int | None] = (None, None, None)
-        self.card: SeatCard | None = None
+        self.card: TakeOverCard | None = None
         self.board = StrategyBoard()
         self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos))
         self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation)
@@ -360,6 +358,7 @@ class StrategyScreen(Screen):
             hand.bind(on_played=lambda *_: self.after_step())
         self.layout.seat(self.hands)
         self.plates = [SeatPlate(lambda i=i: self.open_card(i)) for i in range(len(self.hands))]
+        # above the hands, below the layout's messages (one banner per hand, just under the drag layer)
         under_banners = self.layout.children.index(self.layout.drag_layer) + len(self.hands) + 1
         for plate in self.plates:
             self.layout.add_widget(plate, index=under_banners)
@@ -742,7 +741,7 @@ class StrategyScreen(Screen):
             return
         if self.card is not None:
             self.card.close()
-        self.card = SeatCard(self, seat)
+        self.card = TakeOverCard(self, seat)
         self.overlay.add_widget(self.card)
         box = self.layout.boxes[seat]
         u = theme.unit()
