@@ -464,8 +464,8 @@ def scenario_resume(app):
             break
     assert len(played.game.board) > len(robot_game.board)
     played.leave()
-    # a draw owed with the real bag is asked again
-    bag_game = StrategyGame.new(2, "RY", [None, None], physical_bag=True)
+    # a draw owed with the real bag is asked again (here for a robot: someone draws for it)
+    bag_game = StrategyGame.new(2, "RY", ["beginner", None], physical_bag=True)
     for tile in (40, 3):
         bag_game.report_draw(tile)
     app.offer_resume({"kind": "strategy", "state": bag_game.to_json()})
@@ -475,7 +475,7 @@ def scenario_resume(app):
     waiting = app.manager.current_screen
     due = bag_game.awaiting_draw
     assert waiting.game.awaiting_draw == due and waiting.plates[due].step_label.text == _("Draw a tile and scan it")
-    assert told(waiting, _("Draw a tile from the bag and scan it at your seat."))
+    assert due == 0 and told(waiting, _("Draw a tile from the bag for {name} and scan it.", name=_("Red")))
     return {}
 
 

@@ -589,7 +589,7 @@ class StrategyScreen(Screen):
         if key != self._last_step and actor is not None:
             self._last_step = key
             if game.awaiting_draw is not None:
-                self.layout.tell(actor, _("Draw a tile from the bag and scan it at your seat."), good=True)
+                self.prompt_draw(actor)
             elif self.learning and game.seats[actor].robot is None and game.step in LEARNING_HINTS:
                 self.layout.tell(actor, _(LEARNING_HINTS[game.step]), good=True)
 
@@ -814,13 +814,21 @@ class StrategyScreen(Screen):
         self.layout.tell(due if due is not None else tell_to, _("Tile {tile} is in your hand.", tile=tile), good=True)
         self.after_step()
 
+    def prompt_draw(self, seat: int) -> None:
+        """Ask the player of ``seat`` (or, for a robot, whoever sits nearest) to draw and scan."""
+        if self.game.seats[seat].robot is None:
+            self.layout.tell(seat, _("Draw a tile from the bag and scan it at your seat."), good=True)
+        else:
+            self.layout.tell(seat, _("Draw a tile from the bag for {name} and scan it.",
+                                     name=seat_name(self.game, seat, robot_mark=False)), good=True)
+
     def bag_button(self) -> None:
         game = self.game
         due = game.awaiting_draw
         if game.finished:
             return
         if due is not None:
-            self.layout.tell(due, _("Draw a tile from the bag and scan it at your seat."), good=True)
+            self.prompt_draw(due)
         elif game.options.physical_bag and game.turn is not None:
             self.layout.tell(game.turn, _("Place a tile first, then draw from the bag."))
         elif game.turn is not None:
