@@ -7,7 +7,7 @@ then shows it. It prints ``SAVING <digest>`` before each save and ``SAVED <diges
 parent knows exactly which states may be on disk: the last one saved, or the one whose save was cut
 short. After each kill the next child restores the journal with ``engine.modes.restore``, and the
 restored mode must save to exactly that state again. When a game ends the child starts the next
-kind (robot strategy games, robot Tanagra, Gobble solo, in turn).
+kind (robot strategy games, a Discovery puzzle, robot Tanagra, Gobble solo, in turn).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import hashlib, json, random, sys
 from engine import modes
 from engine.game import StrategyGame
 from engine.gobble.solo import GobbleSolo
+from engine.solo.puzzle import PickUp, PuzzlePlay
 from engine.tanagra.game import Game as Tanagra
 from engine.tanagra.robots import make_robot
 from engine.tanagra.rules import Options
@@ -35,12 +36,15 @@ from firmware.store import SqliteStore
 def digest(saved):
     return hashlib.sha256(json.dumps(saved, sort_keys=True).encode()).hexdigest()[:16]
 
-def fresh(n):
-    kind = n % 3
-    if kind == 0:
+KINDS = (StrategyGame, PuzzlePlay, Tanagra, GobbleSolo)
+
+def fresh(kind, n):
+    if kind is StrategyGame:
         return StrategyGame.new(players=2 + n % 3, robots=["beginner", "club", "beginner", "club"][: 2 + n % 3], seed=n)
-    if kind == 1:
-        return Tanagra(Options(players=2 + n % 2, x=4))
+    if kind is PuzzlePlay:
+        return PuzzlePlay.start(f"discovery-{5 + n % 4}")
+    if kind is Tanagra:
+        return Tanagra(Options(players=2, x=4))
     return GobbleSolo.start(seed=n)
 
 def step(mode, n):
@@ -48,15 +52,18 @@ def step(mode, n):
         mode.robot_move()
     elif isinstance(mode, Tanagra):
         mode.apply(make_robot("beginner", seed=n).choose(mode.state))
+    elif isinstance(mode, PuzzlePlay) and n % 4:  # a player who mostly follows the hints
+        hint = mode.hint()
+        mode.apply(hint.placement if hint.placement is not None else PickUp(hint.tile))
     else:
         actions = mode.legal_actions()
         mode.apply(actions[n % len(actions)])
 
 store = SqliteStore(sys.argv[1], report=lambda message: print("REPORT", message, flush=True))
 saved = store.load_current()
-games = store.progress("journey").get("games", 0)
+games = store.progress("journey").get("games", 0)  # only varies the seeds
 if saved is None:
-    mode = fresh(games)
+    mode = fresh(StrategyGame, games)
 else:
     mode = modes.restore(saved)
     print("RESUMED", digest(saved), digest(modes.save(mode)), flush=True)
@@ -65,7 +72,8 @@ while True:
     if mode.finished:
         games += 1
         store.set_progress("journey", {"games": games})
-        mode = fresh(games)
+        # the next kind follows from the finished one (a kill between these two writes skips none)
+        mode = fresh(KINDS[(KINDS.index(type(mode)) + 1) % len(KINDS)], games)
     else:
         n += 1
         step(mode, n)
@@ -118,4 +126,4 @@ def test_sigkill_during_robot_games_and_solo_modes_resumes_the_identical_state(t
                 saved, pending = words[1], None
                 kinds.add(words[2])
     assert resumes >= KILLS - 2  # only the first start (and a kill before any save) find nothing
-    assert kinds == {"StrategyGame", "Game", "GobbleSolo"}
+    assert kinds == {"StrategyGame", "Game", "GobbleSolo", "PuzzlePlay"}
