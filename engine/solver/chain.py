@@ -32,16 +32,8 @@ from ..geometry import Cell, distance, neighbour
 from ..tiles import FACES, OTHER_END
 from .bends import REACH_LIMIT, bend, can_close, can_reach, turn
 from .canonical import Form, canonical
-from .control import Control
+from .control import Control, Enough, OverBudget, restarting
 from .goal import Goal, status
-
-
-class _Enough(Exception):
-    """Enough solutions found: unwind."""
-
-
-class _OverBudget(Exception):
-    """This run's node budget is spent: restart."""
 
 
 class ChainSearch:
@@ -89,20 +81,13 @@ class ChainSearch:
         :class:`.control.Interrupted` on timeout or cancel."""
         if not self.goal.possible() or not self.goal.can_hold(self.fixed):
             return self.solutions
-        budget = 2000
-        while True:
-            try:
-                self._pass(budget if self.rng is not None else None)
-                return self.solutions
-            except _Enough:
-                return self.solutions
-            except _OverBudget:
-                budget = budget * 3 // 2
+        restarting(self._pass, 2000, randomised=self.rng is not None)
+        return self.solutions
 
     # ----------------------------------------------------------------------------- set up
 
     def _pass(self, budget: int | None) -> None:
-        """One complete pass (raises _OverBudget once ``budget`` nodes are spent)."""
+        """One complete pass (raises OverBudget once ``budget`` nodes are spent)."""
         self.budget = budget
         self.nodes = 0
         if self.fixed:
@@ -142,7 +127,7 @@ class ChainSearch:
         self.control.tick()
         self.nodes += 1
         if self.budget is not None and self.nodes > self.budget:
-            raise _OverBudget
+            raise OverBudget
         if self.demand and not self._inside_reachable(cell):
             return
         board = self.board
@@ -266,5 +251,5 @@ class ChainSearch:
         if len(self.solutions) < self.keep:
             self.solutions.append(placements)
         if self.limit is not None and len(self.forms) >= self.limit:
-            raise _Enough
+            raise Enough
 

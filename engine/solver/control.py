@@ -79,3 +79,27 @@ class Control:
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None without a time limit)."""
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+
+class Enough(Exception):
+    """A search has found every solution it was asked for: unwind."""
+
+
+class OverBudget(Exception):
+    """One pass of a restarting search has spent its node budget: start another."""
+
+
+def restarting(one_pass: Callable[[int | None], None], budget: int, randomised: bool) -> None:
+    """Run a search pass by pass. A randomised search (shuffled choices) gets a node budget that
+    grows by half after each pass that overruns it (raises :class:`OverBudget`): a fresh random
+    order often finds at once what an unlucky one takes ages over, and since the budget grows the
+    last pass completes, so an empty answer is still a proof. A deterministic search runs once,
+    unbounded. :class:`Enough` ends it early."""
+    while True:
+        try:
+            one_pass(budget if randomised else None)
+            return
+        except Enough:
+            return
+        except OverBudget:
+            budget = budget * 3 // 2

@@ -16,15 +16,7 @@ from typing import Iterable, Mapping, Sequence
 
 from ..board import Board, Placement, fits
 from ..geometry import Cell
-from .control import Control
-
-
-class _Enough(Exception):
-    pass
-
-
-class _OverBudget(Exception):
-    pass
+from .control import Control, Enough, OverBudget, restarting
 
 
 def fill(
@@ -73,18 +65,11 @@ class _Fill:
         self.found: list[list[Placement]] = []
 
     def run(self) -> list[list[Placement]]:
-        budget = 5000
-        while True:
-            self.found = []
-            try:
-                self._pass(budget if self.rng is not None else None)
-                return self.found
-            except _Enough:
-                return self.found
-            except _OverBudget:
-                budget = budget * 3 // 2
+        restarting(self._pass, 5000, randomised=self.rng is not None)
+        return self.found
 
     def _pass(self, budget: int | None) -> None:
+        self.found = []
         self.budget = budget
         self.nodes = 0
         self.board = Board()
@@ -104,12 +89,12 @@ class _Fill:
         self.control.tick()
         self.nodes += 1
         if self.budget is not None and self.nodes > self.budget:
-            raise _OverBudget
+            raise OverBudget
         if not self.empty:
             self.found.append(self.board.placements())
             self.control.solutions += 1
             if self.limit is not None and len(self.found) >= self.limit:
-                raise _Enough
+                raise Enough
             return
         board = self.board
         touching = [c for c in self.empty if board.neighbour_count(c)] or [min(self.empty, key=lambda c: (c[1], c[0]))]

@@ -27,16 +27,8 @@ from ..board import Board, Placement, fits
 from ..geometry import DIRECTIONS, Cell, neighbour
 from ..tiles import FACES, tile
 from .canonical import Form, canonical
-from .control import Control
+from .control import Control, Enough, OverBudget, restarting
 from .goal import Goal, status
-
-
-class _Enough(Exception):
-    """Enough solutions found: unwind."""
-
-
-class _OverBudget(Exception):
-    """This run's node budget is spent: restart."""
 
 
 class WeaveSearch:
@@ -80,15 +72,8 @@ class WeaveSearch:
         """Search; the distinct solutions found (see :meth:`.chain.ChainSearch.run`)."""
         if not self.goal.possible() or not self.goal.can_hold(self.fixed):
             return self.solutions
-        budget = 4000
-        while True:
-            try:
-                self._pass(budget if self.rng is not None else None)
-                return self.solutions
-            except _Enough:
-                return self.solutions
-            except _OverBudget:
-                budget = budget * 3 // 2
+        restarting(self._pass, 4000, randomised=self.rng is not None)
+        return self.solutions
 
     def _pass(self, budget: int | None) -> None:
         self.budget = budget
@@ -215,7 +200,7 @@ class WeaveSearch:
         self.control.tick()
         self.nodes += 1
         if self.budget is not None and self.nodes > self.budget:
-            raise _OverBudget
+            raise OverBudget
         if not self.todo:
             self._accept()
             return
@@ -370,7 +355,7 @@ class WeaveSearch:
         if len(self.solutions) < self.keep:
             self.solutions.append(placements)
         if self.limit is not None and len(self.forms) >= self.limit:
-            raise _Enough
+            raise Enough
 
 
 def _loop_length(faces: dict[Cell, str], cell: Cell, colour: str) -> int | None:
