@@ -142,8 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    """Run one command of ``parser`` (default: the engine's): its JSON answer on stdout, or, for bad
+    input (:class:`CliError`), one line on stderr and exit status 2. Every engine program uses it."""
+    args = (parser or build_parser()).parse_args(argv)
     try:
         result = args.run(args)
     except CliError as exc:

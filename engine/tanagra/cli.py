@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from .. import cli
+from ..cli import CliError
 from .game import Game, RecordError
 from .robots import LEVELS, Expert, Robot, make_robot
 from .rules import DEFAULT_QUIET_ROUNDS, Options, PositionError
-
-
-class CliError(Exception):
-    """Bad command-line input, reported as one line and exit status 2."""
 
 
 def play_game(
@@ -91,12 +88,4 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        result = args.run(args)
-    except CliError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    json.dump(result, sys.stdout)
-    sys.stdout.write("\n")
-    return 0
+    return cli.main(argv, build_parser())
