@@ -311,6 +311,110 @@ def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     yield 0.2
     shot("49-gobbles-setup-upright-6")
     services.settings.orientation = "flat"
+    yield from solo_shots(app, services, shot)
+
+
+def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
+    """Learn, Puzzles and Solitaire: the path, the list, puzzles mid-way, a hint, the colour choice,
+    a pyramid, the Great Pyramid, Solitaire (both rules), a celebration, the how-to animations."""
+    from engine.board import Placement as P
+    from engine.solo.solitaire import Solitaire
+    from ui.modes import family, learn, puzzles, solitaire, solo_puzzle, solo_rotation
+    from ui.modes.solo_common import record_solved, record_time
+
+    store = services.store
+    for name in ("discovery-3", "discovery-4", "discovery-5", "rainbow-green", "junior", "rotation-4"):
+        record_solved(store, name)
+        record_time(store, name, 75)
+    app.open_family(family("learn"))
+    yield 0.3
+    shot("50-learn-path")
+    app.manager.current_screen.select(1)
+    yield 0.2
+    shot("51-learn-rainbow")
+    app.open_family(family("puzzles"))
+    yield 0.3
+    shot("52-puzzles-list")
+    screen = solo_puzzle.open_puzzle(app, "discovery-6")
+    for p in (P(1, 0, 0, 0), P(3, 0, 1, 0), P(2, 1, 0, 2)):
+        screen.play.apply(p)
+    screen.after_step()
+    screen.tray.rotations[5] = 2
+    yield 0.6
+    shot("53-discovery-midway")
+    screen._hinted(screen.play.hint(), False)
+    yield 0.3
+    shot("54-discovery-hint")
+    screen = solo_puzzle.open_puzzle(app, "professor")
+    yield 0.5
+    shot("55-professor-colour-choice")
+    screen.choice_card.dismiss()
+    screen.choose(("Y", "B"))
+    screen.ask_hint()
+    yield 0.4
+    shot("56-hint-thinking")
+    screen.worker.cancel()
+    yield from until(lambda: not screen.worker.busy)
+    screen = solo_puzzle.open_puzzle(app, "rainbow-red")
+    solution = screen.play.hint().solution
+    for p in solution[:9]:
+        screen.play.apply(p)
+    screen.after_step()
+    yield 0.6
+    shot("57-rainbow-red-pyramid")
+    screen = solo_rotation.open_rotation(app, 9, seed=3)
+    yield 0.6
+    shot("58-great-pyramid")
+    screen.ask_hint()
+    yield from until(lambda: not screen.worker.busy)
+    yield 0.2
+    shot("59-great-pyramid-hint")
+    app.open_family(family("solitaire"))
+    yield 0.3
+    shot("60-solitaire-setup")
+    screen = solitaire.start(app, "classic", "line", seed=6)
+    game = screen.game
+    for p in solitaire.HOWTO_BUILD:  # seed 6 draws 11, 7, 3, then 4, which fits the forced space
+        game.apply(p)
+    screen.after_step()
+    yield 0.6
+    shot("61-solitaire-classic-forced")
+    screen.board.drop(screen.board.window_cell_centre(solitaire.HOWTO_ELSEWHERE.cell), 4, solitaire.HOWTO_ELSEWHERE.rot)
+    screen.hand.dispatch("on_refused", screen.board.drop(
+        screen.board.window_cell_centre(solitaire.HOWTO_ELSEWHERE.cell), 4, solitaire.HOWTO_ELSEWHERE.rot))
+    yield 0.3
+    shot("62-solitaire-refused")
+    screen = solitaire.start(app, "hand", "loop", seed=2)
+    for _ in range(6):
+        screen.game.apply(screen.game.legal_actions()[len(screen.game.legal_actions()) // 2])
+    screen.after_step()
+    yield 0.6
+    shot("63-solitaire-hand")
+    screen = solo_puzzle.open_puzzle(app, "discovery-3")
+    yield 0.3
+    for p in (solo_puzzle.HOWTO_FIRST, solo_puzzle.HOWTO_TURNED, solo_puzzle.HOWTO_LAST):
+        screen.play.apply(p)
+    screen.after_step()
+    yield 0.8
+    shot("64-discovery-solved")
+    game = Solitaire.start("classic", "line", seed=6)
+    while not game.finished:
+        game.apply(game.legal_actions()[0])
+    screen = solitaire.SolitaireScreen(app, game)
+    app.show(screen)
+    yield from until(lambda: app.manager.current == "solitaire-results")
+    yield 0.3
+    shot("65-solitaire-results")
+    solo_puzzle.show_howto(app, then=app.go_home)
+    yield 6.0
+    shot("66-puzzle-howto")
+    solo_rotation.show_howto(app, then=app.go_home)
+    yield 7.0
+    shot("67-rotation-howto")
+    solitaire.show_howto(app, then=app.go_home)
+    yield 8.0
+    shot("68-solitaire-howto")
+    app.go_home()
 
 
 class _BoardRules:
