@@ -60,6 +60,7 @@ def scenario_puzzle_play(app):
     from engine.solo.puzzle import PuzzlePlay
     from ui.i18n import _
     from ui.modes import solo_puzzle
+    from ui.modes.solo_common import colours_name
     from ui.refusals import RULE_MESSAGES
 
     app.go_home()
@@ -77,7 +78,7 @@ def scenario_puzzle_play(app):
     assert card is not None and card.parent is not None
     yield from tap(card.buttons[("B",)])
     assert screen.play.colours == ("B",) and card.parent is None and journaled(app, screen.play)
-    assert screen.aim_button.text == _("Colour: {colours}", colours=_("Blue"))
+    assert screen.aim_button.text == _("Colour: {colours}", colours=colours_name(("B",)))
     board, tray = screen.board, screen.tray
     yield from play_from_hand(tray, board, P(3, 0, 0, 0))
     assert screen.play.placements == [P(3, 0, 0, 0)] and 3 not in tray.tiles and journaled(app, screen.play)

@@ -37,11 +37,11 @@ DISCOVERY_STEP_DONE = 10
 changes with every tile (the booklets' own turning point); 11..30 stay there for rainy weekends."""
 
 RAINBOW = (
-    ("rainbow-green", N_("Green"), N_("loop"), theme.LINK["G"]),
-    ("rainbow-yellow", N_("Yellow"), N_("loop"), theme.LINK["Y"]),
-    ("rainbow-white", N_("White"), N_("loop: which colour?"), theme.rgb("#ecebe4")),
-    ("rainbow-blue", N_("Blue"), N_("pyramid"), theme.LINK["B"]),
-    ("rainbow-red", N_("Red"), N_("pyramid"), theme.LINK["R"]),
+    ("rainbow-green", N_("Green tiles"), N_("a loop"), theme.LINK["G"]),
+    ("rainbow-yellow", N_("Yellow tiles"), N_("a loop"), theme.LINK["Y"]),
+    ("rainbow-white", N_("White tiles"), N_("a loop: which colour?"), theme.rgb("#ecebe4")),
+    ("rainbow-blue", N_("Blue tiles"), N_("a pyramid"), theme.LINK["B"]),
+    ("rainbow-red", N_("Red tiles"), N_("a pyramid"), theme.LINK["R"]),
 )
 """The Rainbow puzzles in the booklets' order: name, the colour of the tiles' backs, what to make."""
 

@@ -21,7 +21,7 @@ import math
 from typing import Any, Iterable
 
 from kivy.graphics import Color, InstructionGroup, Line, Quad
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, OptionProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty
 
 from engine.board import Board, Placement
 from engine.geometry import Cell
@@ -42,7 +42,14 @@ TRAY_TILE = 0.62
 class TrayTable(TableLayout):
     """A table with one tray of puzzle tiles under it. A puzzle's arrangement needs less room than
     a game's table and small fingers need big tiles: the tray takes as many rows (up to
-    ``hand_rows``) as keep its tiles at ``TRAY_TILE`` units, and only then do they shrink."""
+    ``hand_rows``) as keep its tiles at ``TRAY_TILE`` units, and only then do they shrink. ``reserve``
+    keeps that much of the bottom free of the board (a card lies there)."""
+
+    reserve = NumericProperty(0.0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(reserve=self._relayout)
 
     def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
         width, height = self.size
@@ -56,7 +63,8 @@ class TrayTable(TableLayout):
         radius = min(radius, room / (per_row * SQRT3 * 1.06))
         depth = rows * radius * 2 * 1.02 / 0.94 + u * 0.1
         length = min(width, per_row * radius * SQRT3 * 1.06 + u * 0.4)
-        return rows, [SeatBox(width / 2, depth / 2, length, depth, 0.0)], (0.0, depth, width, height - depth)
+        bottom = max(depth, self.reserve)
+        return rows, [SeatBox(width / 2, depth / 2, length, depth, 0.0)], (0.0, bottom, width, height - bottom)
 
 
 class SoloBoard(BoardView):

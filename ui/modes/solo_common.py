@@ -56,7 +56,8 @@ RULE_MESSAGES.update({
 
 # ------------------------------------------------------------------------------ words
 
-COLOUR_NAMES = {"R": N_("Red"), "Y": N_("Yellow"), "G": N_("Green"), "B": N_("Blue")}
+COLOUR_NAMES = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
+"""A link colour on its own ("Colour: red"); capitalised where it starts a button."""
 CHAINS = {
     ("R", True): N_("Red loop"), ("Y", True): N_("Yellow loop"),
     ("G", True): N_("Green loop"), ("B", True): N_("Blue loop"),
@@ -81,8 +82,9 @@ def colour_name(colour: str) -> str:
 
 
 def colours_name(colours: Sequence[str]) -> str:
-    """"Red", or "Red + Yellow" (translated)."""
-    return " + ".join(colour_name(c) for c in colours)
+    """"Red", or "Red + yellow" (translated)."""
+    text = " + ".join(colour_name(c) for c in colours)
+    return text[:1].upper() + text[1:]
 
 
 def chain_name(colour: str, loop: bool) -> str:

@@ -192,6 +192,7 @@ class PuzzleScreen(Screen):
 
     def refresh(self) -> None:
         play = self.play
+        self.board.show_frontier = not play.finished  # solved: only the arrangement
         self.board.show(play.board)
         self.board.show_ghost(None)
         self.tray.marked = []
@@ -407,6 +408,8 @@ class PuzzleScreen(Screen):
         table = self.table
         card.width = min(table.width - u * 0.4, u * 13.5)
         card.pos = (table.x + (table.width - card.width) / 2, table.y + u * 0.2)
+        table.reserve = card.height + u * 0.3  # the solved arrangement stays in sight above the card
+        self.board.recentre()
 
     def go_on(self, keep: bool) -> None:
         """Discovery: the next puzzle, keeping the loop to add the new tile to, or starting over."""

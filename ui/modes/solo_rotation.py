@@ -272,6 +272,9 @@ class RotationScreen(Screen):
         board = self.board
         card.width = min(board.width - u * 0.4, u * 11)
         card.pos = (board.x + (board.width - card.width) / 2, board.y + u * 0.2)
+        above = card.top + u * 0.1  # the solved pyramid stays in sight above the card
+        board.fit_area = [board.x, above, board.width, max(board.top - above, 1)]
+        board.recentre(animate=False)
 
 
 # ----------------------------------------------------------------------- how to play
