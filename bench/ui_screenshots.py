@@ -57,9 +57,13 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
         app.set_language("pl")
         yield 0.2
         shot("04-home-pl")
-        app.open_family("tantrix")
-        yield 0.2
-        shot("05-coming-soon-pl")
+        from ui.modes import FAMILIES, ready
+
+        soon = next((f for f in FAMILIES if not ready(f)), None)
+        if soon is not None:
+            app.open_family(soon)
+            yield 0.2
+            shot("05-coming-soon-pl")
         app.set_language("en")
         app.open_staff()
         app.pin.keypad.entered = "12"
@@ -127,6 +131,7 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
         shot("16-home-simulated-devices")
         app.simulated_panel and app.toggle_simulated_panel()
         yield from mode_shots(app, services, shot)
+        yield from strategy_shots(app, services, shot)
 
     AttractWait = 6.5
     iterator = steps()
@@ -153,7 +158,8 @@ def until(done: Any, seconds: float = 15.0) -> Iterator[float]:
 
 
 def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
-    """The mode screens: setup, how to play, play, results of Gobble solo, Gobbles and Tanagra."""
+    """The mode screens: setup, how to play, play, results of Gobble solo, Gobbles and Tanagra (the
+strategy game's are :func:`strategy_shots`)."""
     from engine.board import Placement as P
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
@@ -414,6 +420,133 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     solitaire.show_howto(app, then=app.go_home)
     yield 8.0
     shot("68-solitaire-howto")
+    app.go_home()
+
+
+def _strategy_game(players: int, moves: int, seed: int, **options: Any) -> Any:
+    """A strategy game ``moves`` placements in, played by club robots, then handed to people."""
+    from engine.game import StrategyGame
+
+    game = StrategyGame.new(players, "RYGB"[: 2 if options.get("doubles") else players], ["club"] * players,
+                            seed=seed, **options)
+    while len(game.board) < moves and not game.finished and game.bag_count > 0:
+        game.robot_move()
+    for seat in range(players):
+        game.set_robot(seat, None)
+    return game
+
+
+def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
+    """Tantrix, the strategy game: setup (Doubles too), how to play, the table flat with 2, 3 and 4
+    players and upright, a refused drop, a forced fill, the review, the endgame, the real bag, a
+    robot taking a seat over, the results with the winning line, and the replay."""
+    from engine.game import StrategyGame
+    from ui.modes import strategy_play, tantrix
+    from ui.modes.strategy_results import show_results
+    from ui.services import TileScanned
+
+    def open_game(game: Any) -> Any:
+        screen = strategy_play.open_game(app, game)
+        screen.robot_pause = 30.0  # robots wait: the picture is of the people's turn
+        return screen
+
+    app.open_family("tantrix")
+    yield 0.2
+    shot("50-tantrix-setup")
+    app.manager.current_screen.count.choose("doubles")
+    app.manager.current_screen.set_seat(3, "expert")
+    yield 0.2
+    shot("51-tantrix-setup-doubles")
+    howto = tantrix.show_howto(app)
+    yield from until(lambda: howto.index >= 4)
+    yield 1.2
+    shot("52-tantrix-howto-forced")
+    yield from until(lambda: howto.index >= 6, 30.0)
+    yield 3.0
+    shot("53-tantrix-howto-loop")
+    for players, orientation in ((2, "flat"), (3, "flat"), (4, "flat"), (2, "upright"), (4, "upright")):
+        services.settings.orientation = orientation
+        open_game(_strategy_game(players, 14 + 3 * players, seed=players))
+        yield 0.8
+        shot(f"54-tantrix-{players}-{orientation}")
+    services.settings.orientation = "flat"
+    # a refused drop (the golden rule), explained facing the player, its cells outlined
+    game = _strategy_game(2, 20, seed=4)
+    screen = open_game(game)
+    yield 0.6
+    seat, board = game.turn, game.board
+    hand = screen.hands[seat]
+    bad = next((t, c) for t in game.hands[seat] for c in board.frontier()
+               if not board.fits(t, c) and not board.is_forced(c))
+    refusal = screen.board.drop(screen.board.window_cell_centre(bad[1]), bad[0], 0, hand, hand.target)
+    hand.dispatch("on_refused", refusal)
+    yield 0.3
+    shot("55-tantrix-refused")
+    # a forced fill: the space in orange, the tiles that fit outlined; elsewhere is refused
+    game = next(g for g in (_strategy_game(2, n, seed=5) for n in range(16, 40)) if g.obligatory())
+    screen = open_game(game)
+    yield 0.6
+    seat, board = game.turn, game.board
+    hand = screen.hands[seat]
+    fill = game.obligatory()[0]
+    elsewhere = next(c for c in board.frontier() if not board.is_forced(c) and board.fits(fill.tile, c))
+    refusal = screen.board.drop(screen.board.window_cell_centre(elsewhere), fill.tile, 0, hand, hand.target)
+    hand.dispatch("on_refused", refusal)
+    yield 0.3
+    shot("56-tantrix-forced-fill")
+    forced = game.forced_cells()[0]
+    screen.review(forced, screen.board.window_cell_centre(forced))
+    yield 0.3
+    shot("57-tantrix-review")
+    # the endgame: the bag has just emptied
+    game = _strategy_game(4, 30, seed=6)
+    screen = open_game(game)
+    yield 0.6
+    while game.bag_count > 0 and not game.finished:
+        game.place(game.legal()[0])
+        screen.after_step()
+    yield 0.4
+    shot("58-tantrix-endgame")
+    # the real bag: the player who placed a tile scans the one they drew
+    game = StrategyGame.new(3, "RGB", [None, None, None], physical_bag=True, seed=7)
+    tiles = iter(range(56, 0, -1))
+    while game.awaiting_draw is not None:
+        game.report_draw(next(tiles))
+    screen = open_game(game)
+    yield 0.5
+    game.place(game.legal()[0])
+    screen.after_step()
+    app.post(TileScanned(game.board.placements()[0].tile, game.awaiting_draw))
+    yield 0.4
+    shot("59-tantrix-real-bag")
+    # a robot takes a seat over: the seat's card, facing that player
+    game = _strategy_game(4, 16, seed=8)
+    screen = open_game(game)
+    yield 0.5
+    screen.open_card(2)
+    yield 0.2
+    shot("60-tantrix-takeover")
+    # results: the winning line lit; then the replay a few steps before the end
+    game = StrategyGame.new(2, "RY", ["club", "beginner"], seed=9)
+    while not game.finished:
+        game.robot_move()
+    game.set_robot(0, None)
+    app.journal(game)
+    results = show_results(app, game, again=lambda: None)
+    yield 0.6
+    shot("61-tantrix-results")
+    for _ in range(6):
+        results.replay_bar.go("back")
+    yield 0.3
+    shot("62-tantrix-replay")
+    services.store.clear_current()
+    services.settings.orientation = "upright"
+    app.open_family("tantrix")
+    yield 0.1
+    app.manager.current_screen.set_players(4)
+    yield 0.2
+    shot("63-tantrix-setup-upright")
+    services.settings.orientation = "flat"
     app.go_home()
 
 

@@ -23,8 +23,8 @@ RULE_MESSAGES: dict[str, str] = {
         "Not while tiles are left in the bag (restriction 2): a space would be surrounded by four tiles."
     ),
     "restriction-3": N_(
-        "Not while tiles are left in the bag (restriction 3): this is a controlled side. Fill the "
-        "forced space first."
+        "Not while tiles are left in the bag (restriction 3): this is a controlled side. Once the forced "
+        "spaces beside it are filled, a space would have four tiles around it."
     ),
     "contact": N_("A tile must touch a tile that is already on the table."),
     "first-tile": N_("The first tile goes in the middle of the table."),

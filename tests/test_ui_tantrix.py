@@ -1,0 +1,556 @@
+"""Tantrix (the strategy game) at the kiosk, played by simulated touches and rendered headless: the
+setup with Doubles, a whole game against a beginner robot (turns by taps, drags and drops, refusals
+in words with their cells, the robot's flights, LED cues, the results with the winning line and the
+replay), an obligatory fill and the forced-space review, the real bag with tiles scanned at the
+seats, resuming after a power cut, a robot taking a seat over (thinking off the UI thread) and
+giving it back; and the "how to play" script checked against the engine."""
+
+from __future__ import annotations
+
+import math
+
+from ui_harness import drag, labels, run_scenario, tap, touch_at
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def finger_for(hand, board, cell):
+    """Where a finger must be for the tile it lifts to hover over ``cell`` (window coordinates)."""
+    x, y = board.window_cell_centre(cell)
+    lift = hand.tile_radius() * 1.3
+    a = math.radians(hand.seat_angle)
+    return x + math.sin(a) * lift, y - math.cos(a) * lift
+
+
+def slot(hand, tile):
+    return hand.to_window(*hand.slot_centre(hand.tiles.index(tile)))
+
+
+def play_by_touch(screen, seat, placement):
+    """Turn the tile with taps to the placement's rotation, then drag it onto its cell."""
+    hand = screen.hands[seat]
+    for _ in range((placement.rot - hand.rotation(placement.tile)) % 6):
+        yield from tap(slot(hand, placement.tile))
+    assert hand.rotation(placement.tile) == placement.rot
+    yield from drag(slot(hand, placement.tile), finger_for(hand, screen.board, placement.cell))
+
+
+def settle(screen, seconds=10.0):
+    """Wait until no robot is thinking or flying, then put the board where its recentring (animated
+    after every new tile) would end, so a finger finds the cells where they will stay."""
+    waited = 0.0
+    while waited < seconds and (screen.thinking or screen.flying):
+        yield 0.05
+        waited += 0.05
+    screen.board.recentre(animate=False)
+    yield
+
+
+def told(screen, text):
+    return any(text in t for t in labels(screen.layout))
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+def scenario_setup(app):
+    from ui.i18n import _
+    from ui.modes import strategy_play, tantrix
+
+    app.open_family("tantrix")
+    yield 0.2
+    setup = app.manager.current_screen
+    assert isinstance(setup, tantrix.TantrixSetupScreen)
+    # defaults: two players, a person and a beginner robot; the rules from the table's settings
+    assert [s.robot for s in setup.seats] == [None, "beginner"]
+    assert setup.choices["end"].value == "first-out" and setup.choices["bag"].value is True
+    # three players, each a colour of their own; a tap on a colour gives the next free one
+    yield from tap(setup.count.chip(3))
+    assert [s.colour.key for s in setup.seats] == ["R", "Y", "G"]
+    yield from tap(setup.cards[1].swatch)
+    assert [s.colour.key for s in setup.seats] == ["R", "B", "G"]
+    # Doubles: four seats, partners opposite sharing a colour, their cards framed in it
+    yield from tap(setup.teams_chip)
+    assert setup.doubles and len(setup.seats) == 4 and setup.teams_chip.selected and not setup.count.chip(4).selected
+    assert [s.colour.key for s in setup.seats] == ["R", "B", "R", "B"]
+    assert all(len(card.canvas.after.children) > 0 for card in setup.cards)
+    yield from tap(setup.cards[3].swatch)  # one partner changes the team's colour: both follow
+    assert [s.colour.key for s in setup.seats] == ["R", "Y", "R", "Y"]
+    assert abs(setup._holders[0].rotation - setup._holders[2].rotation) % 360 == 180  # opposite
+    yield from tap(setup.cards[1].levels.chip("club"))
+    yield from tap(setup.choices["bag"].chip(False))
+    # how to play, skipped by a tap, comes back to the setup
+    yield from tap(setup.howto_button)
+    howto = app.manager.current_screen
+    assert howto.name == "tantrix-howto"
+    yield 3.6
+    assert howto.index >= 1 and howto.caption.text == _(howto.steps[howto.index].caption)
+    yield from tap((app.root.width / 2, app.root.height / 2))
+    assert app.manager.current == "tantrix-setup"
+    setup = app.manager.current_screen
+    yield from tap(setup.teams_chip)
+    yield from tap(setup.cards[1].levels.chip("club"))
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, strategy_play.StrategyScreen)
+    game = screen.game
+    assert game.options.doubles and game.options.players == 4 and game.options.end == "first-out"
+    assert game.options.physical_bag and [s.colour for s in game.seats] == ["R", "Y", "R", "Y"]
+    assert [s.robot for s in game.seats] == [None, "club", None, None]
+    assert app.services.store.load_current()["kind"] == "strategy"
+    # Doubles: both partners' plates name their team
+    yield 0.3
+    assert told(screen, _("{colour} team", colour=_("Red"))) and told(screen, _("{colour} team", colour=_("Yellow")))
+    screen.leave()
+    # Learn's last step: a friendly game against a beginner robot, each step explained as it comes
+    learning = tantrix.start_learning_game(app, seed=7)
+    yield
+    yield 0.3
+    game = learning.game
+    assert learning.learning and [s.robot for s in game.seats] == [None, "beginner"]
+    assert not game.options.physical_bag and game.turn == 0
+    assert told(learning, _(strategy_play.LEARNING_HINTS[game.step]))
+    learning.leave()
+    return {}
+
+
+def test_setup_players_colours_doubles_rules_and_how_to_play():
+    run_scenario("test_ui_tantrix", "scenario_setup", size=(800, 480),
+                 settings={"end_rule": "first-out", "physical_bag": True})
+
+
+# ----------------------------------------------------------------------------- a whole game
+
+
+def scenario_whole_game(app):
+    """Red (a person, by touch) against a beginner robot, from the opening draw to the results."""
+    from engine.board import Placement
+    from engine.game import FILL_STEPS, Step, StrategyGame
+    from ui.i18n import _
+    from ui.modes import strategy_play
+    from ui.modes.strategy_board import best_line, score_words
+    from ui.refusals import RULE_MESSAGES
+
+    game = StrategyGame.new(2, "RY", [None, "beginner"], seed=11)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause, screen.flight_seconds = 0.05, 0.15
+    yield
+    yield 0.3
+    cues = app.services.devices.cues
+    first_cue = len(cues)
+    refused = {"golden": False, "fill": False}
+    touches = 0
+    while not game.finished:
+        yield from settle(screen)
+        if game.finished:
+            break
+        assert game.turn == 0, "the robot's turn did not end"
+        hand = screen.hands[0]
+        assert hand.active and not screen.hands[1].active
+        assert screen.plates[0].lit and not screen.plates[1].lit
+        assert screen.plates[0].step_label.text in {_(w) for w in strategy_play.STEP_WORDS.values()} | {
+            _("Fill a forced space")}
+        legal = game.legal()
+        board = game.board
+        if not refused["golden"] and game.step is Step.FREE:
+            bad = next(((t, c) for t in game.hands[0] for c in board.frontier()
+                        if not board.fits(t, c) and not board.is_forced(c)), None)
+            if bad is not None:
+                tile, cell = bad
+                yield from drag(slot(hand, tile), finger_for(hand, screen.board, cell))
+                assert tile in game.hands[0] and cell not in board
+                assert told(screen, _(RULE_MESSAGES["golden-rule"]))
+                assert screen.board.highlighted and cell in screen.board.highlighted
+                refused["golden"] = True
+        if not refused["fill"] and game.step in FILL_STEPS:
+            elsewhere = next((Placement(t, *c, r) for t in game.hands[0] for c in board.frontier()
+                              if not board.is_forced(c) for r in board.fits(t, c)
+                              if board.check(Placement(t, *c, r)) is None), None)
+            if elsewhere is not None:
+                yield from play_by_touch(screen, 0, elsewhere)
+                assert elsewhere.cell not in board
+                assert told(screen, _(RULE_MESSAGES["must-fill-forced-space"]))
+                assert set(screen.board.highlighted) == set(game.forced_cells())
+                refused["fill"] = True
+        choice = legal[0]
+        before = len(board)
+        yield from play_by_touch(screen, 0, choice)
+        touches += 1
+        assert len(game.board) == before + 1 and game.board.at(choice.cell) == choice, (choice, game.turn)
+    assert refused["golden"] and refused["fill"], refused
+    # the robot thought off the UI thread, and its tiles flew: every robot placement was shown
+    assert len(screen.think_log) == sum(1 for e in game.record()["events"] if e.get("place") == 1)
+    # LED cues: the turn went back and forth, and the end lit the winner
+    cues = cues[first_cue:]
+    turns = [c.turn for c in cues if c.turn is not None]
+    assert 0 in turns and 1 in turns and all(c.colours == ("R", "Y") for c in cues)
+    assert any(c.pulse for c in cues) and any(c.forced for c in cues) and any(c.bag_empty and c.turn is not None
+                                                                               for c in cues)
+    result = game.result
+    winners = tuple(i for i, s in enumerate(game.seats) if s.colour == result.winner)
+    assert cues[-1].winners == winners and cues[-1].turn is None
+    assert told(screen, _("The bag is empty: the restrictions are lifted."))
+    # the record is kept, with the robot's result; the journal is cleared
+    assert app.services.store.load_current() is None
+    record = app.services.store.records("strategy")[0][2]
+    assert record["events"] == game.record()["events"]
+    assert record["robots"] == {"beginner": "drawn" if result.winner is None else
+                                ("won" if result.winner == "Y" else "lost")}
+    yield 2.3
+    results = app.manager.current_screen
+    assert results.name == "strategy-results", results.name
+    words = labels(results)
+    for colour, score in result.scores.items():
+        detail = _("{points} points\n{score}", points=score, score=score_words(game.board, colour))
+        assert detail in words, (detail, words)
+    headline = _("{name} wins!", name=_(strategy_play.COLOUR_NAMES[result.winner])) if result.winner else _("A draw")
+    assert any(headline in t for t in words), words
+    # the winning line (or the leaders' lines in a draw) is lit on the final position
+    leaders = [result.winner] if result.winner else [c for c, s in result.scores.items()
+                                                     if s == max(result.scores.values())]
+    assert results.marks.cells == {c for colour in leaders for c in best_line(game.board, colour).cells}
+    # the replay steps back and forth
+    bar = results.replay_bar
+    assert bar.step == bar.replay.steps == len(game.board)
+    yield from tap(bar.buttons["first"])
+    assert len(bar.replay.view.board) == 0 and not results.marks.cells and bar.caption.text == _("The start")
+    yield from tap(bar.buttons["next"])
+    first = game.board.placements()[0]
+    assert bar.replay.view.board.placements() == [first]
+    yield from tap(bar.buttons["last"])
+    assert len(bar.replay.view.board) == len(game.board) and results.marks.cells
+    yield from tap(bar.buttons["back"])
+    assert len(bar.replay.view.board) == len(game.board) - 1
+    # play again: the same seats, a new game
+    yield from tap(results.again_button)
+    again = app.manager.current_screen
+    assert isinstance(again, strategy_play.StrategyScreen) and again.game is not game
+    assert [s.robot for s in again.game.seats] == [None, "beginner"]
+    again.leave()
+    return {"touch_placements": touches, "placements": len(game.board)}
+
+
+def test_a_whole_game_by_touch_against_a_beginner_robot():
+    result = run_scenario("test_ui_tantrix", "scenario_whole_game", size=(800, 480), timeout=150)
+    assert result["placements"] == 56 and result["touch_placements"] >= 20
+
+
+# ----------------------------------------------------------------------------- forced spaces
+
+
+def _forced_position():
+    """A position with a forced space that a tile of Red's hand fills, Red to move."""
+    import random
+
+    from engine.game import StrategyGame
+    from engine.playout import playout
+
+    for seed in range(200):
+        board = playout(random.Random(seed), stop_after=18)
+        rest = sorted(set(range(1, 57)) - board.placed_tiles())
+        board.bag = len(rest) - 12
+        spaces = board.forced_spaces()
+        if not spaces:
+            continue
+        fitting = [t for t in rest if board.legal_placements((t,), [spaces[0].cell])]
+        if not fitting:
+            continue
+        others = [t for t in rest if t not in fitting]
+        hands = [[fitting[0]] + others[:5], others[5:11]]
+        bag = others[11:] + fitting[1:]
+        game = StrategyGame.from_position(board, hands, bag, turn=0, colours="RY")
+        if game.obligatory():
+            return game
+    raise AssertionError("no position with a forced space")
+
+
+def scenario_forced(app):
+    from engine.game import Step
+    from ui.i18n import _
+    from ui.modes import strategy_play
+    from ui.refusals import RULE_MESSAGES
+
+    game = _forced_position()
+    screen = strategy_play.open_game(app, game)
+    yield  # a frame first: a wait counts from the start of the frame, which the work above took
+    yield 0.5
+    assert game.step is Step.FILL
+    forced = game.forced_cells()
+    fill = game.obligatory()[0]
+    hand = screen.hands[0]
+    assert fill.tile in hand.marked  # the tile that fits is outlined
+    assert screen.plates[0].step_label.text in (_("Fill the forced space"), _("Fill a forced space"))
+    cue = app.services.devices.cues[-1]
+    assert cue.turn == 0 and cue.pulse and cue.forced == len(game.board.forced_spaces()), (cue, app.services.devices.cues)
+    # a drop elsewhere is refused in plain words, the forced spaces outlined
+    board = game.board
+    elsewhere = next(c for c in board.frontier() if not board.is_forced(c) and board.fits(fill.tile, c))
+    yield from drag(slot(hand, fill.tile), finger_for(hand, screen.board, elsewhere))
+    assert elsewhere not in board and fill.tile in game.hands[0]
+    assert told(screen, _(RULE_MESSAGES["must-fill-forced-space"]))
+    assert set(screen.board.highlighted) == set(forced)
+    # tapping a forced space: how many unseen tiles fit it now and in the endgame
+    review = next(r for r in game.review() if r.cell == forced[0])
+    yield from tap(screen.board.window_cell_centre(forced[0]))
+    assert screen.bubble.opacity == 1
+    assert screen.bubble.text == _("Forced space: {now} unseen tiles fit it now, {later} in the endgame.",
+                                   now=len(review.fits_now), later=len(review.fits_endgame))
+    # the fill is accepted
+    yield 0.3
+    yield from play_by_touch(screen, 0, fill)
+    assert board.at(fill.cell) == fill
+    assert app.services.store.load_current()["state"]["board"] == game.board.to_json()
+    # the bag button: the screen's own bag has drawn already
+    app.services.devices.press_button()
+    yield 0.1
+    assert told(screen, _("The table draws for you: your new tile is already in your hand."))
+    return {}
+
+
+def test_an_obligatory_fill_is_explained_and_accepted_and_a_forced_space_reviewed():
+    run_scenario("test_ui_tantrix", "scenario_forced", size=(800, 480))
+
+
+def test_the_how_to_play_script_shows_legal_play():
+    from engine.board import Board, Rule
+    from ui.modes import strategy_howto as h
+    from ui.modes.strategy_board import best_line
+
+    board = Board(bag=40)
+    for placement in (h.OPENING, h.SECOND):
+        assert board.check(placement) is None
+        board.push(placement)
+    assert board.check(h.REFUSED).rule is Rule.GOLDEN_RULE and not board.fits(h.REFUSED.tile, h.REFUSED.cell)
+    board.push(h.MAKES_FORCED)
+    assert [s.cell for s in board.forced_spaces()] == [h.FORCED_CELL] and h.FILL.cell == h.FORCED_CELL
+    for placement in (h.FILL, h.FREE):
+        assert board.check(placement) is None
+        board.push(placement)
+    assert not board.forced_spaces()
+    tiles = [t for hand in h.HANDS for t in hand] + [h.DRAWN]
+    assert len(tiles) == len(set(tiles)) == 13 and all(len(hand) == 6 for hand in h.HANDS)
+    loop = Board(bag=30)
+    for placement in h.LOOP_POSITION:
+        assert loop.check(placement) is None
+        loop.push(placement)
+    green, red = best_line(loop, h.LOOP_COLOUR), best_line(loop, h.LINE_COLOUR)
+    assert green.loop and green.length == 7 and loop.score("G") == 14
+    assert not red.loop and red.length == 5 == loop.score("R")
+
+
+def test_best_line_is_what_the_score_counts():
+    import random
+
+    from engine.playout import playout
+    from ui.modes.strategy_board import best_line
+
+    for seed in range(6):
+        board = playout(random.Random(seed))
+        for colour in "RYGB":
+            line = best_line(board, colour)
+            assert line.length * (2 if line.loop else 1) == board.score(colour)
+
+
+# ----------------------------------------------------------------------------- the real bag
+
+
+def scenario_real_bag(app):
+    from engine.game import Phase, StrategyGame
+    from ui.i18n import _
+    from ui.modes import strategy_play
+
+    game = StrategyGame.new(2, "RY", [None, None], physical_bag=True)
+    screen = strategy_play.open_game(app, game)
+    devices = app.services.devices
+    yield
+    yield 0.4
+    assert game.phase is Phase.OPENING and game.awaiting_draw == 0
+    assert screen.plates[0].lit and screen.plates[0].step_label.text == _("Draw a tile and scan it")
+    assert app.services.devices.cues[-1].turn == 0
+    # the bag button prompts the player who owes a draw
+    devices.press_button()
+    yield 0.1
+    assert told(screen, _("Draw a tile from the bag and scan it at your seat."))
+    # Red scans tile 30 at their seat: it is in their hand
+    devices.scan(30, 0)
+    yield 0.1
+    assert game.hands[0] == [30] and screen.hands[0].tiles == [30]
+    assert told(screen, _("Tile {tile} is in your hand.", tile=30))
+    # the same tile again, now at Yellow's seat: refused, facing Yellow
+    devices.scan(30, 1)
+    yield 0.1
+    assert game.hands[1] == [] and told(screen, _("Tile {tile} is not in the bag: draw another one.", tile=30))
+    # Red scans while Yellow owes the draw: told whose draw it is
+    devices.scan(12, 0)
+    yield 0.1
+    assert game.hands == [[30], []] and told(screen, _("{name} draws now, not you.", name=_("Yellow")))
+    # the opening draw and the deal by scans; the higher number (Red's 30) starts
+    tiles = iter(t for t in range(1, 57) if t != 30)
+    while game.phase is not Phase.PLAY:
+        devices.scan(next(tiles), game.awaiting_draw)
+        yield
+    assert game.turn == 0 and game.starter == 0 and [len(h) for h in game.hands] == [6, 6]
+    assert screen.hands[0].tiles == game.hands[0]
+    yield 0.4
+    # Red places a tile by touch; the screen then waits for Red's draw
+    first = game.legal()[0]
+    yield from play_by_touch(screen, 0, first)
+    assert game.board.at(first.cell) == first and game.awaiting_draw == 0
+    assert not screen.hands[0].active
+    assert screen.plates[0].step_label.text == _("Draw a tile and scan it")
+    assert told(screen, _("Draw a tile from the bag and scan it at your seat."))
+    # a tile already on the table is refused
+    devices.scan(first.tile, 0)
+    yield 0.1
+    assert game.awaiting_draw == 0 and told(screen, _("Tile {tile} is not in the bag: draw another one.",
+                                                       tile=first.tile))
+    drawn = next(tiles)
+    devices.scan(drawn, 0)
+    yield 0.1
+    assert drawn in game.hands[0] and drawn in screen.hands[0].tiles and game.awaiting_draw is None
+    assert screen.hands[game.turn].active and not screen.hands[1 - game.turn].active
+    # the journal holds the game as it stands
+    assert app.services.store.load_current()["state"]["hands"] == game.hands
+    return {}
+
+
+def test_the_real_bag_tiles_scanned_at_the_seats():
+    run_scenario("test_ui_tantrix", "scenario_real_bag", size=(800, 480))
+
+
+# ----------------------------------------------------------------------------- resuming
+
+
+def scenario_resume(app):
+    """A game journaled after some moves by touch, restored as after a power cut: exactly as it was;
+    a restored robot's turn goes on, and a restored draw owed is asked again."""
+    from engine.game import StrategyGame
+    from engine.modes import restore
+    from ui.i18n import _
+    from ui.modes import resume_factory, strategy_play
+
+    game = StrategyGame.new(2, "GB", [None, None], seed=5)
+    screen = strategy_play.open_game(app, game)
+    yield
+    yield 0.4
+    for _move in range(4):
+        seat = game.turn
+        yield from play_by_touch(screen, seat, game.legal()[0])
+        yield 0.4
+    saved = app.services.store.load_current()
+    restored = restore(saved)
+    factory = resume_factory("strategy")
+    again = factory(app, restored)
+    app.show(again)
+    yield 0.3
+    assert isinstance(again, strategy_play.StrategyScreen) and again.game is restored
+    assert restored.to_json() == game.to_json()
+    assert again.board.board.placements() == game.board.placements()
+    assert [h.tiles for h in again.hands] == game.hands
+    assert (restored.turn, restored.step) == (game.turn, game.step)
+    assert again.plates[restored.turn].lit
+    # the app's own resume path: a robot to move plays on
+    robot_game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=8)
+    robot_game.robot_move()
+    app.offer_resume({"kind": "strategy", "state": robot_game.to_json()})
+    yield 0.2
+    app.resume()
+    played = app.manager.current_screen
+    played.robot_pause, played.flight_seconds = 0.05, 0.1
+    for _wait in range(40):
+        yield 0.1
+        if len(played.game.board) > len(robot_game.board):
+            break
+    assert len(played.game.board) > len(robot_game.board)
+    played.leave()
+    # a draw owed with the real bag is asked again
+    bag_game = StrategyGame.new(2, "RY", [None, None], physical_bag=True)
+    for tile in (40, 3):
+        bag_game.report_draw(tile)
+    app.offer_resume({"kind": "strategy", "state": bag_game.to_json()})
+    yield 0.2
+    app.resume()
+    yield 0.3
+    waiting = app.manager.current_screen
+    due = bag_game.awaiting_draw
+    assert waiting.game.awaiting_draw == due and waiting.plates[due].step_label.text == _("Draw a tile and scan it")
+    assert told(waiting, _("Draw a tile from the bag and scan it at your seat."))
+    return {}
+
+
+def test_a_restored_game_opens_exactly_as_it_was():
+    run_scenario("test_ui_tantrix", "scenario_resume", size=(1280, 800))
+
+
+# ----------------------------------------------------------------------------- robots
+
+
+def scenario_takeover(app):
+    """Yellow leaves: an expert robot takes the seat over (it thinks while the UI keeps drawing),
+    then Yellow comes back and takes the seat back."""
+    from engine.game import StrategyGame
+    from ui.i18n import _
+    from ui.modes import strategy_play
+
+    game = StrategyGame.new(2, "RY", [None, None], seed=21)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause, screen.flight_seconds = 0.05, 0.2
+    yield
+    yield 0.4
+    while game.turn != 1:
+        yield from play_by_touch(screen, game.turn, game.legal()[0])
+        yield 0.4
+    # hold Yellow's plate: the card facing Yellow
+    plate = screen.plates[1]
+    (px, py), (pw, ph) = plate.bbox
+    finger = touch_at(px + pw / 2, py + ph / 2)
+    finger.touch_down()
+    yield 1.4
+    finger.touch_up()
+    card = screen.card
+    assert card is not None and card.rotation == screen.layout.boxes[1].angle
+    yield from tap(card.choices.chip("expert"))
+    assert game.seats[1].robot == "expert" and screen.card is None
+    assert told(screen, _("A robot ({level}) plays for {name} now. Hold the name to take the seat back.",
+                          level=_("Expert"), name=_("Yellow")))
+    for _wait in range(80):
+        yield 0.1
+        if game.turn == 0 and not screen.thinking and not screen.flying:
+            break
+    assert game.turn == 0 and screen.think_log
+    # while the expert thought, the UI kept drawing frames
+    for seconds, frames in screen.think_log:
+        assert frames >= 1 + int(seconds * 4), screen.think_log
+    assert {"seat": 1, "robot": "expert"} in game.record()["events"]
+    # Yellow takes the seat back
+    finger = touch_at(px + pw / 2, py + ph / 2)
+    finger.touch_down()
+    yield 1.4
+    finger.touch_up()
+    yield from tap(screen.card.choices.chip(None))
+    assert game.seats[1].robot is None and game.record()["events"][-1] == {"seat": 1, "robot": None}
+    while game.turn == 0:
+        yield from play_by_touch(screen, 0, game.legal()[0])
+        yield 0.4
+    yield 0.5
+    assert game.turn == 1 and not screen.thinking and screen.hands[1].active  # a person plays Yellow again
+    return {"thoughts": screen.think_log}
+
+
+def test_a_robot_takes_a_seat_over_thinking_off_the_ui_thread_and_gives_it_back():
+    result = run_scenario("test_ui_tantrix", "scenario_takeover", size=(800, 480))
+    assert result["thoughts"]
+
+
+def test_robot_results_for_the_staff_statistics():
+    from engine.game import Result, StrategyGame
+    from ui.modes.strategy_results import finished_record, robot_outcomes
+
+    game = StrategyGame.new(3, "RYG", ["club", "beginner", "club"], seed=1)
+    game.result = Result("all-placed", {"R": 3, "Y": 9, "G": 4}, "Y")
+    assert robot_outcomes(game) == {"club": "lost", "beginner": "won"}
+    game.result = Result("all-placed", {"R": 3, "Y": 9, "G": 9}, "G")
+    assert robot_outcomes(game) == {"club": "won", "beginner": "lost"}  # a level counts its better seat
+    game.result = Result("deadlock", {"R": 3, "Y": 3, "G": 3}, None)
+    assert finished_record(game)["robots"] == {"club": "drawn", "beginner": "drawn"}

@@ -1,0 +1,873 @@
+"""The strategy game at the kiosk: 2 to 4 players (or Doubles), people and robots, around the table.
+
+Each seat's hand lies at its player's edge, facing them (flat), or all hands lie at the bottom
+(upright). A plate by each hand names the seat and its score (its longest line, or loop counted
+double); the plate of the player to act is lit in their colour and says what to do: "Fill the
+forced space", "Your free move", "Fill again", or, with the real bag, "Draw a tile and scan it". Their
+hand glows in their colour; the others are dimmed. Forced spaces are drawn in orange and the tiles
+that fit one are outlined in orange; while one must be filled, the game accepts nothing else.
+
+A person drags a tile from their hand (tap to turn it, or twist it with two fingers); the space
+under it shows at once whether it fits, and a refused drop is explained facing the player, with
+the cells involved outlined in red. Robots think on a worker thread (the UI keeps drawing) and
+their tile flies from their hand to its place. Holding a seat's plate opens a small card where a
+robot can take the seat over, or give it back. Tapping a forced space tells how many unseen tiles
+fit it now and in the endgame (the official game's review). The engine does whatever needs no
+decision (draws from its own bag, passing a turn with nothing left to do); with the real bag the
+player who owes a draw scans the tile at their seat's reader, and the bag button reminds them.
+
+After every step the game is journaled (a power cut loses nothing) and the LED rings are cued with
+the turn, the step, the forced spaces and the endgame; at the end, the winners.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from typing import Any, Callable
+
+from kivy.animation import Animation
+from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+from kivy.uix.scatter import Scatter
+from kivy.uix.screenmanager import Screen
+
+from engine.board import Placement
+from engine.game import FILL_STEPS, Phase, StrategyGame, Step
+from engine.geometry import Cell
+from engine.modes import Refused
+
+from .. import theme
+from ..board import HandView
+from ..howto import TileSprite
+from ..i18n import N_, _
+from ..refusals import RULE_MESSAGES, explain
+from ..services import BagButtonPressed, Cue, TileScanned
+from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, SeatBox, TableLayout
+from ..widgets import ChipRow, Confirm, TButton, TLabel, panel_background
+from .strategy_board import StrategyBoard, score_words
+
+log = logging.getLogger(__name__)
+
+ROBOT_PAUSE = 0.5
+"""Seconds a robot waits before it thinks, so people see whose turn it is."""
+FLIGHT_SECONDS = 0.7
+"""How long a robot's tile takes to fly from its hand to its place."""
+LONG_PRESS = 1.2
+"""Holding a seat's plate this long opens its card (a robot takes over, or gives the seat back)."""
+
+COLOUR_NAMES = {"R": N_("Red"), "Y": N_("Yellow"), "G": N_("Green"), "B": N_("Blue")}
+LEVEL_NAMES = {"beginner": N_("Beginner"), "club": N_("Club"), "expert": N_("Expert")}
+STEP_WORDS = {Step.FILL: N_("Fill the forced space"), Step.FREE: N_("Your free move"),
+              Step.FILL_AGAIN: N_("Fill again")}
+LEARNING_HINTS = {
+    Step.FILL: N_("A tile of yours fits the orange forced space: fill it first."),
+    Step.FREE: N_("Your free move: place one tile anywhere it fits."),
+    Step.FILL_AGAIN: N_("Your move made a forced space you can fill: fill it now."),
+}
+
+RULE_MESSAGES.update({
+    "must-fill-forced-space": N_("You must fill the forced space first: a tile in your hand fits it (outlined in "
+                                 "orange)."),
+    "not-your-turn": N_("Wait for your turn."),
+    "draw-pending": N_("First draw a tile from the bag and scan it."),
+    "game-over": N_("The game is over."),
+    "not-playing": N_("First everyone draws a tile from the bag."),
+    "not-in-hand": N_("That tile is not in your hand."),
+    "not-in-bag": N_("That tile is not in the bag: draw another one."),
+    "no-draw-due": N_("No tile is to be drawn now."),
+    "robot-seat": N_("A robot plays this seat. Hold the name by the hand to take the seat back."),
+})
+
+
+def colour_name(colour: str) -> str:
+    return _(COLOUR_NAMES[colour])
+
+
+def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True) -> str:
+    """A seat as shown: its colour ("Red"), its team in Doubles ("Red team"), and "(robot)" for a
+    robot's seat (unless ``robot_mark`` is False)."""
+    colour = colour_name(game.seats[seat].colour)
+    name = _("{colour} team", colour=colour) if game.options.doubles else colour
+    return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def ink(colour: str) -> theme.RGBA:
+    """Text colour that reads on a plate lit in ``colour`` (dark on yellow and green)."""
+    return theme.TABLE_DARK if colour in "YG" else theme.TEXT
+
+
+class SeatTarget:
+    """Seat ``seat``'s placements as the board judges them. The game decides every rule: a hover
+    asks a copy (:meth:`StrategyGame.view`), so judging changes nothing; a hand that may not play
+    now (not its turn, a draw owed, a robot's seat) is told so without asking."""
+
+    def __init__(self, screen: StrategyScreen, seat: int) -> None:
+        self.screen, self.seat = screen, seat
+
+    def check(self, placement: Placement) -> Refused | None:
+        game = self.screen.game
+        if game.finished:
+            return Refused("game-over", "the game is over")
+        if game.awaiting_draw is not None:
+            return Refused("draw-pending", "a tile must first be drawn from the bag")
+        if game.turn != self.seat:
+            return Refused("not-your-turn", "it is not this seat's turn")
+        if game.seats[self.seat].robot is not None:
+            return Refused("robot-seat", "a robot plays this seat")
+        if placement in game.legal():
+            return None
+        try:
+            game.view().place(placement, seat=self.seat)
+        except Refused as refusal:
+            return refusal
+        return None  # pragma: no cover - legal() and place() agree
+
+    def place(self, placement: Placement) -> None:
+        refusal = self.check(placement)
+        if refusal is not None:
+            raise refusal
+        self.screen.game.place(placement, seat=self.seat)
+
+
+# ------------------------------------------------------------------------------------ widgets
+
+
+class SeatPlate(Scatter):
+    """By a hand, facing its player: a colour disc, the seat's name and score, and, lit in the seat's
+    colour while they are to act, what to do. Holding it opens the seat's card."""
+
+    def __init__(self, on_long_press: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        self.colour = "R"
+        self.lit = False
+        self.name_label = Label(bold=True, halign="left", valign="middle", shorten=True, shorten_from="right")
+        self.step_label = Label(bold=True, halign="right", valign="middle")
+        with self.canvas.before:
+            self._bg_colour = Color(0, 0, 0, 0.5)
+            self._bg = RoundedRectangle(radius=[8])
+            self._disc_colour = Color(1, 1, 1, 1)
+            self._disc = Ellipse()
+            self._ring_colour = Color(1, 1, 1, 0.9)
+            self._ring = Line(circle=(0, 0, 1), width=1.4)
+        self.add_widget(self.name_label)
+        self.add_widget(self.step_label)
+        self._hold = Clock.create_trigger(lambda dt: on_long_press(), LONG_PRESS)
+
+    def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str, name: str,
+             step: str, lit: bool) -> None:
+        """Lay the plate out: ``size`` (length along the edge, depth), centred on ``centre``, turned
+        ``angle`` degrees to face its player. A deep plate (beside a hand) puts the instruction on a
+        second line; a thin one (along the hand's inner edge) puts it at the far end."""
+        u = theme.unit()
+        length, height = size
+        self.colour, self.lit = colour, lit
+        self.rotation = 0
+        self.size = size
+        self._bg.pos, self._bg.size = (0, 0), self.size
+        self._bg.radius = [min(height, u * 0.72) * 0.3]
+        self._bg_colour.rgba = theme.LINK[colour][:3] + (0.95,) if lit else (0.04, 0.1, 0.08, 0.82)
+        two_lines = height >= u * 1.2
+        d = u * 0.72 * 0.66
+        disc_y = height - u * 0.36 - d / 2 if two_lines else (height - d) / 2
+        self._disc.pos, self._disc.size = (u * 0.12, disc_y), (d, d)
+        self._disc_colour.rgba = theme.LINK[colour]
+        self._ring_colour.rgba = ink(colour) if lit else theme.TEXT_DIM
+        self._ring.circle = (u * 0.12 + d / 2, disc_y + d / 2, d / 2)
+        pad = u * 0.14
+        left = u * 0.12 + d + pad
+        text = ink(colour) if lit else theme.TEXT
+        step_label, name_label = self.step_label, self.name_label
+        step_label.text, step_label.color = step, text
+        name_label.text, name_label.color = name, text
+        name_label.font_size = theme.font(0.72)
+        room = length - 2 * pad if two_lines else (length - left - pad) * 0.72
+        step_label.font_size = theme.font(0.85 if two_lines else 0.82)
+        step_label.text_size = (None, None)
+        step_label.texture_update()
+        wide = step_label.texture_size[0]
+        if step and wide > room:  # shrink a long instruction rather than cut it
+            step_label.font_size *= max(0.6, room / wide)
+            step_label.texture_update()
+            wide = step_label.texture_size[0]
+        step_w = min(wide, room) if step else 0.0
+        if two_lines:
+            name_label.size = (max(length - left - pad, 1), u * 0.72)
+            name_label.pos = (left, height - u * 0.72)
+            step_label.size = (step_w, height - u * 0.72)
+            step_label.pos = ((length - step_w) / 2, 0)
+        else:
+            step_label.size = (step_w, height)
+            step_label.pos = (length - pad - step_w, 0)
+            name_label.size = (max(length - left - pad - step_w - pad, 1), height)
+            name_label.pos = (left, 0)
+        name_label.text_size = name_label.size
+        self.rotation = angle
+        self.center = centre
+
+    # a long press: the seat's card
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        touch.grab(self)
+        self._hold()
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is self and not self.collide_point(*touch.pos):
+            self._hold.cancel()
+        return touch.grab_current is self
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self:
+            touch.ungrab(self)
+            self._hold.cancel()
+            return True
+        return False
+
+
+class Bubble(Scatter):
+    """A short note turned to face one player (a forced space's review); it ignores touches."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        self.label = Label(halign="center", valign="middle", color=theme.TEXT)
+        self.add_widget(self.label)
+        with self.canvas.before:
+            Color(*theme.rgb("#3b2a05", 0.95))
+            self._bg = RoundedRectangle(radius=[10])
+            Color(*theme.ACCENT)
+            self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 10), width=1.6)
+        self._hide = Clock.create_trigger(lambda dt: self.hide(), 6.0)
+        self.opacity = 0
+        self.text = ""
+
+    def say(self, text: str, angle: float, centre: tuple[float, float], bounds: tuple[float, float]) -> None:
+        u = theme.unit()
+        self.text = text
+        self.rotation = 0
+        self.size = (u * 6.4, u * 1.6)
+        self.label.size = self.size
+        self.label.text_size = (self.width - u * 0.4, None)
+        self.label.font_size = theme.font(0.8)
+        self.label.text = text
+        self._bg.pos, self._bg.size = (0, 0), self.size
+        self._edge.rounded_rectangle = (0, 0, self.width, self.height, 10)
+        self.rotation = angle
+        half_w, half_h = (self.bbox[1][0] / 2, self.bbox[1][1] / 2)
+        x = min(max(centre[0], half_w), bounds[0] - half_w)
+        y = min(max(centre[1], half_h), bounds[1] - half_h)
+        self.center = (x, y)
+        self.opacity = 1
+        self._hide()
+
+    def hide(self) -> None:
+        self.opacity = 0
+        self.text = ""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
+
+class TakeOverCard(Scatter):
+    """Facing one seat: who plays it, a person or a robot of some level, chosen with one tap."""
+
+    def __init__(self, screen: StrategyScreen, seat: int, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        u = theme.unit()
+        self.screen, self.seat = screen, seat
+        game = screen.game
+        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=u * 0.12)
+        panel_background(self.box, theme.rgb("#1d2530", 0.97), radius=0.25)
+        top = BoxLayout(spacing=u * 0.1)
+        top.add_widget(TLabel(msg=N_("Who plays for {name}?"),
+                              values={"name": seat_name(game, seat, robot_mark=False)},
+                              scale=0.85, bold=True, halign="left"))
+        self.close_button = TButton(msg=N_("Close"), scale=0.8, size_hint=(None, 1), width=u * 2.0)
+        self.close_button.bind(on_release=lambda *_: self.close())
+        top.add_widget(self.close_button)
+        self.box.add_widget(top)
+        choices = ((None, N_("Person")),) + tuple(LEVEL_NAMES.items())
+        self.choices = ChipRow(choices, game.seats[seat].robot, self._choose, scale=0.75)
+        self.box.add_widget(self.choices)
+        self.add_widget(self.box)
+
+    def _choose(self, level: str | None) -> None:
+        self.close()
+        self.screen.set_robot(self.seat, level)
+
+    def place(self, box: SeatBox, centre: tuple[float, float]) -> None:
+        u = theme.unit()
+        self.rotation = 0
+        self.size = self.box.size = (min(box.length, u * 9.5), u * 2.5)
+        self.box.pos = (0, 0)
+        self.rotation = box.angle
+        self.center = centre
+
+    def close(self) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        if self.screen.card is self:
+            self.screen.card = None
+
+
+# ------------------------------------------------------------------------------------ the screen
+
+
+class StrategyScreen(Screen):
+    """One strategy game (see the module docstring). ``learning``: a friendly first game (each step
+    explained as it comes)."""
+
+    attract_when_idle = False
+
+    def __init__(self, app: Any, game: StrategyGame, learning: bool = False, **kwargs: Any) -> None:
+        super().__init__(name="strategy", **kwargs)
+        self.app, self.game, self.learning = app, game, learning
+        self.robot_pause = ROBOT_PAUSE
+        self.flight_seconds = FLIGHT_SECONDS
+        self.thinking = False
+        self.flying = False
+        self.think_log: list[tuple[float, int]] = []
+        """(seconds, frames drawn meanwhile) for each robot thought: the UI must keep drawing."""
+        self._generation = 0  # a robot's answer for a position that changed meanwhile is dropped
+        self._ended = False
+        self._last_cue: Cue | None = None
+        self._events_seen = len(game.record()["events"])
+        self._bag_seen = game.bag_count
+        self._announced_start = len(game.board) > 0
+        self._last_step: tuple[int | None, Step | None, int | None] = (None, None, None)
+        self.card: TakeOverCard | None = None
+        self.board = StrategyBoard()
+        self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos))
+        self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation)
+        self.hands = [HandView(colour=seat.colour, target=SeatTarget(self, i)) for i, seat in enumerate(game.seats)]
+        self._glows = [self._glow(hand) for hand in self.hands]
+        for hand in self.hands:
+            hand.bind(on_played=lambda *_: self.after_step())
+        self.layout.seat(self.hands)
+        self.plates = [SeatPlate(lambda i=i: self.open_card(i)) for i in range(len(self.hands))]
+        # above the hands, below the layout's messages (one banner per hand, just under the drag layer)
+        under_banners = self.layout.children.index(self.layout.drag_layer) + len(self.hands) + 1
+        for plate in self.plates:
+            self.layout.add_widget(plate, index=under_banners)
+        self.bubble = Bubble()
+        self.overlay = FloatLayout()
+        self.overlay.add_widget(self.layout)
+        self.overlay.add_widget(self.bubble)
+        self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
+        self.leave_button.bind(on_release=lambda *_: self.ask_leave())
+        self.overlay.add_widget(self.leave_button)
+        self.bag_label = BagBadge(msg=N_("Bag: {count}"), values={"count": game.bag_count}, bold=True,
+                                  color=theme.TEXT, font_size=theme.font(0.8), size_hint=(None, None))
+        panel_background(self.bag_label, (0, 0, 0, 0.35), radius=0.2)
+        self.overlay.add_widget(self.bag_label)
+        self.add_widget(self.overlay)
+        self._free = (0.0, 0.0, 1.0, 1.0)
+        self.board.bind(fit_area=self._fit_area)
+        self.refresh()
+
+    # ------------------------------------------------------------------ layout
+
+    @staticmethod
+    def _glow(hand: HandView) -> tuple[Color, RoundedRectangle]:
+        """The hand's light: its player's colour while they are to act (under the tiles)."""
+        group = InstructionGroup()
+        colour = Color(0, 0, 0, 0)
+        rect = RoundedRectangle(radius=[theme.unit() * 0.2])
+        group.add(colour)
+        group.add(rect)
+        hand.canvas.before.add(group)
+
+        def follow(*_args: Any) -> None:
+            rect.pos, rect.size = hand.pos, hand.size
+
+        hand.bind(pos=follow, size=follow)
+        return colour, rect
+
+    def _fit_area(self, board: StrategyBoard, area: list[float]) -> None:
+        """Keep the tiles clear of the plates: the table's free area (set by the layout) less the
+        plates lying along its edges (this narrows it once per change)."""
+        if not area or list(area) == self._fitted():
+            return
+        self._free = tuple(area)
+        board.fit_area = self._fitted()
+        self._place_widgets()
+
+    def _fitted(self) -> list[float]:
+        x, y, w, h = self._free
+        left, bottom, right, top = self._insets()
+        return [x + left, y + bottom, max(w - left - right, 1.0), max(h - bottom - top, 1.0)]
+
+    def _insets(self) -> tuple[float, float, float, float]:
+        """How far the plates reach into the free table from its left, bottom, right and top."""
+        inset = theme.unit() * 0.85
+        if self.layout.orientation == "upright":
+            return 0.0, 0.0, 0.0, inset
+        sides = {BOTTOM: 1, LEFT: 0, RIGHT: 2, TOP: 3}
+        found = [0.0, 0.0, 0.0, 0.0]
+        for place in self._plate_places():
+            if place[0] == "edge":
+                found[sides[place[1]]] = inset
+        return found[0], found[1], found[2], found[3]
+
+    def _plate_places(self) -> list[tuple[str, float, tuple[float, float], tuple[float, float]]]:
+        """Where each seat's plate lies with the screen flat: ("beside", angle, centre, size) at the
+        player's right of their hand when the edge has room for it there (it then costs the table
+        nothing), else ("edge", ...) along the hand's inner edge."""
+        layout, u = self.layout, theme.unit()
+        boxes = layout.boxes
+        across = [abs(math.sin(math.radians(b.angle))) > 0.5 for b in boxes]
+        side_depth = max((b.depth for b, a in zip(boxes, across) if a), default=0.0)
+        places = []
+        for box, turned in zip(boxes, across):
+            span = layout.height if turned else layout.width - 2 * side_depth
+            room = (span - box.length) / 2 - u * 0.25
+            a = math.radians(box.angle)
+            along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
+            cx, cy = layout.x + box.cx, layout.y + box.cy
+            if room >= u * 3.6:
+                length = min(room, u * 6.5)
+                shift = box.length / 2 + u * 0.15 + length / 2
+                places.append(("beside", box.angle, (cx + along[0] * shift, cy + along[1] * shift),
+                               (length, box.depth * 0.9)))
+            else:
+                rise = box.depth / 2 + u * 0.42
+                places.append(("edge", box.angle, (cx + ux * rise, cy + uy * rise), (box.length, u * 0.72)))
+        return places
+
+    def _place_widgets(self) -> None:
+        """The plates by the hands, then the bag count and Leave where they cover nothing: a corner
+        of the screen between the hands, else a corner of the free table."""
+        u = theme.unit()
+        bag = self.bag_label
+        bag.texture_update()
+        bag.size = (max(bag.texture_size[0], u * 2.0) + u * 0.4, u * 0.8)
+        self._show_plates()
+        self.leave_button.size = (u * 1.8, u * 0.8)
+        taken = self._obstacles()
+        width, height = self.layout.size
+        fx, fy, fw, fh = self._free
+        for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
+                                (self.leave_button, ("bottom-left", "bottom-right", "top-right"))):
+            w, h = widget.size
+            gap = u * 0.04
+            spots = {"bottom-left": (gap, gap), "bottom-right": (width - w - gap, gap),
+                     "top-right": (width - w - gap, height - h - gap), "top-left": (gap, height - h - gap)}
+            table = {"bottom-left": (fx + gap, fy + gap), "bottom-right": (fx + fw - w - gap, fy + gap),
+                     "top-right": (fx + fw - w - gap, fy + fh - h - gap), "top-left": (fx + gap, fy + fh - h - gap)}
+            candidates = [spots[c] for c in corners] + [table[c] for c in corners]
+            widget.pos = next((p for p in candidates if all(not _overlaps((*p, w, h), t) for t in taken)),
+                              candidates[-1])
+            taken.append((*widget.pos, w, h))
+
+    def _obstacles(self) -> list[tuple[float, float, float, float]]:
+        """What a control must not cover: the hands, the plates, the hidden staff corner."""
+        layout, u = self.layout, theme.unit()
+        rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
+        for box in layout.boxes:
+            across = abs(math.sin(math.radians(box.angle))) > 0.5
+            w, h = (box.depth, box.length) if across else (box.length, box.depth)
+            rects.append((layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h))
+        for plate in self.plates:
+            (x, y), (w, h) = plate.bbox
+            rects.append((x, y, w, h))
+        return rects
+
+    def actor(self) -> int | None:
+        """The seat that must act now: the one owing a draw, else the one to move."""
+        game = self.game
+        if game.finished:
+            return None
+        due = game.awaiting_draw
+        return due if due is not None else game.turn
+
+    def _show_plates(self) -> None:
+        game, layout = self.game, self.layout
+        if len(layout.boxes) != len(self.plates):
+            return
+        actor = self.actor()
+        u = theme.unit()
+        texts = []
+        for seat in range(len(self.plates)):
+            colour = game.seats[seat].colour
+            name = f"{seat_name(game, seat)} · {score_words(game.board, colour)}"
+            texts.append((colour, name, self._step_words(seat) if seat == actor else "", seat == actor))
+        if layout.orientation == "flat":
+            for plate, (_mode, angle, centre, size), text in zip(self.plates, self._plate_places(), texts):
+                plate.show(angle, centre, size, *text)
+            return
+        # upright: the plates are a bar along the top of the table (clear of the staff corner and
+        # the bag), the actor's the widest; a narrow plate gives the score only
+        x0, y0, w, h = self._free
+        corner = u * 1.15
+        bar = w - corner - self.bag_label.width - u * 0.3
+        count = len(self.plates)
+        share = bar * (0.5 if count > 2 else 0.6) if actor is not None else bar / count
+        rest = (bar - share) / max(count - 1, 1) if actor is not None else share
+        x = x0 + corner
+        for seat, (plate, (colour, name, step, lit)) in enumerate(zip(self.plates, texts)):
+            length = (share if lit else rest) - u * 0.1
+            if length < u * 3.6:
+                name = score_words(game.board, colour)
+            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, name, step, lit)
+            x += length + u * 0.1
+
+    def _step_words(self, seat: int) -> str:
+        game = self.game
+        if game.awaiting_draw == seat:
+            return _("Draw a tile and scan it")
+        if game.seats[seat].robot is not None:
+            return _("Thinking...") if self.thinking or self.flying else ""
+        if game.step is Step.FILL and len(game.forced_cells()) > 1:
+            return _("Fill a forced space")
+        return _(STEP_WORDS[game.step]) if game.step is not None else ""
+
+    # ------------------------------------------------------------------ showing
+
+    @property
+    def showing(self) -> bool:
+        return self.manager is not None and self.manager.current_screen is self
+
+    def refresh(self) -> None:
+        """Show the game as it stands: board, hands, who acts and how, scores, bag."""
+        game = self.game
+        self.board.show(game.board)
+        actor = self.actor()
+        for seat, hand in enumerate(self.hands):
+            if hand.tiles != game.hands[seat]:
+                hand.tiles = list(game.hands[seat])
+            hand.active = seat == actor and game.awaiting_draw is None and not self.flying
+            colour, _rect = self._glows[seat]
+            colour.rgba = theme.LINK[game.seats[seat].colour][:3] + (0.85,) if seat == actor else (0, 0, 0, 0)
+        bag = self.bag_label
+        bag.msg = N_("Bag: {count}") if game.bag_count or game.phase is not Phase.PLAY else N_("Bag empty")
+        if bag.values.get("count") != game.bag_count:
+            bag.values = {"count": game.bag_count}
+        self.layout.refresh_hints()
+        self._place_widgets()
+
+    def after_step(self) -> None:
+        """After every step (a placement, a draw, a seat change): journal, show, tell, cue, go on."""
+        self.app.journal(self.game)
+        self.refresh()
+        self._announce()
+        self._cue()
+        self._next()
+
+    def _announce(self) -> None:
+        """Tell players what just happened that concerns them."""
+        game = self.game
+        if not self._announced_start and game.phase is Phase.PLAY and game.starter is not None:
+            self._announced_start = True
+            starter = game.starter
+            for seat in range(game.players):
+                self.layout.tell(seat, _("{name} drew the highest number and starts.",
+                                         name=seat_name(game, starter)), good=True)
+        events = game.record()["events"]
+        for event in events[self._events_seen:]:
+            if "skip" in event:
+                self.layout.tell(event["skip"], _("Your hand is empty: your turn is skipped."), good=True)
+        self._events_seen = len(events)
+        if self._bag_seen > 0 and game.bag_count == 0 and game.phase is Phase.PLAY:
+            for seat in range(game.players):
+                self.layout.tell(seat, _("The bag is empty: the restrictions are lifted."), good=True)
+        self._bag_seen = game.bag_count
+        actor = self.actor()
+        key = (actor, game.step, game.awaiting_draw)
+        if key != self._last_step and actor is not None:
+            self._last_step = key
+            if game.awaiting_draw is not None:
+                self.layout.tell(actor, _("Draw a tile from the bag and scan it at your seat."), good=True)
+            elif self.learning and game.seats[actor].robot is None and game.step in LEARNING_HINTS:
+                self.layout.tell(actor, _(LEARNING_HINTS[game.step]), good=True)
+
+    def _cue(self) -> None:
+        """Cue the LED rings when what they show changes."""
+        game = self.game
+        colours = tuple(s.colour for s in game.seats)
+        if game.finished:
+            winner = game.result.winner if game.result is not None else None
+            winners = tuple(i for i, s in enumerate(game.seats) if s.colour == winner)
+            cue = Cue(colours=colours, bag_empty=True, winners=winners)
+        else:
+            must_fill = game.awaiting_draw is None and game.step in FILL_STEPS and bool(game.obligatory())
+            cue = Cue(turn=self.actor(), colours=colours, pulse=must_fill, forced=len(game.board.forced_spaces()),
+                      bag_empty=game.bag_count == 0 and game.phase is Phase.PLAY)
+        if cue != self._last_cue:
+            self._last_cue = cue
+            self.app.services.devices.cue(cue)
+
+    def on_enter(self, *_args: Any) -> None:
+        self._last_step = (None, None, None)
+        self.refresh()
+        self._announce()
+        self._next()
+        Clock.schedule_once(self._cue_again, 0)  # after the screen we came from has put out its own
+
+    def _cue_again(self, _dt: float = 0.0) -> None:
+        self._last_cue = None
+        if self.showing:
+            self._cue()
+
+    def on_leave(self, *_args: Any) -> None:
+        self._generation += 1  # a robot's thought or flight in progress is dropped; re-done on return
+        self.thinking = False
+
+    # ------------------------------------------------------------------ robots
+
+    def _next(self) -> None:
+        """Let a robot act if it is its turn; end the game when it is over."""
+        game = self.game
+        if game.finished:
+            self.finish()
+            return
+        if not self.showing or self.thinking or self.flying or game.awaiting_draw is not None:
+            return
+        seat = game.turn
+        if seat is not None and game.seats[seat].robot is not None:
+            self._think(seat)
+
+    def _think(self, seat: int) -> None:
+        """After a short pause, the robot of ``seat`` thinks on a worker thread; its choice comes
+        back on the Kivy clock. Frames drawn meanwhile are counted (:attr:`think_log`)."""
+        self.thinking = True
+        self._show_plates()
+        generation = self._generation
+
+        def start(_dt: float) -> None:
+            if generation != self._generation:
+                return
+            frames = [0]
+            counter = Clock.schedule_interval(lambda dt: frames.__setitem__(0, frames[0] + 1), 0)
+
+            def work() -> None:
+                started = time.perf_counter()
+                try:
+                    choice: Placement | None = self.game.robot_choice()
+                except Exception:  # noqa: BLE001 - a robot failing must not freeze the table
+                    log.exception("the robot of seat %s failed to choose", seat)
+                    choice = None
+                seconds, drawn = time.perf_counter() - started, frames[0]
+                Clock.schedule_once(lambda dt: self._robot_chose(generation, seat, choice, seconds, drawn, counter))
+
+            threading.Thread(target=work, name=f"strategy-robot-{seat}", daemon=True).start()
+
+        Clock.schedule_once(start, self.robot_pause)
+
+    def _robot_chose(self, generation: int, seat: int, choice: Placement | None, seconds: float, frames: int,
+                     count: Any) -> None:
+        count.cancel()
+        self.think_log.append((seconds, frames))
+        if generation != self._generation:
+            return
+        self.thinking = False
+        if choice is None or self.game.turn != seat or self.game.seats[seat].robot is None:
+            self.refresh()
+            self._next()
+            return
+        self._fly(generation, seat, choice)
+
+    def _fly(self, generation: int, seat: int, choice: Placement) -> None:
+        """The robot's tile flies from its hand to its place, then it is placed."""
+        hand = self.hands[seat]
+        self.flying = True
+        if choice.tile in hand.tiles:
+            start = hand.to_window(*hand.slot_centre(hand.tiles.index(choice.tile)))
+            radius = hand.tile_radius() * 0.95
+            hand.tiles.remove(choice.tile)
+        else:
+            start, radius = hand.to_window(*hand.center), hand.tile_radius()
+        sprite = TileSprite(size_hint=(None, None), size=(1, 1))
+        self.overlay.add_widget(sprite)
+        sprite.cx, sprite.cy = self.overlay.to_widget(*start)
+        sprite.radius, sprite.rot = radius, 0
+        sprite.show(choice.tile)
+        sprite.outline(theme.LINK[self.game.seats[seat].colour])
+        x, y = self.overlay.to_widget(*self.board.window_cell_centre(choice.cell))
+        turn = choice.rot if choice.rot <= 3 else choice.rot - 6
+        flight = Animation(cx=x, cy=y, radius=self.board.size_px, rot=turn, d=self.flight_seconds, t="in_out_quad")
+        flight.bind(on_complete=lambda *_: self._landed(generation, seat, choice, sprite))
+        flight.start(sprite)
+        self._show_plates()
+
+    def _landed(self, generation: int, seat: int, choice: Placement, sprite: TileSprite) -> None:
+        self.overlay.remove_widget(sprite)
+        self.flying = False
+        if generation != self._generation:
+            self.refresh()
+            return
+        try:
+            self.game.place(choice, seat=seat)
+        except Refused as refusal:  # the game moved on meanwhile (a seat given back...)
+            log.warning("robot move %s no longer applies: %s", choice, refusal)
+            self.refresh()
+            self._next()
+            return
+        self.after_step()
+
+    def set_robot(self, seat: int, level: str | None) -> None:
+        """A robot of ``level`` takes ``seat`` over (None: a person plays it again)."""
+        game = self.game
+        if game.finished or game.seats[seat].robot == level:
+            return
+        game.set_robot(seat, level)
+        if self.thinking or self.flying:
+            self._generation += 1  # whatever a robot was about to do for this turn is dropped
+            self.thinking = False
+        name = seat_name(game, seat)
+        if level is None:
+            self.layout.tell(seat, _("{name}: your seat is yours again.", name=name), good=True)
+        else:
+            self.layout.tell(seat, _("A robot ({level}) plays for {name} now. Hold the name to take the seat back.",
+                                     level=_(LEVEL_NAMES[level]), name=colour_name(game.seats[seat].colour)),
+                             good=True)
+        self.after_step()
+
+    def open_card(self, seat: int) -> None:
+        """The seat's card (robot take-over), facing that seat."""
+        if self.game.finished:
+            return
+        if self.card is not None:
+            self.card.close()
+        self.card = TakeOverCard(self, seat)
+        self.overlay.add_widget(self.card)
+        box = self.layout.boxes[seat]
+        u = theme.unit()
+        if self.layout.orientation == "upright":
+            fx, fy, fw, fh = self._free
+            self.card.place(box._replace(angle=0.0, length=fw), (fx + fw / 2, fy + fh / 2))
+            return
+        placed = box._replace(cx=self.layout.x + box.cx, cy=self.layout.y + box.cy)
+        ux, uy = placed.up()
+        rise = box.depth / 2 + u * 2.2
+        self.card.place(placed, (placed.cx + ux * rise, placed.cy + uy * rise))
+
+    # ------------------------------------------------------------------ review, devices
+
+    def review(self, cell: Cell, window_pos: Any) -> None:
+        """A tap on a forced space: how many unseen tiles fit it now and in the endgame."""
+        entry = next((r for r in self.game.review() if r.cell == cell), None)
+        if entry is None:
+            self.bubble.hide()
+            return
+        if self.game.bag_count:
+            text = _("Forced space: {now} unseen tiles fit it now, {later} in the endgame.",
+                     now=len(entry.fits_now), later=len(entry.fits_endgame))
+        else:
+            text = _("Forced space: {now} unseen tiles fit it.", now=len(entry.fits_endgame))
+        seat = self._nearest_seat(window_pos)
+        angle = self.layout.boxes[seat].angle if seat is not None and self.layout.orientation == "flat" else 0.0
+        a = math.radians(angle)
+        lift = theme.unit() * 1.6
+        centre = (window_pos[0] - math.sin(a) * lift, window_pos[1] + math.cos(a) * lift)
+        self.bubble.say(text, angle, centre, (self.width, self.height))
+
+    def _nearest_seat(self, window_pos: Any) -> int | None:
+        boxes = self.layout.boxes
+        if not boxes:
+            return None
+        return min(range(len(boxes)), key=lambda i: math.dist((self.layout.x + boxes[i].cx,
+                                                               self.layout.y + boxes[i].cy), window_pos))
+
+    def on_device_event(self, event: Any) -> None:
+        if isinstance(event, TileScanned):
+            self.scanned(event.tile, event.reader)
+        elif isinstance(event, BagButtonPressed):
+            self.bag_button()
+
+    def scanned(self, tile: int, reader: int | None) -> None:
+        """A tile read at a seat's reader (``reader`` None: the centre pad): the draw it reports."""
+        game = self.game
+        seat = reader if reader is not None and 0 <= reader < game.players else None
+        due = game.awaiting_draw
+        tell_to = seat if seat is not None else (due if due is not None else game.turn)
+        if not game.options.physical_bag:
+            if tell_to is not None:
+                self.layout.tell(tell_to, _("The table draws for you in this game: no need to scan tiles."))
+            return
+        # someone draws for a robot: any reader will do
+        report_as = None if due is not None and game.seats[due].robot is not None else seat
+        try:
+            game.report_draw(tile, report_as)
+        except Refused as refusal:
+            if tell_to is not None:
+                if refusal.rule == "not-your-draw" and due is not None:
+                    text = _("{name} draws now, not you.", name=seat_name(game, due))
+                elif refusal.rule == "not-in-bag":
+                    text = _("Tile {tile} is not in the bag: draw another one.", tile=tile)
+                else:
+                    text = _("Tile {tile}: {why}", tile=tile, why=explain(refusal))
+                self.layout.tell(tell_to, text)
+            return
+        self.layout.tell(due if due is not None else tell_to, _("Tile {tile} is in your hand.", tile=tile), good=True)
+        self.after_step()
+
+    def bag_button(self) -> None:
+        game = self.game
+        due = game.awaiting_draw
+        if game.finished:
+            return
+        if due is not None:
+            self.layout.tell(due, _("Draw a tile from the bag and scan it at your seat."), good=True)
+        elif game.options.physical_bag and game.turn is not None:
+            self.layout.tell(game.turn, _("Place a tile first, then draw from the bag."))
+        elif game.turn is not None:
+            self.layout.tell(game.turn, _("The table draws for you: your new tile is already in your hand."),
+                             good=True)
+
+    # ------------------------------------------------------------------ leaving, the end
+
+    def ask_leave(self) -> None:
+        self.overlay.add_widget(Confirm(N_("Leave this game? It cannot be resumed."), N_("Leave"), N_("Stay"),
+                                        self.leave))
+
+    def leave(self) -> None:
+        self._generation += 1
+        self.app.services.store.clear_current()
+        self.app.go_home()
+
+    def finish(self) -> None:
+        """The game is over: keep its record, forget the journal, light the winners, then results."""
+        if self._ended:
+            return
+        self._ended = True
+        from .strategy_results import finished_record, show_results
+
+        store = self.app.services.store
+        store.add_record(self.game.KIND, finished_record(self.game))
+        store.clear_current()
+        self._cue()
+        game, app, learning = self.game, self.app, self.learning
+
+        def results(_dt: float) -> None:
+            if self.showing:
+                show_results(app, game, again=lambda: open_game(app, like(game), learning))
+
+        Clock.schedule_once(results, 2.0)
+
+
+def like(game: StrategyGame) -> StrategyGame:
+    """A new game with the same seats (people and robots as they are now), colours and rules."""
+    options = game.options
+    return StrategyGame.new(options.players, "".join(game.colours()), [s.robot for s in game.seats],
+                            doubles=options.doubles, end=options.end, physical_bag=options.physical_bag)
+
+
+def open_game(app: Any, game: StrategyGame, learning: bool = False) -> StrategyScreen:
+    """Journal ``game`` and show it."""
+    app.journal(game)
+    screen = StrategyScreen(app, game, learning=learning)
+    app.show(screen)
+    return screen
