@@ -1,7 +1,7 @@
 """Render every UI screen headless at both kiosk sizes into ./screenshots/ (PNG), for a person to
 look at: legible at arm's length, big touch targets, nothing cut off.
 
-    .venv/bin/python bench/ui_screenshots.py [--sizes 1280x800,800x480] [--out screenshots]
+    .venv/bin/python bench/ui_screenshots.py [--sizes 1280x800,800x480] [--out screenshots] [--only solo]
 
 Prints JSON: the files written. Each size runs in its own process (Kivy runs one app per process).
 The table shots use a small rules target on engine.board.Board, as the board tests do; they show
@@ -22,7 +22,12 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def child(size: tuple[int, int], out: Path) -> list[str]:
+GROUPS = ("screens", "modes", "strategy", "solo")
+"""The shots by kind: the app's own screens (home, staff, the table widget), Gobbles and Tanagra,
+the strategy game, the solo modes. ``--only`` renders one group (quicker while working on it)."""
+
+
+def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str]:
     from kivy.config import Config
 
     Config.set("graphics", "width", str(size[0]))
@@ -47,6 +52,18 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
     def steps() -> Iterator[float]:
         yield 0.3
         shot("01-resume")
+        if only is not None:
+            app.discard()
+            yield 0.2
+            yield from {"screens": screen_shots, "modes": mode_shots, "strategy": strategy_shots,
+                        "solo": solo_shots}[only](app, services, shot)
+            return
+        yield from screen_shots(app, services, shot)
+        yield from mode_shots(app, services, shot)
+        yield from strategy_shots(app, services, shot)
+        yield from solo_shots(app, services, shot)
+
+    def screen_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         app.discard()
         app.manager.current = "attract"
         yield AttractWait
@@ -130,8 +147,6 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
         yield 0.2
         shot("16-home-simulated-devices")
         app.simulated_panel and app.toggle_simulated_panel()
-        yield from mode_shots(app, services, shot)
-        yield from strategy_shots(app, services, shot)
 
     AttractWait = 6.5
     iterator = steps()
@@ -317,7 +332,6 @@ strategy game's are :func:`strategy_shots`)."""
     yield 0.2
     shot("49-gobbles-setup-upright-6")
     services.settings.orientation = "flat"
-    yield from solo_shots(app, services, shot)
 
 
 def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
@@ -420,6 +434,20 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     solitaire.show_howto(app, then=app.go_home)
     yield 8.0
     shot("68-solitaire-howto")
+    app.set_language("pl")  # the longest words of the four languages
+    app.open_family(family("learn"))
+    yield 0.3
+    shot("69-learn-path-pl")
+    app.open_family(family("puzzles"))
+    yield 0.3
+    shot("70-puzzles-list-pl")
+    screen = solo_puzzle.open_puzzle(app, "genius-b")
+    for p in screen.play.hint().solution[:5]:
+        screen.play.apply(p)
+    screen.after_step()
+    yield 0.6
+    shot("71-genius-pl")
+    app.set_language("en")
     app.go_home()
 
 
@@ -603,19 +631,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1280x800,800x480")
     parser.add_argument("--out", default=str(ROOT / "screenshots"))
+    parser.add_argument("--only", choices=GROUPS, help="render one group of shots")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if args.child:
         width, height = (int(v) for v in args.child.split("x"))
-        print("FILES " + json.dumps(child((width, height), out)), file=sys.__stdout__)
+        print("FILES " + json.dumps(child((width, height), out, args.only)), file=sys.__stdout__)
         return 0
     env = dict(os.environ, SDL_VIDEODRIVER=os.environ.get("SDL_VIDEODRIVER", "offscreen"), KIVY_NO_ARGS="1",
                KIVY_NO_CONSOLELOG="1", KIVY_CLIPBOARD="sdl2", PYTHONPATH=str(ROOT))
     files: list[str] = []
     for size in args.sizes.split(","):
-        done = subprocess.run([sys.executable, __file__, "--child", size, "--out", str(out)], env=env,
+        only = ["--only", args.only] if args.only else []
+        done = subprocess.run([sys.executable, __file__, "--child", size, "--out", str(out), *only], env=env,
                               capture_output=True, text=True, timeout=300)
         lines = [line for line in done.stdout.splitlines() if line.startswith("FILES ")]
         if done.returncode != 0 or not lines:

@@ -108,6 +108,7 @@ def test_the_path_knows_the_next_step():
 
 
 def test_progress_is_kept_where_the_lists_read_it():
+    from engine.game import StrategyGame
     from ui.memory import MemoryStore
     from ui.modes.solo_common import LearnProgress, best_time, record_solitaire_won, record_solved, record_time, \
         solved_puzzles
@@ -118,6 +119,11 @@ def test_progress_is_kept_where_the_lists_read_it():
     record_solitaire_won(store)
     progress = LearnProgress.load(store)
     assert progress.discovery == {3, 4} and progress.rainbow == {"rainbow-red"} and progress.solitaire
+    assert not progress.game
+    store.add_record("gobble-solo", {})
+    assert not LearnProgress.load(store).game  # only a finished strategy game is the last step
+    store.add_record(StrategyGame.KIND, {})
+    assert LearnProgress.load(store).game
     assert solved_puzzles(store) == {"genius-a", "rotation-9"}
     assert best_time(store, "junior") is None
     for seconds in (95.4, 61.0, 300.0):

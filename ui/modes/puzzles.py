@@ -106,7 +106,7 @@ class PuzzlesScreen(Screen):
             """A button: ``title`` English (its ``values`` filled in), ``subtitle`` already in words."""
             best = best_time(store, key)
             if best is not None:
-                subtitle += " · " + _("best {time}", time=format_time(best))
+                subtitle += "\n" + _("best {time}", time=format_time(best))
             button = TickButton(msg=title, values=values or {}, subtitle=subtitle, scale=scale, bold=True,
                                 done=key in solved)
             button.bind(on_release=lambda *_: action())
@@ -128,9 +128,9 @@ class PuzzlesScreen(Screen):
             opener = (lambda r=rows: open_rotation(self.app, r))
             if rows == GREAT_PYRAMID_ROWS:
                 button = entry(rotation_key(rows), N_("Great Pyramid"), tiles, opener)
-                button.size_hint_x = 2.4
+                button.size_hint_x = 1.7
             else:
-                button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.9, values={"rows": rows})
+                button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.85, values={"rows": rows})
             row.add_widget(button)
         four = four_entries()
         if four:  # four lines and four loops, once engine.four exists (see the module docstring)

@@ -5,7 +5,8 @@ shown over a screen (thinking, solved).
 Progress lives in the store (``services.store``), which commits before it returns:
 
 * ``progress("learn")``: ``{"discovery": [3, 4, ...], "rainbow": ["rainbow-green", ...],
-  "solitaire": true}`` (the tantrix screens may add ``"game": true``);
+  "solitaire": true}``; the last step, the game, is done once the store holds a finished game's
+  record;
 * ``progress("puzzles")``: ``{"solved": ["junior", "rotation-9", ...]}``;
 * best times are high scores of mode ``"time:<puzzle>"`` holding *minus* the seconds, so that the
   store's highest-first order (and its pruning of the lowest) keeps the fastest times;
@@ -30,6 +31,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
+from engine.game import StrategyGame
 from engine.solver import Control
 
 from .. import theme
@@ -124,10 +126,13 @@ class LearnProgress:
 
     @classmethod
     def load(cls, store: Any) -> LearnProgress:
+        """The game step is done once a strategy game has been played to its end at this table (its
+        record is kept only then), whoever started it."""
         saved = store.progress("learn")
+        played = bool(store.records(StrategyGame.KIND, 1))
         return cls(frozenset(int(n) for n in saved.get("discovery", [])),
                    frozenset(str(n) for n in saved.get("rainbow", [])),
-                   bool(saved.get("solitaire")), bool(saved.get("game")))
+                   bool(saved.get("solitaire")), played)
 
 
 def _learn_update(store: Any, change: Callable[[dict[str, Any]], None]) -> None:
@@ -426,7 +431,7 @@ class TickButton(TButton):
                                         u * 0.26), width=max(2.0, u * 0.06))
             if self.done:
                 r = min(u * 0.28, self.height * 0.3)
-                cx, cy = self.right - r * 1.25, self.top - r * 1.25
+                cx, cy = self.right - r * 0.8, self.top - r * 0.8  # in the corner, clear of the words
                 Color(*theme.GO)
                 Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
                 Color(1, 1, 1, 1)
