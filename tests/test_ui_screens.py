@@ -7,7 +7,7 @@ import threading
 import types
 from importlib.machinery import ModuleSpec
 
-from ui_harness import Pixels, labels, near, run_scenario, tap, touch_at
+from ui_harness import Pixels, labels, near, run_scenario, tap, touch_at, until
 
 
 def scenario_home_language_coming_soon(app):
@@ -211,7 +211,8 @@ def scenario_corner_rings_idle(app):
     colour = shot.at(*top)
     assert colour[0] > 120 and colour[0] > 3 * colour[1] and colour[0] > 3 * colour[2], colour
     # idle: back to the attract screen after settings.idle_seconds
-    yield 2.5
+    assert app.manager.current == "home"
+    yield until(lambda: app.manager.current == "attract")
     assert app.manager.current == "attract"
     return {}
 

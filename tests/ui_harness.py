@@ -2,7 +2,9 @@
 
 A scenario is a generator function ``scenario(app)`` in a test module: it drives the running
 :class:`ui.app.KioskApp` with simulated touches, ``yield``s to let frames render (``yield`` = one
-frame, ``yield 0.5`` = half a second) and returns a JSON-able result. Assertions inside it fail the
+frame, ``yield 0.5`` = half a second, ``yield until(condition)`` = as soon as ``condition()`` holds,
+polled each frame, for at most ``seconds``: what depends on timers must not depend on how busy the
+machine is) and returns a JSON-able result. Assertions inside it fail the
 test with the subprocess's traceback. ``scenario.prepare(services)``, if set, runs before the app
 is built (e.g. to leave an interrupted game in the store).
 
@@ -16,6 +18,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -43,6 +46,15 @@ def run_scenario(module: str, scenario: str, size: tuple[int, int] = (1280, 800)
 
 
 # ------------------------------------------------------------------ helpers for scenarios
+
+
+class until:
+    """``yield until(lambda: ...)``: resume the scenario once the condition holds (or after
+    ``seconds``, when the scenario's own assertion then reports what did not happen)."""
+
+    def __init__(self, condition: Any, seconds: float = 15.0) -> None:
+        self.condition = condition
+        self.seconds = seconds
 
 
 def touch_at(x: float, y: float) -> Any:
@@ -162,6 +174,17 @@ def _main(spec_text: str) -> int:
             except BaseException:  # noqa: BLE001 - reported to the test
                 outcome["error"] = traceback.format_exc()
                 app.stop()
+                return
+            if hasattr(wait, "condition"):  # an ``until`` (this file also runs as __main__: no isinstance)
+                deadline = time.monotonic() + wait.seconds
+
+                def poll(_dt: float, wait: Any = wait) -> None:
+                    if wait.condition() or time.monotonic() > deadline:
+                        advance(0)
+                    else:
+                        Clock.schedule_once(poll, 0.05)
+
+                Clock.schedule_once(poll, 0)
                 return
             Clock.schedule_once(advance, wait if isinstance(wait, (int, float)) else 0)
 
