@@ -434,6 +434,7 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     solitaire.show_howto(app, then=app.go_home)
     yield 8.0
     shot("68-solitaire-howto")
+    yield from four_shots(app, shot)
     app.set_language("pl")  # the longest words of the four languages
     app.open_family(family("learn"))
     yield 0.3
@@ -449,6 +450,44 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     shot("71-genius-pl")
     app.set_language("en")
     app.go_home()
+
+
+def four_shots(app: Any, shot: Any) -> Iterator[float]:
+    """Four lines: the arrangement half built, the last tile placed (a new best), the table's best,
+    the how to play."""
+    from engine.four import best_known
+    from engine.modes import Refused
+    from ui.modes import solo_four
+
+    screen = solo_four.open_four(app, "lines")
+    four = screen.four
+    best = best_known("lines")[1].placements()
+
+    def lay(count: int) -> None:
+        """Tiles of the best arrangement, each once it touches those already down."""
+        while len(four.board) < count:
+            for p in best:
+                if four.board.cell_of(p.tile) is None and len(four.board) < count:
+                    try:
+                        four.place(p.tile, p.cell, p.rot)
+                    except Refused:
+                        pass
+
+    lay(24)
+    screen.after_step()
+    screen.turn_page(1)
+    yield 0.8
+    shot("72-four-lines-midway")
+    lay(56)
+    screen.after_step()
+    yield 0.8
+    shot("73-four-lines-complete")
+    screen.show_best()
+    yield 0.5
+    shot("74-four-lines-best-known")
+    solo_four.show_howto(app, "loops", then=app.go_home)
+    yield 5.0
+    shot("75-four-loops-howto")
 
 
 def _strategy_game(players: int, moves: int, seed: int, **options: Any) -> Any:

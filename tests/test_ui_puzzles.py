@@ -68,7 +68,7 @@ def scenario_puzzle_play(app):
     yield from tap(app.home.buttons["puzzles"])
     listing = app.manager.current_screen
     assert listing.name == "puzzles" and "rotation-9" in listing.buttons and "genius-b" in listing.buttons
-    assert not any("56" in t for t in labels(listing))  # four lines/loops: no entry before engine.four
+    assert {"Four lines", "Four loops"} <= set(listing.buttons)  # with engine.four: their own row
     yield from tap(listing.buttons["junior"])
     yield 0.2
     screen = app.manager.current_screen
@@ -264,8 +264,10 @@ def test_the_rotation_how_to_play_ends_solved():
 
 
 def test_four_lines_stay_hidden_until_the_optimiser_exists(monkeypatch):
+    from ui.memory import MemoryStore
     from ui.modes import puzzles
 
-    assert puzzles.four_entries() == [] or puzzles._exists(puzzles.FOUR_ENGINE)
+    store = MemoryStore()
+    assert [e.title for e in puzzles.four_entries(store)] == ["Four lines", "Four loops"]
     monkeypatch.setattr(puzzles, "_exists", lambda module: module != puzzles.FOUR_ENGINE)
-    assert puzzles.four_entries() == []
+    assert puzzles.four_entries(store) == []

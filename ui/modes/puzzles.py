@@ -1,9 +1,7 @@
 """Puzzles: the booklet's puzzles (Junior, Student, Professor, Master, Genius A and B) and the
 rotation puzzles (pyramids of 3 to 8 rows, and the Great Pyramid of 45 tiles), each ticked once
-solved, with its best time.
-
-Four lines and four loops (all 56 tiles, scored) come with the optimiser: their place in the list
-is marked below and stays empty until ``engine.four`` exists (see :func:`four_entries`).
+solved, with its best time; and Four lines and Four loops (all 56 tiles, scored, the best kept:
+``ui.modes.solo_four``), shown once ``engine.four`` is installed (see :func:`four_entries`).
 """
 
 from __future__ import annotations
@@ -35,27 +33,32 @@ WHAT = {
 }
 
 
+ROW, SECTION = 1.38, 0.62
+"""Heights in touch units of a row of puzzles and of a section's title: three sections fit 800x480."""
+
+
 class Entry(NamedTuple):
-    """A puzzle in the list: its English title and line under it, and how to open it."""
+    """A puzzle in the list: its English title, the line under it (in words), and how to open it."""
 
     title: str
     subtitle: str
     open: Callable[[Any], Any]
 
 
-# ---- Four lines and four loops ------------------------------------------------------------------
-# They come with the optimiser (engine.four). Until that module exists this place in the list shows
-# nothing. Then the screen module FOUR_SCREEN provides ``ENTRIES``: a sequence of Entry (or of
-# (title, subtitle, open(app)) triples), shown here in their own row.
 FOUR_ENGINE = "engine.four"
 FOUR_SCREEN = "ui.modes.solo_four"
 
 
-def four_entries() -> list[Entry]:
-    """The four-lines / four-loops entries, or none while engine.four (or their screen) is missing."""
+if _exists(FOUR_ENGINE) and _exists(FOUR_SCREEN):
+    importlib.import_module(FOUR_SCREEN)  # it registers the screens that resume its modes
+
+
+def four_entries(store: Any) -> list[Entry]:
+    """Four lines and Four loops (all 56 tiles, scored), or none while engine.four or their screen
+    module is missing: that module's ``entries(store)`` gives (title, line in words, open(app))."""
     if not (_exists(FOUR_ENGINE) and _exists(FOUR_SCREEN)):
         return []
-    return [Entry(*entry) for entry in importlib.import_module(FOUR_SCREEN).ENTRIES]
+    return [Entry(*entry) for entry in importlib.import_module(FOUR_SCREEN).entries(store)]
 
 
 @family_screen(KEY)
@@ -76,7 +79,7 @@ class PuzzlesScreen(Screen):
         super().__init__(name=KEY, **kwargs)
         u = theme.unit()
         self.app = app
-        self.buttons: dict[str, TickButton] = {}
+        self.buttons: dict[str, TButton] = {}
         root = BoxLayout(orientation="vertical", padding=[u * 0.25, u * 0.15, u * 0.25, u * 0.25], spacing=u * 0.12)
         panel_background(root, theme.TABLE_DARK, radius=0)
         top = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.2)
@@ -116,35 +119,36 @@ class PuzzlesScreen(Screen):
         self._section(N_("Loops and lines (the booklet's puzzles)"),
                       lambda: show_puzzle_howto(self.app, then=lambda: open_puzzles(self.app)))
         for half in (BOOKLET[:3], BOOKLET[3:]):
-            row = self._row(1.5)
+            row = self._row(ROW)
             for name in half:
                 subtitle = _("{count} tiles", count=len(PUZZLES[name].tiles)) + " · " + _(WHAT[name])
                 row.add_widget(entry(name, TITLES[name], subtitle, lambda n=name: open_puzzle(self.app, n)))
         self._section(N_("Turn the tiles (the pyramids)"),
                       lambda: show_rotation_howto(self.app, then=lambda: open_puzzles(self.app)))
-        row = self._row(1.5)
+        row = self._row(ROW)
         for rows in ROWS:
             tiles = _("{count} tiles", count=rows * (rows + 1) // 2)
             opener = (lambda r=rows: open_rotation(self.app, r))
             if rows == GREAT_PYRAMID_ROWS:
                 button = entry(rotation_key(rows), N_("Great Pyramid"), tiles, opener)
-                button.size_hint_x = 1.7
+                button.size_hint_x = 1.5
             else:
-                button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.85, values={"rows": rows})
+                button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.8, values={"rows": rows})
             row.add_widget(button)
-        four = four_entries()
+        four = four_entries(store)
         if four:  # four lines and four loops, once engine.four exists (see the module docstring)
             self._section(N_("All 56 tiles"), None)
-            row = self._row(1.45)
+            row = self._row(ROW)
             for item in four:
                 button = TButton(msg=item.title, subtitle=item.subtitle, scale=1.0, bold=True)
                 button.bind(on_release=lambda _b, opener=item.open: opener(self.app))
                 row.add_widget(button)
+                self.buttons[item.title] = button
         self.rows.add_widget(Widget())
 
     def _section(self, title: str, howto: Callable[[], None] | None) -> None:
         u = theme.unit()
-        row = self._row(0.75)
+        row = self._row(SECTION)
         row.add_widget(TLabel(msg=title, scale=0.9, bold=True, color=theme.TEXT_DIM, halign="left"))
         if howto is not None:
             button = TButton(msg=N_("How to play"), scale=0.75, size_hint=(None, 1), width=u * 3.0,

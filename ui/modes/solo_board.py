@@ -43,26 +43,41 @@ class TrayTable(TableLayout):
     """A table with one tray of puzzle tiles under it. A puzzle's arrangement needs less room than
     a game's table and small fingers need big tiles: the tray takes as many rows (up to
     ``hand_rows``) as keep its tiles at ``TRAY_TILE`` units, and only then do they shrink. ``reserve``
-    keeps that much of the bottom free of the board (a card lies there)."""
+    keeps that much of the bottom free of the board (a card lies there); ``sides`` that much room at
+    each end of the tray (page arrows lie there); ``full_width`` keeps the tray as wide as it may be,
+    however few tiles it holds (a tray shown a page at a time)."""
 
     reserve = NumericProperty(0.0)
+    sides = NumericProperty(0.0)
+    full_width = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(reserve=self._relayout)
+        self.bind(reserve=self._relayout, sides=self._relayout, full_width=self._relayout)
+
+    def _per_row(self) -> int:
+        """How many tiles a row of the tray holds at full size."""
+        room = max(self.width - 2 * self.sides - theme.unit() * 0.3, 1.0)
+        return max(1, int(room // (TRAY_TILE * theme.unit() * SQRT3 * 1.06)))
+
+    def capacity(self) -> int:
+        """How many tiles the tray holds at full size (``hand_rows`` rows)."""
+        return self._per_row() * max(int(self.hand_rows), 1)
 
     def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
         width, height = self.size
         u = theme.unit()
         count = max((len(h.tiles) for h in self.hands), default=1) or 1
-        room = max(width - u * 0.3, 1.0)
+        room = max(width - 2 * self.sides - u * 0.3, 1.0)
         radius = TRAY_TILE * u
-        per_row = max(1, int(room // (radius * SQRT3 * 1.06)))
+        per_row = self._per_row()
         rows = min(math.ceil(count / per_row), max(int(self.hand_rows), 1))
         per_row = math.ceil(count / rows)
         radius = min(radius, room / (per_row * SQRT3 * 1.06))
         depth = rows * radius * 2 * 1.02 / 0.94 + u * 0.1
-        length = min(width, per_row * radius * SQRT3 * 1.06 + u * 0.4)
+        length = width - 2 * self.sides
+        if not self.full_width:
+            length = min(length, per_row * radius * SQRT3 * 1.06 + u * 0.4)
         bottom = max(depth, self.reserve)
         return rows, [SeatBox(width / 2, depth / 2, length, depth, 0.0)], (0.0, bottom, width, height - bottom)
 

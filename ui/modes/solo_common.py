@@ -404,7 +404,7 @@ DONE_BG = theme.rgb("#1f5a3a")
 
 
 class TickButton(TButton):
-    """A choice on a path or in a list: ``done`` puts a green tick in its corner (and, unless it
+    """A choice on a path or in a list: ``done`` puts a green tick in its lower corner (and, unless it
     has a colour of its own, turns it green), ``next_up`` an amber ring round it (play this next)."""
 
     def __init__(self, done: bool = False, next_up: bool = False, **kwargs: Any) -> None:
@@ -431,7 +431,7 @@ class TickButton(TButton):
                                         u * 0.26), width=max(2.0, u * 0.06))
             if self.done:
                 r = min(u * 0.28, self.height * 0.3)
-                cx, cy = self.right - r * 0.8, self.top - r * 0.8  # in the corner, clear of the words
+                cx, cy = self.right - r * 0.8, self.y + r * 0.8  # low in the corner: clear of the title
                 Color(*theme.GO)
                 Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
                 Color(1, 1, 1, 1)
