@@ -6,7 +6,7 @@ power cut resumed."""
 
 from __future__ import annotations
 
-from test_ui_puzzles import finger_for, journaled, play_from_hand, tray_slot
+from test_ui_puzzles import finger_for, journaled, play_from_hand, settled, tray_slot
 from ui_harness import drag, labels, run_scenario, tap
 
 
@@ -21,18 +21,6 @@ def connected_order(board):
         cell = next(c for c in sorted(left) if any(n in {p.cell for p in order} for n in neighbours(c)))
         order.append(left.pop(cell))
     return order
-
-
-def settled(board):
-    """Wait until the board has stopped moving (it recentres, animated, as the arrangement grows)."""
-    seen = None
-    for _ in range(100):
-        yield 0.1
-        now = (tuple(board.origin), board.size_px)
-        if now == seen:
-            return
-        seen = now
-    raise AssertionError("the board kept moving")
 
 
 def scenario_four(app):
@@ -69,7 +57,7 @@ def scenario_four(app):
     assert _(RULE_MESSAGES["contact"]) in labels(screen.table)
     # a second tile beside it (turned by the board to a side that matches)
     yield from drag(tray_slot(tray, 2), finger_for(tray, board, (1, 0)))
-    yield 0.45
+    yield from settled(board)
     second = four.board.at((1, 0))
     assert second is not None and second.tile == 2 and journaled(app, four)
     # a tap turns a placed tile to its next rotation that matches
@@ -80,7 +68,7 @@ def scenario_four(app):
     third = four.board.legal_placements(tray.tiles, [(2, 0)], restricted=False)[0]
     tray.rotations[third.tile] = third.rot
     yield from drag(tray_slot(tray, third.tile), finger_for(tray, board, (2, 0)))
-    yield 0.45
+    yield from settled(board)
     assert four.board.at((2, 0)) == third
     x, y = board.window_cell_centre((1, 0))
     yield from drag((x, y), tray.to_window(*tray.center))

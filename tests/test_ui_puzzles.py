@@ -30,8 +30,22 @@ def play_from_hand(hand, board, placement, taps=True):
             yield from tap(tray_slot(hand, placement.tile))
     else:
         hand.rotations[placement.tile] = placement.rot
+    yield from settled(board)
     yield from drag(tray_slot(hand, placement.tile), finger_for(hand, board, placement.cell))
-    yield 0.45  # the board recentres on the arrangement (animated)
+    yield from settled(board)
+
+
+def settled(board):
+    """Wait until the board has stopped moving (it recentres on the arrangement, animated): a loaded
+    machine draws slowly, and a finger aimed at a moving board misses."""
+    seen = None
+    for _ in range(100):
+        yield 0.1
+        now = (tuple(board.origin), board.size_px)
+        if now == seen:
+            return
+        seen = now
+    raise AssertionError("the board kept moving")
 
 
 def journaled(app, mode):
@@ -95,7 +109,7 @@ def scenario_puzzle_play(app):
     # drag it to another space, then back onto the tray (picked up)
     x, y = board.window_cell_centre((0, 0))
     yield from drag((x, y), (x + board.size_px * 3.5, y - board.size_px * 1.1))
-    yield 0.45
+    yield from settled(board)
     moved = screen.play.placements
     assert len(moved) == 1 and moved[0].cell != (0, 0) and moved[0].tile == 3
     x, y = board.window_cell_centre(moved[0].cell)
