@@ -339,7 +339,7 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     a pyramid, the Great Pyramid, Solitaire (both rules), a celebration, the how-to animations."""
     from engine.board import Placement as P
     from engine.solo.solitaire import Solitaire
-    from ui.modes import family, learn, puzzles, solitaire, solo_puzzle, solo_rotation
+    from ui.modes import family, learn, puzzles, solitaire, solo_four, solo_puzzle, solo_rotation
     from ui.modes.solo_common import record_solved, record_time
 
     store = services.store
@@ -352,6 +352,9 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     app.manager.current_screen.select(1)
     yield 0.2
     shot("51-learn-rainbow")
+    app.manager.current_screen.select(3)
+    yield 0.2
+    shot("51b-learn-game")
     app.open_family(family("puzzles"))
     yield 0.3
     shot("52-puzzles-list")
@@ -448,6 +451,9 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     screen.after_step()
     yield 0.6
     shot("71-genius-pl")
+    solo_four.open_four(app, "loops")
+    yield 0.5
+    shot("76-four-loops-pl")
     app.set_language("en")
     app.go_home()
 
