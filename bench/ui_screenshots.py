@@ -1,7 +1,7 @@
 """Render every UI screen headless at both kiosk sizes into ./screenshots/ (PNG), for a person to
 look at: legible at arm's length, big touch targets, nothing cut off.
 
-    .venv/bin/python bench/ui_screenshots.py [--sizes 1280x800,800x480] [--out screenshots]
+    .venv/bin/python bench/ui_screenshots.py [--sizes 1280x800,800x480] [--out screenshots] [--only solo]
 
 Prints JSON: the files written. Each size runs in its own process (Kivy runs one app per process).
 The table shots use a small rules target on engine.board.Board, as the board tests do; they show
@@ -22,7 +22,12 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def child(size: tuple[int, int], out: Path) -> list[str]:
+GROUPS = ("screens", "modes", "strategy", "solo")
+"""The shots by kind: the app's own screens (home, staff, the table widget), Gobbles and Tanagra,
+the strategy game, the solo modes. ``--only`` renders one group (quicker while working on it)."""
+
+
+def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str]:
     from kivy.config import Config
 
     Config.set("graphics", "width", str(size[0]))
@@ -47,6 +52,18 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
     def steps() -> Iterator[float]:
         yield 0.3
         shot("01-resume")
+        if only is not None:
+            app.discard()
+            yield 0.2
+            yield from {"screens": screen_shots, "modes": mode_shots, "strategy": strategy_shots,
+                        "solo": solo_shots}[only](app, services, shot)
+            return
+        yield from screen_shots(app, services, shot)
+        yield from mode_shots(app, services, shot)
+        yield from strategy_shots(app, services, shot)
+        yield from solo_shots(app, services, shot)
+
+    def screen_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         app.discard()
         app.manager.current = "attract"
         yield AttractWait
@@ -130,8 +147,6 @@ def child(size: tuple[int, int], out: Path) -> list[str]:
         yield 0.2
         shot("16-home-simulated-devices")
         app.simulated_panel and app.toggle_simulated_panel()
-        yield from mode_shots(app, services, shot)
-        yield from strategy_shots(app, services, shot)
 
     AttractWait = 6.5
     iterator = steps()
@@ -319,6 +334,168 @@ strategy game's are :func:`strategy_shots`)."""
     services.settings.orientation = "flat"
 
 
+def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
+    """Learn, Puzzles and Solitaire: the path, the list, puzzles mid-way, a hint, the colour choice,
+    a pyramid, the Great Pyramid, Solitaire (both rules), a celebration, the how-to animations."""
+    from engine.board import Placement as P
+    from engine.solo.solitaire import Solitaire
+    from ui.modes import family, learn, puzzles, solitaire, solo_four, solo_puzzle, solo_rotation
+    from ui.modes.solo_common import record_solved, record_time
+
+    store = services.store
+    for name in ("discovery-3", "discovery-4", "discovery-5", "rainbow-green", "junior", "rotation-4"):
+        record_solved(store, name)
+        record_time(store, name, 75)
+    app.open_family(family("learn"))
+    yield 0.3
+    shot("50-learn-path")
+    app.manager.current_screen.select(1)
+    yield 0.2
+    shot("51-learn-rainbow")
+    app.manager.current_screen.select(3)
+    yield 0.2
+    shot("51b-learn-game")
+    app.open_family(family("puzzles"))
+    yield 0.3
+    shot("52-puzzles-list")
+    screen = solo_puzzle.open_puzzle(app, "discovery-6")
+    for p in (P(1, 0, 0, 0), P(3, 0, 1, 0), P(2, 1, 0, 2)):
+        screen.play.apply(p)
+    screen.after_step()
+    screen.tray.rotations[5] = 2
+    yield 0.6
+    shot("53-discovery-midway")
+    screen._hinted(screen.play.hint(), False)
+    yield 0.3
+    shot("54-discovery-hint")
+    screen = solo_puzzle.open_puzzle(app, "professor")
+    yield 0.5
+    shot("55-professor-colour-choice")
+    screen.choice_card.dismiss()
+    screen.choose(("Y", "B"))
+    screen.ask_hint()
+    yield 0.4
+    shot("56-hint-thinking")
+    screen.worker.cancel()
+    yield from until(lambda: not screen.worker.busy)
+    screen = solo_puzzle.open_puzzle(app, "rainbow-red")
+    solution = screen.play.hint().solution
+    for p in solution[:9]:
+        screen.play.apply(p)
+    screen.after_step()
+    yield 0.6
+    shot("57-rainbow-red-pyramid")
+    screen = solo_rotation.open_rotation(app, 9, seed=3)
+    yield 0.6
+    shot("58-great-pyramid")
+    screen.ask_hint()
+    yield from until(lambda: not screen.worker.busy)
+    yield 0.2
+    shot("59-great-pyramid-hint")
+    app.open_family(family("solitaire"))
+    yield 0.3
+    shot("60-solitaire-setup")
+    screen = solitaire.start(app, "classic", "line", seed=6)
+    game = screen.game
+    for p in solitaire.HOWTO_BUILD:  # seed 6 draws 11, 7, 3, then 4, which fits the forced space
+        game.apply(p)
+    screen.after_step()
+    yield 0.6
+    shot("61-solitaire-classic-forced")
+    screen.board.drop(screen.board.window_cell_centre(solitaire.HOWTO_ELSEWHERE.cell), 4, solitaire.HOWTO_ELSEWHERE.rot)
+    screen.hand.dispatch("on_refused", screen.board.drop(
+        screen.board.window_cell_centre(solitaire.HOWTO_ELSEWHERE.cell), 4, solitaire.HOWTO_ELSEWHERE.rot))
+    yield 0.3
+    shot("62-solitaire-refused")
+    screen = solitaire.start(app, "hand", "loop", seed=2)
+    for _ in range(6):
+        screen.game.apply(screen.game.legal_actions()[len(screen.game.legal_actions()) // 2])
+    screen.after_step()
+    yield 0.6
+    shot("63-solitaire-hand")
+    screen = solo_puzzle.open_puzzle(app, "discovery-3")
+    yield 0.3
+    for p in (solo_puzzle.HOWTO_FIRST, solo_puzzle.HOWTO_TURNED, solo_puzzle.HOWTO_LAST):
+        screen.play.apply(p)
+    screen.after_step()
+    yield 0.8
+    shot("64-discovery-solved")
+    game = Solitaire.start("classic", "line", seed=6)
+    while not game.finished:
+        game.apply(game.legal_actions()[0])
+    screen = solitaire.SolitaireScreen(app, game)
+    app.show(screen)
+    yield from until(lambda: app.manager.current == "solitaire-results")
+    yield 0.3
+    shot("65-solitaire-results")
+    solo_puzzle.show_howto(app, then=app.go_home)
+    yield 6.0
+    shot("66-puzzle-howto")
+    solo_rotation.show_howto(app, then=app.go_home)
+    yield 7.0
+    shot("67-rotation-howto")
+    solitaire.show_howto(app, then=app.go_home)
+    yield 8.0
+    shot("68-solitaire-howto")
+    yield from four_shots(app, shot)
+    app.set_language("pl")  # the longest words of the four languages
+    app.open_family(family("learn"))
+    yield 0.3
+    shot("69-learn-path-pl")
+    app.open_family(family("puzzles"))
+    yield 0.3
+    shot("70-puzzles-list-pl")
+    screen = solo_puzzle.open_puzzle(app, "genius-b")
+    for p in screen.play.hint().solution[:5]:
+        screen.play.apply(p)
+    screen.after_step()
+    yield 0.6
+    shot("71-genius-pl")
+    solo_four.open_four(app, "loops")
+    yield 0.5
+    shot("76-four-loops-pl")
+    app.set_language("en")
+    app.go_home()
+
+
+def four_shots(app: Any, shot: Any) -> Iterator[float]:
+    """Four lines: the arrangement half built, the last tile placed (a new best), the table's best,
+    the how to play."""
+    from engine.four import best_known
+    from engine.modes import Refused
+    from ui.modes import solo_four
+
+    screen = solo_four.open_four(app, "lines")
+    four = screen.four
+    best = best_known("lines")[1].placements()
+
+    def lay(count: int) -> None:
+        """Tiles of the best arrangement, each once it touches those already down."""
+        while len(four.board) < count:
+            for p in best:
+                if four.board.cell_of(p.tile) is None and len(four.board) < count:
+                    try:
+                        four.place(p.tile, p.cell, p.rot)
+                    except Refused:
+                        pass
+
+    lay(24)
+    screen.after_step()
+    screen.turn_page(1)
+    yield 0.8
+    shot("72-four-lines-midway")
+    lay(56)
+    screen.after_step()
+    yield 0.8
+    shot("73-four-lines-complete")
+    screen.show_best()
+    yield 0.5
+    shot("74-four-lines-best-known")
+    solo_four.show_howto(app, "loops", then=app.go_home)
+    yield 5.0
+    shot("75-four-loops-howto")
+
+
 def _strategy_game(players: int, moves: int, seed: int, **options: Any) -> Any:
     """A strategy game ``moves`` placements in, played by club robots, then handed to people."""
     from engine.game import StrategyGame
@@ -499,19 +676,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1280x800,800x480")
     parser.add_argument("--out", default=str(ROOT / "screenshots"))
+    parser.add_argument("--only", choices=GROUPS, help="render one group of shots")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if args.child:
         width, height = (int(v) for v in args.child.split("x"))
-        print("FILES " + json.dumps(child((width, height), out)), file=sys.__stdout__)
+        print("FILES " + json.dumps(child((width, height), out, args.only)), file=sys.__stdout__)
         return 0
     env = dict(os.environ, SDL_VIDEODRIVER=os.environ.get("SDL_VIDEODRIVER", "offscreen"), KIVY_NO_ARGS="1",
                KIVY_NO_CONSOLELOG="1", KIVY_CLIPBOARD="sdl2", PYTHONPATH=str(ROOT))
     files: list[str] = []
     for size in args.sizes.split(","):
-        done = subprocess.run([sys.executable, __file__, "--child", size, "--out", str(out)], env=env,
+        only = ["--only", args.only] if args.only else []
+        done = subprocess.run([sys.executable, __file__, "--child", size, "--out", str(out), *only], env=env,
                               capture_output=True, text=True, timeout=300)
         lines = [line for line in done.stdout.splitlines() if line.startswith("FILES ")]
         if done.returncode != 0 or not lines:

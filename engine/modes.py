@@ -24,6 +24,7 @@ MODE_MODULES: tuple[str, ...] = (
     "engine.solo.solitaire",
     "engine.solo.rotation",
     "engine.tanagra.game",
+    "engine.four",
 )
 """Modules defining registered modes (each registers its classes when imported)."""
 

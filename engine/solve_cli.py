@@ -5,6 +5,7 @@
     python -m engine solve professor --colour YB    # a given choice (letters or names)
     python -m engine solve discovery-10 --count     # hole-free solutions, up to turning/shifting
     python -m engine solve pyramid --seed 3         # build a Great Pyramid and solve it
+    python -m engine solve four-loops --timeout 600 # search for a high score (default 60 s)
 
 The answer holds ``puzzle``, ``solved`` (null when the time limit stopped the search),
 ``colours`` (the choices that work, when the player may choose and no --colour is given),
@@ -26,6 +27,8 @@ from .solver import Control, Interrupted, Outcome, Result, count, fill, solve
 
 OTHER_PUZZLES: dict[str, str] = {
     "pyramid": "engine.solve_cli:solve_pyramid",
+    "four-lines": "engine.optimise:solve_command",
+    "four-loops": "engine.optimise:solve_command",
 }
 """Puzzles answered by something other than the goal solver: name -> "module:function", imported
 when asked for. The function takes the parsed arguments and a :class:`Control` and returns the

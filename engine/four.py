@@ -1,0 +1,344 @@
+"""The Four lines and Four loops puzzles (rules.md section 6): what counts, and the kiosk mode.
+
+All 56 tiles go into one arrangement in which every touching edge matches (the golden rule; holes
+are allowed). **Four lines** scores, for each colour, the tiles of its longest *line*; **Four loops**
+the tiles of its longest *loop*; the puzzle score is the sum over the four colours. The booklets
+(French section 6 "Le puzzle 4 lignes", Polish "Układanka czterech linii") keep the strategy game's
+distinction between a line (*ligne*, *linia*) and a loop (*boucle*, *pętla*), and rules.md defines a
+line as an open chain, so a closed loop does not count as a line in Four lines. Booklet records:
+Four lines 146 computed, 139 by hand; Four loops 129, believed maximum 136.
+
+:class:`FourLines` and :class:`FourLoops` are the kiosk modes: the player lays out all 56 tiles
+freely (no bag, no restrictions: ``Board.check(..., restricted=False)`` decides every placement), moves,
+turns and takes back tiles, watches the score live and keeps their best complete arrangement; the
+device's best known arrangement (found by :mod:`engine.optimise`, stored in ``engine/data``) can be
+shown beside it. The arrangement is always *one* arrangement: a tile must touch the others when
+placed (the board's contact rule) and a tile whose removal would split the arrangement cannot be
+picked up, so what the player builds is always a candidate answer.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+from typing import Any, ClassVar, Literal, Self
+
+from .board import Board, Placement, PositionError
+from .geometry import Cell, neighbours
+from .modes import Refused, register
+from .tiles import ALL_NUMBERS, COLOURS
+
+Goal = Literal["lines", "loops"]
+GOALS: tuple[Goal, ...] = ("lines", "loops")
+_SPLIT = "one-arrangement"  # the rule code of a refusal that would break the arrangement apart
+
+RECORDS: dict[Goal, dict[str, int]] = {
+    "lines": {"booklet_computed": 146, "booklet_by_hand": 139},
+    "loops": {"booklet_best": 129, "booklet_believed_maximum": 136},
+}
+"""The figures the booklets give, for the UI to show next to the player's and the device's best."""
+
+
+def colour_scores(board: Board, goal: Goal) -> dict[str, int]:
+    """Each colour's contribution: its longest open line (``"lines"``) or longest loop (``"loops"``)."""
+    index = GOALS.index(goal)  # Board.longest gives (line, loop)
+    return {colour: board.longest(colour)[index] for colour in COLOURS}
+
+
+def puzzle_score(board: Board, goal: Goal) -> int:
+    """The puzzle's score of an arrangement (complete or not): the sum of :func:`colour_scores`."""
+    return sum(colour_scores(board, goal).values())
+
+
+def groups(board: Board) -> list[set[Cell]]:
+    """The arrangement's separate pieces (cells of tiles that touch, directly or through others)."""
+    left = {p.cell for p in board.placements()}
+    found: list[set[Cell]] = []
+    while left:
+        group = {left.pop()}
+        todo = list(group)
+        while todo:
+            for n in neighbours(todo.pop()):
+                if n in left:
+                    left.remove(n)
+                    group.add(n)
+                    todo.append(n)
+        found.append(group)
+    return found
+
+
+def incomplete(board: Board) -> str | None:
+    """Why ``board`` is not yet an answer to the puzzle (None when it is): every one of the 56 tiles
+    must be on it, in one arrangement. (The golden rule is the board's own: a Board never breaks it.)"""
+    if len(board) != len(ALL_NUMBERS):
+        return f"{len(ALL_NUMBERS) - len(board)} of the 56 tiles are not placed yet"
+    if len(groups(board)) > 1:
+        return "the tiles do not form one arrangement"
+    return None
+
+
+def _board_of(placements: list[Placement] | tuple[Placement, ...]) -> Board:
+    """Rebuild the arrangement from its placements (already known to keep the golden rule)."""
+    board = Board()
+    for p in placements:
+        board.push(p)
+    return board
+
+
+def _data_name(goal: Goal) -> str:
+    return f"data/four-{goal}.json"
+
+
+@cache
+def _stored(goal: Goal) -> tuple[int, tuple[Placement, ...]]:
+    data = json.loads(files(__package__).joinpath(_data_name(goal)).read_text(encoding="utf-8"))
+    board = Board.from_json(data["position"])
+    return data["score"], tuple(board.placements())
+
+
+def best_known(goal: Goal) -> tuple[int, Board]:
+    """The best arrangement this device knows for ``goal`` (package data) and its stored score."""
+    if goal not in GOALS:
+        raise ValueError(f"goal must be one of {GOALS}, not {goal!r}")
+    score, placements = _stored(goal)
+    return score, _board_of(placements)
+
+
+class FourPuzzle:
+    """State of one Four lines / Four loops session (see the module docstring for the rules).
+
+    Actions (each refused with :class:`~engine.modes.Refused` naming the rule, changing nothing):
+    :meth:`place`, :meth:`pick_up`, :meth:`move`, :meth:`rotate`, :meth:`undo`.
+    """
+
+    KIND: ClassVar[str]
+    GOAL: ClassVar[Goal]
+    UNDO_LIMIT: ClassVar[int] = 200
+    """Actions kept for undo (older ones are forgotten so the journalled state stays small)."""
+
+    def __init__(self) -> None:
+        self._board = Board()
+        self._undo: list[list[Any]] = []  # actions, each as saved (see _apply_inverse)
+        self.best_score: int | None = None
+        """The player's best score with all 56 tiles in one arrangement (None before the first)."""
+        self.best: tuple[Placement, ...] = ()
+        """The arrangement that scored :attr:`best_score`."""
+
+    # ------------------------------------------------------------------------ reading
+
+    @property
+    def board(self) -> Board:
+        """The arrangement (a copy: change it only through the actions)."""
+        return self._board.copy()
+
+    @property
+    def hand(self) -> list[int]:
+        """Tiles not yet placed, in number order."""
+        placed = self._board.placed_tiles()
+        return [t for t in ALL_NUMBERS if t not in placed]
+
+    @property
+    def score(self) -> int:
+        """The live score of the arrangement as it stands."""
+        return puzzle_score(self._board, self.GOAL)
+
+    def colour_scores(self) -> dict[str, int]:
+        return colour_scores(self._board, self.GOAL)
+
+    @property
+    def complete(self) -> bool:
+        """All 56 tiles are placed in one arrangement: the position is an answer to the puzzle."""
+        return incomplete(self._board) is None
+
+    @property
+    def finished(self) -> bool:
+        """Same as :attr:`complete`: a full answer stands (the player may still go on improving it)."""
+        return self.complete
+
+    def fitting_rotations(self, tile: int, cell: Cell) -> list[int]:
+        """Rotations in which ``tile`` (from the hand) may go on ``cell`` now."""
+        return [rot for rot in range(6) if self._board.is_legal(Placement(tile, *cell, rot), restricted=False)]
+
+    def best_board(self) -> Board | None:
+        """The player's best complete arrangement, or None before the first."""
+        return _board_of(self.best) if self.best else None
+
+    def device_best(self) -> tuple[int, Board]:
+        """The device's best known arrangement for this puzzle and its score, to show the player."""
+        return best_known(self.GOAL)
+
+    # ------------------------------------------------------------------------ actions
+
+    def place(self, tile: int, cell: Cell, rot: int) -> None:
+        """Put ``tile`` from the hand on the empty ``cell`` with rotation ``rot``."""
+        self._place(Placement(tile, cell[0], cell[1], rot))
+        self._record(["place", tile])
+        self._note_best()
+
+    def pick_up(self, cell: Cell) -> int:
+        """Take the tile on ``cell`` back into the hand and return its number."""
+        placement, index = self._take(cell)
+        self._record(["pick", *placement, index])
+        return placement.tile
+
+    def move(self, source: Cell, target: Cell, rot: int) -> None:
+        """Move the tile on ``source`` to ``target`` (the same cell to turn it) with rotation ``rot``."""
+        old, index = self._take(source, keep_whole=False)
+        try:
+            self._place(Placement(old.tile, target[0], target[1], rot))
+            if len(groups(self._board)) > 1:
+                raise Refused(_SPLIT, "that move would leave the arrangement in two pieces", (source, target))
+        except Refused:
+            if self._board.cell_of(old.tile) is not None:
+                self._take(target, keep_whole=False)
+            self._put_back(old, index)
+            raise
+        self._record(["move", *old, index])
+        self._note_best()
+
+    def rotate(self, cell: Cell, rot: int) -> None:
+        """Turn the tile on ``cell`` to rotation ``rot``."""
+        self.move(cell, cell, rot)
+
+    def undo(self) -> None:
+        """Take back the last action."""
+        if not self._undo:
+            raise Refused("nothing-to-undo", "there is nothing to take back")
+        action = self._undo.pop()
+        kind = action[0]
+        if kind == "place":
+            self._take(self._cell_of(action[1]), keep_whole=False)
+        elif kind == "pick":
+            self._put_back(Placement(*action[1:5]), action[5])
+        else:  # move: the tile now sits wherever it went; put it back where it was
+            self._take(self._cell_of(action[1]), keep_whole=False)
+            self._put_back(Placement(*action[1:5]), action[5])
+
+    # ------------------------------------------------------------------------ helpers
+
+    def _cell_of(self, tile: int) -> Cell:
+        cell = self._board.cell_of(tile)
+        if cell is None:  # only a corrupt saved history can get here (from_json replays it to check)
+            raise ValueError(f"the undo history names tile {tile}, which is not on the board")
+        return cell
+
+    def _place(self, placement: Placement) -> None:
+        violation = self._board.check(placement, restricted=False)
+        if violation is not None:
+            raise Refused(violation.rule.value, violation.message, violation.cells)
+        self._board.push(placement)
+
+    def _take(self, cell: Cell, keep_whole: bool = True) -> tuple[Placement, int]:
+        """Remove the tile on ``cell``; with ``keep_whole`` refuse when that splits the arrangement."""
+        placements = self._board.placements()
+        index = next((i for i, p in enumerate(placements) if p.cell == cell), None)
+        if index is None:
+            raise Refused("empty-cell", "there is no tile on that space", (cell,))
+        rest = placements[:index] + placements[index + 1 :]
+        board = _board_of(rest)
+        if keep_whole and len(groups(board)) > 1:
+            raise Refused(_SPLIT, "taking this tile away would split the arrangement in two", (cell,))
+        self._board = board
+        return placements[index], index
+
+    def _put_back(self, placement: Placement, index: int) -> None:
+        if placement.tile in self._board.placed_tiles() or placement.cell in self._board:
+            raise ValueError(f"the undo history puts tile {placement.tile} back where it cannot go")
+        placements = self._board.placements()
+        placements.insert(index, placement)
+        self._board = _board_of(placements)
+
+    def _record(self, action: list[Any]) -> None:
+        self._undo.append(action)
+        del self._undo[: -self.UNDO_LIMIT]
+
+    def _note_best(self) -> None:
+        if self.complete:
+            score = self.score
+            if self.best_score is None or score > self.best_score:
+                self.best_score = score
+                self.best = tuple(self._board.placements())
+
+    def _check_history(self) -> None:
+        """Take back every saved action on a copy: a saved history that does not lead back to a
+        valid arrangement at each step is refused at restore, not at the player's next undo."""
+        probe = type(self)()
+        probe._board, probe._undo = self._board.copy(), list(self._undo)
+        while probe._undo:
+            probe.undo()
+            if probe._board.golden_rule_breaks():
+                raise ValueError("the undo history leads to an arrangement that breaks the golden rule")
+
+    # ------------------------------------------------------------------------ saving
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self._board.to_json(),
+            "undo": [list(a) for a in self._undo],
+            "best_score": self.best_score,
+            "best": [p.to_json() for p in self.best],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        mode = cls()
+        try:
+            mode._board = Board.from_json(data.get("position"))
+            if mode._board.bag:
+                raise ValueError("a Four puzzle position has no bag (\"bag\" must be 0)")
+            if mode._board and len(groups(mode._board)) > 1:
+                raise ValueError("the saved arrangement is in more than one piece")
+            best = data.get("best", [])
+            mode.best = tuple(Board.from_json({"tiles": best, "bag": 0}).placements())
+            best_score = data.get("best_score")
+            if mode.best:
+                if incomplete(_board_of(mode.best)) is not None:
+                    raise ValueError("the saved best arrangement is not a complete answer")
+                if best_score != puzzle_score(_board_of(mode.best), cls.GOAL):
+                    raise ValueError("the saved best score does not match the saved best arrangement")
+            elif best_score is not None:
+                raise ValueError("a best score is saved without its arrangement")
+            mode.best_score = best_score
+            mode._undo = _checked_undo(data.get("undo", []))
+            mode._check_history()
+        except PositionError as exc:
+            raise ValueError(f"saved {cls.KIND} state: {exc}") from None
+        return mode
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.to_json() == self.to_json()  # type: ignore[union-attr]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self._board)} tiles placed, score {self.score})"
+
+
+def _checked_undo(actions: object) -> list[list[Any]]:
+    if not isinstance(actions, list):
+        raise ValueError("\"undo\" must be a list of actions")
+    shapes = {"place": 2, "pick": 6, "move": 6}
+    for action in actions:
+        if (
+            not isinstance(action, list)
+            or not action
+            or shapes.get(action[0]) != len(action)
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in action[1:])
+        ):
+            raise ValueError(f"bad undo action {action!r}")
+    return [list(a) for a in actions]
+
+
+@register
+class FourLines(FourPuzzle):
+    """Four lines: the sum of each colour's longest line."""
+
+    KIND = "four-lines"
+    GOAL: ClassVar[Goal] = "lines"
+
+
+@register
+class FourLoops(FourPuzzle):
+    """Four loops: the sum of each colour's longest loop."""
+
+    KIND = "four-loops"
+    GOAL: ClassVar[Goal] = "loops"

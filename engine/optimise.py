@@ -1,0 +1,570 @@
+"""Anytime optimiser for the Four lines and Four loops puzzles (see :mod:`engine.four`).
+
+Why a beam search, and what it ranks by
+---------------------------------------
+Every valid face with three colours on two edges each is a tile, except the eight "three straight
+links" faces: the 56 tiles are *all* the others, each once. That makes compact arrangements
+extremely rigid: in a finished arrangement no small group of tiles (up to 25-30 cells) can be
+rearranged in place, so local search and "remove a region and refill it" find nothing, while
+penalty methods that allow mismatches or repeated faces reach high scores but never repair the
+last few faults. So the optimiser *builds* arrangements, cell by cell, and keeps the best few
+thousand partial arrangements at each step (a beam search), ranking them by a lower bound on the
+score they must lose.
+
+What is lost is easy to count. Every chain of a colour ends on two edges facing an empty space, so
+an arrangement with ``E`` such edges has ``E / 2`` chains; all but the longest of each colour are
+waste, so Four lines scores at most ``168 - (E / 2 - 4)`` (168 = 4 colours x 42 tiles). The most
+compact 56-tile shape has ``E = 52``, giving 146: exactly the booklet's computed best. Beyond that,
+every tile of a wasted chain past its first is lost, and so is every loop. While building, a chain
+whose both ends are already fixed is final, and of the chains with one end fixed at most two per
+colour can still become that colour's longest line; everything else they hold is certainly lost.
+That bound (plus half the fixed ends, and a small bonus for long chains still growing) ranks the
+beam; for Four loops every open chain is waste and only each colour's longest loop counts.
+
+The cells are the 61 of a radius-4 hexagon, filled row by row. The last rows may be left empty
+(``_SKIP_FROM``): an exact fill of a fixed shape with exactly the 56 tiles usually dead-ends in its
+last cells, while a little slack there lets the beam finish and choose the shape's bottom edge
+itself. Each new tile must touch an earlier one, so the arrangement is always in one piece. The
+last ``_EXHAUSTIVE`` cells are completed by an exhaustive search from each surviving state.
+
+:func:`optimise` runs beams of growing width with fresh random tie-breaks until its time is up,
+reporting each improvement: anytime, cancellable, and always holding a valid answer (a quick
+greedy arrangement, or the caller's ``start``, before the first beam ends).
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import random
+import time
+from operator import itemgetter
+from typing import Any, Callable, Sequence
+
+from .board import Board, Placement
+from .four import GOALS, Goal, best_known, colour_scores, incomplete, puzzle_score
+from .geometry import DIRECTIONS, Cell, opposite, rotate_cell
+from .solver.control import Control, Flag
+from .tiles import ALL_NUMBERS, COLOURS, FACES
+
+__all__ = ["Goal", "optimise", "best_known", "beam_search", "greedy_arrangement", "solve_command"]
+
+Progress = Callable[[int, Board], None]
+
+_RADIUS = 4
+_HEXAGON = [(q, r) for q in range(-_RADIUS, _RADIUS + 1) for r in range(-_RADIUS, _RADIUS + 1) if abs(q + r) <= _RADIUS]
+
+
+class _Scan:
+    """An order in which the search decides the cells of the hexagon, with each cell's neighbours
+    (as indices in that order, -1 outside) and the directions towards cells decided before it.
+    Cells from ``skip_from`` on may be left empty."""
+
+    def __init__(self, cells: list[Cell], skip_from: int) -> None:
+        self.cells = tuple(cells)
+        index = {c: i for i, c in enumerate(cells)}
+        self.nb = tuple(tuple(index.get((q + dq, r + dr), -1) for dq, dr in DIRECTIONS) for q, r in cells)
+        self.earlier = tuple(tuple(d for d in range(6) if 0 <= self.nb[i][d] < i) for i in range(len(cells)))
+        self.skip_from = skip_from
+
+
+_ROWS = _Scan(sorted(_HEXAGON, key=lambda c: (c[1], c[0])), 45)
+"""Row by row, top to bottom; the last 16 cells (the bottom two rows and the end of the third) may stay empty."""
+_CELLS = _ROWS.cells
+_OPP = tuple(opposite(d) for d in range(6))
+_EXHAUSTIVE = 8
+"""The last cells, completed exhaustively from every state the beam keeps."""
+_GAMMA = {"lines": 0.1, "loops": 0.5}
+"""Lines: weight of the bonus for each colour's longest chain still growing (measured: 0.1 beats 0
+and 0.2 or more). Loops: weight of the penalty for each extra chain open at both ends and for each
+of their tiles (measured: 0.5 beats 0, 0.3 and 1; a bonus for the longest chain hurts)."""
+_START_WIDTHS = (30, 300)
+"""Widths of the first beam searches, from scratch: a narrow one gives a fair answer within a
+second or two, then a wider one a good one."""
+_REBUILD_WIDTH = 400
+"""Width of the rebuilding beams at first (doubled after ``_PATIENCE`` rebuilds without gain, up to
+``_MAX_WIDTH``)."""
+_PATIENCE = 40
+_MAX_WIDTH = 3200
+_KEEP = (8, 36)
+"""How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
+_NOISE = 0.9
+"""Random tie-break added to the rank: enough to reorder equal ranks, never to cross a whole point."""
+
+_CI = {c: i for i, c in enumerate(COLOURS)}
+_LINKS: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = ((),) + tuple(
+    tuple(
+        tuple((_CI[face[a]], a, b) for a in range(6) for b in range(a + 1, 6) if face[a] == face[b])
+        for face in FACES[t]
+    )
+    for t in ALL_NUMBERS
+)
+"""``_LINKS[tile][rot]``: its three links as (colour index, direction, direction)."""
+
+_OPTIONS: dict[tuple[tuple[int, ...], tuple[int, ...]], list[tuple[int, int]]] = {}
+
+
+def _options(dirs: tuple[int, ...], colours: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(tile, rot) pairs showing ``colours`` towards ``dirs`` (memoised; a few hundred patterns)."""
+    key = (dirs, colours)
+    found = _OPTIONS.get(key)
+    if found is None:
+        want = [(d, COLOURS[c]) for d, c in zip(dirs, colours)]
+        found = [(t, rot) for t in ALL_NUMBERS for rot in range(6) if all(FACES[t][rot][d] == c for d, c in want)]
+        _OPTIONS[key] = found
+    return found
+
+
+# A chain end still facing a cell the search has not decided is a *port*, keyed ``cell * 6 + d``
+# (the undecided cell and the direction from it to the chain's last tile); each colour has a dict
+# port -> (tiles in the chain, the port at its other end or -1 when that end faces empty space).
+# Beside the dicts each colour keeps the lengths of its open chains, sorted longest first, split into
+# chains with one end already closed ("half") and chains open at both ends ("both"): the bound needs
+# only those, so a candidate is ranked without copying any dict.
+_Ports = dict[int, tuple[int, int]]
+_Chains = tuple[tuple[int, ...], tuple[int, ...]]  # (half, both), each sorted longest first
+
+
+def _lines_bound(chains: _Chains, done: tuple[int, int], loops: tuple[int, int], gamma: float) -> float:
+    """One colour's certain waste in Four lines beyond one tile per chain, less the growth bonus.
+
+    ``done``: (tiles past the first of the chains already closed at both ends, the longest of
+    them); ``loops``: (tiles in loops, which are never lines, longest loop). Either the colour's
+    longest line is one already closed, and every other chain is waste, or it is still open, and
+    then at most two of the chains with one closed end can become part of it.
+    """
+    half, both = chains
+    extra = sum(half) - len(half)
+    if len(half) >= 2:
+        waste = done[0] + extra - half[0] - half[1] + 2
+    elif half:
+        waste = done[0] + extra - half[0] + 1
+    else:
+        waste = done[0]
+    longest = done[1]
+    if longest:
+        other = done[0] - longest + 1 + extra + sum(both) - len(both)
+        if other < waste:
+            waste = other
+    grow = half[0] if half else 0
+    if both and both[0] > grow:
+        grow = both[0]
+    return waste + loops[0] - gamma * grow
+
+
+def _loops_bound(chains: _Chains, done: tuple[int, int], loops: tuple[int, int], gamma: float) -> float:
+    """One colour's certain waste in Four loops: every chain with a closed end, and every loop but
+    the longest (all of them if the longest is still to close); plus a guess at the cost of the
+    chains still open at both ends that are not the longest: ``gamma`` per chain and per tile.
+    ``done``: (tiles in chains closed at both ends, 0); ``loops``: (tiles in loops, longest loop)."""
+    half, both = chains
+    waste = done[0] + sum(half) + loops[0]
+    if loops[1]:
+        other = waste + sum(both) - loops[1]
+        if other < waste:
+            waste = other
+    if len(both) > 1:
+        waste += gamma * (len(both) - 1 + sum(both) - both[0])
+    return waste
+
+
+def _without(lengths: tuple[int, ...], length: int) -> tuple[int, ...]:
+    i = lengths.index(length)
+    return lengths[:i] + lengths[i + 1 :]
+
+
+def _with(lengths: tuple[int, ...], length: int) -> tuple[int, ...]:
+    i = 0
+    while i < len(lengths) and lengths[i] > length:
+        i += 1
+    return lengths[:i] + (length,) + lengths[i:]
+
+
+class _Stop(Exception):
+    """Time is up or the caller cancelled: abandon the current beam."""
+
+
+class _Node:
+    """A partial arrangement: the first ``cell`` cells of the scan decided."""
+
+    __slots__ = ("rank", "waste", "used", "filled", "ports", "chains", "done", "loops", "bounds",
+                 "ends", "placed", "history")
+
+    def __init__(self, rank, waste, used, filled, ports, chains, done, loops, bounds, ends, placed, history):  # noqa: ANN001, PLR0913
+        self.rank = rank  # waste bound, growth bonus and random tie-break: what the beam sorts by
+        self.waste = waste  # the bound alone (no bonus, no noise): exact once the cells are all decided
+        self.used = used  # bit mask of tiles placed
+        self.filled = filled  # bit mask of cells holding a tile
+        self.ports = ports  # per colour: port -> (length, other port or -1)
+        self.chains = chains  # per colour: (half, both) lengths
+        self.done = done  # per colour: lines: (tiles past the first of closed chains, longest); loops: (tiles, 0)
+        self.loops = loops  # per colour: (tiles in loops, longest loop)
+        self.bounds = bounds  # per colour: the bound (with its growth bonus)
+        self.ends = ends  # chain ends facing empty space so far
+        self.placed = placed
+        self.history = history  # (previous history, (cell index, tile, rot)) or None
+
+
+def beam_search(
+    goal: Goal,
+    width: int,
+    rng: random.Random,
+    should_stop: Callable[[], bool] = lambda: False,
+    prefix: Sequence[tuple[int, int] | None] = (),
+    guide: Sequence[tuple[int, int] | None] = (),
+    scan: _Scan = _ROWS,
+) -> tuple[int, Board] | None:
+    """One beam search keeping ``width`` states; the arrangement found and its score (None if every
+    state dead-ended, or ``should_stop()``, polled a few times a second, became true).
+
+    ``prefix`` imposes the first cells of the scan ((tile, rot), or None for an empty cell): the
+    search then only rebuilds the rest. ``guide`` (a whole arrangement, cell by cell, extending the
+    prefix) is kept in the beam at every step, so the result is never worse than the guide."""
+    lines = goal == "lines"
+    bound = _lines_bound if lines else _loops_bound
+    gamma = _GAMMA[goal]
+    n = len(scan.cells)
+    nbs, earliers, skip_from = scan.nb, scan.earlier, scan.skip_from
+    tiles = len(ALL_NUMBERS)
+    random_ = rng.random
+    polls = [0]
+
+    def total(bounds: list[float], ends: int) -> float:
+        return sum(bounds) + ends / 2 if lines else sum(bounds)
+
+    def close(done: tuple[int, int], length: int) -> tuple[int, int]:
+        """Record a chain closed at both ends."""
+        return (done[0] + length - 1, max(done[1], length)) if lines else (done[0] + length, 0)
+
+    def candidates(i: int, parent: _Node, out: list, force: tuple[int, int] | None | bool = False) -> None:
+        """Append (rank, parent, tile, rot, chains, done, loops, bounds, ends) for every legal
+        placement on cell ``i``, and (..., 0, 0, ...) for leaving it empty when that is allowed;
+        or only the placement ``force`` ((tile, rot), or None for empty) the caller imposes."""
+        polls[0] += 1
+        if polls[0] % 64 == 0 and should_stop():
+            raise _Stop
+        nb = nbs[i]
+        ports = parent.ports
+        present = [d for d in earliers[i] if parent.filled >> nb[d] & 1]
+        colour_of = {d: next(c for c in range(4) if i * 6 + d in ports[c]) for d in present}
+        left = tiles - parent.placed
+        if (force is None) if force is not False else (i >= skip_from and left < n - i):
+            chains, done, bounds = list(parent.chains), list(parent.done), list(parent.bounds)
+            here = {i * 6 + d for d in present}
+            for d, c in colour_of.items():
+                length, other = ports[c][i * 6 + d]
+                half, both = chains[c]
+                if other < 0:
+                    chains[c] = (_without(half, length), both)
+                    done[c] = close(done[c], length)
+                elif other in here:  # both ends of one chain meet this cell: it closes
+                    if other < i * 6 + d:
+                        continue
+                    chains[c] = (half, _without(both, length))
+                    done[c] = close(done[c], length)
+                else:
+                    chains[c] = (_with(half, length), _without(both, length))
+                bounds[c] = bound(chains[c], done[c], parent.loops[c], gamma)
+            ends = parent.ends + len(present)
+            out.append((total(bounds, ends) + random_() * _NOISE, parent, 0, 0, chains, done, parent.loops, bounds, ends))
+        if force is False and (left == 0 or (parent.placed and not present)):
+            return
+        used = parent.used
+        options = _options(tuple(present), tuple(colour_of.values()))
+        if force is not False:
+            options = [force] if force is not None and force in options else []
+        for tile, rot in options:
+            if used >> tile & 1:
+                continue
+            chains, done, loops, bounds = list(parent.chains), list(parent.done), list(parent.loops), list(parent.bounds)
+            ends = parent.ends
+            for c, a, b in _LINKS[tile][rot]:
+                half, both = chains[c]
+                length = 1
+                other = []
+                for e in (a, b):
+                    if e in colour_of:
+                        la, fa = ports[c][i * 6 + e]
+                        if fa < 0:
+                            half = _without(half, la)
+                        elif not (e == b and a in colour_of and other[0] == i * 6 + b):
+                            both = _without(both, la)
+                        length += la
+                        other.append(fa)
+                    elif nb[e] > i:
+                        other.append(nb[e] * 6 + _OPP[e])
+                    else:
+                        ends += 1
+                        other.append(-1)
+                if a in colour_of and b in colour_of and other[0] == i * 6 + b:
+                    size = (length + 1) // 2  # both sides counted the same chain
+                    loops[c] = (loops[c][0] + size, max(loops[c][1], size))
+                elif other[0] < 0 and other[1] < 0:
+                    done[c] = close(done[c], length)
+                elif other[0] < 0 or other[1] < 0:
+                    half = _with(half, length)
+                else:
+                    both = _with(both, length)
+                chains[c] = (half, both)
+                bounds[c] = bound(chains[c], done[c], loops[c], gamma)
+            out.append((total(bounds, ends) + random_() * _NOISE, parent, tile, rot, chains, done, loops, bounds, ends))
+
+    def node(i: int, candidate: tuple) -> _Node:
+        """Build the state a candidate describes (its ports dicts are copied only now)."""
+        _, parent, tile, rot, chains, done, loops, bounds, ends = candidate
+        ports = list(parent.ports)
+        nb = nbs[i]
+        if tile == 0:
+            for d in earliers[i]:
+                if parent.filled >> nb[d] & 1:
+                    c = next(c for c in range(4) if i * 6 + d in ports[c])
+                    cp = ports[c] = dict(ports[c])
+                    length, other = cp.pop(i * 6 + d)
+                    if other >= 0:
+                        cp[other] = (length, -1)
+            filled, used, placed, history = parent.filled, parent.used, parent.placed, parent.history
+        else:
+            for c, a, b in _LINKS[tile][rot]:
+                cp = ports[c] = dict(ports[c])
+                length, other = 1, []
+                for e in (a, b):
+                    m = nb[e]
+                    if 0 <= m < i and parent.filled >> m & 1:
+                        la, fa = cp.pop(i * 6 + e)
+                        length += la
+                        other.append(fa)
+                    else:
+                        other.append(m * 6 + _OPP[e] if m > i else -1)
+                fa, fb = other
+                if fa == i * 6 + b:
+                    continue  # a loop closed
+                if fa >= 0:
+                    cp[fa] = (length, fb)
+                if fb >= 0:
+                    cp[fb] = (length, fa)
+            filled, used, placed = parent.filled | 1 << i, parent.used | 1 << tile, parent.placed + 1
+            history = (parent.history, (i, tile, rot))
+        return _Node(candidate[0], total([bound(chains[c], done[c], loops[c], 0.0)
+                                          for c in range(4)], ends),
+                     used, filled, tuple(ports), tuple(chains), tuple(done), tuple(loops), tuple(bounds), ends,
+                     placed, history)
+
+    empty: _Ports = {}
+    no_chains: _Chains = ((), ())
+    states = [_Node(0.0, 0.0, 0, 0, (empty,) * 4, (no_chains,) * 4, ((0, 0),) * 4, ((0, 0),) * 4,
+                    (0.0,) * 4, 0, 0, None)]
+    try:
+        for i, force in enumerate(prefix):
+            found = []
+            candidates(i, states[0], found, force)
+            if not found:
+                raise ValueError(f"the prefix breaks the golden rule at {scan.cells[i]}")
+            states = [node(i, found[0])]
+        guided = states[0] if guide else None
+        for i in range(len(prefix), n - _EXHAUSTIVE):
+            found: list[tuple] = []
+            for parent in states:
+                candidates(i, parent, found)
+            if guided is not None:
+                want = guide[i] or (0, 0)
+                follow = [c for c in found if c[1] is guided and (c[2], c[3]) == want]
+                if not follow:  # the guide breaks the scan's own habits here: impose its move
+                    candidates(i, guided, follow, guide[i])
+                    found += follow
+            if not found:
+                return None
+            if len(found) > width:
+                kept = heapq.nsmallest(width, found, key=itemgetter(0))
+                if guided is not None and follow and follow[0] not in kept:
+                    kept[-1] = follow[0]
+                found = kept
+            states = [node(i, c) for c in found]
+            if guided is not None:
+                guided = next((s for s, c in zip(states, found) if follow and c is follow[0]), None)
+
+        best: list[_Node | None] = [None]
+
+        def complete(i: int, state: _Node, guided: bool = False) -> None:
+            if i == n:
+                if state.placed == tiles and (best[0] is None or state.waste < best[0].waste):
+                    best[0] = state
+                return
+            found: list[tuple] = []
+            candidates(i, state, found)
+            follow = None
+            if guided:
+                want = guide[i] or (0, 0)
+                follow = next((c for c in found if (c[2], c[3]) == want), None)
+                if follow is None:
+                    extra: list[tuple] = []
+                    candidates(i, state, extra, guide[i])
+                    found += extra
+                    follow = extra[0] if extra else None
+            for c in found:
+                child = node(i, c)
+                if best[0] is None or child.waste < best[0].waste or c is follow:
+                    complete(i + 1, child, c is follow)
+
+        if guided is not None:
+            complete(n - _EXHAUSTIVE, guided, True)
+        for state in sorted(states, key=lambda s: s.waste):
+            if best[0] is not None and state.waste >= best[0].waste:
+                break
+            complete(n - _EXHAUSTIVE, state)
+    except _Stop:
+        return None
+    if best[0] is None:
+        return None
+    moves = []
+    history = best[0].history
+    while history is not None:
+        history, move = history
+        moves.append(move)
+    board = Board()
+    for i, tile, rot in reversed(moves):
+        board.push(Placement(tile, *scan.cells[i], rot))
+    return puzzle_score(board, goal), board
+
+
+def greedy_arrangement(rng: random.Random) -> Board:
+    """All 56 tiles in one arrangement, placed one by one where each touches most tiles: a quick,
+    always available answer (it scores poorly; the beam search does the real work)."""
+    board = Board()
+    order = list(ALL_NUMBERS)
+    rng.shuffle(order)
+    pending = order
+    while pending:
+        stuck = []
+        for tile in pending:
+            options = board.legal_placements((tile,), restricted=False)
+            if not options:
+                stuck.append(tile)
+                continue
+            most = max(board.neighbour_count(p.cell) for p in options)
+            board.push(rng.choice([p for p in options if board.neighbour_count(p.cell) == most]))
+        if len(stuck) == len(pending):  # never seen: every tile fits some single-neighbour space
+            raise RuntimeError(f"tiles {stuck} fit nowhere")
+        pending = stuck
+    return board
+
+
+def _decisions(board: Board, turn: int) -> list[tuple[int, int] | None] | None:
+    """The arrangement turned by ``turn`` sixths, as the row scan's decisions cell by cell (None for
+    an empty cell); None when it does not fit the hexagon the search works in."""
+    where = {rotate_cell(p.cell, turn): (p.tile, (p.rot + turn) % 6) for p in board.placements()}
+    if not where.keys() <= set(_CELLS):
+        return None
+    return [where.get(c) for c in _CELLS]
+
+
+def _fitted(board: Board) -> Board | None:
+    """``board`` moved so that it lies in the search's hexagon, or None when it cannot."""
+    cells = [p.cell for p in board.placements()]
+    inside = set(_CELLS)
+    for dq, dr in sorted(
+        {(q0 - q, r0 - r) for q, r in cells[:1] for q0, r0 in _CELLS},
+        key=lambda v: abs(v[0]) + abs(v[1]) + abs(v[0] + v[1]),
+    ):
+        if all((q + dq, r + dr) in inside for q, r in cells):
+            moved = Board()
+            for p in board.placements():
+                moved.push(Placement(p.tile, p.q + dq, p.r + dr, p.rot))
+            return moved
+    return None
+
+
+def optimise(
+    goal: Goal,
+    *,
+    seconds: float,
+    seed: int | None = None,
+    cancel: Flag | None = None,
+    progress: Progress | None = None,
+    start: Board | None = None,
+) -> tuple[int, Board]:
+    """Search for a high-scoring arrangement of all 56 tiles for ``goal`` for about ``seconds``.
+
+    Returns the best (score, arrangement) found. ``progress(score, board)`` is called with every
+    improvement (the first call reports the starting answer); ``cancel`` (a ``threading.Event`` or
+    anything with ``is_set()``) is polled a few times a second and ends the search early; ``start``
+    (a complete arrangement) is the answer to beat, and the search goes on from it when it fits the
+    search's hexagon. The same seed gives the same search, but where the time limit cuts it varies.
+
+    After one beam search from scratch, the search improves its answer by rebuilding part of it:
+    turn the arrangement a random number of sixths, keep the first rows of the row scan, and run a
+    beam search over the rest with the current arrangement as its guide (so it never gets worse).
+    The width grows when many rebuilds in a row find nothing better.
+    """
+    if goal not in GOALS:
+        raise ValueError(f"goal must be one of {GOALS}, not {goal!r}")
+    if start is not None and (problem := incomplete(start)) is not None:
+        raise ValueError(f"start is not a complete arrangement: {problem}")
+    deadline = time.monotonic() + seconds
+    rng = random.Random(seed)
+
+    def should_stop() -> bool:
+        return time.monotonic() >= deadline or (cancel is not None and cancel.is_set())
+
+    board = start.copy() if start is not None else greedy_arrangement(rng)
+    best = (puzzle_score(board, goal), board)
+    if progress is not None:
+        progress(best[0], best[1].copy())
+
+    def offer(found: tuple[int, Board] | None) -> None:
+        nonlocal best
+        if found is not None and found[0] > best[0]:
+            best = found
+            if progress is not None:
+                progress(best[0], best[1].copy())
+
+    current = (best[0], fitted) if start is not None and (fitted := _fitted(start)) else None
+    if current is None:
+        for width in _START_WIDTHS:
+            found = beam_search(goal, width, rng, should_stop)
+            offer(found)
+            if found is not None and (current is None or found[0] > current[0]):
+                current = found
+    width, idle = _REBUILD_WIDTH, 0
+    while not should_stop():
+        if current is None:  # every beam so far dead-ended: try again with fresh tie-breaks
+            current = beam_search(goal, _START_WIDTHS[-1], rng, should_stop)
+            offer(current)
+            continue
+        turn = rng.randrange(6)
+        decisions = _decisions(current[1], turn)
+        assert decisions is not None  # the search's own arrangements always fit
+        keep = rng.randint(*_KEEP)
+        found = beam_search(goal, width, rng, should_stop, prefix=decisions[:keep], guide=decisions)
+        if found is None or incomplete(found[1]) is not None:
+            continue
+        idle = 0 if found[0] > current[0] else idle + 1
+        current = found
+        offer(found)
+        if idle >= _PATIENCE and width < _MAX_WIDTH:
+            width, idle = 2 * width, 0
+    return best
+
+
+DEFAULT_SECONDS = 60.0
+"""How long ``python -m engine solve four-lines|four-loops`` searches without ``--timeout``: a
+minute gives a good answer (lines ~130, loops ~100); the booklet records take ten minutes or more
+(see ``bench/four_optimise.py``)."""
+
+
+def solve_command(args: argparse.Namespace, control: Control) -> dict[str, Any]:
+    """``python -m engine solve four-lines|four-loops [--timeout S] [--seed N]``: run
+    :func:`optimise` from scratch for ``--timeout`` seconds (default :data:`DEFAULT_SECONDS`) and
+    answer the best arrangement, its ``score``, each colour's share (``scores``) and the score of
+    the device's stored best (``best_known``)."""
+    goal: Goal = "lines" if args.puzzle == "four-lines" else "loops"
+    seconds = control.remaining()
+    score, board = optimise(
+        goal, seconds=DEFAULT_SECONDS if seconds is None else seconds, seed=args.seed, cancel=control.cancel
+    )
+    return {
+        "solved": True,
+        "position": board.to_json(),
+        "score": score,
+        "scores": colour_scores(board, goal),
+        "best_known": best_known(goal)[0],
+    }

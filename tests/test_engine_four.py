@@ -1,0 +1,308 @@
+"""Four lines and Four loops: scoring (cross-checked with the naive reference), the kiosk mode's
+actions, refusals, undo and saved state, the stored best arrangements, and the anytime optimiser."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import tantrix_reference as ref
+from engine.board import Board, Placement
+from engine.geometry import DIRECTIONS
+from engine.four import FourLines, FourLoops, best_known, colour_scores, groups, incomplete, puzzle_score
+from engine.modes import Refused, restore, save
+from engine.optimise import beam_search, greedy_arrangement, optimise
+from engine.playout import playout
+from engine.tiles import COLOURS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def reference_scores(board: Board, goal: str) -> dict[str, int]:
+    """Each colour's longest line (open chain) or loop, from the naive reference's chains."""
+    pos = {p.cell: (p.tile, p.rot) for p in board.placements()}
+    want_loop = goal == "loops"
+    return {
+        c: max((n for n, loop in ref.chains(pos, c) if loop == want_loop), default=0) for c in COLOURS
+    }
+
+
+def shifted(board: Board) -> list[Placement]:
+    """The arrangement's placements in an order a player can lay them (each touching an earlier
+    one, outwards from the first), moved so that the first lies on (0, 0), where it must go."""
+    first = board.placements()[0]
+    order, seen = [first], {first.cell}
+    for p in order:
+        for d in range(6):
+            n = board.at((p.q + DIRECTIONS[d][0], p.r + DIRECTIONS[d][1]))
+            if n is not None and n.cell not in seen:
+                seen.add(n.cell)
+                order.append(n)
+    return [Placement(p.tile, p.q - first.q, p.r - first.r, p.rot) for p in order]
+
+
+def build(mode, placements: list[Placement]) -> None:
+    for p in placements:
+        mode.place(p.tile, p.cell, p.rot)
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+@pytest.mark.parametrize("goal", ["lines", "loops"])
+def test_the_stored_best_arrangements_are_complete_answers_with_their_score(goal):
+    score, board = best_known(goal)
+    assert incomplete(board) is None and len(board) == 56 and not board.golden_rule_breaks()
+    assert puzzle_score(board, goal) == score == sum(reference_scores(board, goal).values())
+    assert score >= {"lines": 139, "loops": 111}[goal]
+
+
+def test_scores_agree_with_the_reference_on_random_arrangements():
+    rng = random.Random(4)
+    for board in [greedy_arrangement(rng), greedy_arrangement(rng), playout(rng, stop_after=30)]:
+        for goal in ("lines", "loops"):
+            assert colour_scores(board, goal) == reference_scores(board, goal)
+
+
+def test_a_loop_is_not_a_line():
+    # tiles 43, 45, 49 close a yellow loop (the Great Pyramid hint); find the turns by search
+    board = Board()
+    found = _three_tile_loop(board, (43, 45, 49), "Y")
+    assert found, "tiles 43, 45 and 49 close a yellow loop"
+    assert colour_scores(found, "loops")["Y"] == 3
+    assert colour_scores(found, "lines")["Y"] == 0
+
+
+def _three_tile_loop(board: Board, tiles: tuple[int, ...], colour: str) -> Board | None:
+    if len(board) == len(tiles):
+        return board if board.longest(colour)[1] == 3 else None
+    tile = tiles[len(board)]
+    cells = [(0, 0)] if not board else [(1, 0), (0, 1)][len(board) - 1 : len(board)]
+    for p in board.legal_placements((tile,), cells, restricted=False):
+        board.push(p)
+        found = _three_tile_loop(board, tiles, colour)
+        if found is not None:
+            return found
+        board.undo()
+    return None
+
+
+def test_incomplete_says_what_is_missing():
+    board = Board()
+    assert incomplete(board) == "56 of the 56 tiles are not placed yet"
+    _, best = best_known("lines")
+    assert incomplete(best) is None
+    placements = best.placements()
+    split = Board()
+    for p in placements:  # the same tiles, one of them carried far away: still legal, two pieces
+        split.push(p if p is not placements[-1] else Placement(p.tile, p.q + 20, p.r, p.rot))
+    assert incomplete(split) == "the tiles do not form one arrangement" and len(groups(split)) == 2
+
+
+# ---------------------------------------------------------------------------- the kiosk mode
+
+
+def three_in_a_row() -> FourLines:
+    """Three tiles in a row on (0,0), (1,0), (2,0), found through the mode's own rotation helper."""
+    mode = FourLines()
+    mode.place(1, (0, 0), 0)
+    for tile, cell in ((2, (1, 0)), (3, (2, 0))):
+        rots = mode.fitting_rotations(tile, cell)
+        assert rots
+        mode.place(tile, cell, rots[0])
+    return mode
+
+
+def test_place_refuses_with_the_rule_and_changes_nothing():
+    mode = three_in_a_row()
+    before = mode.to_json()
+    with pytest.raises(Refused) as refused:
+        mode.place(4, (5, 5), 0)
+    assert refused.value.rule == "contact" and refused.value.cells == ((5, 5),)
+    with pytest.raises(Refused) as refused:
+        mode.place(2, (3, 0), 0)
+    assert refused.value.rule == "tile-already-placed"
+    bad = next(rot for rot in range(6) if rot not in mode.fitting_rotations(4, (3, 0)))
+    with pytest.raises(Refused) as refused:
+        mode.place(4, (3, 0), bad)
+    assert refused.value.rule == "golden-rule" and (3, 0) in refused.value.cells
+    assert mode.to_json() == before
+
+
+def test_picking_up_or_moving_may_not_split_the_arrangement():
+    mode = three_in_a_row()
+    before = mode.to_json()
+    with pytest.raises(Refused) as refused:
+        mode.pick_up((1, 0))
+    assert refused.value.rule == "one-arrangement"
+    # the middle tile moved below the first: it touches (0, 0) but leaves (2, 0) alone
+    rot = next((r for r in range(6) if Board.from_json({"tiles": [{"tile": 1, "q": 0, "r": 0, "rot": 0}], "bag": 0})
+               .is_legal(Placement(2, 0, 1, r), restricted=False)), None)
+    assert rot is not None
+    with pytest.raises(Refused) as refused:
+        mode.move((1, 0), (0, 1), rot)
+    assert refused.value.rule == "one-arrangement"
+    with pytest.raises(Refused) as refused:
+        mode.pick_up((7, 7))
+    assert refused.value.rule == "empty-cell"
+    assert mode.to_json() == before
+    assert mode.pick_up((2, 0)) == 3 and 3 in mode.hand and len(mode.board) == 2
+
+
+def test_move_rotate_and_undo_each_action():
+    mode = three_in_a_row()
+    states = [mode.to_json()["position"]]
+    end = mode.board.at((2, 0))
+    assert end is not None
+    target = next(
+        (cell, rot) for cell in ((1, 1), (2, -1), (1, -1), (0, 1)) for rot in range(6)
+        if _legal_after_lifting(mode.board, (2, 0), Placement(end.tile, *cell, rot))
+    )
+    mode.move((2, 0), target[0], target[1])
+    assert mode.board.at(target[0]) == Placement(end.tile, *target[0], target[1]) and (2, 0) not in mode.board
+    states.append(mode.to_json()["position"])
+    first = mode.board.at((0, 0))
+    assert first is not None
+    turns = [rot for rot in range(6) if rot != first.rot and _legal_after_lifting(mode.board, (0, 0), first._replace(rot=rot))]
+    if turns:
+        mode.rotate((0, 0), turns[0])
+        assert mode.board.at((0, 0)).rot == turns[0]
+        states.append(mode.to_json()["position"])
+    tile = mode.pick_up(target[0])
+    assert tile == end.tile
+    states.append(mode.to_json()["position"])
+    while len(states) > 1:
+        states.pop()
+        mode.undo()
+        assert mode.to_json()["position"] == states[-1]
+    for _ in range(3):  # the three placements
+        mode.undo()
+    assert len(mode.board) == 0
+    with pytest.raises(Refused) as refused:
+        mode.undo()
+    assert refused.value.rule == "nothing-to-undo"
+
+
+def _legal_after_lifting(board: Board, cell: tuple[int, int], placement: Placement) -> bool:
+    rest = Board()
+    for p in board.placements():
+        if p.cell != cell:
+            rest.push(p)
+    return placement.cell not in rest and rest.is_legal(placement, restricted=False) and len(groups(_with(rest, placement))) == 1
+
+
+def _with(board: Board, placement: Placement) -> Board:
+    board = board.copy()
+    board.push(placement)
+    return board
+
+
+@pytest.mark.parametrize("cls", [FourLines, FourLoops])
+def test_a_complete_arrangement_is_scored_live_and_kept_as_the_best(cls):
+    goal = cls.GOAL
+    stored, board = best_known(goal)
+    mode = cls()
+    placements = shifted(board)
+    build(mode, placements[:-1])
+    assert not mode.finished and mode.best_score is None and len(mode.hand) == 1
+    assert mode.score == puzzle_score(mode.board, goal)
+    build(mode, placements[-1:])
+    assert mode.finished and mode.score == stored and mode.best_score == stored
+    assert mode.device_best()[0] == stored
+    # take a corner tile back: the live score may drop, the best stays
+    corner = next(p for p in mode.board.placements() if mode.board.neighbour_count(p.cell) <= 2)
+    mode.pick_up(corner.cell)
+    assert not mode.finished and mode.best_score == stored
+    best = mode.best_board()
+    assert best is not None and puzzle_score(best, goal) == stored and incomplete(best) is None
+    again = restore(save(mode))
+    assert type(again) is cls and again == mode and again.best_score == stored
+    again.undo()
+    assert again.finished and again.score == stored
+
+
+def test_a_saved_state_that_does_not_add_up_is_refused():
+    mode = three_in_a_row()
+    good = save(mode)
+    assert restore(json.loads(json.dumps(good))) == mode
+
+    def broken(**change) -> dict:
+        state = {**json.loads(json.dumps(good["state"])), **change}
+        return {"kind": "four-lines", "state": state}
+
+    with pytest.raises(ValueError, match="golden rule|tile"):
+        restore(broken(position={"tiles": [{"tile": 1, "q": 0, "r": 0, "rot": 0}, {"tile": 1, "q": 1, "r": 0, "rot": 0}], "bag": 0}))
+    with pytest.raises(ValueError, match="no bag"):
+        restore(broken(position={**good["state"]["position"], "bag": 3}))
+    with pytest.raises(ValueError, match="more than one piece"):
+        far = {"tile": 9, "q": 9, "r": 0, "rot": 0}
+        restore(broken(position={"tiles": [*good["state"]["position"]["tiles"], far], "bag": 0}))
+    with pytest.raises(ValueError, match="without its arrangement"):
+        restore(broken(best_score=140))
+    _, best = best_known("lines")
+    with pytest.raises(ValueError, match="does not match"):
+        restore(broken(best=[p.to_json() for p in best.placements()], best_score=1))
+    with pytest.raises(ValueError, match="undo"):
+        restore(broken(undo=[["place", 40]]))
+    with pytest.raises(ValueError, match="undo"):
+        restore(broken(undo=[["jump", 1]]))
+
+
+# ---------------------------------------------------------------------------- the optimiser
+
+
+@pytest.mark.parametrize("goal", ["lines", "loops"])
+def test_a_short_search_reports_rising_scores_and_ends_with_a_valid_answer(goal):
+    reports: list[tuple[int, Board]] = []
+    score, board = optimise(goal, seconds=4.0, seed=5, progress=lambda s, b: reports.append((s, b)))
+    assert incomplete(board) is None and score == puzzle_score(board, goal)
+    scores = [s for s, _ in reports]
+    assert scores == sorted(set(scores)) and scores[-1] == score and len(scores) >= 2
+    assert all(puzzle_score(b, goal) == s and incomplete(b) is None for s, b in reports)
+
+
+def test_cancel_ends_the_search_soon_with_its_best_answer():
+    cancel = threading.Event()
+    reports: list[int] = []
+
+    def progress(score: int, board: Board) -> None:
+        reports.append(score)
+        cancel.set()
+
+    started = time.monotonic()
+    score, board = optimise("loops", seconds=60.0, seed=2, cancel=cancel, progress=progress)
+    assert time.monotonic() - started < 10
+    assert reports == [score] and incomplete(board) is None
+
+
+def test_a_search_from_the_stored_best_never_gets_worse():
+    stored, board = best_known("loops")
+    score, found = optimise("loops", seconds=1.0, seed=3, start=board)
+    assert score >= stored and incomplete(found) is None and puzzle_score(found, "loops") == score
+
+
+def test_one_beam_builds_a_complete_arrangement():
+    found = beam_search("lines", 60, random.Random(1))
+    assert found is not None
+    score, board = found
+    assert incomplete(board) is None and score == sum(reference_scores(board, "lines").values())
+
+
+def test_the_solve_command():
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "solve", "four-loops", "--timeout", "2", "--seed", "4"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout)
+    assert found["puzzle"] == "four-loops" and found["solved"] is True and found["seconds"] < 10
+    board = Board.from_json(found["position"])
+    assert incomplete(board) is None and found["score"] == puzzle_score(board, "loops")
+    assert found["scores"] == reference_scores(board, "loops") and found["best_known"] == best_known("loops")[0]

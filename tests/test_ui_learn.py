@@ -1,0 +1,131 @@
+"""Learn at the kiosk, by simulated touches and rendered headless: the path with the next step ringed,
+Discovery 3 solved by dragging and tap-turning tiles 1, 2 and 3 into the yellow loop, the
+celebration, the tick on the path and the journal holding the solved state; Discovery 4 keeping
+the loop; the fourth step wired to the strategy-game screens."""
+
+from __future__ import annotations
+
+import sys
+import types
+from importlib.machinery import ModuleSpec
+
+from test_ui_puzzles import journaled, play_from_hand
+from ui_harness import labels, run_scenario, tap
+
+
+def scenario_discovery(app):
+    from engine.board import Placement as P
+    from engine.modes import restore
+    from ui.i18n import _
+    from ui.modes import _exists, learn
+
+    app.go_home()
+    yield 0.1
+    yield from tap(app.home.buttons["learn"])
+    path = app.manager.current_screen
+    assert path.name == "learn" and path.next == 0 and path.selected == 0
+    assert path.step_buttons[0].next_up and not any(b.done for b in path.step_buttons)
+    assert path.discovery_buttons[3].next_up and not path.discovery_buttons[3].done
+    yield from tap(path.discovery_buttons[3])
+    yield 0.3
+    screen = app.manager.current_screen
+    play, board, tray = screen.play, screen.board, screen.tray
+    assert screen.name == "puzzle" and play.puzzle.name == "discovery-3" and tray.tiles == [1, 2, 3]
+    assert _("One yellow loop through all {count} tiles.", count=3) == screen.panel.goal.text
+    # tile 1 as it comes, tile 2 turned by two taps, tile 3 as it comes: the yellow loop
+    for placement in (P(1, 0, 0, 0), P(2, 1, 0, 2), P(3, 0, 1, 0)):
+        assert not play.finished
+        yield from play_from_hand(tray, board, placement)
+        assert board.board.at(placement.cell) == placement and journaled(app, play)
+    assert play.finished
+    yield 0.2
+    card = screen.solved_card
+    assert card is not None and card.parent is not None and _("Solved!") in labels(card)
+    assert any(type(w).__name__ == "Confetti" for w in screen.overlay.children)
+    saved = restore(app.services.store.load_current())
+    assert saved.finished and saved.to_json() == play.to_json()  # the journal holds the solved state
+    store = app.services.store
+    assert store.progress("learn")["discovery"] == [3] and store.high_scores("time:discovery-3")
+    assert app.services.devices.cues[-1].winners == (0,)
+    # go on: Discovery 4 keeping the loop; tile 4 waits in the tray
+    yield from tap(card.buttons[_("Add tile {tile}: keep the loop", tile=4)])
+    yield 0.2
+    screen = app.manager.current_screen
+    assert screen.play.puzzle.name == "discovery-4" and len(screen.play.placements) == 3
+    assert screen.tray.tiles == [4] and journaled(app, screen.play)
+    assert _("One red loop through all {count} tiles.", count=4) == screen.panel.goal.text
+    # back to the path (the tiles down are cleared: asked first)
+    yield from tap(screen.back_button)
+    confirm = screen.overlay.children[0]
+    yield from tap(confirm.yes_button)
+    path = app.manager.current_screen
+    assert path.name == "learn" and app.services.store.load_current() is None
+    assert path.discovery_buttons[3].done and path.discovery_buttons[4].next_up
+    assert path.step_buttons[0].next_up  # Discovery is learnt with 3..10
+    assert _("{solved} of {total} solved", solved=1, total=28) in path.step_buttons[0].text
+    # the fourth step: the strategy-game screens' start_learning_game(app), imported when touched
+    path.select(3)
+    yield 0.1
+    if not _exists(learn.GAME_MODULE):
+        assert _("The game is coming to this table soon.") in labels(path.detail)
+    started = []
+    fake = types.ModuleType(learn.GAME_MODULE)
+    fake.__spec__ = ModuleSpec(learn.GAME_MODULE, None)
+    fake.start_learning_game = started.append
+    real = sys.modules.get(learn.GAME_MODULE)
+    sys.modules[learn.GAME_MODULE] = fake
+    try:
+        path.select(3)
+        yield 0.1
+        yield from tap(path.play_button)
+    finally:
+        if real is not None:
+            sys.modules[learn.GAME_MODULE] = real
+        else:
+            del sys.modules[learn.GAME_MODULE]
+    assert started == [app]
+    return {"progress": store.progress("learn")}
+
+
+def test_discovery_solved_by_touch_ticks_the_learn_path():
+    result = run_scenario("test_ui_learn", "scenario_discovery", size=(800, 480))
+    assert result["progress"]["discovery"] == [3]
+
+
+def test_the_path_knows_the_next_step():
+    from ui.modes.learn import next_step, steps_done
+    from ui.modes.solo_common import LearnProgress
+
+    nothing = LearnProgress(frozenset(), frozenset(), False, False)
+    assert next_step(nothing) == 0 and steps_done(nothing) == [False] * 4
+    learnt = LearnProgress(frozenset(range(3, 11)), frozenset(), False, False)
+    assert next_step(learnt) == 1
+    rainbow = LearnProgress(frozenset(range(3, 11)), frozenset(f"rainbow-{c}" for c in
+                                                              ("green", "yellow", "white", "blue", "red")), False, False)
+    assert next_step(rainbow) == 2
+    assert next_step(LearnProgress(rainbow.discovery, rainbow.rainbow, True, False)) == 3
+    assert steps_done(LearnProgress(rainbow.discovery, rainbow.rainbow, True, True)) == [True] * 4
+
+
+def test_progress_is_kept_where_the_lists_read_it():
+    from engine.game import StrategyGame
+    from ui.memory import MemoryStore
+    from ui.modes.solo_common import LearnProgress, best_time, record_solitaire_won, record_solved, record_time, \
+        solved_puzzles
+
+    store = MemoryStore()
+    for name in ("discovery-4", "discovery-3", "discovery-4", "rainbow-red", "genius-a", "rotation-9"):
+        record_solved(store, name)
+    record_solitaire_won(store)
+    progress = LearnProgress.load(store)
+    assert progress.discovery == {3, 4} and progress.rainbow == {"rainbow-red"} and progress.solitaire
+    assert not progress.game
+    store.add_record("gobble-solo", {})
+    assert not LearnProgress.load(store).game  # only a finished strategy game is the last step
+    store.add_record(StrategyGame.KIND, {})
+    assert LearnProgress.load(store).game
+    assert solved_puzzles(store) == {"genius-a", "rotation-9"}
+    assert best_time(store, "junior") is None
+    for seconds in (95.4, 61.0, 300.0):
+        record_time(store, "junior", seconds)
+    assert best_time(store, "junior") == 61

@@ -1,0 +1,287 @@
+"""The Puzzles family at the kiosk, played by simulated touches and rendered headless: the list, the
+colour choice, a drop refused by the golden rule (the rule in words), a placed tile turned, moved,
+picked back up, undone; a hint found on a worker thread while frames keep coming (cancelled), one
+shown and taken by touch; a rotation puzzle turned by taps until solved; resuming both kinds after
+a power cut. The helpers here are shared by the Learn and Solitaire tests."""
+
+from __future__ import annotations
+
+from ui_harness import drag, labels, run_scenario, tap
+
+
+# ------------------------------------------------------------------------- shared helpers
+
+
+def tray_slot(hand, tile):
+    """Where a tile of a hand (tray) is on screen (window coordinates)."""
+    return hand.to_window(*hand.slot_centre(hand.tiles.index(tile)))
+
+
+def finger_for(hand, board, cell):
+    """Where a finger must be for the tile a hand lifts (above the finger) to hover over ``cell``."""
+    x, y = board.window_cell_centre(cell)
+    return x, y - hand.tile_radius() * 1.3
+
+
+def play_from_hand(hand, board, placement, taps=True):
+    """Turn a hand's tile by taps to the placement's rotation, then drag it onto its cell."""
+    if taps:
+        for _ in range((placement.rot - hand.rotation(placement.tile)) % 6):
+            yield from tap(tray_slot(hand, placement.tile))
+    else:
+        hand.rotations[placement.tile] = placement.rot
+    yield from settled(board)
+    yield from drag(tray_slot(hand, placement.tile), finger_for(hand, board, placement.cell))
+    yield from settled(board)
+
+
+def settled(board):
+    """Wait until the board has stopped moving (it recentres on the arrangement, animated): a loaded
+    machine draws slowly, and a finger aimed at a moving board misses."""
+    seen = None
+    for _ in range(100):
+        yield 0.1
+        now = (tuple(board.origin), board.size_px)
+        if now == seen:
+            return
+        seen = now
+    raise AssertionError("the board kept moving")
+
+
+def journaled(app, mode):
+    """Whether the store holds exactly ``mode``'s state (what a power cut would bring back)."""
+    from engine.modes import restore
+
+    saved = app.services.store.load_current()
+    return saved is not None and restore(saved).to_json() == mode.to_json()
+
+
+def until(done, seconds=10.0):
+    for _ in range(int(seconds * 20)):
+        if done():
+            return
+        yield 0.05
+    raise AssertionError("waited in vain")
+
+
+# ------------------------------------------------------------------------------ scenarios
+
+
+def scenario_puzzle_play(app):
+    from kivy.clock import Clock
+
+    from engine.board import Placement as P
+    from engine.solo.puzzle import PuzzlePlay
+    from ui.i18n import _
+    from ui.modes import solo_puzzle
+    from ui.modes.solo_common import colours_name
+    from ui.refusals import RULE_MESSAGES
+
+    app.go_home()
+    yield 0.1
+    yield from tap(app.home.buttons["puzzles"])
+    listing = app.manager.current_screen
+    assert listing.name == "puzzles" and "rotation-9" in listing.buttons and "genius-b" in listing.buttons
+    assert {"Four lines", "Four loops"} <= set(listing.buttons)  # with engine.four: their own row
+    yield from tap(listing.buttons["junior"])
+    yield 0.2
+    screen = app.manager.current_screen
+    assert screen.name == "puzzle" and screen.play.puzzle.name == "junior" and journaled(app, screen.play)
+    # the colour is asked first: blue (the one that works; the hint would aim at it)
+    card = screen.choice_card
+    assert card is not None and card.parent is not None
+    yield from tap(card.buttons[("B",)])
+    assert screen.play.colours == ("B",) and card.parent is None and journaled(app, screen.play)
+    assert screen.aim_button.text == _("Colour: {colours}", colours=colours_name(("B",)))
+    board, tray = screen.board, screen.tray
+    yield from play_from_hand(tray, board, P(3, 0, 0, 0))
+    assert screen.play.placements == [P(3, 0, 0, 0)] and 3 not in tray.tiles and journaled(app, screen.play)
+    # a drop breaking the golden rule (not snapped to a fitting side): refused, the rule in words
+    board.snap_rotation = False
+    wrong = next(r for r in range(6) if r not in screen.play.board.fits(5, (1, 0)))
+    yield from play_from_hand(tray, board, P(5, 1, 0, wrong), taps=False)
+    assert screen.play.placements == [P(3, 0, 0, 0)] and 5 in tray.tiles
+    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table) and (1, 0) in board.highlighted
+    board.snap_rotation = True
+    # a tap on a placed tile turns it to its next rotation (alone on the table, any fits)
+    yield from tap(board.window_cell_centre((0, 0)))
+    assert screen.play.placements == [P(3, 0, 0, 1)] and journaled(app, screen.play)
+    # drag it to another space, then back onto the tray (picked up)
+    x, y = board.window_cell_centre((0, 0))
+    yield from drag((x, y), (x + board.size_px * 3.5, y - board.size_px * 1.1))
+    yield from settled(board)
+    moved = screen.play.placements
+    assert len(moved) == 1 and moved[0].cell != (0, 0) and moved[0].tile == 3
+    x, y = board.window_cell_centre(moved[0].cell)
+    yield from drag((x, y), tray.to_window(*tray.center))
+    assert screen.play.placements == [] and 3 in tray.tiles and journaled(app, screen.play)
+    # undo puts it back where it was picked up from
+    yield from tap(screen.undo_button)
+    assert screen.play.placements == moved and 3 not in tray.tiles and journaled(app, screen.play)
+
+    # ---- a slow hint (Genius from an empty table): the frames keep coming, Cancel stops it
+    screen = solo_puzzle.open_puzzle(app, "genius-a")
+    yield 0.2
+    assert screen.choice_card is None  # Genius A says its colours: nothing to choose
+    frames = Clock.frames_displayed
+    yield from tap(screen.hint_button)
+    thinking = screen.thinking
+    assert thinking is not None and thinking.parent is not None and thinking.spinner.spinning
+    angle = thinking.spinner.angle
+    yield from until(lambda: Clock.frames_displayed >= frames + 12, 5)
+    assert screen.worker.busy, "the search should still be thinking"
+    assert thinking.spinner.angle != angle
+    yield from tap(thinking.cancel_button)
+    yield from until(lambda: not screen.worker.busy, 5)
+    assert thinking.parent is None and board.ghost is None and screen.play.hints == 1
+
+    # ---- a hint shown and taken by touch
+    screen = solo_puzzle.open_puzzle(app, "discovery-5")
+    yield 0.2
+    yield from tap(screen.hint_button)
+    yield from until(lambda: not screen.worker.busy)
+    yield 0.1
+    hinted = screen.board.ghost
+    assert hinted is not None and not screen.board.ghost_take_back and screen.tray.marked == [hinted.tile]
+    assert _("Tile {tile} goes on the pale tile, turned like it: tap it to put it there.", tile=hinted.tile) \
+        in labels(screen.table)
+    yield from tap(screen.board.window_cell_centre(hinted.cell))
+    assert screen.play.placements == [hinted] and screen.board.ghost is None and journaled(app, screen.play)
+    assert screen.play.hints == 1
+    restored = PuzzlePlay.from_json(app.services.store.load_current()["state"])
+    return {"hinted": list(hinted), "hints": restored.hints}
+
+
+def test_a_puzzle_played_by_touch_with_refusals_moves_undo_and_hints():
+    result = run_scenario("test_ui_puzzles", "scenario_puzzle_play", size=(1280, 800))
+    assert result["hints"] == 1
+
+
+def scenario_rotation(app):
+    from ui.i18n import _
+
+    app.open_family("puzzles")
+    yield 0.2
+    listing = app.manager.current_screen
+    yield from tap(listing.buttons["rotation-3"])
+    yield 0.3
+    screen = app.manager.current_screen
+    puzzle, board = screen.puzzle, screen.board
+    assert screen.name == "rotation" and puzzle.rows == 3 and journaled(app, puzzle)
+    assert len(board.clashes) == len(puzzle.status().mismatches) > 0
+    # a tap turns a tile a sixth clockwise; undo turns it back
+    tile = min(puzzle.cells)
+    before = puzzle.rotations[tile]
+    yield from tap(board.window_cell_centre(puzzle.cells[tile]))
+    assert puzzle.rotations[tile] == (before + 1) % 6 and journaled(app, puzzle)
+    yield from tap(screen.undo_button)
+    assert puzzle.rotations[tile] == before and journaled(app, puzzle)
+    # the hint shows one tile as it should lie; a tap on it turns it so
+    yield from tap(screen.hint_button)
+    yield from until(lambda: not screen.worker.busy)
+    hinted = board.ghost
+    assert hinted is not None and hinted.cell == puzzle.cells[hinted.tile]
+    yield from tap(board.window_cell_centre(hinted.cell))
+    assert puzzle.rotations[hinted.tile] == hinted.rot and board.ghost is None
+    # the rest by taps, as the solution says
+    solution = {p.tile: p.rot for p in puzzle.solution}
+    for tile, cell in sorted(puzzle.cells.items()):
+        for _step in range((solution[tile] - puzzle.rotations[tile]) % 6):
+            yield from tap(board.window_cell_centre(cell))
+    yield 0.2
+    assert puzzle.finished and board.clashes == () and journaled(app, puzzle)
+    assert screen.solved_card is not None and screen.solved_card.parent is not None
+    assert _("Solved!") in labels(screen)
+    store = app.services.store
+    assert "rotation-3" in store.progress("puzzles")["solved"] and store.high_scores("time:rotation-3")
+    # a solved puzzle turns no more
+    turned = dict(puzzle.rotations)
+    yield from tap(board.window_cell_centre(puzzle.cells[tile]))
+    assert puzzle.rotations == turned
+    yield from tap(screen.solved_card.buttons[_("Back")])
+    listing = app.manager.current_screen
+    assert listing.name == "puzzles" and listing.buttons["rotation-3"].done
+    assert app.services.store.load_current() is None
+    return {"moves": puzzle.moves}
+
+
+def test_a_rotation_puzzle_solved_by_taps():
+    result = run_scenario("test_ui_puzzles", "scenario_rotation", size=(800, 480))
+    assert result["moves"] >= 1
+
+
+def scenario_resume(app):
+    """A puzzle and a rotation puzzle, each saved mid-way, come back on their screens."""
+    from engine.modes import save
+    from engine.solo.rotation import RotationPuzzle, Turn
+
+    yield 0.2
+    assert app.manager.current == "resume"
+    yield from tap(app.manager.current_screen.resume_button)
+    screen = app.manager.current_screen
+    assert screen.name == "puzzle" and screen.play.puzzle.name == "rainbow-blue"
+    assert len(screen.play.placements) == 2 and sorted(screen.tray.tiles) == sorted(screen.play.tray)
+    assert screen.board.shape == screen.play.puzzle.shape and journaled(app, screen.play)
+    assert screen.stopwatch.seconds >= 42  # the clock goes on from the time saved
+    puzzle = RotationPuzzle.start(4, seed=5)
+    puzzle.apply(Turn(min(puzzle.cells), 2))
+    app.offer_resume(save(puzzle))
+    yield 0.1
+    yield from tap(app.manager.current_screen.resume_button)
+    screen = app.manager.current_screen
+    assert screen.name == "rotation" and screen.puzzle.to_json() == puzzle.to_json()
+    assert len(screen.board.board) == 10
+    return {}
+
+
+def _prepare_resume(services):
+    from engine.modes import save
+    from engine.solo.puzzle import PuzzlePlay
+
+    play = PuzzlePlay.start("rainbow-blue")
+    for placement in play.hint().solution[:2]:
+        play.apply(placement)
+    services.store.save_current(save(play))
+    services.store.set_progress("solo-clock", {"id": "rainbow-blue", "seconds": 42.0})
+
+
+scenario_resume.prepare = _prepare_resume
+
+
+def test_puzzles_resume_after_a_power_cut():
+    run_scenario("test_ui_puzzles", "scenario_resume", size=(800, 480))
+
+
+# --------------------------------------------------------------------- without a screen
+
+
+def test_the_puzzle_how_to_play_shows_legal_play():
+    """The script's placements are legal, its refused one breaks the golden rule, and it ends solved."""
+    from engine.solo.puzzle import PuzzlePlay
+    from ui.modes import solo_puzzle as sp
+
+    play = PuzzlePlay.start("discovery-3")
+    play.apply(sp.HOWTO_FIRST)
+    assert play.check(sp.HOWTO_REFUSED).rule == "golden-rule"
+    play.apply(sp.HOWTO_TURNED)
+    play.apply(sp.HOWTO_LAST)
+    assert play.finished
+
+
+def test_the_rotation_how_to_play_ends_solved():
+    from engine.solo.rotation import RotationPuzzle
+    from ui.modes import solo_rotation as sr
+
+    puzzle = RotationPuzzle.start(sr.HOWTO_ROWS, seed=sr.HOWTO_SEED)
+    taps = {p.tile: (p.rot - puzzle.rotations[p.tile]) % 6 for p in puzzle.solution}
+    assert 0 < sum(taps.values()) <= 10  # short enough to watch
+
+
+def test_four_lines_stay_hidden_until_the_optimiser_exists(monkeypatch):
+    from ui.memory import MemoryStore
+    from ui.modes import puzzles
+
+    store = MemoryStore()
+    assert [e.title for e in puzzles.four_entries(store)] == ["Four lines", "Four loops"]
+    monkeypatch.setattr(puzzles, "_exists", lambda module: module != puzzles.FOUR_ENGINE)
+    assert puzzles.four_entries(store) == []
