@@ -161,19 +161,20 @@ class Banner(Scatter):
 
     def say(self, text: str, box: SeatBox, good: bool = False) -> None:
         u = theme.unit()
-        length = min(box.length * 1.05, u * 9)
+        length = min(max(box.length * 1.05, u * 7), u * 9)  # a short hand still gets readable lines
         self.rotation = 0
-        self.size = (length, u * 1.5)
-        self.label.size = self.size
         self.label.text_size = (length - u * 0.4, None)
         self.label.font_size = theme.font(0.95)
         self.label.text = text
+        self.label.texture_update()  # as tall as its lines need: a long message never spills out
+        self.size = (length, max(u * 1.5, self.label.texture_size[1] + u * 0.4))
+        self.label.size = self.size
         self._bg.size = self.size
         self._bg.pos = (0, 0)
         self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
         self.rotation = box.angle
         ux, uy = box.up()
-        gap = box.depth / 2 + u * 1.0
+        gap = box.depth / 2 + self.height / 2 + u * 0.25
         self.center = (box.cx + ux * gap, box.cy + uy * gap)
         self.opacity = 1
         self._hide()
