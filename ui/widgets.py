@@ -172,6 +172,15 @@ class Confirm(FloatLayout):
         return True
 
 
+
+def confirm_leave(screen: Any) -> None:
+    """Ask before a game is abandoned (leaving forgets its journal, so it cannot be resumed): a
+    stray touch on Leave must not end a game; on yes, ``screen.leave()``. ``screen`` has an
+    ``overlay`` layer for questions."""
+    screen.overlay.add_widget(Confirm(N_("Leave this game? It cannot be resumed."), N_("Leave"), N_("Stay"),
+                                      screen.leave))
+
+
 class FlagButton(ButtonBehavior, Widget):
     """A language's flag; the current language is outlined."""
 

@@ -35,7 +35,7 @@ from ..results import ResultsScreen, Standing
 from ..services import BagButtonPressed, Cue
 from ..setup import SetupScreen, SetupSpec
 from ..table import TableLayout
-from ..widgets import Confirm, TButton, TLabel, panel_background
+from ..widgets import TButton, TLabel, confirm_leave, panel_background
 from . import family_screen, kind_screen
 from .gobble_common import solo_script
 
@@ -129,7 +129,7 @@ class GobbleSoloScreen(Screen):
         self.action.bind(on_release=lambda *_: self.press_action())
         side.add_widget(self.action)
         leave = TButton(msg=N_("Leave the game"), scale=0.8, size_hint=(1, None), height=u * 1.0)
-        leave.bind(on_release=lambda *_: self.ask_leave())
+        leave.bind(on_release=lambda *_: confirm_leave(self))
         side.add_widget(leave)
         root.add_widget(side)
         self.overlay = FloatLayout()
@@ -192,13 +192,8 @@ class GobbleSoloScreen(Screen):
             # the engine draws by itself: the tile is already in the hand
             self.table.tell(0, _("Your tile is already drawn: place it on the table."), good=True)
 
-    def ask_leave(self) -> None:
-        self.overlay.add_widget(Confirm(N_("Leave this game? It cannot be resumed."), N_("Leave"), N_("Stay"),
-                                        self.leave))
-
     def leave(self) -> None:
-        self.app.services.store.clear_current()
-        self.app.go_home()
+        self.app.discard()
 
     # ------------------------------------------------------------------ the end
 

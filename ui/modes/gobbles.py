@@ -40,7 +40,7 @@ from ..results import ResultsScreen, Standing, ordinal
 from ..services import Cue
 from ..setup import Choice, Setup, SetupScreen, SetupSpec
 from ..table import SeatBox, TableLayout
-from ..widgets import ChipRow, Confirm, TButton, TLabel, panel_background
+from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from . import family_screen, kind_screen
 from .gobble_common import race_script
 
@@ -140,7 +140,7 @@ class GobblesScreen(Screen):
         self.overlay.add_widget(self.layout)
         self.gifts: dict[int, GiftCard] = {}
         self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
-        self.leave_button.bind(on_release=lambda *_: self.ask_leave())
+        self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
         self.overlay.add_widget(self.leave_button)
         self.layout.board.bind(fit_area=self._place_leave)
         self.add_widget(self.overlay)
@@ -255,14 +255,9 @@ class GobblesScreen(Screen):
 
     # ------------------------------------------------------------------ the end
 
-    def ask_leave(self) -> None:
-        self.overlay.add_widget(Confirm(N_("Leave this game? It cannot be resumed."), N_("Leave"), N_("Stay"),
-                                        self.leave))
-
     def leave(self) -> None:
         self._stop_ticking()
-        self.app.services.store.clear_current()
-        self.app.go_home()
+        self.app.discard()
 
     def finish(self) -> None:
         if self._ended:

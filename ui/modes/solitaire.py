@@ -35,7 +35,7 @@ from ..results import ResultsScreen, Standing
 from ..services import BagButtonPressed, Cue
 from ..setup import Choice, SetupScreen, SetupSpec
 from ..table import TableLayout
-from ..widgets import Confirm, TButton, TLabel
+from ..widgets import TButton, TLabel, confirm_leave
 from . import family_screen, kind_screen
 from .gobble_solo import BoardReplay
 from .solo_common import ONE_CHAIN, SidePanel, chain_name, record_solitaire_won
@@ -139,7 +139,7 @@ class SolitaireScreen(Screen):
         self.panel.add_extra(self.advice)
         self.panel.clock.height = 0  # Solitaire is not timed
         leave = TButton(msg=N_("Leave the game"), scale=0.85)
-        leave.bind(on_release=lambda *_: self.ask_leave())
+        leave.bind(on_release=lambda *_: confirm_leave(self))
         self.panel.add_row(leave)
         root.add_widget(self.panel)
         self.overlay = FloatLayout()
@@ -180,10 +180,6 @@ class SolitaireScreen(Screen):
         if isinstance(event, BagButtonPressed) and not self.game.finished:
             # the engine draws by itself: the next tile is already in the hand
             self.table.tell(0, _("Your tile is already drawn: place it on the table."), good=True)
-
-    def ask_leave(self) -> None:
-        self.overlay.add_widget(Confirm(N_("Leave this game? It cannot be resumed."), N_("Leave"), N_("Stay"),
-                                        self.leave))
 
     def leave(self) -> None:
         self.app.services.store.clear_current()

@@ -49,7 +49,7 @@ from ..i18n import N_, _
 from ..refusals import RULE_MESSAGES, explain
 from ..services import BagButtonPressed, Cue, TileScanned
 from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, SeatBox, TableLayout
-from ..widgets import ChipRow, Confirm, TButton, TLabel, panel_background
+from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from .strategy_board import StrategyBoard, score_words
 
 log = logging.getLogger(__name__)
@@ -367,7 +367,7 @@ class StrategyScreen(Screen):
         self.overlay.add_widget(self.layout)
         self.overlay.add_widget(self.bubble)
         self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
-        self.leave_button.bind(on_release=lambda *_: self.ask_leave())
+        self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
         self.overlay.add_widget(self.leave_button)
         self.bag_label = BagBadge(msg=N_("Bag: {count}"), values={"count": game.bag_count}, bold=True,
                                   color=theme.TEXT, font_size=theme.font(0.8), size_hint=(None, None))
@@ -837,14 +837,9 @@ class StrategyScreen(Screen):
 
     # ------------------------------------------------------------------ leaving, the end
 
-    def ask_leave(self) -> None:
-        self.overlay.add_widget(Confirm(N_("Leave this game? It cannot be resumed."), N_("Leave"), N_("Stay"),
-                                        self.leave))
-
     def leave(self) -> None:
         self._generation += 1
-        self.app.services.store.clear_current()
-        self.app.go_home()
+        self.app.discard()
 
     def finish(self) -> None:
         """The game is over: keep its record, forget the journal, light the winners, then results."""

@@ -41,7 +41,7 @@ from ..results import ResultsScreen, Standing
 from ..services import Cue
 from ..setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ..tanagra_board import TanagraBoard, destination_kinds, seat_colours
-from ..widgets import ChipRow, Confirm, TButton, TLabel, panel_background
+from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from . import family_screen, kind_screen
 
 KIND = "tanagra"
@@ -247,7 +247,7 @@ class TanagraScreen(Screen):
         self.undo_button = TButton(msg=N_("Undo"), scale=0.85)
         self.undo_button.bind(on_release=lambda *_: self.undo())
         leave = TButton(msg=N_("Leave"), scale=0.85)
-        leave.bind(on_release=lambda *_: self.ask_leave())
+        leave.bind(on_release=lambda *_: confirm_leave(self))
         bottom.add_widget(self.undo_button)
         bottom.add_widget(leave)
         panel.add_widget(bottom)
@@ -458,14 +458,9 @@ class TanagraScreen(Screen):
         self.app.services.devices.cue(self._cue())
         self.refresh()
 
-    def ask_leave(self) -> None:
-        self.overlay.add_widget(Confirm(N_("Leave this game? It cannot be resumed."), N_("Leave"), N_("Stay"),
-                                        self.leave))
-
     def leave(self) -> None:
         self._generation += 1
-        self.app.services.store.clear_current()
-        self.app.go_home()
+        self.app.discard()
 
     def finish(self) -> None:
         if self._ended:
