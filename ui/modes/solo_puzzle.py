@@ -14,13 +14,10 @@ the next puzzle keeping the loop (add the new tile to it) or starting over.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from kivy.clock import Clock
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.widget import Widget
 
 from engine.board import Placement
 from engine.board import Placement as P
@@ -34,15 +31,11 @@ from ..board import HandView
 from ..howto import HowToPlayScreen, Step, TileStage
 from ..i18n import N_, _
 from ..refusals import explain
-from ..results import Confetti
-from ..services import Cue
-from ..widgets import Confirm, TButton, TLabel, panel_background
+from ..widgets import TButton
 from . import kind_screen
 from .solo_board import SoloBoard, TrayTable
-from .solo_common import (
-    ONE_CHAIN, ChoiceCard, SidePanel, SolvedCard, Stopwatch, ThinkingCard, Worker, best_time, chain_name,
-    colours_name, format_time, record_solved, record_time,
-)
+from .solo_common import ONE_CHAIN, ChoiceCard, SolvedCard, chain_name, colours_name
+from .solo_screen import SoloPuzzleScreen
 
 KIND = "puzzle"
 
@@ -123,26 +116,22 @@ class PuzzleTarget:
             self.play.apply(placement)
 
 
-class PuzzleScreen(Screen):
-    """One puzzle being played (see the module docstring). ``resumed``: restored after a power
-    cut (its clock goes on from the saved time; a solved puzzle is not counted again)."""
+class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
+    """One puzzle being played (see the module docstring; the clock, Hint, Undo, Reset, Back and the
+    solved card are :class:`SoloPuzzleScreen`'s)."""
 
-    attract_when_idle = False
+    KIND = KIND
+    RESET_QUESTION = N_("Take every tile back and start this puzzle again?")
+    LEAVE_QUESTION = N_("Leave this puzzle? Your tiles will be cleared.")
+    CARD_WIDTH = 13.5
 
     def __init__(self, app: Any, play: PuzzlePlay, resumed: bool = False, **kwargs: Any) -> None:
-        super().__init__(name=KIND, **kwargs)
+        name = play.puzzle.name
+        super().__init__(app, play, key=name, clock=name, resumed=resumed, howto=show_howto, **kwargs)
         u = theme.unit()
-        self.app, self.play = app, play
         self.puzzle = play.puzzle
         self.target = PuzzleTarget(play)
-        self.worker: Worker[Hint] = Worker()
-        self.stopwatch = Stopwatch(app.services.store, play.puzzle.name, resumed)
-        if not resumed:
-            self.stopwatch.save()
-        self.thinking: ThinkingCard | None = None
-        self.solved_card: SolvedCard | None = None
         self.choice_card: ChoiceCard | None = None
-        self._ticker: Any = None
         shape = self.puzzle.shape
         self.board = SoloBoard(tiles_mode="movable", shape=shape, frame=sorted(shape) if shape else [],
                                auto_fit=shape is None, show_forced=False)
@@ -155,9 +144,6 @@ class PuzzleScreen(Screen):
         self.board.bind(on_placed=lambda *_: self.after_step(), on_tile_tap=lambda _b, p: self.turn_placed(p),
                         on_pick_up=lambda _b, tile: self.pick_up(tile), on_ghost_tap=lambda _b, p: self.take_hint(p),
                         on_move_refused=lambda _b, refusal: self.tell(explain(refusal)))
-        root = BoxLayout()
-        root.add_widget(self.table)
-        self.panel = SidePanel(on_howto=lambda: show_howto(app, then=lambda: app.show(self)))
         self.panel.title.text = puzzle_title(self.puzzle)
         self.panel.goal.text = goal_text(self.puzzle)
         self.aim_button: TButton | None = None
@@ -165,28 +151,18 @@ class PuzzleScreen(Screen):
             self.aim_button = TButton(scale=0.8, size_hint=(1, None), height=u * 0.95)
             self.aim_button.bind(on_release=lambda *_: self.offer_colours())
             self.panel.add_extra(self.aim_button)
-        self.hint_button = TButton(msg=N_("Hint"), scale=1.0, bold=True, bg=list(theme.CHOSEN))
-        self.hint_button.bind(on_release=lambda *_: self.ask_hint())
-        self.panel.add_row(self.hint_button, height=1.1)
-        self.undo_button = TButton(msg=N_("Undo"), scale=0.85)
-        self.undo_button.bind(on_release=lambda *_: self.undo())
-        self.reset_button = TButton(msg=N_("Reset"), scale=0.85)
-        self.reset_button.bind(on_release=lambda *_: self.ask_reset())
-        self.panel.add_row(self.undo_button, self.reset_button)
-        self.back_button = TButton(msg=N_("Back"), scale=0.85)
-        self.back_button.bind(on_release=lambda *_: self.ask_leave())
-        self.panel.add_row(self.back_button)
-        root.add_widget(self.panel)
-        self.overlay = FloatLayout()
-        self.overlay.add_widget(root)
-        self.add_widget(self.overlay)
-        self.overlay.bind(size=lambda *_: self._place_card(), pos=lambda *_: self._place_card())
-        self.refresh()
-        if play.finished:
-            self.stopwatch.stop()
-            self.show_solved(first_time=False)
-        elif self.puzzle.colours is None and play.colours is None and not play.placements:
+        self.set_up(self.table)
+        if not play.finished and self.puzzle.colours is None and play.colours is None and not play.placements:
             Clock.schedule_once(lambda dt: self.offer_colours(), 0)
+
+    @property
+    def play(self) -> PuzzlePlay:
+        """The puzzle being played (``mode``), by its name in this module."""
+        return self.mode
+
+    @property
+    def started(self) -> bool:
+        return bool(self.play.placements)
 
     # ---------------------------------------------------------------------- showing
 
@@ -211,43 +187,12 @@ class PuzzleScreen(Screen):
         done = play.finished
         self.board.tiles_mode = "fixed" if done else "movable"
         self.tray.active = not done
-        self.hint_button.disabled = done
-        self.undo_button.disabled = done
-        self.reset_button.disabled = done
-        self._show_clock()
+        self.show_panel_state(done)
 
     def tell(self, text: str, good: bool = False) -> None:
         self.table.tell(0, text, good)
 
-    def _show_clock(self, *_args: Any) -> None:
-        self.panel.clock.text = _("Time: {time}", time=format_time(self.stopwatch.seconds))
-
-    def on_enter(self, *_args: Any) -> None:
-        self.stopwatch.run()
-        if self._ticker is None:
-            self._ticker = Clock.schedule_interval(self._show_clock, 1.0)
-
-    def on_leave(self, *_args: Any) -> None:
-        if not self.stopwatch.stopped:  # a solved puzzle's time was saved when it was solved
-            self.stopwatch.pause()
-            self.stopwatch.save()
-        if self._ticker is not None:
-            self._ticker.cancel()
-            self._ticker = None
-        if self.worker.busy:
-            self.worker.cancel()
-
     # ---------------------------------------------------------------------- steps
-
-    def after_step(self) -> None:
-        """After every change: journal (with the clock), show, celebrate a solution."""
-        self.app.journal(self.play)
-        self.stopwatch.save()
-        self.refresh()
-        if self.play.finished and self.solved_card is None:
-            self.stopwatch.stop()
-            self.stopwatch.save()
-            self.show_solved(first_time=True)
 
     def _act(self, action: Placement | PickUp) -> bool:
         try:
@@ -274,19 +219,6 @@ class PuzzleScreen(Screen):
     def pick_up(self, tile: int) -> None:
         self._act(PickUp(tile))
 
-    def undo(self) -> None:
-        try:
-            self.play.undo()
-        except Refused as refusal:
-            self.tell(explain(refusal))
-            return
-        self.after_step()
-
-    def ask_reset(self) -> None:
-        if self.play.placements:
-            self.overlay.add_widget(Confirm(N_("Take every tile back and start this puzzle again?"), N_("Start again"),
-                                            N_("Keep playing"), self.reset))
-
     def reset(self) -> None:
         """An empty table, the same puzzle and colour; the clock goes on."""
         fresh = PuzzlePlay.start(self.puzzle.name, self.play.colours)
@@ -294,13 +226,6 @@ class PuzzleScreen(Screen):
         self.stopwatch.pause()
         self.stopwatch.save()
         self.app.show(PuzzleScreen(self.app, fresh, resumed=True))
-
-    def ask_leave(self) -> None:
-        if self.play.placements and not self.play.finished:
-            self.overlay.add_widget(Confirm(N_("Leave this puzzle? Your tiles will be cleared."), N_("Leave"),
-                                            N_("Stay"), self.leave))
-        else:
-            self.leave()
 
     def leave(self) -> None:
         self.app.services.store.clear_current()
@@ -331,21 +256,12 @@ class PuzzleScreen(Screen):
     # ----------------------------------------------------------------------- hints
 
     def ask_hint(self) -> None:
-        if self.worker.busy or self.play.finished:
-            return
-        self.board.show_ghost(None)
-        self.thinking = ThinkingCard(on_cancel=self.worker.cancel)
-        self.overlay.add_widget(self.thinking)
-        play = self.play
-        self.worker.start(lambda control: play.hint(control), self._hinted)
+        """The last hint's pale tile goes while the next is sought."""
+        if not (self.worker.busy or self.play.finished):
+            self.board.show_ghost(None)
+        super().ask_hint()
 
-    def _hinted(self, hint: Hint | None, cancelled: bool) -> None:
-        if self.thinking is not None:
-            self.thinking.dismiss()
-            self.thinking = None
-        self.app.journal(self.play)  # the hint is counted
-        if cancelled or hint is None or self.manager is None:
-            return
+    def show_hint(self, hint: Hint) -> None:
         kind = hint.kind
         if kind is HintKind.PLACE and hint.placement is not None:
             self.board.show_ghost(hint.placement)
@@ -369,26 +285,10 @@ class PuzzleScreen(Screen):
 
     # ------------------------------------------------------------------- solved
 
-    def show_solved(self, first_time: bool) -> None:
-        """Celebrate (and remember, the first time) a solved puzzle, and offer what comes next."""
-        store = self.app.services.store
-        name = self.puzzle.name
-        seconds = self.stopwatch.seconds
-        best = best_time(store, name)
-        if first_time:
-            record_time(store, name, seconds)
-            record_solved(store, name)
-            store.add_record(KIND, self.play.to_json())
-            self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
-            confetti = Confetti(size=self.overlay.size, pos=self.overlay.pos)
-            self.overlay.add_widget(confetti)
-            confetti.burst()
-        lines = [_("Time: {time}", time=format_time(seconds))]
-        if first_time and (best is None or seconds < best):
-            lines.append(_("Your best time!"))
-        elif best is not None:
-            lines.append(_("Best: {time}", time=format_time(best)))
-        buttons: list[tuple[str, Any, bool]] = []
+    def solved_buttons(self) -> list[tuple[str, Callable[[], None], bool]]:
+        """Discovery goes on to the next puzzle (keeping the loop, or not) until the last; the
+        others offer the same puzzle again."""
+        buttons: list[tuple[str, Callable[[], None], bool]] = []
         size = self.puzzle.discovery_size
         if size is not None and size < 30:
             buttons += [(_("Add tile {tile}: keep the loop", tile=size + 1), lambda: self.go_on(True), True),
@@ -396,19 +296,10 @@ class PuzzleScreen(Screen):
         elif size is None:
             buttons.append((_("Play again"), self.again, False))
         buttons.append((_("Back"), self.leave, size is None or size >= 30))
-        self.solved_card = SolvedCard(_("Solved!"), lines, buttons)
-        self.overlay.add_widget(self.solved_card)
-        self._place_card()
+        return buttons
 
-    def _place_card(self) -> None:
-        card = self.solved_card
-        if card is None:
-            return
-        u = theme.unit()
-        table = self.table
-        card.width = min(table.width - u * 0.4, u * 13.5)
-        card.pos = (table.x + (table.width - card.width) / 2, table.y + u * 0.2)
-        table.reserve = card.height + u * 0.3  # the solved arrangement stays in sight above the card
+    def make_room(self, card: SolvedCard) -> None:
+        self.table.reserve = card.height + theme.unit() * 0.3  # the solved arrangement stays in sight above the card
         self.board.recentre()
 
     def go_on(self, keep: bool) -> None:

@@ -10,11 +10,8 @@ so); Undo takes back a turn, Reset all of them. Solving is celebrated in place a
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
-from kivy.clock import Clock
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
 from engine.board import Board, Placement
@@ -27,15 +24,11 @@ from .. import theme
 from ..howto import HowToPlayScreen, Step, TileStage
 from ..i18n import N_, _
 from ..refusals import explain
-from ..results import Confetti
-from ..services import Cue
 from ..table import Banner, SeatBox
-from ..widgets import Confirm, TButton
 from . import kind_screen
 from .solo_board import SoloBoard
-from .solo_common import (
-    SidePanel, SolvedCard, Stopwatch, ThinkingCard, Worker, best_time, format_time, record_solved, record_time,
-)
+from .solo_common import SolvedCard
+from .solo_screen import SoloPuzzleScreen
 
 KIND = "rotation"
 
@@ -63,57 +56,40 @@ def resume(app: Any, puzzle: RotationPuzzle) -> Screen:
     return RotationScreen(app, puzzle, resumed=True)
 
 
-class RotationScreen(Screen):
-    """One rotation puzzle (see the module docstring)."""
+class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
+    """One rotation puzzle (see the module docstring; the clock, Hint, Undo, Reset, Back and the
+    solved card are :class:`SoloPuzzleScreen`'s)."""
 
-    attract_when_idle = False
+    KIND = KIND
+    RESET_QUESTION = N_("Turn every tile back to how it lay at the start?")
+    LEAVE_QUESTION = N_("Leave this puzzle? Your turns will be lost.")
+    CARD_WIDTH = 11.0
 
     def __init__(self, app: Any, puzzle: RotationPuzzle, resumed: bool = False, **kwargs: Any) -> None:
-        super().__init__(name=KIND, **kwargs)
-        self.app, self.puzzle = app, puzzle
-        self.key = rotation_key(puzzle.rows)
-        self.worker: Worker[Hint] = Worker()
-        self.stopwatch = Stopwatch(app.services.store, f"{self.key}:{puzzle.seed}", resumed)
-        if not resumed:
-            self.stopwatch.save()
-        self.thinking: ThinkingCard | None = None
-        self.solved_card: SolvedCard | None = None
-        self._ticker: Any = None
+        key = rotation_key(puzzle.rows)
+        super().__init__(app, puzzle, key=key, clock=f"{key}:{puzzle.seed}", resumed=resumed, howto=show_howto,
+                         **kwargs)
         self.board = SoloBoard(tiles_mode="turnable", show_frontier=False, auto_fit=False, show_forced=False,
                                frame=sorted(pyramid(puzzle.rows)))
         self.board.bind(on_tile_tap=lambda _b, p: self.turn(Turn(p.tile, 1)),
                         on_ghost_tap=lambda _b, p: self.take_hint(p))
-        root = BoxLayout()
-        root.add_widget(self.board)
-        self.panel = SidePanel(on_howto=lambda: show_howto(app, then=lambda: app.show(self)))
         self.panel.title.text = rotation_title(puzzle.rows)
         goal = _("Tap tiles to turn them until all touching edges match.")
         if puzzle.rows == GREAT_PYRAMID_ROWS:
             goal += "\n" + _("Tip: first make the yellow loop of tiles {a}, {b} and {c}.",
                              a=HINT_LOOP[0], b=HINT_LOOP[1], c=HINT_LOOP[2])
         self.panel.goal.text = goal
-        self.hint_button = TButton(msg=N_("Hint"), scale=1.0, bold=True, bg=list(theme.CHOSEN))
-        self.hint_button.bind(on_release=lambda *_: self.ask_hint())
-        self.panel.add_row(self.hint_button, height=1.1)
-        self.undo_button = TButton(msg=N_("Undo"), scale=0.85)
-        self.undo_button.bind(on_release=lambda *_: self.undo())
-        self.reset_button = TButton(msg=N_("Reset"), scale=0.85)
-        self.reset_button.bind(on_release=lambda *_: self.ask_reset())
-        self.panel.add_row(self.undo_button, self.reset_button)
-        self.back_button = TButton(msg=N_("Back"), scale=0.85)
-        self.back_button.bind(on_release=lambda *_: self.ask_leave())
-        self.panel.add_row(self.back_button)
-        root.add_widget(self.panel)
-        self.overlay = FloatLayout()
-        self.overlay.add_widget(root)
-        self.add_widget(self.overlay)
         self.banner = Banner()
-        self.overlay.add_widget(self.banner)
-        self.overlay.bind(size=lambda *_: self._place_card(), pos=lambda *_: self._place_card())
-        self.refresh()
-        if puzzle.finished:
-            self.stopwatch.stop()
-            self.show_solved(first_time=False)
+        self.set_up(self.board, layers=[self.banner])
+
+    @property
+    def puzzle(self) -> RotationPuzzle:
+        """The puzzle being played (``mode``), by its name in this module."""
+        return self.mode
+
+    @property
+    def started(self) -> bool:
+        return bool(self.puzzle.history)
 
     # ---------------------------------------------------------------------- showing
 
@@ -128,12 +104,7 @@ class RotationScreen(Screen):
                                 None)])
         done = status.solved
         self.board.tiles_mode = "fixed" if done else "turnable"
-        for button in (self.hint_button, self.undo_button, self.reset_button):
-            button.disabled = done
-        self._show_clock()
-
-    def _show_clock(self, *_args: Any) -> None:
-        self.panel.clock.text = _("Time: {time}", time=format_time(self.stopwatch.seconds))
+        self.show_panel_state(done)
 
     def tell(self, text: str, good: bool = False) -> None:
         """Say ``text`` over the bottom of the board for a few seconds ("" hides what was said)."""
@@ -143,32 +114,12 @@ class RotationScreen(Screen):
         board = self.board
         self.banner.say(text, SeatBox(board.center_x, board.y, board.width, 0.0, 0.0), good)
 
-    def on_enter(self, *_args: Any) -> None:
-        self.stopwatch.run()
-        if self._ticker is None:
-            self._ticker = Clock.schedule_interval(self._show_clock, 1.0)
-
-    def on_leave(self, *_args: Any) -> None:
-        if not self.stopwatch.stopped:
-            self.stopwatch.pause()
-            self.stopwatch.save()
-        if self._ticker is not None:
-            self._ticker.cancel()
-            self._ticker = None
-        if self.worker.busy:
-            self.worker.cancel()
-
     # ------------------------------------------------------------------------ steps
 
     def after_step(self) -> None:
-        self.app.journal(self.puzzle)
-        self.stopwatch.save()
+        """What was said about the last turn no longer holds after this one."""
         self.tell("")
-        self.refresh()
-        if self.puzzle.finished and self.solved_card is None:
-            self.stopwatch.stop()
-            self.stopwatch.save()
-            self.show_solved(first_time=True)
+        super().after_step()
 
     def turn(self, turn: Turn) -> None:
         try:
@@ -184,30 +135,10 @@ class RotationScreen(Screen):
         if steps:
             self.turn(Turn(placement.tile, steps))
 
-    def undo(self) -> None:
-        try:
-            self.puzzle.undo()
-        except Refused as refusal:
-            self.tell(explain(refusal))
-            return
-        self.after_step()
-
-    def ask_reset(self) -> None:
-        if self.puzzle.history:
-            self.overlay.add_widget(Confirm(N_("Turn every tile back to how it lay at the start?"), N_("Start again"),
-                                            N_("Keep playing"), self.reset))
-
     def reset(self) -> None:
         while self.puzzle.history:
             self.puzzle.undo()
         self.after_step()
-
-    def ask_leave(self) -> None:
-        if self.puzzle.history and not self.puzzle.finished:
-            self.overlay.add_widget(Confirm(N_("Leave this puzzle? Your turns will be lost."), N_("Leave"), N_("Stay"),
-                                            self.leave))
-        else:
-            self.leave()
 
     def leave(self) -> None:
         from .puzzles import open_puzzles
@@ -217,21 +148,7 @@ class RotationScreen(Screen):
 
     # ------------------------------------------------------------------------ hints
 
-    def ask_hint(self) -> None:
-        if self.worker.busy or self.puzzle.finished:
-            return
-        self.thinking = ThinkingCard(on_cancel=self.worker.cancel)
-        self.overlay.add_widget(self.thinking)
-        puzzle = self.puzzle
-        self.worker.start(lambda control: puzzle.hint(control), self._hinted)
-
-    def _hinted(self, hint: Hint | None, cancelled: bool) -> None:
-        if self.thinking is not None:
-            self.thinking.dismiss()
-            self.thinking = None
-        self.app.journal(self.puzzle)
-        if cancelled or hint is None or self.manager is None:
-            return
+    def show_hint(self, hint: Hint) -> None:
         if hint.kind is HintKind.PLACE and hint.placement is not None:
             self.board.show_ghost(hint.placement)
             self.tell(_("Tile {tile} should lie as shown: tap it to turn it so.", tile=hint.placement.tile), good=True)
@@ -241,38 +158,16 @@ class RotationScreen(Screen):
     # ------------------------------------------------------------------------ solved
 
     def show_solved(self, first_time: bool) -> None:
-        store = self.app.services.store
-        seconds = self.stopwatch.seconds
-        best = best_time(store, self.key)
-        if first_time:
-            record_time(store, self.key, seconds)
-            record_solved(store, self.key)
-            store.add_record(KIND, self.puzzle.to_json())
-            self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
-            confetti = Confetti(size=self.overlay.size, pos=self.overlay.pos)
-            self.overlay.add_widget(confetti)
-            confetti.burst()
-        lines = [_("Time: {time}", time=format_time(seconds))]
-        if first_time and (best is None or seconds < best):
-            lines.append(_("Your best time!"))
-        elif best is not None:
-            lines.append(_("Best: {time}", time=format_time(best)))
-        self.solved_card = SolvedCard(_("Solved!"), lines, [
-            (_("New pyramid"), lambda: open_rotation(self.app, self.puzzle.rows), True),
-            (_("Back"), self.leave, False)])
-        self.overlay.add_widget(self.solved_card)
-        self._place_card()
+        super().show_solved(first_time)
         self.tell(_("Every edge matches: well done!"), good=True)
 
-    def _place_card(self) -> None:
-        card = self.solved_card
-        if card is None:
-            return
-        u = theme.unit()
+    def solved_buttons(self) -> list[tuple[str, Callable[[], None], bool]]:
+        return [(_("New pyramid"), lambda: open_rotation(self.app, self.puzzle.rows), True),
+                (_("Back"), self.leave, False)]
+
+    def make_room(self, card: SolvedCard) -> None:
         board = self.board
-        card.width = min(board.width - u * 0.4, u * 11)
-        card.pos = (board.x + (board.width - card.width) / 2, board.y + u * 0.2)
-        above = card.top + u * 0.1  # the solved pyramid stays in sight above the card
+        above = card.top + theme.unit() * 0.1  # the solved pyramid stays in sight above the card
         board.fit_area = [board.x, above, board.width, max(board.top - above, 1)]
         board.recentre(animate=False)
 
