@@ -119,7 +119,7 @@ class FourPuzzle:
 
     def __init__(self) -> None:
         self._board = Board()
-        self._undo: list[list[Any]] = []  # actions, each as saved (see _apply_inverse)
+        self._undo: list[list[Any]] = []  # actions as saved: ["place", tile], ["pick"|"move", *old placement, index]
         self.best_score: int | None = None
         """The player's best score with all 56 tiles in one arrangement (None before the first)."""
         self.best: tuple[Placement, ...] = ()
@@ -144,6 +144,7 @@ class FourPuzzle:
         return puzzle_score(self._board, self.GOAL)
 
     def colour_scores(self) -> dict[str, int]:
+        """Each colour's share of the live score (its longest line or loop)."""
         return colour_scores(self._board, self.GOAL)
 
     @property
@@ -159,6 +160,10 @@ class FourPuzzle:
     def fitting_rotations(self, tile: int, cell: Cell) -> list[int]:
         """Rotations in which ``tile`` (from the hand) may go on ``cell`` now."""
         return [rot for rot in range(6) if self._board.is_legal(Placement(tile, *cell, rot), restricted=False)]
+
+    def fitting_places(self, tile: int) -> list[Placement]:
+        """Every placement of ``tile`` (from the hand) allowed now: where a screen may let it drop."""
+        return self._board.legal_placements((tile,), restricted=False)
 
     def best_board(self) -> Board | None:
         """The player's best complete arrangement, or None before the first."""

@@ -153,6 +153,8 @@ def test_picking_up_or_moving_may_not_split_the_arrangement():
         mode.pick_up((7, 7))
     assert refused.value.rule == "empty-cell"
     assert mode.to_json() == before
+    assert {p.rot for p in mode.fitting_places(4) if p.cell == (3, 0)} == set(mode.fitting_rotations(4, (3, 0)))
+    assert all(p.tile == 4 and p.cell not in mode.board for p in mode.fitting_places(4))
     assert mode.pick_up((2, 0)) == 3 and 3 in mode.hand and len(mode.board) == 2
 
 
@@ -259,13 +261,25 @@ def test_a_saved_state_that_does_not_add_up_is_refused():
 
 
 @pytest.mark.parametrize("goal", ["lines", "loops"])
-def test_a_short_search_reports_rising_scores_and_ends_with_a_valid_answer(goal):
+def test_progress_reports_rising_scores_of_valid_answers(goal):
     reports: list[tuple[int, Board]] = []
-    score, board = optimise(goal, seconds=4.0, seed=5, progress=lambda s, b: reports.append((s, b)))
+    enough = threading.Event()
+
+    def progress(score: int, board: Board) -> None:
+        reports.append((score, board))
+        if len(reports) == 2:
+            enough.set()
+
+    score, board = optimise(goal, seconds=60.0, seed=5, cancel=enough, progress=progress)
     assert incomplete(board) is None and score == puzzle_score(board, goal)
     scores = [s for s, _ in reports]
-    assert scores == sorted(set(scores)) and scores[-1] == score and len(scores) >= 2
+    assert len(scores) == 2 and scores == sorted(set(scores)) and scores[-1] == score
     assert all(puzzle_score(b, goal) == s and incomplete(b) is None for s, b in reports)
+
+
+def test_a_very_short_search_still_answers():
+    score, board = optimise("lines", seconds=0.05, seed=1)
+    assert incomplete(board) is None and score == puzzle_score(board, "lines")
 
 
 def test_cancel_ends_the_search_soon_with_its_best_answer():
