@@ -29,7 +29,11 @@ last ``_EXHAUSTIVE`` cells are completed by an exhaustive search from each survi
 
 :func:`optimise` runs beams of growing width with fresh random tie-breaks until its time is up,
 reporting each improvement: anytime, cancellable, and always holding a valid answer (a quick
-greedy arrangement, or the caller's ``start``, before the first beam ends).
+greedy arrangement, or the caller's ``start``, before the first beam ends). With ``workers`` it runs
+that many independent searches (different seeds) in parallel processes and keeps the best: the
+outcome of one search varies a lot with its tie-breaks (for Four loops, fresh beams of width 300
+end anywhere between 55 and 102, mostly because one colour's long chain fails to close into a loop
+at the last rows), so more independent draws are worth as much as more time.
 """
 
 from __future__ import annotations
@@ -624,11 +628,10 @@ def _optimise_in_workers(
         context.Process(target=_worker, args=(goal, seconds, _worker_seed(seed, k), position, stop, out), daemon=True)
         for k in range(count)
     ]
-    running = 0
     try:
         for process in processes:
             process.start()
-            running += 1
+        running = count
         stopped_at: float | None = None
         while running:
             now = time.monotonic()
@@ -640,6 +643,8 @@ def _optimise_in_workers(
             try:
                 kind, value, found = out.get(timeout=0.05)
             except queue.Empty:
+                if not any(p.is_alive() for p in processes):  # killed from outside: nothing more comes
+                    break
                 continue
             if kind == "done":
                 running -= 1
