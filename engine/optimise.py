@@ -29,15 +29,23 @@ last ``_EXHAUSTIVE`` cells are completed by an exhaustive search from each survi
 
 :func:`optimise` runs beams of growing width with fresh random tie-breaks until its time is up,
 reporting each improvement: anytime, cancellable, and always holding a valid answer (a quick
-greedy arrangement, or the caller's ``start``, before the first beam ends).
+greedy arrangement, or the caller's ``start``, before the first beam ends). With ``workers`` it runs
+that many independent searches (different seeds) in parallel processes and keeps the best: the
+outcome of one search varies a lot with its tie-breaks (for Four loops, fresh beams of width 300
+end anywhere between 55 and 102, mostly because one colour's long chain fails to close into a loop
+at the last rows), so more independent draws are worth as much as more time.
 """
 
 from __future__ import annotations
 
 import argparse
 import heapq
+import multiprocessing
+import os
+import queue
 import random
 import time
+import traceback
 from operator import itemgetter
 from typing import Any, Callable, Sequence
 
@@ -483,6 +491,7 @@ def optimise(
     cancel: Flag | None = None,
     progress: Progress | None = None,
     start: Board | None = None,
+    workers: int | None = 1,
 ) -> tuple[int, Board]:
     """Search for a high-scoring arrangement of all 56 tiles for ``goal`` for about ``seconds``.
 
@@ -497,11 +506,27 @@ def optimise(
     beam search over the rest with the current arrangement as its guide (so it never gets worse).
     The width grows when many rebuilds in a row find nothing better, and when even the widest find
     nothing the search starts again from scratch (the best answer is kept).
+
+    ``workers`` > 1 (None: one per core) runs that many such searches, with different seeds, in
+    worker processes (see :func:`_optimise_in_workers`); progress is still reported, and the answer
+    returned, in the calling thread.
     """
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {GOALS}, not {goal!r}")
     if start is not None and (problem := incomplete(start)) is not None:
         raise ValueError(f"start is not a complete arrangement: {problem}")
+    count = (os.cpu_count() or 1) if workers is None else workers
+    if count < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    if count > 1:
+        return _optimise_in_workers(goal, seconds, seed, cancel, progress, start, count)
+    return _optimise_alone(goal, seconds, seed, cancel, progress, start)
+
+
+def _optimise_alone(
+    goal: Goal, seconds: float, seed: int | None, cancel: Flag | None, progress: Progress | None, start: Board | None
+) -> tuple[int, Board]:
+    """:func:`optimise` in this process."""
     deadline = time.monotonic() + seconds
     rng = random.Random(seed)
 
@@ -553,6 +578,100 @@ def optimise(
     return best
 
 
+def _worker_seed(seed: int | None, index: int) -> int | None:
+    """Worker ``index``'s seed: worker 0 runs exactly the one-process search of ``seed``."""
+    if seed is None or index == 0:
+        return seed
+    return random.Random(f"{seed}/{index}").getrandbits(32)
+
+
+def _worker(goal: Goal, seconds: float, seed: int | None, start: dict[str, Any] | None, stop: Any, out: Any) -> None:
+    """One worker process: :func:`optimise` alone, every improvement sent to ``out`` as
+    ("better", score, position), then ("done", None, None), or ("error", message, None)."""
+    try:
+        _optimise_alone(
+            goal, seconds, seed, stop, lambda score, board: out.put(("better", score, board.to_json())),
+            None if start is None else Board.from_json(start),
+        )
+        out.put(("done", None, None))
+    except BaseException:  # noqa: BLE001 - reported to the parent, which raises it
+        out.put(("error", traceback.format_exc(), None))
+
+
+_GRACE = 2.0
+"""Seconds the parent waits for its workers to end on their own after a stop before killing them."""
+
+
+def _optimise_in_workers(
+    goal: Goal, seconds: float, seed: int | None, cancel: Flag | None, progress: Progress | None,
+    start: Board | None, count: int,
+) -> tuple[int, Board]:
+    """:func:`optimise` as ``count`` independent searches in worker processes, keeping the best.
+
+    The searches share nothing, so separate processes (not threads: the search is pure Python and
+    the interpreter lock would serialise it) give one full search per core. The parent reports the
+    starting answer at once, then relays each answer better than any before; it watches the time
+    limit and ``cancel`` itself and passes a stop to the workers, and whatever happens (time up,
+    cancel, an error here or in a worker) ends or kills every worker before it returns. Workers
+    are *spawned*, not forked: forking a process that runs threads (the kiosk UI) is unsafe.
+    """
+    deadline = time.monotonic() + seconds
+    board = start.copy() if start is not None else greedy_arrangement(random.Random(seed))
+    best = (puzzle_score(board, goal), board)
+    if progress is not None:
+        progress(best[0], best[1].copy())
+    context = multiprocessing.get_context("spawn")
+    stop = context.Event()
+    out = context.Queue()
+    position = None if start is None else start.to_json()
+    processes = [
+        context.Process(target=_worker, args=(goal, seconds, _worker_seed(seed, k), position, stop, out), daemon=True)
+        for k in range(count)
+    ]
+    try:
+        for process in processes:
+            process.start()
+        running = count
+        stopped_at: float | None = None
+        while running:
+            now = time.monotonic()
+            if stopped_at is None and (now >= deadline or (cancel is not None and cancel.is_set())):
+                stop.set()
+                stopped_at = now
+            if stopped_at is not None and now > stopped_at + _GRACE:
+                break
+            try:
+                kind, value, found = out.get(timeout=0.05)
+            except queue.Empty:
+                if not any(p.is_alive() for p in processes):  # killed from outside: nothing more comes
+                    break
+                continue
+            if kind == "done":
+                running -= 1
+            elif kind == "error":
+                raise RuntimeError(f"a worker of the Four {goal} search failed:\n{value}")
+            elif value > best[0] and stopped_at is None:
+                best = (value, Board.from_json(found))
+                if progress is not None:
+                    progress(best[0], best[1].copy())
+    finally:
+        stop.set()
+        ending = time.monotonic() + _GRACE
+        while any(p.is_alive() for p in processes) and time.monotonic() < ending:
+            try:  # a worker exits only once what it sent is read
+                out.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+            if process.pid is not None:
+                process.join()
+        out.close()
+        out.cancel_join_thread()
+    return best
+
+
 DEFAULT_SECONDS = 60.0
 """How long ``python -m engine solve four-lines|four-loops`` searches without ``--timeout``: a
 minute gives a good answer (lines ~130, loops ~100); the booklet records take ten minutes or more
@@ -561,13 +680,14 @@ minute gives a good answer (lines ~130, loops ~100); the booklet records take te
 
 def solve_command(args: argparse.Namespace, control: Control) -> dict[str, Any]:
     """``python -m engine solve four-lines|four-loops [--timeout S] [--seed N]``: run
-    :func:`optimise` from scratch for ``--timeout`` seconds (default :data:`DEFAULT_SECONDS`) and
+    :func:`optimise` on every core from scratch for ``--timeout`` seconds (default :data:`DEFAULT_SECONDS`) and
     answer the best arrangement, its ``score``, each colour's share (``scores``) and the score of
     the device's stored best (``best_known``)."""
     goal: Goal = "lines" if args.puzzle == "four-lines" else "loops"
     seconds = control.remaining()
     score, board = optimise(
-        goal, seconds=DEFAULT_SECONDS if seconds is None else seconds, seed=args.seed, cancel=control.cancel
+        goal, seconds=DEFAULT_SECONDS if seconds is None else seconds, seed=args.seed, cancel=control.cancel,
+        workers=None,
     )
     return {
         "solved": True,

@@ -4,6 +4,7 @@ actions, refusals, undo and saved state, the stored best arrangements, and the a
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 import subprocess
 import sys
@@ -300,6 +301,32 @@ def test_a_search_from_the_stored_best_never_gets_worse():
     stored, board = best_known("loops")
     score, found = optimise("loops", seconds=1.0, seed=3, start=board)
     assert score >= stored and incomplete(found) is None and puzzle_score(found, "loops") == score
+
+
+def test_workers_search_in_parallel_and_a_cancel_stops_them_all():
+    reports: list[int] = []
+    score, board = optimise("lines", seconds=2.5, seed=1, workers=2, progress=lambda s, b: reports.append(s))
+    assert incomplete(board) is None and score == puzzle_score(board, "lines") == reports[-1]
+    assert reports == sorted(set(reports)) and len(reports) >= 2  # the workers' answers reached us
+    cancel = threading.Event()
+    started = time.monotonic()
+    threading.Timer(1.0, cancel.set).start()
+    score, board = optimise("loops", seconds=60.0, seed=2, workers=2, cancel=cancel)
+    assert time.monotonic() - started < 5 and incomplete(board) is None
+    assert not multiprocessing.active_children()
+
+
+def test_a_failing_progress_callback_leaves_no_worker_behind():
+    reports: list[int] = []
+
+    def progress(score: int, board: Board) -> None:
+        reports.append(score)
+        if len(reports) == 2:  # the first report comes before the workers start; this one from them
+            raise KeyError("the caller's own bug")
+
+    with pytest.raises(KeyError):
+        optimise("lines", seconds=30.0, seed=1, workers=2, progress=progress)
+    assert not multiprocessing.active_children()
 
 
 def test_one_beam_builds_a_complete_arrangement():
