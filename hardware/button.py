@@ -23,11 +23,11 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from typing import Any, Callable, Self
+from typing import Any
 
 from .board import Board, detect_board
 from .config import ButtonConfig
-from .events import ButtonHeld, ButtonPressed, DeviceStatus, Event, Listener, Listeners
+from .events import ButtonHeld, ButtonPressed, DeviceStatus, Event, EventSource
 
 
 class ButtonLogic:
@@ -92,31 +92,14 @@ class ButtonLogic:
         return [ButtonPressed(at=t)]
 
 
-class _Button:
+class _Button(EventSource):
     """What both buttons share: listeners, the rules, and the context-manager protocol."""
 
     def __init__(self, config: ButtonConfig) -> None:
+        super().__init__()
         self.config = config
-        self._listeners = Listeners()
         self._logic = ButtonLogic(config.bounce_s, config.hold_s, config.rearm_s)
         self._cond = threading.Condition()
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(event)`` for every event; returns a function that unsubscribes."""
-        return self._listeners.add(listener)
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _emit(self, events: list[Event]) -> None:
-        for event in events:
-            self._listeners.emit(event)
 
 
 class SimulatedButton(_Button):

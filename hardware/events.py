@@ -18,7 +18,7 @@ import logging
 import queue
 import threading
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Union
+from typing import Any, Callable, Self, Union
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +111,31 @@ class Listeners:
                 listener(event)
             except Exception:
                 log.exception("event listener %r failed on %r", listener, event)
+
+
+class EventSource:
+    """What every input device shares: its listeners, and closing as a context manager. A
+    device reports each event it detects through :meth:`_emit`, on whatever thread noticed it."""
+
+    def __init__(self) -> None:
+        self._listeners = Listeners()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event)`` for every event; returns a function that unsubscribes."""
+        return self._listeners.add(listener)
+
+    def close(self) -> None:
+        """Release the device (nothing to release here; real backends override it)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _emit(self, events: list[Event]) -> None:
+        for event in events:
+            self._listeners.emit(event)
 
 
 class EventQueue:

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable, Self
 
 import serial
 
 from .config import ReaderConfig
-from .events import (DeviceStatus, Event, Listener, Listeners, ReaderConnected, ReaderLost, TagRead,
+from .events import (DeviceStatus, Event, EventSource, Listener, ReaderConnected, ReaderLost, TagRead,
                      TagRemoved, UnknownTag)
 from .protocols import Gone, Hello, LineDecoder, Message, Seen, decoder_for
 from .registry import RegistryError, TagRegistry, normalise_uid
@@ -37,38 +36,21 @@ READ_TIMEOUT_S = 0.1
 """The serial thread wakes at least this often to notice removals, silence and close()."""
 
 
-class _Reader:
+class _Reader(EventSource):
     """What both readers share: listeners, the tracker, naming tiles through the registry."""
 
     def __init__(self, registry: TagRegistry, tracker: TagTracker, listener: Listener | None) -> None:
+        super().__init__()
         self.registry = registry
         self._tracker = tracker
-        self._listeners = Listeners()
         if listener is not None:
             self._listeners.add(listener)
         self._lock = threading.Lock()
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(event)`` for every event; returns a function that unsubscribes."""
-        return self._listeners.add(listener)
 
     def present(self) -> dict[int, str]:
         """reader number -> UID of the tag lying on it now."""
         with self._lock:
             return self._tracker.present()
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _emit(self, events: list[Event]) -> None:
-        for event in events:
-            self._listeners.emit(event)
 
     def _events(self, changes: list[Change]) -> list[Event]:
         events: list[Event] = []
