@@ -19,7 +19,8 @@ from engine.board import Board, Placement
 from engine.geometry import DIRECTIONS
 from engine.four import FourLines, FourLoops, best_known, colour_scores, groups, incomplete, puzzle_score
 from engine.modes import Refused, restore, save
-from engine.optimise import beam_search, greedy_arrangement, optimise
+from engine.optimise import _CELLS, _fitted, beam_search, greedy_arrangement, optimise
+from engine.polish import polish
 from engine.playout import playout
 from engine.tiles import COLOURS
 
@@ -327,6 +328,36 @@ def test_a_failing_progress_callback_leaves_no_worker_behind():
     with pytest.raises(KeyError):
         optimise("lines", seconds=30.0, seed=1, workers=2, progress=progress)
     assert not multiprocessing.active_children()
+
+
+@pytest.mark.parametrize("goal", ["lines", "loops"])
+def test_polish_improves_a_beam_answer_and_stops_when_cancelled(goal):
+    start_score, start = beam_search(goal, 30, random.Random(4))
+    reports: list[tuple[int, Board]] = []
+    cancel = threading.Event()
+
+    def progress(score: int, board: Board) -> None:
+        reports.append((score, board))
+        cancel.set()
+
+    started = time.monotonic()
+    score, board = polish(goal, _fitted(start), _CELLS, seconds=120.0, workers=2, seed=1, cancel=cancel, progress=progress)
+    assert time.monotonic() - started < 60  # the cancel, not the time limit, ended it
+    assert score > start_score and [s for s, _ in reports][-1] == score
+    assert incomplete(board) is None and sum(reference_scores(board, goal).values()) == score
+    pos = {p.cell: (p.tile, p.rot) for p in board.placements()}
+    assert all(ref.golden_ok(pos, cell, tile, rot) for cell, (tile, rot) in pos.items())
+
+
+def test_polish_refuses_what_is_not_a_complete_arrangement_in_its_region():
+    score, board = beam_search("lines", 30, random.Random(4))
+    with pytest.raises(ValueError, match="outside the region"):
+        polish("lines", board, _CELLS[:40], seconds=1.0)
+    short = Board()
+    for p in _fitted(board).placements()[:-1]:
+        short.push(p)
+    with pytest.raises(ValueError, match="not placed"):
+        polish("lines", short, _CELLS, seconds=1.0)
 
 
 def test_one_beam_builds_a_complete_arrangement():
