@@ -107,8 +107,9 @@ _KEEP = (8, 36)
 """How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
 _POLISH_SHARE = 0.4
 """The share of :func:`optimise`'s time given at the end to :func:`engine.polish.polish`. Measured
-with two workers, seed 1, from scratch: in 60 s, lines 137 -> 138 and loops 110 -> 114 (36 s of
-beam search, then polish); in 10 minutes, see the README."""
+in 10 minutes from scratch with two workers, beam search alone -> with the polish: lines seed 1
+137 -> 143, seed 2 141 -> 141; loops seed 1 118 -> 116, seed 2 124 -> 127. (Not tuned further: the
+lines beam search is mostly stuck after its first minute, so a larger share may do better.)"""
 _POLISH_MIN = 10.0
 """Below this many seconds of polishing, skip it: building the solver's model takes about three."""
 _NOISE = 0.9
@@ -698,7 +699,7 @@ def _optimise_in_workers(
 
 DEFAULT_SECONDS = 60.0
 """How long ``python -m engine solve four-lines|four-loops`` searches without ``--timeout``: a
-minute gives a good answer (lines ~130, loops ~100); the booklet records take ten minutes or more
+minute gives a fair answer (seed 1: lines 131, loops 110); the booklet records take ten minutes or more
 (see ``bench/four_optimise.py``)."""
 
 
