@@ -31,11 +31,11 @@ last ``_EXHAUSTIVE`` cells are completed by an exhaustive search from each survi
 improvement: anytime, cancellable, and always holding a valid answer (a quick greedy arrangement,
 or the caller's ``start``, before the first beam ends). The last part of its time goes to
 :func:`engine.polish.polish`, a constraint solver that improves the best answer by changing
-tiles scattered over the whole table at once, which rebuilding corners cannot do. With ``workers`` it runs
-that many independent searches (different seeds) in parallel processes and keeps the best: the
-outcome of one search varies a lot with its tie-breaks (for Four loops, fresh beams of width 300
-end anywhere between 55 and 102, mostly because one colour's long chain fails to close into a loop
-at the last rows), so more independent draws are worth as much as more time.
+tiles scattered over the whole table at once, which rebuilding corners cannot do. With
+``workers`` it runs that many independent searches (different seeds) in parallel processes and
+keeps the best: the outcome of one search varies a lot with its tie-breaks (for Four loops, fresh
+beams of width 300 end anywhere between 55 and 102, mostly because one colour's long chain fails to
+close into a loop at the last rows), so more independent draws are worth as much as more time.
 """
 
 from __future__ import annotations
