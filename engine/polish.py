@@ -33,7 +33,7 @@ from ortools.sat.python import cp_model
 
 from .board import Board, Placement
 from .four import Goal, incomplete, puzzle_score
-from .geometry import DIRECTIONS, Cell, opposite
+from .geometry import Cell, neighbour, opposite
 from .solver.control import Flag
 from .tiles import ALL_NUMBERS, COLOURS, FACES
 
@@ -50,7 +50,7 @@ class _Model:
         self.cells = list(cells)
         index = {c: i for i, c in enumerate(self.cells)}
         n = len(self.cells)
-        nb = [[index.get((q + dq, r + dr), -1) for dq, dr in DIRECTIONS] for q, r in self.cells]
+        nb = [[index.get(neighbour(cell, d), -1) for d in range(6)] for cell in self.cells]
         m = self.model = cp_model.CpModel()
         self.x = {(u, t, r): m.new_bool_var(f"x{u}_{t}_{r}") for u in range(n) for t in ALL_NUMBERS for r in range(6)}
         x = self.x
@@ -153,7 +153,7 @@ def _exit(board: Board, chain: Sequence[Cell], colour: str, end: int) -> int:
     if len(chain) == 1:
         return edges[end]
     inner = chain[1] if end == 0 else chain[-2]
-    return next(d for d in edges if (cell[0] + DIRECTIONS[d][0], cell[1] + DIRECTIONS[d][1]) != inner)
+    return next(d for d in edges if neighbour(cell, d) != inner)
 
 
 def polish(
