@@ -96,13 +96,16 @@ of their tiles (measured: 0.5 beats 0, 0.3 and 1; a bonus for the longest chain 
 _START_WIDTHS = (30, 300)
 """Widths of the first beam searches, from scratch: a narrow one gives a fair answer within a
 second or two, then a wider one a good one."""
-_REBUILD: dict[Goal, tuple[int, int, int]] = {"lines": (400, 15, 800), "loops": (800, 40, 1600)}
+_REBUILD: dict[Goal, tuple[int, int, int]] = {"lines": (400, 15, 800), "loops": (800, 8, 1600)}
 """(first width, patience, widest) of the rebuilding beams: the width doubles after ``patience``
 rebuilds without gain, and after ``patience`` more at the widest the search starts again from
-scratch, keeping its best. Lines get stuck hard within a minute or two, loops keep gaining slowly,
-so they are given longer. Measured in 10 minutes from scratch, two runs side by side: lines seeds
+scratch, keeping its best. Measured in 10 minutes from scratch, two runs side by side: lines seeds
 1 and 2: (400, 15, 800) 136 and 141; (400, 10, 400) 136 and 135; seed 1 without restarts 137.
-Loops seeds 1 and 3: (800, 40, 1600) 116 and 118; (400, 40, 1600) 116 and 114."""
+Loops: a rebuild takes about 3 s and nearly all gains come in a cycle's first few rebuilds, so a
+long patience mostly waits; one search process for 6 minutes, seeds 1 and 3: patience 40 gives
+102 and 117, patience 8 gives 117 and 119, patience 4 gives 116 and 118 (width 400 instead of 800
+at patience 40: no better). The full 10-minute benchmark with the polish, seeds 1 and 2: patience 40
+gave 116 and 127, patience 8 gives 124 and 114; one search's luck still outweighs the setting."""
 _KEEP = (8, 36)
 """How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
 _POLISH_SHARE = 0.4
