@@ -111,8 +111,9 @@ _KEEP = (8, 36)
 _POLISH_SHARE = 0.4
 """The share of :func:`optimise`'s time given at the end to :func:`engine.polish.polish`. Measured
 in 10 minutes from scratch with two workers, beam search alone -> with the polish: lines seed 1
-137 -> 143, seed 2 141 -> 141; loops seed 1 118 -> 116, seed 2 124 -> 127. (Not tuned further: the
-lines beam search is mostly stuck after its first minute, so a larger share may do better.)"""
+137 -> 143, seed 2 141 -> 141; loops (rebuild patience 40) seed 1 118 -> 116, seed 2 124 -> 127.
+(Not tuned further: the lines beam search is mostly stuck after its first minute, so a larger
+share may do better.)"""
 _POLISH_MIN = 10.0
 """Below this many seconds of polishing, skip it: building the solver's model takes about three."""
 _NOISE = 0.9
