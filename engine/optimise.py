@@ -21,11 +21,27 @@ colour can still become that colour's longest line; everything else they hold is
 That bound (plus half the fixed ends, and a small bonus for long chains still growing) ranks the
 beam; for Four loops every open chain is waste and only each colour's longest loop counts.
 
-The cells are the 61 of a radius-4 hexagon, filled row by row. The last rows may be left empty
-(``_SKIP_FROM``): an exact fill of a fixed shape with exactly the 56 tiles usually dead-ends in its
-last cells, while a little slack there lets the beam finish and choose the shape's bottom edge
-itself. Each new tile must touch an earlier one, so the arrangement is always in one piece. The
-last ``_EXHAUSTIVE`` cells are completed by an exhaustive search from each surviving state.
+Where the tiles go
+------------------
+Each goal has its region (``_SCANS``), filled row by row; each new tile must touch an earlier
+one, so the arrangement is always in one piece, and the last ``_EXHAUSTIVE`` cells are completed
+by an exhaustive search from each surviving state.
+
+Four lines works in the 61 cells of a radius-4 hexagon, the most compact shape. Its last rows may
+be left empty (``skip_from``): an exact fill of such a shape with exactly the 56 tiles often
+dead-ends in its last cells, while a little slack lets the beam finish and choose the bottom edge.
+
+Four loops counts every chain as waste, so what matters is how many tiles the boundary forces onto
+chains. A boundary cell with two edges facing out side by side can turn a chain straight back
+(a sharp curve): a one-tile chain. A corner cell of a hexagonal shape has three: the odd one starts
+a chain that crosses the table to another odd edge, several tiles each, and a hexagon has six such
+corners. A triangle's corner cells have four (two sharp curves) and its side cells two: no odd edge
+at all. So Four loops works in a triangle of side 10 (55 cells, 60 edges facing out) with the 56th
+tile beside the middle of one side: 62 edges, 31 chains, a score of at most about 136, the
+booklet's "believed possible". The triangle is filled exactly, from its long side to its point, so
+the open chains close as the rows shrink. Measured in 10 minutes from scratch (seed 1, both
+cores, with the polish): the hexagon gave 124, the triangle 127; and CP-SAT's polish is far
+stronger in the exact triangle (one beam answer went from 112 to 126 in 25 s).
 
 :func:`optimise` runs beams of growing width with fresh random tie-breaks, reporting each
 improvement: anytime, cancellable, and always holding a valid answer (a quick greedy arrangement,
@@ -34,7 +50,7 @@ or the caller's ``start``, before the first beam ends). The last part of its tim
 tiles scattered over the whole table at once, which rebuilding corners cannot do. With
 ``workers`` it runs that many independent searches (different seeds) in parallel processes and
 keeps the best: the outcome of one search varies a lot with its tie-breaks (for Four loops, fresh
-beams of width 300 end anywhere between 55 and 102, mostly because one colour's long chain fails to
+beams of width 300 end anywhere between 37 and 90, mostly because one colour's long chain fails to
 close into a loop at the last rows), so more independent draws are worth as much as more time.
 """
 
@@ -66,33 +82,45 @@ __all__ = ["Goal", "optimise", "best_known", "beam_search", "greedy_arrangement"
 
 Progress = Callable[[int, Board], None]
 
-_RADIUS = 4
-_HEXAGON = [(q, r) for q in range(-_RADIUS, _RADIUS + 1) for r in range(-_RADIUS, _RADIUS + 1) if abs(q + r) <= _RADIUS]
-
-
 class _Scan:
-    """An order in which the search decides the cells of the hexagon, with each cell's neighbours
-    (as indices in that order, -1 outside) and the directions towards cells decided before it.
-    Cells from ``skip_from`` on may be left empty."""
+    """A region of cells in the order the search decides them, with each cell's neighbours (as
+    indices in that order, -1 outside) and the directions towards cells decided before it. Cells
+    from ``skip_from`` on may be left empty. ``turns``: the turns (in sixths) that map the region
+    onto itself, up to a shift, so that a rebuild can keep any of its sides."""
 
-    def __init__(self, cells: list[Cell], skip_from: int) -> None:
+    def __init__(self, cells: list[Cell], skip_from: int, turns: tuple[int, ...]) -> None:
         self.cells = tuple(cells)
         index = {c: i for i, c in enumerate(cells)}
         self.nb = tuple(tuple(index.get((q + dq, r + dr), -1) for dq, dr in DIRECTIONS) for q, r in cells)
         self.earlier = tuple(tuple(d for d in range(6) if 0 <= self.nb[i][d] < i) for i in range(len(cells)))
         self.skip_from = skip_from
+        self.turns = turns
 
 
-_ROWS = _Scan(sorted(_HEXAGON, key=lambda c: (c[1], c[0])), 45)
-"""Row by row, top to bottom; the last 16 cells (the bottom two rows and the end of the third) may stay empty."""
-_CELLS = _ROWS.cells
+def _rows(cells: list[Cell]) -> list[Cell]:
+    return sorted(cells, key=lambda c: (c[1], c[0]))
+
+
+_RADIUS = 4
+_HEXAGON = _Scan(
+    _rows([(q, r) for q in range(-_RADIUS, _RADIUS + 1) for r in range(-_RADIUS, _RADIUS + 1) if abs(q + r) <= _RADIUS]),
+    45, (0, 1, 2, 3, 4, 5),
+)
+"""Four lines: the 61 cells of a radius-4 hexagon row by row, top to bottom; the last 16 cells (the
+bottom two rows and the end of the third) may stay empty."""
+_SIDE = 10
+_TRIANGLE = _Scan(_rows([(q, r) for r in range(_SIDE) for q in range(_SIDE - r)]) + [(5, -1), (5, 5), (-1, 5)], 55, (0, 2, 4))
+"""Four loops: a triangle of side 10 pointing down (rows of 10, 9, ... 1 cells, 55 in all), row by
+row, then three cells, one beside the middle of each side, of which the 56th tile takes one."""
+_SCANS: dict[Goal, _Scan] = {"lines": _HEXAGON, "loops": _TRIANGLE}
 _OPP = tuple(opposite(d) for d in range(6))
 _EXHAUSTIVE = 8
 """The last cells, completed exhaustively from every state the beam keeps."""
 _GAMMA = {"lines": 0.1, "loops": 0.5}
 """Lines: weight of the bonus for each colour's longest chain still growing (measured: 0.1 beats 0
 and 0.2 or more). Loops: weight of the penalty for each extra chain open at both ends and for each
-of their tiles (measured: 0.5 beats 0, 0.3 and 1; a bonus for the longest chain hurts)."""
+of their tiles (measured in the hexagon: 0.5 beats 0, 0.3 and 1; a bonus for the longest chain
+hurts)."""
 _START_WIDTHS = (30, 300)
 """Widths of the first beam searches, from scratch: a narrow one gives a fair answer within a
 second or two, then a wider one a good one."""
@@ -101,19 +129,20 @@ _REBUILD: dict[Goal, tuple[int, int, int]] = {"lines": (400, 15, 800), "loops": 
 rebuilds without gain, and after ``patience`` more at the widest the search starts again from
 scratch, keeping its best. Measured in 10 minutes from scratch, two runs side by side: lines seeds
 1 and 2: (400, 15, 800) 136 and 141; (400, 10, 400) 136 and 135; seed 1 without restarts 137.
-Loops: a rebuild takes about 3 s and nearly all gains come in a cycle's first few rebuilds, so a
-long patience mostly waits; one search process for 6 minutes, seeds 1 and 3: patience 40 gives
-102 and 117, patience 8 gives 117 and 119, patience 4 gives 116 and 118 (width 400 instead of 800
-at patience 40: no better). The full 10-minute benchmark with the polish, seeds 1 and 2: patience 40
-gave 116 and 127, patience 8 gives 124 and 114; one search's luck still outweighs the setting."""
+Loops, measured in the hexagon it used before the triangle: a rebuild took about 3 s (in the
+triangle about 1 s) and nearly all gains came in a cycle's first few rebuilds, so a long patience
+mostly waits; one search process for 6 minutes, seeds 1 and 3: patience 40 gave 102 and 117,
+patience 8 117 and 119, patience 4 116 and 118 (width 400 instead of 800 at patience 40: no
+better)."""
 _KEEP = (8, 36)
 """How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
 _POLISH_SHARE = 0.4
 """The share of :func:`optimise`'s time given at the end to :func:`engine.polish.polish`. Measured
 in 10 minutes from scratch with two workers, beam search alone -> with the polish: lines seed 1
-137 -> 143, seed 2 141 -> 141; loops (rebuild patience 40) seed 1 118 -> 116, seed 2 124 -> 127.
-(Not tuned further: the lines beam search is mostly stuck after its first minute, so a larger
-share may do better.)"""
+137 -> 143, seed 2 141 -> 141; loops in the hexagon (rebuild patience 40) seed 1 118 -> 116, seed 2
+124 -> 127. In the triangle the loops beam search stalls within two or three minutes and the polish
+does most of the late gains (seed 1: 118 at 360 s, 127 at 470 s); a share of 0.6 gave 123 on seed 2,
+one run, so not enough to change it. (Not tuned further.)"""
 _POLISH_MIN = 10.0
 """Below this many seconds of polishing, skip it: building the solver's model takes about three."""
 _NOISE = 0.9
@@ -240,15 +269,17 @@ def beam_search(
     should_stop: Callable[[], bool] = lambda: False,
     prefix: Sequence[tuple[int, int] | None] = (),
     guide: Sequence[tuple[int, int] | None] = (),
-    scan: _Scan = _ROWS,
+    scan: _Scan | None = None,
 ) -> tuple[int, Board] | None:
-    """One beam search keeping ``width`` states; the arrangement found and its score (None if every
-    state dead-ended, or ``should_stop()``, polled a few times a second, became true).
+    """One beam search keeping ``width`` states over ``scan`` (by default the goal's own region);
+    the arrangement found and its score (None if every state dead-ended, or ``should_stop()``,
+    polled a few times a second, became true).
 
     ``prefix`` imposes the first cells of the scan ((tile, rot), or None for an empty cell): the
     search then only rebuilds the rest. ``guide`` (a whole arrangement, cell by cell, extending the
     prefix) is kept in the beam at every step, so the result is never worse than the guide."""
     lines = goal == "lines"
+    scan = scan or _SCANS[goal]
     bound = _lines_bound if lines else _loops_bound
     gamma = _GAMMA[goal]
     n = len(scan.cells)
@@ -476,21 +507,25 @@ def greedy_arrangement(rng: random.Random) -> Board:
     return board
 
 
-def _decisions(board: Board, turn: int) -> list[tuple[int, int] | None] | None:
-    """The arrangement turned by ``turn`` sixths, as the row scan's decisions cell by cell (None for
-    an empty cell); None when it does not fit the hexagon the search works in."""
-    where = {rotate_cell(p.cell, turn): (p.tile, (p.rot + turn) % 6) for p in board.placements()}
-    if not where.keys() <= set(_CELLS):
+def _decisions(board: Board, turn: int, scan: _Scan) -> list[tuple[int, int] | None] | None:
+    """The arrangement turned by ``turn`` sixths and shifted into ``scan``'s region, as the scan's
+    decisions cell by cell (None for an empty cell); None when it does not fit."""
+    turned = Board()
+    for p in board.placements():
+        turned.push(Placement(p.tile, *rotate_cell(p.cell, turn), (p.rot + turn) % 6))
+    fitted = _fitted(turned, scan.cells)
+    if fitted is None:
         return None
-    return [where.get(c) for c in _CELLS]
+    where = {p.cell: (p.tile, p.rot) for p in fitted.placements()}
+    return [where.get(c) for c in scan.cells]
 
 
-def _fitted(board: Board) -> Board | None:
-    """``board`` moved so that it lies in the search's hexagon, or None when it cannot."""
+def _fitted(board: Board, region: Sequence[Cell]) -> Board | None:
+    """``board`` moved so that it lies in ``region``, or None when it cannot."""
     cells = [p.cell for p in board.placements()]
-    inside = set(_CELLS)
+    inside = set(region)
     for dq, dr in sorted(
-        {(q0 - q, r0 - r) for q, r in cells[:1] for q0, r0 in _CELLS},
+        {(q0 - q, r0 - r) for q, r in cells[:1] for q0, r0 in region},
         key=lambda v: abs(v[0]) + abs(v[1]) + abs(v[0] + v[1]),
     ):
         if all((q + dq, r + dr) in inside for q, r in cells):
@@ -520,7 +555,8 @@ def optimise(
     search's hexagon. The same seed gives the same search, but where the time limit cuts it varies.
 
     After one beam search from scratch, the search improves its answer by rebuilding part of it:
-    turn the arrangement a random number of sixths, keep the first rows of the row scan, and run a
+    turn the arrangement a way its region allows (any sixth for the hexagon, a third for the
+    triangle), keep the first rows of the row scan, and run a
     beam search over the rest with the current arrangement as its guide (so it never gets worse).
     The width grows when many rebuilds in a row find nothing better, and when even the widest find
     nothing the search starts again from scratch (the best answer is kept).
@@ -546,10 +582,11 @@ def optimise(
     else:
         best = _optimise_alone(goal, seconds - polishing, seed, cancel, progress, start)
     left = deadline - time.monotonic()
-    fitted = _fitted(best[1]) if polishing and left > 0 else None
+    region = _SCANS[goal].cells
+    fitted = _fitted(best[1], region) if polishing and left > 0 else None
     if fitted is None or (cancel is not None and cancel.is_set()):
         return best
-    return polish(goal, fitted, _CELLS, seconds=left, workers=count, seed=seed or 0, cancel=cancel, progress=progress)
+    return polish(goal, fitted, region, seconds=left, workers=count, seed=seed or 0, cancel=cancel, progress=progress)
 
 
 def _optimise_alone(
@@ -574,7 +611,8 @@ def _optimise_alone(
             if progress is not None:
                 progress(best[0], best[1].copy())
 
-    current = (best[0], fitted) if start is not None and (fitted := _fitted(start)) else None
+    scan = _SCANS[goal]
+    current = (best[0], fitted) if start is not None and (fitted := _fitted(start, scan.cells)) else None
     if current is None:
         for width in _START_WIDTHS:
             found = beam_search(goal, width, rng, should_stop)
@@ -589,9 +627,8 @@ def _optimise_alone(
             offer(current)
             width, idle = first, 0
             continue
-        turn = rng.randrange(6)
-        decisions = _decisions(current[1], turn)
-        assert decisions is not None  # the search's own arrangements always fit
+        decisions = _decisions(current[1], rng.choice(scan.turns), scan)
+        assert decisions is not None  # the search's own arrangements always fit, turned any way it allows
         keep = rng.randint(*_KEEP)
         found = beam_search(goal, width, rng, should_stop, prefix=decisions[:keep], guide=decisions)
         if found is None or incomplete(found[1]) is not None:

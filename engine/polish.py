@@ -13,8 +13,9 @@ arrangements it gains little (lines 141 stays, loops 124 -> 126), so it polishes
 
 The model
 ---------
-One Boolean per (cell, tile, rotation) on a fixed region of cells (:mod:`engine.optimise` uses its
-radius-4 hexagon: 61 cells for the 56 tiles); each tile once, at most one per cell; from those, the
+One Boolean per (cell, tile, rotation) on a fixed region of cells (:mod:`engine.optimise` passes
+its own: a hexagon of 61 cells for Four lines, a triangle and three cells beside it, 58 in all, for
+Four loops); each tile once, at most one per cell; from those, the
 colour each edge shows, and touching edges match. Each colour's counted chain is one ``AddCircuit``
 over the cells (a cell left out of the chain takes its self-loop): for Four loops the circuit is
 the loop; for Four lines it also passes through one extra node standing for "the empty space",

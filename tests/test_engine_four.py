@@ -19,7 +19,7 @@ from engine.board import Board, Placement
 from engine.geometry import DIRECTIONS
 from engine.four import FourLines, FourLoops, best_known, colour_scores, groups, incomplete, puzzle_score
 from engine.modes import Refused, restore, save
-from engine.optimise import _CELLS, _fitted, beam_search, greedy_arrangement, optimise
+from engine.optimise import _SCANS, _decisions, _fitted, beam_search, greedy_arrangement, optimise
 from engine.polish import polish
 from engine.playout import playout
 from engine.tiles import COLOURS
@@ -341,7 +341,8 @@ def test_polish_improves_a_beam_answer_and_stops_when_cancelled(goal):
         cancel.set()
 
     started = time.monotonic()
-    score, board = polish(goal, _fitted(start), _CELLS, seconds=120.0, workers=2, seed=1, cancel=cancel, progress=progress)
+    region = _SCANS[goal].cells
+    score, board = polish(goal, _fitted(start, region), region, seconds=120.0, workers=2, seed=1, cancel=cancel, progress=progress)
     assert time.monotonic() - started < 60  # the cancel, not the time limit, ended it
     assert score > start_score and [s for s, _ in reports][-1] == score
     assert incomplete(board) is None and sum(reference_scores(board, goal).values()) == score
@@ -352,12 +353,12 @@ def test_polish_improves_a_beam_answer_and_stops_when_cancelled(goal):
 def test_polish_refuses_what_is_not_a_complete_arrangement_in_its_region():
     score, board = beam_search("lines", 30, random.Random(4))
     with pytest.raises(ValueError, match="outside the region"):
-        polish("lines", board, _CELLS[:40], seconds=1.0)
+        polish("lines", board, _SCANS["lines"].cells[:40], seconds=1.0)
     short = Board()
-    for p in _fitted(board).placements()[:-1]:
+    for p in _fitted(board, _SCANS["lines"].cells).placements()[:-1]:
         short.push(p)
     with pytest.raises(ValueError, match="not placed"):
-        polish("lines", short, _CELLS, seconds=1.0)
+        polish("lines", short, _SCANS["lines"].cells, seconds=1.0)
 
 
 def test_one_beam_builds_a_complete_arrangement():
@@ -365,6 +366,21 @@ def test_one_beam_builds_a_complete_arrangement():
     assert found is not None
     score, board = found
     assert incomplete(board) is None and score == sum(reference_scores(board, "lines").values())
+
+
+def test_four_loops_builds_a_triangle_with_one_tile_beside_it_that_turns_onto_itself():
+    found = beam_search("loops", 300, random.Random(1))  # an exact fill: a narrow beam may dead-end
+    assert found is not None
+    score, board = found
+    assert incomplete(board) is None and score == sum(reference_scores(board, "loops").values())
+    cells = {p.cell for p in board.placements()}
+    facing_out = sum(1 for q, r in cells for dq, dr in DIRECTIONS if (q + dq, r + dr) not in cells)
+    assert facing_out == 62  # a triangle of side 10 has 60; the 56th tile beside a side adds 2
+    region = _SCANS["loops"]
+    assert cells <= set(region.cells)
+    for turn in region.turns:  # a rebuild may keep any side: the arrangement turned still fits
+        decisions = _decisions(board, turn, region)
+        assert decisions is not None and sum(d is not None for d in decisions) == 56
 
 
 def test_the_solve_command():
