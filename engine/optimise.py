@@ -108,10 +108,10 @@ _HEXAGON = _Scan(
 )
 """Four lines: the 61 cells of a radius-4 hexagon row by row, top to bottom; the last 16 cells (the
 bottom two rows and the end of the third) may stay empty."""
-_SIDE = 10
-_TRIANGLE = _Scan(
-    _rows([(q, r) for r in range(_SIDE) for q in range(_SIDE - r)]) + [(5, -1), (5, 5), (-1, 5)], 55, (0, 2, 4)
-)
+_SIDE = 10  # even, so that each side has a middle pair of cells for the 56th tile to touch
+_HALF = _SIDE // 2
+_TRIANGLE_CELLS = _rows([(q, r) for r in range(_SIDE) for q in range(_SIDE - r)])
+_TRIANGLE = _Scan(_TRIANGLE_CELLS + [(_HALF, -1), (_HALF, _HALF), (-1, _HALF)], len(_TRIANGLE_CELLS), (0, 2, 4))
 """Four loops: a triangle of side 10 pointing down (rows of 10, 9, ... 1 cells, 55 in all), row by
 row, then three cells, one beside the middle of each side, of which the 56th tile takes one."""
 _SCANS: dict[Goal, _Scan] = {"lines": _HEXAGON, "loops": _TRIANGLE}
