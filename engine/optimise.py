@@ -52,12 +52,15 @@ tiles scattered over the whole table at once, which rebuilding corners cannot do
 keeps the best: the outcome of one search varies a lot with its tie-breaks (for Four loops, fresh
 beams of width 300 end anywhere between 37 and 90, mostly because one colour's long chain fails to
 close into a loop at the last rows), so more independent draws are worth as much as more time.
+For the same reason a long Four loops search runs as several independent rounds (``_ROUND``),
+each a beam search and then the polish.
 """
 
 from __future__ import annotations
 
 import argparse
 import heapq
+import math
 import multiprocessing
 import os
 import queue
@@ -139,12 +142,22 @@ better)."""
 _KEEP = (8, 36)
 """How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
 _POLISH_SHARE = 0.4
-"""The share of :func:`optimise`'s time given at the end to :func:`engine.polish.polish`. Measured
-in 10 minutes from scratch with two workers, beam search alone -> with the polish: lines seed 1
-137 -> 143, seed 2 141 -> 141; loops in the hexagon (rebuild patience 40) seed 1 118 -> 116, seed 2
-124 -> 127. In the triangle the loops beam search stalls within two or three minutes and the polish
-does most of the late gains (seed 1: 118 at 360 s, 127 at 470 s); a share of 0.6 gave 123 on seed 2,
-one run, so not enough to change it. (Not tuned further.)"""
+"""The share of each round's time (see :data:`_ROUND`) given at the end to
+:func:`engine.polish.polish`. Measured in 10 minutes from scratch with two workers, one round, beam
+search alone -> with the polish: lines seed 1 137 -> 143, seed 2 141 -> 141; loops in the hexagon
+(rebuild patience 40) seed 1 118 -> 116, seed 2 124 -> 127. In the triangle the loops beam search
+stalls within two or three minutes and the polish does most of the late gains (seed 1: 118 at 360 s,
+127 at 470 s); a share of 0.6 gave 123 on seed 2, one run, so not enough to change it. (Not tuned
+further.)"""
+_ROUND: dict[Goal, float] = {"lines": math.inf, "loops": 200.0}
+"""Seconds per round: :func:`optimise` splits its time into rounds of about this length, each an
+independent search from scratch (beam search, then the polish), and keeps the best. In the triangle
+the Four loops beam search stalls within about two minutes and the polish a minute or two later,
+while where they stall varies widely (polishes of different beam answers ended anywhere between 117
+and 127), so in 10 minutes three draws are worth more than one long one. Measured, 10 minutes from
+scratch, two workers: seed 1 125 in its first round, 128 in its third (one round: 127); seed 2 122
+(one round with 60 % for the polish: 123; five rounds of 120 s: 122); seed 3 125 in its third
+round. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
 _POLISH_MIN = 10.0
 """Below this many seconds of polishing, skip it: building the solver's model takes about three."""
 _NOISE = 0.9
@@ -569,6 +582,10 @@ def optimise(
 
     The last :data:`_POLISH_SHARE` of the time (when that is at least :data:`_POLISH_MIN` seconds)
     goes to :func:`engine.polish.polish` on the best answer, with ``workers`` solver threads.
+
+    A long search runs in rounds of about :data:`_ROUND` seconds, each one such search (beam, then
+    polish) from scratch with its own seed (the first round from ``start``, with ``seed`` itself),
+    and returns the best; progress reports only what beats every earlier round.
     """
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {GOALS}, not {goal!r}")
@@ -577,6 +594,31 @@ def optimise(
     count = (os.cpu_count() or 1) if workers is None else workers
     if count < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
+    deadline = time.monotonic() + seconds
+    rounds = max(1, round(seconds / _ROUND[goal]))
+    best: tuple[int, Board] | None = None
+
+    def relay(score: int, board: Board) -> None:
+        if progress is not None and (best is None or score > best[0]):
+            progress(score, board)
+
+    for k in range(rounds):
+        left = deadline - time.monotonic()
+        if k and (left <= 0 or (cancel is not None and cancel.is_set())):
+            break
+        seed_k, start_k = _derived_seed(seed, k, "round "), start if k == 0 else None
+        found = _round(goal, left / (rounds - k), seed_k, cancel, relay, start_k, count)
+        if best is None or found[0] > best[0]:
+            best = found
+    assert best is not None
+    return best
+
+
+def _round(
+    goal: Goal, seconds: float, seed: int | None, cancel: Flag | None, progress: Progress | None,
+    start: Board | None, count: int,
+) -> tuple[int, Board]:
+    """One round of :func:`optimise`: beam search (in ``count`` processes), then the polish."""
     deadline = time.monotonic() + seconds
     polishing = seconds * _POLISH_SHARE if polish is not None and seconds * _POLISH_SHARE >= _POLISH_MIN else 0.0
     if count > 1:
@@ -646,11 +688,12 @@ def _optimise_alone(
     return best
 
 
-def _worker_seed(seed: int | None, index: int) -> int | None:
-    """Worker ``index``'s seed: worker 0 runs exactly the one-process search of ``seed``."""
+def _derived_seed(seed: int | None, index: int, kind: str = "") -> int | None:
+    """The seed of worker (``kind`` "") or round (``kind`` "round ") ``index``: index 0 runs exactly
+    the search of ``seed`` itself, and no two workers or rounds share a seed."""
     if seed is None or index == 0:
         return seed
-    return random.Random(f"{seed}/{index}").getrandbits(32)
+    return random.Random(f"{seed}/{kind}{index}").getrandbits(32)
 
 
 def _worker(goal: Goal, seconds: float, seed: int | None, start: dict[str, Any] | None, stop: Any, out: Any) -> None:
@@ -693,7 +736,7 @@ def _optimise_in_workers(
     out = context.Queue()
     position = None if start is None else start.to_json()
     processes = [
-        context.Process(target=_worker, args=(goal, seconds, _worker_seed(seed, k), position, stop, out), daemon=True)
+        context.Process(target=_worker, args=(goal, seconds, _derived_seed(seed, k), position, stop, out), daemon=True)
         for k in range(count)
     ]
     try:

@@ -191,7 +191,7 @@ def polish(
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(seconds, 0.0)
     solver.parameters.num_workers = max(workers, 1)
-    solver.parameters.random_seed = seed
+    solver.parameters.random_seed = seed % 2**31  # the solver takes a 32-bit signed seed
     solver.parameters.use_lns_only = True  # every thread improves the answer; none tries to prove it best
     solver.parameters.interleave_search = workers <= 1  # one thread takes turns among the neighbourhoods
 

@@ -19,6 +19,7 @@ from engine.board import Board, Placement
 from engine.geometry import DIRECTIONS
 from engine.four import FourLines, FourLoops, best_known, colour_scores, groups, incomplete, puzzle_score
 from engine.modes import Refused, restore, save
+from engine import optimise as optimise_module
 from engine.optimise import _SCANS, _decisions, _fitted, beam_search, greedy_arrangement, optimise
 from engine.polish import polish
 from engine.playout import playout
@@ -317,6 +318,25 @@ def test_workers_search_in_parallel_and_a_cancel_stops_them_all():
     assert not multiprocessing.active_children()
 
 
+def test_a_long_search_runs_independent_rounds_and_reports_only_the_best(monkeypatch):
+    monkeypatch.setitem(optimise_module._ROUND, "loops", 1.0)  # three rounds in three seconds
+    rounds: list[tuple[int | None, int]] = []
+    real = optimise_module._round
+
+    def spy(goal, seconds, seed, *rest):  # noqa: ANN001, ANN202
+        found = real(goal, seconds, seed, *rest)
+        rounds.append((seed, found[0]))
+        return found
+
+    monkeypatch.setattr(optimise_module, "_round", spy)
+    reports: list[int] = []
+    score, board = optimise("loops", seconds=3.0, seed=1, progress=lambda s, b: reports.append(s))
+    seeds = [seed for seed, _ in rounds]
+    assert len(rounds) == 3 and seeds[0] == 1 and len(set(seeds)) == 3  # round 0 is the one-round search
+    assert score == max(found for _, found in rounds) == reports[-1] == puzzle_score(board, "loops")
+    assert reports == sorted(set(reports)) and incomplete(board) is None  # a later round's start is not reported
+
+
 def test_a_failing_progress_callback_leaves_no_worker_behind():
     reports: list[int] = []
 
@@ -342,7 +362,8 @@ def test_polish_improves_a_beam_answer_and_stops_when_cancelled(goal):
 
     started = time.monotonic()
     region = _SCANS[goal].cells
-    score, board = polish(goal, _fitted(start, region), region, seconds=120.0, workers=2, seed=1, cancel=cancel, progress=progress)
+    seed = 2**32 + 1  # any int: what the solver gets (a 32-bit seed) is the same as for 1
+    score, board = polish(goal, _fitted(start, region), region, seconds=120.0, workers=2, seed=seed, cancel=cancel, progress=progress)
     assert time.monotonic() - started < 60  # the cancel, not the time limit, ended it
     assert score > start_score and [s for s, _ in reports][-1] == score
     assert incomplete(board) is None and sum(reference_scores(board, goal).values()) == score
