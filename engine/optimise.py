@@ -157,7 +157,7 @@ while where they stall varies widely (polishes of different beam answers ended a
 and 127), so in 10 minutes three draws are worth more than one long one. Measured, 10 minutes from
 scratch, two workers: seed 1 125 in its first round, 128 in its third (one round: 127); seed 2 122
 (one round with 60 % for the polish: 123; five rounds of 120 s: 122); seed 3 125 in its third
-round. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
+round; seed 4 122. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
 _POLISH_MIN = 10.0
 """Below this many seconds of polishing, skip it: building the solver's model takes about three."""
 _NOISE = 0.9
