@@ -567,12 +567,12 @@ def optimise(
     improvement (the first call reports the starting answer); ``cancel`` (a ``threading.Event`` or
     anything with ``is_set()``) is polled a few times a second and ends the search early; ``start``
     (a complete arrangement) is the answer to beat, and the search goes on from it when it fits the
-    search's hexagon. The same seed gives the same search, but where the time limit cuts it varies.
+    goal's region. The same seed gives the same search, but where the time limit cuts it varies.
 
     After one beam search from scratch, the search improves its answer by rebuilding part of it:
     turn the arrangement a way its region allows (any sixth for the hexagon, a third for the
-    triangle), keep the first rows of the row scan, and run a
-    beam search over the rest with the current arrangement as its guide (so it never gets worse).
+    triangle), keep the first rows of the row scan, and run a beam search over the rest with the
+    current arrangement as its guide (so it never gets worse).
     The width grows when many rebuilds in a row find nothing better, and when even the widest find
     nothing the search starts again from scratch (the best answer is kept).
 
