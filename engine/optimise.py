@@ -52,8 +52,8 @@ tiles scattered over the whole table at once, which rebuilding corners cannot do
 keeps the best: the outcome of one search varies a lot with its tie-breaks (for Four loops, fresh
 beams of width 300 end anywhere between 37 and 90, mostly because one colour's long chain fails to
 close into a loop at the last rows), so more independent draws are worth as much as more time.
-For the same reason a long Four loops search runs as several independent rounds (``_ROUND``),
-each a beam search and then the polish.
+For the same reason a Four loops search runs as independent rounds, each a beam search and then
+the polish, each ended when it stalls (``_STALL``).
 """
 
 from __future__ import annotations
@@ -142,22 +142,26 @@ better)."""
 _KEEP = (8, 36)
 """How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
 _POLISH_SHARE = 0.4
-"""The share of each round's time (see :data:`_ROUND`) given at the end to
+"""The share of each round's time (see :data:`_STALL`) kept at the end for
 :func:`engine.polish.polish`. Measured in 10 minutes from scratch with two workers, one round, beam
 search alone -> with the polish: lines seed 1 137 -> 143, seed 2 141 -> 141; loops in the hexagon
 (rebuild patience 40) seed 1 118 -> 116, seed 2 124 -> 127. In the triangle the loops beam search
 stalls within two or three minutes and the polish does most of the late gains (seed 1: 118 at 360 s,
 127 at 470 s); a share of 0.6 gave 123 on seed 2, one run, so not enough to change it. (Not tuned
 further.)"""
-_ROUND: dict[Goal, float] = {"lines": math.inf, "loops": 200.0}
-"""Seconds per round: :func:`optimise` splits its time into rounds of about this length, each an
-independent search from scratch (beam search, then the polish), and keeps the best. In the triangle
-the Four loops beam search stalls within about two minutes and the polish a minute or two later,
-while where they stall varies widely (polishes of different beam answers ended anywhere between 117
-and 127), so in 10 minutes three draws are worth more than one long one. Measured, 10 minutes from
-scratch, two workers: seed 1 125 in its first round, 128 in its third (one round: 127); seed 2 122
-(one round with 60 % for the polish: 123; five rounds of 120 s: 122); seed 3 125 in its third
-round; seed 4 122. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
+_STALL: dict[Goal, tuple[float, float]] = {"lines": (math.inf, math.inf), "loops": (30.0, 40.0)}
+"""Seconds without a better answer after which a round's (beam search, polish) ends. When a round
+ends early, :func:`optimise` starts another from scratch (see :data:`_FRESH_MIN`) and keeps the
+best. In the triangle the Four loops beam search makes its last gain within a minute (gaps between
+gains up to about 30 s) and the polish within about 30 s of its start, while where they stall
+varies widely (polishes of different beam answers ended anywhere between 117 and 127), so more
+independent draws are worth more than waiting. Measured, 10 minutes from scratch, two workers, with
+fixed rounds of 200 s (beam search 120 s, then polish 80 s): seed 1 125 in its first round, 128 in
+its third; seed 2 122; seed 3 125; seed 4 122 (one round: seed 1 127, seed 2 123; five rounds of 120
+s: seed 2 122). Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
+_FRESH_MIN = 60.0
+"""A new round needs about a minute for its beam search to give an answer worth polishing: with less
+time left the search ends."""
 _POLISH_MIN = 10.0
 """Below this many seconds of polishing, skip it: building the solver's model takes about three."""
 _NOISE = 0.9
@@ -583,9 +587,10 @@ def optimise(
     The last :data:`_POLISH_SHARE` of the time (when that is at least :data:`_POLISH_MIN` seconds)
     goes to :func:`engine.polish.polish` on the best answer, with ``workers`` solver threads.
 
-    A long search runs in rounds of about :data:`_ROUND` seconds, each one such search (beam, then
-    polish) from scratch with its own seed (the first round from ``start``, with ``seed`` itself),
-    and returns the best; progress reports only what beats every earlier round.
+    For Four loops each phase ends once it has gone :data:`_STALL` seconds without a better
+    answer, and the time left goes to another such round (beam, then polish) from scratch with its
+    own seed (the first round starts from ``start``, with ``seed`` itself); the best round wins, and
+    progress reports only what beats every earlier round.
     """
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {GOALS}, not {goal!r}")
@@ -595,22 +600,19 @@ def optimise(
     if count < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
     deadline = time.monotonic() + seconds
-    rounds = max(1, round(seconds / _ROUND[goal]))
     best: tuple[int, Board] | None = None
 
     def relay(score: int, board: Board) -> None:
         if progress is not None and (best is None or score > best[0]):
             progress(score, board)
 
-    for k in range(rounds):
-        left = deadline - time.monotonic()
-        if k and (left <= 0 or (cancel is not None and cancel.is_set())):
-            break
-        seed_k, start_k = _derived_seed(seed, k, "round "), start if k == 0 else None
-        found = _round(goal, left / (rounds - k), seed_k, cancel, relay, start_k, count)
+    k = 0
+    while best is None or (deadline - time.monotonic() >= _FRESH_MIN and not (cancel is not None and cancel.is_set())):
+        found = _round(goal, deadline - time.monotonic(), _derived_seed(seed, k, "round "), cancel, relay,
+                       start if k == 0 else None, count)
         if best is None or found[0] > best[0]:
             best = found
-    assert best is not None
+        k += 1
     return best
 
 
@@ -618,30 +620,37 @@ def _round(
     goal: Goal, seconds: float, seed: int | None, cancel: Flag | None, progress: Progress | None,
     start: Board | None, count: int,
 ) -> tuple[int, Board]:
-    """One round of :func:`optimise`: beam search (in ``count`` processes), then the polish."""
+    """One round of :func:`optimise` of at most ``seconds``: beam search (in ``count`` processes),
+    then the polish, each ended early when it stalls (:data:`_STALL`)."""
     deadline = time.monotonic() + seconds
     polishing = seconds * _POLISH_SHARE if polish is not None and seconds * _POLISH_SHARE >= _POLISH_MIN else 0.0
+    beam_stall, polish_stall = _STALL[goal]
     if count > 1:
-        best = _optimise_in_workers(goal, seconds - polishing, seed, cancel, progress, start, count)
+        best = _optimise_in_workers(goal, seconds - polishing, seed, cancel, progress, start, count, beam_stall)
     else:
-        best = _optimise_alone(goal, seconds - polishing, seed, cancel, progress, start)
+        best = _optimise_alone(goal, seconds - polishing, seed, cancel, progress, start, beam_stall)
     left = deadline - time.monotonic()
     region = _SCANS[goal].cells
     fitted = _fitted(best[1], region) if polishing and left > 0 else None
     if fitted is None or (cancel is not None and cancel.is_set()):
         return best
-    return polish(goal, fitted, region, seconds=left, workers=count, seed=seed or 0, cancel=cancel, progress=progress)
+    return polish(goal, fitted, region, seconds=left, workers=count, seed=seed or 0, cancel=cancel, progress=progress,
+                  stall=polish_stall)
 
 
 def _optimise_alone(
-    goal: Goal, seconds: float, seed: int | None, cancel: Flag | None, progress: Progress | None, start: Board | None
+    goal: Goal, seconds: float, seed: int | None, cancel: Flag | None, progress: Progress | None, start: Board | None,
+    stall: float = math.inf,
 ) -> tuple[int, Board]:
-    """:func:`optimise` in this process."""
+    """The beam searches of :func:`optimise` in this process, ended early after ``stall`` seconds
+    without a better answer."""
     deadline = time.monotonic() + seconds
+    better_at = time.monotonic()
     rng = random.Random(seed)
 
     def should_stop() -> bool:
-        return time.monotonic() >= deadline or (cancel is not None and cancel.is_set())
+        now = time.monotonic()
+        return now >= deadline or now - better_at > stall or (cancel is not None and cancel.is_set())
 
     board = start.copy() if start is not None else greedy_arrangement(rng)
     best = (puzzle_score(board, goal), board)
@@ -649,9 +658,9 @@ def _optimise_alone(
         progress(best[0], best[1].copy())
 
     def offer(found: tuple[int, Board] | None) -> None:
-        nonlocal best
+        nonlocal best, better_at
         if found is not None and found[0] > best[0]:
-            best = found
+            best, better_at = found, time.monotonic()
             if progress is not None:
                 progress(best[0], best[1].copy())
 
@@ -715,9 +724,10 @@ _GRACE = 2.0
 
 def _optimise_in_workers(
     goal: Goal, seconds: float, seed: int | None, cancel: Flag | None, progress: Progress | None,
-    start: Board | None, count: int,
+    start: Board | None, count: int, stall: float = math.inf,
 ) -> tuple[int, Board]:
-    """:func:`optimise` as ``count`` independent searches in worker processes, keeping the best.
+    """:func:`_optimise_alone` as ``count`` independent searches in worker processes, keeping the
+    best, and stopping them all after ``stall`` seconds in which none found a better answer.
 
     The searches share nothing, so separate processes (not threads: the search is pure Python and
     the interpreter lock would serialise it) give one full search per core. The parent reports the
@@ -727,6 +737,7 @@ def _optimise_in_workers(
     are *spawned*, not forked: forking a process that runs threads (the kiosk UI) is unsafe.
     """
     deadline = time.monotonic() + seconds
+    better_at = time.monotonic()
     board = start.copy() if start is not None else greedy_arrangement(random.Random(seed))
     best = (puzzle_score(board, goal), board)
     if progress is not None:
@@ -746,7 +757,9 @@ def _optimise_in_workers(
         stopped_at: float | None = None
         while running:
             now = time.monotonic()
-            if stopped_at is None and (now >= deadline or (cancel is not None and cancel.is_set())):
+            if stopped_at is None and (
+                now >= deadline or now - better_at > stall or (cancel is not None and cancel.is_set())
+            ):
                 stop.set()
                 stopped_at = now
             if stopped_at is not None and now > stopped_at + _GRACE:
@@ -762,7 +775,7 @@ def _optimise_in_workers(
             elif kind == "error":
                 raise RuntimeError(f"a worker of the Four {goal} search failed:\n{value}")
             elif value > best[0] and stopped_at is None:
-                best = (value, Board.from_json(found))
+                best, better_at = (value, Board.from_json(found)), time.monotonic()
                 if progress is not None:
                     progress(best[0], best[1].copy())
     finally:

@@ -26,8 +26,10 @@ another tile (no stray tile; that the whole arrangement is one piece is checked 
 
 from __future__ import annotations
 
+import math
 import queue
 import threading
+import time
 from typing import Callable, Sequence
 
 from ortools.sat.python import cp_model
@@ -167,8 +169,10 @@ def polish(
     seed: int = 0,
     cancel: Flag | None = None,
     progress: Progress | None = None,
+    stall: float = math.inf,
 ) -> tuple[int, Board]:
-    """Improve ``board`` (a complete arrangement lying inside ``cells``) for about ``seconds``.
+    """Improve ``board`` (a complete arrangement lying inside ``cells``) for about ``seconds``, or
+    until ``stall`` seconds have passed without a better answer.
 
     Returns the best (score, arrangement), never worse than ``board``. ``progress(score, board)``
     is called, in the calling thread, with each better answer; ``cancel`` is polled ten times a
@@ -203,19 +207,20 @@ def polish(
 
     search = threading.Thread(target=solve, name="polish", daemon=True)
     search.start()
+    better_at = time.monotonic()
     try:
         while True:
+            if (cancel is not None and cancel.is_set()) or time.monotonic() - better_at > stall:
+                solver.stop_search()
             try:
                 answer = found.get(timeout=0.1)
             except queue.Empty:
-                if cancel is not None and cancel.is_set():
-                    solver.stop_search()
                 continue
             if answer is None:
                 break
             score = puzzle_score(answer, goal)
             if score > best[0] and incomplete(answer) is None:  # one piece: the model allows two
-                best = (score, answer)
+                best, better_at = (score, answer), time.monotonic()
                 if progress is not None:
                     progress(score, answer.copy())
     finally:

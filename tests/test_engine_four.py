@@ -318,23 +318,36 @@ def test_workers_search_in_parallel_and_a_cancel_stops_them_all():
     assert not multiprocessing.active_children()
 
 
-def test_a_long_search_runs_independent_rounds_and_reports_only_the_best(monkeypatch):
-    monkeypatch.setitem(optimise_module._ROUND, "loops", 1.0)  # three rounds in three seconds
-    rounds: list[tuple[int | None, int]] = []
+def test_a_stalled_search_starts_a_fresh_round_and_reports_only_the_best(monkeypatch):
+    monkeypatch.setitem(optimise_module._STALL, "loops", (0.5, 0.5))  # a round stalls within seconds
+    monkeypatch.setattr(optimise_module, "_FRESH_MIN", 1.0)
+    rounds: list[tuple[int | None, int, float]] = []
     real = optimise_module._round
 
     def spy(goal, seconds, seed, *rest):  # noqa: ANN001, ANN202
+        began = time.monotonic()
         found = real(goal, seconds, seed, *rest)
-        rounds.append((seed, found[0]))
+        rounds.append((seed, found[0], time.monotonic() - began))
         return found
 
     monkeypatch.setattr(optimise_module, "_round", spy)
     reports: list[int] = []
-    score, board = optimise("loops", seconds=3.0, seed=1, progress=lambda s, b: reports.append(s))
-    seeds = [seed for seed, _ in rounds]
-    assert len(rounds) == 3 and seeds[0] == 1 and len(set(seeds)) == 3  # round 0 is the one-round search
-    assert score == max(found for _, found in rounds) == reports[-1] == puzzle_score(board, "loops")
+    started = time.monotonic()
+    score, board = optimise("loops", seconds=8.0, seed=1, progress=lambda s, b: reports.append(s))
+    assert time.monotonic() - started < 10
+    seeds = [seed for seed, _, _ in rounds]
+    assert len(rounds) >= 2 and seeds[0] == 1 and len(set(seeds)) == len(seeds)  # round 0 is the one-round search
+    assert all(spent < 7.0 for _, _, spent in rounds[:-1])  # each ended when it stalled, not at the deadline
+    assert score == max(found for _, found, _ in rounds) == reports[-1] == puzzle_score(board, "loops")
     assert reports == sorted(set(reports)) and incomplete(board) is None  # a later round's start is not reported
+
+
+def test_polish_stops_once_it_stalls():
+    region = _SCANS["loops"].cells
+    _, start = best_known("loops")
+    started = time.monotonic()
+    score, board = polish("loops", _fitted(start, region), region, seconds=60.0, seed=1, stall=2.0)
+    assert time.monotonic() - started < 20 and score >= best_known("loops")[0] and incomplete(board) is None
 
 
 def test_a_failing_progress_callback_leaves_no_worker_behind():
