@@ -150,15 +150,16 @@ stalls within two or three minutes and the polish does most of the late gains (s
 127 at 470 s); a share of 0.6 gave 123 on seed 2, one run, so not enough to change it. (Not tuned
 further.)"""
 _STALL: dict[Goal, tuple[float, float]] = {"lines": (math.inf, math.inf), "loops": (30.0, 40.0)}
-"""Seconds without a better answer after which a round's (beam search, polish) ends. When a round
-ends early, :func:`optimise` starts another from scratch (see :data:`_FRESH_MIN`) and keeps the
-best. In the triangle the Four loops beam search makes its last gain within a minute (gaps between
-gains up to about 30 s) and the polish within about 30 s of its start, while where they stall
-varies widely (polishes of different beam answers ended anywhere between 117 and 127), so more
-independent draws are worth more than waiting. Measured, 10 minutes from scratch, two workers, with
-fixed rounds of 200 s (beam search 120 s, then polish 80 s): seed 1 125 in its first round, 128 in
-its third; seed 2 122; seed 3 125; seed 4 122 (one round: seed 1 127, seed 2 123; five rounds of 120
-s: seed 2 122). Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
+"""Seconds without a better answer after which a round's beam search, then its polish, ends; the
+time left goes to a fresh round (see :data:`_FRESH_MIN`) and the best round wins. In the triangle
+the Four loops beam search makes its last gain within about a minute (gaps of up to 30 s between
+gains) and the polish within about 30 s of its start, while where they stall varies widely (rounds
+of one search ended between 109 and 123), so more independent draws are worth more than waiting,
+and a slower machine gets rounds long enough for its beam search. Rounds last 100-140 s here, five
+in 10 minutes. Measured, 10 minutes from scratch, two workers, seeds 1-4: 130, 124, 121, 123 (seed 1
+again: 121); with fixed rounds of 200 s (beam search 120 s, then polish 80 s) 128, 122, 125, 122;
+with one round, seeds 1-2: 127, 123. Four lines keeps one round: its beam search still gains late
+(143 at 500 s)."""
 _FRESH_MIN = 60.0
 """A new round needs about a minute for its beam search to give an answer worth polishing: with less
 time left the search ends."""
@@ -798,7 +799,7 @@ def _optimise_in_workers(
 
 DEFAULT_SECONDS = 60.0
 """How long ``python -m engine solve four-lines|four-loops`` searches without ``--timeout``: a
-minute gives a fair answer (seed 1: lines 131, loops 110); the booklet records take ten minutes or more
+minute gives a fair answer (seed 1: lines 131, loops 109); the booklet records take ten minutes or more
 (see ``bench/four_optimise.py``)."""
 
 
