@@ -608,13 +608,14 @@ def optimise(
             progress(score, board)
 
     k = 0
-    while best is None or (deadline - time.monotonic() >= _FRESH_MIN and not (cancel is not None and cancel.is_set())):
+    while True:
         found = _round(goal, deadline - time.monotonic(), _derived_seed(seed, k, "round "), cancel, relay,
                        start if k == 0 else None, count)
         if best is None or found[0] > best[0]:
             best = found
+        if deadline - time.monotonic() < _FRESH_MIN or (cancel is not None and cancel.is_set()):
+            return best
         k += 1
-    return best
 
 
 def _round(
