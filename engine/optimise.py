@@ -156,8 +156,8 @@ the Four loops beam search makes its last gain within about a minute (gaps of up
 gains) and the polish within about 30 s of its start, while where they stall varies widely (rounds
 of one search ended between 109 and 126), so more independent draws are worth more than waiting,
 and a slower machine gets rounds long enough for its beam search. Rounds last 100-170 s here, four
-or five in 10 minutes. Measured, 10 minutes from scratch, two workers, seeds 1-5: 130, 124, 121,
-123, 126 (seed 1 again: 121); with fixed rounds of 200 s (beam search 120 s, then polish 80 s),
+or five in 10 minutes. Measured, 10 minutes from scratch, two workers, seeds 1-6: 130, 124, 121,
+123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s (beam search 120 s, then polish 80 s),
 seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2: 127, 123. Four lines keeps one round: its beam search still gains late
 (143 at 500 s)."""
 _FRESH_MIN = 60.0
