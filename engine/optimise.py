@@ -73,7 +73,7 @@ from typing import Any, Callable, Sequence
 from .board import Board, Placement
 from .four import GOALS, Goal, best_known, colour_scores, incomplete, puzzle_score
 from .geometry import DIRECTIONS, Cell, opposite, rotate_cell
-from .solver.control import Control, Flag
+from .solver.control import Control, Flag, Patience
 from .tiles import ALL_NUMBERS, COLOURS, FACES
 
 try:  # OR-Tools publishes no wheels for 32-bit ARM: there the beam search works alone
@@ -646,13 +646,9 @@ def _optimise_alone(
 ) -> tuple[int, Board]:
     """The beam searches of :func:`optimise` in this process, ended early after ``stall`` seconds
     without a better answer."""
-    deadline = time.monotonic() + seconds
-    better_at = time.monotonic()
+    patience = Patience(seconds, cancel, stall)
+    should_stop = patience.over
     rng = random.Random(seed)
-
-    def should_stop() -> bool:
-        now = time.monotonic()
-        return now >= deadline or now - better_at > stall or (cancel is not None and cancel.is_set())
 
     board = start.copy() if start is not None else greedy_arrangement(rng)
     best = (puzzle_score(board, goal), board)
@@ -660,9 +656,10 @@ def _optimise_alone(
         progress(best[0], best[1].copy())
 
     def offer(found: tuple[int, Board] | None) -> None:
-        nonlocal best, better_at
+        nonlocal best
         if found is not None and found[0] > best[0]:
-            best, better_at = found, time.monotonic()
+            best = found
+            patience.improved()
             if progress is not None:
                 progress(best[0], best[1].copy())
 
@@ -738,8 +735,7 @@ def _optimise_in_workers(
     cancel, an error here or in a worker) ends or kills every worker before it returns. Workers
     are *spawned*, not forked: forking a process that runs threads (the kiosk UI) is unsafe.
     """
-    deadline = time.monotonic() + seconds
-    better_at = time.monotonic()
+    patience = Patience(seconds, cancel, stall)
     board = start.copy() if start is not None else greedy_arrangement(random.Random(seed))
     best = (puzzle_score(board, goal), board)
     if progress is not None:
@@ -759,9 +755,7 @@ def _optimise_in_workers(
         stopped_at: float | None = None
         while running:
             now = time.monotonic()
-            if stopped_at is None and (
-                now >= deadline or now - better_at > stall or (cancel is not None and cancel.is_set())
-            ):
+            if stopped_at is None and patience.over():
                 stop.set()
                 stopped_at = now
             if stopped_at is not None and now > stopped_at + _GRACE:
@@ -777,7 +771,8 @@ def _optimise_in_workers(
             elif kind == "error":
                 raise RuntimeError(f"a worker of the Four {goal} search failed:\n{value}")
             elif value > best[0] and stopped_at is None:
-                best, better_at = (value, Board.from_json(found)), time.monotonic()
+                best = (value, Board.from_json(found))
+                patience.improved()
                 if progress is not None:
                     progress(best[0], best[1].copy())
     finally:

@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 import queue
 import threading
-import time
 from typing import Callable, Sequence
 
 from ortools.sat.python import cp_model
@@ -45,7 +44,7 @@ from ortools.sat.python import cp_model
 from .board import Board, Placement
 from .four import Goal, incomplete, puzzle_score
 from .geometry import Cell, neighbour, opposite
-from .solver.control import Flag
+from .solver.control import Flag, Patience
 from .tiles import ALL_NUMBERS, COLOURS, FACES
 
 __all__ = ["polish"]
@@ -215,10 +214,10 @@ def polish(
 
     search = threading.Thread(target=solve, name="polish", daemon=True)
     search.start()
-    better_at = time.monotonic()
+    patience = Patience(seconds, cancel, stall)
     try:
         while True:
-            if (cancel is not None and cancel.is_set()) or time.monotonic() - better_at > stall:
+            if patience.over():
                 solver.stop_search()
             try:
                 answer = found.get(timeout=0.1)
@@ -228,7 +227,8 @@ def polish(
                 break
             score = puzzle_score(answer, goal)
             if score > best[0] and incomplete(answer) is None:  # one piece: the model allows two
-                best, better_at = (score, answer), time.monotonic()
+                best = (score, answer)
+                patience.improved()
                 if progress is not None:
                     progress(score, answer.copy())
     finally:

@@ -9,6 +9,7 @@ import time
 from engine.board import Board, Placement
 from engine.solo.catalogue import PUZZLES
 from engine.solver import Control, Goal, HintKind, Outcome, Progress, count, hint, solve, status
+from engine.solver.control import Patience
 from solver_check import assert_reaches_goal
 
 BIG = PUZZLES["discovery-10"].goal(("R",))  # counting all its red loops takes many seconds
@@ -35,6 +36,22 @@ def test_a_cancel_flag_set_from_another_thread_stops_it():
     assert result.outcome is Outcome.CANCELLED
     assert reports and reports[-1].nodes >= reports[0].nodes > 0
     assert all(b.nodes > a.nodes for a, b in zip(reports, reports[1:]))
+
+
+def test_patience_ends_an_anytime_search_at_its_deadline_on_cancel_or_once_it_stalls():
+    assert not Patience(60.0).over() and Patience(0.0).over()
+    cancel = threading.Event()
+    patience = Patience(60.0, cancel, stall=0.2)
+    time.sleep(0.1)
+    patience.improved()  # a better answer restarts the stall clock
+    time.sleep(0.15)
+    assert not patience.over()
+    time.sleep(0.1)
+    assert patience.over()  # 0.25 s without a better answer
+    waiting = Patience(60.0, cancel)
+    assert not waiting.over()
+    cancel.set()
+    assert waiting.over()
 
 
 def test_hint_on_an_empty_table_starts_a_solution():

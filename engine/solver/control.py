@@ -9,6 +9,7 @@ and the UI thread is never blocked.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable, Protocol
@@ -79,6 +80,32 @@ class Control:
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None without a time limit)."""
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+
+class Patience:
+    """When an anytime search (one that always holds an answer and keeps improving it) should stop:
+    at its deadline, when cancelled, or once ``stall`` seconds have passed since its last better
+    answer (:meth:`improved`). The stall limit is what lets a search that has stopped gaining hand
+    its time to a fresh start."""
+
+    def __init__(self, seconds: float, cancel: Flag | None = None, stall: float = math.inf) -> None:
+        self.deadline = time.monotonic() + seconds
+        self.cancel = cancel
+        self.stall = stall
+        self.better_at = time.monotonic()
+
+    def improved(self) -> None:
+        """The search has just found a better answer."""
+        self.better_at = time.monotonic()
+
+    def over(self) -> bool:
+        """True once the search should stop."""
+        now = time.monotonic()
+        return (
+            now >= self.deadline
+            or now - self.better_at > self.stall
+            or (self.cancel is not None and self.cancel.is_set())
+        )
 
 
 class Enough(Exception):
