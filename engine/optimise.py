@@ -158,8 +158,8 @@ of one search ended between 109 and 126), so more independent draws are worth mo
 and a slower machine gets rounds long enough for its beam search. Rounds last 100-170 s here, four
 or five in 10 minutes. Measured, 10 minutes from scratch, two workers, seeds 1-6: 130, 124, 121,
 123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s (beam search 120 s, then polish 80 s),
-seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2: 127, 123. Four lines keeps one round: its beam search still gains late
-(143 at 500 s)."""
+seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2: 127, 123. Four lines keeps one round:
+its beam search still gains late (143 at 500 s)."""
 _FRESH_MIN = 60.0
 """A new round needs about a minute for its beam search to give an answer worth polishing: with less
 time left the search ends."""
