@@ -671,7 +671,7 @@ def _optimise_alone(
             offer(found)
             if found is not None and (current is None or found[0] > current[0]):
                 current = found
-    first, patience, widest = _REBUILD[goal]
+    first, tries, widest = _REBUILD[goal]
     width, idle = first, 0
     while not should_stop():
         if current is None:  # stuck, or every beam so far dead-ended: start again, fresh tie-breaks
@@ -688,7 +688,7 @@ def _optimise_alone(
         idle = 0 if found[0] > current[0] else idle + 1
         current = found
         offer(found)
-        if idle >= patience:
+        if idle >= tries:
             if width < widest:
                 width, idle = 2 * width, 0
             else:

@@ -305,6 +305,15 @@ def test_a_search_from_the_stored_best_never_gets_worse():
     assert score >= stored and incomplete(found) is None and puzzle_score(found, "loops") == score
 
 
+def test_rebuilding_improves_a_weak_start_and_reports_each_gain():
+    weak = beam_search("loops", 20, random.Random(2))  # a narrow beam: a poor answer
+    assert weak is not None
+    reports: list[int] = []
+    score, board = optimise("loops", seconds=6.0, seed=1, start=weak[1], progress=lambda s, b: reports.append(s))
+    assert reports[0] == weak[0] and len(reports) >= 2 and reports == sorted(set(reports))
+    assert score == reports[-1] == puzzle_score(board, "loops") > weak[0] and incomplete(board) is None
+
+
 def test_workers_search_in_parallel_and_a_cancel_stops_them_all():
     reports: list[int] = []
     score, board = optimise("lines", seconds=2.5, seed=1, workers=2, progress=lambda s, b: reports.append(s))
