@@ -306,7 +306,7 @@ def test_a_search_from_the_stored_best_never_gets_worse():
 
 
 def test_rebuilding_improves_a_weak_start_and_reports_each_gain():
-    weak = beam_search("loops", 20, random.Random(2))  # a narrow beam: a poor answer
+    weak = beam_search("loops", 30, random.Random(2))  # a narrow beam: a poor answer
     assert weak is not None
     reports: list[int] = []
     score, board = optimise("loops", seconds=6.0, seed=1, start=weak[1], progress=lambda s, b: reports.append(s))
