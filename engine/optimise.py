@@ -19,7 +19,9 @@ every tile of a wasted chain past its first is lost, and so is every loop. While
 whose both ends are already fixed is final, and of the chains with one end fixed at most two per
 colour can still become that colour's longest line; everything else they hold is certainly lost.
 That bound (plus half the fixed ends, and a small bonus for long chains still growing) ranks the
-beam; for Four loops every open chain is waste and only each colour's longest loop counts.
+beam; for Four loops every open chain is waste and only each colour's longest loop counts, and
+the rank adds a penalty for each tile on the rim that does not turn its chains straight back
+(:data:`_RIM_FAULT`), which the bound alone sees too late.
 
 Where the tiles go
 ------------------
@@ -160,7 +162,8 @@ longer chains block the loops. The penalty steers the beam to a clean rim, on wh
 but the one-tile turns is a loop. Measured from scratch, seeds 1-8, one beam of width 300: mean
 score 63 without it, 92 at weight 1, 98 at 2 to 4, 100 at 8 (faults 7-13 -> 4-8); the beam
 search phase of a round, seeds 11-16: 100.5 -> 117.2, and then polished (90 s, one thread) 111.5 ->
-122.0. (It is a ranking term only: a hard rule dead-ends every beam.)"""
+122.0; there, weight 8 gave 118.2 (no better), and with weight 3 a loops ``_GAMMA`` of 1 gave 112.5
+and rebuilds of width 1600 to 3200 115.0. (A ranking term only: a hard rule dead-ends every beam.)"""
 _KEEP = (8, 36)
 """How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
 _POLISH_SHARE = 0.4
@@ -178,10 +181,12 @@ the Four loops beam search makes its last gain within about a minute (gaps of up
 gains) and the polish within about 30 s of its start, while where they stall varies widely (rounds
 of one search ended between 109 and 126), so more independent draws are worth more than waiting,
 and a slower machine gets rounds long enough for its beam search. Rounds last 100-170 s here, four
-or five in 10 minutes. Measured, 10 minutes from scratch, two workers, seeds 1-6: 130, 124, 121,
-123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s (beam search 120 s, then polish 80 s),
-seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2: 127, 123. Four lines keeps one round:
-its beam search still gains late (143 at 500 s)."""
+or five in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty
+(:data:`_RIM_FAULT`), seeds 1-4: 125, 128, 125, 125 (rounds ended at 118-128, 123 on average);
+with stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126. Before the rim penalty, seeds
+1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s (beam search 120 s,
+then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2: 127, 123. Four lines
+keeps one round: its beam search still gains late (143 at 500 s)."""
 _FRESH_MIN = 60.0
 """A new round needs about a minute for its beam search to give an answer worth polishing: with less
 time left the search ends."""
@@ -289,8 +294,10 @@ class _Node:
     __slots__ = ("rank", "waste", "used", "filled", "ports", "chains", "done", "loops", "bounds",
                  "ends", "faults", "placed", "history")
 
-    def __init__(self, rank, waste, used, filled, ports, chains, done, loops, bounds, ends, faults, placed, history):  # noqa: ANN001, PLR0913
-        self.rank = rank  # waste bound, growth bonus and random tie-break: what the beam sorts by
+    def __init__(  # noqa: ANN001, PLR0913
+        self, rank, waste, used, filled, ports, chains, done, loops, bounds, ends, faults, placed, history
+    ):
+        self.rank = rank  # waste bound, growth bonus, rim penalty and random tie-break: what the beam sorts by
         self.waste = waste  # the bound alone (no bonus, no noise): exact once the cells are all decided
         self.used = used  # bit mask of tiles placed
         self.filled = filled  # bit mask of cells holding a tile
@@ -827,8 +834,8 @@ def _optimise_in_workers(
 
 DEFAULT_SECONDS = 60.0
 """How long ``python -m engine solve four-lines|four-loops`` searches without ``--timeout``: a
-minute gives a fair answer (seed 1: lines 131, loops 109); the booklet records take ten minutes or more
-(see ``bench/four_optimise.py``)."""
+minute gives a fair answer (seed 1: lines 131, loops 123); the booklet records take ten minutes or
+more (see ``bench/four_optimise.py``)."""
 
 
 def solve_command(args: argparse.Namespace, control: Control) -> dict[str, Any]:
