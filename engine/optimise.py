@@ -180,13 +180,13 @@ time left goes to a fresh round (see :data:`_FRESH_MIN`) and the best round wins
 the Four loops beam search makes its last gain within about a minute (gaps of up to 30 s between
 gains) and the polish within about 30 s of its start, while where they stall varies widely (rounds
 of one search ended between 109 and 126), so more independent draws are worth more than waiting,
-and a slower machine gets rounds long enough for its beam search. Rounds last 100-170 s here, four
-or five in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty
+and a slower machine gets rounds long enough for its beam search. Rounds last 75-175 s here, about
+five in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty
 (:data:`_RIM_FAULT`), seeds 1-4: 125, 128, 125, 125 (rounds ended at 118-128, 123 on average);
-with stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126. Before the rim penalty, seeds
-1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s (beam search 120 s,
-then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2: 127, 123. Four lines
-keeps one round: its beam search still gains late (143 at 500 s)."""
+with stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126. Before the rim
+penalty, seeds 1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s
+(beam search 120 s, then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2:
+127, 123. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
 _FRESH_MIN = 60.0
 """A new round needs about a minute for its beam search to give an answer worth polishing: with less
 time left the search ends."""
@@ -338,7 +338,7 @@ def beam_search(
     random_ = rng.random
     polls = [0]
 
-    rim = scan.rim if not lines else {}
+    rim = scan.rim
 
     def total(bounds: list[float], ends: int) -> float:
         """The bound on the waste: exact once every cell is decided."""
