@@ -383,6 +383,7 @@ def beam_search(
         if force is False and (left == 0 or (parent.placed and not present)):
             return
         used = parent.used
+        pair = rim.get(i)  # the two edges a tile here must link to turn its chains straight back
         options = _options(tuple(present), tuple(colour_of.values()))
         if force is not False:
             options = [force] if force is not None and force in options else []
@@ -421,9 +422,8 @@ def beam_search(
                 chains[c] = (half, both)
                 bounds[c] = bound(chains[c], done[c], loops[c], gamma)
             faults = parent.faults
-            if i in rim:
-                a, b = rim[i]
-                faults += FACES[tile][rot][a] != FACES[tile][rot][b]
+            if pair is not None:
+                faults += FACES[tile][rot][pair[0]] != FACES[tile][rot][pair[1]]
             out.append((total(bounds, ends) + _RIM_FAULT * faults + random_() * _NOISE, parent, tile, rot, chains, done,
                         loops, bounds, ends, faults))
 
