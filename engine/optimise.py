@@ -94,7 +94,10 @@ class _Scan:
     onto itself, up to a shift, so that a rebuild can keep any of its sides. ``rim``: for each cell
     of ``body`` on its edge whose edges facing out lie side by side in one or two pairs, the pair of
     edges a tile must link there to turn every chain reaching that side straight back (the two
-    edges facing out, or for a corner with four the two facing in); see :data:`_RIM_FAULT`."""
+    edges facing out, or for a corner with four the two facing in); see :data:`_RIM_FAULT`.
+    ``ahead``: for each cell, the rim cells after it that touch a cell decided by then, each as (rim
+    cell, the directions from it to those decided cells, its pair), so that the beam sees a rim
+    fault coming as soon as the tiles around the rim cell make it certain."""
 
     def __init__(self, cells: list[Cell], skip_from: int, turns: tuple[int, ...], body: Sequence[Cell] = ()) -> None:
         self.cells = tuple(cells)
@@ -110,6 +113,12 @@ class _Scan:
             pair = out if len(out) == 2 else [d for d in range(6) if d not in out] if len(out) == 4 else []
             if len(pair) == 2 and (pair[1] - pair[0]) % 6 in (1, 5):
                 self.rim[index[cell]] = (pair[0], pair[1])
+        ahead: list[list[tuple[int, tuple[int, ...], tuple[int, int]]]] = [[] for _ in cells]
+        for j, pair in self.rim.items():
+            if self.earlier[j]:
+                for i in range(min(self.nb[j][d] for d in self.earlier[j]), j):
+                    ahead[i].append((j, tuple(d for d in self.earlier[j] if self.nb[j][d] <= i), pair))
+        self.ahead = tuple(tuple(found) for found in ahead)
 
 
 def _rows(cells: list[Cell]) -> list[Cell]:
@@ -163,7 +172,18 @@ but the one-tile turns is a loop. Measured from scratch, seeds 1-8, one beam of 
 score 63 without it, 92 at weight 1, 98 at 2 to 4, 100 at 8 (faults 7-13 -> 4-8); the beam
 search phase of a round, seeds 11-16: 100.5 -> 117.2, and then polished (90 s, one thread) 111.5 ->
 122.0; there, weight 8 gave 118.2 (no better), and with weight 3 a loops ``_GAMMA`` of 1 gave 112.5
-and rebuilds of width 1600 to 3200 115.0. (A ranking term only: a hard rule dead-ends every beam.)"""
+and rebuilds of width 1600 to 3200 115.0. (A ranking term only: a hard rule dead-ends every beam.)
+
+A fault counts from the moment it is certain, not only on the rim cell's turn: once the colours its
+decided neighbours show it leave no unused tile that links its pair (:func:`_clean`). The left end
+of each row touches its first neighbour a whole row before its turn, and near the last rows, where
+the tiles left run short, that is where the faults were. Measured from scratch, one beam, seeds
+1-8: width 300 97.9 -> 113.6 (faults 5-8 -> 2-7); width 3000, seeds 1-6, 116.0 -> 117.7 (weight 5
+instead of 3: 117.8); in 10-minute runs a round's beam answer 110-126 -> 118-132 (122.5 on
+average). (Also tried: the same look ahead at every cell, dropping a state once some cell ahead
+has no tile left at all: no clear gain, and slower; fresh beams of width 10000, about 150 s on one
+core: 127, 124, 117, 122, 116 without the look ahead, 123, 121 with it, and the polish adds little
+to them.)"""
 _KEEP = (8, 36)
 """How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
 _POLISH_SHARE = 0.4
@@ -180,10 +200,12 @@ time left goes to a fresh round (see :data:`_FRESH_MIN`) and the best round wins
 the Four loops beam search makes its last gain within about a minute (gaps of up to 30 s between
 gains) and the polish within about 30 s of its start, while where they stall varies widely (rounds
 of one search ended between 109 and 126), so more independent draws are worth more than waiting,
-and a slower machine gets rounds long enough for its beam search. Rounds last 75-175 s here, about
-five in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty
-(:data:`_RIM_FAULT`), seeds 1-4: 125, 128, 125, 125 (rounds ended at 118-128, 123 on average);
-with stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126. Before the rim
+and a slower machine gets rounds long enough for its beam search. Rounds last 60-160 s here, five
+or six in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty counted
+ahead (:data:`_RIM_FAULT`), seeds 1-5: 127, 128, 126, 132, 127 (rounds ended at 118-132, 125 on
+average); with stalls of (15, 20), seed 1: 127 (nine rounds averaging 121.6). With the penalty
+counted only on the rim cell's turn, seeds 1-4: 125, 128, 125, 125 (rounds averaging 123); with
+stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126. Before the rim
 penalty, seeds 1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s
 (beam search 120 s, then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2:
 127, 123. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
@@ -216,6 +238,24 @@ def _options(dirs: tuple[int, ...], colours: tuple[int, ...]) -> list[tuple[int,
         want = [(d, COLOURS[c]) for d, c in zip(dirs, colours)]
         found = [(t, rot) for t in ALL_NUMBERS for rot in range(6) if all(FACES[t][rot][d] == c for d, c in want)]
         _OPTIONS[key] = found
+    return found
+
+
+_CLEAN: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, int]], int] = {}
+
+
+def _clean(dirs: tuple[int, ...], colours: tuple[int, ...], pair: tuple[int, int]) -> int:
+    """Bit mask of the tiles that can show ``colours`` towards ``dirs`` while linking the two edges
+    ``pair``: the tiles that can still make a rim cell clean (memoised, so that checking a rim cell
+    ahead costs one dict lookup and one ``&`` with the tiles left)."""
+    key = (dirs, colours, pair)
+    found = _CLEAN.get(key)
+    if found is None:
+        found = 0
+        for tile, rot in _options(dirs, colours):
+            if FACES[tile][rot][pair[0]] == FACES[tile][rot][pair[1]]:
+                found |= 1 << tile
+        _CLEAN[key] = found
     return found
 
 
@@ -338,7 +378,7 @@ def beam_search(
     random_ = rng.random
     polls = [0]
 
-    rim = scan.rim
+    rim, ahead = scan.rim, scan.ahead
 
     def total(bounds: list[float], ends: int) -> float:
         """The bound on the waste: exact once every cell is decided."""
@@ -385,6 +425,14 @@ def beam_search(
         used = parent.used
         pair = rim.get(i)  # the two edges a tile here must link to turn its chains straight back
         options = _options(tuple(present), tuple(colour_of.values()))
+        # The rim cells ahead (:data:`_RIM_FAULT`), each as (directions to its decided neighbours, the
+        # colours those show it, -1 where this cell's tile will, which one that is or -1, the direction
+        # from this cell to the rim cell, its pair).
+        checks = []
+        for j, dirs, jpair in ahead[i]:
+            colours = tuple(next((c for c in range(4) if j * 6 + d in ports[c]), -1) for d in dirs)
+            at = colours.index(-1) if -1 in colours else -1
+            checks.append((dirs, colours, at, _OPP[dirs[at]], jpair))
         if force is not False:
             options = [force] if force is not None and force in options else []
         for tile, rot in options:
@@ -424,7 +472,13 @@ def beam_search(
             faults = parent.faults
             if pair is not None:
                 faults += FACES[tile][rot][pair[0]] != FACES[tile][rot][pair[1]]
-            out.append((total(bounds, ends) + _RIM_FAULT * faults + random_() * _NOISE, parent, tile, rot, chains, done,
+            certain = faults
+            for dirs, colours, at, facing, jpair in checks:
+                if at >= 0:
+                    colours = colours[:at] + (_CI[FACES[tile][rot][facing]],) + colours[at + 1 :]
+                if not _clean(dirs, colours, jpair) & ~(used | 1 << tile):
+                    certain += 1  # no tile left can turn that rim cell's chains back: its fault is certain
+            out.append((total(bounds, ends) + _RIM_FAULT * certain + random_() * _NOISE, parent, tile, rot, chains, done,
                         loops, bounds, ends, faults))
 
     def node(i: int, candidate: tuple) -> _Node:
@@ -834,7 +888,7 @@ def _optimise_in_workers(
 
 DEFAULT_SECONDS = 60.0
 """How long ``python -m engine solve four-lines|four-loops`` searches without ``--timeout``: a
-minute gives a fair answer (seed 1: lines 131, loops 123); the booklet records take ten minutes or
+minute gives a fair answer (seed 1: lines 131, loops 122); the booklet records take ten minutes or
 more (see ``bench/four_optimise.py``)."""
 
 

@@ -16,14 +16,14 @@ import pytest
 
 import tantrix_reference as ref
 from engine.board import Board, Placement
-from engine.geometry import DIRECTIONS
+from engine.geometry import DIRECTIONS, opposite
 from engine.four import FourLines, FourLoops, best_known, colour_scores, groups, incomplete, puzzle_score
 from engine.modes import Refused, restore, save
 from engine import optimise as optimise_module
-from engine.optimise import _SCANS, _decisions, _fitted, beam_search, greedy_arrangement, optimise
+from engine.optimise import _SCANS, _clean, _decisions, _fitted, beam_search, greedy_arrangement, optimise
 from engine.polish import polish
 from engine.playout import playout
-from engine.tiles import COLOURS
+from engine.tiles import ALL_NUMBERS, COLOURS, FACES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -424,6 +424,37 @@ def test_four_loops_builds_a_triangle_with_one_tile_beside_it_that_turns_onto_it
     for turn in region.turns:  # a rebuild may keep any side: the arrangement turned still fits
         decisions = _decisions(board, turn, region)
         assert decisions is not None and sum(d is not None for d in decisions) == 56
+
+
+def test_the_loops_beam_sees_each_rim_cell_ahead_from_its_first_decided_neighbour():
+    region = _SCANS["loops"]
+    for j in region.rim:
+        decided = sorted(region.nb[j][d] for d in region.earlier[j])
+        for i in range(len(region.cells)):
+            seen = [dirs for cell, dirs, _ in region.ahead[i] if cell == j]
+            if not decided or not decided[0] <= i < j:
+                assert seen == []
+            else:  # exactly the directions from the rim cell to its neighbours decided by then
+                assert seen == [tuple(d for d in region.earlier[j] if region.nb[j][d] <= i)]
+
+
+def test_clean_names_the_tiles_that_can_still_turn_a_rim_cells_chains_back():
+    region = _SCANS["loops"]
+    decisions = _decisions(best_known("loops")[1], 0, region)
+    assert decisions is not None
+    for j, pair in region.rim.items():
+        tile, rot = decisions[j]
+        face = FACES[tile][rot]
+        dirs = region.earlier[j]
+        shown = tuple(COLOURS.index(FACES[decisions[region.nb[j][d]][0]][decisions[region.nb[j][d]][1]][opposite(d)])
+                      for d in dirs)
+        mask = _clean(dirs, shown, pair)
+        if face[pair[0]] == face[pair[1]]:
+            assert mask >> tile & 1, region.cells[j]
+        for other in ALL_NUMBERS:  # exactly the tiles with a turn that fits there and links the pair
+            fits = any(all(FACES[other][r][d] == COLOURS[c] for d, c in zip(dirs, shown))
+                       and FACES[other][r][pair[0]] == FACES[other][r][pair[1]] for r in range(6))
+            assert bool(mask >> other & 1) == fits, (region.cells[j], other)
 
 
 def test_the_solve_command():
