@@ -306,7 +306,7 @@ def test_a_search_from_the_stored_best_never_gets_worse():
 
 
 def test_rebuilding_improves_a_weak_start_and_reports_each_gain():
-    weak = beam_search("loops", 30, random.Random(2))  # a narrow beam: a poor answer
+    weak = beam_search("loops", 30, random.Random(10))  # a narrow beam: a poor answer (41)
     assert weak is not None
     reports: list[int] = []
     score, board = optimise("loops", seconds=6.0, seed=1, start=weak[1], progress=lambda s, b: reports.append(s))
@@ -443,14 +443,10 @@ def test_clean_names_the_tiles_that_can_still_turn_a_rim_cells_chains_back():
     decisions = _decisions(best_known("loops")[1], 0, region)
     assert decisions is not None
     for j, pair in region.rim.items():
-        tile, rot = decisions[j]
-        face = FACES[tile][rot]
         dirs = region.earlier[j]
         shown = tuple(COLOURS.index(FACES[decisions[region.nb[j][d]][0]][decisions[region.nb[j][d]][1]][opposite(d)])
                       for d in dirs)
         mask = _clean(dirs, shown, pair)
-        if face[pair[0]] == face[pair[1]]:
-            assert mask >> tile & 1, region.cells[j]
         for other in ALL_NUMBERS:  # exactly the tiles with a turn that fits there and links the pair
             fits = any(all(FACES[other][r][d] == COLOURS[c] for d, c in zip(dirs, shown))
                        and FACES[other][r][pair[0]] == FACES[other][r][pair[1]] for r in range(6))
