@@ -202,8 +202,8 @@ gains) and the polish within about 30 s of its start, while where they stall var
 of one search ended between 109 and 126), so more independent draws are worth more than waiting,
 and a slower machine gets rounds long enough for its beam search. Rounds last 60-160 s here, five
 or six in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty counted
-ahead (:data:`_RIM_FAULT`), seeds 1-5: 127, 128, 126, 132, 127 (rounds ended at 118-132, 125 on
-average); with stalls of (15, 20), seed 1: 127 (nine rounds averaging 121.6). With the penalty
+ahead (:data:`_RIM_FAULT`), seeds 1-6: 127, 128, 126, 132, 127, 128 (rounds ended at 118-132, 125
+on average); with stalls of (15, 20), seed 1: 127 (nine rounds averaging 121.6). With the penalty
 counted only on the rim cell's turn, seeds 1-4: 125, 128, 125, 125 (rounds averaging 123); with
 stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126. Before the rim
 penalty, seeds 1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s
