@@ -96,8 +96,9 @@ class _Scan:
     edges a tile must link there to turn every chain reaching that side straight back (the two
     edges facing out, or for a corner with four the two facing in); see :data:`_RIM_FAULT`.
     ``ahead``: for each cell, the rim cells after it that touch a cell decided by then, each as (rim
-    cell, the directions from it to those decided cells, its pair), so that the beam sees a rim
-    fault coming as soon as the tiles around the rim cell make it certain."""
+    cell, the directions from it to those decided cells, which of them points at this cell or -1,
+    the direction from this cell to the rim cell, its pair), so that the beam sees a rim fault
+    coming as soon as the tiles around the rim cell make it certain."""
 
     def __init__(self, cells: list[Cell], skip_from: int, turns: tuple[int, ...], body: Sequence[Cell] = ()) -> None:
         self.cells = tuple(cells)
@@ -113,11 +114,13 @@ class _Scan:
             pair = out if len(out) == 2 else [d for d in range(6) if d not in out] if len(out) == 4 else []
             if len(pair) == 2 and (pair[1] - pair[0]) % 6 in (1, 5):
                 self.rim[index[cell]] = (pair[0], pair[1])
-        ahead: list[list[tuple[int, tuple[int, ...], tuple[int, int]]]] = [[] for _ in cells]
+        ahead: list[list[tuple[int, tuple[int, ...], int, int, tuple[int, int]]]] = [[] for _ in cells]
         for j, pair in self.rim.items():
             if self.earlier[j]:
                 for i in range(min(self.nb[j][d] for d in self.earlier[j]), j):
-                    ahead[i].append((j, tuple(d for d in self.earlier[j] if self.nb[j][d] <= i), pair))
+                    dirs = tuple(d for d in self.earlier[j] if self.nb[j][d] <= i)
+                    at = next((k for k, d in enumerate(dirs) if self.nb[j][d] == i), -1)
+                    ahead[i].append((j, dirs, at, opposite(dirs[at]) if at >= 0 else -1, pair))
         self.ahead = tuple(tuple(found) for found in ahead)
 
 
@@ -425,14 +428,13 @@ def beam_search(
         used = parent.used
         pair = rim.get(i)  # the two edges a tile here must link to turn its chains straight back
         options = _options(tuple(present), tuple(colour_of.values()))
-        # The rim cells ahead (:data:`_RIM_FAULT`), each as (directions to its decided neighbours, the
-        # colours those show it, -1 where this cell's tile will, which one that is or -1, the direction
-        # from this cell to the rim cell, its pair).
-        checks = []
-        for j, dirs, jpair in ahead[i]:
-            colours = tuple(next((c for c in range(4) if j * 6 + d in ports[c]), -1) for d in dirs)
-            at = colours.index(-1) if -1 in colours else -1
-            checks.append((dirs, colours, at, _OPP[dirs[at]], jpair))
+        # The rim cells ahead (:data:`_RIM_FAULT`) with the colours their decided neighbours show them
+        # (-1 where this cell's tile will: each option fills that in).
+        checks = [
+            (dirs, tuple(-1 if k == at else next(c for c in range(4) if j * 6 + d in ports[c])
+                         for k, d in enumerate(dirs)), at, facing, jpair)
+            for j, dirs, at, facing, jpair in ahead[i]
+        ]
         if force is not False:
             options = [force] if force is not None and force in options else []
         for tile, rot in options:

@@ -431,7 +431,7 @@ def test_the_loops_beam_sees_each_rim_cell_ahead_from_its_first_decided_neighbou
     for j in region.rim:
         decided = sorted(region.nb[j][d] for d in region.earlier[j])
         for i in range(len(region.cells)):
-            seen = [dirs for cell, dirs, _ in region.ahead[i] if cell == j]
+            seen = [dirs for cell, dirs, *_ in region.ahead[i] if cell == j]
             if not decided or not decided[0] <= i < j:
                 assert seen == []
             else:  # exactly the directions from the rim cell to its neighbours decided by then
