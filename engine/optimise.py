@@ -250,12 +250,14 @@ _CLEAN: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, int]], int] = {}
 def _clean(dirs: tuple[int, ...], colours: tuple[int, ...], pair: tuple[int, int]) -> int:
     """Bit mask of the tiles that can show ``colours`` towards ``dirs`` while linking the two edges
     ``pair``: the tiles that can still make a rim cell clean (memoised, so that checking a rim cell
-    ahead costs one dict lookup and one ``&`` with the tiles left)."""
+    ahead costs one dict lookup and one ``&`` with the tiles left). A negative colour stands for an
+    empty neighbour, which asks nothing."""
     key = (dirs, colours, pair)
     found = _CLEAN.get(key)
     if found is None:
         found = 0
-        for tile, rot in _options(dirs, colours):
+        shown = [(d, c) for d, c in zip(dirs, colours) if c >= 0]
+        for tile, rot in _options(tuple(d for d, _ in shown), tuple(c for _, c in shown)):
             if FACES[tile][rot][pair[0]] == FACES[tile][rot][pair[1]]:
                 found |= 1 << tile
         _CLEAN[key] = found
@@ -429,9 +431,10 @@ def beam_search(
         pair = rim.get(i)  # the two edges a tile here must link to turn its chains straight back
         options = _options(tuple(present), tuple(colour_of.values()))
         # The rim cells ahead (:data:`_RIM_FAULT`) with the colours their decided neighbours show them
-        # (-1 where this cell's tile will: each option fills that in).
+        # (-1 where this cell's tile will: each option fills that in; -2 for a neighbour left empty,
+        # which only a start or guide with a hole in the triangle has).
         checks = [
-            (dirs, tuple(-1 if k == at else next(c for c in range(4) if j * 6 + d in ports[c])
+            (dirs, tuple(-1 if k == at else next((c for c in range(4) if j * 6 + d in ports[c]), -2)
                          for k, d in enumerate(dirs)), at, facing, jpair)
             for j, dirs, at, facing, jpair in ahead[i]
         ]

@@ -305,6 +305,23 @@ def test_a_search_from_the_stored_best_never_gets_worse():
     assert score >= stored and incomplete(found) is None and puzzle_score(found, "loops") == score
 
 
+def test_a_start_with_a_hole_in_the_triangle_is_rebuilt_too():
+    # The polish may leave a triangle cell empty and use two of the cells beside it; a rebuild from
+    # such an arrangement meets a rim cell whose decided neighbour holds no tile.
+    board = _fitted(best_known("loops")[1], _SCANS["loops"].cells)
+    assert board is not None
+    moved = board.at((0, 4))  # a rim cell early in the scan, with rim cells after it beside it
+    holed = Board()
+    for placement in board.placements():
+        if placement.cell != moved.cell:
+            holed.push(placement)
+    holed.push(Placement(moved.tile, 5, -1, 1))  # beside the long side, where it matches
+    assert incomplete(holed) is None and not holed.golden_rule_breaks()
+    start = puzzle_score(holed, "loops")
+    score, found = optimise("loops", seconds=3.0, seed=1, start=holed)
+    assert score > start and incomplete(found) is None and puzzle_score(found, "loops") == score
+
+
 def test_rebuilding_improves_a_weak_start_and_reports_each_gain():
     weak = beam_search("loops", 30, random.Random(10))  # a narrow beam: a poor answer (41)
     assert weak is not None
