@@ -164,7 +164,9 @@ Loops, measured in the hexagon it used before the triangle: a rebuild took about
 triangle about 1 s) and nearly all gains came in a cycle's first few rebuilds, so a long patience
 mostly waits; one search process for 6 minutes, seeds 1 and 3: patience 40 gave 102 and 117,
 patience 8 117 and 119, patience 4 116 and 118 (width 400 instead of 800 at patience 40: no
-better)."""
+better). In the triangle a round's beam search phase (stall 30 s, one process, seeds 21-26) gave
+119.7 on average with (800, 8, 1600), 117.0 with (400, 8, 1600) and 114.2 with (1600, 8, 3200);
+phases that end 102-128 from the same settings make that noise more than a trend."""
 _RIM_FAULT = 3.0
 """Four loops: added to a partial arrangement's rank for each rim cell (see :class:`_Scan`) whose tile
 does not turn the chains at that side straight back (a *fault*). The bound counts a chain reaching
@@ -186,7 +188,15 @@ instead of 3: 117.8); in 10-minute runs a round's beam answer 110-126 -> 118-132
 average). (Also tried: the same look ahead at every cell, dropping a state once some cell ahead
 has no tile left at all: no clear gain, and slower; fresh beams of width 10000, about 150 s on one
 core: 127, 124, 117, 122, 116 without the look ahead, 123, 121 with it, and the polish adds little
-to them.)"""
+to them. Counting as certain also the faults of rim cells ahead that compete for the same few tiles
+(a maximum matching of the cells to the tiles left that could make them clean): width 300, seeds
+1-8, 113.6 -> 98.6, so each cell is checked alone. A beam four times wider over its last 20 cells,
+width 1500: 118.5, the same as width 3000 throughout.)
+
+Where the faults are: in fresh beam answers nearly all lie in the triangle's last four rows (3 to 5
+of the 7 rim cells there), where the scan ends. Those rows are not to blame: CP-SAT solving the last
+28 cells of such an answer exactly against the rest proves it already optimal there (four answers,
+119-128, in 6-21 s each); the first rows decide which tiles and colours are left for them."""
 _KEEP = (8, 36)
 """How many cells of the row scan a rebuild keeps (chosen uniformly in this range)."""
 _POLISH_SHARE = 0.4
@@ -205,13 +215,15 @@ gains) and the polish within about 30 s of its start, while where they stall var
 of one search ended between 109 and 126), so more independent draws are worth more than waiting,
 and a slower machine gets rounds long enough for its beam search. Rounds last 60-160 s here, five
 or six in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty counted
-ahead (:data:`_RIM_FAULT`), seeds 1-6: 127, 128, 126, 132, 127, 128 (rounds ended at 118-132, 125
-on average); with stalls of (15, 20), seed 1: 127 (nine rounds averaging 121.6). With the penalty
+ahead (:data:`_RIM_FAULT`), seeds 1-8: 127, 128, 126, 132, 127, 128, 127, 127 (rounds ended at
+118-132, 125 on average); with stalls of (15, 20), seed 1: 127 (nine rounds averaging 121.6). With the penalty
 counted only on the rim cell's turn, seeds 1-4: 125, 128, 125, 125 (rounds averaging 123); with
 stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126. Before the rim
 penalty, seeds 1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s
 (beam search 120 s, then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2:
-127, 123. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
+127, 123. Each worker process running rounds of its own (its beam search, then a polish with one
+solver thread), twice the rounds: seeds 1-3, 129, 128, 124 against 127, 128, 126, so the workers
+share each round. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
 _FRESH_MIN = 60.0
 """A new round needs about a minute for its beam search to give an answer worth polishing: with less
 time left the search ends."""
