@@ -216,12 +216,12 @@ of one search ended between 109 and 126), so more independent draws are worth mo
 and a slower machine gets rounds long enough for its beam search. Rounds last 60-160 s here, five
 or six in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty counted
 ahead (:data:`_RIM_FAULT`), seeds 1-8: 127, 128, 126, 132, 127, 128, 127, 127 (rounds ended at
-118-132, 125 on average); with stalls of (15, 20), seed 1: 127 (nine rounds averaging 121.6). With the penalty
-counted only on the rim cell's turn, seeds 1-4: 125, 128, 125, 125 (rounds averaging 123); with
-stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126. Before the rim
-penalty, seeds 1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed rounds of 200 s
-(beam search 120 s, then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one round, seeds 1-2:
-127, 123. Each worker process running rounds of its own (its beam search, then a polish with one
+118-132, 125 on average); with stalls of (15, 20), seed 1: 127 (nine rounds averaging 121.6).
+With the penalty counted only on the rim cell's turn, seeds 1-4: 125, 128, 125, 125 (rounds
+averaging 123); with stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126.
+Before the rim penalty, seeds 1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed
+rounds of 200 s (beam search 120 s, then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one
+round, seeds 1-2: 127, 123. Each worker process running rounds of its own (its beam search, then a polish with one
 solver thread), twice the rounds: seeds 1-3, 129, 128, 124 against 127, 128, 126, so the workers
 share each round. Four lines keeps one round: its beam search still gains late (143 at 500 s)."""
 _FRESH_MIN = 60.0

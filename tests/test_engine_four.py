@@ -311,6 +311,7 @@ def test_a_start_with_a_hole_in_the_triangle_is_rebuilt_too():
     board = _fitted(best_known("loops")[1], _SCANS["loops"].cells)
     assert board is not None
     moved = board.at((0, 4))  # a rim cell early in the scan, with rim cells after it beside it
+    assert moved is not None
     holed = Board()
     for placement in board.placements():
         if placement.cell != moved.cell:
