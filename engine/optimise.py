@@ -223,8 +223,12 @@ Before the rim penalty, seeds 1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 1
 rounds of 200 s (beam search 120 s, then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one
 round, seeds 1-2: 127, 123. Each worker process running rounds of its own (its beam search, then
 a polish with one solver thread), twice the rounds: seeds 1-3, 129, 128, 124 against 127, 128,
-126, so the workers share each round. Four lines keeps one round: its beam search still gains
-late (143 at 500 s)."""
+126, so the workers share each round. Also tried: keeping the last fifth of the time for polishing
+the best round's answer again and again, each time with a fresh seed (the polish's outcome depends on
+its seed: the same four beam answers, one thread, stall 40 s, ended 124/121/118, 122/122/122,
+120/123/125 and 120/120/120 with three seeds): seeds 1-4 gave 131, 129, 127, 132, every gain before
+that last fifth, so the rounds keep the whole time. Four lines keeps one round: its beam search
+still gains late (143 at 500 s)."""
 _FRESH_MIN = 60.0
 """A new round needs about a minute for its beam search to give an answer worth polishing: with less
 time left the search ends."""
