@@ -246,6 +246,10 @@ _LINKS: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = ((),) + tuple
     for t in ALL_NUMBERS
 )
 """``_LINKS[tile][rot]``: its three links as (colour index, direction, direction)."""
+_FACE_CI: tuple[tuple[tuple[int, ...], ...], ...] = ((),) + tuple(
+    tuple(tuple(_CI[colour] for colour in face) for face in FACES[t]) for t in ALL_NUMBERS
+)
+"""``_FACE_CI[tile][rot][d]``: the colour index its edge ``d`` shows."""
 
 _OPTIONS: dict[tuple[tuple[int, ...], tuple[int, ...]], list[tuple[int, int]]] = {}
 
@@ -411,9 +415,16 @@ def beam_search(
         return (done[0] + length - 1, max(done[1], length)) if lines else (done[0] + length, 0)
 
     def candidates(i: int, parent: _Node, out: list, force: tuple[int, int] | None | bool = False) -> None:
-        """Append (rank, parent, tile, rot, chains, done, loops, bounds, ends, faults) for every legal
-        placement on cell ``i``, and (..., 0, 0, ...) for leaving it empty when that is allowed;
-        or only the placement ``force`` ((tile, rot), or None for empty) the caller imposes."""
+        """Append (rank, parent, tile, rot, detail, faults) for every legal placement on cell ``i``,
+        and (..., 0, 0, ...) for leaving it empty when that is allowed; or only the placement
+        ``force`` ((tile, rot), or None for empty) the caller imposes. ``detail`` is what :func:`node`
+        needs to build the state: for a placement, the effects of its links (see :func:`link`); for an
+        empty cell, (chains, done, loops, bounds, ends).
+
+        Why effects per link: a tile's three links have three different colours, so each changes its
+        own colour's chains alone, the same way whichever tile carries it. A parent's candidates
+        share a few dozen links, so each is worked out once (most of the search's time went there),
+        and only the rank is summed per candidate."""
         polls[0] += 1
         if polls[0] % 64 == 0 and should_stop():
             raise _Stop
@@ -440,75 +451,96 @@ def beam_search(
                     chains[c] = (_with(half, length), _without(both, length))
                 bounds[c] = bound(chains[c], done[c], parent.loops[c], gamma)
             ends = parent.ends + len(present)
-            out.append((total(bounds, ends) + _RIM_FAULT * parent.faults + random_() * _NOISE, parent, 0, 0, chains,
-                        done, parent.loops, bounds, ends, parent.faults))
+            out.append((total(bounds, ends) + _RIM_FAULT * parent.faults + random_() * _NOISE, parent, 0, 0,
+                        (chains, done, parent.loops, bounds, ends), parent.faults))
         if force is False and (left == 0 or (parent.placed and not present)):
             return
         used = parent.used
         pair = rim.get(i)  # the two edges a tile here must link to turn its chains straight back
         options = _options(tuple(present), tuple(colour_of.values()))
         # The rim cells ahead (:data:`_RIM_FAULT`) with the colours their decided neighbours show them
-        # (-1 where this cell's tile will: each option fills that in; -2 for a neighbour left empty,
-        # which only a start or guide with a hole in the triangle has).
-        checks = [
-            (dirs, tuple(-1 if k == at else next((c for c in range(4) if j * 6 + d in ports[c]), -2)
-                         for k, d in enumerate(dirs)), at, facing, jpair)
-            for j, dirs, at, facing, jpair in ahead[i]
-        ]
+        # (-2 for a neighbour left empty, which only a start or guide with a hole in the triangle has),
+        # as the direction from this cell to the rim cell (or -1 when this cell does not touch it) and
+        # the tiles that could still make it clean, by the colour this cell's tile shows it.
+        checks = []
+        for j, dirs, at, facing, jpair in ahead[i]:
+            colours = [next((c for c in range(4) if j * 6 + d in ports[c]), -2) for d in dirs]
+            if at < 0:
+                checks.append((0, (_clean(dirs, tuple(colours), jpair),) * 4))
+                continue
+            clean = []
+            for c in range(4):
+                colours[at] = c
+                clean.append(_clean(dirs, tuple(colours), jpair))
+            checks.append((facing, tuple(clean)))
         if force is not False:
             options = [force] if force is not None and force in options else []
+        effects: dict[tuple[int, int, int], tuple] = {}
         for tile, rot in options:
             if used >> tile & 1:
                 continue
-            chains, done, loops, bounds = list(parent.chains), list(parent.done), list(parent.loops), list(parent.bounds)
+            bounds = list(parent.bounds)
             ends = parent.ends
-            for c, a, b in _LINKS[tile][rot]:
-                half, both = chains[c]
-                length = 1
-                other = []
-                for e in (a, b):
-                    if e in colour_of:
-                        la, fa = ports[c][i * 6 + e]
-                        if fa < 0:
-                            half = _without(half, la)
-                        elif not (e == b and a in colour_of and other[0] == i * 6 + b):
-                            both = _without(both, la)
-                        length += la
-                        other.append(fa)
-                    elif nb[e] > i:
-                        other.append(nb[e] * 6 + _OPP[e])
-                    else:
-                        ends += 1
-                        other.append(-1)
-                if a in colour_of and b in colour_of and other[0] == i * 6 + b:
-                    size = (length + 1) // 2  # both sides counted the same chain
-                    loops[c] = (loops[c][0] + size, max(loops[c][1], size))
-                elif other[0] < 0 and other[1] < 0:
-                    done[c] = close(done[c], length)
-                elif other[0] < 0 or other[1] < 0:
-                    half = _with(half, length)
-                else:
-                    both = _with(both, length)
-                chains[c] = (half, both)
-                bounds[c] = bound(chains[c], done[c], loops[c], gamma)
+            for found in _LINKS[tile][rot]:
+                effect = effects.get(found)
+                if effect is None:
+                    effect = effects[found] = link(i, parent, colour_of, *found)
+                bounds[found[0]] = effect[3]
+                ends += effect[4]
+            face = _FACE_CI[tile][rot]
             faults = parent.faults
             if pair is not None:
-                faults += FACES[tile][rot][pair[0]] != FACES[tile][rot][pair[1]]
+                faults += face[pair[0]] != face[pair[1]]
             certain = faults
-            for dirs, colours, at, facing, jpair in checks:
-                if at >= 0:
-                    colours = colours[:at] + (_CI[FACES[tile][rot][facing]],) + colours[at + 1 :]
-                if not _clean(dirs, colours, jpair) & ~(used | 1 << tile):
+            unused = ~(used | 1 << tile)
+            for facing, clean in checks:
+                if not clean[face[facing]] & unused:
                     certain += 1  # no tile left can turn that rim cell's chains back: its fault is certain
-            out.append((total(bounds, ends) + _RIM_FAULT * certain + random_() * _NOISE, parent, tile, rot, chains, done,
-                        loops, bounds, ends, faults))
+            out.append((total(bounds, ends) + _RIM_FAULT * certain + random_() * _NOISE, parent, tile, rot, effects,
+                        faults))
+
+    def link(i: int, parent: _Node, colour_of: dict[int, int], c: int, a: int, b: int) -> tuple:
+        """What a tile on cell ``i`` linking edges ``a`` and ``b`` in colour ``c`` does to that
+        colour: its (chains, done, loops, bound) and the chain ends it leaves facing empty space."""
+        nb = nbs[i]
+        ports = parent.ports[c]
+        half, both = parent.chains[c]
+        done, loops = parent.done[c], parent.loops[c]
+        ends = 0
+        length = 1
+        other = []
+        for e in (a, b):
+            if e in colour_of:
+                la, fa = ports[i * 6 + e]
+                if fa < 0:
+                    half = _without(half, la)
+                elif not (e == b and a in colour_of and other[0] == i * 6 + b):
+                    both = _without(both, la)
+                length += la
+                other.append(fa)
+            elif nb[e] > i:
+                other.append(nb[e] * 6 + _OPP[e])
+            else:
+                ends += 1
+                other.append(-1)
+        if a in colour_of and b in colour_of and other[0] == i * 6 + b:
+            size = (length + 1) // 2  # both sides counted the same chain
+            loops = (loops[0] + size, max(loops[1], size))
+        elif other[0] < 0 and other[1] < 0:
+            done = close(done, length)
+        elif other[0] < 0 or other[1] < 0:
+            half = _with(half, length)
+        else:
+            both = _with(both, length)
+        return (half, both), done, loops, bound((half, both), done, loops, gamma), ends
 
     def node(i: int, candidate: tuple) -> _Node:
         """Build the state a candidate describes (its ports dicts are copied only now)."""
-        _, parent, tile, rot, chains, done, loops, bounds, ends, faults = candidate
+        _, parent, tile, rot, detail, faults = candidate
         ports = list(parent.ports)
         nb = nbs[i]
         if tile == 0:
+            chains, done, loops, bounds, ends = detail
             for d in earliers[i]:
                 if parent.filled >> nb[d] & 1:
                     c = next(c for c in range(4) if i * 6 + d in ports[c])
@@ -518,7 +550,11 @@ def beam_search(
                         cp[other] = (length, -1)
             filled, used, placed, history = parent.filled, parent.used, parent.placed, parent.history
         else:
+            chains, done, loops, bounds = list(parent.chains), list(parent.done), list(parent.loops), list(parent.bounds)
+            ends = parent.ends
             for c, a, b in _LINKS[tile][rot]:
+                chains[c], done[c], loops[c], bounds[c], added = detail[c, a, b]
+                ends += added
                 cp = ports[c] = dict(ports[c])
                 length, other = 1, []
                 for e in (a, b):
