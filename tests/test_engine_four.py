@@ -422,6 +422,14 @@ def test_polish_refuses_what_is_not_a_complete_arrangement_in_its_region():
         polish("lines", short, _SCANS["lines"].cells, seconds=1.0)
 
 
+def test_each_tile_links_three_colours_so_the_beam_may_work_out_each_link_alone():
+    # The beam search ranks a placement from the effect of each of its links on that link's
+    # colour, worked out once per parent: right only if no tile links one colour twice.
+    for tile in ALL_NUMBERS:
+        for face in FACES[tile]:
+            assert sorted(face.count(c) for c in set(face)) == [2, 2, 2], (tile, face)
+
+
 def test_one_beam_builds_a_complete_arrangement():
     found = beam_search("lines", 60, random.Random(1))
     assert found is not None
