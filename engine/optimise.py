@@ -227,10 +227,10 @@ a polish with one solver thread), twice the rounds: seeds 1-3, 129, 128, 124 aga
 the best round's answer again and again, each time with a fresh seed (the polish's outcome depends on
 its seed: the same four beam answers, one thread, stall 40 s, ended 124/121/118, 122/122/122,
 120/123/125 and 120/120/120 with three seeds): seeds 1-4 gave 131, 129, 127, 132, every gain before
-that last fifth, so the rounds keep the whole time. With the beam search 2.4 times faster (each link worked out
-once per parent, the same arrangements), seeds 1-11: 130, 129, 125, 132, 125, 132, 127, 129, 128,
-129, 129; these stalls were not tuned again at that speed. Four lines keeps one round: its beam search
-still gains late (143 at 500 s)."""
+that last fifth, so the rounds keep the whole time. With the beam search 2.4 times faster (each
+link worked out once per parent, the same arrangements), seeds 1-11: 130, 129, 125, 132, 125, 132,
+127, 129, 128, 129, 129; these stalls were not tuned again at that speed. Four lines keeps one
+round: its beam search still gains late (143 at 500 s)."""
 _FRESH_MIN = 60.0
 """A new round needs about a minute for its beam search to give an answer worth polishing: with less
 time left the search ends."""
