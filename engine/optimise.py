@@ -503,7 +503,8 @@ def beam_search(
 
     def link(i: int, parent: _Node, colour_of: dict[int, int], c: int, a: int, b: int) -> tuple:
         """What a tile on cell ``i`` linking edges ``a`` and ``b`` in colour ``c`` does to that
-        colour: its (chains, done, loops, bound) and the chain ends it leaves facing empty space."""
+        colour: its (chains, done, loops, bound), the chain ends it leaves facing empty space, and
+        the chain it makes as (length, the port at each end or -1), which :func:`node` records."""
         nb = nbs[i]
         ports = parent.ports[c]
         half, both = parent.chains[c]
@@ -534,7 +535,7 @@ def beam_search(
             half = _with(half, length)
         else:
             both = _with(both, length)
-        return (half, both), done, loops, bound((half, both), done, loops, gamma), ends
+        return (half, both), done, loops, bound((half, both), done, loops, gamma), ends, length, other[0], other[1]
 
     def node(i: int, candidate: tuple) -> _Node:
         """Build the state a candidate describes (its ports dicts are copied only now)."""
@@ -556,19 +557,11 @@ def beam_search(
             loops, bounds = list(parent.loops), list(parent.bounds)
             ends = parent.ends
             for c, a, b in _LINKS[tile][rot]:
-                chains[c], done[c], loops[c], bounds[c], added = detail[c, a, b]
+                chains[c], done[c], loops[c], bounds[c], added, length, fa, fb = detail[c, a, b]
                 ends += added
                 cp = ports[c] = dict(ports[c])
-                length, other = 1, []
-                for e in (a, b):
-                    m = nb[e]
-                    if 0 <= m < i and parent.filled >> m & 1:
-                        la, fa = cp.pop(i * 6 + e)
-                        length += la
-                        other.append(fa)
-                    else:
-                        other.append(m * 6 + _OPP[e] if m > i else -1)
-                fa, fb = other
+                cp.pop(i * 6 + a, None)  # the chains this tile joins no longer end here
+                cp.pop(i * 6 + b, None)
                 if fa == i * 6 + b:
                     continue  # a loop closed
                 if fa >= 0:
