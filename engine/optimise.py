@@ -207,18 +207,29 @@ search alone -> with the polish: lines seed 1 137 -> 143, seed 2 141 -> 141; loo
 stalls within two or three minutes and the polish does most of the late gains (seed 1: 118 at 360 s,
 127 at 470 s); a share of 0.6 gave 123 on seed 2, one run, so not enough to change it. (Not tuned
 further.)"""
-_STALL: dict[Goal, tuple[float, float]] = {"lines": (math.inf, math.inf), "loops": (30.0, 40.0)}
+_STALL: dict[Goal, tuple[float, float]] = {"lines": (math.inf, math.inf), "loops": (45.0, 30.0)}
 """Seconds without a better answer after which a round's beam search, then its polish, ends; the
-time left goes to a fresh round (see :data:`_FRESH_MIN`) and the best round wins. In the triangle
-the Four loops beam search makes its last gain within about a minute (gaps of up to 30 s between
-gains) and the polish within about 30 s of its start, while where they stall varies widely (rounds
-of one search ended between 109 and 126), so more independent draws are worth more than waiting,
-and a slower machine gets rounds long enough for its beam search. Rounds last 60-160 s here, five
-or six in 10 minutes. Measured, 10 minutes from scratch, two workers, with the rim penalty counted
-ahead (:data:`_RIM_FAULT`), seeds 1-8: 127, 128, 126, 132, 127, 128, 127, 127 (rounds ended at
-118-132, 125 on average); with stalls of (15, 20), seed 1: 127 (nine rounds averaging 121.6).
-With the penalty counted only on the rim cell's turn, seeds 1-4: 125, 128, 125, 125 (rounds
-averaging 123); with stalls of (15, 20), seed 3: 129 (but ten rounds averaging 121), seed 4: 126.
+time left goes to a fresh round (see :data:`_FRESH_MIN`) and the best round wins. Where the beam
+search and the polish stall varies widely from one draw to the next (rounds of one search end
+between 121 and 132), so independent draws are worth more than waiting long on one, but a beam
+search cut short gives the polish a worse start: the stalls trade the two, and a slower machine
+gets rounds long enough for its beam search. Rounds last 70-190 s here, about five in 10 minutes.
+
+Measured with the beam search as it is now (each link worked out once per parent), 10 minutes from
+scratch, two workers, each round's beam answer and polished answer logged: stalls of (15, 40), seeds
+1-2, 15 rounds of 78 s on average: beam answers 122.0, polished 124.5, one round reaching 129; (45,
+60), one 45-minute search, 15 rounds of 149 s: 124.4 and 126.0, one reaching 129 (there, the beam
+search's last gain came up to 117 s into a round, the polish's up to 68 s; replaying those logs
+with shorter polish stalls gives the same polished average down to about 20 s); (45, 30), seeds
+1-6: 130, 130, 128, 132, 129, 132 (32 rounds of 110 s: 124.7 and 126.6, seven reaching 129). The
+(30, 40) used before gave, seeds 1-11: 130, 129, 125, 132, 125, 132, 127, 129, 128, 129, 129.
+
+Earlier measurements, with the beam search 2.4 times slower and stalls of (30, 40) unless said,
+with the rim penalty counted ahead (:data:`_RIM_FAULT`), seeds 1-8: 127, 128, 126, 132, 127, 128,
+127, 127 (rounds ended at 118-132, 125 on average); with stalls of (15, 20), seed 1: 127 (nine
+rounds averaging 121.6). With the penalty counted only on the rim cell's turn, seeds 1-4: 125, 128,
+125, 125 (rounds averaging 123); with stalls of (15, 20), seed 3: 129 (but ten rounds averaging
+121), seed 4: 126.
 Before the rim penalty, seeds 1-6: 130, 124, 121, 123, 126, 122 (seed 1 again: 121); with fixed
 rounds of 200 s (beam search 120 s, then polish 80 s), seeds 1-4: 128, 122, 125, 122; with one
 round, seeds 1-2: 127, 123. Each worker process running rounds of its own (its beam search, then
@@ -227,10 +238,8 @@ a polish with one solver thread), twice the rounds: seeds 1-3, 129, 128, 124 aga
 the best round's answer again and again, each time with a fresh seed (the polish's outcome depends on
 its seed: the same four beam answers, one thread, stall 40 s, ended 124/121/118, 122/122/122,
 120/123/125 and 120/120/120 with three seeds): seeds 1-4 gave 131, 129, 127, 132, every gain before
-that last fifth, so the rounds keep the whole time. With the beam search 2.4 times faster (each
-link worked out once per parent, the same arrangements), seeds 1-11: 130, 129, 125, 132, 125, 132,
-127, 129, 128, 129, 129; these stalls were not tuned again at that speed. Four lines keeps one
-round: its beam search still gains late (143 at 500 s)."""
+that last fifth, so the rounds keep the whole time. Four lines keeps one round: its beam search
+still gains late (143 at 500 s)."""
 _FRESH_MIN = 60.0
 """A new round needs about a minute for its beam search to give an answer worth polishing: with less
 time left the search ends."""
@@ -942,7 +951,7 @@ def _optimise_in_workers(
 
 DEFAULT_SECONDS = 60.0
 """How long ``python -m engine solve four-lines|four-loops`` searches without ``--timeout``: a
-minute gives a fair answer (seed 1: lines 131, loops 122); the booklet records take ten minutes or
+minute gives a fair answer (seed 1: lines 131, loops 130); the booklet records take ten minutes or
 more (see ``bench/four_optimise.py``)."""
 
 
