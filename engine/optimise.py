@@ -221,8 +221,9 @@ scratch, two workers, each round's beam answer and polished answer logged: stall
 60), one 45-minute search, 15 rounds of 149 s: 124.4 and 126.0, one reaching 129 (there, the beam
 search's last gain came up to 117 s into a round, the polish's up to 68 s; replaying those logs
 with shorter polish stalls gives the same polished average down to about 20 s); (45, 30), seeds
-1-6: 130, 130, 128, 132, 129, 132 (32 rounds of 110 s: 124.7 and 126.6, seven reaching 129). The
-(30, 40) used before gave, seeds 1-11: 130, 129, 125, 132, 125, 132, 127, 129, 128, 129, 129.
+1-8: 130, 130, 128, 132, 129, 132, 128, 128 (seeds 1-6: 32 rounds of 110 s, 124.7 and 126.6,
+seven reaching 129). The (30, 40) used before gave, seeds 1-11: 130, 129, 125, 132, 125, 132, 127,
+129, 128, 129, 129: 129 as often, but lower when it missed.
 
 Earlier measurements, with the beam search 2.4 times slower and stalls of (30, 40) unless said,
 with the rim penalty counted ahead (:data:`_RIM_FAULT`), seeds 1-8: 127, 128, 126, 132, 127, 128,
