@@ -324,7 +324,7 @@ def test_a_start_with_a_hole_in_the_triangle_is_rebuilt_too():
 
 
 def test_rebuilding_improves_a_weak_start_and_reports_each_gain():
-    weak = beam_search("loops", 30, random.Random(10))  # a narrow beam: a poor answer (41)
+    weak = beam_search("loops", 30, random.Random(9))  # a narrow beam: a poor answer (34)
     assert weak is not None
     reports: list[int] = []
     score, board = optimise("loops", seconds=6.0, seed=1, start=weak[1], progress=lambda s, b: reports.append(s))
