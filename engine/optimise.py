@@ -220,9 +220,11 @@ between 121 and 132), so independent draws are worth more than waiting long on o
 search cut short gives the polish a worse start: the stalls trade the two, and a slower machine
 gets rounds long enough for its beam search. Rounds last 70-190 s here, about five in 10 minutes.
 
-Measured with the beam search as it is now (each link worked out once per parent), 10 minutes from
-scratch, two workers, each round's beam answer and polished answer logged: stalls of (15, 40), seeds
-1-2, 15 rounds of 78 s on average: beam answers 122.0, polished 124.5, one round reaching 129; (45,
+Measured with the loops rank as it is now (certain waste and rim faults, no penalty for open
+chains, see :data:`_GAMMA`), 10 minutes from scratch, two workers, seeds 1-4: 129, 128, 133 (not
+stored: run without ``--store``), 130. Before that change, with the beam search as it is now (each
+link worked out once per parent), each round's beam answer and polished answer logged: stalls of
+(15, 40), seeds 1-2, 15 rounds of 78 s on average: beam answers 122.0, polished 124.5, one round reaching 129; (45,
 60), one 45-minute search, 15 rounds of 149 s: 124.4 and 126.0, one reaching 129 (there, the beam
 search's last gain came up to 117 s into a round, the polish's up to 68 s; replaying those logs
 with shorter polish stalls gives the same polished average down to about 20 s); (45, 30), seeds
