@@ -155,7 +155,7 @@ added this weight for each extra chain open at both ends and for each of their t
 cycles (a fresh beam, then rebuilds until the patience runs out, one process, 10 minutes, two
 seeds each) ended at 119.4 on average with 0.5 (80 cycles), 120.0 with 0.2, 121.9 with 0.1 and
 121.8 with 0 (about 40 cycles each), and at 127 or more 0.08 times a minute with 0.5 against 0.31
-to 0.41 with 0.1 or 0; fresh beams of width 300, seeds 1000-1099: 101.0, 103.1, 106.5 and 105.3.
+to 0.41 with 0.1 or 0; fresh beams of width 300, seeds 1000-1099, 0.5 to 0: 101.0, 103.1 (0.25), 106.5, 105.3.
 A bonus for the longest chain hurts.)"""
 _START_WIDTHS = (30, 300)
 """Widths of the first beam searches, from scratch: a narrow one gives a fair answer within a
