@@ -155,8 +155,8 @@ added this weight for each extra chain open at both ends and for each of their t
 cycles (a fresh beam, then rebuilds until the patience runs out, one process, 10 minutes, two
 seeds each) ended at 119.4 on average with 0.5 (80 cycles), 120.0 with 0.2, 121.9 with 0.1 and
 121.8 with 0 (about 40 cycles each), and at 127 or more 0.08 times a minute with 0.5 against 0.31
-to 0.41 with 0.1 or 0; fresh beams of width 300, seeds 1000-1099, 0.5 to 0: 101.0, 103.1 (0.25), 106.5, 105.3.
-A bonus for the longest chain hurts.)"""
+to 0.41 with 0.1 or 0; fresh beams of width 300, seeds 1000-1099, 0.5 to 0: 101.0, 103.1 (0.25),
+106.5, 105.3. A bonus for the longest chain hurts.)"""
 _START_WIDTHS = (30, 300)
 """Widths of the first beam searches, from scratch: a narrow one gives a fair answer within a
 second or two, then a wider one a good one."""
@@ -224,8 +224,8 @@ Measured with the loops rank as it is now (certain waste and rim faults, no pena
 chains, see :data:`_GAMMA`), 10 minutes from scratch, two workers, seeds 1-4: 129, 128, 133 (not
 stored: run without ``--store``), 130. Before that change, with the beam search as it is now (each
 link worked out once per parent), each round's beam answer and polished answer logged: stalls of
-(15, 40), seeds 1-2, 15 rounds of 78 s on average: beam answers 122.0, polished 124.5, one round reaching 129; (45,
-60), one 45-minute search, 15 rounds of 149 s: 124.4 and 126.0, one reaching 129 (there, the beam
+(15, 40), seeds 1-2, 15 rounds of 78 s on average: beam answers 122.0, polished 124.5, one round
+reaching 129; (45, 60), one 45-minute search, 15 rounds of 149 s: 124.4 and 126.0, one reaching 129 (there, the beam
 search's last gain came up to 117 s into a round, the polish's up to 68 s; replaying those logs
 with shorter polish stalls gives the same polished average down to about 20 s); (45, 30), seeds
 1-8: 130, 130, 128, 132, 129, 132, 128, 128 (seeds 1-6: 32 rounds of 110 s, 124.7 and 126.6,
@@ -585,8 +585,8 @@ def beam_search(
                     cp[fb] = (length, fa)
             filled, used, placed = parent.filled | 1 << i, parent.used | 1 << tile, parent.placed + 1
             history = (parent.history, (i, tile, rot))
-        return _Node(candidate[0], total([bound(chains[c], done[c], loops[c], 0.0)
-                                          for c in range(4)], ends),
+        exact = bounds if not gamma else [bound(chains[c], done[c], loops[c], 0.0) for c in range(4)]
+        return _Node(candidate[0], total(exact, ends),  # without a growth bonus the bounds are the waste
                      used, filled, tuple(ports), tuple(chains), tuple(done), tuple(loops), tuple(bounds), ends,
                      faults, placed, history)
 
