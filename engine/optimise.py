@@ -367,6 +367,14 @@ def _with(lengths: tuple[int, ...], length: int) -> tuple[int, ...]:
     return lengths[:i] + (length,) + lengths[i:]
 
 
+def _colour_at(ports: Sequence[_Ports], port: int) -> int:
+    """The colour of the chain ending at ``port``, or -2 when none does."""
+    for c in range(4):
+        if port in ports[c]:
+            return c
+    return -2
+
+
 class _Stop(Exception):
     """Time is up or the caller cancelled: abandon the current beam."""
 
@@ -453,7 +461,7 @@ def beam_search(
         nb = nbs[i]
         ports = parent.ports
         present = [d for d in earliers[i] if parent.filled >> nb[d] & 1]
-        colour_of = {d: next(c for c in range(4) if i * 6 + d in ports[c]) for d in present}
+        colour_of = {d: _colour_at(ports, i * 6 + d) for d in present}
         left = tiles - parent.placed
         if (force is None) if force is not False else (i >= skip_from and left < n - i):
             chains, done, bounds = list(parent.chains), list(parent.done), list(parent.bounds)
@@ -486,7 +494,7 @@ def beam_search(
         # the tiles that could still make it clean, by the colour this cell's tile shows it.
         checks = []
         for j, dirs, at, facing, jpair in ahead[i]:
-            colours = [next((c for c in range(4) if j * 6 + d in ports[c]), -2) for d in dirs]
+            colours = [_colour_at(ports, j * 6 + d) for d in dirs]
             if at < 0:
                 checks.append((0, (_clean(dirs, tuple(colours), jpair),) * 4))
                 continue
@@ -578,7 +586,7 @@ def beam_search(
             chains, done, loops, bounds, ends = detail
             for d in earliers[i]:
                 if parent.filled >> nb[d] & 1:
-                    c = next(c for c in range(4) if i * 6 + d in ports[c])
+                    c = _colour_at(ports, i * 6 + d)
                     cp = ports[c] = dict(ports[c])
                     length, other = cp.pop(i * 6 + d)
                     if other >= 0:
