@@ -220,9 +220,14 @@ between 121 and 132), so independent draws are worth more than waiting long on o
 search cut short gives the polish a worse start: the stalls trade the two, and a slower machine
 gets rounds long enough for its beam search. Rounds last 70-190 s here, about five in 10 minutes.
 
-Measured with the loops rank as it is now (certain waste and rim faults, no penalty for open
-chains, see :data:`_GAMMA`), 10 minutes from scratch, two workers, seeds 1-4: 129, 128, 133 (not
-stored: run without ``--store``), 130. Before that change, with the beam search as it is now (each
+Measured as it is now (the loops rank of :data:`_GAMMA`, link effects shared between parents),
+10 minutes from scratch, two workers, each round's beam and polished answers logged, on an
+otherwise idle machine, seeds 9-16: 131, 132, 131, 130, 132, 132, 133, 132 (43 rounds of 110 s
+on average; beam answers 127.9, polished 129.3, 29 rounds reaching 129). The polish's stall is
+wall-clock, so it needs its cores: seed 8, run while other jobs took a core now and then, 128,
+its polish adding 1.2 a round against 1.4. With the beam search 1.4 times slower, seeds 1-7: 129,
+128, 133 (not stored: run without ``--store``), 130, 132, 128, 132 (seeds 5-7 also beside other
+jobs: polish gains 0.7). Before the loops rank changed, with the beam search then (each
 link worked out once per parent), each round's beam answer and polished answer logged: stalls of
 (15, 40), seeds 1-2, 15 rounds of 78 s on average: beam answers 122.0, polished 124.5, one round
 reaching 129; (45, 60), one 45-minute search, 15 rounds of 149 s: 124.4 and 126.0, one reaching 129 (there, the beam
@@ -982,8 +987,8 @@ def _optimise_in_workers(
 
 DEFAULT_SECONDS = 60.0
 """How long ``python -m engine solve four-lines|four-loops`` searches without ``--timeout``: a
-minute gives a fair answer (seed 1: lines 131, loops 130); the booklet records take ten minutes or
-more (see ``bench/four_optimise.py``)."""
+minute gives a fair answer (seed 1: lines 131, loops 124 to 130, one round cut where the minute
+ends); the booklet records take ten minutes or more (see ``bench/four_optimise.py``)."""
 
 
 def solve_command(args: argparse.Namespace, control: Control) -> dict[str, Any]:
