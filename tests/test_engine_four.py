@@ -305,19 +305,34 @@ def test_a_search_from_the_stored_best_never_gets_worse():
     assert score >= stored and incomplete(found) is None and puzzle_score(found, "loops") == score
 
 
+def _holed(board: Board) -> Board:
+    """``board`` (in the Four loops region) with its first rim tile in the scan that matches a free
+    cell beside a side moved there, leaving a hole in the triangle."""
+    scan = _SCANS["loops"]
+    free = [side for side in scan.cells[scan.skip_from:] if board.at(side) is None]
+    for i in sorted(scan.rim):
+        moved = board.at(scan.cells[i])
+        if moved is None:
+            continue
+        for side in free:
+            for rot in range(6):
+                holed = Board()
+                for placement in board.placements():
+                    if placement.cell != moved.cell:
+                        holed.push(placement)
+                holed.push(Placement(moved.tile, *side, rot))
+                if incomplete(holed) is None and not holed.golden_rule_breaks():
+                    return holed
+    raise AssertionError("no rim tile of the stored best fits a free cell beside the triangle")
+
+
 def test_a_start_with_a_hole_in_the_triangle_is_rebuilt_too():
     # The polish may leave a triangle cell empty and use two of the cells beside it; a rebuild from
     # such an arrangement meets a rim cell whose decided neighbour holds no tile.
     board = _fitted(best_known("loops")[1], _SCANS["loops"].cells)
     assert board is not None
-    moved = board.at((0, 4))  # a rim cell early in the scan, with rim cells after it beside it
-    assert moved is not None
-    holed = Board()
-    for placement in board.placements():
-        if placement.cell != moved.cell:
-            holed.push(placement)
-    holed.push(Placement(moved.tile, 5, -1, 1))  # beside the long side, where it matches
-    assert incomplete(holed) is None and not holed.golden_rule_breaks()
+    holed = _holed(board)
+    assert any(holed.at(cell) is None for cell in _SCANS["loops"].cells[:_SCANS["loops"].skip_from])
     start = puzzle_score(holed, "loops")
     score, found = optimise("loops", seconds=3.0, seed=1, start=holed)
     assert score > start and incomplete(found) is None and puzzle_score(found, "loops") == score
@@ -470,11 +485,11 @@ def test_clean_names_the_tiles_that_can_still_turn_a_rim_cells_chains_back():
     assert decisions is not None
     for j, pair in region.rim.items():
         dirs = region.earlier[j]
-        shown = tuple(COLOURS.index(FACES[decisions[region.nb[j][d]][0]][decisions[region.nb[j][d]][1]][opposite(d)])
-                      for d in dirs)
+        held = [decisions[region.nb[j][d]] for d in dirs]  # (tile, rot), or None for a hole
+        shown = tuple(-2 if h is None else COLOURS.index(FACES[h[0]][h[1]][opposite(d)]) for d, h in zip(dirs, held))
         mask = _clean(dirs, shown, pair)
         for other in ALL_NUMBERS:  # exactly the tiles with a turn that fits there and links the pair
-            fits = any(all(FACES[other][r][d] == COLOURS[c] for d, c in zip(dirs, shown))
+            fits = any(all(c < 0 or FACES[other][r][d] == COLOURS[c] for d, c in zip(dirs, shown))
                        and FACES[other][r][pair[0]] == FACES[other][r][pair[1]] for r in range(6))
             assert bool(mask >> other & 1) == fits, (region.cells[j], other)
 
