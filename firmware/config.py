@@ -126,6 +126,9 @@ class RulesConfig:
     """Default end of a strategy game: when every tile is placed, or when the first player runs out."""
     physical_bag: bool = setting(False, flag)
     """Default for new games: tiles are drawn from the real bag and scanned."""
+    confirm_moves: bool = setting(True, flag)
+    """A person's placement in the strategy game stays provisional (movable, turnable, taken back)
+    until they tap Confirm; experienced tables may turn it off."""
 
 
 @dataclass(frozen=True)

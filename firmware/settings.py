@@ -63,6 +63,7 @@ class KioskSettings:
         self.orientation: Literal["flat", "upright"] = config.display.orientation
         self.physical_bag: bool = config.rules.physical_bag
         self.end_rule: Literal["all-placed", "first-out"] = config.rules.end_rule
+        self.confirm_moves: bool = config.rules.confirm_moves
         self.language: str = config.kiosk.language
         self.brightness: float = float(config.rings.brightness)
         if not config.kiosk.staff_pin:

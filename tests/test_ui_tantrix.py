@@ -27,13 +27,28 @@ def slot(hand, tile):
     return hand.to_window(*hand.slot_centre(hand.tiles.index(tile)))
 
 
-def play_by_touch(screen, seat, placement):
-    """Turn the tile with taps to the placement's rotation, then drag it onto its cell."""
+def reach(hand, board, cell):
+    """Where a finger goes to drop on ``cell``; if that is not over the open table (the cell lies
+    just above a hand, or out of view), first pan the view there, as a player would."""
+    finger = finger_for(hand, board, cell)
+    if not board.on_table(finger):
+        board.look_at(cell, animate=False)
+        finger = finger_for(hand, board, cell)
+    assert board.on_table(finger), (cell, finger)
+    return finger
+
+
+def play_by_touch(screen, seat, placement, confirm=True):
+    """Turn the tile with taps to the placement's rotation, drag it onto its cell, and (when the
+    drop was accepted and ``confirm``) tap the seat's Confirm."""
     hand = screen.hands[seat]
     for _ in range((placement.rot - hand.rotation(placement.tile)) % 6):
         yield from tap(slot(hand, placement.tile))
     assert hand.rotation(placement.tile) == placement.rot
-    yield from drag(slot(hand, placement.tile), finger_for(hand, screen.board, placement.cell))
+    yield from drag(slot(hand, placement.tile), reach(hand, screen.board, placement.cell))
+    if confirm and screen.provisional is not None:
+        assert screen.confirm_bar.shown
+        yield from tap(screen.confirm_bar.confirm_button)
 
 
 def settle(screen, seconds=10.0):
@@ -43,7 +58,7 @@ def settle(screen, seconds=10.0):
     while waited < seconds and (screen.thinking or screen.flying):
         yield 0.05
         waited += 0.05
-    screen.board.recentre(animate=False)
+    screen.board.refit()
     yield
 
 
@@ -158,7 +173,7 @@ def scenario_whole_game(app):
                         if not board.fits(t, c) and not board.is_forced(c)), None)
             if bad is not None:
                 tile, cell = bad
-                yield from drag(slot(hand, tile), finger_for(hand, screen.board, cell))
+                yield from drag(slot(hand, tile), reach(hand, screen.board, cell))
                 assert tile in game.hands[0] and cell not in board
                 assert told(screen, _(RULE_MESSAGES["golden-rule"]))
                 assert screen.board.highlighted and cell in screen.board.highlighted
@@ -286,12 +301,14 @@ def scenario_forced(app):
     # a drop elsewhere is refused in plain words, the forced spaces outlined
     board = game.board
     elsewhere = next(c for c in board.frontier() if not board.is_forced(c) and board.fits(fill.tile, c))
-    yield from drag(slot(hand, fill.tile), finger_for(hand, screen.board, elsewhere))
+    yield from drag(slot(hand, fill.tile), reach(hand, screen.board, elsewhere))
     assert elsewhere not in board and fill.tile in game.hands[0]
     assert told(screen, _(RULE_MESSAGES["must-fill-forced-space"]))
     assert set(screen.board.highlighted) == set(forced)
     # tapping a forced space: how many unseen tiles fit it now and in the endgame
     review = next(r for r in game.review() if r.cell == forced[0])
+    if not screen.board.on_table(screen.board.window_cell_centre(forced[0])):
+        screen.board.look_at(forced[0], animate=False)  # the player pans it into view
     yield from tap(screen.board.window_cell_centre(forced[0]))
     assert screen.bubble.opacity == 1
     assert screen.bubble.text == _("Forced space: {now} unseen tiles fit it now, {later} in the endgame.",

@@ -82,6 +82,13 @@ class BoardView(Widget):
     """Outline only the spaces touching at least this many tiles (Gobble: 2, once two are down)."""
     auto_fit = BooleanProperty(True)
     """Recentre (animated) when tiles are added, unless a player has moved the view."""
+    min_fit_px = NumericProperty(0.0)
+    """:meth:`recentre` never fits the tiles smaller than this circumradius (pixels): while someone
+    must act on them, tiles stay big enough for a finger and the view shows the part of the board
+    that matters (its ``focus``) instead of all of it."""
+    shields = ListProperty([])
+    """Widgets lying over the board (hands, trays, plates, buttons): a finger released over one is
+    not on the table, so the tile it carries goes back where it came from, silently."""
 
     __events__ = ("on_placed", "on_refused")
 
@@ -97,6 +104,9 @@ class BoardView(Widget):
         self._highlight_clear = Clock.create_trigger(lambda dt: self.highlight(()), 5.0)
         self._user_moved = False
         self._fit_cells: list[Cell] | None = None
+        self._focus: list[Cell] | None = None
+        self._held: set[Any] = set()  # fingers dragging a tile over this view: it must not move
+        self._deferred: tuple[bool, list[Cell] | None, list[Cell] | None] | None = None
         with self.canvas:
             Color(*theme.TABLE)
             self._bg = Rectangle(pos=self.pos, size=self.size)
@@ -126,6 +136,15 @@ class BoardView(Widget):
     def window_cell_centre(self, cell: Cell) -> tuple[float, float]:
         return self.to_window(*self.cell_centre(cell))
 
+    def on_table(self, finger: tuple[float, float]) -> bool:
+        """Whether a finger at ``finger`` (window coordinates) is over the open table: inside this
+        view and over none of its :attr:`shields`. Where the finger is decides whether a drag ends
+        on the board; the tile drawn above the finger only shows which space it would take."""
+        if not self.collide_point(*self.to_widget(*finger)):
+            return False
+        return not any(shield.get_root_window() is not None and shield.opacity > 0
+                       and shield.collide_point(*shield.to_widget(*finger)) for shield in self.shields)
+
     # --------------------------------------------------------------------- drawing
 
     def show(self, board: Board) -> None:
@@ -154,7 +173,7 @@ class BoardView(Widget):
     def _relayout(self, *_args: Any) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
         if not self._user_moved:
-            self.recentre(animate=False, cells=self._fit_cells)
+            self.recentre(animate=False, cells=self._fit_cells, focus=self._focus)
         self._redraw()
 
     def _redraw(self, *_args: Any) -> None:
@@ -334,12 +353,43 @@ class BoardView(Widget):
 
     # ----------------------------------------------------------- pan, zoom, recentre
 
-    def recentre(self, animate: bool = True, cells: Iterable[Cell] | None = None) -> None:
-        """Fit the placed tiles (or ``cells``), and the spaces around them, into ``fit_area``."""
+    def hold(self, who: Any) -> None:
+        """``who`` drags a tile over the view: until :meth:`release`, the view stays where it is
+        (a recentring asked for meanwhile waits), so the space under the finger never moves."""
+        self._held.add(who)
+
+    def release(self, who: Any) -> None:
+        """``who``'s drag ended: a recentring that waited for it happens now."""
+        self._held.discard(who)
+        if not self._held and self._deferred is not None:
+            animate, cells, focus = self._deferred
+            self._deferred = None
+            self.recentre(animate, cells, focus)
+
+    @property
+    def moved_by_player(self) -> bool:
+        """Whether a player panned or zoomed the view since it was last fitted."""
+        return self._user_moved
+
+    @property
+    def held(self) -> bool:
+        """Whether a finger is dragging a tile over the view (it does not move meanwhile)."""
+        return bool(self._held)
+
+    def recentre(self, animate: bool = True, cells: Iterable[Cell] | None = None,
+                 focus: Iterable[Cell] | None = None) -> None:
+        """Fit the placed tiles (or ``cells``), and the spaces around them, into ``fit_area``; where
+        they only fit smaller than ``min_fit_px``, show them at that size centred on ``focus``
+        (default: their own middle). While a tile is dragged over the view it waits (:meth:`hold`)."""
+        if self._held:
+            self._deferred = (animate, list(cells) if cells is not None else None,
+                              list(focus) if focus is not None else None)
+            return
         x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
         if w <= 0 or h <= 0:
             return
         self._fit_cells = list(cells) if cells is not None else None
+        self._focus = list(focus) if focus is not None else None
         cells = self._fit_cells or [p.cell for p in self.board.placements()] or [(0, 0)]
         unit_pts = [centre(c, 1.0) for c in cells]
         xs = [p[0] for p in unit_pts]
@@ -351,6 +401,11 @@ class BoardView(Widget):
         unit = theme.unit()
         size = min(w / span_x, h / span_y, MAX_SIZE * unit * 0.75)
         size = max(size, MIN_SIZE * unit)
+        if size < self.min_fit_px:
+            size = self.min_fit_px
+            if self._focus:
+                focus_pts = [centre(c, 1.0) for c in self._focus]
+                xs, ys = [p[0] for p in focus_pts], [p[1] for p in focus_pts]
         mid_x = (max(xs) + min(xs)) / 2 * size
         mid_y = (max(ys) + min(ys)) / 2 * size
         origin = [x0 + w / 2 - mid_x, y0 + h / 2 - mid_y]
@@ -397,11 +452,33 @@ class BoardView(Widget):
         self._touches.pop(touch.uid, None)
         return True
 
+    def refit(self) -> None:
+        """Put the view at once where its latest :meth:`recentre` (perhaps still animating) ends."""
+        self.recentre(animate=False, cells=self._fit_cells, focus=self._focus)
+
+    def look_at(self, cell: Cell, animate: bool = True) -> None:
+        """Pan (at the present zoom) so that ``cell`` lies in the middle of the free table, as a
+        player's finger would (the view then stays there until fitted again)."""
+        x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
+        x, y = self.cell_centre(cell)
+        origin = [self.origin[0] + x0 + w / 2 - x, self.origin[1] + y0 + h / 2 - y]
+        Animation.cancel_all(self)
+        if animate and self.get_root_window() is not None:
+            Animation(origin=origin, d=0.3, t="out_quad").start(self)
+        else:
+            self.origin = origin
+        self._user_moved = True
+
+    def zoom(self, factor: float) -> None:
+        """Zoom by ``factor`` about the middle of the free table (the zoom buttons)."""
+        x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
+        self._move(0.0, 0.0, factor, (x0 + w / 2, y0 + h / 2))
+
     def _move(self, dx: float, dy: float, factor: float, about: tuple[float, float]) -> None:
         """Pan by (dx, dy) and zoom by ``factor`` keeping the point ``about`` fixed."""
         Animation.cancel_all(self)
         unit = theme.unit()
-        size = min(max(self.size_px * factor, MIN_SIZE * unit), MAX_SIZE * unit)
+        size = min(max(self.size_px * factor, MIN_SIZE * unit, min(self.min_fit_px, self.size_px)), MAX_SIZE * unit)
         factor = size / self.size_px
         ox, oy = self.origin
         ox, oy = ox + dx, oy + dy
@@ -575,6 +652,8 @@ class HandView(Widget):
         drag["pos"] = touch.pos
         if not drag["moving"] and math.dist(touch.pos, drag["start"]) > self.tile_radius() * 0.45:
             drag["moving"] = True
+            if self.board is not None:
+                self.board.hold(self)
             self._redraw()
         if drag["moving"]:
             self._show_drag(touch)
@@ -588,11 +667,17 @@ class HandView(Widget):
         a = math.radians(self.seat_angle)
         return wx - math.sin(a) * lift, wy + math.cos(a) * lift
 
+    def _on_table(self, touch: Any) -> bool:
+        """Whether the finger of ``touch`` is over the open table (not a hand, plate or tray)."""
+        return self.board is not None and self.board.on_table(self.to_window(*touch.pos))
+
     def _show_drag(self, touch: Any) -> None:
         drag = self._drag
         pos = self._lifted(touch)
         rot = self.rotation(drag["tile"])
-        over_board = self.board is not None and self.board.hover(pos, drag["tile"], rot, self, self.target)
+        over_board = self._on_table(touch) and self.board.hover(pos, drag["tile"], rot, self, self.target)
+        if not over_board and self.board is not None:
+            self.board.hover(None, who=self)
         if self.drag_layer is not None:
             if over_board:
                 self.drag_layer.hide(self)  # the board shows the tile on the space, fitting or not
@@ -618,8 +703,10 @@ class HandView(Widget):
                 self.turn(drag["tile"])
             return True
         result = None
-        if self.board is not None:
+        if self._on_table(touch):
             result = self.board.drop(self._lifted(touch), drag["tile"], self.rotation(drag["tile"]), self, self.target)
+        elif self.board is not None:
+            self.board.hover(None, who=self)  # released over a hand, a plate, off the table: back it goes
         if isinstance(result, Placement):
             if drag["tile"] in self.tiles:
                 self.tiles.remove(drag["tile"])
@@ -627,6 +714,8 @@ class HandView(Widget):
             self.dispatch("on_played", result)
         elif isinstance(result, Refused):
             self.dispatch("on_refused", result)
+        if self.board is not None:
+            self.board.release(self)  # only now may the view follow what the drop changed
         self._redraw()
         return True
 

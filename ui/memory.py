@@ -82,6 +82,7 @@ class MemorySettings:
     orientation: Literal["flat", "upright"] = "flat"
     physical_bag: bool = False
     end_rule: Literal["all-placed", "first-out"] = "all-placed"
+    confirm_moves: bool = True
     warnings: tuple[str, ...] = ()
     pin: str = "1234"
 

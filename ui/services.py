@@ -160,6 +160,7 @@ class Settings(Protocol):
     orientation: Literal["flat", "upright"]  # hands around the table, or all at the bottom
     physical_bag: bool  # default for new games: tiles drawn from the real bag and scanned
     end_rule: Literal["all-placed", "first-out"]  # default end-of-game rule
+    confirm_moves: bool  # a person's placement in the strategy game waits for their Confirm
     warnings: tuple[str, ...]  # configuration problems to show staff (file, key, value, expected)
 
     def check_pin(self, pin: str) -> bool: ...

@@ -253,6 +253,9 @@ class TableLayout(FloatLayout):
         self.board.bind(on_placed=lambda *_: self.refresh_hints())
         self.hands: list[HandView] = []
         self.boxes: list[SeatBox] = []
+        self.raised: dict[int, float] = {}
+        """Per seat, how far a control lying at the hand's inner edge reaches (a screen's own):
+        that seat's messages are shown beyond it."""
         self._tags: list[SeatTag] = []
         self._tag_texts: list[tuple[str, theme.RGBA | None]] = []
         self._holders: list[Scatter] = []
@@ -296,6 +299,7 @@ class TableLayout(FloatLayout):
         for banner in self._banners:
             self.add_widget(banner)
         self.add_widget(self.drag_layer)
+        self.board.shields = [*self.hands, *(s for s in self.board.shields if not isinstance(s, HandView))]
         self._relayout()
 
     def tag(self, seat: int, text: str, rgba: theme.RGBA | None = None) -> None:
@@ -321,9 +325,11 @@ class TableLayout(FloatLayout):
         return next((s for s in spots if clear(*s)), (fx + (fw - width) / 2, fy + gap))
 
     def tell(self, seat: int, text: str, good: bool = False) -> None:
-        """Show ``text`` to the player in ``seat``, facing them."""
+        """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
+        says lies at that seat's inner edge)."""
         if 0 <= seat < len(self._banners):
-            self._banners[seat].say(text, self._placed(self.boxes[seat]), good)
+            box = self._placed(self.boxes[seat])
+            self._banners[seat].say(text, box._replace(depth=box.depth + 2 * self.raised.get(seat, 0.0)), good)
 
     def _placed(self, box: SeatBox) -> SeatBox:
         """``box`` in the coordinates of this layout's parent (boxes are relative to the layout)."""

@@ -110,8 +110,9 @@ class SoloBoard(BoardView):
 
     # --------------------------------------------------------------------- drawing
 
-    def recentre(self, animate: bool = True, cells: Iterable[Cell] | None = None) -> None:
-        super().recentre(animate, cells if cells is not None else (self.frame or None))
+    def recentre(self, animate: bool = True, cells: Iterable[Cell] | None = None,
+                 focus: Iterable[Cell] | None = None) -> None:
+        super().recentre(animate, cells if cells is not None else (self.frame or None), focus)
 
     def _redraw(self, *args: Any) -> None:
         super()._redraw(*args)
@@ -192,6 +193,11 @@ class SoloBoard(BoardView):
 
     # ---------------------------------------------------------------------- touches
 
+    def grips(self, placement: Placement) -> bool:
+        """Whether a finger on ``placement``'s tile takes hold of it (to tap or move it), rather
+        than panning the view: every tile, unless "fixed"."""
+        return True
+
     def on_touch_down(self, touch: Any) -> bool:
         if self.tiles_mode == "fixed" or not self.collide_point(*touch.pos):
             return super().on_touch_down(touch)
@@ -202,6 +208,8 @@ class SoloBoard(BoardView):
         cell = self.cell_under(*touch.pos)
         ghost = self.ghost if self.ghost is not None and not self.ghost_take_back and self.ghost.cell == cell else None
         placed = self.board.at(cell)
+        if placed is not None and not self.grips(placed):
+            placed = None
         if ghost is None and placed is None:
             return super().on_touch_down(touch)
         touch.grab(self)
@@ -220,6 +228,7 @@ class SoloBoard(BoardView):
                 self._touches[touch.uid] = touch.pos
                 return True
             drag["moving"] = True
+            self.hold(self)
             self._lift(drag["placement"].tile)
         if drag["moving"]:
             self._show_drag(touch, drag["placement"])
@@ -237,22 +246,29 @@ class SoloBoard(BoardView):
             elif drag["placement"] is not None:
                 self.dispatch("on_tile_tap", drag["placement"])
             return True
-        placement: Placement = drag["placement"]
-        pos = self._lifted(touch)
         if self.drag_layer is not None:
             self.drag_layer.hide(self)
+        self._end_move(touch, drag["placement"])
+        self._unlifted = None
+        self.release(self)  # only now may the view follow what the move changed
+        return True
+
+    def _end_move(self, touch: Any, placement: Placement) -> None:
+        """A placed tile was let go: onto the tray (picked up), over a hand, a plate or off the
+        table (back where it was, silently), or on a space (moved there, or refused and back)."""
         if self._over_tray(touch):
             self.hover(None, who=self)
-            self._unlifted = None
             self.dispatch("on_pick_up", placement.tile)
-            return True
-        result = self.drop(pos, placement.tile, placement.rot, who=self)
+            return
+        if not self.on_table(self.to_window(*touch.pos)):
+            self.hover(None, who=self)
+            self._put_back()
+            return
+        result = self.drop(self._lifted(touch), placement.tile, placement.rot, who=self)
         if not isinstance(result, Placement):
             self._put_back()
             if isinstance(result, Refused):
                 self.dispatch("on_move_refused", result)
-        self._unlifted = None
-        return True
 
     def _lifted(self, touch: Any) -> tuple[float, float]:
         """Where a dragged tile is drawn: above the finger (window coordinates), as in the tray."""
@@ -286,7 +302,7 @@ class SoloBoard(BoardView):
 
     def _show_drag(self, touch: Any, placement: Placement) -> None:
         pos = self._lifted(touch)
-        over_board = not self._over_tray(touch) and self.hover(pos, placement.tile, placement.rot, who=self)
+        over_board = self.on_table(self.to_window(*touch.pos)) and self.hover(pos, placement.tile, placement.rot, who=self)
         if not over_board:
             self.hover(None, who=self)
         if self.drag_layer is not None:

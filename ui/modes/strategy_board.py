@@ -13,9 +13,11 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Sequence
 
+from kivy.animation import Animation
 from kivy.graphics import Color, InstructionGroup, Line, Mesh
+from kivy.properties import ObjectProperty
 
-from engine.board import Board
+from engine.board import Board, Placement
 from engine.board import Line as ChainLine
 from engine.geometry import Cell
 
@@ -23,6 +25,7 @@ from .. import theme
 from ..board import BoardView
 from ..hexes import corners
 from ..i18n import _
+from .solo_board import SoloBoard
 
 
 def best_line(board: Board, colour: str) -> ChainLine | None:
@@ -89,16 +92,67 @@ class LineMarks:
                 group.add(Line(points=corners(*view.cell_centre(cell), s * 0.9), width=max(1.2, s * 0.05), close=True))
 
 
-class StrategyBoard(BoardView):
-    """The game's board: a BoardView that also reports taps on cells (``on_cell_tap(cell, pos)``,
-    ``pos`` in window coordinates). A touch that moves more than a third of a touch unit pans, as
-    before, and is no tap."""
+class StrategyBoard(SoloBoard):
+    """The game's board: a board view that also reports taps on cells (``on_cell_tap(cell, pos)``,
+    ``pos`` in window coordinates; a touch that moves more than a third of a touch unit pans, as
+    before, and is no tap), shows a person's :attr:`provisional` placement (not yet confirmed: a
+    breathing white outline; a finger can turn it with a tap, move it, or drag it back onto the
+    hand, :attr:`tray`) and marks each seat's last placement in that seat's colour."""
 
     __events__ = ("on_cell_tap",)
 
+    provisional = ObjectProperty(None, allownone=True)
+    """The placement a person has put down and not yet confirmed (drawn on the shown board)."""
+
     def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("tiles_mode", "movable")
         super().__init__(**kwargs)
         self._taps: dict[Any, tuple[float, float]] = {}
+        self.last_placed: dict[Cell, str] = {}
+        """Each seat's latest placement: its cell and the seat's colour."""
+        self._status = InstructionGroup()
+        self._pending_colour = Color(1, 1, 1, 1)
+        self.canvas.add(self._status)
+        self._breath = Animation(a=0.35, d=0.7, t="in_out_sine") + Animation(a=1.0, d=0.7, t="in_out_sine")
+        self._breath.repeat = True
+        self.bind(provisional=self._draw_status)
+
+    def grips(self, placement: Placement) -> bool:
+        """Only the provisional tile can be taken hold of; every other finger pans or taps."""
+        return placement == self.provisional
+
+    def mark_last(self, marks: dict[Cell, str]) -> None:
+        """Mark ``marks`` (cell: colour), each seat's latest placement."""
+        if marks != self.last_placed:
+            self.last_placed = dict(marks)
+            self._draw_status()
+
+    def _redraw(self, *args: Any) -> None:
+        super()._redraw(*args)
+        self._draw_status()
+
+    def _draw_status(self, *_args: Any) -> None:
+        """The provisional tile's breathing outline, the last placements' corner marks."""
+        group = self._status
+        group.clear()
+        s = self.size_px
+        for cell, colour in self.last_placed.items():
+            if cell not in self.board or (self.provisional is not None and cell == self.provisional.cell):
+                continue
+            x, y = self.cell_centre(cell)
+            group.add(Color(*theme.TABLE_DARK))
+            group.add(Line(points=corners(x, y, s * 0.9), width=max(2.0, s * 0.1), close=True))
+            group.add(Color(*theme.LINK[colour]))
+            group.add(Line(points=corners(x, y, s * 0.9), width=max(1.2, s * 0.055), close=True))
+        Animation.cancel_all(self._pending_colour)
+        if self.provisional is not None and self.provisional.cell in self.board:
+            x, y = self.cell_centre(self.provisional.cell)
+            group.add(Color(*theme.TABLE_DARK))
+            group.add(Line(points=corners(x, y, s * 0.97), width=max(3.0, s * 0.13), close=True))
+            self._pending_colour.a = 1.0
+            group.add(self._pending_colour)
+            group.add(Line(points=corners(x, y, s * 0.97), width=max(2.0, s * 0.08), close=True))
+            self._breath.start(self._pending_colour)
 
     def on_touch_down(self, touch: Any) -> bool:
         handled = super().on_touch_down(touch)

@@ -54,6 +54,9 @@ from .strategy_board import StrategyBoard, score_words
 
 log = logging.getLogger(__name__)
 
+MIN_TILE = 0.94
+"""The smallest a board tile is shown while a player acts on it: its width across, in touch units
+(45 px, 9 mm, on the 7" 800x480 panel)."""
 ROBOT_PAUSE = 0.5
 """Seconds a robot waits before it thinks, so people see whose turn it is."""
 FLIGHT_SECONDS = 0.7
@@ -133,10 +136,12 @@ class SeatTarget:
         return None  # pragma: no cover - legal() and place() agree
 
     def place(self, placement: Placement) -> None:
+        """Put ``placement`` down: provisionally, for the player to confirm (see
+        :meth:`StrategyScreen.put`), or for good when the table plays without confirmation."""
         refusal = self.check(placement)
         if refusal is not None:
             raise refusal
-        self.screen.game.place(placement, seat=self.seat)
+        self.screen.put(self.seat, placement)
 
 
 # ------------------------------------------------------------------------------------ widgets
@@ -280,6 +285,51 @@ class Bubble(Scatter):
         return False
 
 
+class ConfirmBar(Scatter):
+    """At the seat of a player whose tile lies provisionally on the table, facing them: **Take
+    back** and a big **Confirm** in the seat's colour. Only a confirmed tile is played (journaled,
+    replaced from the bag, the turn moving on); until then it can be turned, moved or taken back."""
+
+    def __init__(self, on_confirm: Callable[[], None], on_take_back: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        u = theme.unit()
+        self.box = BoxLayout(spacing=u * 0.15, padding=u * 0.08)
+        panel_background(self.box, (0.02, 0.06, 0.05, 0.9), radius=0.25)
+        self.back_button = TButton(msg=N_("Take back"), scale=0.8, size_hint=(0.42, 1))
+        self.back_button.bind(on_release=lambda *_: on_take_back())
+        self.confirm_button = TButton(msg=N_("Confirm"), scale=0.95, bold=True, size_hint=(0.58, 1), bg=theme.GO)
+        self.confirm_button.bind(on_release=lambda *_: on_confirm())
+        self.box.add_widget(self.back_button)
+        self.box.add_widget(self.confirm_button)
+        self.add_widget(self.box)
+        with self.canvas.after:  # the bar's rim in the seat's colour: whose tile is waiting
+            self._edge_colour = Color(1, 1, 1, 1)
+            self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 1), width=2.0)
+        self.opacity = 0
+        self.disabled = True
+
+    def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str) -> None:
+        self.rotation = 0
+        self.size = self.box.size = size
+        self.box.pos = (0, 0)
+        self._edge_colour.rgba = theme.LINK[colour]
+        self._edge.rounded_rectangle = (0, 0, size[0], size[1], theme.unit() * 0.25)
+        self.rotation = angle
+        self.center = centre
+        self.opacity, self.disabled = 1, False
+
+    def hide(self) -> None:
+        self.opacity, self.disabled = 0, True
+
+    @property
+    def shown(self) -> bool:
+        return self.opacity > 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return self.shown and super().on_touch_down(touch)
+
+
 class TakeOverCard(Scatter):
     """Facing one seat: who plays it, a person or a robot of some level, chosen with one tap."""
 
@@ -349,13 +399,20 @@ class StrategyScreen(Screen):
         self._announced_start = len(game.board) > 0
         self._last_step: tuple[int | None, Step | None, int | None] = (None, None, None)
         self.card: TakeOverCard | None = None
-        self.board = StrategyBoard()
-        self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos))
+        self.confirming = bool(getattr(app.services.settings, "confirm_moves", True))
+        """Whether a person's placement waits for their Confirm (a staff setting may turn it off)."""
+        self.provisional: tuple[int, Placement] | None = None
+        """(seat, placement): a tile a person has put down and not yet confirmed."""
+        self.board = StrategyBoard(auto_fit=False)
+        self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos),
+                        on_tile_tap=lambda _b, placement: self.turn_provisional(),
+                        on_pick_up=lambda _b, tile: self.take_back(),
+                        on_move_refused=lambda _b, refusal: self._refused_move(refusal))
         self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation)
         self.hands = [HandView(colour=seat.colour, target=SeatTarget(self, i)) for i, seat in enumerate(game.seats)]
         self._glows = [self._glow(hand) for hand in self.hands]
         for hand in self.hands:
-            hand.bind(on_played=lambda *_: self.after_step())
+            hand.bind(on_played=lambda *_: self._hand_played())
         self.layout.seat(self.hands)
         self.plates = [SeatPlate(lambda i=i: self.open_card(i)) for i in range(len(self.hands))]
         # above the hands, below the layout's messages (one banner per hand, just under the drag layer)
@@ -363,8 +420,10 @@ class StrategyScreen(Screen):
         for plate in self.plates:
             self.layout.add_widget(plate, index=under_banners)
         self.bubble = Bubble()
+        self.confirm_bar = ConfirmBar(self.confirm, self.take_back)
         self.overlay = FloatLayout()
         self.overlay.add_widget(self.layout)
+        self.overlay.add_widget(self.confirm_bar)
         self.overlay.add_widget(self.bubble)
         self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
         self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
@@ -374,7 +433,9 @@ class StrategyScreen(Screen):
         panel_background(self.bag_label, (0, 0, 0, 0.35), radius=0.2)
         self.overlay.add_widget(self.bag_label)
         self.add_widget(self.overlay)
+        self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.leave_button, self.bag_label]
         self._free = (0.0, 0.0, 1.0, 1.0)
+        self._followed: tuple[Any, ...] | None = None
         self.board.bind(fit_area=self._fit_area)
         self.refresh()
 
@@ -455,6 +516,7 @@ class StrategyScreen(Screen):
         bag.texture_update()
         bag.size = (max(bag.texture_size[0], u * 2.0) + u * 0.4, u * 0.8)
         self._show_plates()
+        self._show_confirm()
         self.leave_button.size = (u * 1.8, u * 0.8)
         taken = self._obstacles()
         width, height = self.layout.size
@@ -483,6 +545,13 @@ class StrategyScreen(Screen):
         for plate in self.plates:
             (x, y), (w, h) = plate.bbox
             rects.append((x, y, w, h))
+        if self.confirming and self.layout.orientation == "flat":
+            for seat, player in enumerate(self.game.seats):
+                kind, angle, (cx, cy), (length, depth) = self._confirm_place(seat)
+                if kind == "beside" and player.robot is None:
+                    across = abs(math.sin(math.radians(angle))) > 0.5
+                    w, h = (depth, length) if across else (length, depth)
+                    rects.append((cx - w / 2, cy - h / 2, w, h))
         return rects
 
     def actor(self) -> int | None:
@@ -541,13 +610,25 @@ class StrategyScreen(Screen):
         return self.manager is not None and self.manager.current_screen is self
 
     def refresh(self) -> None:
-        """Show the game as it stands: board, hands, who acts and how, scores, bag."""
+        """Show the game as it stands (with a provisional tile on the table, out of its hand):
+        board, hands, who acts and how, scores, bag; and let the view follow the play."""
         game = self.game
-        self.board.show(game.board)
+        pending = self.provisional
+        shown = game.board
+        if pending is not None:
+            shown = game.board.copy()
+            shown.push(pending[1])
+        board = self.board
+        board.provisional = pending[1] if pending is not None else None
+        board.target = self.hands[pending[0]].target if pending is not None else None
+        board.tray = self.hands[pending[0]] if pending is not None else None
+        board.show(shown)
+        board.mark_last(self._last_placed())
         actor = self.actor()
         for seat, hand in enumerate(self.hands):
-            if hand.tiles != game.hands[seat]:
-                hand.tiles = list(game.hands[seat])
+            tiles = [t for t in game.hands[seat] if pending is None or (seat, t) != (pending[0], pending[1].tile)]
+            if hand.tiles != tiles:
+                hand.tiles = tiles
             hand.active = seat == actor and game.awaiting_draw is None and not self.flying
             colour, _rect = self._glows[seat]
             colour.rgba = theme.LINK[game.seats[seat].colour][:3] + (0.85,) if seat == actor else (0, 0, 0, 0)
@@ -557,6 +638,141 @@ class StrategyScreen(Screen):
             bag.values = {"count": game.bag_count}
         self.layout.refresh_hints()
         self._place_widgets()
+        self._follow()
+
+    def _last_placed(self) -> dict[Cell, str]:
+        """Each seat's latest placement (cell: the seat's colour), marked until it plays again."""
+        last: dict[int, Cell] = {}
+        for event in self.game.record()["events"]:
+            if "place" in event:
+                last[event["place"]] = (event["q"], event["r"])
+        return {cell: self.game.seats[seat].colour for seat, cell in last.items()}
+
+    def min_tile_px(self) -> float:
+        """The smallest board tile (circumradius, pixels) a player acts on: MIN_TILE across."""
+        return MIN_TILE * theme.unit() / math.sqrt(3.0)
+
+    def _follow(self) -> None:
+        """Let the view follow the play: after each step the board is fitted again, never below
+        :meth:`min_tile_px`, centred on the forced spaces a person must fill (else the middle of
+        the board); a view a player moved stays until the turn passes to someone else."""
+        game, board = self.game, self.board
+        board.min_fit_px = self.min_tile_px()
+        actor = self.actor()
+        key = (actor, game.step, len(game.board), game.awaiting_draw)
+        if key == self._followed:
+            return
+        new_turn = self._followed is None or self._followed[0] != actor
+        self._followed = key
+        if board.moved_by_player and not new_turn:
+            return
+        acting = actor is not None and game.seats[actor].robot is None and game.awaiting_draw is None
+        focus = game.forced_cells() if acting and game.step in FILL_STEPS else None
+        board.recentre(animate=self.showing, focus=focus or None)
+
+    # ------------------------------------------------------------------ provisional placements
+
+    def put(self, seat: int, placement: Placement) -> None:
+        """``placement`` (already judged legal) is put down by ``seat``: provisionally when the
+        table confirms moves and a person plays that seat (it is then shown, out of the hand, until
+        :meth:`confirm` or :meth:`take_back`), else played at once."""
+        if self.confirming and self.game.seats[seat].robot is None:
+            self.provisional = (seat, placement)
+            self.refresh()
+            return
+        self.game.place(placement, seat=seat)
+
+    def _hand_played(self) -> None:
+        """A hand's drop was accepted: a provisional tile waits for Confirm, a played one goes on."""
+        if self.provisional is None:
+            self.after_step()
+
+    def confirm(self) -> None:
+        """The provisional tile is played for good: journaled, replaced from the bag, turn on."""
+        if self.provisional is None:
+            return
+        seat, placement = self.provisional
+        self.provisional = None
+        try:
+            self.game.place(placement, seat=seat)
+        except Refused as refusal:  # the game moved on meanwhile (a robot took the seat...)
+            self.layout.tell(seat, explain(refusal))
+            self.refresh()
+            return
+        self.after_step()
+
+    def take_back(self) -> None:
+        """The provisional tile goes back into its hand, turned as it lay."""
+        if self.provisional is None:
+            return
+        seat, placement = self.provisional
+        self.provisional = None
+        self.hands[seat].rotations[placement.tile] = placement.rot
+        self.refresh()
+
+    def turn_provisional(self) -> None:
+        """A tap on the provisional tile turns it to the next way round that the rules accept."""
+        if self.provisional is None:
+            return
+        seat, placement = self.provisional
+        target = self.hands[seat].target
+        for step in range(1, 6):
+            turned = placement._replace(rot=(placement.rot + step) % 6)
+            if target.check(turned) is None:
+                self.provisional = (seat, turned)
+                self.refresh()
+                return
+        self.layout.tell(seat, _("This tile fits this space only the way it lies."))
+
+    def _refused_move(self, refusal: Refused) -> None:
+        """The provisional tile, moved, was refused where it was let go: it stays where it was."""
+        if self.provisional is not None:
+            self.layout.tell(self.provisional[0], explain(refusal, len(self.game.board) == 0))
+
+    def _show_confirm(self) -> None:
+        """The confirm bar at the seat whose tile lies provisionally, facing them (see
+        :meth:`_confirm_place`); that seat's messages are shown beyond it."""
+        bar, layout = self.confirm_bar, self.layout
+        pending = self.provisional
+        layout.raised = {}
+        if pending is None or self.game.finished or len(layout.boxes) != len(self.hands):
+            bar.hide()
+            return
+        seat = pending[0]
+        kind, angle, centre, size = self._confirm_place(seat)
+        bar.show(angle, centre, size, self.game.seats[seat].colour)
+        if kind == "edge":
+            box = layout.boxes[seat]
+            ux, uy = box.up()
+            rise = (centre[0] - layout.x - box.cx) * ux + (centre[1] - layout.y - box.cy) * uy
+            layout.raised = {seat: rise + size[1] / 2 - box.depth / 2}
+
+    def _confirm_place(self, seat: int) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
+        """Where ``seat``'s confirm bar lies: ("beside", angle, centre, size) on the player's left
+        of their hand where the edge has room for it (it then covers no table, and the corner
+        stays free for it), else ("edge", ...) along the hand's inner edge, beyond the plate if
+        one lies there; upright, at the bottom of the table."""
+        layout, u = self.layout, theme.unit()
+        if layout.orientation == "upright":
+            fx, fy, fw, _fh = self._free
+            return "edge", 0.0, (fx + fw / 2, fy + u * 0.7), (min(fw * 0.6, u * 6.5), u * 1.1)
+        box = layout.boxes[seat]
+        side_depth = max((b.depth for b in layout.boxes if abs(math.sin(math.radians(b.angle))) > 0.5), default=0.0)
+        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        span = layout.height if turned else layout.width - 2 * side_depth
+        room = (span - box.length) / 2 - u * 0.25
+        a = math.radians(box.angle)
+        along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
+        cx, cy = layout.x + box.cx, layout.y + box.cy
+        if room >= u * 3.4:
+            length = min(room, u * 5.5)
+            shift = box.length / 2 + u * 0.15 + length / 2
+            return "beside", box.angle, (cx - along[0] * shift, cy - along[1] * shift), \
+                (length, min(box.depth * 0.9, u * 1.3))
+        plate_edge = self._plate_places()[seat][0] == "edge"
+        depth = u * 1.1
+        rise = box.depth / 2 + (u * 0.85 if plate_edge else u * 0.1) + depth / 2
+        return "edge", box.angle, (cx + ux * rise, cy + uy * rise), (min(box.length, u * 7.0), depth)
 
     def after_step(self) -> None:
         """After every step (a placement, a draw, a seat change): journal, show, tell, cue, go on."""
@@ -695,7 +911,12 @@ class StrategyScreen(Screen):
         sprite.radius, sprite.rot = radius, 0
         sprite.show(choice.tile)
         sprite.outline(theme.LINK[self.game.seats[seat].colour])
-        x, y = self.overlay.to_widget(*self.board.window_cell_centre(choice.cell))
+        board = self.board
+        fx, fy, fw, fh = board.fit_area or (board.x, board.y, board.width, board.height)
+        bx, by = board.cell_centre(choice.cell)
+        if not (fx <= bx <= fx + fw and fy <= by <= fy + fh):  # the robot plays out of view: look there
+            board.recentre(animate=False, focus=[choice.cell])
+        x, y = self.overlay.to_widget(*board.window_cell_centre(choice.cell))
         turn = choice.rot if choice.rot <= 3 else choice.rot - 6
         flight = Animation(cx=x, cy=y, radius=self.board.size_px, rot=turn, d=self.flight_seconds, t="in_out_quad")
         flight.bind(on_complete=lambda *_: self._landed(generation, seat, choice, sprite))
@@ -718,10 +939,13 @@ class StrategyScreen(Screen):
         self.after_step()
 
     def set_robot(self, seat: int, level: str | None) -> None:
-        """A robot of ``level`` takes ``seat`` over (None: a person plays it again)."""
+        """A robot of ``level`` takes ``seat`` over (None: a person plays it again); a tile the
+        person had put down and not confirmed goes back into the hand."""
         game = self.game
         if game.finished or game.seats[seat].robot == level:
             return
+        if self.provisional is not None and self.provisional[0] == seat:
+            self.take_back()
         game.set_robot(seat, level)
         if self.thinking or self.flying:
             self._generation += 1  # whatever a robot was about to do for this turn is dropped

@@ -1,0 +1,153 @@
+"""Touch play in the strategy game that never costs a move, driven by simulated touches: a tile let
+go over its own hand (or any hand or plate) goes back silently and nothing is journaled; a
+placement is provisional until its player confirms it (it can be turned with a tap, moved to
+another space, dragged back into the hand or taken back with the button); only Confirm plays it
+(journaled, the turn moves on); a staff setting turns confirmation off."""
+
+from __future__ import annotations
+
+from test_ui_tantrix import reach, slot
+from ui_harness import drag, labels, run_scenario, tap
+
+
+def _open(app, seed=3):
+    from engine.game import StrategyGame, Step
+    from ui.modes import strategy_play
+
+    game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=seed)
+    while len(game.board) < 6 or game.step is not Step.FREE:  # a few tiles down, a free move to make
+        game.robot_move()
+    for seat in range(2):
+        game.set_robot(seat, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    return game, screen
+
+
+def _free_move(game):
+    """A legal placement of the player to move whose tile may also go on another space."""
+    legal = game.legal()
+    return next(p for p in legal if len({q.cell for q in legal if q.tile == p.tile}) > 1)
+
+
+def scenario_release_over_hand(app):
+    game, screen = _open(app)
+    yield
+    yield 0.4
+    seat = game.turn
+    hand = screen.hands[seat]
+    tile = hand.tiles[0]
+    journal = app.services.store.load_current()
+    events = len(game.record()["events"])
+    # picked up and let go again over its own slot: back in the hand, nothing played or said
+    start = slot(hand, tile)
+    up = (start[0], start[1] + hand.tile_radius() * 0.7)  # far enough to lift it, still over the hand
+    yield from drag(start, up, before_release=lambda: None)
+    assert hand.collide_point(*hand.to_widget(*up))
+    assert screen.provisional is None and tile in hand.tiles and tile in game.hands[seat]
+    assert len(game.record()["events"]) == events and app.services.store.load_current() == journal
+    assert not any(t for t in labels(screen.layout) if "touch" in t.lower())  # no refusal said
+    assert not screen.board.highlighted
+    # let go over the other player's plate: back as well
+    plate = screen.plates[1 - seat]
+    yield from drag(start, plate.to_window(*plate.center))
+    assert screen.provisional is None and tile in hand.tiles
+    assert len(game.record()["events"]) == events
+    return {"tile": tile}
+
+
+def test_a_tile_let_go_over_a_hand_or_plate_goes_back_and_nothing_is_played():
+    run_scenario("test_ui_tantrix_touch", "scenario_release_over_hand", size=(800, 480))
+
+
+def scenario_provisional(app):
+    from engine.board import Placement
+
+    game, screen = _open(app)
+    yield
+    yield 0.4
+    seat = game.turn
+    hand, board = screen.hands[seat], screen.board
+    events = len(game.record()["events"])
+    journal = app.services.store.load_current()
+    earlier = {e["place"]: (e["q"], e["r"]) for e in game.record()["events"] if "place" in e}
+    assert set(earlier.values()) <= set(board.last_placed)
+    first = _free_move(game)
+    for _ in range((first.rot - hand.rotation(first.tile)) % 6):
+        yield from tap(slot(hand, first.tile))
+    yield from drag(slot(hand, first.tile), reach(hand, board, first.cell))
+    # provisional: on the table, out of the hand, not in the game, nothing journaled
+    assert screen.provisional == (seat, first)
+    assert board.board.at(first.cell) == first and first.tile not in hand.tiles
+    assert game.board.at(first.cell) is None and first.tile in game.hands[seat]
+    assert len(game.record()["events"]) == events and app.services.store.load_current() == journal
+    assert screen.confirm_bar.shown and game.turn == seat
+    # a tap on it turns it to the next way round the rules accept
+    yield from tap(board.window_cell_centre(first.cell))
+    turned = screen.provisional[1]
+    assert turned.cell == first.cell and turned.tile == first.tile
+    assert turned.rot != first.rot or all(
+        game.legal().count(first._replace(rot=r)) == 0 for r in range(6) if r != first.rot)
+    assert turned in game.legal()
+    # moved to another space where it fits
+    other = next(p for p in game.legal() if p.tile == first.tile and p.cell != first.cell)
+    board.look_at(other.cell, animate=False)
+    yield
+    start = board.window_cell_centre(first.cell)
+    assert board.on_table(start), "the provisional tile went out of view"
+    x, y = board.window_cell_centre(other.cell)
+    yield from drag(start, (x, y - board.size_px * 1.1))  # the tile is lifted above the finger
+    moved = screen.provisional[1]
+    assert screen.provisional[0] == seat and moved.cell == other.cell and moved in game.legal()
+    assert board.board.at(first.cell) is None and board.board.at(other.cell) == moved
+    assert len(game.record()["events"]) == events
+    # dragged back onto the hand: taken back
+    yield from drag(board.window_cell_centre(other.cell), hand.to_window(*hand.center))
+    assert screen.provisional is None and first.tile in hand.tiles and not screen.confirm_bar.shown
+    assert board.board.at(other.cell) is None
+    board.refit()
+    # put down again, then the Take back button
+    yield from drag(slot(hand, first.tile), reach(hand, board, first.cell))
+    assert screen.provisional is not None
+    yield from tap(screen.confirm_bar.back_button)
+    assert screen.provisional is None and first.tile in hand.tiles
+    # put down again and confirmed: played, journaled, replaced, the turn goes on
+    played = screen.hands[seat].rotation(first.tile)
+    yield from drag(slot(hand, first.tile), reach(hand, board, first.cell))
+    chosen = screen.provisional[1]
+    assert chosen.rot == played or chosen in game.legal()
+    yield from tap(screen.confirm_bar.confirm_button)
+    assert screen.provisional is None and game.board.at(chosen.cell) == chosen
+    assert first.tile not in game.hands[seat] and len(game.hands[seat]) == 6  # the screen's bag refilled it
+    place_events = [e for e in game.record()["events"] if "place" in e]
+    assert place_events[-1] == {"place": seat, **chosen.to_json(), "forced": False}
+    assert app.services.store.load_current()["state"]["board"] == game.board.to_json()
+    assert not screen.confirm_bar.shown
+    # the seat's last placement is marked in its colour (its earlier one no longer), the other's stays
+    assert board.last_placed[chosen.cell] == game.seats[seat].colour
+    assert earlier[seat] not in board.last_placed and board.last_placed[earlier[1 - seat]] == game.seats[1 - seat].colour
+    return {"placed": list(chosen)}
+
+
+def test_a_provisional_placement_is_turned_moved_taken_back_and_confirmed():
+    run_scenario("test_ui_tantrix_touch", "scenario_provisional", size=(800, 480))
+
+
+def scenario_no_confirmation(app):
+    game, screen = _open(app)
+    yield
+    yield 0.4
+    assert not screen.confirming
+    seat = game.turn
+    hand = screen.hands[seat]
+    move = _free_move(game)
+    for _ in range((move.rot - hand.rotation(move.tile)) % 6):
+        yield from tap(slot(hand, move.tile))
+    yield from drag(slot(hand, move.tile), reach(hand, screen.board, move.cell))
+    assert screen.provisional is None and game.board.at(move.cell) == move
+    return {}
+
+
+def test_staff_may_turn_confirmation_off():
+    run_scenario("test_ui_tantrix_touch", "scenario_no_confirmation", size=(800, 480),
+                 settings={"confirm_moves": False})
