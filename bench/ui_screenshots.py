@@ -592,6 +592,27 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     app.post(TileScanned(game.board.placements()[0].tile, game.awaiting_draw))
     yield 0.4
     shot("59-tantrix-real-bag")
+    # a placement waiting for Confirm (2 and 4 players, flat and upright), the spaces a lifted tile fits
+    for players, orientation in ((2, "flat"), (4, "flat"), (2, "upright")):
+        services.settings.orientation = orientation
+        game = _strategy_game(players, 24, seed=10 + players)
+        screen = open_game(game)
+        yield 0.6
+        seat = game.turn
+        move = game.legal()[0]
+        screen.put(seat, move)
+        yield 0.5
+        shot(f"64-tantrix-confirm-{players}-{orientation}")
+        screen.take_back()
+        screen.lifted(screen.hands[seat], game.legal()[-1].tile)
+        yield 0.3
+        shot(f"65-tantrix-lifted-{players}-{orientation}")
+    services.settings.orientation = "flat"
+    # late in a 2-player game at the smallest size fingers can use: the overview map shows it all
+    game = _strategy_game(2, 48, seed=12)
+    screen = open_game(game)
+    yield 0.8
+    shot("66-tantrix-late-overview")
     # a robot takes a seat over: the seat's card, facing that player
     game = _strategy_game(4, 16, seed=8)
     screen = open_game(game)

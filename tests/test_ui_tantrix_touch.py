@@ -151,3 +151,46 @@ def scenario_no_confirmation(app):
 def test_staff_may_turn_confirmation_off():
     run_scenario("test_ui_tantrix_touch", "scenario_no_confirmation", size=(800, 480),
                  settings={"confirm_moves": False})
+
+
+def scenario_hints_and_view(app):
+    from test_ui_tantrix import _forced_position
+    from ui.modes import strategy_play
+
+    game = _forced_position()
+    screen = strategy_play.open_game(app, game)
+    yield
+    yield 0.5
+    board, hand = screen.board, screen.hands[0]
+    fill = game.obligatory()[0]
+    forced = game.forced_cells()
+    # the view follows the play: a forced space to fill is in view, tiles at least 9 mm across
+    assert board.size_px >= screen.min_tile_px() - 1e-6
+    assert any(board.on_table(board.window_cell_centre(c)) for c in forced)
+    # lifting a tile lights the spaces it may go to now (in a fill: the forced spaces it fills)
+    lit = []
+    wanted = sorted({p.cell for p in game.legal() if p.tile == fill.tile})
+    start = slot(hand, fill.tile)
+    yield from drag(start, (start[0], start[1] + hand.tile_radius() * 3),
+                    before_release=lambda: lit.append(board.lit))
+    assert list(lit[0]) == wanted and set(wanted) <= set(forced)
+    assert board.lit == ()  # let go: out again
+    # tapping a forced space: the hand's tiles that fill it are outlined
+    if not board.on_table(board.window_cell_centre(forced[0])):
+        board.look_at(forced[0], animate=False)
+    yield from tap(board.window_cell_centre(forced[0]))
+    fits_here = sorted({p.tile for p in game.legal() if p.cell == forced[0]})
+    assert sorted(hand.marked) == fits_here and screen.bubble.opacity == 1
+    # the zoom buttons zoom, never below the size fingers need while a person acts
+    controls = screen.view_controls
+    before = board.size_px
+    yield from tap(controls.zoom_in)
+    assert board.size_px > before
+    for _ in range(8):
+        yield from tap(controls.zoom_out)
+    assert abs(board.size_px - screen.min_tile_px()) < 1e-6
+    return {"lit": len(wanted)}
+
+
+def test_lifting_lights_the_spaces_a_forced_space_lights_its_tiles_and_zoom_keeps_tiles_big():
+    run_scenario("test_ui_tantrix_touch", "scenario_hints_and_view", size=(800, 480))

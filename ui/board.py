@@ -24,7 +24,7 @@ from typing import Any, Iterable, Protocol
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.graphics import Color, InstructionGroup, Line, Mesh, Quad, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Mesh, Quad, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
@@ -114,11 +114,13 @@ class BoardView(Widget):
         self._tiles = InstructionGroup()
         self._forced = InstructionGroup()
         self._marks = InstructionGroup()
+        self._spaces = InstructionGroup()
+        self._lit: tuple[Cell, ...] = ()
         self._preview = InstructionGroup()  # one child group per hover (per dragging hand)
         self._tiles.add(Color(1, 1, 1, 1))  # every tile quad is drawn opaque, after this one colour
         self._frontier.add(Color(1, 1, 1, 0.16))
         self._frontier_lines: dict[Cell, Line] = {}
-        for group in (self._frontier, self._tiles, self._forced, self._marks, self._preview):
+        for group in (self._frontier, self._tiles, self._forced, self._spaces, self._marks, self._preview):
             self.canvas.add(group)
         self.bind(pos=self._relayout, size=self._relayout, size_px=self._redraw, origin=self._redraw)
 
@@ -156,7 +158,7 @@ class BoardView(Widget):
         added = False
         for cell, p in wanted.items():
             if cell not in self._drawn:
-                quad = Quad(points=self._quad_points(cell, p.rot), texture=tileart.face(p.tile))
+                quad = Quad(points=self._quad_points(cell, p.rot), texture=tileart.face(p.tile, self.size_px))
                 self._tiles.add(quad)
                 self._drawn[cell] = (p.tile, p.rot, quad)
                 added = True
@@ -177,10 +179,12 @@ class BoardView(Widget):
         self._redraw()
 
     def _redraw(self, *_args: Any) -> None:
-        for cell, (_tile, rot, quad) in self._drawn.items():
+        for cell, (tile, rot, quad) in self._drawn.items():
             quad.points = self._quad_points(cell, rot)
+            quad.texture = tileart.face(tile, self.size_px)  # numbered only where legible
         self._draw_forced()
         self._draw_frontier(moved=True)
+        self._draw_spaces()
         self._draw_marks()
         self._forget_hovers()
 
@@ -248,6 +252,28 @@ class BoardView(Widget):
     def highlighted(self) -> tuple[Cell, ...]:
         return self._marked
 
+    def light(self, cells: Iterable[Cell]) -> None:
+        """Light the spaces ``cells`` (where a lifted tile fits): a white ring and a white dot,
+        marks no link colour can be taken for. An empty list puts them out."""
+        self._lit = tuple(cells)
+        self._draw_spaces()
+
+    @property
+    def lit(self) -> tuple[Cell, ...]:
+        return self._lit
+
+    def _draw_spaces(self) -> None:
+        group = self._spaces
+        group.clear()
+        s = self.size_px
+        for cell in self._lit:
+            x, y = self.cell_centre(cell)
+            group.add(Color(*theme.TABLE_DARK[:3], 0.9))
+            group.add(Line(points=corners(x, y, s * 0.8), width=max(2.5, s * 0.11), close=True))
+            group.add(Color(1, 1, 1, 0.95))
+            group.add(Line(points=corners(x, y, s * 0.8), width=max(1.5, s * 0.06), close=True))
+            group.add(Ellipse(pos=(x - s * 0.14, y - s * 0.14), size=(s * 0.28, s * 0.28)))
+
     # ------------------------------------------------------------- judging drops
 
     def judge(self, tile: int, cell: Cell, rot: int, target: PlacementTarget | None = None,
@@ -298,7 +324,7 @@ class BoardView(Widget):
         s = self.size_px
         if cell not in self.board:
             group.add(Color(1, 1, 1, 0.9 if refusal is None else 0.5))
-            group.add(Quad(points=rotated_quad(x, y, s, placement.rot), texture=tileart.face(tile)))
+            group.add(Quad(points=rotated_quad(x, y, s, placement.rot), texture=tileart.face(tile, s)))
         group.add(Color(*(theme.GOOD if refusal is None else theme.BAD)))
         group.add(Line(points=corners(x, y, s * 0.96), width=max(2.0, s * 0.08), close=True))
         return True
@@ -517,7 +543,7 @@ class HandView(Widget):
     picking = BooleanProperty(False)
     picked = ListProperty([])
 
-    __events__ = ("on_played", "on_refused")
+    __events__ = ("on_played", "on_refused", "on_lift")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -601,7 +627,7 @@ class HandView(Widget):
                     Line(points=corners(cx, cy, r * 1.04, turn), width=max(2.5, r * 0.12), close=True)
                 alpha = 0.25 if t == dragged else (1.0 if self.active or self.picking else 0.55)
                 Color(1, 1, 1, alpha)
-                Quad(points=rotated_quad(cx, cy, r * 0.95, self.rotation(t), turn), texture=tileart.face(t))
+                Quad(points=rotated_quad(cx, cy, r * 0.95, self.rotation(t), turn), texture=tileart.face(t, r * 0.95))
 
     # ------------------------------------------------------------------ touches
 
@@ -654,6 +680,7 @@ class HandView(Widget):
             drag["moving"] = True
             if self.board is not None:
                 self.board.hold(self)
+            self.dispatch("on_lift", drag["tile"])
             self._redraw()
         if drag["moving"]:
             self._show_drag(touch)
@@ -714,6 +741,7 @@ class HandView(Widget):
             self.dispatch("on_played", result)
         elif isinstance(result, Refused):
             self.dispatch("on_refused", result)
+        self.dispatch("on_lift", None)
         if self.board is not None:
             self.board.release(self)  # only now may the view follow what the drop changed
         self._redraw()
@@ -724,6 +752,10 @@ class HandView(Widget):
 
     def on_refused(self, refusal: Refused) -> None:
         """Event: a drop from this hand was refused (the table shows why, facing this player)."""
+
+    def on_lift(self, tile: int | None) -> None:
+        """Event: ``tile`` was lifted out of the hand to be dragged (None: the drag ended), so a
+        screen can light the spaces where it fits."""
 
 
 class DragLayer(Widget):
@@ -742,7 +774,7 @@ class DragLayer(Widget):
             self.canvas.add(drawn[1])
         colour, quad = drawn
         x, y = self.to_widget(*window_pos)
-        quad.texture = tileart.face(tile)
+        quad.texture = tileart.face(tile, radius)
         quad.points = rotated_quad(x, y, radius, rot)
         colour.a = 0.9
 
@@ -787,7 +819,7 @@ class PileView(Widget):
             Line(points=corners(cx, cy, r), width=1.5, close=True)
             if self.tiles:
                 Color(1, 1, 1, 1)
-                Quad(points=rotated_quad(cx, cy, r * 0.96, 0), texture=tileart.face(self.tiles[-1]))
+                Quad(points=rotated_quad(cx, cy, r * 0.96, 0), texture=tileart.face(self.tiles[-1], r * 0.96))
         self.label.values = {"count": len(self.tiles)}
         self.label.size = (self.width, theme.unit() * 0.7)
         self.label.pos = (self.x, self.y)

@@ -105,9 +105,16 @@ def _dense(path: list[Point]) -> list[Point]:
 _ORDER = {Shape.CORNER: 0, Shape.CURVE: 1, Shape.STRAIGHT: 2}
 
 
-def render_face(number: int, size: int = TEXTURE_SIZE) -> Texture:
+NUMBER_SHARE = 0.1
+"""A tile number's height, as a share of the texture's side (twice the tile's circumradius)."""
+NUMBER_PX = 12
+"""Tile numbers are shown only where they come out at least this many pixels tall: smaller, they
+are specks no one can read and only clutter the links."""
+
+
+def render_face(number: int, size: int = TEXTURE_SIZE, numbered: bool = True) -> Texture:
     """Draw tile ``number`` unrotated into a new ``size`` x ``size`` texture (transparent outside
-    the hexagon)."""
+    the hexagon), with its number in a corner unless ``numbered`` is False."""
     fbo = Fbo(size=(size, size), with_stencilbuffer=False)
     half = size / 2.0
     radius = half * 0.985
@@ -143,12 +150,13 @@ def render_face(number: int, size: int = TEXTURE_SIZE) -> Texture:
                     Line(points=flat(dash), width=band * 0.13, cap="round", joint="round")
         Color(*theme.TILE_EDGE)
         Line(points=hexagon, width=max(1.0, radius * 0.02), close=True)
-        label = CoreLabel(text=str(number), font_size=size * 0.1, bold=True)
-        label.refresh()
-        text = label.texture
-        x, y = px(_number_spot(paths))
-        Color(0.78, 0.78, 0.8, 1)
-        Rectangle(texture=text, pos=(x - text.width / 2, y - text.height / 2), size=text.size)
+        if numbered:
+            label = CoreLabel(text=str(number), font_size=size * NUMBER_SHARE, bold=True)
+            label.refresh()
+            text = label.texture
+            x, y = px(_number_spot(paths))
+            Color(0.78, 0.78, 0.8, 1)
+            Rectangle(texture=text, pos=(x - text.width / 2, y - text.height / 2), size=text.size)
     fbo.draw()
     # copy into a mipmapped texture: tiles stay crisp, not speckled, when drawn small
     texture = Texture.create(size=(size, size), colorfmt="rgba", mipmap=True)
@@ -165,12 +173,15 @@ def _fill_polygon(points: list[float]) -> None:
     Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
-_FACES: dict[int, Texture] = {}
+_FACES: dict[tuple[int, bool], Texture] = {}
 
 
-def face(number: int) -> Texture:
-    """The cached texture of tile ``number`` (drawn on first use)."""
-    texture = _FACES.get(number)
+def face(number: int, radius: float | None = None) -> Texture:
+    """The cached texture of tile ``number`` (drawn on first use) for a tile drawn ``radius``
+    pixels from centre to corner: numbered only where the number is legible (:data:`NUMBER_PX`);
+    ``radius`` None: numbered."""
+    numbered = radius is None or radius * 2 * NUMBER_SHARE >= NUMBER_PX
+    texture = _FACES.get((number, numbered))
     if texture is None:
-        texture = _FACES[number] = render_face(number)
+        texture = _FACES[number, numbered] = render_face(number, numbered=numbered)
     return texture

@@ -184,10 +184,10 @@ class SoloBoard(BoardView):
                 group.add(Color(*theme.TABLE_DARK))
                 group.add(_fill(corners(x, y, s)))
                 group.add(Color(1, 1, 1, 0.92))
-                group.add(Quad(points=rotated_quad(x, y, s * 0.9, ghost.rot), texture=tileart.face(ghost.tile)))
+                group.add(Quad(points=rotated_quad(x, y, s * 0.9, ghost.rot), texture=tileart.face(ghost.tile, s * 0.9)))
             else:  # put a tile down: pale, on its space
                 group.add(Color(1, 1, 1, 0.6))
-                group.add(Quad(points=rotated_quad(x, y, s, ghost.rot), texture=tileart.face(ghost.tile)))
+                group.add(Quad(points=rotated_quad(x, y, s, ghost.rot), texture=tileart.face(ghost.tile, s)))
         group.add(Color(*(theme.ACCENT if self.ghost_take_back else theme.GOOD)))
         group.add(Line(points=corners(x, y, s * 0.97), width=max(2.5, s * 0.1), close=True))
 

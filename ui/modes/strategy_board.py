@@ -113,13 +113,17 @@ class StrategyBoard(SoloBoard):
         self._status = InstructionGroup()
         self._pending_colour = Color(1, 1, 1, 1)
         self.canvas.add(self._status)
-        self._breath = Animation(a=0.35, d=0.7, t="in_out_sine") + Animation(a=1.0, d=0.7, t="in_out_sine")
+        self._breath = Animation(a=0.55, d=0.7, t="in_out_sine") + Animation(a=1.0, d=0.7, t="in_out_sine")
         self._breath.repeat = True
         self.bind(provisional=self._draw_status)
 
     def grips(self, placement: Placement) -> bool:
         """Only the provisional tile can be taken hold of; every other finger pans or taps."""
         return placement == self.provisional
+
+    def show(self, board: Board) -> None:
+        super().show(board)
+        self._draw_status()
 
     def mark_last(self, marks: dict[Cell, str]) -> None:
         """Mark ``marks`` (cell: colour), each seat's latest placement."""
@@ -148,10 +152,10 @@ class StrategyBoard(SoloBoard):
         if self.provisional is not None and self.provisional.cell in self.board:
             x, y = self.cell_centre(self.provisional.cell)
             group.add(Color(*theme.TABLE_DARK))
-            group.add(Line(points=corners(x, y, s * 0.97), width=max(3.0, s * 0.13), close=True))
+            group.add(Line(points=corners(x, y, s * 0.98), width=max(4.0, s * 0.17), close=True))
             self._pending_colour.a = 1.0
             group.add(self._pending_colour)
-            group.add(Line(points=corners(x, y, s * 0.97), width=max(2.0, s * 0.08), close=True))
+            group.add(Line(points=corners(x, y, s * 0.98), width=max(2.5, s * 0.11), close=True))
             self._breath.start(self._pending_colour)
 
     def on_touch_down(self, touch: Any) -> bool:

@@ -44,6 +44,7 @@ from engine.modes import Refused
 
 from .. import theme
 from ..board import HandView
+from ..board_controls import ViewControls
 from ..howto import TileSprite
 from ..i18n import N_, _
 from ..refusals import RULE_MESSAGES, explain
@@ -303,7 +304,7 @@ class ConfirmBar(Scatter):
         self.box.add_widget(self.back_button)
         self.box.add_widget(self.confirm_button)
         self.add_widget(self.box)
-        with self.canvas.after:  # the bar's rim in the seat's colour: whose tile is waiting
+        with self.box.canvas.after:  # the bar's rim in the seat's colour: whose tile is waiting
             self._edge_colour = Color(1, 1, 1, 1)
             self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 1), width=2.0)
         self.opacity = 0
@@ -412,7 +413,7 @@ class StrategyScreen(Screen):
         self.hands = [HandView(colour=seat.colour, target=SeatTarget(self, i)) for i, seat in enumerate(game.seats)]
         self._glows = [self._glow(hand) for hand in self.hands]
         for hand in self.hands:
-            hand.bind(on_played=lambda *_: self._hand_played())
+            hand.bind(on_played=lambda *_: self._hand_played(), on_lift=lambda h, tile: self.lifted(h, tile))
         self.layout.seat(self.hands)
         self.plates = [SeatPlate(lambda i=i: self.open_card(i)) for i in range(len(self.hands))]
         # above the hands, below the layout's messages (one banner per hand, just under the drag layer)
@@ -433,7 +434,10 @@ class StrategyScreen(Screen):
         panel_background(self.bag_label, (0, 0, 0, 0.35), radius=0.2)
         self.overlay.add_widget(self.bag_label)
         self.add_widget(self.overlay)
-        self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.leave_button, self.bag_label]
+        self.view_controls = ViewControls(self.board)
+        self.overlay.add_widget(self.view_controls)
+        self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.leave_button, self.bag_label,
+                              *self.view_controls.parts]
         self._free = (0.0, 0.0, 1.0, 1.0)
         self._followed: tuple[Any, ...] | None = None
         self.board.bind(fit_area=self._fit_area)
@@ -509,8 +513,8 @@ class StrategyScreen(Screen):
         return places
 
     def _place_widgets(self) -> None:
-        """The plates by the hands, then the bag count and Leave where they cover nothing: a corner
-        of the screen between the hands, else a corner of the free table."""
+        """The plates by the hands, then the bag count, Leave and the view controls where they
+        cover nothing: a corner of the screen between the hands, else a corner of the free table."""
         u = theme.unit()
         bag = self.bag_label
         bag.texture_update()
@@ -521,17 +525,24 @@ class StrategyScreen(Screen):
         taken = self._obstacles()
         width, height = self.layout.size
         fx, fy, fw, fh = self._free
+        controls = self.view_controls
         for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
-                                (self.leave_button, ("bottom-left", "bottom-right", "top-right"))):
+                                (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
+                                (controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
             w, h = widget.size
             gap = u * 0.04
             spots = {"bottom-left": (gap, gap), "bottom-right": (width - w - gap, gap),
                      "top-right": (width - w - gap, height - h - gap), "top-left": (gap, height - h - gap)}
             table = {"bottom-left": (fx + gap, fy + gap), "bottom-right": (fx + fw - w - gap, fy + gap),
                      "top-right": (fx + fw - w - gap, fy + fh - h - gap), "top-left": (fx + gap, fy + fh - h - gap)}
-            candidates = [spots[c] for c in corners] + [table[c] for c in corners]
+            step = u * 0.5  # then anywhere along the free table's edges, before giving up
+            edges = [(fx + gap + i * step, y) for i in range(int(max(fw - w, 0) / step) + 1)
+                     for y in (fy + gap, fy + fh - h - gap)]
+            edges += [(x, fy + gap + i * step) for i in range(int(max(fh - h, 0) / step) + 1)
+                      for x in (fx + gap, fx + fw - w - gap)]
+            candidates = [spots[c] for c in corners] + [table[c] for c in corners] + edges
             widget.pos = next((p for p in candidates if all(not _overlaps((*p, w, h), t) for t in taken)),
-                              candidates[-1])
+                              candidates[len(corners)])
             taken.append((*widget.pos, w, h))
 
     def _obstacles(self) -> list[tuple[float, float, float, float]]:
@@ -639,6 +650,7 @@ class StrategyScreen(Screen):
         self.layout.refresh_hints()
         self._place_widgets()
         self._follow()
+        self.view_controls.refresh()
 
     def _last_placed(self) -> dict[Cell, str]:
         """Each seat's latest placement (cell: the seat's colour), marked until it plays again."""
@@ -723,6 +735,16 @@ class StrategyScreen(Screen):
                 self.refresh()
                 return
         self.layout.tell(seat, _("This tile fits this space only the way it lies."))
+
+    def lifted(self, hand: HandView, tile: int | None) -> None:
+        """A tile lifted from the hand of the seat to act lights the spaces where it may go now
+        (in a fill step, only the forced spaces it fills); let go, they go out."""
+        game = self.game
+        seat = self.hands.index(hand)
+        if tile is None or seat != game.turn or game.seats[seat].robot is not None:
+            self.board.light(())
+            return
+        self.board.light(sorted({p.cell for p in game.legal() if p.tile == tile}))
 
     def _refused_move(self, refusal: Refused) -> None:
         """The provisional tile, moved, was refused where it was let go: it stays where it was."""
@@ -991,12 +1013,29 @@ class StrategyScreen(Screen):
                      now=len(entry.fits_now), later=len(entry.fits_endgame))
         else:
             text = _("Forced space: {now} unseen tiles fit it.", now=len(entry.fits_endgame))
-        seat = self._nearest_seat(window_pos)
+        seat = self._asker(window_pos)
+        fitting = sorted({p.tile for p in self.game.legal() if p.cell == cell}) if seat == self.game.turn else []
+        if seat is not None and fitting:
+            self.hands[seat].marked = fitting  # the tiles of the asker's hand that fill it, outlined
         angle = self.layout.boxes[seat].angle if seat is not None and self.layout.orientation == "flat" else 0.0
         a = math.radians(angle)
         lift = theme.unit() * 1.6
         centre = (window_pos[0] - math.sin(a) * lift, window_pos[1] + math.cos(a) * lift)
         self.bubble.say(text, angle, centre, (self.width, self.height))
+
+    def _asker(self, window_pos: Any) -> int | None:
+        """Who most likely tapped at ``window_pos``: the person to act, else the nearest seat a
+        person plays, else the nearest seat (a note faces them, never a robot's empty chair)."""
+        game = self.game
+        actor = self.actor()
+        if actor is not None and game.seats[actor].robot is None:
+            return actor
+        people = [i for i, s in enumerate(game.seats) if s.robot is None]
+        boxes = self.layout.boxes
+        if people and len(boxes) == len(game.seats):
+            return min(people, key=lambda i: math.dist((self.layout.x + boxes[i].cx, self.layout.y + boxes[i].cy),
+                                                       window_pos))
+        return self._nearest_seat(window_pos)
 
     def _nearest_seat(self, window_pos: Any) -> int | None:
         boxes = self.layout.boxes
