@@ -26,7 +26,7 @@ import logging
 import math
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from kivy.animation import Animation
 from kivy.clock import Clock
@@ -170,11 +170,13 @@ class SeatPlate(Scatter):
         self.add_widget(self.step_label)
         self._hold = Clock.create_trigger(lambda dt: on_long_press(), LONG_PRESS)
 
-    def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str, name: str,
-             step: str, lit: bool) -> None:
+    def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str,
+             names: Sequence[str], step: str, lit: bool) -> None:
         """Lay the plate out: ``size`` (length along the edge, depth), centred on ``centre``, turned
-        ``angle`` degrees to face its player. A deep plate (beside a hand) puts the instruction on a
+        ``angle`` degrees to face its player, with the first of ``names`` (longest wording first,
+        each ending in the score) that fits. A deep plate (beside a hand) puts the instruction on a
         second line; a thin one (along the hand's inner edge) puts it at the far end."""
+        name = names[0]
         u = theme.unit()
         length, height = size
         self.colour, self.lit = colour, lit
@@ -217,6 +219,12 @@ class SeatPlate(Scatter):
             step_label.pos = (length - pad - step_w, 0)
             name_label.size = (max(length - left - pad - step_w - pad, 1), height)
             name_label.pos = (left, 0)
+        name_label.text_size = (None, None)
+        for text in names[1:]:  # the longest wording that fits whole: the score is never cut
+            name_label.texture_update()
+            if name_label.texture_size[0] <= name_label.width:
+                break
+            name_label.text = text
         name_label.text_size = name_label.size
         self.rotation = angle
         self.center = centre
@@ -582,8 +590,10 @@ class StrategyScreen(Screen):
         texts = []
         for seat in range(len(self.plates)):
             colour = game.seats[seat].colour
-            name = f"{seat_name(game, seat)} · {score_words(game.board, colour)}"
-            texts.append((colour, name, self._step_words(seat) if seat == actor else "", seat == actor))
+            score = score_words(game.board, colour)
+            names = [f"{seat_name(game, seat)} · {score}", f"{seat_name(game, seat, robot_mark=False)} · {score}",
+                     score]
+            texts.append((colour, names, self._step_words(seat) if seat == actor else "", seat == actor))
         if layout.orientation == "flat":
             for plate, (_mode, angle, centre, size), text in zip(self.plates, self._plate_places(), texts):
                 plate.show(angle, centre, size, *text)
@@ -597,11 +607,9 @@ class StrategyScreen(Screen):
         share = bar * (0.5 if count > 2 else 0.6) if actor is not None else bar / count
         rest = (bar - share) / max(count - 1, 1) if actor is not None else share
         x = x0 + corner
-        for seat, (plate, (colour, name, step, lit)) in enumerate(zip(self.plates, texts)):
+        for seat, (plate, (colour, names, step, lit)) in enumerate(zip(self.plates, texts)):
             length = (share if lit else rest) - u * 0.1
-            if length < u * 3.6:
-                name = score_words(game.board, colour)
-            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, name, step, lit)
+            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, names, step, lit)
             x += length + u * 0.1
 
     def _step_words(self, seat: int) -> str:
@@ -756,7 +764,9 @@ class StrategyScreen(Screen):
         :meth:`_confirm_place`); that seat's messages are shown beyond it."""
         bar, layout = self.confirm_bar, self.layout
         pending = self.provisional
-        layout.raised = {}
+        # a seat's messages lie beyond a plate along its hand's inner edge, never over its instruction
+        layout.raised = {seat: theme.unit() * 0.85 for seat, place in enumerate(self._plate_places())
+                         if place[0] == "edge"} if layout.orientation == "flat" else {}
         if pending is None or self.game.finished or len(layout.boxes) != len(self.hands):
             bar.hide()
             return
@@ -767,7 +777,7 @@ class StrategyScreen(Screen):
             box = layout.boxes[seat]
             ux, uy = box.up()
             rise = (centre[0] - layout.x - box.cx) * ux + (centre[1] - layout.y - box.cy) * uy
-            layout.raised = {seat: rise + size[1] / 2 - box.depth / 2}
+            layout.raised[seat] = rise + size[1] / 2 - box.depth / 2
 
     def _confirm_place(self, seat: int) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
         """Where ``seat``'s confirm bar lies: ("beside", angle, centre, size) on the player's left
@@ -809,18 +819,17 @@ class StrategyScreen(Screen):
         game = self.game
         if not self._announced_start and game.phase is Phase.PLAY and game.starter is not None:
             self._announced_start = True
-            starter = game.starter
-            for seat in range(game.players):
-                self.layout.tell(seat, _("{name} drew the highest number and starts.",
-                                         name=seat_name(game, starter)), good=True)
+            starter = game.starter  # told once, to the one it concerns; the others see their plate lit
+            self.layout.tell(starter, _("{name} drew the highest number and starts.",
+                                        name=seat_name(game, starter)), good=True)
         events = game.record()["events"]
         for event in events[self._events_seen:]:
             if "skip" in event:
                 self.layout.tell(event["skip"], _("Your hand is empty: your turn is skipped."), good=True)
         self._events_seen = len(events)
-        if self._bag_seen > 0 and game.bag_count == 0 and game.phase is Phase.PLAY:
-            for seat in range(game.players):
-                self.layout.tell(seat, _("The bag is empty: the restrictions are lifted."), good=True)
+        if self._bag_seen > 0 and game.bag_count == 0 and game.phase is Phase.PLAY and self.actor() is not None:
+            # table-wide news, told once (to the player who acts next; every seat sees "Bag empty")
+            self.layout.tell(self.actor(), _("The bag is empty: the restrictions are lifted."), good=True)
         self._bag_seen = game.bag_count
         actor = self.actor()
         key = (actor, game.step, game.awaiting_draw)
