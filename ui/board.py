@@ -122,7 +122,8 @@ class BoardView(Widget):
         self._frontier_lines: dict[Cell, Line] = {}
         for group in (self._frontier, self._tiles, self._forced, self._spaces, self._marks, self._preview):
             self.canvas.add(group)
-        self.bind(pos=self._relayout, size=self._relayout, size_px=self._redraw, origin=self._redraw)
+        self.bind(pos=self._relayout, size=self._relayout, fit_area=self._relayout, size_px=self._redraw,
+                  origin=self._redraw)
 
     # ---------------------------------------------------------------- coordinates
 

@@ -564,6 +564,9 @@ class StrategyScreen(Screen):
         for plate in self.plates:
             (x, y), (w, h) = plate.bbox
             rects.append((x, y, w, h))
+        if self.confirm_bar.shown:
+            (x, y), (w, h) = self.confirm_bar.bbox
+            rects.append((x, y, w, h))
         if self.confirming and self.layout.orientation == "flat":
             for seat, player in enumerate(self.game.seats):
                 kind, angle, (cx, cy), (length, depth) = self._confirm_place(seat)
