@@ -108,7 +108,9 @@ def scenario_puzzle_play(app):
     assert screen.play.placements == [P(3, 0, 0, 1)] and journaled(app, screen.play)
     # drag it to another space, then back onto the tray (picked up)
     x, y = board.window_cell_centre((0, 0))
-    yield from drag((x, y), (x + board.size_px * 3.5, y - board.size_px * 1.1))
+    target = (x + board.size_px * 2.6, y - board.size_px * 1.1)  # the finger, under the lifted tile
+    assert board.on_table(target)
+    yield from drag((x, y), target)
     yield from settled(board)
     moved = screen.play.placements
     assert len(moved) == 1 and moved[0].cell != (0, 0) and moved[0].tile == 3

@@ -194,3 +194,22 @@ def scenario_hints_and_view(app):
 
 def test_lifting_lights_the_spaces_a_forced_space_lights_its_tiles_and_zoom_keeps_tiles_big():
     run_scenario("test_ui_tantrix_touch", "scenario_hints_and_view", size=(800, 480))
+
+
+def scenario_seat_disc(app):
+    from ui.modes import strategy_play
+
+    game, screen = _open(app)
+    yield
+    yield 0.4
+    plate = screen.plates[1]
+    # the disc shows who plays the seat and a tap on it opens that seat's card (no hold needed)
+    yield from tap(plate.to_window(*plate.to_parent(*plate.disc_centre)))
+    assert isinstance(screen.card, strategy_play.TakeOverCard) and screen.card.seat == 1
+    yield from tap(screen.card.choices.chip("club"))
+    assert game.seats[1].robot == "club" and screen.card is None
+    return {}
+
+
+def test_a_tap_on_a_plates_disc_opens_who_plays_that_seat():
+    run_scenario("test_ui_tantrix_touch", "scenario_seat_disc", size=(800, 480))

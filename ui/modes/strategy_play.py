@@ -149,8 +149,9 @@ class SeatTarget:
 
 
 class SeatPlate(Scatter):
-    """By a hand, facing its player: a colour disc, the seat's name and score, and, lit in the seat's
-    colour while they are to act, what to do. Holding it opens the seat's card."""
+    """By a hand, facing its player: a colour disc showing who plays the seat (a person or a robot's
+    head), the seat's name and score, and, lit in the seat's colour while they are to act, what to
+    do. A tap on the disc, or holding the plate anywhere, opens the seat's card (who plays it)."""
 
     def __init__(self, on_long_press: Callable[[], None], **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
@@ -166,12 +167,33 @@ class SeatPlate(Scatter):
             self._disc = Ellipse()
             self._ring_colour = Color(1, 1, 1, 0.9)
             self._ring = Line(circle=(0, 0, 1), width=1.4)
+            self._glyph = InstructionGroup()
         self.add_widget(self.name_label)
         self.add_widget(self.step_label)
+        self._open = on_long_press
         self._hold = Clock.create_trigger(lambda dt: on_long_press(), LONG_PRESS)
+        self._disc_end = 0.0  # a touch up to here (plate coordinates) is a tap on the disc
+        self._disc_touch: Any = None
+
+    def _draw_glyph(self, cx: float, cy: float, d: float, robot: bool, ink_rgba: theme.RGBA) -> None:
+        """Who plays the seat, drawn in the disc: a robot's head (antenna, two eyes) or a person."""
+        g = self._glyph
+        g.clear()
+        g.add(Color(*ink_rgba))
+        if robot:
+            w = d * 0.5
+            g.add(RoundedRectangle(pos=(cx - w / 2, cy - w * 0.55), size=(w, w * 0.8), radius=[w * 0.18]))
+            g.add(Line(points=[cx, cy + w * 0.25, cx, cy + w * 0.5], width=max(1.0, d * 0.05)))
+            g.add(Ellipse(pos=(cx - d * 0.05, cy + w * 0.45), size=(d * 0.1, d * 0.1)))
+            g.add(Color(*theme.LINK[self.colour]))
+            for dx in (-w * 0.2, w * 0.2):
+                g.add(Ellipse(pos=(cx + dx - d * 0.05, cy - w * 0.2), size=(d * 0.1, d * 0.1)))
+        else:
+            g.add(Ellipse(pos=(cx - d * 0.12, cy + d * 0.02), size=(d * 0.24, d * 0.24)))
+            g.add(Line(ellipse=(cx - d * 0.22, cy - d * 0.36, d * 0.44, d * 0.4, -90, 90), width=max(1.2, d * 0.06)))
 
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str,
-             names: Sequence[str], step: str, lit: bool) -> None:
+             names: Sequence[str], step: str, lit: bool, robot: bool = False) -> None:
         """Lay the plate out: ``size`` (length along the edge, depth), centred on ``centre``, turned
         ``angle`` degrees to face its player, with the first of ``names`` (longest wording first,
         each ending in the score) that fits. A deep plate (beside a hand) puts the instruction on a
@@ -192,6 +214,10 @@ class SeatPlate(Scatter):
         self._disc_colour.rgba = theme.LINK[colour]
         self._ring_colour.rgba = ink(colour) if lit else theme.TEXT_DIM
         self._ring.circle = (u * 0.12 + d / 2, disc_y + d / 2, d / 2)
+        self._draw_glyph(u * 0.12 + d / 2, disc_y + d / 2, d, robot, ink(colour))
+        self._disc_end = u * 0.12 + d + u * 0.25
+        self.disc_centre = (u * 0.12 + d / 2, disc_y + d / 2)
+        """The disc's centre, in the plate's own (turned) coordinates."""
         pad = u * 0.14
         left = u * 0.12 + d + pad
         text = ink(colour) if lit else theme.TEXT
@@ -229,11 +255,12 @@ class SeatPlate(Scatter):
         self.rotation = angle
         self.center = centre
 
-    # a long press: the seat's card
+    # a tap on the disc or a long press anywhere: the seat's card
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
             return False
         touch.grab(self)
+        self._disc_touch = touch.uid if self.to_local(*touch.pos)[0] <= self._disc_end else None
         self._hold()
         return True
 
@@ -245,7 +272,11 @@ class SeatPlate(Scatter):
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is self:
             touch.ungrab(self)
+            held = not self._hold.is_triggered
             self._hold.cancel()
+            if touch.uid == self._disc_touch and self.collide_point(*touch.pos) and not held:
+                self._open()
+            self._disc_touch = None
             return True
         return False
 
@@ -596,7 +627,8 @@ class StrategyScreen(Screen):
             score = score_words(game.board, colour)
             names = [f"{seat_name(game, seat)} · {score}", f"{seat_name(game, seat, robot_mark=False)} · {score}",
                      score]
-            texts.append((colour, names, self._step_words(seat) if seat == actor else "", seat == actor))
+            texts.append((colour, names, self._step_words(seat) if seat == actor else "", seat == actor,
+                          game.seats[seat].robot is not None))
         if layout.orientation == "flat":
             for plate, (_mode, angle, centre, size), text in zip(self.plates, self._plate_places(), texts):
                 plate.show(angle, centre, size, *text)
@@ -610,9 +642,9 @@ class StrategyScreen(Screen):
         share = bar * (0.5 if count > 2 else 0.6) if actor is not None else bar / count
         rest = (bar - share) / max(count - 1, 1) if actor is not None else share
         x = x0 + corner
-        for seat, (plate, (colour, names, step, lit)) in enumerate(zip(self.plates, texts)):
+        for seat, (plate, (colour, names, step, lit, robot)) in enumerate(zip(self.plates, texts)):
             length = (share if lit else rest) - u * 0.1
-            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, names, step, lit)
+            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, names, step, lit, robot)
             x += length + u * 0.1
 
     def _step_words(self, seat: int) -> str:
