@@ -574,11 +574,12 @@ class StrategyScreen(Screen):
                      "top-right": (width - w - gap, height - h - gap), "top-left": (gap, height - h - gap)}
             table = {"bottom-left": (fx + gap, fy + gap), "bottom-right": (fx + fw - w - gap, fy + gap),
                      "top-right": (fx + fw - w - gap, fy + fh - h - gap), "top-left": (fx + gap, fy + fh - h - gap)}
-            step = u * 0.5  # then anywhere along the free table's edges, before giving up
-            edges = [(fx + gap + i * step, y) for i in range(int(max(fw - w, 0) / step) + 1)
-                     for y in (fy + gap, fy + fh - h - gap)]
-            edges += [(x, fy + gap + i * step) for i in range(int(max(fh - h, 0) / step) + 1)
-                      for x in (fx + gap, fx + fw - w - gap)]
+            step = u * 0.5  # then anywhere along the edges of the table the plates leave, before giving up
+            ex, ey, ew, eh = self._fitted()
+            edges = [(ex + gap + i * step, y) for i in range(int(max(ew - w, 0) / step) + 1)
+                     for y in (ey + gap, ey + eh - h - gap)]
+            edges += [(x, ey + gap + i * step) for i in range(int(max(eh - h, 0) / step) + 1)
+                      for x in (ex + gap, ex + ew - w - gap)]
             candidates = [spots[c] for c in corners] + [table[c] for c in corners] + edges
             widget.pos = next((p for p in candidates if all(not _overlaps((*p, w, h), t) for t in taken)),
                               candidates[len(corners)])
