@@ -443,6 +443,7 @@ class StrategyScreen(Screen):
         """Whether a person's placement waits for their Confirm (a staff setting may turn it off)."""
         self.provisional: tuple[int, Placement] | None = None
         """(seat, placement): a tile a person has put down and not yet confirmed."""
+        self._told_confirm: set[int] = set()
         self.board = StrategyBoard(auto_fit=False)
         self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos),
                         on_tile_tap=lambda _b, placement: self.turn_provisional(),
@@ -735,6 +736,10 @@ class StrategyScreen(Screen):
         if self.confirming and self.game.seats[seat].robot is None:
             self.provisional = (seat, placement)
             self.refresh()
+            if seat not in self._told_confirm:  # each player is told once how it works
+                self._told_confirm.add(seat)
+                self.layout.tell(seat, _("Not played yet: tap Confirm. Until then you can turn it, move it or "
+                                         "take it back."), good=True)
             return
         self.game.place(placement, seat=seat)
 
