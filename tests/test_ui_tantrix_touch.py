@@ -61,7 +61,7 @@ def test_a_tile_let_go_over_a_hand_or_plate_goes_back_and_nothing_is_played():
 
 
 def scenario_provisional(app):
-    from ui.i18n import _
+    from ui.i18n import _ as tr
 
     game, screen = _open(app)
     yield
@@ -82,7 +82,7 @@ def scenario_provisional(app):
     assert game.board.at(first.cell) is None and first.tile in game.hands[seat]
     assert len(game.record()["events"]) == events and app.services.store.load_current() == journal
     assert screen.confirm_bar.shown and game.turn == seat
-    assert _("Not played yet: tap Confirm. Until then you can turn it, move it or take it back.") in labels(screen.layout)
+    assert tr("Not played yet: tap Confirm. Until then you can turn it, move it or take it back.") in labels(screen.layout)
     # a tap on it turns it to the next way round the rules accept
     yield from tap(board.window_cell_centre(first.cell))
     turned = screen.provisional[1]
