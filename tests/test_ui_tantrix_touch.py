@@ -214,3 +214,36 @@ def scenario_seat_disc(app):
 
 def test_a_tap_on_a_plates_disc_opens_who_plays_that_seat():
     run_scenario("test_ui_tantrix_touch", "scenario_seat_disc", size=(800, 480))
+
+
+def scenario_news_once(app):
+    from engine.game import StrategyGame
+    from ui.i18n import _ as tr
+    from ui.modes import strategy_play
+
+    game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
+    while game.bag_count > 1 or game.step is None:
+        game.robot_move()
+    for seat in range(4):
+        game.set_robot(seat, None)
+    screen = strategy_play.open_game(app, game)
+    yield
+    yield 0.4
+    while game.bag_count:  # the next placements empty the bag
+        seat = game.turn
+        screen.put(seat, game.legal()[0])
+        screen.confirm()
+        yield
+    news = tr("The bag is empty: the restrictions are lifted.")
+    actor = screen.actor()
+    plates = [plate.step_label.text for plate in screen.plates]
+    # every waiting seat reads it on its own plate; the player to act keeps their instruction and is told
+    assert all(text == news for seat, text in enumerate(plates) if seat != actor), plates
+    assert plates[actor] != news
+    banners = [b for b in screen.layout._banners if b.opacity > 0 and b.label.text == news]
+    assert len(banners) == 1
+    return {}
+
+
+def test_table_news_is_shown_once_on_the_waiting_plates_and_to_the_player_who_acts():
+    run_scenario("test_ui_tantrix_touch", "scenario_news_once", size=(800, 480))

@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 MIN_TILE = 0.94
 """The smallest a board tile is shown while a player acts on it: its width across, in touch units
 (45 px, 9 mm, on the 7" 800x480 panel)."""
+NEWS_SECONDS = 8.0
+"""How long table-wide news (who starts, the bag is empty) stays on the waiting seats' plates."""
 ROBOT_PAUSE = 0.5
 """Seconds a robot waits before it thinks, so people see whose turn it is."""
 FLIGHT_SECONDS = 0.7
@@ -444,6 +446,9 @@ class StrategyScreen(Screen):
         self.provisional: tuple[int, Placement] | None = None
         """(seat, placement): a tile a person has put down and not yet confirmed."""
         self._told_confirm: set[int] = set()
+        self.news = ""
+        """Table-wide news (see :meth:`announce`), shown for NEWS_SECONDS."""
+        self._news_ends = Clock.create_trigger(lambda dt: self._end_news(), NEWS_SECONDS)
         self.board = StrategyBoard(auto_fit=False)
         self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos),
                         on_tile_tap=lambda _b, placement: self.turn_provisional(),
@@ -629,8 +634,8 @@ class StrategyScreen(Screen):
             score = score_words(game.board, colour)
             names = [f"{seat_name(game, seat)} · {score}", f"{seat_name(game, seat, robot_mark=False)} · {score}",
                      score]
-            texts.append((colour, names, self._step_words(seat) if seat == actor else "", seat == actor,
-                          game.seats[seat].robot is not None))
+            step = self._step_words(seat) if seat == actor else self.news if layout.orientation == "flat" else ""
+            texts.append((colour, names, step, seat == actor, game.seats[seat].robot is not None))
         if layout.orientation == "flat":
             for plate, (_mode, angle, centre, size), text in zip(self.plates, self._plate_places(), texts):
                 plate.show(angle, centre, size, *text)
@@ -860,17 +865,14 @@ class StrategyScreen(Screen):
         game = self.game
         if not self._announced_start and game.phase is Phase.PLAY and game.starter is not None:
             self._announced_start = True
-            starter = game.starter  # told once, to the one it concerns; the others see their plate lit
-            self.layout.tell(starter, _("{name} drew the highest number and starts.",
-                                        name=seat_name(game, starter)), good=True)
+            self.announce(_("{name} drew the highest number and starts.", name=seat_name(game, game.starter)))
         events = game.record()["events"]
         for event in events[self._events_seen:]:
             if "skip" in event:
                 self.layout.tell(event["skip"], _("Your hand is empty: your turn is skipped."), good=True)
         self._events_seen = len(events)
-        if self._bag_seen > 0 and game.bag_count == 0 and game.phase is Phase.PLAY and self.actor() is not None:
-            # table-wide news, told once (to the player who acts next; every seat sees "Bag empty")
-            self.layout.tell(self.actor(), _("The bag is empty: the restrictions are lifted."), good=True)
+        if self._bag_seen > 0 and game.bag_count == 0 and game.phase is Phase.PLAY:
+            self.announce(_("The bag is empty: the restrictions are lifted."))
         self._bag_seen = game.bag_count
         actor = self.actor()
         key = (actor, game.step, game.awaiting_draw)
@@ -880,6 +882,21 @@ class StrategyScreen(Screen):
                 self.prompt_draw(actor)
             elif self.learning and game.seats[actor].robot is None and game.step in LEARNING_HINTS:
                 self.layout.tell(actor, _(LEARNING_HINTS[game.step]), good=True)
+
+    def announce(self, text: str) -> None:
+        """Table-wide news, shown once and covering nothing that matters: on the plate of every
+        seat that waits (facing its player, off the board) and to the player who acts, in their
+        message (with the screen upright, only there: everyone reads the same way)."""
+        self.news = text
+        actor = self.actor()
+        if actor is not None:
+            self.layout.tell(actor, text, good=True)
+        self._show_plates()
+        self._news_ends()
+
+    def _end_news(self) -> None:
+        self.news = ""
+        self._show_plates()
 
     def _cue(self) -> None:
         """Cue the LED rings when what they show changes."""
