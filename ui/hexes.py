@@ -34,11 +34,6 @@ def cell_at(x: float, y: float, size: float) -> Cell:
     return (int(rq), int(rr))
 
 
-def direction_angle(direction: int) -> float:
-    """Angle in degrees (counter-clockwise from +x, y up) of the side facing ``direction``."""
-    return -60.0 * direction
-
-
 def corners(cx: float, cy: float, size: float, turn_degrees: float = 0.0) -> list[float]:
     """The six corners of a pointy-top hexagon (turned ``turn_degrees`` counter-clockwise) as a
     flat [x0, y0, x1, y1, ...] list."""

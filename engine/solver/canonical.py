@@ -37,20 +37,3 @@ def canonical(placements: Iterable[Placement]) -> Form:
             best = form
     assert best is not None
     return best
-
-
-def fitting_motion(fixed: Iterable[Placement], solution: Iterable[Placement]) -> tuple[int, int, int] | None:
-    """A motion (turns, dq, dr) taking ``solution`` onto every placement of ``fixed``, if any.
-
-    A tile's rotation fixes the turn and its cell then fixes the shift, so at most one motion can
-    work; it is found from the first fixed tile and checked against the others."""
-    fixed = list(fixed)
-    where = {p.tile: p for p in solution}
-    if not fixed or any(p.tile not in where for p in fixed):
-        return None if fixed else (0, 0, 0)
-    first = fixed[0]
-    turns = (first.rot - where[first.tile].rot) % 6
-    q, r = rotate_cell(where[first.tile].cell, turns)
-    motion = (turns, first.q - q, first.r - r)
-    placed = {p.tile: p for p in moved(where.values(), *motion)}
-    return motion if all(placed[p.tile] == p for p in fixed) else None

@@ -385,9 +385,6 @@ class State:
             self._islands = frozenset(set(cover.values()) - joined)
         return self._islands
 
-    def is_isolated(self, centre: Cell) -> bool:
-        return centre in self.isolated_pieces()
-
     def owners_by_piece(self) -> dict[Cell, set[int]]:
         """For every piece bearing pawns, the players whose pawns stand on it."""
         owners: dict[Cell, set[int]] = {}
