@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .board import Board, Placement, PositionError
 from .geometry import Cell
@@ -443,10 +443,17 @@ class StrategyGame:
 
     def robot_choice(self, robot: Robot | None = None) -> Placement:
         """The placement the robot of the seat to move (or ``robot``) would make, without making
-        it: a UI can let it think in the background, then show and :meth:`place` it.
+        it: a UI can let it think in the background (see :meth:`robot_task`), then show and
+        :meth:`place` it.
 
         The robot sees :meth:`view`: the board, all hands, the unseen tiles, never the bag's order.
         """
+        return self.robot_task(robot)()
+
+    def robot_task(self, robot: Robot | None = None) -> Callable[[], Placement]:
+        """:meth:`robot_choice` as a call to make later, on any thread: what the robot sees and its
+        random source are taken now, so the thinking needs nothing of this game any more (the
+        table goes on showing it meanwhile) and chooses exactly what :meth:`robot_choice` would."""
         self._expect_placement(None)
         assert self.turn is not None
         if robot is None:
@@ -457,7 +464,8 @@ class StrategyGame:
                 from .robots import make_robot
                 self._robots[level] = make_robot(level)
             robot = self._robots[level]
-        return Placement(*robot.choose(self.view(), self.robot_rng()))
+        chooser, view, rng = robot, self.view(), self.robot_rng()
+        return lambda: Placement(*chooser.choose(view, rng))
 
     # ---------------------------------------------------------------- what robots see
 

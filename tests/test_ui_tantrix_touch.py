@@ -247,3 +247,29 @@ def scenario_news_once(app):
 
 def test_table_news_is_shown_once_on_the_waiting_plates_and_to_the_player_who_acts():
     run_scenario("test_ui_tantrix_touch", "scenario_news_once", size=(800, 480))
+
+
+def scenario_robot_failure(app):
+    from engine.game import StrategyGame
+    from ui.modes import strategy_play
+    from ui_harness import until
+
+    class Broken:
+        def choose(self, game, rng):
+            raise RuntimeError("this robot is broken")
+
+    game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=4)
+    while len(game.board) < 4:
+        game.robot_move()
+    game._robots["beginner"] = Broken()  # every robot of the table now fails when it thinks
+    placed = len(game.board)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause, screen.flight_seconds = 0.05, 0.1
+    yield until(lambda: len(game.board) >= placed + 2)
+    # the table went on with legal placements, the failure logged, nobody left waiting
+    assert len(game.board) >= placed + 2 and len(screen.think_log) >= 2
+    return {}
+
+
+def test_a_failing_robot_never_leaves_the_table_waiting():
+    run_scenario("test_ui_tantrix_touch", "scenario_robot_failure", size=(800, 480))

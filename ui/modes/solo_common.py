@@ -16,12 +16,10 @@ Progress lives in the store (``services.store``), which commits before it return
 
 from __future__ import annotations
 
-import logging
 import math
-import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Sequence, TypeVar
+from typing import Any, Callable, Sequence
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -32,14 +30,12 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
 from engine.game import StrategyGame
-from engine.solver import Control
 
 from .. import theme
 from ..i18n import N_, _
 from ..refusals import RULE_MESSAGES
 from ..widgets import TButton, TLabel, panel_background
 
-log = logging.getLogger(__name__)
 
 RULE_MESSAGES.update({
     "outside-shape": N_("In this puzzle the tiles stay inside the pyramid (the outlined spaces)."),
@@ -201,49 +197,8 @@ class Stopwatch:
         self.store.set_progress(self.KEY, {"id": self.ident, "seconds": round(self.seconds, 1)})
 
 
-# ------------------------------------------------------------------------ the hint worker
-
-T = TypeVar("T")
-
 HINT_SECONDS = 30.0
 """The longest a hint may think (Genius from an empty table takes 5-10 s on the Pi)."""
-
-
-class Worker(Generic[T]):
-    """Runs one slow engine call (a hint) in a thread so the screen keeps drawing, and hands its
-    result to ``done`` on the Kivy clock. ``cancel`` asks the search to stop (it checks the flag
-    every few milliseconds); ``done`` then gets ``cancelled=True``. ``busy`` until ``done`` ran, so
-    a screen can keep the mode untouched while the search reads it."""
-
-    def __init__(self) -> None:
-        self._cancel: threading.Event | None = None
-        self.busy = False
-
-    def start(self, job: Callable[[Control], T], done: Callable[[T | None, bool], None],
-              timeout: float = HINT_SECONDS) -> None:
-        if self.busy:
-            return
-        cancel = threading.Event()
-        self._cancel, self.busy = cancel, True
-        control = Control(timeout=timeout, cancel=cancel)
-
-        def work() -> None:
-            result: T | None = None
-            try:
-                result = job(control)
-            except Exception:  # noqa: BLE001 - a failed hint must not take the screen down
-                log.exception("the hint search failed")
-            Clock.schedule_once(lambda dt: self._deliver(result, cancel.is_set(), done), 0)
-
-        threading.Thread(target=work, name="solo-hint", daemon=True).start()
-
-    def _deliver(self, result: T | None, cancelled: bool, done: Callable[[T | None, bool], None]) -> None:
-        self.busy = False
-        done(result, cancelled)
-
-    def cancel(self) -> None:
-        if self._cancel is not None:
-            self._cancel.set()
 
 
 # ------------------------------------------------------------------------------- widgets

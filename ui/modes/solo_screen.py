@@ -23,11 +23,12 @@ from engine.solver import Control, Hint
 
 from .. import theme
 from ..i18n import N_, _
+from ..jobs import Job
 from ..refusals import explain
 from ..results import Confetti
 from ..services import Cue
 from ..widgets import Confirm, TButton
-from .solo_common import SidePanel, SolvedCard, Stopwatch, ThinkingCard, Worker, best_time, format_time, \
+from .solo_common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, best_time, format_time, \
     record_solved, record_time
 
 
@@ -71,7 +72,8 @@ class SoloPuzzleScreen(Screen, Generic[M]):
                  **kwargs: Any) -> None:
         super().__init__(name=self.KIND, **kwargs)
         self.app, self.mode, self.key = app, mode, key
-        self.worker: Worker[Hint] = Worker()
+        self.worker: Job[Hint] = Job("solo-hint")
+        """The hint's search: it reads the live mode, which is left untouched while it is busy."""
         self.stopwatch = Stopwatch(app.services.store, clock, resumed)
         if not resumed:
             self.stopwatch.save()
@@ -208,7 +210,8 @@ class SoloPuzzleScreen(Screen, Generic[M]):
             return
         self.thinking = ThinkingCard(on_cancel=self.worker.cancel)
         self.overlay.add_widget(self.thinking)
-        self.worker.start(self.mode.hint, self._hinted)
+        self.worker.start(lambda cancel: self.mode.hint(Control(timeout=HINT_SECONDS, cancel=cancel)),
+                          lambda outcome: self._hinted(outcome.value, outcome.cancelled))
 
     def _hinted(self, hint: Hint | None, cancelled: bool) -> None:
         if self.thinking is not None:

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
-import time
 from typing import Any, Callable, Sequence
 
 from kivy.animation import Animation
@@ -47,6 +45,7 @@ from ..board import HandView
 from ..board_controls import ViewControls
 from ..howto import TileSprite
 from ..i18n import N_, _
+from ..jobs import Job, Outcome
 from ..refusals import RULE_MESSAGES, explain
 from ..services import BagButtonPressed, Cue, TileScanned
 from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, SeatBox, TableLayout
@@ -431,6 +430,7 @@ class StrategyScreen(Screen):
         self.flight_seconds = FLIGHT_SECONDS
         self.thinking = False
         self.flying = False
+        self.robot_job: Job[Placement] = Job("strategy-robot")
         self.think_log: list[tuple[float, int]] = []
         """(seconds, frames drawn meanwhile) for each robot thought: the UI must keep drawing."""
         self._generation = 0  # a robot's answer for a position that changed meanwhile is dropped
@@ -928,6 +928,7 @@ class StrategyScreen(Screen):
 
     def on_leave(self, *_args: Any) -> None:
         self._generation += 1  # a robot's thought or flight in progress is dropped; re-done on return
+        self.robot_job.forget()
         self.thinking = False
 
     # ------------------------------------------------------------------ robots
@@ -945,8 +946,9 @@ class StrategyScreen(Screen):
             self._think(seat)
 
     def _think(self, seat: int) -> None:
-        """After a short pause, the robot of ``seat`` thinks on a worker thread; its choice comes
-        back on the Kivy clock. Frames drawn meanwhile are counted (:attr:`think_log`)."""
+        """After a short pause, the robot of ``seat`` thinks on a worker thread (:class:`Job`, on a
+        snapshot of the game); its choice comes back on the Kivy clock. Frames drawn meanwhile are
+        counted (:attr:`think_log`)."""
         self.thinking = True
         self._show_plates()
         generation = self._generation
@@ -954,34 +956,24 @@ class StrategyScreen(Screen):
         def start(_dt: float) -> None:
             if generation != self._generation:
                 return
-            frames = [0]
-            counter = Clock.schedule_interval(lambda dt: frames.__setitem__(0, frames[0] + 1), 0)
-
-            def work() -> None:
-                started = time.perf_counter()
-                try:
-                    choice: Placement | None = self.game.robot_choice()
-                except Exception:  # noqa: BLE001 - a robot failing must not freeze the table
-                    log.exception("the robot of seat %s failed to choose", seat)
-                    choice = None
-                seconds, drawn = time.perf_counter() - started, frames[0]
-                Clock.schedule_once(lambda dt: self._robot_chose(generation, seat, choice, seconds, drawn, counter))
-
-            threading.Thread(target=work, name=f"strategy-robot-{seat}", daemon=True).start()
+            task = self.game.robot_task()
+            self.robot_job.start(lambda cancel: task(), lambda outcome: self._robot_chose(generation, seat, outcome))
 
         Clock.schedule_once(start, self.robot_pause)
 
-    def _robot_chose(self, generation: int, seat: int, choice: Placement | None, seconds: float, frames: int,
-                     count: Any) -> None:
-        count.cancel()
-        self.think_log.append((seconds, frames))
+    def _robot_chose(self, generation: int, seat: int, outcome: Outcome[Placement]) -> None:
+        self.think_log.append((outcome.seconds, outcome.frames))
         if generation != self._generation:
             return
         self.thinking = False
-        if choice is None or self.game.turn != seat or self.game.seats[seat].robot is None:
+        game = self.game
+        if game.turn != seat or game.seats[seat].robot is None:
             self.refresh()
             self._next()
             return
+        choice = outcome.value
+        if choice is None:  # the robot failed (logged): the table plays on with a legal placement
+            choice = game.legal()[0]
         self._fly(generation, seat, choice)
 
     def _fly(self, generation: int, seat: int, choice: Placement) -> None:
@@ -1038,6 +1030,7 @@ class StrategyScreen(Screen):
         game.set_robot(seat, level)
         if self.thinking or self.flying:
             self._generation += 1  # whatever a robot was about to do for this turn is dropped
+            self.robot_job.forget()
             self.thinking = False
         name = seat_name(game, seat)
         if level is None:
@@ -1169,6 +1162,7 @@ class StrategyScreen(Screen):
 
     def leave(self) -> None:
         self._generation += 1
+        self.robot_job.forget()
         self.app.discard()
 
     def finish(self) -> None:

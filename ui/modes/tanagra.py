@@ -16,7 +16,6 @@ LED rings show whose turn it is, and the winner at the end.
 from __future__ import annotations
 
 import random
-import threading
 from typing import Any, Sequence
 
 from kivy.clock import Clock
@@ -37,6 +36,7 @@ from engine.tanagra.rules import (
 from .. import theme
 from ..howto import HowToPlayScreen, Step, Timeline
 from ..i18n import N_, _
+from ..jobs import Job, Outcome
 from ..results import ResultsScreen, Standing
 from ..services import Cue
 from ..setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
@@ -192,6 +192,7 @@ class TanagraScreen(Screen):
         self.relocating = False
         self.thinking = False
         self._generation = 0  # a robot's answer for an undone position is dropped
+        self.robot_job: Job[Action] = Job("tanagra-robot")
         self._last_move: Move | None = None
         self._ended = False
         self.robot_pause = ROBOT_PAUSE
@@ -425,18 +426,19 @@ class TanagraScreen(Screen):
         robot = self.robots[seat]
 
         def think(_dt: float) -> None:
-            def work() -> None:
-                action = robot.choose(state)
-                Clock.schedule_once(lambda dt: self._robot_chose(generation, action), 0)
-
-            threading.Thread(target=work, name=f"tanagra-robot-{seat}", daemon=True).start()
+            if generation == self._generation:
+                self.robot_job.start(lambda cancel: robot.choose(state),
+                                     lambda outcome: self._robot_chose(generation, outcome))
 
         Clock.schedule_once(think, self.robot_pause)
 
-    def _robot_chose(self, generation: int, action: Action) -> None:
+    def _robot_chose(self, generation: int, outcome: Outcome[Action]) -> None:
         if generation != self._generation or self.game.finished:
             return  # the position it thought about was undone
         self.thinking = False
+        action = outcome.value
+        if action is None:  # the robot failed (logged): the table plays on with a legal action
+            action = self.state.legal_actions()[0]
         self._play(action)
 
     # ------------------------------------------------------------------ undo, leave, end
@@ -447,6 +449,7 @@ class TanagraScreen(Screen):
         if not game.can_undo or self.board.animating:
             return
         self._generation += 1
+        self.robot_job.forget()
         self.thinking = False
         while game.can_undo:
             game.undo()
@@ -460,6 +463,7 @@ class TanagraScreen(Screen):
 
     def leave(self) -> None:
         self._generation += 1
+        self.robot_job.forget()
         self.app.discard()
 
     def finish(self) -> None:
