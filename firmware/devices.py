@@ -317,6 +317,6 @@ class KioskDevices:
     def _rings_status(self) -> ui.DeviceStatus:
         status = self.rings.status()
         if self.rings.strip.name == "simulated":
-            return ui.DeviceStatus("rings", self._rings_simulated_ok, "simulated", status.last_error or "")
+            return ui.DeviceStatus("rings", self._rings_simulated_ok, "simulated", status.last_error or self.rings.why)
         return ui.DeviceStatus("rings", status.last_error is None, status.backend,
                                status.last_error or status.port or "")
