@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 BUTTON_BACKENDS = ("auto", "gpio", "simulated")
-READER_PROTOCOLS = ("rdm6300", "lines")
+READER_PROTOCOLS = ("rdm6300", "pn532", "lines")
+PROTOCOL_BAUDRATES = {"rdm6300": 9600, "pn532": 115200, "lines": 115200}
 RINGS_BACKENDS = ("auto", "spi", "pio", "ws281x", "simulated")
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 WS281X_PINS = (10, 12, 13, 18, 19, 21)
@@ -95,8 +96,10 @@ class ReaderConfig:
     """A device path (``/dev/serial/by-id/...``, ``/dev/ttyUSB0``) or any pyserial URL
     (``socket://host:port``, ``loop://``); None: no reader, use the simulated one."""
     protocol: str = "rdm6300"
-    """``rdm6300``: 125 kHz reader frames; ``lines``: the multi-reader controller's text lines."""
-    baudrate: int = 9600
+    """``rdm6300``: 125 kHz reader frames; ``pn532``: a PN532 NFC reader in HSU mode (reads and
+    writes tile numbers on NTAG stickers); ``lines``: the multi-reader controller's text lines."""
+    baudrate: int = 0
+    """0: the protocol's own speed (9600 for rdm6300, 115200 for pn532 and lines)."""
     confirm_reads: int = 2
     """Identical reads needed before a tag counts (ghost-read guard)."""
     removal_silence_s: float = 0.8
@@ -110,11 +113,18 @@ class ReaderConfig:
         if self.port is not None and (not isinstance(self.port, str) or not self.port.strip()):
             raise ConfigError("reader.port", "a device path or pyserial URL (or no key at all)", self.port)
         _choice("reader.protocol", self.protocol, READER_PROTOCOLS)
-        _number("reader.baudrate", self.baudrate, 300, 4_000_000, integer=True)
+        if self.baudrate != 0:
+            _number("reader.baudrate", self.baudrate, 300, 4_000_000, integer=True)
         _number("reader.confirm_reads", self.confirm_reads, 1, 10, integer=True)
         _number("reader.removal_silence_s", self.removal_silence_s, 0.05, 30.0)
         _number("reader.reconnect_s", self.reconnect_s, 0.05, 1.5)
         _number("reader.heartbeat_s", self.heartbeat_s, 0.0, 600.0)
+
+
+    @property
+    def speed(self) -> int:
+        """The baud rate to open the port at."""
+        return self.baudrate or PROTOCOL_BAUDRATES[self.protocol]
 
 
 @dataclass(frozen=True)

@@ -204,7 +204,7 @@ def test_a_broken_device_table_names_file_and_key_and_keeps_the_defaults(tmp_pat
          "(the keys of [button] are backend, pin, pull_up, bounce_s, hold_s, rearm_s)"),
         "button.pin: expected an integer from 0 to 27, got 40; using the default 17",
         "button.hold_s: expected more than bounce_s (0.9), got 0.5; using the default 3.0",
-        "reader.protocol: expected one of 'rdm6300', 'lines', got 'rfid'; using the default \"rdm6300\"",
+        "reader.protocol: expected one of 'rdm6300', 'pn532', 'lines', got 'rfid'; using the default \"rdm6300\"",
         "rings.rings[1].leds: expected an integer from 1 to 300, got 0; using the default",
         "rings.brightness: expected a number from 0 to 1, got 3; using the default 0.4",
     ))
