@@ -94,7 +94,8 @@ class ReaderConfig:
 
     port: str | None = None
     """A device path (``/dev/serial/by-id/...``, ``/dev/ttyUSB0``) or any pyserial URL
-    (``socket://host:port``, ``loop://``); None: no reader, use the simulated one."""
+    (``socket://host:port``, ``loop://``); ``auto``: the per-seat reader controller, found by its
+    USB identity (``lines`` only); None: no reader, use the simulated one."""
     protocol: str = "rdm6300"
     """``rdm6300``: 125 kHz reader frames; ``pn532``: a PN532 NFC reader in HSU mode (reads and
     writes tile numbers on NTAG stickers); ``lines``: the multi-reader controller's text lines."""
@@ -113,6 +114,9 @@ class ReaderConfig:
         if self.port is not None and (not isinstance(self.port, str) or not self.port.strip()):
             raise ConfigError("reader.port", "a device path or pyserial URL (or no key at all)", self.port)
         _choice("reader.protocol", self.protocol, READER_PROTOCOLS)
+        if self.port == "auto" and self.protocol != "lines":
+            raise ConfigError("reader.port", 'a device path: "auto" finds only the controller (protocol = "lines")',
+                              self.port)
         if self.baudrate != 0:
             _number("reader.baudrate", self.baudrate, 300, 4_000_000, integer=True)
         _number("reader.confirm_reads", self.confirm_reads, 1, 10, integer=True)

@@ -43,6 +43,19 @@ PN532_POLL_S = 0.05
 """Pause between two PN532 polls (each takes a few milliseconds when the field is empty)."""
 PN532_FAILURES = 5
 """Consecutive failed PN532 commands after which the reader counts as lost and is woken again."""
+CONTROLLER_USB = (0x2E8A, 0x0005)
+"""USB vendor and product id of the per-seat reader controller (``controller/``): a Raspberry Pi
+Pico running MicroPython. ``reader.port = "auto"`` finds it by these."""
+
+
+def find_controller() -> str | None:
+    """The serial device of the first plugged-in reader controller, None if there is none."""
+    from serial.tools import list_ports
+
+    for port in sorted(list_ports.comports(), key=lambda port: port.device):
+        if (port.vid, port.pid) == CONTROLLER_USB:
+            return port.device
+    return None
 
 
 class _Reader(EventSource):
@@ -163,6 +176,11 @@ class SerialTileReader(_Reader):
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
+                if self.config.port == "auto":
+                    self.port = find_controller() or self.port
+                    if self.port == "auto":
+                        raise serial.SerialException("no reader controller (USB %04X:%04X, a Pico running "
+                                                     "controller/) is plugged in" % CONTROLLER_USB)
                 port = serial.serial_for_url(self.port, baudrate=self.config.speed,
                                              timeout=READ_TIMEOUT_S, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
