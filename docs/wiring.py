@@ -10,6 +10,7 @@ draws for the default configuration, so the picture never drifts from the code.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from html import escape
 from pathlib import Path
@@ -60,8 +61,6 @@ class Svg:
         self.parts.append(f"<circle cx='{x:g}' cy='{y:g}' r='{r:g}' fill='none' stroke='{BLACK}' stroke-width='5' "
                           f"stroke-opacity='0.15'/>")
         for i in range(leds):
-            import math
-
             angle = 2 * math.pi * i / leds
             self.parts.append(f"<circle cx='{x + r * math.sin(angle):.1f}' cy='{y - r * math.cos(angle):.1f}' "
                               f"r='3' fill='#f1c40f' stroke='{BLACK}' stroke-width='0.6'/>")
