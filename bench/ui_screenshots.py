@@ -100,6 +100,12 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str
         services.devices.scan(2, None)
         yield 0.2
         shot("09-staff-tags")
+        app.staff.open_page("stickers")
+        services.devices.start_writing(17)
+        services.devices.scan(1, None)  # a blank sticker: now tile 17
+        yield 0.2
+        shot("09-staff-stickers")
+        services.devices.cancel_writing()
         app.staff.open_page("brightness")
         yield 0.1
         shot("10-staff-brightness")

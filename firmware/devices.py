@@ -9,7 +9,7 @@ or fails becomes a :class:`ui.services.DeviceStatus` and a red blink on the ring
 Seats and readers: seat *i* has ring *i* of ``rings.rings`` (so there are as many seats as seat
 rings) and reader *i* of a multi-reader controller (``reader.protocol = "lines"``) or of the
 simulated reader; any reader numbered from the number of seats up is the central pad, and so is a
-single RDM6300 reader (it has no seat).
+single RDM6300 or PN532 reader (it has no seat).
 
 Tags: a real reader names tiles through the registry in the kiosk's database (in memory when the
 store is); the simulated reader uses its own in-memory registry that knows every tile, so a
@@ -97,6 +97,7 @@ class KioskDevices:
         self._status_lock = threading.Lock()  # the reader's state and the error blink, changed together
         self._enrolment: hw.Enrolment | None = None
         self._learned = 0
+        self._writing: ui.StickerProgress | None = None
         self._tag_db: sqlite3.Connection | None = None
         self._closed = False
         button, reader, rings = config.button, config.reader, config.rings
@@ -109,7 +110,7 @@ class KioskDevices:
         self._button_simulated_ok = _asked_for_simulation(button.backend, board)
         self._rings_simulated_ok = _asked_for_simulation(rings.backend, board)
         self.seats = len(rings.rings)
-        self._single_reader = reader.port is not None and reader.protocol == "rdm6300"
+        self._single_reader = reader.port is not None and reader.protocol != "lines"  # one reader: the pad
         self._reader_ok = True  # until the reader says otherwise
 
         self.rings = hw.Rings(rings, board=board)
@@ -150,6 +151,25 @@ class KioskDevices:
         """Stop learning (the tags learnt so far stay learnt)."""
         with self._lock:
             self._enrolment = None
+
+    def start_writing(self, first_tile: int) -> None:
+        """Write ``first_tile`` on the next blank sticker put on the reader, then the following
+        numbers up to 56 (``StickerProgress`` after each); tag reads meanwhile are not game moves.
+        A reader that cannot write answers with a ``StickerProgress`` naming why."""
+        try:
+            self.reader.write_tile(first_tile)
+        except (ValueError, hw.RegistryError) as exc:
+            self._send(ui.StickerProgress(0, None, None, str(exc)))
+            return
+        with self._lock:
+            self._writing = ui.StickerProgress(0, first_tile)
+        self._send(self._writing)
+
+    def cancel_writing(self) -> None:
+        """Stop writing (the stickers written so far keep their numbers)."""
+        self.reader.write_tile(None)
+        with self._lock:
+            self._writing = None
 
     def simulated(self) -> bool:
         """True when both the button and the reader are simulated, so ``press_button`` and
@@ -220,8 +240,12 @@ class KioskDevices:
             self._send(ui.BagButtonPressed())
         elif isinstance(event, hw.ButtonHeld):
             self._send(ui.BagButtonHeld())
+        elif isinstance(event, (hw.TagWritten, hw.TagNotWritten)):
+            self._written(event)
         elif isinstance(event, (hw.TagRead, hw.UnknownTag)):
             with self._lock:
+                if self._writing is not None:
+                    return  # a sticker being written, not a move
                 if self._enrolment is not None:
                     self._enrol(event.uid)
                     return
@@ -245,6 +269,21 @@ class KioskDevices:
         post = self._post
         if post is not None:
             post(event)
+
+    def _written(self, event: hw.TagWritten | hw.TagNotWritten) -> None:
+        """A sticker took its number (arm the next one) or refused it (say why; it stays armed)."""
+        with self._lock:
+            writing = self._writing
+            if writing is None:
+                return
+            if isinstance(event, hw.TagNotWritten):
+                progress = ui.StickerProgress(writing.written, writing.next_tile, None, event.error)
+            else:
+                following = event.tile + 1 if event.tile < 56 else None
+                progress = ui.StickerProgress(writing.written + 1, following, event.tile)
+                self.reader.write_tile(following)
+            self._writing = progress if progress.next_tile is not None else None
+        self._send(progress)
 
     def _enrol(self, uid: str) -> None:
         """Feed ``uid`` to the enrolment (the lock is held)."""
@@ -317,6 +356,6 @@ class KioskDevices:
     def _rings_status(self) -> ui.DeviceStatus:
         status = self.rings.status()
         if self.rings.strip.name == "simulated":
-            return ui.DeviceStatus("rings", self._rings_simulated_ok, "simulated", status.last_error or "")
+            return ui.DeviceStatus("rings", self._rings_simulated_ok, "simulated", status.last_error or self.rings.why)
         return ui.DeviceStatus("rings", status.last_error is None, status.backend,
                                status.last_error or status.port or "")

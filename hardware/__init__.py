@@ -1,7 +1,8 @@
 """Device drivers of the kiosk, each behind a small interface with a real and a simulated backend.
 
-The bag button (gpiozero), the RFID tile reader (pyserial) and the WS281x LED rings (rpi-ws281x,
-or SPI on a Pi 5) turn into typed events and accept simple cues. This package knows nothing of
+The bag button (gpiozero), the RFID tile reader (pyserial: an RDM6300, a PN532 that also writes
+tile numbers on NTAG stickers, or a controller with one reader per seat) and the WS281x LED rings
+(SPI, the Pi 5's PIO driver, or rpi-ws281x) turn into typed events and accept simple cues. This package knows nothing of
 Tantrix rules or of the UI: it only reports what the devices did and shows what it is told to show.
 
     button = open_button(ButtonConfig())           # GpioButton, or SimulatedButton off a Pi
@@ -10,14 +11,14 @@ Tantrix rules or of the UI: it only reports what the devices did and shows what 
     inbox = EventQueue(); button.subscribe(inbox); reader.subscribe(inbox)
 
 Modules: ``events`` (event types, EventQueue), ``config`` (frozen configs), ``button``,
-``reader`` (with ``protocols``, ``tracker``, ``registry``), ``rings`` (with ``strips``),
+``reader`` (with ``protocols``, ``pn532``, ``ntag``, ``tracker``, ``registry``), ``rings`` (with ``strips``),
 ``selftest``. The serial protocols are specified in ``hardware/PROTOCOL.md``.
 """
 
 from .button import GpioButton, SimulatedButton, open_button
 from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec
 from .events import (ButtonHeld, ButtonPressed, DeviceStatus, Event, EventQueue, ReaderConnected, ReaderLost,
-                     TagRead, TagRemoved, UnknownTag)
+                     TagNotWritten, TagRead, TagRemoved, TagWritten, UnknownTag)
 from .reader import SerialTileReader, SimulatedReader, open_reader
 from .registry import Enrolment, MemoryTagStore, RegistryError, SqliteTagStore, TagRegistry
 from .rings import Attract, Lamp, Off, Play, Rings, Winner
@@ -27,6 +28,7 @@ __all__ = [
     "Attract", "ButtonConfig", "ButtonHeld", "ButtonPressed", "ConfigError", "DeviceStatus", "Enrolment", "Event",
     "EventQueue", "GpioButton", "Lamp", "MemoryTagStore", "Off", "Play", "ReaderConfig", "ReaderConnected",
     "ReaderLost", "RegistryError", "RingSpec", "Rings", "RingsConfig", "SerialTileReader", "SimulatedButton",
-    "SimulatedReader", "SimulatedStrip", "SqliteTagStore", "TagRead", "TagRegistry", "TagRemoved", "UnknownTag",
+    "SimulatedReader", "SimulatedStrip", "SqliteTagStore", "TagNotWritten", "TagRead", "TagRegistry", "TagRemoved",
+    "TagWritten", "UnknownTag",
     "Winner", "open_button", "open_reader",
 ]

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 BUTTON_BACKENDS = ("auto", "gpio", "simulated")
-READER_PROTOCOLS = ("rdm6300", "lines")
-RINGS_BACKENDS = ("auto", "ws281x", "spi", "simulated")
+READER_PROTOCOLS = ("rdm6300", "pn532", "lines")
+PROTOCOL_BAUDRATES = {"rdm6300": 9600, "pn532": 115200, "lines": 115200}
+RINGS_BACKENDS = ("auto", "spi", "pio", "ws281x", "simulated")
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 WS281X_PINS = (10, 12, 13, 18, 19, 21)
 """GPIOs rpi-ws281x can drive: 12/18 (PWM0), 13/19 (PWM1), 21 (PCM), 10 (SPI MOSI)."""
@@ -93,10 +94,13 @@ class ReaderConfig:
 
     port: str | None = None
     """A device path (``/dev/serial/by-id/...``, ``/dev/ttyUSB0``) or any pyserial URL
-    (``socket://host:port``, ``loop://``); None: no reader, use the simulated one."""
+    (``socket://host:port``, ``loop://``); ``auto``: the per-seat reader controller, found by its
+    USB identity (``lines`` only); None: no reader, use the simulated one."""
     protocol: str = "rdm6300"
-    """``rdm6300``: 125 kHz reader frames; ``lines``: the multi-reader controller's text lines."""
-    baudrate: int = 9600
+    """``rdm6300``: 125 kHz reader frames; ``pn532``: a PN532 NFC reader in HSU mode (reads and
+    writes tile numbers on NTAG stickers); ``lines``: the multi-reader controller's text lines."""
+    baudrate: int = 0
+    """0: the protocol's own speed (9600 for rdm6300, 115200 for pn532 and lines)."""
     confirm_reads: int = 2
     """Identical reads needed before a tag counts (ghost-read guard)."""
     removal_silence_s: float = 0.8
@@ -110,11 +114,21 @@ class ReaderConfig:
         if self.port is not None and (not isinstance(self.port, str) or not self.port.strip()):
             raise ConfigError("reader.port", "a device path or pyserial URL (or no key at all)", self.port)
         _choice("reader.protocol", self.protocol, READER_PROTOCOLS)
-        _number("reader.baudrate", self.baudrate, 300, 4_000_000, integer=True)
+        if self.port == "auto" and self.protocol != "lines":
+            raise ConfigError("reader.port", 'a device path: "auto" finds only the controller (protocol = "lines")',
+                              self.port)
+        if self.baudrate != 0:
+            _number("reader.baudrate", self.baudrate, 300, 4_000_000, integer=True)
         _number("reader.confirm_reads", self.confirm_reads, 1, 10, integer=True)
         _number("reader.removal_silence_s", self.removal_silence_s, 0.05, 30.0)
         _number("reader.reconnect_s", self.reconnect_s, 0.05, 1.5)
         _number("reader.heartbeat_s", self.heartbeat_s, 0.0, 600.0)
+
+
+    @property
+    def speed(self) -> int:
+        """The baud rate to open the port at."""
+        return self.baudrate or PROTOCOL_BAUDRATES[self.protocol]
 
 
 @dataclass(frozen=True)
@@ -147,12 +161,14 @@ class RingsConfig:
     """WS281x LED rings: one per seat, in seat order, then optionally a centre ring, on one strip."""
 
     backend: str = "auto"
-    """``ws281x`` (Pi 1-4), ``spi`` (Pi 5, /dev/spidev), ``simulated`` (on screen),
-    ``auto``: chosen from the board model."""
+    """``spi`` (any Pi, /dev/spidev, no root), ``pio`` (Pi 5 kernel driver, /dev/leds0),
+    ``ws281x`` (rpi-ws281x PWM/PCM on a Pi 1-4, as root), ``simulated`` (on screen),
+    ``auto``: ``pio`` on a Pi 5 whose ``pio_device`` exists, else ``spi`` on any Pi, else simulated."""
     rings: tuple[RingSpec, ...] = (RingSpec(), RingSpec(), RingSpec(), RingSpec())
     centre: RingSpec | None = None
     brightness: float = 0.4
-    """0..1, applied to every colour (also what the simulated rings show)."""
+    """0..1 of the perceived brightness, applied to every colour through the rings' gamma (also
+    what the simulated rings show)."""
     colour_order: str = "GRB"
     """The order the LEDs expect the colour bytes on the wire (WS2812: GRB)."""
     fps: int = 30
@@ -163,6 +179,8 @@ class RingsConfig:
     """ws281x: the DMA channel."""
     spi_device: str = "/dev/spidev0.0"
     """spi: the SPI device whose MOSI (GPIO 10 for spidev0.0) drives the strip."""
+    pio_device: str = "/dev/leds0"
+    """pio: the device of the Pi 5's kernel WS2812 driver (``dtoverlay=ws2812-pio``)."""
     spi_hz: int = 2_400_000
     """spi: the SPI clock; three SPI bits make one WS2812 bit (2.4 MHz: 1.25 us per bit; the
     WS2812 timings hold from 2.0 to 3.0 MHz)."""
@@ -184,6 +202,8 @@ class RingsConfig:
         _number("rings.dma", self.dma, 0, 14, integer=True)
         if not isinstance(self.spi_device, str) or not self.spi_device:
             raise ConfigError("rings.spi_device", "a device path such as /dev/spidev0.0", self.spi_device)
+        if not isinstance(self.pio_device, str) or not self.pio_device:
+            raise ConfigError("rings.pio_device", "a device path such as /dev/leds0", self.pio_device)
         _number("rings.spi_hz", self.spi_hz, 2_000_000, 3_000_000, integer=True)
 
     @property

@@ -67,6 +67,28 @@ class TagRemoved:
 
 
 @dataclass(frozen=True)
+class TagWritten:
+    """A tile number was written on the sticker just put on a reader (and read back)."""
+
+    reader: int
+    uid: str
+    tile: int
+    at: float
+
+
+@dataclass(frozen=True)
+class TagNotWritten:
+    """The sticker just put on a reader could not take ``tile``; ``error`` says why. The reader
+    still waits to write ``tile`` on the next sticker."""
+
+    reader: int
+    uid: str
+    tile: int
+    error: str
+    at: float
+
+
+@dataclass(frozen=True)
 class ReaderConnected:
     """The tile reader's port opened (or its controller started talking again)."""
 
@@ -83,7 +105,8 @@ class ReaderLost:
     at: float
 
 
-Event = Union[ButtonPressed, ButtonHeld, TagRead, UnknownTag, TagRemoved, ReaderConnected, ReaderLost]
+Event = Union[ButtonPressed, ButtonHeld, TagRead, UnknownTag, TagRemoved, TagWritten, TagNotWritten, ReaderConnected,
+              ReaderLost]
 Listener = Callable[[Event], None]
 
 

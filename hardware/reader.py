@@ -5,8 +5,9 @@ set, else a ``SimulatedReader``. Both have ``subscribe(listener)``, ``present()`
 ``close()`` (and are context managers).
 
 ``SerialTileReader`` owns a background thread that opens the port (a path or any pyserial URL),
-decodes it (``protocols``), turns reads into placements (``tracker``) and names the tiles
-(``registry``). When the port fails or vanishes it reports ``ReaderLost``, drops the tags it can
+decodes it (``protocols``) or, for a PN532, polls it (``pn532``), turns reads into placements
+(``tracker``) and names the tiles: by the number written on the tag (``ntag``), else through the
+``registry``. ``write_tile(n)`` (PN532 and simulator) writes ``n`` on the next sticker put down. When the port fails or vanishes it reports ``ReaderLost``, drops the tags it can
 no longer vouch for, and retries every ``reconnect_s`` until the port is back (``ReaderConnected``).
 With the ``lines`` protocol a controller silent for ``heartbeat_s`` is reported lost too.
 
@@ -16,24 +17,45 @@ Simulator (desktop run, tests)::
     reader.scan(tile=17)                    # TagRead(reader=0, tile=17, ...)
     reader.scan("0A1B2C3D4E", reader=2)     # by UID: TagRead, or UnknownTag if not enrolled
     reader.remove(reader=2)                 # TagRemoved
+    reader.write_tile(5); reader.scan("04A1B2C3D4E5F6")  # a blank sticker becomes tile 5: TagWritten
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from typing import Callable
 
 import serial
 
 from .config import ReaderConfig
-from .events import (DeviceStatus, Event, EventSource, Listener, ReaderConnected, ReaderLost, TagRead,
-                     TagRemoved, UnknownTag)
+from .events import (DeviceStatus, Event, EventSource, Listener, ReaderConnected, ReaderLost, TagNotWritten, TagRead,
+                     TagRemoved, TagWritten, UnknownTag)
+from .ntag import TagFormatError
+from .pn532 import Pn532, Pn532Error, Pn532FrameDecoder
 from .protocols import Gone, Hello, LineDecoder, Message, Seen, decoder_for
-from .registry import RegistryError, TagRegistry, normalise_uid
+from .registry import RegistryError, TagRegistry, check_tile, normalise_uid
 from .tracker import Change, TagTracker
 
 READ_TIMEOUT_S = 0.1
 """The serial thread wakes at least this often to notice removals, silence and close()."""
+PN532_POLL_S = 0.05
+"""Pause between two PN532 polls (each takes a few milliseconds when the field is empty)."""
+PN532_FAILURES = 5
+"""Consecutive failed PN532 commands after which the reader counts as lost and is woken again."""
+CONTROLLER_USB = (0x2E8A, 0x0005)
+"""USB vendor and product id of the per-seat reader controller (``controller/``): a Raspberry Pi
+Pico running MicroPython. ``reader.port = "auto"`` finds it by these."""
+
+
+def find_controller() -> str | None:
+    """The serial device of the first plugged-in reader controller, None if there is none."""
+    from serial.tools import list_ports
+
+    for port in sorted(list_ports.comports(), key=lambda port: port.device):
+        if (port.vid, port.pid) == CONTROLLER_USB:
+            return port.device
+    return None
 
 
 class _Reader(EventSource):
@@ -46,6 +68,19 @@ class _Reader(EventSource):
         if listener is not None:
             self._listeners.add(listener)
         self._lock = threading.Lock()
+        self._written: dict[str, int] = {}
+        """UID -> the tile number read from (or just written on) that tag."""
+        self._to_write: int | None = None
+
+    def write_tile(self, tile: int | None) -> None:
+        """Write ``tile`` on the next sticker put on the reader (None: write nothing more).
+        ``TagWritten`` reports success and disarms; ``TagNotWritten`` says why a sticker refused,
+        and the next sticker put down is tried. A sticker that already carries another tile
+        number is refused, never overwritten."""
+        if tile is not None:
+            check_tile(tile)
+        with self._lock:
+            self._to_write = tile
 
     def present(self) -> dict[int, str]:
         """reader number -> UID of the tag lying on it now."""
@@ -55,7 +90,7 @@ class _Reader(EventSource):
     def _events(self, changes: list[Change]) -> list[Event]:
         events: list[Event] = []
         for change in changes:
-            tile = self.registry.tile(change.uid)
+            tile = self._written.get(change.uid) or self.registry.tile(change.uid)
             if not change.placed:
                 events.append(TagRemoved(change.reader, change.uid, tile, change.at))
             elif tile is None:
@@ -63,6 +98,28 @@ class _Reader(EventSource):
             else:
                 events.append(TagRead(change.reader, change.uid, tile, change.at))
         return events
+
+    def _write_placed(self, changes: list[Change], write: Callable[[int], None]) -> list[Event]:
+        """Write the armed tile on the tag just placed, if any (``write`` does it to the tag in
+        the field); the outcome as events."""
+        with self._lock:
+            tile = self._to_write
+        for change in changes:
+            if tile is None or not change.placed:
+                continue
+            old = self._written.get(change.uid)
+            try:
+                if old not in (None, tile):
+                    raise TagFormatError(f"this sticker is already tile {old}; put a blank one")
+                write(tile)
+            except (Pn532Error, TagFormatError) as exc:
+                return [TagNotWritten(change.reader, change.uid, tile, str(exc), change.at)]
+            with self._lock:
+                self._written[change.uid] = tile
+                if self._to_write == tile:
+                    self._to_write = None
+            return [TagWritten(change.reader, change.uid, tile, change.at)]
+        return []
 
 
 class SimulatedReader(_Reader):
@@ -83,7 +140,8 @@ class SimulatedReader(_Reader):
         assert uid is not None
         with self._lock:
             changes = self._tracker.seen(reader, normalise_uid(uid), time.monotonic())
-        self._emit(self._events(changes))
+        written = self._write_placed(changes, lambda tile: None)  # a simulated sticker takes any number
+        self._emit(self._events(changes) + written)
 
     def remove(self, reader: int = 0) -> None:
         with self._lock:
@@ -104,11 +162,12 @@ class SerialTileReader(_Reader):
         super().__init__(registry, TagTracker(config.confirm_reads, config.removal_silence_s), listener)
         self.config = config
         self.port: str = config.port
-        self._decoder = decoder_for(config.protocol)
+        self._decoder = Pn532FrameDecoder() if config.protocol == "pn532" else decoder_for(config.protocol)
         self._connected: bool | None = None  # None: not tried yet
         self._last_error: str | None = None
         self._controller: str | None = None
         self._reconnects = 0
+        self._failures = 0
         self._serial: serial.SerialBase | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tile-reader", daemon=True)
@@ -117,7 +176,12 @@ class SerialTileReader(_Reader):
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                port = serial.serial_for_url(self.port, baudrate=self.config.baudrate,
+                if self.config.port == "auto":
+                    self.port = find_controller() or self.port
+                    if self.port == "auto":
+                        raise serial.SerialException("no reader controller (USB %04X:%04X, a Pico running "
+                                                     "controller/) is plugged in" % CONTROLLER_USB)
+                port = serial.serial_for_url(self.port, baudrate=self.config.speed,
                                              timeout=READ_TIMEOUT_S, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 self._set_connected(False, str(exc))  # pyserial's message names the port
@@ -128,8 +192,11 @@ class SerialTileReader(_Reader):
                 if self._connected is False:
                     self._reconnects += 1
             try:
-                self._set_connected(True)
-                self._pump(port)
+                if isinstance(self._decoder, Pn532FrameDecoder):
+                    self._poll(port, self._decoder)
+                else:
+                    self._set_connected(True)
+                    self._pump(port)
             except (serial.SerialException, OSError) as exc:
                 self._set_connected(False, f"{self.port}: {exc}")
             finally:
@@ -161,6 +228,51 @@ class SerialTileReader(_Reader):
             if heartbeat and now - last_message > heartbeat:
                 self._set_connected(False, f"controller on {self.port} silent for {heartbeat:g} s")
 
+    def _poll(self, port: serial.SerialBase, decoder: Pn532FrameDecoder) -> None:
+        """A PN532 speaks only when asked: wake it, then ask for the tag in the field over and
+        over, reading the tile number written on each tag newly in the field."""
+        pn532 = Pn532(port, decoder)
+        try:
+            self._controller = pn532.begin()
+        except Pn532Error as exc:
+            raise serial.SerialException(f"no PN532 answers on {self.port} ({exc})") from exc
+        self._set_connected(True)
+        last_uid: str | None = None
+        failures = 0
+        while not self._stop.is_set():
+            changes: list[Change] = []
+            written: list[Event] = []
+            try:
+                target = pn532.poll()
+                now = time.monotonic()
+                if target is not None:
+                    uid = target.uid.hex().upper()
+                    if uid != last_uid:
+                        tile = pn532.read_tile()
+                        with self._lock:
+                            if tile is None:
+                                self._written.pop(uid, None)
+                            else:
+                                self._written[uid] = tile
+                    last_uid = uid
+                    with self._lock:
+                        changes = self._tracker.seen(0, uid, now)
+                    written = self._write_placed(changes, pn532.write_tile)
+                else:
+                    last_uid = None
+                failures = 0
+            except Pn532Error as exc:
+                now, last_uid, failures = time.monotonic(), None, failures + 1
+                with self._lock:
+                    self._last_error = f"{self.port}: {exc}"
+                    self._failures += 1
+                if failures >= PN532_FAILURES:
+                    raise serial.SerialException(f"the PN532 stopped answering ({exc})") from exc
+            with self._lock:
+                changes += self._tracker.poll(now)
+            self._emit(self._events(changes) + written)
+            self._stop.wait(PN532_POLL_S)
+
     def _handle(self, message: Message, now: float) -> list[Change]:
         with self._lock:
             if isinstance(message, Seen):
@@ -189,12 +301,19 @@ class SerialTileReader(_Reader):
         decoder = self._decoder
         counts = ({"frames": decoder.lines, "malformed": decoder.malformed} if isinstance(decoder, LineDecoder)
                   else {"frames": decoder.frames, "garbled": decoder.garbled, "junk_bytes": decoder.junk_bytes})
+        if isinstance(decoder, Pn532FrameDecoder):
+            counts["failed_commands"] = self._failures
         with self._lock:
             return DeviceStatus(
                 "reader", found=bool(self._connected), backend=f"serial/{self.config.protocol}", port=self.port,
                 last_error=self._last_error,
                 details={"connected": bool(self._connected), **counts, "reconnects": self._reconnects,
                          "controller": self._controller, "present": self._tracker.present()})
+
+    def write_tile(self, tile: int | None) -> None:
+        if not isinstance(self._decoder, Pn532FrameDecoder) and tile is not None:
+            raise ValueError(f"the {self.config.protocol} reader cannot write tags; a PN532 reader can")
+        super().write_tile(tile)
 
     def close(self) -> None:
         """Stop the thread and close the port (no events: the kiosk is shutting the reader down)."""

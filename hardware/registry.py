@@ -37,7 +37,8 @@ def normalise_uid(uid: str) -> str:
     return text
 
 
-def _check_tile(tile: int) -> None:
+def check_tile(tile: int) -> None:
+    """Raise ``RegistryError`` unless ``tile`` is a tile number (1 to 56)."""
     if isinstance(tile, bool) or not isinstance(tile, int) or tile not in TILES:
         raise RegistryError(f"tiles are numbered 1 to 56, got {tile!r}")
 
@@ -130,7 +131,7 @@ class TagRegistry:
 
     def enrol(self, uid: str, tile: int) -> None:
         uid = normalise_uid(uid)
-        _check_tile(tile)
+        check_tile(tile)
         with self._lock:
             self._add(uid, tile)
             self._store.put(uid, tile)
@@ -150,7 +151,7 @@ class TagRegistry:
             return iter(sorted(self._tiles.items(), key=lambda item: item[1]))
 
     def _add(self, uid: str, tile: int) -> None:
-        _check_tile(tile)
+        check_tile(tile)
         if uid in self._tiles:
             raise RegistryError(f"tag {uid} is already enrolled as tile {self._tiles[uid]}")
         owner = next((known for known, t in self._tiles.items() if t == tile), None)
@@ -161,7 +162,7 @@ class TagRegistry:
 
 def synthetic_uid(tile: int) -> str:
     """The made-up 10-digit UID the simulators use for ``tile`` (RDM6300-shaped)."""
-    _check_tile(tile)
+    check_tile(tile)
     return f"5A000000{tile:02X}"
 
 
@@ -177,7 +178,7 @@ class Enrolment:
         self._registry = registry
         self._order = list(order)
         for tile in self._order:
-            _check_tile(tile)
+            check_tile(tile)
         if len(set(self._order)) != len(self._order):
             raise RegistryError("the enrolment order names a tile twice")
         self._next = 0

@@ -16,6 +16,10 @@ Cues (colours are (r, g, b) 0..255; this module knows seats and colours, not the
 * ``Lamp``: one ring lit steadily (wiring check).
 * ``set_error``: the centre ring (or, without one, each seat ring's first LED) blinks red.
 
+Levels are perceived brightness: ``dim`` and the brightness go through ``GAMMA`` before they
+reach the LEDs (whose light grows with the duty cycle, which the eye does not), so a breath fades
+evenly and a low brightness looks low; a colour that is lit never rounds down to dark.
+
 Frames are computed from the cue and the time only, at most ``fps`` times a second and only while
 something moves; a static cue is drawn once and the thread sleeps. The strip is written only
 when the frame differs from the last one.
@@ -34,15 +38,17 @@ from .config import RingsConfig, check_brightness
 from .events import DeviceStatus
 from .strips import RGB, Frame, Strip, open_strip
 
+GAMMA = 2.2
+"""Perceived level -> LED duty cycle: ``duty = level ** GAMMA`` (the eye's response to light)."""
 PULSE_PERIOD_S = 1.2
-PULSE_FLOOR = 0.2
-"""A pulse breathes between this fraction of the colour and the full colour."""
-OTHER_SEAT_LEVEL = 0.12
+PULSE_FLOOR = 0.3
+"""A pulse breathes between this perceived fraction of the colour and the full colour."""
+OTHER_SEAT_LEVEL = 0.38
 BAG_EMPTY_GROUND: RGB = (64, 0, 0)
 ERROR_COLOUR: RGB = (255, 0, 0)
 ERROR_BLINK_HZ = 2.0
 COMET_TURNS_PER_S = 0.75
-COMET_TAIL = (1.0, 0.5, 0.25, 0.12, 0.05)
+COMET_TAIL = (1.0, 0.73, 0.53, 0.38, 0.26)
 ATTRACT_TURNS_PER_S = 0.1
 WHITE: RGB = (255, 255, 255)
 
@@ -89,9 +95,16 @@ def pulse_level(t: float) -> float:
     return PULSE_FLOOR + (1 - PULSE_FLOOR) * (0.5 - 0.5 * math.cos(2 * math.pi * t / PULSE_PERIOD_S))
 
 
+def _gamma(value: int, level: float) -> int:
+    """``value`` at the perceived ``level``; at least 1 while both are above 0 (lit stays lit)."""
+    scaled = round(value * level ** GAMMA)
+    return scaled if scaled or not value or level <= 0 else 1
+
+
 def dim(colour: RGB, level: float) -> RGB:
+    """``colour`` at the perceived ``level`` (0..1): its hue kept, its light gamma-corrected."""
     r, g, b = colour
-    return (round(r * level), round(g * level), round(b * level))
+    return (_gamma(r, level), _gamma(g, level), _gamma(b, level))
 
 
 def _wheel(position: float) -> RGB:
@@ -173,8 +186,8 @@ class Renderer:
 
 
 def _scale(brightness: float) -> tuple[int, ...]:
-    """Each 0..255 colour value at ``brightness``."""
-    return tuple(round(value * brightness) for value in range(256))
+    """Each 0..255 colour value at the perceived ``brightness``."""
+    return tuple(_gamma(value, brightness) for value in range(256))
 
 
 class Rings:
@@ -184,8 +197,10 @@ class Rings:
     def __init__(self, config: RingsConfig, strip: Strip | None = None, board: Board | None = None) -> None:
         self.config = config
         self.error: str | None = None
+        self.why = "given by the caller"
+        """Why this backend: the choice's reason, or why the chosen one failed."""
         if strip is None:
-            strip, self.error = open_strip(config, board)
+            strip, self.why, self.error = open_strip(config, board)
         self.strip = strip
         self.writes = 0
         self._renderer = Renderer(config)
@@ -258,9 +273,10 @@ class Rings:
 
     def status(self) -> DeviceStatus:
         real = self.strip.name != "simulated"
-        port = {"ws281x": f"GPIO{self.config.pin}", "spi": self.config.spi_device}.get(self.strip.name)
+        port = {"ws281x": f"GPIO{self.config.pin}", "spi": self.config.spi_device,
+                "pio": self.config.pio_device}.get(self.strip.name)
         return DeviceStatus("rings", found=real, backend=self.strip.name, port=port, last_error=self.error,
-                            details={"rings": [ring.leds for ring in self.config.rings],
+                            details={"why": self.why, "rings": [ring.leds for ring in self.config.rings],
                                      "centre": self.config.centre.leds if self.config.centre else None,
                                      "writes": self.writes})
 

@@ -57,9 +57,9 @@ def selftest(button: ButtonConfig, reader: ReaderConfig, rings: RingsConfig, *, 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--button-pin", type=int, default=ButtonConfig.pin, help="BCM GPIO of the bag button")
     parser.add_argument("--port", help="tile reader: device path or pyserial URL (default: none)")
-    parser.add_argument("--protocol", default=ReaderConfig.protocol, help="rdm6300 or lines")
+    parser.add_argument("--protocol", default=ReaderConfig.protocol, help="rdm6300, pn532 or lines")
     parser.add_argument("--baudrate", type=int, default=ReaderConfig.baudrate)
-    parser.add_argument("--rings-backend", default=RingsConfig.backend, help="auto, ws281x, spi or simulated")
+    parser.add_argument("--rings-backend", default=RingsConfig.backend, help="auto, spi, pio, ws281x or simulated")
     parser.add_argument("--listen", type=float, default=1.0, help="seconds to collect events (default 1)")
 
 

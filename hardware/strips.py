@@ -4,12 +4,17 @@ A frame is one tuple of RGB triples per ring, in ring order (the seats, then the
 ring starting at the LED that faces its player and already scaled to the configured brightness.
 
 * ``SimulatedStrip``: keeps the frame for the screen and tests (``frame``, ``on_change``).
-* ``Ws281xStrip``: rpi-ws281x on a Pi 1-4 (imported only here, only when chosen).
-* ``SpiStrip``: the Pi 5 (and any Linux with spidev): the WS2812 bit stream encoded on SPI MOSI,
-  three SPI bits per LED bit (1 -> 110, 0 -> 100), written with plain file I/O.
+* ``SpiStrip``: every Raspberry Pi (and any Linux with spidev): the WS2812 bit stream encoded on
+  SPI MOSI, three SPI bits per LED bit (1 -> 110, 0 -> 100), written with plain file I/O. Needs
+  only the ``spi`` group, so it is the default on every model.
+* ``PioStrip``: the Pi 5's kernel PIO driver (``dtoverlay=ws2812-pio``), a character device
+  (``/dev/leds0``) that takes 4 bytes per LED; chosen by ``auto`` when that device is writable.
+* ``Ws281xStrip``: rpi-ws281x on a Pi 1-4 (imported only here, only when asked for): PWM or PCM
+  by DMA through ``/dev/mem``, so it needs root (the unit's ws281x-pwm drop-in).
 
-``open_strip(config)`` picks the backend from the configuration and the board, and falls back to
-the simulated strip, with the reason, when the real one cannot be used: the kiosk runs on.
+``open_strip(config)`` picks the backend from the configuration and the board, says why
+(``python -m hardware selftest`` prints it), and falls back to the simulated strip, with the
+reason, when the real one cannot be used: the kiosk runs on.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import struct
 import threading
 from itertools import chain
 from pathlib import Path
-from typing import BinaryIO, Callable, Protocol, Sequence
+from typing import BinaryIO, Callable, NamedTuple, Protocol, Sequence
 
 from .board import Board, board_model, classify
 from .config import RingsConfig, RingSpec
@@ -107,7 +112,7 @@ class SimulatedStrip:
 
 
 class Ws281xStrip:
-    """rpi-ws281x (PWM/PCM/SPI through DMA) on a Raspberry Pi 1-4. Needs root (or /dev/gpiomem setup).
+    """rpi-ws281x (PWM/PCM/SPI through DMA) on a Raspberry Pi 1-4. Needs root for PWM and PCM.
 
     The library handles the colour order (its strip type) and we hand it full-brightness-255
     pixels already scaled by ``brightness``.
@@ -159,7 +164,11 @@ def spi_encode(data: bytes, hz: int) -> bytes:
 
 
 class SpiStrip:
-    """WS2812 over SPI MOSI (the Pi 5's way; GPIO 10 for /dev/spidev0.0), one write per frame.
+    """WS2812 over SPI MOSI (GPIO 10 for /dev/spidev0.0 on every Pi), one write per frame.
+
+    On a Pi 3 or 4 the SPI clock follows the core clock, which the firmware scales with the load:
+    fix it (``core_freq=250`` on a Pi 3, ``core_freq=500`` and ``core_freq_min=500`` on a Pi 4,
+    in ``/boot/firmware/config.txt``) or the LEDs flicker in wrong colours.
 
     ``sink``: write there instead of opening ``config.spi_device`` (benchmarks, tests).
     """
@@ -193,26 +202,81 @@ class SpiStrip:
         self._sink.close()
 
 
-def choose_backend(config: RingsConfig, board: Board) -> tuple[str, str | None]:
-    """The backend to build, and why it is not the configured one (None if it is)."""
+class PioStrip:
+    """The Pi 5's kernel WS2812 driver on RP1's PIO (``dtoverlay=ws2812-pio,gpio=...,num_leds=...``).
+
+    Its device (``/dev/leds0``) takes a whole frame per write, 4 bytes per LED in R, G, B, W
+    order (W ignored for RGB LEDs), and sends the colours in GRB order, the WS2812's; for LEDs
+    wanting another ``colour_order`` we place the bytes so that the wire carries that order.
+    ``sink``: write there instead of opening ``config.pio_device`` (tests).
+    """
+
+    name = "pio"
+
+    def __init__(self, config: RingsConfig, sink: BinaryIO | None = None) -> None:
+        self._rings, self._order = config.all_rings, config.colour_order
+        self._sink = sink if sink is not None else open(config.pio_device, "wb", buffering=0)
+
+    def show(self, frame: Frame) -> None:
+        wire = wire_bytes(strip_order(frame, self._rings), self._order)
+        data = bytearray(len(wire) // 3 * 4)
+        data[0::4], data[1::4], data[2::4] = wire[1::3], wire[0::3], wire[2::3]  # the driver sends G R B
+        self._sink.write(bytes(data))
+
+    def close(self) -> None:
+        self.show(dark_frame(self._rings))
+        self._sink.close()
+
+
+class Choice(NamedTuple):
+    """The backend to build, and why (for the self-test and the log)."""
+
+    backend: str
+    why: str
+    refused: bool = False
+    """True: the configured backend cannot run here and the simulated one stands in."""
+
+
+def choose_backend(config: RingsConfig, board: Board, pio_ready: bool | None = None) -> Choice:
+    """SPI on every Raspberry Pi unless something else is asked for; the Pi 5's PIO driver when
+    its device is there (``pio_ready``: whether ``config.pio_device`` is writable, checked if None);
+    rpi-ws281x only when asked for, and only on a Pi 1-4."""
     if config.backend == "auto":
         if board is Board.OTHER:
-            return "simulated", "not a Raspberry Pi"
-        return ("spi" if board is Board.PI5 else "ws281x"), None
+            return Choice("simulated", "not a Raspberry Pi (no Raspberry Pi model in the device tree)")
+        if pio_ready is None:
+            pio_ready = os.access(config.pio_device, os.W_OK)
+        if board is Board.PI5 and pio_ready:
+            return Choice("pio", f"a Raspberry Pi 5 with the kernel PIO LED driver ({config.pio_device}): "
+                                 "no root needed")
+        return Choice("spi", f"the default on every Raspberry Pi: SPI MOSI (GPIO 10 for {config.spi_device}) "
+                             "needs only the spi group, no root; backend = \"ws281x\" asks for PWM (as root)")
     if config.backend == "ws281x" and board is not Board.PI:
         where = "a Raspberry Pi 5" if board is Board.PI5 else "this machine"
-        return "simulated", f"rpi-ws281x does not run on {where}; use backend 'spi' on a Pi 5"
-    return config.backend, None
+        return Choice("simulated", f"rpi-ws281x does not run on {where}; use backend 'spi' (or 'pio' on a Pi 5)",
+                      refused=True)
+    return Choice(config.backend, "asked for in rings.backend")
 
 
-def open_strip(config: RingsConfig, board: Board | None = None) -> tuple[Strip, str | None]:
-    """The configured strip and None, or the simulated strip and the reason the real one failed."""
-    name, error = choose_backend(config, board if board is not None else classify(board_model()))
+class Opened(NamedTuple):
+    strip: Strip
+    why: str
+    """Why this backend (the choice), or why the chosen one could not be used."""
+    error: str | None
+    """None when the strip is the one chosen; else why it failed (the simulated one stands in)."""
+
+
+def open_strip(config: RingsConfig, board: Board | None = None) -> Opened:
+    """The chosen strip, or the simulated strip and the reason the chosen one failed."""
+    choice = choose_backend(config, board if board is not None else classify(board_model()))
+    error = choice.why if choice.refused else None
     try:
-        if name == "ws281x":
-            return Ws281xStrip(config), None
-        if name == "spi":
-            return SpiStrip(config), None
+        if choice.backend == "ws281x":
+            return Opened(Ws281xStrip(config), choice.why, None)
+        if choice.backend == "spi":
+            return Opened(SpiStrip(config), choice.why, None)
+        if choice.backend == "pio":
+            return Opened(PioStrip(config), choice.why, None)
     except Exception as exc:  # a missing device, no permission, a library error: never fatal
-        error = f"{name}: {type(exc).__name__}: {exc}"
-    return SimulatedStrip(config.all_rings), error
+        error = f"{choice.backend}: {type(exc).__name__}: {exc}"
+    return Opened(SimulatedStrip(config.all_rings), error or choice.why, error)

@@ -107,3 +107,57 @@ def test_gpio_button_through_mock_factory(tmp_path, store):
         assert sink.inputs() == [ui.BagButtonPressed(), ui.BagButtonHeld()]
     finally:
         factory.close()
+
+
+def test_staff_write_tile_numbers_on_blank_stickers_with_a_pn532(tmp_path, store):
+    from hardware.ntag import tile_tlv
+    from test_hardware_pn532 import UID, SimulatedPn532, ntag213
+
+    pn532 = SimulatedPn532()
+    devices, sink, _ = open_devices(tmp_path, store, f"""
+        [button]
+        backend = "simulated"
+        [reader]
+        port = "{pn532.path}"
+        protocol = "pn532"
+        removal_silence_s = 0.3
+        [rings]
+        backend = "simulated"
+    """)
+    try:
+        with devices:
+            sink.next(lambda e: e == ui.DeviceStatus("reader", True, f"serial:{pn532.path}"), timeout=3)
+            devices.start_writing(55)
+            assert sink.next(ui.StickerProgress) == ui.StickerProgress(0, 55)
+            pn532.tag = ntag213(UID)
+            assert sink.next(ui.StickerProgress, timeout=3) == ui.StickerProgress(1, 56, 55)  # "now tile 55"
+            pn532.tag = None
+            time.sleep(0.4)
+            pn532.tag = ntag213(UID[::-1])
+            assert sink.next(ui.StickerProgress, timeout=3) == ui.StickerProgress(2, None, 56)  # the last tile: done
+            assert not any(isinstance(e, (ui.TileScanned, ui.UnknownTag)) for e in sink.events)  # no moves
+            pn532.tag = None
+            time.sleep(0.4)
+            pn532.tag = ntag213(bytes.fromhex("04 AA BB CC DD EE FF"), tile_tlv(55))
+            assert sink.next(ui.TileScanned, timeout=3) == ui.TileScanned(55, None)  # writing over: a move again
+    finally:
+        pn532.close()
+
+
+def test_a_reader_that_cannot_write_says_so(tmp_path, store):
+    pty = PtyDevice(tmp_path / "usb-reader")
+    devices, sink, _ = open_devices(tmp_path, store, f"""
+        [button]
+        backend = "simulated"
+        [reader]
+        port = "{pty.link}"
+        [rings]
+        backend = "simulated"
+    """)
+    try:
+        with devices:
+            devices.start_writing(1)
+            progress = sink.next(ui.StickerProgress)
+            assert progress.next_tile is None and "rdm6300 reader cannot write tags; a PN532 reader can" in progress.error
+    finally:
+        pty.unplug()

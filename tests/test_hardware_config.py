@@ -31,7 +31,7 @@ def test_toml_tables_map_directly():
     (lambda: ButtonConfig(pull_up="yes"), "button.pull_up", "true or false"),
     (lambda: ButtonConfig(hold_s=0.2, bounce_s=0.5), "button.hold_s", "more than bounce_s"),
     (lambda: ButtonConfig(backend="gpiod"), "button.backend", "one of 'auto', 'gpio', 'simulated'"),
-    (lambda: ReaderConfig(protocol="wiegand"), "reader.protocol", "one of 'rdm6300', 'lines'"),
+    (lambda: ReaderConfig(protocol="wiegand"), "reader.protocol", "one of 'rdm6300', 'pn532', 'lines'"),
     (lambda: ReaderConfig(port=""), "reader.port", "a device path or pyserial URL"),
     (lambda: ReaderConfig(confirm_reads=True), "reader.confirm_reads", "an integer from 1 to 10"),
     (lambda: ReaderConfig(reconnect_s=5), "reader.reconnect_s", "a number from 0.05 to 1.5"),

@@ -11,9 +11,10 @@ import pytest
 
 from hardware.board import Board
 from hardware.config import ConfigError, RingsConfig, RingSpec
-from hardware.rings import (BAG_EMPTY_GROUND, ERROR_COLOUR, OTHER_SEAT_LEVEL, PULSE_FLOOR, PULSE_PERIOD_S, Attract,
+from hardware.rings import (BAG_EMPTY_GROUND, ERROR_COLOUR, GAMMA, OTHER_SEAT_LEVEL, PULSE_FLOOR, PULSE_PERIOD_S, Attract,
                             Lamp, Off, Play, Renderer, Rings, Winner, dim, pulse_level)
-from hardware.strips import SimulatedStrip, SpiStrip, Ws281xStrip, choose_backend, open_strip, spi_encode, \
+from hardware.board import classify
+from hardware.strips import PioStrip, SimulatedStrip, SpiStrip, Ws281xStrip, choose_backend, open_strip, spi_encode, \
     strip_order, wire_bytes
 
 RED, YELLOW, BLUE = (255, 0, 0), (255, 220, 0), (0, 60, 255)
@@ -53,6 +54,15 @@ def test_centre_shows_forced_spaces_and_empty_bag():
     assert crowded == ((255, 255, 255),) * 8  # capped at the ring, white without a turn
 
 
+def test_levels_are_gamma_corrected_and_lit_stays_lit():
+    assert dim(RED, 0.5) == (round(255 * 0.5 ** GAMMA), 0, 0) == (55, 0, 0)  # half to the eye: a fifth of the light
+    assert dim((255, 128, 1), 0.05) == (1, 1, 1)  # a lit channel never rounds down to dark
+    assert dim(RED, 0.0) == BLACK and dim(RED, 1.0) == RED
+    levels = [dim(RED, pulse_level(PULSE_PERIOD_S * i / 40))[0] for i in range(21)]
+    steps = [b - a for a, b in zip(levels, levels[1:])]
+    assert all(step >= 0 for step in steps) and steps[2] < steps[10]  # light rises slowly at first: an even fade
+
+
 def test_winner_attract_lamp_and_error_blink():
     renderer = Renderer(SMALL)
     winner = Winner(seat=1, colour=BLUE)
@@ -82,8 +92,8 @@ def test_simulated_rings_apply_brightness_and_notify():
     strip.on_change(seen.append)
     with Rings(config, strip=strip) as rings:
         rings.show(Play(colours=((200, 100, 51),), turn=0))
-        wait_for(lambda: strip.frame == [[(100, 50, 26)] * 3])
-        assert seen[-1] == [[(100, 50, 26)] * 3] and isinstance(seen[-1][0], list)
+        wait_for(lambda: strip.frame == [[(44, 22, 11)] * 3])  # half as bright to the eye: 0.5 ** 2.2 of the light
+        assert seen[-1] == [[(44, 22, 11)] * 3] and isinstance(seen[-1][0], list)
         assert rings.status().backend == "simulated" and not rings.status().found
     assert strip.frame == [[BLACK] * 3]  # closing darkens
 
@@ -95,10 +105,10 @@ def test_brightness_changes_while_running_and_is_checked():
         rings.show(Play(colours=((200, 100, 50),), turn=0))
         wait_for(lambda: strip.frame == [[(200, 100, 50)] * 2])
         rings.set_brightness(0.5)  # the same static cue is drawn again, dimmer
-        wait_for(lambda: strip.frame == [[(100, 50, 25)] * 2])
+        wait_for(lambda: strip.frame == [[(44, 22, 11)] * 2])
         with pytest.raises(ConfigError, match="rings.brightness: expected a number from 0 to 1, got 2"):
             rings.set_brightness(2)
-        assert strip.frame == [[(100, 50, 25)] * 2] and rings.config.brightness == 1.0
+        assert strip.frame == [[(44, 22, 11)] * 2] and rings.config.brightness == 1.0
 
 
 def test_static_cues_are_written_once():
@@ -190,8 +200,8 @@ def fake_ws281x(monkeypatch):
 
 def test_ws281x_backend_drives_the_library(fake_ws281x):
     config = RingsConfig(backend="ws281x", rings=[{"leds": 2}, {"leds": 1}], pin=13, dma=5)
-    strip, error = open_strip(config, board=Board.PI)
-    assert isinstance(strip, Ws281xStrip) and error is None
+    strip, why, error = open_strip(config, board=Board.PI)
+    assert isinstance(strip, Ws281xStrip) and error is None and why == "asked for in rings.backend"
     assert fake_ws281x[:2] == [("init", (3, 13), {"freq_hz": 800_000, "dma": 5, "invert": False, "brightness": 255,
                                                    "channel": 1, "strip_type": 0x00081000}), ("begin",)]
     fake_ws281x.clear()
@@ -204,17 +214,71 @@ def test_ws281x_backend_drives_the_library(fake_ws281x):
 
 def test_ws281x_is_never_constructed_off_a_pi(fake_ws281x):
     for board in (Board.OTHER, Board.PI5):
-        strip, error = open_strip(RingsConfig(backend="ws281x"), board=board)
+        strip, _, error = open_strip(RingsConfig(backend="ws281x"), board=board)
         assert isinstance(strip, SimulatedStrip) and "rpi-ws281x does not run" in error
     assert fake_ws281x == []
 
 
-@pytest.mark.parametrize("backend, board, chosen", [
-    ("auto", Board.PI, "ws281x"), ("auto", Board.PI5, "spi"), ("auto", Board.OTHER, "simulated"),
-    ("spi", Board.OTHER, "spi"), ("simulated", Board.PI, "simulated"), ("ws281x", Board.PI5, "simulated"),
+@pytest.mark.parametrize("backend, board, pio, chosen", [
+    ("auto", Board.PI, False, "spi"), ("auto", Board.PI5, False, "spi"), ("auto", Board.PI5, True, "pio"),
+    ("auto", Board.PI, True, "spi"), ("auto", Board.OTHER, True, "simulated"), ("spi", Board.OTHER, False, "spi"),
+    ("simulated", Board.PI, False, "simulated"), ("ws281x", Board.PI5, False, "simulated"),
+    ("ws281x", Board.PI, False, "ws281x"), ("pio", Board.PI, False, "pio"),
 ])
-def test_backend_choice(backend, board, chosen):
-    assert choose_backend(RingsConfig(backend=backend), board)[0] == chosen
+def test_backend_choice(backend, board, pio, chosen):
+    choice = choose_backend(RingsConfig(backend=backend), board, pio_ready=pio)
+    assert choice.backend == chosen and choice.why
+    assert choice.refused == (backend == "ws281x" and board is not Board.PI)
+
+
+class FakeSpidev:
+    """A spidev stand-in: a plain file takes the frames; the SPI ioctls are recorded, not sent."""
+
+    def __init__(self, monkeypatch, path):
+        path.write_bytes(b"")
+        self.path, self.ioctls = path, []
+        monkeypatch.setattr("hardware.strips.fcntl.ioctl", lambda fd, request, arg: self.ioctls.append(request))
+
+    def last_frame(self, leds: int, colour_order: str = "GRB") -> list[tuple[int, int, int]]:
+        """The colours of the last frame written, in RGB (the stream holds frames back to back)."""
+        data = decode_spi(self.path.read_bytes()[-len(spi_encode(bytes(3 * leds), 2_400_000)):])
+        pick = ["GRB".index(c) for c in "RGB"] if colour_order == "GRB" else [0, 1, 2]
+        return [tuple(data[i + k] for k in pick) for i in range(0, len(data), 3)]
+
+
+@pytest.mark.parametrize("model, backend", [
+    ("Raspberry Pi 3 Model B Plus Rev 1.3", "spi"), ("Raspberry Pi 4 Model B Rev 1.4", "spi"),
+    ("Raspberry Pi 5 Model B Rev 1.0", "spi"), ("Raspberry Pi 5 Model B Rev 1.0", "pio"),
+    ("Raspberry Pi 7 Model Z Rev 9.9", "spi"),  # a model this code has never heard of
+])
+def test_every_pi_model_lights_a_ring_by_default_without_root(model, backend, monkeypatch, tmp_path, fake_ws281x):
+    """The shipped ``auto`` on the unprivileged service: a lit ring, never rpi-ws281x (root)."""
+    spidev, leds = FakeSpidev(monkeypatch, tmp_path / "spidev0.0"), tmp_path / "leds0"
+    if backend == "pio":
+        leds.write_bytes(b"")
+    config = RingsConfig(rings=[{"leds": 3}], spi_device=str(spidev.path), pio_device=str(leds), brightness=1.0)
+    with Rings(config, board=classify(model)) as rings:
+        assert rings.status().found and rings.status().backend == backend and rings.error is None
+        assert "no root" in rings.why
+        rings.show(Lamp(0, RED))
+        if backend == "spi":
+            wait_for(lambda: spidev.path.stat().st_size and spidev.last_frame(3) == [RED] * 3)
+        else:
+            wait_for(lambda: leds.read_bytes()[-12:] == bytes([255, 0, 0, 0]) * 3)  # R G B W per LED
+    assert fake_ws281x == []  # rpi-ws281x (/dev/mem, root) was never touched
+    assert classify("Linux on a laptop") is Board.OTHER
+    assert choose_backend(RingsConfig(), classify(None)).backend == "simulated"
+
+
+def test_pio_strip_puts_the_colour_order_on_the_wire():
+    """The driver sends each LED's bytes as G, R, B: we place them so the wire has ``colour_order``."""
+    config = RingsConfig(backend="pio", rings=[{"leds": 2, "rotate": 1}], colour_order="RGB")
+    sink = io.BytesIO()
+    sink.close = lambda: None
+    PioStrip(config, sink=sink).show((((10, 20, 30), (40, 50, 60)),))
+    data = sink.getvalue()
+    wire = bytes(b for i in range(0, len(data), 4) for b in (data[i + 1], data[i], data[i + 2]))  # what goes out
+    assert len(data) == 8 and wire == bytes([40, 50, 60, 10, 20, 30])
 
 
 def test_a_missing_spi_device_falls_back_to_simulated(tmp_path):

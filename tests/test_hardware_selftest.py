@@ -22,6 +22,7 @@ def test_report_off_a_pi_with_a_reader_on_a_pty():
     assert report["button"]["backend"] == "simulated" and not report["button"]["found"]
     assert report["reader"]["found"] and report["reader"]["backend"] == "serial/rdm6300"
     assert report["rings"]["backend"] == "simulated" and not report["rings"]["found"]
+    assert report["rings"]["details"]["why"].startswith("not a Raspberry Pi")  # which backend, and why
     assert [event["event"] for event in report["events"]] == ["ReaderConnected"]
 
 
@@ -36,4 +37,4 @@ def test_command_line():
 
     bad = subprocess.run([sys.executable, "-m", "hardware", "selftest", "--protocol", "wiegand"],
                          capture_output=True, text=True, timeout=60, env=env)
-    assert bad.returncode == 2 and "reader.protocol: expected one of 'rdm6300', 'lines'" in bad.stderr
+    assert bad.returncode == 2 and "reader.protocol: expected one of 'rdm6300', 'pn532', 'lines'" in bad.stderr

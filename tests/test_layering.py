@@ -14,6 +14,8 @@ FORBIDDEN = {
     "engine": {"kivy", "gpiozero", "serial", "rpi_ws281x", "spidev", "ui", "firmware", "hardware"},
     "hardware": {"kivy", "engine", "ui", "firmware"},
     "ui": {"firmware"},
+    # MicroPython on the reader controller: none of ours, no CPython-only library
+    "controller": {"kivy", "gpiozero", "serial", "engine", "ui", "firmware", "hardware", "typing", "dataclasses"},
 }
 
 

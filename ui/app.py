@@ -32,7 +32,8 @@ from .screens.attract import AttractScreen
 from .screens.home import HomeScreen
 from .screens.prompts import ComingSoonScreen, ResumeScreen
 from .screens.staff import PinScreen, StaffScreen
-from .services import BagButtonHeld, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services, UnknownTag
+from .services import (BagButtonHeld, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services, StickerProgress,
+                       UnknownTag)
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +249,7 @@ class KioskApp(App):
         if isinstance(event, BagButtonHeld):
             self.open_staff()
             return
-        if isinstance(event, (EnrolmentProgress, UnknownTag, DeviceStatus)):
+        if isinstance(event, (EnrolmentProgress, StickerProgress, UnknownTag, DeviceStatus)):
             self.staff.on_device_event(event)
         current = self.manager.current_screen
         if current is self.attract and not isinstance(event, DeviceStatus):

@@ -24,6 +24,7 @@ from .services import (
     Event,
     RingFrames,
     Services,
+    StickerProgress,
     TileScanned,
 )
 
@@ -140,6 +141,7 @@ class SimulatedDevices:
         }
         self._enrolling: list[int] = []
         self._learned = 0
+        self._writing: StickerProgress | None = None
         self._lock = threading.Lock()
 
     def status(self) -> list[DeviceStatus]:
@@ -165,6 +167,15 @@ class SimulatedDevices:
         with self._lock:
             self._enrolling = []
 
+    def start_writing(self, first_tile: int) -> None:
+        with self._lock:
+            self._writing = StickerProgress(0, first_tile)
+        self.listener(self._writing)
+
+    def cancel_writing(self) -> None:
+        with self._lock:
+            self._writing = None
+
     def simulated(self) -> bool:
         return True
 
@@ -172,6 +183,16 @@ class SimulatedDevices:
         self.listener(BagButtonHeld() if held else BagButtonPressed())
 
     def scan(self, tile: int, reader: int | None) -> None:
+        """Put ``tile`` on ``reader``; while writing stickers, a blank sticker instead."""
+        with self._lock:
+            sticker, writing = None, self._writing
+            if writing is not None and writing.next_tile is not None:
+                number = writing.next_tile
+                sticker = StickerProgress(writing.written + 1, number + 1 if number < 56 else None, number)
+                self._writing = sticker
+        if sticker is not None:
+            self.listener(sticker)
+            return
         with self._lock:
             enrolling = bool(self._enrolling)
             if enrolling:

@@ -67,7 +67,20 @@ class EnrolmentProgress:
     error: str = ""
 
 
-Event = BagButtonPressed | BagButtonHeld | TileScanned | UnknownTag | DeviceStatus | RingFrames | EnrolmentProgress
+@dataclass(frozen=True)
+class StickerProgress:
+    """Writing tile numbers on NFC stickers: ``written`` so far, ``last_tile`` the number the
+    sticker on the reader now carries (None: none yet), ``next_tile`` the number the next blank
+    sticker gets (None: finished, or the reader cannot write: ``error`` says so)."""
+
+    written: int
+    next_tile: int | None
+    last_tile: int | None = None
+    error: str = ""
+
+
+Event = (BagButtonPressed | BagButtonHeld | TileScanned | UnknownTag | DeviceStatus | RingFrames | EnrolmentProgress
+         | StickerProgress)
 
 
 # -------------------------------------------------------------------- cues: UI -> LED rings
@@ -139,6 +152,12 @@ class Devices(Protocol):
         """Staff menu: learn tags by scanning ``tiles`` in this order (progress comes as events)."""
 
     def cancel_enrolment(self) -> None: ...
+
+    def start_writing(self, first_tile: int) -> None:
+        """Staff menu: write tile numbers on blank NFC stickers, ``first_tile`` on the next one put
+        on the reader, then the following numbers up to 56 (progress comes as events)."""
+
+    def cancel_writing(self) -> None: ...
 
     def simulated(self) -> bool:
         """Whether the devices are simulated (the UI then offers keyboard/scan controls and draws

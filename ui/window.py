@@ -8,13 +8,33 @@ from __future__ import annotations
 import os
 
 
+KIOSK_INPUT = {
+    "mouse": "mouse,disable_on_activity",
+    "touch": "probesysfs,provider=mtdev",
+}
+"""Kivy's input providers on the kiosk, instead of its defaults (``mouse`` and ``probesysfs``,
+which on a Pi touch panel give each tap twice: once from the panel, once as the mouse events SDL
+makes of it). Touches come only from the multitouch panels probesysfs finds (the official 7" and
+Touch Display 2, USB HID multitouch panels) through mtdev; SDL is told not to turn them into mouse
+events (``SDL_TOUCH_MOUSE_EVENTS=0``), so the mouse provider sees only a real mouse, which staff
+may plug in. A single-touch (resistive) panel needs ``KCFG_INPUT_TOUCH="probesysfs,provider=hidinput,select_all=1"``
+in the unit's environment."""
+
+
 def prepare_window(size: tuple[int, int] | None = (1280, 800), fullscreen: bool = False) -> None:
-    """A fixed-size desktop window of ``size``, or the whole screen (the kiosk on its panel)."""
+    """A fixed-size desktop window of ``size``, or the whole screen (the kiosk on its panel: one
+    touch per tap, no cursor)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # the command line belongs to our programs
     from kivy.config import Config
 
     if fullscreen:
+        os.environ.setdefault("SDL_TOUCH_MOUSE_EVENTS", "0")
         Config.set("graphics", "fullscreen", "auto")
+        Config.set("graphics", "show_cursor", "0")
+        for option in Config.options("input"):
+            Config.remove_option("input", option)
+        for name, provider in KIOSK_INPUT.items():
+            Config.set("input", name, os.environ.get(f"KCFG_INPUT_{name.upper()}", provider))
         return
     width, height = size or (1280, 800)
     Config.set("graphics", "width", str(width))

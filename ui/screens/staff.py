@@ -14,9 +14,10 @@ from engine.tiles import ALL_NUMBERS
 
 from .. import theme
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
-from ..services import DeviceStatus, EnrolmentProgress, UnknownTag
+from ..services import DeviceStatus, EnrolmentProgress, StickerProgress, UnknownTag
 from ..devices_view import DEVICE_NAMES
 from ..widgets import FlagButton, Keypad, TButton, TLabel, panel_background
+from .stickers import StickerPage
 
 
 class PinScreen(Screen):
@@ -57,10 +58,10 @@ class PinScreen(Screen):
             self.prompt.color = theme.BAD
 
 
-PAGES = ("language", "brightness", "hardware", "tags", "statistics", "reset", "quit")
+PAGES = ("language", "brightness", "hardware", "tags", "stickers", "statistics", "reset", "quit")
 PAGE_TITLES = {
     "language": N_("Language"), "brightness": N_("LED brightness"), "hardware": N_("Hardware"),
-    "tags": N_("Tag enrolment"), "statistics": N_("Statistics"), "reset": N_("Reset"),
+    "tags": N_("Tag enrolment"), "stickers": N_("Write stickers"), "statistics": N_("Statistics"), "reset": N_("Reset"),
     "quit": N_("Quit to the system"),
 }
 
@@ -92,6 +93,7 @@ class StaffScreen(Screen):
         self.page = ""
         self.enrolment: EnrolmentProgress | None = None
         self.unknown_tag: UnknownTag | None = None
+        self.sticker_progress: StickerProgress | None = None
         self.open_page("hardware")
 
     def on_pre_enter(self, *_args: Any) -> None:
@@ -192,6 +194,10 @@ class StaffScreen(Screen):
             lines.append(_("Unknown tag read: {uid}", uid=self.unknown_tag.uid))
         self.enrolment_label.text = "\n".join(lines)
 
+    def _page_stickers(self) -> None:
+        self.stickers = StickerPage(self.app.services.devices, self.sticker_progress)
+        self.content.add_widget(self.stickers)
+
     def _page_statistics(self) -> None:
         self._text("\n".join(_flatten(self.app.services.store.statistics())) or _("No games played yet."))
 
@@ -216,6 +222,11 @@ class StaffScreen(Screen):
     # --------------------------------------------------------------- events
 
     def on_device_event(self, event: Any) -> None:
+        if isinstance(event, StickerProgress):
+            self.sticker_progress = event
+            if self.page == "stickers":
+                self.stickers.show(event)
+            return
         if isinstance(event, EnrolmentProgress):
             self.enrolment = event
         elif isinstance(event, UnknownTag):

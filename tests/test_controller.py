@@ -1,0 +1,330 @@
+"""The per-seat reader controller's firmware (controller/, MicroPython) run on CPython against
+simulated readers: the scenarios of the kiosk's own reader tests (tag on, tag off, two seats at
+once, a reader unplugged), every line checked by the kiosk's decoder, and end to end through a
+pseudo-terminal into the kiosk's ``SerialTileReader`` found by its USB identity."""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+import threading
+import types
+from pathlib import Path
+
+import pytest
+
+from hardware.config import ConfigError, ReaderConfig
+from hardware.events import EventQueue, ReaderConnected, ReaderLost, TagRead, TagRemoved, UnknownTag
+from hardware.protocols import Gone, Heartbeat, Hello, LineDecoder, Seen
+from hardware.reader import CONTROLLER_USB, SerialTileReader
+from hardware.registry import TagRegistry
+
+CONTROLLER = Path(__file__).resolve().parent.parent / "controller"
+sys.path.insert(0, str(CONTROLLER))
+import tiles_controller as tc  # noqa: E402  (the firmware's module, as the Pico imports it)
+
+NTAG_A, NTAG_B = bytes.fromhex("04A1B2C3D4E5F6"), bytes.fromhex("04112233445566")
+
+
+class SimulatedReader:
+    """A reader with ``card`` (bytes or None) in its field; ``plugged = False`` is a pulled wire;
+    ``flaky``: every other poll misses the tag, as real readers sometimes do."""
+
+    def __init__(self) -> None:
+        self.card: bytes | None = None
+        self.plugged = True
+        self.flaky = False
+        self.inits = 0
+        self._polls = 0
+
+    def init(self) -> None:
+        if not self.plugged:
+            raise OSError("no MFRC522 answers (version register FF)")
+        self.inits += 1
+
+    def uid(self) -> bytes | None:
+        if not self.plugged:
+            raise OSError("no MFRC522 answers (version register 00)")
+        self._polls += 1
+        return None if self.flaky and self._polls % 2 else self.card
+
+
+class Bench:
+    """The controller with simulated readers and a clock moved by hand; its lines, decoded by the
+    kiosk's own ``LineDecoder`` (which must find none malformed)."""
+
+    def __init__(self, readers: int = 5) -> None:
+        self.now = 0
+        self.readers = [SimulatedReader() for _ in range(readers)]
+        self.lines: list[str] = []
+        self.decoder = LineDecoder()
+        self.controller = tc.Controller(self.readers, self.lines.append, ticks=lambda: self.now)
+        self.controller.start()
+
+    def run(self, ms: int) -> list:
+        """Step every ``POLL_MS`` for ``ms``; the messages sent meanwhile (heartbeats left out)."""
+        first = len(self.lines)
+        for _ in range(ms // tc.POLL_MS):
+            self.now += tc.POLL_MS
+            self.controller.step()
+        messages = self.decoder.feed("".join(line + "\n" for line in self.lines[first:]).encode("ascii"))
+        assert self.decoder.malformed == 0, self.lines[first:]
+        return [m for m in messages if not isinstance(m, Heartbeat)]
+
+
+def test_hello_first_then_heartbeats_at_least_once_a_second():
+    bench = Bench()
+    assert LineDecoder().feed(f"{bench.lines[0]}\n".encode()) == [Hello(tc.VERSION, 5)]
+    assert bench.run(3000) == []  # nothing on the readers: heartbeats only
+    beats = [int(line.split()[1]) for line in bench.lines if line.startswith("HB ")]
+    assert beats == list(range(len(beats))) and len(beats) >= 3000 // 1000 + 1
+    assert tc.HEARTBEAT_MS <= 1000 and tc.REPEAT_MS <= 250  # the protocol's bounds
+
+
+def test_tag_on_is_reported_at_once_and_repeated_then_gone():
+    bench = Bench()
+    bench.readers[2].card = NTAG_A
+    messages = bench.run(1000)
+    assert messages[0] == Seen(2, NTAG_A.hex().upper())
+    assert set(messages) == {Seen(2, NTAG_A.hex().upper())} and len(messages) >= 1000 // 250
+    sent = [bench.lines.index(line) for line in bench.lines if line.startswith("TAG")]
+    assert len(sent) == len(messages)
+    bench.readers[2].card = None
+    assert bench.run(tc.POLL_MS * tc.MISSES) == [Gone(2)]
+    assert bench.run(500) == []  # gone once
+
+
+def test_a_reader_that_misses_now_and_then_does_not_lift_the_tag():
+    bench = Bench()
+    bench.readers[0].flaky = True
+    bench.readers[0].card = NTAG_A
+    messages = bench.run(2000)
+    assert Gone(0) not in messages and Seen(0, NTAG_A.hex().upper()) in messages
+
+
+def test_two_seats_at_once_and_a_tag_swapped_on_one():
+    bench = Bench()
+    bench.readers[0].card, bench.readers[3].card = NTAG_A, NTAG_B
+    messages = bench.run(100)
+    assert messages[:2] == [Seen(0, NTAG_A.hex().upper()), Seen(3, NTAG_B.hex().upper())]
+    bench.readers[3].card = NTAG_A  # another tile put straight down on seat 3
+    assert Seen(3, NTAG_A.hex().upper()) in bench.run(tc.POLL_MS)
+    bench.readers[0].card = None
+    messages = bench.run(300)
+    assert Gone(0) in messages and Gone(3) not in messages
+
+
+def test_a_reader_unplugged_drops_its_tag_and_comes_back_the_others_go_on():
+    bench = Bench()
+    bench.readers[1].card, bench.readers[4].card = NTAG_A, NTAG_B
+    bench.run(100)
+    bench.readers[1].plugged = False
+    messages = bench.run(500)
+    assert messages[0] == Gone(1) and Seen(4, NTAG_B.hex().upper()) in messages and Gone(4) not in messages
+    assert Seen(1, NTAG_A.hex().upper()) not in messages
+    bench.readers[1].plugged = True
+    messages = bench.run(tc.RETRY_MS + 100)  # retried, found, and its tag read again
+    assert Seen(1, NTAG_A.hex().upper()) in messages and bench.readers[1].inits == 2
+
+
+def test_a_reader_missing_at_start_up_is_retried():
+    readers = [SimulatedReader(), SimulatedReader()]
+    readers[1].plugged = False
+    readers[1].card = NTAG_B
+    now = [0]
+    lines: list[str] = []
+    controller = tc.Controller(readers, lines.append, ticks=lambda: now[0])
+    controller.start()
+    assert lines == ["HELLO %s 2" % tc.VERSION, "HB 0"]
+    readers[1].plugged = True
+    now[0] += tc.RETRY_MS
+    controller.step()
+    assert lines[-2:] == ["TAG 1 " + NTAG_B.hex().upper(), "HB 1"]
+    with pytest.raises(ValueError):
+        tc.Controller([], lines.append)
+
+
+def test_the_firmware_is_micropython_shaped():
+    """Nothing the Pico lacks: no typing, dataclasses or f-strings' newer forms; the modules parse."""
+    for path in CONTROLLER.glob("*.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom) and node.module}
+        assert imported <= {"time", "sys", "machine", "mfrc522", "tiles_controller"}, (path.name, imported)
+
+
+@pytest.fixture
+def controller_on_a_pty(monkeypatch):
+    """The firmware running in a thread, its USB serial a pty that the kiosk finds by VID:PID."""
+    master, slave = os.openpty()
+    readers = [SimulatedReader() for _ in range(5)]
+    stop = threading.Event()
+
+    def write(line: str) -> None:
+        os.write(master, (line + "\r\n").encode("ascii"))  # MicroPython's stdout ends lines with \r\n
+
+    def run() -> None:
+        controller = tc.Controller(readers, write)
+        controller.start()
+        while not stop.wait(tc.POLL_MS / 1000):
+            controller.step()
+
+    ports = [types.SimpleNamespace(device="/dev/ttyS9", vid=None, pid=None),
+             types.SimpleNamespace(device=os.ttyname(slave), vid=CONTROLLER_USB[0], pid=CONTROLLER_USB[1])]
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: ports)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    yield readers
+    stop.set()
+    thread.join()
+    os.close(master)
+    os.close(slave)
+
+
+def expect(inbox: EventQueue, kind: type):
+    event = inbox.get(timeout=3)
+    assert isinstance(event, kind), f"expected {kind.__name__}, got {event!r}"
+    return event
+
+
+def test_end_to_end_into_the_kiosks_reader_found_by_usb_identity(controller_on_a_pty):
+    readers = controller_on_a_pty
+    registry = TagRegistry()
+    registry.enrol(NTAG_A.hex(), 5)
+    inbox = EventQueue()
+    with SerialTileReader(ReaderConfig(port="auto", protocol="lines"), registry, listener=inbox) as reader:
+        connected = expect(inbox, ReaderConnected)
+        assert connected.port == reader.port != "auto" and reader.port.startswith("/dev/pts/")  # not ttyS9
+        readers[1].card = NTAG_A  # tag on
+        assert (expect(inbox, TagRead).reader, reader.present()) == (1, {1: NTAG_A.hex().upper()})
+        readers[3].card = NTAG_B  # a second seat at once
+        assert expect(inbox, UnknownTag).reader == 3
+        readers[1].card = None  # tag off
+        removed = expect(inbox, TagRemoved)
+        assert (removed.reader, removed.tile) == (1, 5)
+        readers[3].plugged = False  # a reader unplugged: its tag is dropped, the link stays up
+        assert expect(inbox, TagRemoved).reader == 3
+        assert reader.status().found and reader.status().details["malformed"] == 0
+        # (the HELLO went out before the kiosk opened the port, as when the Pico boots first: not needed)
+
+
+def test_no_controller_plugged_in_is_said_plainly(monkeypatch):
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
+    inbox = EventQueue()
+    with SerialTileReader(ReaderConfig(port="auto", protocol="lines"), TagRegistry(), listener=inbox):
+        lost = expect(inbox, ReaderLost)
+        assert "no reader controller (USB 2E8A:0005" in lost.error
+    with pytest.raises(ConfigError, match='"auto" finds only the controller'):
+        ReaderConfig(port="auto", protocol="rdm6300")
+
+
+def crc_a(data: bytes) -> bytes:
+    """ISO 14443-3 CRC_A (preset 6363h, reflected 8408h), low byte first."""
+    crc = 0x6363
+    for byte in data:
+        byte ^= crc & 0xFF
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)) & 0xFFFF
+    return bytes([crc & 0xFF, crc >> 8])
+
+
+class SimulatedMfrc522Chip:
+    """An MFRC522 behind its SPI registers, with an ISO 14443A tag (or none) in its field: enough of
+    the data sheet's register behaviour (FIFO, Transceive, CalcCRC, interrupt flags) for the driver."""
+
+    def __init__(self, uid: bytes | None = None) -> None:
+        self.uid = uid
+        self.version = 0x92
+        self.registers = [0] * 64
+        self.fifo: list[int] = []
+        self.selected = False
+        self.halted = False
+        self._address: int | None = None
+
+    # the SPI bus and the chip-select pin as the driver sees them
+    def value(self, level: int) -> None:
+        self._address = None
+
+    def write(self, data: bytes) -> None:
+        address, register = data[0], (data[0] >> 1) & 0x3F
+        if address & 0x80:
+            self._address = register
+        else:
+            self._store(register, data[1])
+
+    def read(self, count: int) -> bytes:
+        return bytes([self._load(self._address)])
+
+    def _load(self, register: int) -> int:
+        if register == 0x37:
+            return self.version
+        if register == 0x09:
+            return self.fifo.pop(0) if self.fifo else 0
+        if register == 0x0A:
+            return len(self.fifo)
+        return self.registers[register]
+
+    def _store(self, register: int, value: int) -> None:
+        if register == 0x09:
+            self.fifo.append(value)
+        elif register == 0x0A and value & 0x80:
+            self.fifo.clear()
+        elif register in (0x04, 0x05) and not value & 0x80:
+            self.registers[register] &= ~value & 0x7F  # writing 0 in bit 7 clears the flags marked
+        elif register == 0x01 and value == 0x03:  # CalcCRC
+            self.registers[0x22], self.registers[0x21] = crc_a(bytes(self.fifo))
+            self.fifo.clear()
+            self.registers[0x05] |= 0x04
+        elif register == 0x0D and value & 0x80 and self.registers[0x01] == 0x0C:  # StartSend of a Transceive
+            answer = self._tag(bytes(self.fifo), value & 0x07)
+            self.fifo = list(answer or b"")
+            self.registers[0x04] |= 0x30 if answer else 0x01
+        else:
+            self.registers[register] = value
+
+    def _tag(self, frame: bytes, last_bits: int) -> bytes | None:
+        """What the tag answers (None: silence)."""
+        uid = self.uid
+        if uid is None:
+            return None
+        if last_bits == 7 and frame == b"\x52":  # WUPA wakes it even when halted
+            self.halted, self.selected = False, False
+            return b"\x44\x00"
+        if self.halted:
+            return None
+        parts = [b"\x88" + uid[:3], uid[3:7]] if len(uid) == 7 else [uid]
+        for level, part in zip((0x93, 0x95), parts):
+            bcc = bytes([part[0] ^ part[1] ^ part[2] ^ part[3]])
+            if frame == bytes([level, 0x20]):
+                return part + bcc
+            if frame == bytes([level, 0x70]) + part + bcc + crc_a(frame[:7]):
+                sak = 0x04 if part is not parts[-1] else 0x00
+                return bytes([sak]) + crc_a(bytes([sak]))
+        if frame == b"\x50\x00" + crc_a(b"\x50\x00"):
+            self.halted = True
+        return None
+
+
+def test_the_mfrc522_driver_reads_7_and_4_byte_uids_through_the_chips_registers():
+    import mfrc522
+
+    chip = SimulatedMfrc522Chip(NTAG_A)
+    reader = mfrc522.Mfrc522(chip, chip)
+    reader.init()
+    assert chip.registers[0x14] & 0x03 == 0x03  # the antenna is on
+    assert reader.uid() == NTAG_A and chip.halted  # read through two cascade levels, then halted
+    assert reader.uid() == NTAG_A  # woken again by the next poll
+    chip.uid = bytes.fromhex("DEADBEEF")
+    assert reader.uid() == bytes.fromhex("DEADBEEF")
+    chip.uid = None
+    assert reader.uid() is None
+    chip.version = 0xFF  # the reader's wires pulled
+    with pytest.raises(OSError, match="no MFRC522 answers"):
+        reader.uid()
+    lines: list[str] = []
+    chip.version, chip.uid = 0x92, NTAG_B
+    tc.Controller([reader], lines.append).start()
+    assert lines[1] == "TAG 0 " + NTAG_B.hex().upper()
