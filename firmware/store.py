@@ -298,6 +298,8 @@ class SqliteStore:
         with self._lock:
             try:
                 rows = self._db.execute("SELECT saved FROM current WHERE id = ?", (CURRENT,)).fetchall()
+            except sqlite3.ProgrammingError:
+                raise  # a closed store: a mistake in the caller, not damage
             except sqlite3.Error as exc:
                 raise ValueError(f"the saved game cannot be read: {exc}") from None
         if not rows:
@@ -709,6 +711,8 @@ class SqliteStore:
         with self._lock:
             try:
                 return self._db.execute(sql, parameters).fetchall()
+            except sqlite3.ProgrammingError:
+                raise
             except sqlite3.Error as exc:
                 self._tell(f"the database {self.path} cannot be read ({exc}); nothing shown from it")
                 return []

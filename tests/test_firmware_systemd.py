@@ -68,7 +68,11 @@ def unit() -> configparser.RawConfigParser:
 
 def test_the_unit_is_a_supervised_sandboxed_kiosk_on_tty1():
     service = unit()["Service"]
-    assert service["Type"] == "notify" and service["WatchdogSec"] == "30" and service["Restart"] == "on-failure"
+    assert service["Type"] == "notify" and service["WatchdogSec"] == "30" and service["Restart"] == "always"
+    # every exit comes back but staff's quit, which is the runtime's own status
+    from firmware.runtime import QUIT_TO_SYSTEM
+
+    assert service["RestartPreventExitStatus"] == service["SuccessExitStatus"] == str(QUIT_TO_SYSTEM)
     assert service["StateDirectory"] == service["ConfigurationDirectory"] == "tantrix-kiosk"
     assert service["TTYPath"] == "/dev/tty1" and service["StandardInput"] == "tty"
     assert unit()["Unit"]["Conflicts"] == "getty@tty1.service"
