@@ -190,11 +190,20 @@ class Config:
     """One line per problem found in the file (file, key, value, expected)."""
     refused: frozenset[str] = frozenset()
     """The keys ("kiosk.staff_pin") whose value in the file was refused."""
+    given: frozenset[str] = frozenset()
+    """The keys the file gives a value (right or wrong)."""
 
 
 GUARDED = ("kiosk.staff_pin", "storage.directory")
 """Keys a broken file must never take back to their defaults (see the module docstring)."""
 LAST_GOOD = "config.last-good.toml"
+
+
+def last_good_path(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """Where the last good configuration is kept: the unit's state directory (``$STATE_DIRECTORY``,
+    writable by the kiosk, which ``/etc`` is not). None for desktop runs, where the file is all."""
+    state = environ.get("STATE_DIRECTORY", "").split(":")[0]
+    return Path(state) / LAST_GOOD if state else None
 
 
 # ------------------------------------------------------------------------------------ loading
@@ -218,23 +227,31 @@ def load_config(path: str | os.PathLike[str] | None = None, environ: Mapping[str
     config, whole = _read(file, explicit)
     if last_good is None:
         return config
-    if whole is None and not config.refused & set(GUARDED):
-        if config.source is not None:
-            _keep(file, last_good)
-        return config
-    good, _ = _read(last_good, True)
+    good, _ = _read(last_good, True) if last_good.exists() else (Config(), None)
     if good.source is None or good.refused & set(GUARDED):
+        if whole is None and config.source is not None and not config.refused & set(GUARDED):
+            _keep(file, last_good)
         return config  # nothing good kept yet: the file's own values (a PIN refused stays unset)
     if whole is not None:
         return replace(good, source=file, warnings=(
             f"{whole}; the kiosk runs on the last good configuration ({last_good})",))
-    kept = [key for key in GUARDED if key in config.refused]
+    dropped = [key for key in GUARDED if key not in config.given and _value(good, key)]
+    kept = [key for key in GUARDED if key in config.refused or key in dropped]
+    if not kept:
+        _keep(file, last_good)
+        return config
     values = {"kiosk": replace(config.kiosk, staff_pin=good.kiosk.staff_pin) if "kiosk.staff_pin" in kept
               else config.kiosk,
               "storage": replace(config.storage, directory=good.storage.directory) if "storage.directory" in kept
               else config.storage}
+    missing = f" (a file without {' or '.join(dropped)} cannot unset it: give a new value)" if dropped else ""
     return replace(config, **values, warnings=config.warnings + (
-        f"{file}: {' and '.join(kept)} kept from the last good configuration ({last_good})",))
+        f"{file}: {' and '.join(kept)} kept from the last good configuration ({last_good}){missing}",))
+
+
+def _value(config: Config, key: str) -> Any:
+    table, _, name = key.partition(".")
+    return getattr(getattr(config, table), name)
 
 
 def _read(file: Path, explicit: bool) -> tuple[Config, str | None]:
@@ -282,6 +299,7 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
     """Build the configuration from a parsed TOML document, keeping defaults where it is wrong."""
     warnings: list[str] = []
     refused: set[str] = set()
+    given = {f"{name}.{key}" for name, table_ in data.items() if isinstance(table_, dict) for key in table_}
     values: dict[str, Any] = {}
     known = [*SECTIONS, *DEVICES]
     for name, value in data.items():
@@ -295,7 +313,8 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
             values[name] = _section(SECTIONS[name], name, value, file, warnings, refused)
         else:
             values[name] = _device(DEVICES[name], name, value, file, warnings)
-    return Config(**values, source=file, warnings=tuple(warnings), refused=frozenset(refused))
+    return Config(**values, source=file, warnings=tuple(warnings), refused=frozenset(refused),
+                  given=frozenset(given))
 
 
 def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings: list[str],

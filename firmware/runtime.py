@@ -25,7 +25,7 @@ from typing import Mapping
 from hardware.board import Board, detect_board
 from ui.services import DeviceStatus
 
-from .config import LAST_GOOD, Config, StorageConfig, load_config
+from .config import Config, last_good_path, load_config
 from .devices import KioskDevices
 from .notify import Notifier
 from .settings import KioskSettings, Reports
@@ -65,8 +65,7 @@ class Runtime:
         self.launch = launch
         self.version = installed_version()
         log.info("Tantrix Table kiosk %s", self.version)
-        last_good = StorageConfig().path(environ) / LAST_GOOD
-        self.config: Config = load_config(launch.config, environ, last_good=last_good)
+        self.config: Config = load_config(launch.config, environ, last_good=last_good_path(environ))
         for warning in self.config.warnings:
             log.warning("%s", warning)
         self.reports = Reports(self.config.warnings)
