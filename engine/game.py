@@ -426,12 +426,13 @@ class StrategyGame:
         return "it is out of this game"
 
     def set_robot(self, seat: int, robot: str | None) -> None:
-        """Let a robot level take over ``seat`` (or give it back to a person with None), any time."""
-        if not 0 <= seat < self.players:
-            raise Refused("no-such-seat", f"there is no seat {seat}")
+        """Let a robot level take over ``seat`` (or give it back to a person with None), any time.
+        Only the built-in levels: an external robot (``cmd:``) runs a program, so it is handed to
+        :meth:`robot_move` from the command line and never kept in a game's state or record."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise Refused("no-such-seat", f"there is no seat {seat!r}")
         if robot is not None:
-            from .robots import make_robot  # robots play games: they import this module
-            make_robot(robot)  # refuses an unknown level before anything changes
+            _level(robot)
         self.seats[seat] = Seat(self.seats[seat].colour, robot)
         self._log({"seat": seat, "robot": robot})
 
@@ -682,9 +683,19 @@ def _seat(data: Any) -> Seat:
     if not isinstance(data, dict) or data.get("colour") not in tuple(COLOURS):
         raise ValueError(f"a seat needs a colour of {COLOURS}: {data!r}")
     robot = data.get("robot")
-    if robot is not None and not isinstance(robot, str):
-        raise ValueError(f"a seat's robot is a level name or null, not {robot!r}")
-    return Seat(data["colour"], robot)
+    return Seat(data["colour"], None if robot is None else _level(robot))
+
+
+def _level(robot: Any) -> str:
+    """``robot`` if it is a built-in robot level; ValueError for anything else, ``cmd:`` robots
+    included: a saved game or a record must never start a program (write access to the card would
+    become code execution)."""
+    from .robots import LEVELS  # robots play games: they import this module
+
+    if robot not in LEVELS:
+        raise ValueError(f"unknown robot {str(robot)[:60]!r}: a seat's robot is one of {', '.join(LEVELS)} or "
+                         f"null (external robots are given on the command line only)")
+    return str(robot)
 
 
 def seats_of(game: StrategyGame, colour: str) -> list[int]:

@@ -3,6 +3,7 @@
     tantrix-kiosk [--config PATH] [--simulate] [--size WxH] [--fullscreen]   start the kiosk
     tantrix-kiosk hash-pin                  make the staff_pin line for the configuration
     tantrix-kiosk check-config [PATH]       list the configuration's problems (exit 1 if any)
+    tantrix-kiosk self-test [--state DIR]   check this installation before it is switched to
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 import argparse
 import getpass
 import logging
+import shutil
 import signal
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from .config import config_path, load_config
@@ -46,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     checking = commands.add_parser("check-config", help="list the problems of a configuration file")
     checking.add_argument("path", nargs="?", help="the file (default: as for the kiosk)")
     checking.set_defaults(run=run_check_config)
+    testing = commands.add_parser("self-test", help="check an installation before switching to it",
+                                  description="Imports every module, reads the configuration, and opens a copy "
+                                              "of the database (migrated on the copy only); exit 0 if all work.")
+    testing.add_argument("--state", metavar="DIR", help="the state directory whose database is copied")
+    testing.set_defaults(run=run_self_test)
     return parser
 
 
@@ -89,6 +97,46 @@ def run_check_config(args: argparse.Namespace) -> int:
     if not config.warnings:
         print(f"{path}: fine" if config.source else f"{path}: no such file; the built-in defaults apply")
     return 1 if config.warnings else 0
+
+
+def run_self_test(args: argparse.Namespace) -> int:
+    """What install.sh runs in a new environment before switching the kiosk to it: the kiosk's
+    modules import, the configuration loads, and the database opens (a copy: a schema migration
+    must not touch the real one before the switch, or a rollback would find a newer schema)."""
+    import importlib
+    import pkgutil
+    import tempfile
+
+    from .store import DATABASE, SqliteStore
+    from .version import installed_version
+
+    try:
+        for package in ("engine", "hardware", "ui", "firmware"):
+            module = importlib.import_module(package)
+            for found in pkgutil.walk_packages(module.__path__, f"{package}."):
+                if not found.name.endswith("__main__"):
+                    importlib.import_module(found.name)
+        config = load_config(args.config)
+        with tempfile.TemporaryDirectory(prefix="tantrix-self-test-") as scratch:
+            source = Path(args.state) / DATABASE if args.state else None
+            for suffix in ("", "-wal") if source is not None else ():
+                if Path(f"{source}{suffix}").exists():  # copied, never opened: nothing is written there
+                    shutil.copyfile(f"{source}{suffix}", Path(scratch) / f"{DATABASE}{suffix}")
+            notes: list[str] = []
+            with SqliteStore(scratch, report=notes.append) as store:
+                store.save_current({"kind": "self-test", "state": {}})
+                store.clear_current()
+                statistics = store.statistics()
+            for note in notes:
+                print(f"self-test: note: {note}", file=sys.stderr)
+            if store.in_memory:
+                raise RuntimeError(store.memory_reason)
+    except Exception as exc:
+        print(f"self-test: FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(f"self-test: {installed_version()} fine ({len(config.warnings)} configuration warnings, "
+          f"{sum(statistics['games'].values())} games counted in the database)")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

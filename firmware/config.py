@@ -6,7 +6,15 @@ missing file is fine (the built-in defaults are a working kiosk). A broken one m
 kiosk from starting, because nobody in a café can read a traceback on a touchscreen: each problem
 (bad TOML, an unknown key, a wrong type, a value out of range) becomes one warning naming the file,
 the key, the value found and what was expected, the key keeps its default, and the rest of the file
-still applies. The warnings end up in ``Settings.warnings``, which the staff menu shows.
+still applies. The warnings end up in ``Settings.warnings``, which the staff menu shows. Any
+exception from the parser (a syntax slip, a duplicated table, a value nested a thousand deep) is
+such a warning too; a UTF-8 byte order mark (Notepad's) is accepted.
+
+A broken file never weakens security nor hides the games: the kiosk keeps a copy of the last file
+that gave a good staff PIN and storage directory (``last_good``, in the state directory), and when
+the file cannot be read at all it runs on that copy; when only ``kiosk.staff_pin`` or
+``storage.directory`` is refused, that key comes from the copy (never from the defaults, which
+would mean no PIN, or another directory where the old games are not).
 
 Tables ``[kiosk]``, ``[display]``, ``[rules]`` and ``[storage]`` belong to the firmware and are
 checked here in full. The device tables ``[button]``, ``[reader]`` and ``[rings]`` become the
@@ -19,16 +27,19 @@ from __future__ import annotations
 
 import difflib
 import json
+import logging
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Literal, Mapping
 
 from hardware import ButtonConfig, ConfigError, ReaderConfig, RingsConfig
 
 from .pin import HASH_EXPECTED, is_pin_hash
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("/etc/tantrix-kiosk/config.toml")
 ENV_VAR = "TANTRIX_KIOSK_CONFIG"
@@ -180,6 +191,22 @@ class Config:
     """The file these values came from; None when running on the built-in defaults."""
     warnings: tuple[str, ...] = ()
     """One line per problem found in the file (file, key, value, expected)."""
+    refused: frozenset[str] = frozenset()
+    """The keys ("kiosk.staff_pin") whose value in the file was refused."""
+    given: frozenset[str] = frozenset()
+    """The keys the file gives a value (right or wrong)."""
+
+
+GUARDED = ("kiosk.staff_pin", "storage.directory")
+"""Keys a broken file must never take back to their defaults (see the module docstring)."""
+LAST_GOOD = "config.last-good.toml"
+
+
+def last_good_path(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """Where the last good configuration is kept: the unit's state directory (``$STATE_DIRECTORY``,
+    writable by the kiosk, which ``/etc`` is not). None for desktop runs, where the file is all."""
+    state = environ.get("STATE_DIRECTORY", "").split(":")[0]
+    return Path(state) / LAST_GOOD if state else None
 
 
 # ------------------------------------------------------------------------------------ loading
@@ -194,28 +221,88 @@ def config_path(path: str | os.PathLike[str] | None, environ: Mapping[str, str] 
     return DEFAULT_PATH, False
 
 
-def load_config(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] = os.environ) -> Config:
-    """Read the configuration; never raises for a bad file (see the module docstring)."""
+def load_config(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] = os.environ,
+                last_good: Path | None = None) -> Config:
+    """Read the configuration; never raises for a bad file (see the module docstring). With
+    ``last_good``, a file whose guarded keys are fine is copied there, and a broken one falls back
+    on that copy."""
     file, explicit = config_path(path, environ)
+    config, whole = _read(file, explicit)
+    if last_good is None:
+        return config
+    good, _ = _read(last_good, True) if last_good.exists() else (Config(), None)
+    if good.source is None or good.refused & set(GUARDED):
+        if whole is None and config.source is not None and not config.refused & set(GUARDED):
+            _keep(file, last_good)
+        return config  # nothing good kept yet: the file's own values (a PIN refused stays unset)
+    if whole is not None:
+        return replace(good, source=file, warnings=(
+            f"{whole}; the kiosk runs on the last good configuration ({last_good})",))
+    dropped = [key for key in GUARDED if key not in config.given and _value(good, key)]
+    kept = [key for key in GUARDED if key in config.refused or key in dropped]
+    if not kept:
+        _keep(file, last_good)
+        return config
+    values = {"kiosk": replace(config.kiosk, staff_pin=good.kiosk.staff_pin) if "kiosk.staff_pin" in kept
+              else config.kiosk,
+              "storage": replace(config.storage, directory=good.storage.directory) if "storage.directory" in kept
+              else config.storage}
+    missing = f" (a file without {' or '.join(dropped)} cannot unset it: give a new value)" if dropped else ""
+    return replace(config, **values, warnings=config.warnings + (
+        f"{file}: {' and '.join(kept)} kept from the last good configuration ({last_good}){missing}",))
+
+
+def _value(config: Config, key: str) -> Any:
+    table, _, name = key.partition(".")
+    return getattr(getattr(config, table), name)
+
+
+def _read(file: Path, explicit: bool) -> tuple[Config, str | None]:
+    """The configuration in ``file`` and, when none of it could be used, why."""
     defaults = "the kiosk starts on the built-in defaults"
     try:
         raw = file.read_bytes()
     except FileNotFoundError:
-        return Config(warnings=(f"{file}: no such file; {defaults}",) if explicit else ())
+        problem = f"{file}: no such file"
+        return Config(warnings=(f"{problem}; {defaults}",) if explicit else ()), problem if explicit else None
     except OSError as exc:
-        return Config(warnings=(f"{file}: cannot read it ({exc.strerror}); {defaults}",))
+        problem = f"{file}: cannot read it ({exc.strerror})"
+        return Config(warnings=(f"{problem}; {defaults}",)), problem
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        return Config(warnings=(f"{file}: not UTF-8 text (byte {exc.start}); {defaults}",))
+        problem = f"{file}: not UTF-8 text (byte {exc.start})"
     except tomllib.TOMLDecodeError as exc:
-        return Config(warnings=(f"{file}: not valid TOML: {exc}; {defaults}",))
-    return parse_config(data, file)
+        problem = f"{file}: not valid TOML: {exc}"
+    except Exception as exc:  # e.g. RecursionError for a value nested too deep: still just a bad file
+        problem = f"{file}: cannot be read as TOML ({type(exc).__name__})"
+    else:
+        try:
+            return parse_config(data, file), None
+        except Exception as exc:  # not expected; a configuration must never stop the kiosk
+            problem = f"{file}: cannot be used ({type(exc).__name__}: {str(exc)[:80]})"
+    return Config(warnings=(f"{problem}; {defaults}",)), problem
+
+
+def _keep(file: Path, last_good: Path) -> None:
+    """Copy ``file`` to ``last_good`` (atomically, only when it changed); a failure is only logged."""
+    try:
+        raw = file.read_bytes()
+        if last_good.exists() and last_good.read_bytes() == raw:
+            return
+        last_good.parent.mkdir(parents=True, exist_ok=True)
+        temporary = last_good.with_name(last_good.name + ".new")
+        temporary.write_bytes(raw)
+        os.replace(temporary, last_good)
+    except OSError as exc:
+        log.warning("cannot keep a copy of the configuration in %s: %s", last_good, exc)
 
 
 def parse_config(data: Mapping[str, Any], file: Path) -> Config:
     """Build the configuration from a parsed TOML document, keeping defaults where it is wrong."""
     warnings: list[str] = []
+    refused: set[str] = set()
+    given = {f"{name}.{key}" for name, table_ in data.items() if isinstance(table_, dict) for key in table_}
     values: dict[str, Any] = {}
     known = [*SECTIONS, *DEVICES]
     for name, value in data.items():
@@ -224,14 +311,17 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
                             f"(the tables are {', '.join(known)})")
         elif not isinstance(value, dict):
             warnings.append(f"{file}: {name} = {_show(value)}: expected a table [{name}]; using the defaults")
+            refused.update(key for key in GUARDED if key.startswith(f"{name}."))
         elif name in SECTIONS:
-            values[name] = _section(SECTIONS[name], name, value, file, warnings)
+            values[name] = _section(SECTIONS[name], name, value, file, warnings, refused)
         else:
             values[name] = _device(DEVICES[name], name, value, file, warnings)
-    return Config(**values, source=file, warnings=tuple(warnings))
+    return Config(**values, source=file, warnings=tuple(warnings), refused=frozenset(refused),
+                  given=frozenset(given))
 
 
-def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings: list[str]) -> Any:
+def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings: list[str],
+             refused: set[str]) -> Any:
     specs = {spec.name: spec for spec in fields(cls)}
     values: dict[str, Any] = {}
     for key, value in table_.items():
@@ -242,6 +332,7 @@ def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings:
         try:
             values[key] = spec.metadata["check"](value)
         except Expected as exc:
+            refused.add(f"{name}.{key}")
             warnings.append(f"{file}: {name}.{key} = {_show(value)}: expected {exc}; "
                             f"using the default {_show(spec.default)}")
     return cls(**values)

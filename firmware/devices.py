@@ -11,8 +11,8 @@ rings) and reader *i* of a multi-reader controller (``reader.protocol = "lines"`
 simulated reader; any reader numbered from the number of seats up is the central pad, and so is a
 single RDM6300 or PN532 reader (it has no seat).
 
-Tags: a real reader names tiles through the registry in the kiosk's database (in memory when the
-store is); the simulated reader uses its own in-memory registry that knows every tile, so a
+Tags: a real reader names tiles through the registry in the kiosk's database (in memory, seeded
+with every tag the store could read, when the store is); the simulated reader uses its own in-memory registry that knows every tile, so a
 simulated run never writes made-up tags where the real reader will look them up.
 
 Threads: the devices call back on their own threads (the serial thread, the button's thread, the
@@ -314,8 +314,8 @@ class KioskDevices:
     def _registry(self, store: SqliteStore) -> hw.TagRegistry:
         """The persistent tag registry (a connection of its own: enrolment writes from the reader's
         thread), or an in-memory one when the store or the tag table cannot be used."""
-        if store.in_memory:
-            return hw.TagRegistry(hw.MemoryTagStore())
+        if store.in_memory:  # the tags the store could still read come along
+            return _memory_registry(store)
         try:
             self._tag_db = sqlite3.connect(store.path, check_same_thread=False, timeout=5.0)
             self._tag_db.execute("PRAGMA synchronous = FULL")  # as durable as the store's own writes
@@ -326,7 +326,7 @@ class KioskDevices:
                 self._tag_db = None
             self._tell(f"the tile tags in {store.path} cannot be read ({exc}); tags learnt now are kept "
                        f"in memory only")
-            return hw.TagRegistry(hw.MemoryTagStore())
+            return _memory_registry(store)
 
     def _tell(self, message: str) -> None:
         log.error("%s", message)
@@ -359,3 +359,16 @@ class KioskDevices:
             return ui.DeviceStatus("rings", self._rings_simulated_ok, "simulated", status.last_error or self.rings.why)
         return ui.DeviceStatus("rings", status.last_error is None, status.backend,
                                status.last_error or status.port or "")
+
+
+def _memory_registry(store: SqliteStore) -> hw.TagRegistry:
+    """An in-memory registry holding every tag of the store that the registry accepts (a damaged
+    row is left out, not the whole set: rescanning 56 tiles is what this avoids)."""
+    good = {}
+    for uid, tile in store.tags().items():
+        try:
+            hw.TagRegistry(hw.MemoryTagStore({uid: tile}))
+        except hw.RegistryError:
+            continue
+        good[uid] = tile
+    return hw.TagRegistry(hw.MemoryTagStore(good))

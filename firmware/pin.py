@@ -15,8 +15,10 @@ import hmac
 import os
 import re
 
+from ui.services import PIN_DIGITS
+
 ROUNDS = 100_000
-PIN_FORMAT = re.compile(r"^[0-9]{4,12}$")
+PIN_FORMAT = re.compile(rf"^[0-9]{{{PIN_DIGITS[0]},{PIN_DIGITS[1]}}}$")
 HASH_FORMAT = re.compile(r"^pbkdf2-sha256\$([1-9][0-9]{3,7})\$([0-9a-f]{16,64})\$([0-9a-f]{64})$")
 HASH_EXPECTED = 'a hash made by "tantrix-kiosk hash-pin" (pbkdf2-sha256$ROUNDS$SALT$HASH)'
 

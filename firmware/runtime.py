@@ -22,13 +22,27 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
-from .config import Config, load_config
+from hardware.board import Board, detect_board
+from ui.services import DeviceStatus
+
+from .config import Config, last_good_path, load_config
 from .devices import KioskDevices
 from .notify import Notifier
 from .settings import KioskSettings, Reports
 from .store import SqliteStore
+from .version import installed_version
 
 log = logging.getLogger(__name__)
+
+QUIT_TO_SYSTEM = 64
+"""The exit status of the staff menu's "quit to the system": the only exit the unit does not
+restart after (``RestartPreventExitStatus=`` and ``SuccessExitStatus=`` name it); any other exit,
+a clean one included, brings the kiosk back."""
+
+
+def installed(environ: Mapping[str, str], board: Board | None = None) -> bool:
+    """An installed kiosk: on a Raspberry Pi, or started by systemd (which sets INVOCATION_ID)."""
+    return bool(environ.get("INVOCATION_ID")) or (board if board is not None else detect_board()) is not Board.OTHER
 
 
 @dataclass(frozen=True)
@@ -49,7 +63,9 @@ class Runtime:
 
     def __init__(self, launch: Launch, environ: Mapping[str, str] = os.environ) -> None:
         self.launch = launch
-        self.config: Config = load_config(launch.config, environ)
+        self.version = installed_version()
+        log.info("Tantrix Table kiosk %s", self.version)
+        self.config: Config = load_config(launch.config, environ, last_good=last_good_path(environ))
         for warning in self.config.warnings:
             log.warning("%s", warning)
         self.reports = Reports(self.config.warnings)
@@ -57,7 +73,8 @@ class Runtime:
         storage = self.config.storage
         self.store = SqliteStore(storage.path(environ), max_bytes=storage.max_mb * 1024 * 1024,
                                  keep_records=storage.keep_records, report=self._report)
-        self.settings = KioskSettings(self.config, self.store, self.reports)
+        self.settings = KioskSettings(self.config, self.store, self.reports, installed=installed(environ),
+                                      version=self.version)
         self.devices = KioskDevices(self.config, self.store, self._report, simulate=launch.simulate,
                                     brightness=self.settings.brightness)
         self.settings.on_brightness = self.devices.set_brightness
@@ -75,8 +92,11 @@ class Runtime:
         from ui.services import Services
 
         app: KioskApp | None = None
+        quitting = False
 
         def quit_to_system() -> None:
+            nonlocal quitting
+            quitting = True
             log.info("staff quit to the system")
             if app is not None:
                 app.stop()
@@ -86,11 +106,21 @@ class Runtime:
                             quit_to_system=quit_to_system)
         app = KioskApp(services, kiosk=self.launch.fullscreen)
         self.devices.attach(app.post)
+        self.store.on_state = lambda: app.post(self.storage_status())
+        if self.store.in_memory:
+            app.post(self.storage_status())
         try:
             app.run()
         finally:
             self.devices.attach(None)  # device threads must not post into a stopped app
-        return 0
+            self.store.on_state = lambda: None
+        return QUIT_TO_SYSTEM if quitting else 0
+
+    def storage_status(self) -> DeviceStatus:
+        """The store as a badge: players see while finished games are not being kept."""
+        if self.store.in_memory:
+            return DeviceStatus("storage", False, "memory", self.store.memory_reason)
+        return DeviceStatus("storage", True, "sqlite")
 
     def close(self) -> None:
         self.notifier.stopping()

@@ -7,6 +7,14 @@ brightness also goes to ``on_brightness`` (the runtime points it at the LED ring
 
 Problems found while running (a full disk, a damaged database) are collected in :class:`Reports`
 and shown to staff beside the configuration warnings.
+
+The staff PIN fails closed: an installed kiosk (a Raspberry Pi, or a run under systemd) without a
+``kiosk.staff_pin`` accepts no PIN at all (``install.sh`` sets one); only a desktop run accepts the
+built-in :data:`DEFAULT_PIN`, with a warning. Wrong PINs back off: after :data:`FREE_TRIES` wrong
+ones in a row, each further one locks the keypad for twice as long as the last (from
+:data:`FIRST_LOCK_SECONDS` to :data:`LONGEST_LOCK_SECONDS`), and no PIN is even checked while it is
+locked. The count and the end of the lock are kept in the store, so a power cycle resets nothing:
+a 4-digit PIN would take over a year of tapping.
 """
 
 from __future__ import annotations
@@ -26,10 +34,20 @@ log = logging.getLogger(__name__)
 OVERRIDES = "kiosk-settings"
 """The store's progress key for staff changes."""
 DEFAULT_PIN = "0000"
-"""The staff PIN while ``kiosk.staff_pin`` is not set (a warning says so)."""
-PIN_TRIES = 5
-PIN_LOCKOUT_SECONDS = 60.0
-"""After PIN_TRIES wrong PINs in a row, every PIN is refused for this long."""
+"""The staff PIN of a desktop run while ``kiosk.staff_pin`` is not set (a warning says so); never
+accepted on an installed kiosk."""
+PIN_STATE = "staff-pin"
+"""The store's progress key for the wrong PINs in a row and the end of the lock."""
+FREE_TRIES = 3
+FIRST_LOCK_SECONDS = 30.0
+LONGEST_LOCK_SECONDS = 3600.0
+
+
+def lock_seconds(wrong: int) -> float:
+    """How long the keypad stays locked after ``wrong`` wrong PINs in a row."""
+    if wrong < FREE_TRIES:
+        return 0.0
+    return min(LONGEST_LOCK_SECONDS, FIRST_LOCK_SECONDS * 2.0 ** min(wrong - FREE_TRIES, 20))
 
 
 class Reports:
@@ -54,7 +72,7 @@ class KioskSettings:
     """Settings from ``config``, staff overrides from ``store``, problems from ``reports``."""
 
     def __init__(self, config: Config, store: Store, reports: Reports,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.time, installed: bool = False, version: str = "") -> None:
         self._config = config
         self._store = store
         self._reports = reports
@@ -66,11 +84,18 @@ class KioskSettings:
         self.confirm_moves: bool = config.rules.confirm_moves
         self.language: str = config.kiosk.language
         self.brightness: float = float(config.rings.brightness)
-        if not config.kiosk.staff_pin:
-            self._warn(f"{config.source or 'the configuration'}: kiosk.staff_pin is not set, so the staff PIN is "
-                       f"{DEFAULT_PIN}; set your own with: tantrix-kiosk hash-pin")
-        self._wrong_pins = 0
-        self._locked_until = 0.0
+        self.version = version
+        """The installed version (shown in the staff menu)."""
+        self._installed = installed
+        self.staff_pin_set = bool(config.kiosk.staff_pin) or not installed
+        """False on an installed kiosk without a staff PIN: the staff menu cannot be opened."""
+        where = config.source or "the configuration"
+        if not config.kiosk.staff_pin and installed:
+            self._warn(f"{where}: kiosk.staff_pin is not set, so the staff menu cannot be opened; set a PIN "
+                       f"with: sudo systemd/install.sh --set-pin (or tantrix-kiosk hash-pin)")
+        elif not config.kiosk.staff_pin:
+            self._warn(f"{where}: kiosk.staff_pin is not set, so the staff PIN is {DEFAULT_PIN} (on this "
+                       f"desktop only; an installed kiosk accepts none); set your own with: tantrix-kiosk hash-pin")
         self._apply(store.progress(OVERRIDES))
         self.on_brightness: Callable[[float], None] = lambda brightness: None
         """Called with each brightness staff set (after it is checked and kept)."""
@@ -80,21 +105,34 @@ class KioskSettings:
         return self._reports.all()
 
     def check_pin(self, pin: str) -> bool:
-        """Whether ``pin`` is the staff PIN; after PIN_TRIES wrong ones, all are refused for a while."""
-        now = self._clock()
-        if now < self._locked_until:
+        """Whether ``pin`` is the staff PIN; while the keypad is locked (:meth:`pin_wait`) every
+        PIN is refused without being checked."""
+        if self.pin_wait() > 0:
             return False
         pin_hash = self._config.kiosk.staff_pin
-        right = verify_pin(pin, pin_hash) if pin_hash else pin == DEFAULT_PIN
-        if right:
-            self._wrong_pins = 0
-            return True
-        self._wrong_pins += 1
-        if self._wrong_pins >= PIN_TRIES:
-            self._wrong_pins = 0
-            self._locked_until = now + PIN_LOCKOUT_SECONDS
-            log.warning("%d wrong staff PINs: the staff menu is locked for %.0f s", PIN_TRIES, PIN_LOCKOUT_SECONDS)
-        return False
+        if pin_hash:
+            right = verify_pin(pin, pin_hash)
+        else:
+            right = not self._installed and pin == DEFAULT_PIN
+        wrong = 0 if right else self._pin_state()[0] + 1
+        lock = lock_seconds(wrong)
+        self._store.set_progress(PIN_STATE, {"wrong": wrong, "until": self._clock() + lock, "lock": lock})
+        if lock:
+            log.warning("%d wrong staff PINs in a row: the keypad is locked for %.0f s", wrong, lock)
+        return right
+
+    def pin_wait(self) -> float:
+        """Seconds until a PIN may be tried again (0: now). A clock set back while locked (a Pi has
+        no battery clock) never makes the wait longer than the lock itself."""
+        _wrong, until, lock = self._pin_state()
+        return max(0.0, min(until - self._clock(), lock))
+
+    def _pin_state(self) -> tuple[int, float, float]:
+        saved = self._store.progress(PIN_STATE)
+        values = (saved.get("wrong"), saved.get("until"), saved.get("lock"))
+        if not (isinstance(values[0], int) and all(isinstance(v, (int, float)) for v in values[1:])):
+            return (0, 0.0, 0.0)
+        return (max(0, values[0]), float(values[1]), min(float(values[2]), LONGEST_LOCK_SECONDS))
 
     def set_language(self, language: str) -> None:
         self.language = _language(language)

@@ -7,10 +7,28 @@ every commit: a power cut or a crash at any moment leaves either the previous st
 never a mixture (if the file system cannot do WAL, the rollback journal with ``synchronous=FULL``
 gives the same guarantee, more slowly). Both settings are read back after they are set.
 
-Failures are survived, not fatal: a database that is corrupt, unreadable or written by a newer
-firmware is moved aside (renamed with a timestamp, never deleted) and replaced by a fresh one; a
-read-only or full disk is reported and play goes on in an in-memory copy of what could be read.
+Failures are survived, not fatal, and as little as possible is lost:
+
+- *Damage* (``quick_check`` fails, not a database, a newer schema): the file is moved aside (renamed
+  with a timestamp, never deleted); the fresh database starts from the last-known-good copy
+  (``kiosk.db.good``, made with SQLite's backup API after each finished game and at each start on a
+  healthy file), then every row still readable in the damaged file is salvaged into it, the tag
+  registry first. The report says how many rows of each table came back.
+- *A missing table* (the file is fine, a table is gone) is made again, empty.
+- *A disk that refuses writes* (read-only, full, locked, I/O error): play goes on in memory, from a
+  copy of what could be read (a read-only WAL database is copied with its WAL to a temporary
+  directory first, so the last steps are not lost); every :data:`RETRY_SECONDS` the store tries the
+  disk again and, once it takes writes, puts the memory copy back on it. ``on_state`` is called
+  whenever the store goes to memory or back (the runtime shows a badge to players).
+- *Reaching max_bytes* prunes the oldest records before anything else is given up.
+- *A value that cannot be read back* (a flipped bit inside the JSON; SQLite has no page checksums):
+  :meth:`load_current` raises ValueError (the UI offers to discard the game), a bad record or
+  progress row is skipped and reported. No read ever raises anything else.
+
 Every such event goes to ``report`` (which the runtime shows to staff) and to the log.
+
+Endings are atomic: ``with store.batch():`` makes every write inside it one transaction, so a
+finished game's record, its statistics and the clearing of ``current`` land together or not at all.
 
 The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` lists the steps from an
 empty database, and each runs in the same transaction as the version bump, so a crash during an
@@ -24,13 +42,17 @@ result is counted too. Only the newest ``keep_records`` records are kept; the co
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
+import shutil
 import sqlite3
+import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +62,10 @@ CURRENT = 1
 HIGH_SCORES_KEPT = 100
 """Entries kept per mode; the lowest drop out."""
 ROBOT_RESULTS = ("won", "lost", "drawn")
+GOOD_COPY = DATABASE + ".good"
+"""The last-known-good copy beside the database."""
+RETRY_SECONDS = 30.0
+"""How often a store in memory tries the disk again."""
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -73,6 +99,23 @@ def _schema_3(db: sqlite3.Connection) -> None:
 MIGRATIONS: tuple[Migration, ...] = (_schema_1, _schema_2, _schema_3)
 """Step ``i`` takes the schema from version ``i`` to ``i + 1``. Append; never edit a shipped step."""
 SCHEMA_VERSION = len(MIGRATIONS)
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "tile_tags": ("CREATE TABLE tile_tags (uid TEXT PRIMARY KEY,"
+                  " tile INTEGER NOT NULL UNIQUE CHECK (tile BETWEEN 1 AND 56))",),
+    "progress": ("CREATE TABLE progress (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
+    "counters": ("CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",),
+    "scores": ("CREATE TABLE scores (id INTEGER PRIMARY KEY, mode TEXT NOT NULL, name TEXT NOT NULL,"
+               " score INTEGER NOT NULL, created REAL NOT NULL)",
+               "CREATE INDEX scores_by_mode ON scores (mode, score DESC, id)"),
+    "records": ("CREATE TABLE records (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL,"
+                " created REAL NOT NULL, record TEXT NOT NULL)",
+                "CREATE INDEX records_by_kind ON records (kind, id)"),
+    "current": ("CREATE TABLE current (id INTEGER PRIMARY KEY CHECK (id = 1), saved TEXT NOT NULL,"
+                " updated REAL NOT NULL)",),
+}
+"""Each table of the current schema as the migrations leave it, in salvage order (the tag registry
+first: rescanning 56 tiles is the worst loss). Used to make a missing table again."""
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that mean "the disk cannot take
 # our writes" as opposed to "the file is damaged".
@@ -114,33 +157,132 @@ def _code(exc: sqlite3.Error) -> int:
     return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
 
 
-def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
+def _connect(target: str, uri: bool = False, timeout: float = 5.0) -> sqlite3.Connection:
     # isolation_level=None: we issue BEGIN/COMMIT ourselves, so DDL and pragmas are transactional
     # exactly where we say; check_same_thread=False: all use is serialised by the store's lock.
-    return sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False, timeout=5.0)
+    return sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False, timeout=timeout)
+
+
+def ensure_tables(db: sqlite3.Connection) -> list[str]:
+    """Make again (empty) any table of :data:`TABLES` that is missing; returns their names."""
+    present = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    missing = [name for name in TABLES if name not in present]
+    if missing:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for name in missing:
+                for statement in TABLES[name]:
+                    db.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
+            db.execute("COMMIT")
+        except BaseException:
+            _rollback(db)
+            raise
+    return missing
+
+
+def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_all: bool = False) -> dict[str, int]:
+    """Copy every row of :data:`TABLES` that ``source`` can still give into ``target`` (replacing
+    rows with the same key, or all of ``target``'s with ``replace_all``), table by table in salvage
+    order, each as far as it can be read; one transaction. Returns the rows copied per table. For
+    salvage: nothing in ``source`` is trusted."""
+    copied: dict[str, int] = {}
+    target.execute("BEGIN IMMEDIATE")
+    try:
+        for table in TABLES:
+            if replace_all:
+                target.execute(f"DELETE FROM {table}")
+            columns = [row[1] for row in target.execute(f"PRAGMA table_info({table})")]
+            copied[table] = 0
+            try:
+                cursor = source.execute(f"SELECT * FROM {table}")
+                names = [d[0] for d in cursor.description]
+            except sqlite3.Error:
+                continue
+            keep = [i for i, name in enumerate(names) if name in columns]
+            insert = (f"INSERT OR REPLACE INTO {table} ({', '.join(names[i] for i in keep)})"
+                      f" VALUES ({', '.join('?' for _ in keep)})")
+            while True:
+                try:
+                    row = cursor.fetchone()
+                except sqlite3.Error:
+                    break  # the rest of this table is past the damage
+                if row is None:
+                    break
+                try:
+                    target.execute(insert, [row[i] for i in keep])
+                    copied[table] += 1
+                except sqlite3.IntegrityError:
+                    pass  # a damaged row that breaks a rule of the table
+        target.execute("COMMIT")
+    except BaseException:
+        _rollback(target)
+        raise
+    return copied
+
+
+@contextlib.contextmanager
+def readable_copy(path: Path) -> Iterator[sqlite3.Connection | None]:
+    """``path`` with its WAL, copied to a temporary directory and opened there (None if nothing can
+    be read). Reading a copy needs no write access to ``path``'s directory (SQLite must create a
+    ``-shm`` to read a WAL database, and ``immutable=1`` would ignore the WAL, i.e. the last steps)."""
+    with tempfile.TemporaryDirectory(prefix="tantrix-kiosk-") as directory:
+        copy = Path(directory) / path.name
+        source: sqlite3.Connection | None = None
+        try:
+            shutil.copyfile(path, copy)
+            wal = path.with_name(path.name + "-wal")
+            if wal.exists():
+                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+            source = _connect(str(copy))
+        except (OSError, sqlite3.Error):
+            source = None
+        try:
+            yield source
+        finally:
+            if source is not None:
+                source.close()
+
+
 
 
 class SqliteStore:
-    """The kiosk's :class:`ui.services.Store`. Thread-safe; every method commits before returning.
+    """The kiosk's :class:`ui.services.Store`. Thread-safe; every method commits before returning
+    (or, inside :meth:`batch`, with the batch).
 
-    ``directory`` holds ``kiosk.db``; ``max_bytes`` bounds the file (reaching it counts as a full
-    disk); ``keep_records`` bounds the finished games kept; ``report`` receives one line per
-    storage problem (the runtime shows them to staff).
+    ``directory`` holds ``kiosk.db``; ``max_bytes`` bounds the file (reaching it prunes the oldest
+    records, and counts as a full disk when nothing is left to prune); ``keep_records`` bounds the
+    finished games kept; ``report`` receives one line per storage problem (the runtime shows them to
+    staff); ``busy_seconds`` is how long a write waits for another program's lock.
     """
 
     def __init__(self, directory: str | Path, *, max_bytes: int | None = None, keep_records: int = 2000,
-                 report: Callable[[str], None] | None = None) -> None:
+                 report: Callable[[str], None] | None = None, busy_seconds: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.path = Path(directory) / DATABASE
+        self.good_path = self.path.with_name(GOOD_COPY)
         self._max_bytes = max_bytes
         self._keep_records = keep_records
         self._report = report or (lambda message: None)
+        self._busy = busy_seconds
+        self._clock = clock
         self._lock = threading.RLock()
+        self._batch: list[Callable[[sqlite3.Connection], Any]] | None = None
+        self._batch_failure: sqlite3.DatabaseError | None = None
+        self._backup_after_batch = False
+        self._backup_thread: threading.Thread | None = None
+        self._backup_lock = threading.Lock()
+        self._retry_at: float | None = None
+        """When to try the disk again (None: never, e.g. nothing from the disk is in memory)."""
+        self.on_state: Callable[[], None] = lambda: None
+        """Called (under the store's lock) when the store goes to memory or back to the disk."""
         self.journal_mode = "memory"
         """``wal`` (normally), ``delete`` (rollback journal) or ``memory`` (nothing is kept)."""
         self.in_memory = False
         self.memory_reason = ""
         """Why the store is in memory only (empty while it writes to disk)."""
         self._db = self._open()
+        if not self.in_memory:
+            self.backup()
 
     # ----------------------------------------------------------------------- the Store protocol
 
@@ -152,8 +294,20 @@ class SqliteStore:
             (CURRENT, text, time.time())))
 
     def load_current(self) -> dict[str, Any] | None:
-        row = self._read("SELECT saved FROM current WHERE id = ?", (CURRENT,))
-        return json.loads(row[0][0]) if row else None
+        """The saved game; ValueError when it is there but cannot be read back (offer to discard)."""
+        with self._lock:
+            try:
+                rows = self._db.execute("SELECT saved FROM current WHERE id = ?", (CURRENT,)).fetchall()
+            except sqlite3.ProgrammingError:
+                raise  # a closed store: a mistake in the caller, not damage
+            except sqlite3.Error as exc:
+                raise ValueError(f"the saved game cannot be read: {exc}") from None
+        if not rows:
+            return None
+        saved = _json(rows[0][0])
+        if not isinstance(saved, dict):
+            raise ValueError("the saved game is damaged (it is not a JSON object)")
+        return saved
 
     def clear_current(self) -> None:
         self._write(lambda db: db.execute("DELETE FROM current"))
@@ -175,7 +329,12 @@ class SqliteStore:
             db.executemany(counting, results)
             return record_id
 
-        return self._write(add)
+        record_id = self._write(add)
+        if self._batch is None:
+            self.backup_soon()  # a finished game: a good moment for the last-known-good copy
+        else:
+            self._backup_after_batch = True
+        return int(record_id or 0)
 
     def records(self, kind: str | None = None, limit: int = 50) -> list[tuple[int, str, dict[str, Any]]]:
         if kind is None:
@@ -183,11 +342,27 @@ class SqliteStore:
         else:
             rows = self._read("SELECT id, kind, record FROM records WHERE kind = ? ORDER BY id DESC LIMIT ?",
                               (kind, limit))
-        return [(row[0], row[1], json.loads(row[2])) for row in rows]
+        found = []
+        for number, what, text in rows:
+            try:
+                record = _json(text)
+            except ValueError as exc:
+                self._tell(f"record {number} in {self.path} cannot be read back ({exc}); it is skipped")
+                continue
+            if isinstance(record, dict) and isinstance(what, str) and isinstance(number, int):
+                found.append((number, what, record))
+        return found
 
     def progress(self, key: str) -> dict[str, Any]:
         row = self._read("SELECT value FROM progress WHERE key = ?", (key,))
-        return json.loads(row[0][0]) if row else {}
+        if not row:
+            return {}
+        try:
+            value = _json(row[0][0])
+        except ValueError as exc:
+            self._tell(f"the progress {key!r} in {self.path} cannot be read back ({exc}); it starts afresh")
+            return {}
+        return value if isinstance(value, dict) else {}
 
     def set_progress(self, key: str, value: dict[str, Any]) -> None:
         text = json.dumps(value, separators=(",", ":"))
@@ -207,7 +382,7 @@ class SqliteStore:
     def high_scores(self, mode: str, limit: int = 10) -> list[tuple[str, int]]:
         rows = self._read("SELECT name, score FROM scores WHERE mode = ? ORDER BY score DESC, id LIMIT ?",
                           (mode, limit))
-        return [(row[0], row[1]) for row in rows]
+        return [(row[0], row[1]) for row in rows if isinstance(row[0], str) and isinstance(row[1], int)]
 
     def statistics(self) -> dict[str, Any]:
         """``games``: finished games per kind; ``robots``: {name: {won, lost, drawn}};
@@ -215,19 +390,108 @@ class SqliteStore:
         games: dict[str, int] = {}
         robots: dict[str, dict[str, int]] = {}
         for key, value in self._read("SELECT key, value FROM counters ORDER BY key", ()):
+            if not isinstance(key, str) or not isinstance(value, int):
+                continue
             what, _, rest = key.partition(":")
             if what == "games":
                 games[rest] = value
             elif what == "robot":
                 name, _, result = rest.rpartition(":")
-                robots.setdefault(name, dict.fromkeys(ROBOT_RESULTS, 0))[result] = value
-        kept = self._read("SELECT count(*) FROM records", ())[0][0]
+                if result in ROBOT_RESULTS:
+                    robots.setdefault(name, dict.fromkeys(ROBOT_RESULTS, 0))[result] = value
+        kept = self._read("SELECT count(*) FROM records", ())
         storage = f"in memory only: {self.memory_reason}" if self.in_memory else str(self.path)
-        return {"games": games, "robots": robots, "records": kept, "storage": storage}
+        return {"games": games, "robots": robots, "records": kept[0][0] if kept else 0, "storage": storage}
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every write inside is one transaction: all of them are kept, or none (a power cut
+        between a finished game's record and the clearing of ``current`` cannot count it twice)."""
+        with self._lock:
+            if self._batch is not None:  # nested: part of the outer batch
+                yield
+                return
+            self._retry_disk()
+            self._batch, self._batch_failure, self._backup_after_batch = [], None, False
+            try:
+                try:
+                    self._db.execute("BEGIN IMMEDIATE")
+                except sqlite3.DatabaseError as exc:
+                    self._batch_failure = exc
+                try:
+                    yield
+                except BaseException:
+                    _rollback(self._db)
+                    raise
+                if self._batch_failure is None:
+                    try:
+                        self._db.execute("COMMIT")
+                    except sqlite3.DatabaseError as exc:
+                        self._batch_failure = exc
+                changes, failure = self._batch, self._batch_failure
+            finally:
+                self._batch = None
+            if failure is not None:
+                _rollback(self._db)
+                self._recover(failure)
+                self._run(changes)
+            if self._backup_after_batch:
+                self.backup_soon()
+
+    # ------------------------------------------------------------------------ the tag registry
+
+    def tags(self) -> dict[str, int]:
+        """The enrolled tags (uid -> tile) as the store holds them (in memory too, so a reader
+        handed an in-memory registry still knows every enrolled tile)."""
+        rows = self._read("SELECT uid, tile FROM tile_tags", ())
+        return {uid: tile for uid, tile in rows
+                if isinstance(uid, str) and isinstance(tile, int) and 1 <= tile <= 56}
 
     # --------------------------------------------------------------------------- housekeeping
 
+    def backup(self) -> bool:
+        """Make the last-known-good copy now with SQLite's backup API (never while in memory, never
+        from a file that fails its check); it replaces the old copy only once complete and synced."""
+        with self._backup_lock:
+            if self.in_memory:
+                return False
+            temporary = self.good_path.with_name(self.good_path.name + ".new")
+            try:
+                source = _connect(str(self.path), timeout=self._busy)
+                try:
+                    if source.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
+                        return False
+                    target = _connect(str(temporary))
+                    try:
+                        source.backup(target)
+                    finally:
+                        target.close()
+                finally:
+                    source.close()
+                with open(temporary, "rb") as written:
+                    os.fsync(written.fileno())
+                os.replace(temporary, self.good_path)
+                return True
+            except (OSError, sqlite3.Error) as exc:
+                log.warning("cannot make the last-known-good copy %s: %s", self.good_path, exc)
+                with contextlib.suppress(OSError):
+                    temporary.unlink()
+                return False
+
+    def backup_soon(self) -> None:
+        """:meth:`backup` on a thread of its own (the UI does not wait for it)."""
+        if self.in_memory or (self._backup_thread is not None and self._backup_thread.is_alive()):
+            return
+        self._backup_thread = threading.Thread(target=self.backup, name="store-backup", daemon=True)
+        self._backup_thread.start()
+
+    def wait_for_backup(self) -> None:
+        thread = self._backup_thread
+        if thread is not None:
+            thread.join()
+
     def close(self) -> None:
+        self.wait_for_backup()
         with self._lock:
             self._db.close()
 
@@ -240,30 +504,21 @@ class SqliteStore:
     # ------------------------------------------------------------------------------ internals
 
     def _open(self) -> sqlite3.Connection:
-        """The file database; moved aside and made afresh only on positive evidence of damage,
-        in memory when the disk refuses (read-only, full, locked, missing directory)."""
+        """The file database; moved aside, made afresh and healed only on positive evidence of
+        damage; in memory when the disk refuses (read-only, full, locked, missing directory)."""
         try:
             return self._open_file()
         except Unusable as exc:
-            if not self._move_aside(str(exc)):
-                return self._memory(f"the database {self.path} is unusable ({exc}) and cannot be moved aside")
+            return self._heal(str(exc))
         except OSError as exc:
             return self._memory(f"the state directory {self.path.parent} cannot be used ({exc.strerror})")
         except sqlite3.Error as exc:
-            readable = self._readable_copy()
-            try:
+            with readable_copy(self.path) as readable:
                 return self._memory(f"the database {self.path} cannot be written ({exc})", copy_from=readable)
-            finally:
-                if readable is not None:
-                    readable.close()
-        try:
-            return self._open_file()
-        except (Unusable, OSError, sqlite3.Error) as exc:
-            return self._memory(f"a fresh database {self.path} cannot be made ({exc})")
 
     def _open_file(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = _connect(str(self.path))
+        db = _connect(str(self.path), timeout=self._busy)
         try:
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode != "wal":  # e.g. a file system without shared memory: the rollback journal
@@ -275,13 +530,17 @@ class SqliteStore:
                     f"cannot make writes durable (journal_mode={mode}, synchronous={synchronous})")
             check = db.execute("PRAGMA quick_check").fetchall()
             if check != [("ok",)]:
-                raise Unusable("damaged: " + "; ".join(row[0] for row in check[:3]))
+                raise Unusable("damaged: " + "; ".join(str(row[0]) for row in check[:3]))
             if self._max_bytes is not None:
                 page_size = db.execute("PRAGMA page_size").fetchone()[0]
                 db.execute(f"PRAGMA max_page_count = {max(1, self._max_bytes // page_size)}")
             previous = migrate(db)
             if previous != SCHEMA_VERSION:
                 log.info("database %s: schema %d -> %d", self.path, previous, SCHEMA_VERSION)
+            missing = ensure_tables(db)
+            if missing:
+                self._tell(f"the database {self.path} had lost its table(s) {', '.join(missing)}; "
+                           f"made again, empty")
         except sqlite3.DatabaseError as exc:
             db.close()
             if _code(exc) in _DAMAGED:
@@ -293,7 +552,37 @@ class SqliteStore:
         self.journal_mode = mode
         return db
 
-    def _move_aside(self, reason: str) -> bool:
+    def _heal(self, reason: str) -> sqlite3.Connection:
+        """A damaged file: set it aside, start afresh from the last-known-good copy, then salvage
+        what the damaged file still gives (it is newer than the copy)."""
+        with readable_copy(self.path) as damaged:
+            aside = self._move_aside()
+            if aside is None:
+                return self._memory(f"the database {self.path} is unusable ({reason}) and cannot be moved aside",
+                                    copy_from=damaged)
+            try:
+                db = self._open_file()
+            except (Unusable, OSError, sqlite3.Error) as exc:
+                return self._memory(f"a fresh database {self.path} cannot be made ({exc})")
+            restored: dict[str, int] = {}
+            if self.good_path.exists():
+                try:
+                    good = _connect(self.good_path.resolve().as_uri() + "?mode=ro", uri=True)
+                    try:
+                        if good.execute("PRAGMA quick_check").fetchall() == [("ok",)]:
+                            restored = copy_rows(good, db)
+                    finally:
+                        good.close()
+                except sqlite3.Error as exc:
+                    log.error("the last-known-good copy %s cannot be read: %s", self.good_path, exc)
+            salvaged = copy_rows(damaged, db) if damaged is not None else {}
+        kept = ", ".join(f"{table} {count}" for table, count in salvaged.items() if count) or "nothing"
+        good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
+        self._tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name}; "
+                   f"restored from the last-known-good copy: {good}; salvaged from the damaged file: {kept}")
+        return db
+
+    def _move_aside(self) -> Path | None:
         stamp = time.strftime("%Y%m%dT%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}")
         n = 1
@@ -308,63 +597,110 @@ class SqliteStore:
                     companion.rename(aside.with_name(aside.name + suffix))
         except OSError as exc:
             log.error("cannot move %s aside: %s", self.path, exc)
-            return False
-        self._tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name} "
-                   f"and a fresh one started")
-        return True
+            return None
+        return aside
 
     def _memory(self, reason: str, copy_from: sqlite3.Connection | None = None) -> sqlite3.Connection:
-        """Go on in memory, starting from a copy of ``copy_from`` when it can be read."""
+        """Go on in memory, starting from a copy of ``copy_from`` when it can be read; the disk is
+        tried again later only if the memory copy holds what the disk held."""
         self.in_memory, self.journal_mode, self.memory_reason = True, "memory", reason
         self._tell(f"{reason}; play goes on, but nothing new is kept after a restart")
         memory = _connect(":memory:")
+        migrate(memory)
+        seeded = False
         if copy_from is not None:
             try:
-                copy_from.backup(memory)
-                migrate(memory)
-                return memory
-            except (sqlite3.Error, Unusable) as exc:
+                copy_rows(copy_from, memory)
+                seeded = True
+            except sqlite3.Error as exc:
                 log.error("cannot copy %s into memory: %s", self.path, exc)
-                memory.close()
-                memory = _connect(":memory:")
-        migrate(memory)
+        self._retry_at = self._clock() + RETRY_SECONDS if seeded or not self.path.exists() else None
+        self.on_state()
         return memory
 
-    def _readable_copy(self) -> sqlite3.Connection | None:
-        """The file opened read-only, if it can be (to keep what it holds when it cannot be written).
-        ``immutable=1`` reads a WAL database whose ``-shm`` cannot be made on a read-only disk."""
-        uri = self.path.resolve().as_uri()
-        for target in (f"{uri}?mode=ro", f"{uri}?immutable=1"):
-            try:
-                source = _connect(target, uri=True)
-            except sqlite3.Error:
-                continue
-            try:
-                if source.execute("PRAGMA quick_check").fetchall() == [("ok",)]:
-                    return source
-            except sqlite3.Error:
-                pass
-            source.close()
-        return None
+    def _retry_disk(self) -> None:
+        """In memory for a failing disk: every RETRY_SECONDS, try the disk again and, once it
+        takes writes, put everything from memory back on it."""
+        if not self.in_memory or self._retry_at is None or self._clock() < self._retry_at:
+            return
+        self._retry_at = self._clock() + RETRY_SECONDS
+        try:
+            db = self._open_file()
+        except (Unusable, OSError, sqlite3.Error) as exc:
+            log.info("the database %s still cannot be used: %s", self.path, exc)
+            return
+        try:
+            copy_rows(self._db, db, replace_all=True)
+        except sqlite3.Error as exc:
+            db.close()
+            log.info("the database %s still cannot take writes: %s", self.path, exc)
+            return
+        memory, self._db = self._db, db
+        memory.close()
+        self.in_memory, self.memory_reason, self._retry_at = False, "", None
+        self._tell(f"the database {self.path} takes writes again; games are kept again")
+        self.on_state()
 
     def _write(self, change: Callable[[sqlite3.Connection], Any]) -> Any:
         with self._lock:
-            try:
-                return self._transaction(change)
-            except sqlite3.DatabaseError as exc:
-                failure = _STORAGE_FAILURES.get(_code(exc)) or _DAMAGED.get(_code(exc))
-                if self.in_memory or failure is None:
-                    raise
-                failed = self._db
-                self._db = self._memory(f"the database {self.path} failed: {failure} ({exc})", copy_from=failed)
-                failed.close()
-            return self._transaction(change)
+            if self._batch is not None:
+                self._batch.append(change)
+                if self._batch_failure is not None:
+                    return None  # the batch is replayed as a whole once the store has recovered
+                try:
+                    return change(self._db)
+                except sqlite3.DatabaseError as exc:
+                    if _code(exc) not in _STORAGE_FAILURES and _code(exc) not in _DAMAGED:
+                        raise
+                    self._batch_failure = exc
+                    return None
+            self._retry_disk()
+            return self._run([change])
 
-    def _transaction(self, change: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _run(self, changes: list[Callable[[sqlite3.Connection], Any]]) -> Any:
+        """``changes`` in one transaction (the last one's result); on a storage failure, prune or
+        go to memory, and apply them there."""
+        while True:
+            try:
+                return self._transaction(changes)
+            except sqlite3.DatabaseError as exc:
+                self._recover(exc)
+
+    def _recover(self, exc: sqlite3.DatabaseError) -> None:
+        """After a failed write: prune old records if the database is full, else go on in memory;
+        re-raise what is not a storage problem (or one in memory already)."""
+        failure = _STORAGE_FAILURES.get(_code(exc)) or _DAMAGED.get(_code(exc))
+        if self.in_memory or failure is None:
+            raise exc
+        if _code(exc) == 13 and self._prune():
+            return
+        failed = self._db
+        self._db = self._memory(f"the database {self.path} failed: {failure} ({exc})", copy_from=failed)
+        failed.close()
+
+    def _prune(self) -> bool:
+        """Drop the oldest quarter of the records (the counters keep counting) to make room."""
+        try:
+            kept = self._db.execute("SELECT count(*) FROM records").fetchone()[0]
+            if not kept:
+                return False
+            dropped = max(1, kept // 4)
+            self._transaction([lambda db: db.execute(
+                "DELETE FROM records WHERE id IN (SELECT id FROM records ORDER BY id LIMIT ?)", (dropped,))])
+        except sqlite3.Error as exc:
+            log.error("cannot prune the records of %s: %s", self.path, exc)
+            return False
+        self._tell(f"the database {self.path} reached its size limit (storage.max_mb): the {dropped} oldest "
+                   f"finished games were dropped (the statistics keep counting them)")
+        return True
+
+    def _transaction(self, changes: list[Callable[[sqlite3.Connection], Any]]) -> Any:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            result = change(db)
+            result = None
+            for change in changes:
+                result = change(db)
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)
@@ -373,8 +709,24 @@ class SqliteStore:
 
     def _read(self, sql: str, parameters: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self._db.execute(sql, parameters).fetchall()
+            try:
+                return self._db.execute(sql, parameters).fetchall()
+            except sqlite3.ProgrammingError:
+                raise
+            except sqlite3.Error as exc:
+                self._tell(f"the database {self.path} cannot be read ({exc}); nothing shown from it")
+                return []
 
     def _tell(self, message: str) -> None:
         log.error("%s", message)
         self._report(message)
+
+
+def _json(text: Any) -> Any:
+    """A stored JSON value; ValueError for anything that is not (a flipped bit, a wrong type)."""
+    if not isinstance(text, (str, bytes)):
+        raise ValueError(f"a stored value is {type(text).__name__}, not JSON text")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"damaged JSON: {str(exc)[:80]}") from None

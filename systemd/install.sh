@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# Installs the Tantrix Table kiosk from this checkout on Raspberry Pi OS (Bookworm or later):
-#   sudo systemd/install.sh [--dry-run] [--ws281x-pwm]
+# Installs (or updates) the Tantrix Table kiosk from this checkout on Raspberry Pi OS (Bookworm or later):
+#   sudo systemd/install.sh [--dry-run] [--ws281x-pwm] [--set-pin]
+#   sudo systemd/install.sh --rollback
 #
 #   --dry-run     print each step and the commands it would run; change nothing (needs no root)
 #   --ws281x-pwm  LED rings on rpi-ws281x's PWM (GPIO 18/12) or PCM (GPIO 21): install the drop-in
 #                 that runs the kiosk as root (see tantrix-kiosk-ws281x-pwm.conf); without it the
 #                 kiosk runs unprivileged and the rings use SPI (GPIO 10)
+#   --set-pin     set a new staff PIN even though the configuration has one
+#   --rollback    switch back to the release installed before the current one, and restart
+#
+# An update is an appliance's: the committed tree of this checkout (git archive: a module deleted
+# upstream is really gone) is built into a wheel in a scratch directory, never in the checkout (root
+# writes nothing there), and installed with its dependencies from the pinned, hashed lock file
+# systemd/requirements.lock into a fresh, versioned environment /opt/tantrix-kiosk/releases/NAME.
+# The kiosk is switched to it (the symlink /opt/tantrix-kiosk/current) only after its self-test
+# passes (every module imports, the configuration loads, a copy of the database opens); the
+# previous release stays for --rollback, older ones are removed.
 #
 # Safe to run again (after a "git pull", say): every step checks what is already there. It
 #   1. installs the Debian packages the kiosk needs,
 #   2. makes the system user "tantrix" with the device groups gpio spi dialout video render input,
-#   3. makes the virtual environment /opt/tantrix-kiosk/venv and installs the project into it,
+#   3. builds the release, installs it from the lock file, self-tests it and switches to it,
 #   4. puts config.example.toml at /etc/tantrix-kiosk/config.toml unless a configuration is there,
+#      and sets the staff PIN if it has none (asked for, or made and printed once),
 #   5. installs the systemd unit (and the PWM drop-in, or removes it),
 #   6. turns off console blanking (consoleblank=0 on the kernel command line),
 #   7. gives tty1 to the kiosk (no getty there), boots to the console (no desktop holding the
@@ -21,7 +33,11 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 project="$(dirname "$here")"
 prefix=/opt/tantrix-kiosk
-venv="$prefix/venv"
+releases="$prefix/releases"
+current="$prefix/current"
+previous="$prefix/previous"
+venv="$current/venv"
+lock="$here/requirements.lock"
 config_dir=/etc/tantrix-kiosk
 unit_dir=/etc/systemd/system
 unit=tantrix-kiosk.service
@@ -31,11 +47,15 @@ packages=(python3-venv python3-dev gcc libgl1 libegl1 libgles2 libgl1-mesa-dri l
 
 dry_run=0
 pwm=0
+set_pin=0
+rollback=0
 for arg in "$@"; do
     case "$arg" in
         --dry-run) dry_run=1 ;;
         --ws281x-pwm) pwm=1 ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --set-pin) set_pin=1 ;;
+        --rollback) rollback=1 ;;
+        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -52,6 +72,19 @@ if ((!dry_run)) && [ "$(id -u)" != 0 ]; then
     exit 1
 fi
 ((dry_run)) && echo "install.sh: dry run, nothing is changed"
+
+if ((rollback)); then
+    step "rollback to the previous release"
+    [ -L "$previous" ] || { echo "install.sh: no previous release to roll back to" >&2; exit 1; }
+    back="$(readlink "$previous")"
+    now="$(readlink "$current" 2>/dev/null || true)"
+    run ln -sfn "$back" "$current.new"
+    run mv -T "$current.new" "$current"
+    [ -z "$now" ] || { run ln -sfn "$now" "$previous.new"; run mv -T "$previous.new" "$previous"; }
+    run systemctl restart "$unit"
+    echo "install.sh: the kiosk runs $(basename "$back") again (and $(basename "${now:-none}") is kept)"
+    exit 0
+fi
 
 step "1. Debian packages: ${packages[*]} (and python3-lgpio, gpiozero's pin driver, if offered)"
 missing=()
@@ -86,23 +119,99 @@ for group in "${groups[@]}"; do
     fi
 done
 
-step "3. virtual environment $venv with the project from $project"
-if [ -x "$venv/bin/python" ]; then
-    skip "$venv exists"
+step "3. release: build out of the checkout, install from $(basename "$lock"), self-test, switch"
+[ -f "$lock" ] || { echo "install.sh: $lock is missing (make it with systemd/lock.sh)" >&2; exit 1; }
+if git -C "$project" rev-parse --git-dir >/dev/null 2>&1; then
+    commit="$(git -c safe.directory="$project" -C "$project" rev-parse --short=12 HEAD)"
+    dirty="$(git -c safe.directory="$project" -C "$project" status --porcelain --untracked-files=no | head -c1)"
+    [ -z "$dirty" ] || echo "    note: the checkout has uncommitted changes; the release is built from commit $commit only"
 else
-    # --system-site-packages: Raspberry Pi OS's python3-lgpio, which gpiozero needs on Bookworm.
-    run mkdir -p "$prefix"
-    run python3 -m venv --system-site-packages "$venv"
+    commit="no-git"
 fi
-run "$venv/bin/python" -m pip install --quiet --upgrade pip
-run "$venv/bin/python" -m pip install --quiet --upgrade "$project"
+version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$project/pyproject.toml" | head -1)"
+name="$version-$commit-$(date -u +%Y%m%dT%H%M%SZ)"
+release="$releases/$name"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# the source: exactly the committed tree, exported to the scratch directory (read-only use of the checkout)
+run mkdir -p "$work/src"
+if [ "$commit" != no-git ]; then
+    run sh -c "git -c safe.directory='$project' -C '$project' archive --format=tar HEAD | tar -x -C '$work/src' -f -"
+else
+    run cp -a "$project/." "$work/src"
+fi
+# --system-site-packages: Raspberry Pi OS's python3-lgpio, which gpiozero needs on Bookworm.
+run mkdir -p "$releases"
+run python3 -m venv --system-site-packages "$release/venv"
+run "$release/venv/bin/python" -m pip install --quiet --upgrade pip
+run "$release/venv/bin/python" -m pip install --quiet --require-hashes -r "$lock"
+run "$release/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$work/wheel" "$work/src"
+run sh -c "'$release/venv/bin/python' -m pip install --quiet --no-deps --no-index '$work'/wheel/*.whl"
+stamp="$version (git $commit, installed $(date -u +%Y-%m-%d))"
+run sh -c "echo '$stamp' > '$release/venv/tantrix-kiosk-version'"
+# the self-test: every module imports, the configuration loads, a copy of the database opens
+run env KIVY_HOME="$work/kivy" KIVY_WINDOW= KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 \
+    "$release/venv/bin/tantrix-kiosk" --config "$config_dir/config.toml" self-test --state /var/lib/tantrix-kiosk \
+    || { echo "install.sh: the new release failed its self-test; the kiosk stays on $(readlink "$current" 2>/dev/null || echo nothing)" >&2
+         rm -rf "$release"; exit 1; }
+old_current="$(readlink "$current" 2>/dev/null || true)"
+run ln -sfn "$release" "$current.new"
+run mv -T "$current.new" "$current"
+if [ -n "$old_current" ]; then
+    run ln -sfn "$old_current" "$previous.new"
+    run mv -T "$previous.new" "$previous"
+fi
+# keep the new and the previous release; older ones (and the pre-release layout's venv) go
+for old in "$releases"/*; do
+    [ -e "$old" ] || continue
+    case "$old" in "$release"|"$old_current") ;; *) run rm -rf "$old" ;; esac
+done
+[ ! -d "$prefix/venv" ] || run rm -rf "$prefix/venv"
 
-step "4. configuration $config_dir/config.toml"
+step "4. configuration $config_dir/config.toml and the staff PIN"
 if [ -e "$config_dir/config.toml" ]; then
     skip "$config_dir/config.toml exists (kept as it is; the example is $here/config.example.toml)"
 else
     run install -d -m 0755 "$config_dir"
     run install -m 0640 -o root -g "$user" "$here/config.example.toml" "$config_dir/config.toml"
+fi
+if ((!set_pin)) && grep -Eq '^[[:space:]]*staff_pin[[:space:]]*=[[:space:]]*"pbkdf2-sha256\$' "$config_dir/config.toml" 2>/dev/null; then
+    skip "a staff PIN is set (change it with --set-pin)"
+elif ((dry_run)); then
+    echo "    would ask for a staff PIN (or make one and print it once) and write its hash as kiosk.staff_pin"
+else
+    if [ -t 0 ]; then
+        echo "    Choose the staff PIN (4 to 12 digits; staff type it on the keypad to open the staff menu)."
+        echo "    Leave it empty to have one made for you."
+        read -r -s -p "    Staff PIN: " pin; echo
+        if [ -n "$pin" ]; then
+            read -r -s -p "    The same PIN again: " again; echo
+            [ "$pin" = "$again" ] || { echo "install.sh: the two PINs differ; run again with --set-pin" >&2; exit 1; }
+        fi
+    else
+        pin=""
+    fi
+    made=0
+    if [ -z "$pin" ]; then
+        pin="$(python3 -c 'import secrets; print(f"{secrets.randbelow(10**8):08d}")')"
+        made=1
+    fi
+    line="$(printf '%s\n' "$pin" | "$venv/bin/tantrix-kiosk" hash-pin 2>/dev/null)" \
+        || { echo "install.sh: a staff PIN is 4 to 12 digits; run again with --set-pin" >&2; exit 1; }
+    if grep -Eq '^[[:space:]]*staff_pin[[:space:]]*=' "$config_dir/config.toml"; then
+        sed -i "s|^[[:space:]]*staff_pin[[:space:]]*=.*|$line|" "$config_dir/config.toml"
+    elif grep -q '^\[kiosk\]' "$config_dir/config.toml"; then
+        sed -i "/^\[kiosk\]/a $line" "$config_dir/config.toml"
+    else
+        printf '\n[kiosk]\n%s\n' "$line" >> "$config_dir/config.toml"
+    fi
+    if ((made)); then
+        echo "    The staff PIN is:  $pin"
+        echo "    Write it down now: it is shown only this once (only its hash is kept)."
+    else
+        echo "    The staff PIN is set (only its hash is kept)."
+    fi
+    unset pin again
 fi
 
 step "5. systemd unit $unit_dir/$unit"
@@ -146,11 +255,13 @@ else
 fi
 run systemctl enable "$unit"
 run "$venv/bin/tantrix-kiosk" check-config "$config_dir/config.toml" || true
+echo "    installed: $(cat "$venv/tantrix-kiosk-version" 2>/dev/null || echo "$name")"
 
 echo
 if ((dry_run)); then
     echo "install.sh: dry run finished; nothing was changed"
 else
     echo "install.sh: done. Start now with: sudo systemctl restart $unit   (or reboot)"
+    echo "            back to the previous release: sudo $0 --rollback"
     echo "            logs: journalctl -u $unit -f"
 fi

@@ -270,3 +270,22 @@ def test_a_damaged_tag_table_is_reported_kept_and_the_reader_runs_on(tmp_path, s
         devices.reader.registry.enrol("0A1B2C3D4E", 3)  # learning goes on, in memory
     assert db.execute("SELECT uid, tile FROM tile_tags").fetchall() == [("not hex", 3)]  # nothing lost
     db.close()
+
+
+def test_a_store_in_memory_hands_the_reader_every_enrolled_tag(tmp_path):
+    store = SqliteStore(tmp_path / "state", busy_seconds=0.05)
+    store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('0A1B2C3D4E', 5), ('not hex', 6)")
+    blocker = sqlite3.connect(store.path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another program holds the write lock: the store goes to memory
+    store.save_current({"kind": "x", "state": {}})
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    try:
+        assert store.in_memory
+        devices, _sink, _reports = open_devices(tmp_path, store, f'[reader]\nport = "{tmp_path / "none"}"\n',
+                                                board=Board.OTHER)
+        with devices:
+            registry = devices.reader.registry
+            assert registry.tile("0A1B2C3D4E") == 5 and registry.tile(synthetic_uid(5)) is None
+    finally:
+        store.close()

@@ -131,3 +131,17 @@ def test_an_empty_read_only_directory_starts_in_memory(tmp_path):
     assert result["in_memory"] is True and result["before"] is None and len(result["reports"]) == 1
     assert result["after"] == {"kind": "test-journey", "state": {"step": 99}}
     assert not (state / "kiosk.db").exists()
+
+
+def test_a_read_only_directory_still_gives_the_steps_in_its_wal(tmp_path):
+    state, copy = tmp_path / "state", tmp_path / "copy"
+    copy.mkdir()
+    store = SqliteStore(state)
+    store.save_current({"kind": "test-journey", "state": {"step": 8}})
+    for name in ("kiosk.db", "kiosk.db-wal"):  # as a power cut leaves them: the last step only in the WAL
+        shutil.copyfile(state / name, copy / name)
+    store.close()
+    assert (copy / "kiosk.db-wal").stat().st_size > 0
+    result = run_on_read_only(copy)
+    assert result["in_memory"] is True
+    assert result["before"] == {"kind": "test-journey", "state": {"step": 8}}

@@ -107,3 +107,19 @@ def test_the_runtime_uses_the_configured_storage(tmp_path):
         assert runtime.store.statistics()["records"] == 10
     with pytest.raises(sqlite3.ProgrammingError):
         runtime.store.load_current()  # closed
+
+
+def test_self_test_opens_a_copy_of_the_database_and_writes_nothing_there(tmp_path):
+    from firmware.store import SqliteStore
+
+    state = tmp_path / "state"
+    with SqliteStore(state) as store:
+        store.add_record("strategy", {"n": 1})
+        store.add_record("gobbles", {"n": 2})
+        store.wait_for_backup()
+    before = {p.name: p.stat().st_mtime_ns for p in state.iterdir()}
+    done = kiosk("--config", str(tmp_path / "none.toml"), "self-test", "--state", str(state),
+                 env={"KIVY_WINDOW": "", "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_CONSOLELOG": "1"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("self-test: ") and "2 games counted" in done.stdout
+    assert {p.name: p.stat().st_mtime_ns for p in state.iterdir()} == before

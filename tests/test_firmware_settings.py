@@ -8,7 +8,15 @@ import pytest
 
 from firmware.config import Config, KioskConfig, load_config
 from firmware.pin import hash_pin, is_pin_hash, verify_pin
-from firmware.settings import DEFAULT_PIN, OVERRIDES, PIN_LOCKOUT_SECONDS, PIN_TRIES, KioskSettings, Reports
+from firmware.settings import (
+    DEFAULT_PIN,
+    FREE_TRIES,
+    LONGEST_LOCK_SECONDS,
+    OVERRIDES,
+    KioskSettings,
+    Reports,
+    lock_seconds,
+)
 from firmware.store import SqliteStore
 from ui.services import Settings
 
@@ -86,11 +94,21 @@ def test_a_stale_staff_change_is_reported_not_applied(tmp_path):
     store.close()
 
 
-def test_without_a_pin_the_default_is_warned_about(tmp_path):
+def test_without_a_pin_the_default_opens_only_a_desktop_run_and_is_warned_about(tmp_path):
     settings, store, _ = make(tmp_path)
     assert settings.check_pin(DEFAULT_PIN) and not settings.check_pin("1234")
     assert any("staff_pin is not set" in warning and DEFAULT_PIN in warning for warning in settings.warnings)
     store.close()
+
+
+def test_an_installed_kiosk_never_accepts_a_built_in_pin(tmp_path):
+    config = load_config(tmp_path / "none.toml", environ={})
+    with SqliteStore(tmp_path / "state") as store:
+        settings = KioskSettings(config, store, Reports(), installed=True)
+        assert not settings.staff_pin_set
+        for pin in (DEFAULT_PIN, "1234", "", "00000000"):
+            assert not settings.check_pin(pin)
+        assert any("cannot be opened" in warning for warning in settings.warnings)
 
 
 def test_warnings_gather_the_configuration_and_what_happens_later(tmp_path):
@@ -102,16 +120,39 @@ def test_warnings_gather_the_configuration_and_what_happens_later(tmp_path):
     store.close()
 
 
-def test_wrong_pins_lock_the_staff_menu_for_a_while(tmp_path):
-    now = [0.0]
+def test_wrong_pins_back_off_growing_persisted_and_shown(tmp_path):
+    now = [1_000_000.0]
     config = Config(kiosk=KioskConfig(staff_pin=hash_pin("1357", rounds=1000)))
-    with SqliteStore(tmp_path) as store:
-        settings = KioskSettings(config, store, Reports(), clock=lambda: now[0])
-        for _ in range(PIN_TRIES - 1):
-            assert not settings.check_pin("0000")
-        assert settings.check_pin("1357")  # a right PIN resets the count
-        for _ in range(PIN_TRIES):
-            assert not settings.check_pin("0000")
-        assert not settings.check_pin("1357")  # locked, even the right one
-        now[0] += PIN_LOCKOUT_SECONDS + 1
-        assert settings.check_pin("1357")
+    store = SqliteStore(tmp_path)
+    settings = KioskSettings(config, store, Reports(), clock=lambda: now[0])
+    for _ in range(FREE_TRIES - 1):
+        assert not settings.check_pin("0000")
+    assert settings.check_pin("1357") and settings.pin_wait() == 0  # a right PIN resets the count
+    locks = []
+    for _ in range(FREE_TRIES + 3):
+        assert not settings.check_pin("0000")
+        locks.append(settings.pin_wait())
+        if locks[-1]:
+            assert not settings.check_pin("1357")  # locked: even the right PIN is refused unchecked
+            now[0] += locks[-1]
+    assert locks[:FREE_TRIES - 1] == [0.0] * (FREE_TRIES - 1)
+    growing = locks[FREE_TRIES - 1:]
+    assert growing[0] > 0 and all(b == 2 * a for a, b in zip(growing, growing[1:]))
+    assert not settings.check_pin("0000")
+    wait = settings.pin_wait()
+    store.close()
+    store = SqliteStore(tmp_path)  # a power cycle resets nothing
+    again = KioskSettings(config, store, Reports(), clock=lambda: now[0])
+    assert again.pin_wait() == wait and not again.check_pin("1357")
+    now[0] -= 10 * 365 * 86400  # the clock set back by years: the wait is never longer than the lock
+    assert again.pin_wait() == wait
+    now[0] += 10 * 365 * 86400 + wait
+    assert again.check_pin("1357")
+    store.close()
+
+
+def test_the_lock_grows_to_a_ceiling_that_makes_guessing_hopeless():
+    assert lock_seconds(FREE_TRIES - 1) == 0 and lock_seconds(FREE_TRIES) > 0
+    assert lock_seconds(1000) == LONGEST_LOCK_SECONDS
+    hours = sum(lock_seconds(n) for n in range(10_000)) / 3600  # every 4-digit PIN tried
+    assert hours > 365 * 24

@@ -46,7 +46,7 @@ def open_store(directory: Path, **options: Any) -> tuple[SqliteStore, list[str]]
 def test_the_journal_round_trips_a_mode_across_restarts(tmp_path):
     store, reports = open_store(tmp_path)
     methods = {name for name in vars(Store) if not name.startswith("_")}
-    assert len(methods) == 10 and all(callable(getattr(store, name)) for name in methods)
+    assert len(methods) == 11 and all(callable(getattr(store, name)) for name in methods)
     assert store.load_current() is None
     mode = Journey([])
     for step in range(4):
@@ -176,7 +176,10 @@ def test_a_damaged_page_is_found_at_start(tmp_path):
 
     store, reports = open_store(tmp_path)
     assert len(aside_files(tmp_path)) == 1 and len(reports) == 1 and "unusable" in reports[0]
-    assert not store.in_memory and store.statistics()["games"] == {}
+    # the counters and every record the damaged file still gives came back (the rest from the copy)
+    assert not store.in_memory and store.statistics()["games"] == {"strategy": 40}
+    assert "salvaged from the damaged file" in reports[0] and "counters 1" in reports[0]
+    assert 0 < len(store.records(limit=100)) <= 40
     store.close()
 
 
@@ -190,26 +193,170 @@ def test_a_database_from_a_newer_firmware_is_set_aside_not_overwritten(tmp_path)
     store.close()
 
 
+def test_reaching_max_bytes_prunes_old_records_before_anything_is_given_up(tmp_path):
+    store, reports = open_store(tmp_path, max_bytes=96 * 1024, keep_records=10_000)
+    for step in range(200):
+        store.save_current(save(Journey([step])))
+        store.add_record("strategy", {"padding": "x" * 1500, "step": step})
+    assert not store.in_memory  # still on disk: the oldest records made room
+    assert any("size limit" in report for report in reports)
+    assert store.statistics()["games"] == {"strategy": 200}  # the counters kept counting
+    newest = store.records("strategy", 1)[0][2]
+    assert newest["step"] == 199 and store.statistics()["records"] < 200
+    assert restore(store.load_current()) == Journey([199])
+    store.close()
+
+
 def test_a_full_disk_is_reported_and_play_goes_on_in_memory(tmp_path):
     # max_bytes makes SQLite answer SQLITE_FULL ("database or disk is full") exactly as a full card
-    # does; the store reacts to the error code, not to how it came about.
+    # does; the store reacts to the error code, not to how it came about. With no records to prune,
+    # a game bigger than the limit cannot be kept on disk.
     store, reports = open_store(tmp_path, max_bytes=96 * 1024)
-    assert not store.in_memory
     mode = Journey([])
     step = 0
     while not store.in_memory:
         step += 1
         assert step < 500, "the database never filled up"
-        mode.steps.append(step)
+        mode.steps.extend(range(step * 200, step * 200 + 200))
         store.save_current(save(mode))
-        store.add_record("strategy", {"padding": "x" * 1500, "step": step})
-    assert len(reports) == 1 and "full" in reports[0] and "in memory" in store.statistics()["storage"]
-    # nothing was lost: what was on disk came along, and the step that failed was applied in memory
+    assert any("full" in report for report in reports) and "in memory" in store.statistics()["storage"]
+    # nothing was lost: the step that failed was applied in memory
     assert restore(store.load_current()) == mode
-    assert store.statistics()["games"] == {"strategy": step}
     mode.steps.append(-1)
     store.save_current(save(mode))
-    assert restore(store.load_current()) == mode and len(reports) == 1
+    assert restore(store.load_current()) == mode
+    store.close()
+
+
+def test_a_store_in_memory_goes_back_to_the_disk_once_it_takes_writes(tmp_path):
+    now = [0.0]
+    store, reports = open_store(tmp_path, busy_seconds=0.05, clock=lambda: now[0])
+    states: list[bool] = []
+    store.on_state = lambda: states.append(store.in_memory)
+    store.add_record("strategy", {"n": 1})
+    blocker = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    store.save_current(save(Journey([1])))
+    assert store.in_memory and "locked" in store.memory_reason and states == [True]
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    store.save_current(save(Journey([2])))
+    assert store.in_memory  # not yet time to try again
+    now[0] += 31
+    store.save_current(save(Journey([3])))
+    assert not store.in_memory and states == [True, False]
+    assert any("takes writes again" in report for report in reports)
+    store.close()
+    store, _ = open_store(tmp_path)  # everything made in memory is on the disk
+    assert restore(store.load_current()) == Journey([3])
+    assert store.statistics()["games"] == {"strategy": 1}
+    store.close()
+
+
+def test_a_batch_is_one_transaction(tmp_path):
+    store, _ = open_store(tmp_path)
+    store.save_current(save(Journey([5])))
+    with pytest.raises(RuntimeError):
+        with store.batch():
+            store.add_record("strategy", {"n": 1})
+            store.clear_current()
+            raise RuntimeError("the power went")
+    assert store.statistics()["games"] == {} and store.load_current() is not None
+    with store.batch():
+        store.add_record("strategy", {"n": 1})
+        store.clear_current()
+    assert store.statistics()["games"] == {"strategy": 1} and store.load_current() is None
+    store.close()
+
+
+def test_a_batch_that_meets_a_locked_disk_is_replayed_whole_in_memory(tmp_path):
+    store, _ = open_store(tmp_path, busy_seconds=0.05)
+    store.save_current(save(Journey([5])))
+    blocker = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    with store.batch():
+        store.add_record("strategy", {"n": 1})
+        store.clear_current()
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    assert store.in_memory
+    assert store.statistics()["games"] == {"strategy": 1} and store.load_current() is None
+    store.close()
+
+
+def flip_in_current(path: Path) -> None:
+    """Flip one bit inside the saved game's JSON (the page checks stay fine: SQLite has no checksums)."""
+    data = bytearray(path.read_bytes())
+    at = data.index(b'"steps":[') + 9
+    data[at] ^= 0x40  # '1' -> 'q'
+    path.write_bytes(bytes(data))
+
+
+def test_a_flipped_bit_in_the_saved_game_is_a_value_error_never_a_crash(tmp_path):
+    store, _ = open_store(tmp_path)
+    store.save_current(save(Journey([1, 2, 3])))
+    store.close()
+    flip_in_current(tmp_path / DATABASE)
+    store, _ = open_store(tmp_path)
+    assert not store.in_memory
+    with pytest.raises(ValueError, match="damaged JSON"):
+        store.load_current()
+    store.clear_current()  # what the UI's Discard does
+    assert store.load_current() is None
+    store.close()
+
+
+def test_damaged_records_and_progress_are_skipped_and_reported(tmp_path):
+    store, reports = open_store(tmp_path)
+    store.add_record("strategy", {"n": 1})
+    store.add_record("strategy", {"n": 2})
+    store.set_progress("learn", {"solitaire": True})
+    store._db.execute("UPDATE records SET record = '{\"n\": 2' WHERE id = 2")
+    store._db.execute("UPDATE progress SET value = '[[[' WHERE key = 'learn'")
+    assert [r[2] for r in store.records()] == [{"n": 1}]
+    assert store.progress("learn") == {}
+    assert len(reports) == 2
+    store.close()
+
+
+def test_a_missing_table_is_made_again_at_start(tmp_path):
+    store, _ = open_store(tmp_path)
+    store.add_record("strategy", {"n": 1})
+    store._db.execute("DROP TABLE current")
+    store.close()
+    store, reports = open_store(tmp_path)
+    assert store.load_current() is None and "current" in reports[0]
+    store.save_current(save(Journey([1])))
+    assert store.statistics()["games"] == {"strategy": 1}
+    store.close()
+
+
+def test_a_damaged_file_is_rebuilt_from_the_good_copy_and_what_it_still_gives(tmp_path):
+    store, _ = open_store(tmp_path)
+    for n in range(56):
+        store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES (?, ?)", (f"{n:010X}", n + 1))
+    store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    assert store.backup() and (tmp_path / "kiosk.db.good").exists()
+    store.save_current(save(Journey([4])))  # newer than the copy
+    store.close()
+    (tmp_path / DATABASE).write_bytes(os.urandom(4096) + (tmp_path / DATABASE).read_bytes()[4096:])  # header gone
+    store, reports = open_store(tmp_path)
+    assert not store.in_memory and len(store.tags()) == 56  # no tile to rescan
+    assert store.statistics()["games"] == {"strategy": 1}
+    assert "restored from the last-known-good copy" in reports[0]
+    store.close()
+
+
+def test_the_tags_survive_a_store_in_memory(tmp_path):
+    store, _ = open_store(tmp_path, busy_seconds=0.05)
+    store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)")
+    blocker = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    store.save_current(save(Journey([1])))
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    assert store.in_memory and store.tags() == {"00AB": 7}
     store.close()
 
 

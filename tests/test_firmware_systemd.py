@@ -34,7 +34,7 @@ def verify(tmp_path: Path, drop_in: Path | None = None) -> subprocess.CompletedP
     if drop_in is not None:
         (units / f"{UNIT.name}.d").mkdir()
         shutil.copy(drop_in, units / f"{UNIT.name}.d" / "ws281x-pwm.conf")
-    executable = root / "opt/tantrix-kiosk/venv/bin/tantrix-kiosk"
+    executable = root / "opt/tantrix-kiosk/current/venv/bin/tantrix-kiosk"
     executable.parent.mkdir(parents=True)
     executable.write_text("#!/bin/sh\n")
     executable.chmod(0o755)
@@ -68,7 +68,11 @@ def unit() -> configparser.RawConfigParser:
 
 def test_the_unit_is_a_supervised_sandboxed_kiosk_on_tty1():
     service = unit()["Service"]
-    assert service["Type"] == "notify" and service["WatchdogSec"] == "30" and service["Restart"] == "on-failure"
+    assert service["Type"] == "notify" and service["WatchdogSec"] == "30" and service["Restart"] == "always"
+    # every exit comes back but staff's quit, which is the runtime's own status
+    from firmware.runtime import QUIT_TO_SYSTEM
+
+    assert service["RestartPreventExitStatus"] == service["SuccessExitStatus"] == str(QUIT_TO_SYSTEM)
     assert service["StateDirectory"] == service["ConfigurationDirectory"] == "tantrix-kiosk"
     assert service["TTYPath"] == "/dev/tty1" and service["StandardInput"] == "tty"
     assert unit()["Unit"]["Conflicts"] == "getty@tty1.service"
@@ -104,14 +108,47 @@ def test_the_install_dry_run_lists_every_step_and_changes_nothing():
         assert "    already done: user tantrix exists" in lines
     except KeyError:
         assert any(c.startswith("useradd --system --user-group") and c.endswith(" tantrix") for c in commands)
-    venv = "/opt/tantrix-kiosk/venv"
-    assert f"{venv}/bin/python -m pip install --quiet --upgrade {ROOT}" in commands
+    release = next(c.split()[-1] for c in commands if c.startswith("python3 -m venv --system-site-packages"))
+    assert release.startswith("/opt/tantrix-kiosk/releases/0.1.0-") and release.endswith("/venv")
+    lock = SYSTEMD / "requirements.lock"
+    install = commands.index(f"{release}/bin/python -m pip install --quiet --require-hashes -r {lock}")
+    self_test = next(i for i, c in enumerate(commands) if c.endswith("self-test --state /var/lib/tantrix-kiosk"))
+    switch = commands.index("mv -T /opt/tantrix-kiosk/current.new /opt/tantrix-kiosk/current")
+    assert install < self_test < switch  # switched to only once it passed its self-test
+    # the checkout is only read (git archive); everything is built and written elsewhere
+    pip = [c for c in commands if " pip " in c]
+    assert pip and not any(str(ROOT) in c and str(lock) not in c for c in pip)
+    shown = [c.replace("\\ ", " ") for c in commands]  # the script prints each command shell-quoted
+    assert any(c.startswith("sh -c git -c safe.directory=") and "archive --format=tar HEAD" in c for c in shown)
     assert f"install -m 0644 {UNIT} /etc/systemd/system/tantrix-kiosk.service" in commands
     if not Path("/etc/tantrix-kiosk/config.toml").exists():
         assert any(c.endswith(f"{SYSTEMD}/config.example.toml /etc/tantrix-kiosk/config.toml") for c in commands)
     assert "systemctl daemon-reload" in commands and "systemctl enable tantrix-kiosk.service" in commands
     assert not any("ws281x-pwm" in c for c in commands)
     assert lines[-1] == "install.sh: dry run finished; nothing was changed"
+
+
+def test_the_lock_file_pins_every_dependency_with_hashes():
+    import re
+    import tomllib
+
+    text = (SYSTEMD / "requirements.lock").read_text()
+    entries = re.findall(r"^([A-Za-z0-9_.-]+)==([^ ;\\]+)", text, re.MULTILINE)
+    pinned = {name.lower().replace("_", "-") for name, _ in entries}
+    wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {re.split(r"[<>=!~;\[ ]", spec, maxsplit=1)[0].lower().replace("_", "-") for spec in wanted}
+    assert names <= pinned, names - pinned
+    blocks = re.split(r"\n(?=[A-Za-z0-9_.-]+==)", text)[1:]  # one per pinned package, from its line on
+    assert len(blocks) == len(entries) and all("--hash=sha256:" in block for block in blocks)
+
+
+def test_rollback_switches_back_to_the_previous_release():
+    done = subprocess.run(["bash", str(SYSTEMD / "install.sh"), "--dry-run", "--rollback"], capture_output=True,
+                          text=True, timeout=60)
+    if Path("/opt/tantrix-kiosk/previous").is_symlink():
+        assert done.returncode == 0 and "mv -T /opt/tantrix-kiosk/current.new /opt/tantrix-kiosk/current" in done.stdout
+    else:
+        assert done.returncode == 1 and "no previous release" in done.stderr
 
 
 def test_the_install_dry_run_with_pwm_adds_the_drop_in():

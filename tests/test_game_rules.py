@@ -322,3 +322,25 @@ def test_a_saved_game_restores_through_the_mode_registry():
         StrategyGame.from_position(Board(), [[1], [1]], [2, 3])
     with pytest.raises(ValueError, match="incomplete"):
         restore({"kind": "strategy", "state": {"options": {"players": 2}}})
+
+
+def test_no_saved_game_or_record_ever_starts_a_program(tmp_path):
+    from engine.modes import restore, save
+    from engine.record import replay
+
+    planted = tmp_path / "planted"
+    command = f"cmd:touch {planted}"
+    game = StrategyGame.new(2, seed=5)
+    with pytest.raises(ValueError, match="command line only"):
+        game.set_robot(0, command)
+    with pytest.raises(Refused):
+        game.set_robot("0", "beginner")  # type: ignore[arg-type]
+    saved = save(game)
+    saved["state"]["seats"][game.turn]["robot"] = command
+    with pytest.raises(ValueError, match="command line only"):
+        restore(saved)
+    record = game.record()
+    record["events"].append({"seat": 0, "robot": command})
+    with pytest.raises(ValueError, match="command line only"):
+        replay(record)
+    assert not planted.exists()

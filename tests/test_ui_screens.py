@@ -3,6 +3,7 @@ menu pages, device badges and simulated rings, idle time, the interrupted-game p
 
 from __future__ import annotations
 
+import os
 import threading
 import types
 from importlib.machinery import ModuleSpec
@@ -304,3 +305,64 @@ scenario_resume_unknown.prepare = lambda services: services.store.save_current({
 
 def test_a_saved_game_that_cannot_be_restored_is_explained_and_discarded():
     run_scenario("test_ui_screens", "scenario_resume_unknown", size=(800, 480))
+
+
+def scenario_staff_returns_and_locks(app):
+    """Mid-game, holding the bag button opens the PIN pad; Cancel and Close go back to the game;
+    a 12-digit PIN can be typed; a locked keypad says for how long; a damaged saved game can be
+    discarded."""
+    from kivy.uix.label import Label
+    from kivy.uix.screenmanager import Screen
+
+    shots = os.environ.get("TANTRIX_SHOTS")
+    assert app.manager.current == "resume" and "This game cannot be resumed" in labels(app.manager.current_screen)
+    assert not app.manager.current_screen.resume_button.opacity
+    if shots:
+        yield 0.2
+        app.root.export_to_png(f"{shots}/resume-damaged-{app.root.width}.png")
+    app.discard()
+    game = Screen(name="game-in-progress")
+    game.add_widget(Label(text="a game"))
+    app.show(game)
+    yield 0.1
+    app.services.devices.press_button(held=True)
+    yield 0.1
+    assert app.manager.current == "staff-pin"
+    cancel = next(w for w in app.pin.walk() if getattr(w, "msg", "") == "Cancel")
+    yield from tap(cancel)
+    assert app.manager.current == "game-in-progress"  # the game goes on
+    app.services.devices.press_button(held=True)
+    yield 0.1
+    yield from _press_keys(app, list("271828182845") + ["9", "OK"])  # a 13th digit is not taken
+    assert app.manager.current == "staff"
+    close = next(w for w in app.staff.walk() if getattr(w, "msg", "") == "Close")
+    yield from tap(close)
+    assert app.manager.current == "game-in-progress"
+    app.services.settings.wait = 125.0
+    app.open_staff()
+    yield 0.1
+    assert any("Too many wrong PINs. Try again in 2 min 5 s." in t for t in labels(app.pin))
+    assert app.pin.keypad.disabled
+    if shots:
+        app.root.export_to_png(f"{shots}/pin-locked-{app.root.width}.png")
+    app.services.settings.wait = 9.2
+    yield until(lambda: any("Try again in 10 s." in t for t in labels(app.pin)))
+    app.services.settings.wait = 0.0
+    yield until(lambda: any("Enter the staff PIN" in t for t in labels(app.pin)))
+    assert not app.pin.keypad.disabled
+    return {}
+
+
+def _damaged_store(services):
+    def damaged():
+        raise ValueError("the saved game is damaged (damaged JSON: Expecting value)")
+
+    services.settings.pin = "271828182845"
+    services.store.load_current = damaged
+
+
+scenario_staff_returns_and_locks.prepare = _damaged_store
+
+
+def test_staff_returns_to_the_game_takes_long_pins_and_shows_the_lock():
+    run_scenario("test_ui_screens", "scenario_staff_returns_and_locks", size=(800, 480))

@@ -99,6 +99,8 @@ class KioskApp(App):
         self._space = "up"  # the simulated bag button: "up", "down", or "held" once the hold is sent
         self._space_held = Clock.create_trigger(lambda dt: self._hold_button(), BUTTON_HOLD_SECONDS)
         self.first_frame_at: float | None = None
+        self.staff_return = "home"
+        """The screen the staff menu's Cancel and Close go back to."""
 
     # ------------------------------------------------------------------ building
 
@@ -114,7 +116,7 @@ class KioskApp(App):
         self.attract = AttractScreen(self)
         self.home = HomeScreen(on_family=self.open_family, on_language=self.set_language)
         self.coming_soon = ComingSoonScreen(on_back=self.go_home)
-        self.pin = PinScreen(self.services.settings.check_pin, on_open=self._open_staff_menu, on_cancel=self.go_home)
+        self.pin = PinScreen(self.services.settings, on_open=self._open_staff_menu, on_cancel=self.leave_staff)
         self.staff = StaffScreen(self)
         for screen in (self.attract, self.home, self.coming_soon, self.pin, self.staff):
             self.manager.add_widget(screen)
@@ -141,11 +143,17 @@ class KioskApp(App):
             self.simulated_panel.pos = (root.width - self.simulated_panel.width, 0)
 
     def on_start(self) -> None:
-        saved = self.services.store.load_current()
-        if saved is not None:
-            self.offer_resume(saved)
+        try:
+            saved = self.services.store.load_current()
+        except Exception as error:  # a damaged saved game is offered to discard, never a crash
+            log.warning("the saved game cannot be read: %s", error)
+            self.offer_resume({})
+            self.manager.get_screen("resume").cannot_resume(str(error))
         else:
-            self.manager.current = "attract"
+            if saved is not None:
+                self.offer_resume(saved)
+            else:
+                self.manager.current = "attract"
         Clock.schedule_interval(self._tick, 1.0)
         # the callback runs in the first frame's clock tick, before it is drawn: wait one more
         Clock.schedule_once(lambda dt: Clock.schedule_once(self._first_frame, 0), 0)
@@ -188,7 +196,14 @@ class KioskApp(App):
 
     def open_staff(self) -> None:
         if self.manager.current not in ("staff", "staff-pin"):
+            self.staff_return = self.manager.current
             self.manager.current = "staff-pin"
+
+    def leave_staff(self) -> None:
+        """Back to the screen that was showing when the staff corner or the bag button was held
+        (a game in progress goes on), or home if that screen is gone."""
+        before = self.staff_return
+        self.manager.current = before if self.manager.has_screen(before) else "home"
 
     def _open_staff_menu(self) -> None:
         self.manager.current = "staff"
@@ -208,7 +223,7 @@ class KioskApp(App):
         screen = self.manager.get_screen("resume")
         try:
             mode = engine_modes.restore(self.saved)
-        except ValueError as error:
+        except Exception as error:  # whatever a damaged state raises: it can only be discarded
             log.warning("cannot resume the saved game: %s", error)
             screen.cannot_resume(str(error))
             return

@@ -18,7 +18,8 @@ from .i18n import N_, _, i18n
 from .services import DeviceStatus, RingFrames
 from .widgets import TButton
 
-DEVICE_NAMES = {"button": N_("Bag button"), "reader": N_("Tile reader"), "rings": N_("LED rings")}
+DEVICE_NAMES = {"button": N_("Bag button"), "reader": N_("Tile reader"), "rings": N_("LED rings"),
+                "storage": N_("Saving games")}
 
 
 class StatusBadge(Label):

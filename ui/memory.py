@@ -7,11 +7,12 @@ simulated and answer through the same events the real ones send.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import threading
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Iterator, Literal
 
 from engine.tiles import COLOURS
 
@@ -72,6 +73,16 @@ class MemoryStore:
         played = Counter(kind for _, kind, _ in self._records)
         return {"games played": dict(sorted(played.items())), "games in total": len(self._records)}
 
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """All or nothing, as the firmware's: what the block wrote is undone if it raises."""
+        kept = copy.deepcopy((self._current, self._records, self._progress, self._scores))
+        try:
+            yield
+        except BaseException:
+            self._current, self._records, self._progress, self._scores = kept
+            raise
+
 
 @dataclass
 class MemorySettings:
@@ -86,9 +97,16 @@ class MemorySettings:
     confirm_moves: bool = True
     warnings: tuple[str, ...] = ()
     pin: str = "1234"
+    staff_pin_set: bool = True
+    version: str = "in-memory"
+    wait: float = 0.0
+    """Seconds the keypad stays locked (tests set it)."""
 
     def check_pin(self, pin: str) -> bool:
-        return pin == self.pin
+        return self.wait <= 0 and pin == self.pin
+
+    def pin_wait(self) -> float:
+        return self.wait
 
     def set_language(self, language: str) -> None:
         self.language = language

@@ -9,6 +9,7 @@ these services for tests and for running the UI alone during development.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from contextlib import AbstractContextManager
 from typing import Any, Callable, Literal, Protocol
 
 # ------------------------------------------------------------------ events: firmware -> UI
@@ -44,7 +45,7 @@ class UnknownTag:
 class DeviceStatus:
     """The state of one device, shown as a small badge when it is not fine."""
 
-    name: Literal["button", "reader", "rings"]
+    name: Literal["button", "reader", "rings", "storage"]  # storage: finished games are being kept
     ok: bool
     backend: str  # e.g. "gpio", "simulated", "ws281x", "serial:/dev/ttyUSB0"
     detail: str = ""
@@ -139,6 +140,11 @@ class Store(Protocol):
     def statistics(self) -> dict[str, Any]:
         """Counts for the staff menu: games played per mode, robot wins/losses, ..."""
 
+    def batch(self) -> AbstractContextManager[None]:
+        """``with store.batch():`` makes every write inside one transaction: a finished game's
+        record, its scores and the clearing of ``current`` are all kept or none (a power cut in
+        between must neither lose the game nor count it twice)."""
+
 
 class Devices(Protocol):
     """The devices, as far as the UI needs them."""
@@ -170,6 +176,10 @@ class Devices(Protocol):
         """Simulated devices only: act as if ``tile`` were put on ``reader``."""
 
 
+PIN_DIGITS = (4, 12)
+"""A staff PIN has 4 to 12 digits (``tantrix-kiosk hash-pin`` and the keypad agree on it)."""
+
+
 class Settings(Protocol):
     """Configuration the UI reads, and the few settings staff may change from the menu."""
 
@@ -181,8 +191,13 @@ class Settings(Protocol):
     end_rule: Literal["all-placed", "first-out"]  # default end-of-game rule
     confirm_moves: bool  # a person's placement in the strategy game waits for their Confirm
     warnings: tuple[str, ...]  # configuration problems to show staff (file, key, value, expected)
+    staff_pin_set: bool  # False: no PIN opens the staff menu (an installed kiosk without one)
+    version: str  # the installed version, shown in the staff menu
 
     def check_pin(self, pin: str) -> bool: ...
+
+    def pin_wait(self) -> float:
+        """Seconds until the keypad takes a PIN again after wrong ones (0: now)."""
 
     def set_language(self, language: str) -> None: ...
 

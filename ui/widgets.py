@@ -21,6 +21,7 @@ from kivy.uix.widget import Widget
 
 from . import theme
 from .i18n import LANGUAGE_NAMES, N_, Translated, _, i18n
+from .services import PIN_DIGITS
 
 
 class TLabel(Translated, Label):
@@ -292,5 +293,5 @@ class Keypad(GridLayout):
         elif key == "OK":
             pin, self.entered = self.entered, ""
             self._on_enter(pin)
-        elif len(self.entered) < 8:
+        elif len(self.entered) < PIN_DIGITS[1]:
             self.entered += key

@@ -200,9 +200,10 @@ class GobbleSoloScreen(Screen):
     def finish(self) -> None:
         store = self.app.services.store
         game = self.game
-        store.add_score(KIND, time.strftime("%Y-%m-%d"), game.score)
-        store.add_record(KIND, game.to_json())
-        store.clear_current()
+        with store.batch():
+            store.add_score(KIND, time.strftime("%Y-%m-%d"), game.score)
+            store.add_record(KIND, game.to_json())
+            store.clear_current()
         if game.goal_reached:
             self.table.tell(0, _("All {total} tiles placed: you did it!", total=game.total), good=True)
             self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))

@@ -266,8 +266,9 @@ class GobblesScreen(Screen):
         self._stop_ticking()
         game = self.game
         store = self.app.services.store
-        store.add_record(KIND, game.to_json())
-        store.clear_current()
+        with store.batch():
+            store.add_record(KIND, game.to_json())
+            store.clear_current()
         winners = tuple(s.player for s in game.standings() if s.place == 1)
         self.app.services.devices.cue(Cue(winners=winners, colours=tuple(RING_COLOURS[: len(game.players)])))
         Clock.schedule_once(lambda dt: self.show_results(), 2.0)

@@ -202,11 +202,13 @@ class SolitaireScreen(Screen):
         game = self.game
         store = self.app.services.store
         status = game.status()
-        store.add_score(score_key(game.rules.value, game.aim.value), time.strftime("%Y-%m-%d"), game.score)
-        store.add_record(KIND, game.to_json())
-        store.clear_current()
+        with store.batch():
+            store.add_score(score_key(game.rules.value, game.aim.value), time.strftime("%Y-%m-%d"), game.score)
+            store.add_record(KIND, game.to_json())
+            store.clear_current()
+            if status.won:
+                record_solitaire_won(store)
         if status.won:
-            record_solitaire_won(store)
             self.app.services.devices.cue(Cue(winners=(0,), colours=("R",)))
             self.table.tell(0, _("One red chain through all 14 tiles: you did it!"), good=True)
         elif game.end is End.STUCK:

@@ -108,9 +108,9 @@ class SoloPuzzleScreen(Screen, Generic[M]):
             self.overlay.add_widget(layer)
         self.overlay.bind(size=lambda *_: self._place_card(), pos=lambda *_: self._place_card())
         self.refresh()
-        if self.mode.finished:
+        if self.mode.finished:  # solved, but the power went before it was kept: keep it now
             self.stopwatch.stop()
-            self.show_solved(first_time=False)
+            self.show_solved(first_time=True)
 
     # ------------------------------------------------------------ each screen's own
 
@@ -230,9 +230,11 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         seconds = self.stopwatch.seconds
         best = best_time(store, self.key)
         if first_time:
-            record_time(store, self.key, seconds)
-            record_solved(store, self.key)
-            store.add_record(self.KIND, self.mode.to_json())
+            with store.batch():  # solved, timed and recorded together, and no longer "interrupted"
+                record_time(store, self.key, seconds)
+                record_solved(store, self.key)
+                store.add_record(self.KIND, self.mode.to_json())
+                store.clear_current()
             self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
             confetti = Confetti(size=self.overlay.size, pos=self.overlay.pos)
             self.overlay.add_widget(confetti)

@@ -1173,8 +1173,9 @@ class StrategyScreen(Screen):
         from .strategy_results import finished_record, show_results
 
         store = self.app.services.store
-        store.add_record(self.game.KIND, finished_record(self.game))
-        store.clear_current()
+        with store.batch():
+            store.add_record(self.game.KIND, finished_record(self.game))
+            store.clear_current()
         self._cue()
         game, app, learning = self.game, self.app, self.learning
 

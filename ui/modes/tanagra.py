@@ -471,8 +471,9 @@ class TanagraScreen(Screen):
             return
         self._ended = True
         store = self.app.services.store
-        store.add_record(KIND, self.game.to_json())
-        store.clear_current()
+        with store.batch():
+            store.add_record(KIND, self.game.to_json())
+            store.clear_current()
         self.app.services.devices.cue(self._cue())
         Clock.schedule_once(lambda dt: self.show_results(), 1.5)
 

@@ -3,8 +3,10 @@ reset, quit to the system. It is the only way out of the app."""
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -14,48 +16,82 @@ from engine.tiles import ALL_NUMBERS
 
 from .. import theme
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
-from ..services import DeviceStatus, EnrolmentProgress, StickerProgress, UnknownTag
+from ..services import DeviceStatus, EnrolmentProgress, Settings, StickerProgress, UnknownTag
 from ..devices_view import DEVICE_NAMES
 from ..widgets import FlagButton, Keypad, TButton, TLabel, panel_background
 from .stickers import StickerPage
 
 
 class PinScreen(Screen):
-    """A numeric keypad; the right PIN opens the staff menu, a wrong one is refused."""
+    """A numeric keypad; the right PIN opens the staff menu, a wrong one is refused. After wrong
+    PINs the keypad is locked for a while and says for how long, counting down; Cancel goes back
+    to the screen that was showing."""
 
-    def __init__(self, check: Callable[[str], bool], on_open: Callable[[], None], on_cancel: Callable[[], None],
+    def __init__(self, settings: Settings, on_open: Callable[[], None], on_cancel: Callable[[], None],
                  **kwargs: Any) -> None:
         super().__init__(name="staff-pin", **kwargs)
         u = theme.unit()
-        self._check, self._on_open = check, on_open
+        self._settings, self._on_open = settings, on_open
         root = BoxLayout(orientation="horizontal", padding=u * 0.4, spacing=u * 0.5)
         panel_background(root, theme.TABLE_DARK, radius=0)
         left = BoxLayout(orientation="vertical", spacing=u * 0.3)
         left.add_widget(TLabel(msg=N_("Staff"), scale=1.6, bold=True))
         self.prompt = TLabel(msg=N_("Enter the staff PIN"))
         left.add_widget(self.prompt)
-        self.dots = Label(font_size=theme.font(2.0), color=theme.TEXT)
+        self.dots = Label(font_size=theme.font(1.6), color=theme.TEXT)
         left.add_widget(self.dots)
         cancel = TButton(msg=N_("Cancel"), size_hint=(1, None), height=u * 1.3)
         cancel.bind(on_release=lambda *_: on_cancel())
         left.add_widget(cancel)
         root.add_widget(left)
         self.keypad = Keypad(self._enter, size_hint=(None, 1), width=u * 5.2)
-        self.keypad.bind(entered=lambda _k, value: setattr(self.dots, "text", "\u2022 " * len(value)))
+        self.keypad.bind(entered=lambda _k, value: setattr(self.dots, "text", "\u2022" * len(value)))
         root.add_widget(self.keypad)
         self.add_widget(root)
+        self._countdown = Clock.schedule_interval(lambda dt: self._show_state(), 1.0)
+        self._countdown.cancel()
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.keypad.entered = ""
-        self.prompt.msg = N_("Enter the staff PIN")
-        self.prompt.color = theme.TEXT
+        self._show_state()
+
+    def on_leave(self, *_args: Any) -> None:
+        self._countdown.cancel()
 
     def _enter(self, pin: str) -> None:
-        if self._check(pin):
+        if self._settings.check_pin(pin):
             self._on_open()
         else:
-            self.prompt.msg = N_("Wrong PIN. Try again.")
-            self.prompt.color = theme.BAD
+            self._show_state(wrong=True)
+
+    def _show_state(self, wrong: bool = False) -> None:
+        """The prompt: no PIN set, locked (with the time left), wrong, or enter the PIN."""
+        wait = self._settings.pin_wait()
+        self.keypad.disabled = wait > 0 or not self._settings.staff_pin_set
+        if not self._settings.staff_pin_set:
+            self._say(N_("No staff PIN is set on this table. Set one with install.sh."), theme.BAD)
+        elif wait > 0:
+            self._say(N_("Too many wrong PINs. Try again in {time}."), theme.BAD, time=wait_text(wait))
+            self._countdown()
+            return
+        elif wrong:
+            self._say(N_("Wrong PIN. Try again."), theme.BAD)
+        else:
+            self._say(N_("Enter the staff PIN"), theme.TEXT)
+        self._countdown.cancel()
+
+    def _say(self, msg: str, color: Any, **values: Any) -> None:
+        self.prompt.msg, self.prompt.values, self.prompt.color = msg, values, color
+
+
+def wait_text(seconds: float) -> str:
+    """``"45 s"``, ``"2 min 5 s"``, ``"1 h 0 min"``: the time left, rounded up to the second."""
+    whole = math.ceil(seconds)
+    if whole >= 3600:
+        return f"{whole // 3600} h {whole % 3600 // 60} min"
+    if whole >= 60:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole} s"
 
 
 PAGES = ("language", "brightness", "hardware", "tags", "stickers", "statistics", "reset", "quit")
@@ -83,7 +119,7 @@ class StaffScreen(Screen):
             nav.add_widget(button)
             self.nav[page] = button
         close = TButton(msg=N_("Close"), scale=0.85, bg=list(theme.rgb("#2e7d32")))
-        close.bind(on_release=lambda *_: app.go_home())
+        close.bind(on_release=lambda *_: app.leave_staff())
         nav.add_widget(close)
         root.add_widget(nav)
         self.content = BoxLayout(orientation="vertical", padding=u * 0.4, spacing=u * 0.25)
@@ -150,7 +186,8 @@ class StaffScreen(Screen):
         self.content.add_widget(BoxLayout())
 
     def _page_hardware(self) -> None:
-        lines = [self._status_line(s) for s in self.app.services.devices.status()]
+        lines = [_("Version: {version}", version=self.app.services.settings.version)]
+        lines += [self._status_line(s) for s in self.app.services.devices.status()]
         warnings = self.app.services.settings.warnings
         if warnings:
             lines += ["", _("Configuration problems:")] + [f"  {w}" for w in warnings]
@@ -207,6 +244,7 @@ class StaffScreen(Screen):
         button = TButton(msg=N_("Clear the current game"), bg=list(theme.rgb("#8e2b2b")))
         done = TLabel(msg="")
         button.bind(on_release=lambda *_: (self.app.services.store.clear_current(),
+                                           setattr(self.app, "staff_return", "home"),
                                            setattr(done, "msg", N_("The current game was cleared."))))
         row.add_widget(button)
         self.content.add_widget(done)
