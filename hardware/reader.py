@@ -7,7 +7,8 @@ set, else a ``SimulatedReader``. Both have ``subscribe(listener)``, ``present()`
 ``SerialTileReader`` owns a background thread that opens the port (a path or any pyserial URL),
 decodes it (``protocols``) or, for a PN532, polls it (``pn532``), turns reads into placements
 (``tracker``) and names the tiles: by the number written on the tag (``ntag``), else through the
-``registry``. ``write_tile(n)`` (PN532 and simulator) writes ``n`` on the next sticker put down. When the port fails or vanishes it reports ``ReaderLost``, drops the tags it can
+``registry``. ``write_tile(n)`` (PN532 and simulator) writes ``n`` on the next sticker put down.
+When the port fails or vanishes it reports ``ReaderLost``, drops the tags it can
 no longer vouch for, and retries every ``reconnect_s`` until the port is back (``ReaderConnected``).
 With the ``lines`` protocol a controller silent for ``heartbeat_s`` is reported lost too.
 
