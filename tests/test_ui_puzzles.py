@@ -31,7 +31,8 @@ def play_from_hand(hand, board, placement, taps=True):
     else:
         hand.rotations[placement.tile] = placement.rot
     yield from settled(board)
-    yield from drag(tray_slot(hand, placement.tile), finger_for(hand, board, placement.cell))
+    finger = finger_for(hand, board, placement.cell)
+    yield from drag(tray_slot(hand, placement.tile), finger)
     yield from settled(board)
 
 

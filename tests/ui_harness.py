@@ -63,8 +63,20 @@ def touch_at(x: float, y: float) -> Any:
     return UnitTestTouch(x, y)
 
 
+def settled_screens() -> Iterator[Any]:
+    """Wait until no screen is sliding in or out: a finger lands where the widgets will stay (on a
+    busy machine a transition may still run when a scenario's fixed wait is over)."""
+    from kivy.app import App
+
+    app = App.get_running_app()
+    manager = getattr(app, "manager", None)
+    if manager is not None and manager.transition.is_active:
+        yield until(lambda: not manager.transition.is_active)
+
+
 def tap(widget_or_pos: Any) -> Iterator[Any]:
     """Tap a widget's centre (or a window position) and let a frame pass."""
+    yield from settled_screens()
     if isinstance(widget_or_pos, tuple):
         x, y = widget_or_pos
     else:
@@ -78,6 +90,7 @@ def tap(widget_or_pos: Any) -> Iterator[Any]:
 def drag(start: tuple[float, float], end: tuple[float, float], steps: int = 8,
          before_release: Any = None) -> Iterator[Any]:
     """Press at ``start``, move to ``end`` in ``steps``, (call ``before_release()``), release."""
+    yield from settled_screens()
     touch = touch_at(*start)
     touch.touch_down()
     yield
