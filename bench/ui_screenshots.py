@@ -22,7 +22,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 
 
-GROUPS = ("screens", "modes", "strategy", "solo")
+GROUPS = ("screens", "modes", "strategy", "solo", "endings")
 """The shots by kind: the app's own screens (home, staff, the table widget), Gobbles and Tanagra,
 the strategy game, the solo modes. ``--only`` renders one group (quicker while working on it)."""
 
@@ -56,12 +56,13 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str
             app.discard()
             yield 0.2
             yield from {"screens": screen_shots, "modes": mode_shots, "strategy": strategy_shots,
-                        "solo": solo_shots}[only](app, services, shot)
+                        "solo": solo_shots, "endings": ending_shots}[only](app, services, shot)
             return
         yield from screen_shots(app, services, shot)
         yield from mode_shots(app, services, shot)
         yield from strategy_shots(app, services, shot)
         yield from solo_shots(app, services, shot)
+        yield from ending_shots(app, services, shot)
 
     def screen_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         app.discard()
@@ -647,6 +648,59 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     yield 0.2
     shot("63-tantrix-setup-upright")
     services.settings.orientation = "flat"
+    app.go_home()
+
+
+def _finished_game(players: int, seed: int) -> Any:
+    """A strategy game played to its end by beginner robots, then seated by people."""
+    from engine.game import StrategyGame
+
+    game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
+    while not game.finished:
+        game.robot_move()
+    return game
+
+
+def frames(seconds: float) -> Iterator[float]:
+    """Wait ``seconds`` a tenth at a time: the clock wakes each time, so an animation (a board
+    re-fitting) runs to its end before the next shot."""
+    for _ in range(round(seconds * 10)):
+        yield 0.1
+
+
+def ending_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
+    """The strategy game's endings: the winning line traced (2 players; 4 players with a loop; a
+    draw), another colour's line picked, and the review: the first step, a forced fill, auto-play."""
+    from ui.modes.strategy_results import show_results
+
+    results = show_results(app, _finished_game(2, 2), again=lambda: None)
+    yield 0.9
+    shot("80-tantrix-ending-2")
+    results.rows[1].dispatch("on_release")
+    yield from frames(0.9)
+    shot("81-tantrix-ending-2-other-line")
+    bar = results.replay_bar
+    bar.go("first")
+    bar.go("next")
+    yield from frames(0.8)
+    shot("82-tantrix-review-step-1")
+    forced = next(i for i, (_seat, _p, f) in enumerate(bar.replay.moves) if f and i > 12)
+    bar.step = forced + 1
+    yield from frames(0.8)
+    shot("83-tantrix-review-forced")
+    bar.faster()
+    bar.faster()  # normal -> fast -> slow
+    bar.go("play")
+    yield from until(lambda: bar.step >= 4, 30.0)
+    yield from frames(0.6)
+    shot("84-tantrix-review-playing")
+    bar.playing = False
+    show_results(app, _finished_game(4, 5), again=lambda: None)
+    yield 0.9
+    shot("85-tantrix-ending-4-loop")
+    show_results(app, _finished_game(2, 6), again=lambda: None)
+    yield 0.9
+    shot("86-tantrix-ending-draw")
     app.go_home()
 
 

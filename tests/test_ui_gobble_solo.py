@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from ui_harness import drag, labels, run_scenario, tap
+from ui_harness import drag, labels, run_scenario, tap, until
 
 ORDER_TAIL = [11, 12, 13]
 
@@ -105,7 +105,7 @@ def scenario_play(app):
     assert app.services.store.high_scores("gobble-solo") == [(app.services.store.high_scores("gobble-solo")[0][0],
                                                               screen.game.score)]
     assert app.services.store.records("gobble-solo")[0][2] == screen.game.to_json()
-    yield 2.8
+    yield until(lambda: app.manager.current == "gobble-solo-results" and not app.manager.transition.is_active)
     results = app.manager.current_screen
     assert results.name == "gobble-solo-results"
     placed, total = screen.game.progress

@@ -11,10 +11,13 @@
         on_again=start_again, on_home=app.go_home)
 
 A :class:`Replay` knows how many steps the game had and draws the position after any number of
-them on the stage, returning a caption for that step ("Ann placed tile 12"). The screen opens on
-the final position; the buttons step back, forward, to the start and to the end. Modes highlight
-what decided the game on their stage themselves (a winning line, the emptied triangles...).
-``celebrate`` throws a short burst of confetti (a few seconds of animation, then nothing).
+them on the stage, returning a caption for that step ("Ann placed a tile"). The screen opens on
+the final position; the buttons step back, forward, to the start and to the end, and the game
+plays itself (play / pause) at a speed the players choose, so nobody has to tap through 56 steps.
+Modes highlight what decided the game on their stage themselves (a winning line, the emptied
+triangles...). With ``on_pick`` the standings rows can be tapped (a mode shows that player's part:
+the strategy game traces that colour's best line); :meth:`ResultsScreen.select` marks the rows
+shown. ``celebrate`` throws a short burst of confetti (a few seconds of animation, then nothing).
 """
 
 from __future__ import annotations
@@ -24,11 +27,14 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
 from kivy.animation import Animation
+from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, PopMatrix, PushMatrix, Rectangle, Rotate, Triangle
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
 from . import theme
@@ -69,11 +75,19 @@ def ordinal(place: int) -> str:
 MEDALS = {1: theme.rgb("#e8b923"), 2: theme.rgb("#c0c6cc"), 3: theme.rgb("#c27c3a")}
 
 
-class StandingRow(BoxLayout):
+class StandingRow(ButtonBehavior, BoxLayout):
+    """One standing; ``selected`` rows (what the stage shows) are framed in light."""
+
+    selected = BooleanProperty(False)
+
     def __init__(self, standing: Standing, **kwargs: Any) -> None:
         u = theme.unit()
         super().__init__(spacing=u * 0.2, padding=[u * 0.15, 0], **kwargs)
         panel_background(self, theme.PANEL, radius=0.2)
+        with self.canvas.after:
+            self._frame_colour = Color(0, 0, 0, 0)
+            self._frame = Line(width=max(1.5, u * 0.06))
+        self.bind(pos=self._paint, size=self._paint, selected=self._paint)
         place = standing.place
         medal = Label(text=ordinal(place) if place else "-", bold=True, font_size=theme.font(1.05),
                       color=theme.TABLE_DARK if place in MEDALS else theme.TEXT, size_hint=(None, 1), width=u * 1.3)
@@ -100,10 +114,14 @@ class StandingRow(BoxLayout):
                                 halign="left", valign="middle", shorten=True)
         self.name_label.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(self.name_label)
-        detail = Label(text=standing.detail, font_size=theme.font(0.85), color=theme.TEXT_DIM, halign="right",
-                       valign="middle", size_hint=(0.8, 1))
+        detail = Label(text=standing.detail, font_size=theme.font(0.8), color=theme.TEXT_DIM, halign="right",
+                       valign="middle", size_hint=(1.05, 1))
         detail.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(detail)
+
+    def _paint(self, *_args: Any) -> None:
+        self._frame_colour.rgba = theme.TEXT if self.selected else (0, 0, 0, 0)
+        self._frame.rounded_rectangle = (self.x, self.y, self.width, self.height, theme.unit() * 0.2)
 
 
 def _disc(widget: Widget, disc: Ellipse, share: float = 0.88) -> None:
@@ -113,7 +131,7 @@ def _disc(widget: Widget, disc: Ellipse, share: float = 0.88) -> None:
 
 
 class IconButton(TButton):
-    """A button drawn as an arrow: ``icon`` is "first", "back", "next" or "last"."""
+    """A button drawn as an arrow: ``icon`` is "first", "back", "next", "last", "play" or "pause"."""
 
     icon = StringProperty("next")
 
@@ -126,58 +144,113 @@ class IconButton(TButton):
         self.canvas.after.clear()
         s = min(self.width, self.height) * 0.24
         cx, cy = self.x + self.width / 2, self.y + self.height / 2
-        forward = self.icon in ("next", "last")
+        forward = self.icon in ("next", "last", "play")
         d = 1 if forward else -1
         with self.canvas.after:
             Color(*(theme.TEXT if not self.disabled else theme.TEXT_DIM[:3] + (0.35,)))
+            if self.icon == "pause":
+                for x in (cx - s * 0.75, cx + s * 0.25):
+                    Rectangle(pos=(x, cy - s), size=(s * 0.5, s * 2))
+                return
+            if self.icon == "play":
+                s *= 1.25
             Triangle(points=[cx - d * s * 0.8, cy - s, cx - d * s * 0.8, cy + s, cx + d * s * 0.9, cy])
             if self.icon in ("first", "last"):
                 Rectangle(pos=(cx + d * s * 0.95 - (0 if forward else s * 0.35), cy - s), size=(s * 0.35, s * 2))
 
 
+SPEEDS = ((N_("Slow"), 1.6), (N_("Normal"), 0.8), (N_("Fast"), 0.35))
+"""The replay's speeds: (name, seconds per step). A 56-tile game takes 90 s, 45 s or 20 s."""
+
+
 class ReplayBar(BoxLayout):
-    """Step controls under the stage: first, back, "step n of m" with the caption, next, last."""
+    """Under the stage: "step n of m" with the caption, then the controls: first, back, play /
+    pause, next, last, and the speed (tap to change). Playing stops at the end (play again starts
+    from the beginning) and whenever a step button is tapped."""
 
     step = NumericProperty(0)
+    playing = BooleanProperty(False)
+    speed = NumericProperty(1)
+    """Index into :data:`SPEEDS`."""
 
     def __init__(self, replay: Replay, **kwargs: Any) -> None:
         u = theme.unit()
-        super().__init__(spacing=u * 0.15, **kwargs)
+        super().__init__(orientation="vertical", spacing=u * 0.08, **kwargs)
         self.replay = replay
         self.buttons: dict[str, IconButton] = {}
-        for icon in ("first", "back"):
-            self._button(icon)
-        middle = BoxLayout(orientation="vertical")
+        top = BoxLayout(spacing=u * 0.15, size_hint=(1, 0.42))
         self.counter = TLabel(msg=N_("Step {step} of {steps}"), scale=0.72, color=theme.TEXT_DIM,
-                              size_hint=(1, 0.4))
-        self.caption = Label(font_size=theme.font(0.78), color=theme.TEXT, halign="center", valign="middle")
+                              size_hint=(0.32, 1))
+        self.caption = Label(font_size=theme.font(0.78), color=theme.TEXT, halign="left", valign="middle",
+                             shorten=True, shorten_from="right")
         self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
-        middle.add_widget(self.counter)
-        middle.add_widget(self.caption)
-        self.add_widget(middle)
-        for icon in ("next", "last"):
-            self._button(icon)
+        top.add_widget(self.counter)
+        top.add_widget(self.caption)
+        self.add_widget(top)
+        controls = BoxLayout(spacing=u * 0.15, size_hint=(1, 0.58))
+        for icon in ("first", "back", "play", "next", "last"):
+            button = IconButton(icon=icon, size_hint=(1, 1))
+            button.bind(on_release=lambda b, icon=icon: self.go(icon))
+            controls.add_widget(button)
+            self.buttons[icon] = button
+        self.speed_button = TButton(msg=N_("Speed"), subtitle=SPEEDS[self.speed][0], scale=0.72, size_hint=(1.6, 1))
+        self.speed_button.bind(on_release=lambda *_: self.faster())
+        controls.add_widget(self.speed_button)
+        self.add_widget(controls)
+        self._clock: Any = None
         self.step = replay.steps
-        self.bind(step=self._show)
-        self._show()
-
-    def _button(self, icon: str) -> None:
-        u = theme.unit()
-        button = IconButton(icon=icon, size_hint=(None, 1), width=u * 1.35)
-        button.bind(on_release=lambda b: self.go(b.icon))
-        self.add_widget(button)
-        self.buttons[icon] = button
+        self.bind(step=self.refresh, playing=self._play, speed=self._play)
+        self.refresh()
 
     def go(self, icon: str) -> None:
+        """What the button ``icon`` does ("play" plays or pauses)."""
+        if icon == "play":
+            self.playing = not self.playing
+            return
+        self.playing = False
         last = self.replay.steps
         self.step = {"first": 0, "back": max(self.step - 1, 0), "next": min(self.step + 1, last), "last": last}[icon]
 
-    def _show(self, *_args: Any) -> None:
+    def faster(self) -> None:
+        """The next speed (after the fastest, the slowest again)."""
+        self.speed = (self.speed + 1) % len(SPEEDS)
+        self.speed_button.subtitle = SPEEDS[self.speed][0]
+
+    def _play(self, *_args: Any) -> None:
+        if self._clock is not None:
+            self._clock.cancel()
+            self._clock = None
+        self.buttons["play"].icon = "pause" if self.playing else "play"
+        if self.playing:
+            if self.step >= self.replay.steps:
+                self.step = 0
+            self._clock = Clock.schedule_interval(self._advance, SPEEDS[self.speed][1])
+
+    def _advance(self, _dt: float) -> None:
+        self.step = min(self.step + 1, self.replay.steps)
+        if self.step >= self.replay.steps:
+            self.playing = False
+
+    def refresh(self, *_args: Any) -> None:
+        """Draw the current step (again: after the mode changed what it shows)."""
         step = int(self.step)
         self.caption.text = self.replay.show(step)
         self.counter.values = {"step": step, "steps": self.replay.steps}
         self.buttons["first"].disabled = self.buttons["back"].disabled = step == 0
         self.buttons["next"].disabled = self.buttons["last"].disabled = step == self.replay.steps
+
+
+def _clipped(stage: Widget) -> StencilView:
+    """``stage`` drawn only inside its own box: a board re-fitting (animated) between two replay
+    steps never draws over the controls beside it."""
+    clip = StencilView()
+    clip.add_widget(stage)
+
+    def follow(*_args: Any) -> None:
+        stage.pos, stage.size = clip.pos, clip.size
+
+    clip.bind(pos=follow, size=follow)
+    return clip
 
 
 class ResultsScreen(Screen):
@@ -195,6 +268,7 @@ class ResultsScreen(Screen):
         replay: Replay | None = None,
         notes: Sequence[str] = (),
         celebrate: bool = False,
+        on_pick: Callable[[int], None] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(name=f"{key}-results", **kwargs)
@@ -216,7 +290,9 @@ class ResultsScreen(Screen):
         column.add_widget(self.headline)
         row_height = min(u * 1.0, (u * 5.6) / max(len(standings), 1))
         self.rows = [StandingRow(s, size_hint=(1, None), height=row_height) for s in standings]
-        for row in self.rows:
+        for index, row in enumerate(self.rows):
+            if on_pick is not None:
+                row.bind(on_release=lambda _row, index=index: on_pick(index))
             column.add_widget(row)
         for note in notes:
             label = Label(text=note, font_size=theme.font(0.8), color=theme.TEXT_DIM, size_hint=(1, None),
@@ -238,13 +314,22 @@ class ResultsScreen(Screen):
         self.replay_bar: ReplayBar | None = None
         if stage is not None:
             right = BoxLayout(orientation="vertical", spacing=u * 0.15, size_hint=(0.58, 1))
-            right.add_widget(stage)
+            right.add_widget(_clipped(stage))
             if replay is not None and replay.steps > 0:
-                self.replay_bar = ReplayBar(replay, size_hint=(1, None), height=u * 1.3)
+                self.replay_bar = ReplayBar(replay, size_hint=(1, None), height=u * 2.0)
                 right.add_widget(self.replay_bar)
             root.add_widget(right)
         self.add_widget(root)
         self.confetti: Confetti | None = None
+
+    def select(self, indices: Sequence[int]) -> None:
+        """Frame the standings rows at ``indices`` (what the stage shows), and only those."""
+        for index, row in enumerate(self.rows):
+            row.selected = index in indices
+
+    def on_leave(self, *_args: Any) -> None:
+        if self.replay_bar is not None:
+            self.replay_bar.playing = False
 
     def on_enter(self, *_args: Any) -> None:
         if self.celebrate and self.confetti is None:

@@ -10,6 +10,7 @@ differ in lightness, so players who confuse red and green or blue still tell the
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Fbo, Line, Mesh, Rectangle
@@ -21,6 +22,8 @@ from .hexes import SQRT3, corners
 
 TEXTURE_SIZE = 256
 """Pixels per tile texture side: sharp up to the largest zoom, still small (56 x 256 KiB)."""
+FACE_RADIUS = 0.985
+"""The drawn hexagon's circumradius, as a share of half the texture's side."""
 
 Point = tuple[float, float]
 
@@ -112,13 +115,32 @@ NUMBER_PX = 12
 are specks no one can read and only clutter the links."""
 
 
+def draw_link(colour: str, path: list[Point], flat: Callable[[list[Point]], list[float]], radius: float) -> None:
+    """Draw one link band as the tiles show it, into the current canvas: ``path`` on the unit tile,
+    ``flat`` turning unit points into flat pixel coordinates, ``radius`` the tile's circumradius in
+    pixels. The tile faces and the lines lit on the board (ui.modes.strategy_board) both draw
+    with it, so a lit link looks exactly like the link on the tile, patterns included."""
+    band = radius * 0.2
+    points = flat(path)
+    Color(*theme.TILE_FACE)
+    Line(points=points, width=band * 0.5 + radius * 0.045, cap="none", joint="round")
+    Color(*theme.LINK[colour])
+    Line(points=points, width=band * 0.5, cap="none", joint="round")
+    if colour == "G":
+        Color(0.05, 0.25, 0.1, 1)
+        Line(points=points, width=band * 0.14, cap="none", joint="round")
+    elif colour == "B":
+        Color(0.85, 0.92, 1, 1)
+        for dash in _dashes(path, 0.09, 0.07):
+            Line(points=flat(dash), width=band * 0.13, cap="round", joint="round")
+
+
 def render_face(number: int, size: int = TEXTURE_SIZE, numbered: bool = True) -> Texture:
     """Draw tile ``number`` unrotated into a new ``size`` x ``size`` texture (transparent outside
     the hexagon), with its number in a corner unless ``numbered`` is False."""
     fbo = Fbo(size=(size, size), with_stencilbuffer=False)
     half = size / 2.0
-    radius = half * 0.985
-    band = radius * 0.2
+    radius = half * FACE_RADIUS
 
     def px(p: Point) -> list[float]:
         return [half + p[0] * radius, half + p[1] * radius]
@@ -136,18 +158,7 @@ def render_face(number: int, size: int = TEXTURE_SIZE, numbered: bool = True) ->
         Color(*theme.TILE_FACE)
         _fill_polygon(corners(half, half, radius * 0.94))
         for link, path in zip(links, paths):
-            points = flat(path)
-            Color(*theme.TILE_FACE)
-            Line(points=points, width=band * 0.5 + radius * 0.045, cap="none", joint="round")
-            Color(*theme.LINK[link.colour])
-            Line(points=points, width=band * 0.5, cap="none", joint="round")
-            if link.colour == "G":
-                Color(0.05, 0.25, 0.1, 1)
-                Line(points=points, width=band * 0.14, cap="none", joint="round")
-            elif link.colour == "B":
-                Color(0.85, 0.92, 1, 1)
-                for dash in _dashes(path, 0.09, 0.07):
-                    Line(points=flat(dash), width=band * 0.13, cap="round", joint="round")
+            draw_link(link.colour, path, flat, radius)
         Color(*theme.TILE_EDGE)
         Line(points=hexagon, width=max(1.0, radius * 0.02), close=True)
         if numbered:

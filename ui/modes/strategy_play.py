@@ -1009,6 +1009,7 @@ class StrategyScreen(Screen):
         self.flying = False
         if generation != self._generation:
             self.refresh()
+            self._next()  # a seat changed hands in flight: whoever plays now goes on
             return
         try:
             self.game.place(choice, seat=seat)
@@ -1187,9 +1188,11 @@ class StrategyScreen(Screen):
 
 
 def like(game: StrategyGame) -> StrategyGame:
-    """A new game with the same seats (people and robots as they are now), colours and rules."""
+    """A new game with the same seats as set at setup (a robot that took a seat over during the
+    game leaves it again), colours and rules."""
     options = game.options
-    return StrategyGame.new(options.players, "".join(game.colours()), [s.robot for s in game.seats],
+    robots = [seat["robot"] for seat in game.record()["seats"]]
+    return StrategyGame.new(options.players, "".join(game.colours()), robots,
                             doubles=options.doubles, end=options.end, physical_bag=options.physical_bag)
 
 

@@ -1,5 +1,7 @@
-"""The end of a strategy game: the scores per colour, the winning line or loop lit on the final
-position, a draw shown as a draw, and the game replayed placement by placement.
+"""The end of a strategy game: the scores per colour, the winning line or loop traced on the final
+position (tap a colour's row to trace its best line instead), a draw shown as a draw, and the game
+replayed placement by placement: each step re-fits the board of that step, marks the tile just
+placed (a forced fill tagged "Forced"), and the replay can play itself.
 
 The record kept in the store is the engine's (``StrategyGame.record()``, which
 ``engine.record.replay`` re-validates) with ``"robots": {level: "won" | "lost" | "drawn"}`` added
@@ -10,11 +12,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Canvas, Color, Line, Rectangle, RoundedRectangle
+
 from engine.board import Board, Placement
 from engine.board import Line as ChainLine
 from engine.game import StrategyGame
+from engine.geometry import Cell
 
 from ..board import BoardView
+from ..hexes import corners
 from ..i18n import N_, _
 from ..results import ResultsScreen, Standing
 from .. import theme
@@ -66,11 +73,17 @@ def winning_lines(game: StrategyGame) -> list[ChainLine]:
     return [line for line in (best_line(game.board, c) for c in leaders) if line is not None]
 
 
+def ranking(game: StrategyGame) -> list[str]:
+    """The colours in play, best score first (as the standings list them)."""
+    scores = game.result.scores if game.result is not None else game.scores()
+    return sorted(scores, key=lambda c: -scores[c])
+
+
 def standings(game: StrategyGame) -> list[Standing]:
     """One row per colour in play, best first; equal scores share a place."""
     scores = game.result.scores if game.result is not None else game.scores()
     rows = []
-    for colour in sorted(scores, key=lambda c: -scores[c]):
+    for colour in ranking(game):
         place = 1 + sum(1 for s in scores.values() if s > scores[colour])
         detail = _("{points} points\n{score}", points=scores[colour], score=score_words(game.board, colour))
         rows.append(Standing(place, team_name(game, colour), theme.LINK[colour], detail))
@@ -90,24 +103,91 @@ def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None)
     view.show(game.board)
     marks = LineMarks(view)
     lines = winning_lines(game)
-    marks.show(lines)
+    replay = StrategyReplay(view, marks, game, lines)
+    colours = ranking(game)
     people_won = result.winner is not None and any(
         s.robot is None and s.colour == result.winner for s in game.seats)
     screen = ResultsScreen(
-        KIND, title=_("Game over"), headline=headline, standings=standings(game), stage=view,
-        replay=StrategyReplay(view, marks, game, lines), celebrate=people_won, on_again=again,
-        on_home=app.go_home)
+        KIND, title=_("Game over"), headline=headline, standings=standings(game), stage=view, replay=replay,
+        notes=[_("Tap a colour to trace its best line.")], celebrate=people_won, on_again=again,
+        on_home=app.go_home, on_pick=lambda index: trace(screen, replay, colours, index))
     screen.marks = marks
+    screen.select([colours.index(line.colour) for line in lines])
     app.show(screen)
     return screen
 
 
+def trace(screen: ResultsScreen, replay: StrategyReplay, colours: list[str], index: int) -> None:
+    """Trace the best line of the colour on row ``index`` on the final position."""
+    line = best_line(replay.final, colours[index])
+    replay.lines = [line] if line is not None else []
+    screen.select([index])
+    bar = screen.replay_bar
+    if bar is not None and bar.step != replay.steps:
+        bar.go("last")
+    elif bar is not None:
+        bar.refresh()
+    else:
+        replay.show(replay.steps)
+
+
+class StepMark:
+    """The tile placed at a replay's step, outlined on ``view`` so the eye finds it: white inside a
+    dark edge (seen against every link colour and the baize), amber with a "Forced" tag when it
+    filled a forced space, so that shows without telling colours apart."""
+
+    def __init__(self, view: BoardView) -> None:
+        self.view = view
+        self.cell: Cell | None = None
+        self.forced = False
+        self._tag: Any = None  # the "Forced" tag's text, drawn once
+        self._canvas = Canvas()
+        view.canvas.after.add(self._canvas)
+        view.bind(size_px=self._draw, origin=self._draw, pos=self._draw, size=self._draw)
+
+    def show(self, cell: Cell | None, forced: bool = False) -> None:
+        """Mark ``cell`` (None: nothing)."""
+        self.cell, self.forced = cell, forced
+        if forced and self._tag is None:
+            label = CoreLabel(text=_("Forced"), font_size=theme.font(0.62), bold=True)
+            label.refresh()
+            self._tag = label.texture
+        self._draw()
+
+    def _draw(self, *_args: Any) -> None:
+        canvas = self._canvas
+        canvas.clear()
+        if self.cell is None:
+            return
+        s = self.view.size_px
+        x, y = self.view.cell_centre(self.cell)
+        ring = corners(x, y, s * 1.02)
+        edge = max(2.5, s * 0.1)
+        with canvas:
+            Color(*theme.TILE_FACE)
+            Line(points=ring, width=edge, close=True, joint="round")
+            Color(*(theme.ACCENT if self.forced else theme.TEXT))
+            Line(points=ring, width=edge * 0.55, close=True, joint="round")
+            if self.forced:
+                text = self._tag
+                w, h = text.width + theme.unit() * 0.25, text.height + theme.unit() * 0.08
+                top = min(y + s * 1.05, self.view.top - h - 2)
+                Color(*theme.TILE_FACE)
+                RoundedRectangle(pos=(x - w / 2, top), size=(w, h), radius=[h / 2])
+                Color(*theme.ACCENT)
+                Line(rounded_rectangle=(x - w / 2, top, w, h, h / 2), width=1.5)
+                Color(1, 1, 1, 1)
+                Rectangle(texture=text, pos=(x - text.width / 2, top + (h - text.height) / 2), size=text.size)
+
+
 class StrategyReplay:
-    """A finished game's placements, one step each, from its record; the last step lights the
-    winning line again."""
+    """A finished game's placements, one step each, from its record. Each step draws the board of
+    that step fitted to the stage (the first tile large and centred) and marks the tile just placed;
+    the last step traces :attr:`lines` again."""
 
     def __init__(self, view: BoardView, marks: LineMarks, game: StrategyGame, lines: list[ChainLine]) -> None:
         self.view, self.marks, self.lines = view, marks, lines
+        self.final = game.board
         record = game.record()
         start = record.get("start")
         self.first = Board.from_json(start["position"]) if start else Board()
@@ -116,21 +196,36 @@ class StrategyReplay:
             for e in record["events"] if "place" in e
         ]
         self.names = [seat_name(game, seat, robot_mark=False) for seat in range(game.players)]
-        self.cells = [p.cell for p in game.board.placements()]
+        self.step_mark = StepMark(view)
+        view.bind(pos=self._fit_stage, size=self._fit_stage)
 
     @property
     def steps(self) -> int:
         return len(self.moves)
+
+    def fit(self, animate: bool = True) -> None:
+        """Fit the board shown (its tiles and forced spaces) to the stage."""
+        board = self.view.board
+        self.view.recentre(animate, [p.cell for p in board.placements()] + [f.cell for f in board.forced_spaces()])
+
+    def _fit_stage(self, view: BoardView, *_args: Any) -> None:
+        """The stage moved or changed size: fit the board a little inside it, so no tile or mark
+        touches its edge."""
+        margin = theme.unit() * 0.3
+        view.fit_area = [view.x + margin, view.y + margin, view.width - 2 * margin, view.height - 2 * margin]
+        self.fit(animate=False)
 
     def show(self, step: int) -> str:
         board = self.first.copy()
         for _seat, placement, _forced in self.moves[:step]:
             board.push(placement)
         self.view.show(board)
-        self.view.recentre(animate=False, cells=self.cells or None)
+        self.fit()
         self.marks.show(self.lines if step == self.steps else ())
         if step == 0:
+            self.step_mark.show(None)
             return _("The start")
         seat, placement, forced = self.moves[step - 1]
-        message = N_("{name} filled a forced space with tile {tile}") if forced else N_("{name} placed tile {tile}")
-        return _(message, name=self.names[seat], tile=placement.tile)
+        self.step_mark.show(placement.cell, forced)
+        message = N_("{name} filled a forced space") if forced else N_("{name} placed a tile")
+        return _(message, name=self.names[seat])

@@ -1,0 +1,217 @@
+"""The end of a strategy game at the kiosk, driven by simulated touches: the winning line traced on
+the final position (the rest dimmed, a pulse running along it), each colour's best line on a tap of
+its row, the review marking the tile of each step (a forced fill tagged as forced) on the board of
+that step fitted to the stage, auto-play at a chosen speed reaching the end, and "Play again" after
+a robot took seats over starting with the seats as set at setup."""
+
+from __future__ import annotations
+
+from ui_harness import Pixels, labels, near, run_scenario, tap, until
+
+
+def _finished(players, seed):
+    """A game played to its end by beginner robots, its seats then given to people."""
+    from engine.game import StrategyGame
+
+    game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
+    while not game.finished:
+        game.robot_move()
+    return game
+
+
+def scenario_trace_and_review(app):
+    """A 2-player ending: the winner's line traced, Yellow's picked, the review stepped by touch."""
+    from ui import theme
+    from ui.i18n import _
+    from ui.modes.strategy_board import best_line
+    from ui.modes.strategy_results import show_results
+
+    game = _finished(2, 2)
+    winner = game.result.winner
+    loser = next(c for c in game.result.scores if c != winner)
+    results = show_results(app, game, again=lambda: None)
+    yield until(on_screen(app, "strategy-results"))
+    marks, bar = results.marks, results.replay_bar
+    view = bar.replay.view
+    # the winner's line is traced on the final position, its row framed; the pulse runs along it
+    assert marks.cells == set(best_line(game.board, winner).cells)
+    assert [row.selected for row in results.rows] == [True, False]
+    start = marks.progress
+    yield until(lambda: abs(marks.progress - start) > 0.1)
+    assert abs(marks.progress - start) > 0.1, "the pulse did not move"
+    # the tiles off the line are dimmed to a third
+    off = [p.cell for p in game.board.placements() if p.cell not in marks.cells]
+    dimmed = _brightness(view, off)
+    lines = marks.lines
+    marks.show(())
+    yield
+    plain = _brightness(view, off)
+    assert dimmed < plain * 0.45, (dimmed, plain)
+    marks.show(lines)
+    # tapping the other colour's row traces its best line instead
+    yield from tap(results.rows[1])
+    assert marks.cells == set(best_line(game.board, loser).cells)
+    assert [row.selected for row in results.rows] == [False, True]
+    assert marks.lines[0].colour == loser
+    # the review: the start is empty, nothing traced, nothing marked
+    yield from tap(bar.buttons["first"])
+    assert bar.step == 0 and len(view.board) == 0 and not marks.cells and bar.replay.step_mark.cell is None
+    assert bar.caption.text == _("The start")
+    # step 1: the first tile marked, fitted large and centred on the stage
+    yield from tap(bar.buttons["next"])
+    first = game.board.placements()[0]
+    assert bar.replay.step_mark.cell == first.cell and not bar.replay.step_mark.forced
+    unit = theme.unit()
+    yield until(lambda: view.size_px >= 1.7 * unit)
+    assert view.size_px >= 1.7 * unit, view.size_px  # 82 px tiles at 800x480, not 35 px
+    cx, cy = view.window_cell_centre(first.cell)
+    sx, sy = view.to_window(*view.center)
+    assert abs(cx - sx) < 2 and abs(cy - sy) < 2, ((cx, cy), (sx, sy))
+    picture = Pixels(view)
+    # the mark: a light ring just outside the tile's corners (the top corner), dark just outside it
+    ring_y = cy + view.size_px * 1.02
+    assert near(picture.at(cx, ring_y), theme.TEXT, 50), picture.at(cx, ring_y)
+    assert sum(picture.at(cx, ring_y + view.size_px * 0.09)) < 150
+    # later steps: the board of that step, re-fitted (smaller as it grows), each step's tile marked
+    sizes = [view.size_px]
+    for step in range(2, 9):
+        yield from tap(bar.buttons["next"])
+        yield until(settled(view))
+        assert bar.step == step and len(view.board) == step
+        assert bar.replay.step_mark.cell == game.board.placements()[step - 1].cell
+        sizes.append(view.size_px)
+        for p in view.board.placements():  # every tile of the step inside the stage
+            x, y = view.window_cell_centre(p.cell)
+            wx, wy = view.to_window(view.x, view.y)
+            assert wx <= x <= wx + view.width and wy <= y <= wy + view.height
+    assert sizes[-1] < sizes[0]
+    # a forced fill is shown as forced: the caption says so and the mark is tagged
+    forced = next(i for i, (_seat, _p, f) in enumerate(bar.replay.moves) if f and i >= bar.step)
+    while bar.step < forced + 1:
+        yield from tap(bar.buttons["next"])
+    seat = bar.replay.moves[forced][0]
+    assert bar.replay.step_mark.forced and bar.replay.step_mark.cell == bar.replay.moves[forced][1].cell
+    assert bar.caption.text == _("{name} filled a forced space", name=bar.replay.names[seat])
+    ordinary = next(i for i, (_seat, _p, f) in enumerate(bar.replay.moves) if not f and i > forced)
+    while bar.step < ordinary + 1:
+        yield from tap(bar.buttons["next"])
+    assert not bar.replay.step_mark.forced
+    return {"steps": bar.replay.steps, "sizes": sizes}
+
+
+def on_screen(app, name):
+    """A condition for ``until``: screen ``name`` is current and has finished sliding in (a tap
+    lands where its buttons are drawn)."""
+    return lambda: app.manager.current == name and not app.manager.transition.is_active
+
+
+def settled(view):
+    """A condition for ``until``: the view has not moved since the last poll (polls are clock
+    events, so an animation has had a frame between two of them): its re-fit is over."""
+    last = [None]
+
+    def check():
+        now = (view.size_px, tuple(view.origin))
+        done, last[0] = now == last[0], now
+        return done
+
+    return check
+
+
+def _brightness(view, cells):
+    """The summed brightness of a few points over each of ``cells`` (their faces and links)."""
+    import math
+
+    picture = Pixels(view)
+    total = 0
+    for cell in cells:
+        x, y = view.window_cell_centre(cell)
+        for k in range(6):
+            a = math.radians(30 + 60 * k)
+            total += sum(picture.at(x + math.cos(a) * view.size_px * 0.55, y + math.sin(a) * view.size_px * 0.55))
+    return total
+
+
+def test_the_winning_line_is_traced_and_the_review_marks_and_fits_each_step():
+    result = run_scenario("test_ui_tantrix_results", "scenario_trace_and_review", size=(800, 480))
+    assert result["steps"] == 56
+
+
+def scenario_auto_play(app):
+    """The review plays itself at the chosen speed to the end, and stops there; a step button
+    pauses it."""
+    from ui.modes.strategy_results import show_results
+    from ui.results import SPEEDS
+
+    game = _finished(4, 5)
+    results = show_results(app, game, again=lambda: None)
+    yield until(on_screen(app, "strategy-results"))
+    bar = results.replay_bar
+    steps = bar.replay.steps
+    assert bar.buttons["play"].icon == "play"
+    # the fastest speed, chosen by touch
+    while SPEEDS[bar.speed][0] != "Fast":
+        yield from tap(bar.speed_button)
+    # play from the end starts at the beginning; a step button pauses
+    shown = []
+    bar.bind(step=lambda _bar, step: shown.append(step))
+    yield from tap(bar.buttons["play"])
+    assert bar.playing and shown[0] == 0 and bar.buttons["play"].icon == "pause"
+    yield until(lambda: bar.step >= 2)
+    yield from tap(bar.buttons["next"])
+    paused_at = bar.step
+    assert not bar.playing and bar.buttons["play"].icon == "play"
+    yield 2 * SPEEDS[bar.speed][1]
+    assert bar.step == paused_at
+    # ten steps before the end, play again: every step is shown in turn, up to the end
+    while bar.step < steps - 10:
+        bar.go("next")  # (the same as tapping next, without 40 frames)
+    shown.clear()
+    yield from tap(bar.buttons["play"])
+    assert bar.playing
+    yield until(lambda: not bar.playing, seconds=30)
+    assert shown == list(range(steps - 9, steps + 1)), shown
+    assert bar.step == steps and bar.buttons["play"].icon == "play"
+    assert results.marks.cells  # the end traces the winning line (a loop here) again
+    assert results.marks.lines[0].loop
+    assert any("Fast" == t or "Fast" in t for t in labels(bar))
+    return {"shown": len(shown)}
+
+
+def test_the_review_plays_itself_to_the_end_at_the_chosen_speed():
+    result = run_scenario("test_ui_tantrix_results", "scenario_auto_play", size=(800, 480))
+    assert result["shown"] == 10
+
+
+def scenario_play_again_after_a_take_over(app):
+    """Two people sit down; near the end robots take both seats over (each seat's card); the game
+    ends; "Play again" seats two people again, as set at setup."""
+    from engine.game import StrategyGame
+    from ui.modes import strategy_play
+
+    game = StrategyGame.new(2, "RY", [None, None], seed=3)
+    while len(game.board) < 48 and not game.finished:
+        game.place(game.legal()[0])
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause, screen.flight_seconds = 0.05, 0.1
+    yield 0.3
+    for seat in (game.turn, 1 - game.turn):
+        screen.open_card(seat)
+        yield
+        yield from tap(screen.card.choices.chip("beginner"))
+    assert [s.robot for s in game.seats] == ["beginner", "beginner"]
+    yield until(on_screen(app, "strategy-results"), seconds=40)
+    results = app.manager.current_screen
+    assert results.name == "strategy-results" and game.finished
+    yield from tap(results.again_button)
+    again = app.manager.current_screen
+    assert isinstance(again, strategy_play.StrategyScreen) and again.game is not game
+    assert [s.robot for s in again.game.seats] == [None, None]
+    assert again.game.colours() == game.colours()
+    again.leave()
+    return {"events": sum(1 for e in game.record()["events"] if "robot" in e)}
+
+
+def test_play_again_after_a_take_over_seats_the_setup_again():
+    result = run_scenario("test_ui_tantrix_results", "scenario_play_again_after_a_take_over", size=(800, 480))
+    assert result["events"] == 2
