@@ -25,6 +25,7 @@ from typing import Mapping
 from .config import Config, load_config
 from .devices import KioskDevices
 from .notify import Notifier
+from .players import Players
 from .settings import KioskSettings, Reports
 from .store import SqliteStore
 
@@ -83,7 +84,7 @@ class Runtime:
 
         services = Services(store=self.store, devices=self.devices, settings=self.settings,
                             on_first_frame=self.notifier.ready, on_tick=self.notifier.tick,
-                            quit_to_system=quit_to_system)
+                            quit_to_system=quit_to_system, players=Players(self.store))
         app = KioskApp(services, kiosk=self.launch.fullscreen)
         self.devices.attach(app.post)
         try:

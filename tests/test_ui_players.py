@@ -1,0 +1,121 @@
+"""The players' screens driven with touches: picking a seat's player from the name buttons, making
+a new one on the table's keyboard (with Polish letters) and an avatar, and the ladder with charts.
+The players book is the firmware's own, on a SQLite database in a temporary directory."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+import pytest
+from ui_harness import run_scenario, tap, until
+
+SHOTS = os.environ.get("TANTRIX_SHOTS")
+"""A directory to save the screens in (for people to look at), or None."""
+
+
+def _book(services: Any) -> None:
+    from engine.ratings import Outcome
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+
+    players = Players(SqliteStore(tempfile.mkdtemp(prefix="tantrix-players-")))
+    ana = players.create("Ana", "sky:star")
+    bo = players.create("Bartłomiej", "vermilion:triangle")
+    cy = players.create("Cécile", "green:hexagon")
+    results = [((ana.id,), ("robot:club",)), ((bo.id,), (ana.id,), ("robot:beginner",)), ((cy.id,), (bo.id,))]
+    for n in range(9):
+        sides = results[n % 3]
+        players.record_game("tantrix", Outcome(f"g{n}", sides, tuple(range(1, len(sides) + 1))), finished=float(n))
+    services.players = players
+
+
+def _shot(app: Any, name: str) -> None:
+    if SHOTS:
+        from kivy.core.window import Window
+
+        app.root.export_to_png(os.path.join(SHOTS, f"{Window.width}x{Window.height}-{name}.png"))
+
+
+def scenario_pick_and_make_a_player(app):
+    from ui.i18n import i18n
+    from ui.screens.players import NewPlayerScreen, PlayerPickerScreen
+
+    book = app.services.players
+    picked: list[Any] = []
+    picker = PlayerPickerScreen(book, on_pick=picked.append, on_back=lambda: None)
+    app.show(picker)
+    yield 0.2
+    _shot(app, f"players-pick-{i18n.language}")
+    names = [b.text for b in picker.buttons]
+    assert names == ["Cécile", "Bartłomiej", "Ana"]  # newest first
+    for button in picker.buttons:
+        assert button.height >= 45 and button.width >= 45
+    yield from tap(picker.buttons[1])
+    assert [p.name for p in picked] == ["Bartłomiej"]
+    yield from tap(picker.grid.children[-1])  # Guest
+    assert picked[-1] is None
+    yield from tap(picker.grid.children[-2])  # New player
+    yield until(lambda: isinstance(app.manager.current_screen, NewPlayerScreen))
+    keyboard = app.manager.current_screen
+    keyboard._switch_accents("pl")
+    yield
+    for char in "ŁUCJA":
+        yield from tap(keyboard.keys[char])
+    keyboard.message.text = ""
+    yield from tap(keyboard.avatars.children[-1 - 5])  # the sixth colour (vermilion)
+    yield from tap(keyboard.avatars.children[0])  # the last symbol (hexagon)
+    _shot(app, f"players-new-{i18n.language}")
+    assert keyboard.name_text == "Łucja" and keyboard.avatar == "vermilion:hexagon"
+    assert all(k.height >= 45 for k in keyboard.keys.values())
+    yield from tap(keyboard.ok)
+    assert picked[-1].name == "Łucja" and picked[-1].avatar == "vermilion:hexagon"
+    assert [p.name for p in book.all()][0] == "Łucja"
+    # a name already taken is refused with the reason, and nothing is made
+    app.show(keyboard)
+    keyboard.name_text = ""
+    for char in "ANA":
+        yield from tap(keyboard.keys[char])
+    yield from tap(keyboard.ok)
+    assert "already a player" in keyboard.message.text and len(book.all()) == 4
+    _shot(app, f"players-refused-{i18n.language}")
+    return len(picked)
+
+
+scenario_pick_and_make_a_player.prepare = _book
+
+
+def scenario_ladder(app):
+    from ui.i18n import i18n
+    from ui.screens.ladder import LadderScreen, Sparkline
+
+    book = app.services.players
+    screen = LadderScreen(book, on_back=lambda: None)
+    app.show(screen)
+    yield 0.2
+    _shot(app, f"ladder-{i18n.language}")
+    rows = list(reversed(screen.rows.children))
+    expected = [row.player.name for row in book.ladder()]
+    shown = [[w.text for w in reversed(row.children) if hasattr(w, "text")][1] for row in rows]
+    assert shown == expected and len(expected) == 3
+    charts = [w for row in rows for w in row.children if isinstance(w, Sparkline)]
+    assert [len(c.points) for c in charts] == [len(book.history(r.player.id)) for r in book.ladder()]
+    assert all(len(c.canvas.children) > 0 for c in charts)
+    return shown
+
+
+scenario_ladder.prepare = _book
+
+
+@pytest.mark.parametrize("size, language", [((800, 480), "pl"), ((1280, 800), "fr")])
+def test_a_seat_picks_a_player_or_makes_one_on_the_keyboard(size, language):
+    picked = run_scenario("test_ui_players", "scenario_pick_and_make_a_player", size=size,
+                          settings={"language": language})
+    assert picked == 3
+
+
+@pytest.mark.parametrize("size, language", [((800, 480), "nl"), ((1280, 800), "en")])
+def test_the_ladder_lists_players_best_first_with_their_charts(size, language):
+    shown = run_scenario("test_ui_players", "scenario_ladder", size=size, settings={"language": language})
+    assert sorted(shown) == ["Ana", "Bartłomiej", "Cécile"]
