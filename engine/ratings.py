@@ -90,6 +90,31 @@ def ranks_from_scores(scores: Sequence[int], winner: int | None) -> tuple[int, .
     return tuple(ranks)
 
 
+def outcome_of_record(game: str, record: Mapping[str, Any], people: Sequence[str | None]) -> Outcome | None:
+    """The outcome of a finished strategy game's record (``engine.record``): one side per colour
+    (partners share one in Doubles), placed by the result. ``people[i]`` is the player id at seat
+    ``i`` or None for a guest; a seat a robot plays at the end counts as that robot. None when the
+    record has no result."""
+    result = record.get("result")
+    if not isinstance(result, Mapping):
+        return None
+    robots = [seat.get("robot") for seat in record["seats"]]
+    for event in record.get("events", ()):
+        if "seat" in event and "place" not in event and "draw" not in event and "skip" not in event:
+            robots[event["seat"]] = event.get("robot")
+    sides: dict[str, list[str]] = {}
+    for index, (seat, robot) in enumerate(zip(record["seats"], robots)):
+        person = people[index] if index < len(people) else None
+        key = f"{ROBOT}{robot}" if robot is not None else person or f"{GUEST}{index}"
+        sides.setdefault(seat["colour"], []).append(key)
+    colours = list(sides)
+    scores = [int(result["scores"].get(colour, 0)) for colour in colours]
+    winner = result.get("winner")
+    ranks = ((1,) * len(colours) if result.get("reason") == "deadlock"
+             else ranks_from_scores(scores, colours.index(winner) if winner in colours else None))
+    return Outcome(game, tuple(tuple(keys) for keys in sides.values()), ranks)
+
+
 def is_rated(key: str) -> bool:
     """Whether a participant's rating is kept (players: yes; robots are fixed, guests forgotten)."""
     return not (key.startswith(ROBOT) or key.startswith(GUEST))

@@ -158,11 +158,13 @@ class Players:
 
     def record_game(self, kind: str, outcome: Outcome, record_id: int | None = None,
                     finished: float | None = None) -> list[Step]:
-        """Keep a finished game's outcome and rate it; returns each rated player's change. A game
-        finished before the newest one kept (a clock set back) rates every game again in order."""
+        """Keep a finished game's outcome and rate it; returns each rated player's change (none for
+        a game already kept: each counts once). A game finished before the newest one kept (a clock set back) rates every game again in order."""
         finished = time.time() if finished is None else finished
 
         def add(db: sqlite3.Connection) -> list[Step]:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (outcome.game,)).fetchone() is not None:
+                return []  # counted once, however often its end is reported
             latest = db.execute("SELECT max(finished) FROM games").fetchone()[0]
             db.execute("INSERT INTO games (id, kind, finished, record_id, outcome) VALUES (?, ?, ?, ?, ?)",
                        (outcome.game, kind, finished, record_id, json.dumps(outcome.to_json())))

@@ -119,3 +119,75 @@ def test_a_seat_picks_a_player_or_makes_one_on_the_keyboard(size, language):
 def test_the_ladder_lists_players_best_first_with_their_charts(size, language):
     shown = run_scenario("test_ui_players", "scenario_ladder", size=size, settings={"language": language})
     assert sorted(shown) == ["Ana", "Bartłomiej", "Cécile"]
+
+
+def scenario_a_seated_player_is_rated_at_the_end(app):
+    from engine.robots import make_robot
+    from ui.modes import strategy_play, tantrix
+    from ui.screens.players import PlayerPickerScreen
+    from ui.seat_players import rate_finished
+
+    book = app.services.players
+    before = {row.player.name: row.games for row in book.ladder()}
+    app.open_family("tantrix")
+    yield 0.2
+    setup = app.manager.current_screen
+    assert isinstance(setup, tantrix.TantrixSetupScreen)
+    yield from tap(setup.cards[1].kind.chip(False))  # both seats people: no robot thread to race
+    who = setup.cards[0].bottom.children[0]
+    yield from tap(who)
+    picker = app.manager.current_screen
+    assert isinstance(picker, PlayerPickerScreen)
+    yield from tap(next(b for b in picker.buttons if b.text == "Ana"))
+    assert app.manager.current_screen is setup and setup.seats[0].player.name == "Ana"
+    assert setup.cards[0].bottom.children[0].text == "Ana" and setup.seats[1].player is None
+    yield 0.2
+    _shot(app, "setup-with-players")
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, strategy_play.StrategyScreen)
+    game = screen.game
+    robot = make_robot("beginner")
+    while not game.finished:  # both people play like beginners, straight through the engine
+        game.robot_move(robot)
+    screen.finish()
+    record_id, _kind, record = app.services.store.records("strategy")[0]
+    assert record["result"] == game.record()["result"]
+    after = {row.player.name: row.games for row in book.ladder()}
+    assert after["Ana"] == before["Ana"] + 1 and after["Bartłomiej"] == before["Bartłomiej"]
+    ana = next(p for p in book.all() if p.name == "Ana")
+    latest = book.results(ana.id)[0]
+    assert latest.record_id == record_id and latest.sides == 2
+    assert latest.place == (1 if game.result.winner in ("R", None) else 2)
+    rate_finished(app, game, record_id)  # the end seen again (e.g. after a restart) counts once
+    assert {row.player.name: row.games for row in book.ladder()}["Ana"] == after["Ana"]
+    yield 2.3
+    return after["Ana"]
+
+
+scenario_a_seated_player_is_rated_at_the_end.prepare = _book
+
+
+def test_a_player_picked_at_a_seat_is_rated_once_when_the_game_ends():
+    assert run_scenario("test_ui_players", "scenario_a_seated_player_is_rated_at_the_end", size=(800, 480)) == 7
+
+
+def scenario_home_opens_the_ladder(app):
+    from ui.screens.ladder import LadderScreen
+
+    app.go_home()
+    yield 0.2
+    _shot(app, "home-with-ladder")
+    button = app.home.ladder_button
+    assert button.height >= 45 and button.width >= 45
+    yield from tap(button)
+    assert isinstance(app.manager.current_screen, LadderScreen)
+    return len(app.manager.current_screen.rows.children)
+
+
+scenario_home_opens_the_ladder.prepare = _book
+
+
+def test_home_opens_the_ladder():
+    assert run_scenario("test_ui_players", "scenario_home_opens_the_ladder", size=(800, 480),
+                        settings={"language": "pl"}) == 3

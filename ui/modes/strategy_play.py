@@ -846,10 +846,12 @@ class StrategyScreen(Screen):
         if self._ended:
             return
         self._ended = True
+        from ..seat_players import rate_finished
         from .strategy_results import finished_record, show_results
 
         store = self.app.services.store
-        store.add_record(self.game.KIND, finished_record(self.game))
+        record_id = store.add_record(self.game.KIND, finished_record(self.game))
+        rate_finished(self.app, self.game, record_id)
         store.clear_current()
         self._cue()
         game, app, learning = self.game, self.app, self.learning

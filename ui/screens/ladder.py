@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 
 from .. import theme
 from ..i18n import N_
-from ..widgets import TLabel, panel_background
+from ..widgets import TButton, TLabel, panel_background
 from .players import Avatar, _top_bar
 
 
@@ -87,3 +87,18 @@ class LadderScreen(Screen):
             line.add_widget(games)
             line.add_widget(Sparkline([r.points for r in self.book.history(row.player.id)], size_hint=(1, 1)))
             self.rows.add_widget(line)
+
+
+def add_ladder_button(home: Screen, app: Any) -> None:
+    """A "Ladder" button in the home screen's top row, beside the flags, when the table keeps
+    players (``app.services.players``)."""
+    book = app.services.players
+    if book is None:
+        return
+    u = theme.unit()
+    button = TButton(msg=N_("Ladder"), scale=0.95, bold=True, size_hint=(None, 1), width=u * 2.6,
+                     bg=list(theme.rgb("#35607f")))
+    button.bind(on_release=lambda *_: app.show(LadderScreen(book, on_back=app.go_home)))
+    top = home.flags.parent
+    top.add_widget(button, index=top.children.index(home.flags) + 1)
+    home.ladder_button = button
