@@ -73,3 +73,33 @@ def test_an_outcome_without_two_sides_or_a_place_each_is_refused():
         Outcome("g", (("a",),), (1,))
     with pytest.raises(ValueError, match="two or more sides"):
         Outcome("g", (("a",), ("b",)), (1,))
+
+
+def _finished(**setup):
+    from engine.game import StrategyGame
+
+    game = StrategyGame.new(**setup)
+    while not game.finished:
+        game.robot_move()
+    return game.record()
+
+
+def test_a_finished_records_outcome_has_a_side_per_colour_placed_by_the_result():
+    from engine.ratings import outcome_of_record
+
+    record = _finished(players=3, robots=["club", "beginner", "club"], seed=2)
+    outcome = outcome_of_record("g", record, ["ana", None, None])
+    scores = [record["result"]["scores"][s["colour"]] for s in record["seats"]]
+    assert outcome.sides == (("robot:club",), ("robot:beginner",), ("robot:club",))  # robots at the end
+    assert outcome.ranks == ranks_from_scores(scores, [s["colour"] for s in record["seats"]].index(
+        record["result"]["winner"]) if record["result"]["winner"] else None)
+    record["seats"][0]["robot"] = None  # a person (Ana) at seat 0, a guest at seat 1
+    record["seats"][1]["robot"] = None
+    assert outcome_of_record("g", record, ["ana", None, None]).sides[:2] == (("ana",), ("guest:1",))
+    record["events"].append({"seat": 0, "robot": "expert"})  # an expert robot took Ana's seat over
+    assert outcome_of_record("g", record, ["ana", None, None]).sides[0] == ("robot:expert",)
+    doubles = _finished(players=4, robots=["club", "beginner"] * 2, doubles=True, colours="BG", seed=1)
+    teams = outcome_of_record("d", doubles, [None] * 4)
+    assert teams.sides == (("robot:club", "robot:club"), ("robot:beginner", "robot:beginner"))
+    del doubles["result"]
+    assert outcome_of_record("d", doubles, [None] * 4) is None
