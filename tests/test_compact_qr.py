@@ -3,6 +3,7 @@ drawn by the kiosk at 800x480 and read back from the pixels by a QR decoder (zxi
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -79,3 +80,40 @@ def test_the_longest_games_qr_code_drawn_by_the_kiosk_reads_back():
     assert out["read"] == [out["sent"]]
     assert decode(out["read"][0].split("#", 1)[1]) == longest()
     assert out["module_px"] >= 3  # at 800x480: 3 px (about 0.6 mm) per module or more
+
+
+def scenario_results_take_home(app):
+    import numpy
+    import zxingcpp
+    from ui_harness import Pixels, tap
+
+    from engine.robots import make_robot
+    from ui.modes.strategy_results import show_results
+    from ui.qr import TakeHome
+
+    game = StrategyGame.new(3, robots=["club", "beginner", "club"], seed=6)
+    robot = make_robot("beginner")
+    while not game.finished:
+        game.robot_move(robot)
+    screen = show_results(app, game, again=None)
+    yield 0.3
+    assert screen.take_home_button.height >= 45
+    yield from tap(screen.take_home_button)
+    overlay = next(w for w in screen.children if isinstance(w, TakeHome))
+    yield 0.2
+    if os.environ.get("TANTRIX_SHOTS"):
+        from kivy.core.window import Window
+
+        app.root.export_to_png(os.path.join(os.environ["TANTRIX_SHOTS"], f"{Window.width}x{Window.height}-take-home.png"))
+    pixels = Pixels(overlay.code)
+    image = numpy.frombuffer(pixels.data, dtype=numpy.uint8).reshape(pixels.height, pixels.width, 4)[:, :, :3].copy()
+    read = [r.text for r in zxingcpp.read_barcodes(image)]
+    yield from tap((5, 5))  # a tap anywhere closes it
+    assert overlay.parent is None
+    return {"read": read, "record": game.record()}
+
+
+def test_the_results_of_a_game_offer_its_code_to_take_home():
+    out = run_scenario("test_compact_qr", "scenario_results_take_home", size=(800, 480))
+    assert len(out["read"]) == 1
+    assert decode(out["read"][0].split("#", 1)[1]) == of_record(out["record"])

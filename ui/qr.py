@@ -14,7 +14,13 @@ from typing import Any
 
 import segno
 from kivy.graphics import Color, Rectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
+
+from . import theme
+from .i18n import N_
+from .widgets import TButton, TLabel, panel_background
 
 REPLAY_URL = "https://tantrix-table.github.io/replay/"
 QUIET = 4
@@ -57,3 +63,45 @@ class QrCode(Widget):
                     else:
                         col += 1
         self.module_px = module
+
+
+class TakeHome(FloatLayout):
+    """The QR code over the screen, big, with what it is for; a tap anywhere closes it."""
+
+    def __init__(self, text: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        u = theme.unit()
+        with self.canvas.before:
+            Color(0, 0, 0, 0.75)
+            self._shade = Rectangle()
+        self.bind(pos=self._follow, size=self._follow)
+        panel = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.15, size_hint=(None, 0.94),
+                          pos_hint={"center_x": 0.5, "center_y": 0.5})
+        panel_background(panel, theme.PANEL)
+        self.code = QrCode(text)
+        panel.add_widget(self.code)
+        panel.add_widget(TLabel(msg=N_("Scan with your phone to replay this game."), scale=0.8,
+                                size_hint=(1, None), height=u * 0.9))
+        self.panel = panel
+        self.add_widget(panel)
+
+    def _follow(self, *_args: Any) -> None:
+        self._shade.pos, self._shade.size = self.pos, self.size
+        self.panel.width = min(self.width * 0.9, self.height * 0.94 * 0.85)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        return True
+
+
+def add_take_home(screen: Any, record: dict[str, Any]) -> TButton:
+    """A "Take it home" button beside a results screen's Home button, showing the game's QR code."""
+    from engine.compact import encode, of_record
+
+    text = replay_address(encode(of_record(record)))
+    button = TButton(msg=N_("Take it home"), scale=0.9, bg=list(theme.rgb("#35607f")))
+    button.bind(on_release=lambda *_: screen.add_widget(TakeHome(text)))
+    screen.home_button.parent.add_widget(button, index=len(screen.home_button.parent.children))
+    screen.take_home_button = button
+    return button

@@ -16,6 +16,7 @@ from engine.game import StrategyGame
 
 from ..board import BoardView
 from ..i18n import N_, _
+from ..qr import add_take_home
 from ..results import ResultsScreen, Standing
 from .. import theme
 from .strategy_board import LineMarks, best_line, score_words
@@ -98,6 +99,7 @@ def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None)
         replay=StrategyReplay(view, marks, game, lines), celebrate=people_won, on_again=again,
         on_home=app.go_home)
     screen.marks = marks
+    add_take_home(screen, game.record())
     app.show(screen)
     return screen
 
