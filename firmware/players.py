@@ -236,6 +236,12 @@ class Players:
                                        "sides": r.sides} for r in self.results(player.id)]})
         return {"format": EXPORT_FORMAT, "exported": time.time(), "players": players}
 
+    def export_file(self) -> str:
+        """Write :meth:`export` next to the database (staff copy it from there); returns its path."""
+        path = self._store.path.with_name(time.strftime("players-export-%Y%m%d-%H%M%S.json"))
+        path.write_text(json.dumps(self.export(), ensure_ascii=False, indent=1), encoding="utf-8")
+        return str(path)
+
     # ---------------------------------------------------------------------------- internals
 
     def _check_free(self, db: sqlite3.Connection, name: str, own_id: str | None = None) -> None:

@@ -191,3 +191,58 @@ scenario_home_opens_the_ladder.prepare = _book
 def test_home_opens_the_ladder():
     assert run_scenario("test_ui_players", "scenario_home_opens_the_ladder", size=(800, 480),
                         settings={"language": "pl"}) == 3
+
+
+def scenario_staff_manage_players(app):
+    import json
+
+    from ui.screens.players import NewPlayerScreen
+    from ui.screens.staff_players import StaffPlayersScreen
+    from ui.widgets import Confirm
+
+    book = app.services.players
+    app.show(app.staff)  # as after the staff PIN
+    yield 0.2
+    _shot(app, "staff-menu")
+    assert app.staff.players_button.height >= 45
+    yield from tap(app.staff.players_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, StaffPlayersScreen)
+    yield 0.2
+    _shot(app, "staff-players")
+    ids = {p.name: p.id for p in book.all()}
+
+    def button(name, label):
+        from ui.i18n import _
+        return next(w for w in screen.lines[ids[name]].children if getattr(w, "text", None) == _(label))
+
+    yield from tap(button("Ana", "Rename"))
+    keyboard = app.manager.current_screen
+    assert isinstance(keyboard, NewPlayerScreen) and keyboard.name_text == "Ana"
+    yield from tap(keyboard.keys["S"])
+    yield from tap(keyboard.ok)
+    assert app.manager.current_screen is screen and book.get(ids["Ana"]).name == "Anas"
+    ids["Anas"] = ids["Ana"]
+    yield from tap(button("Cécile", "Merge"))
+    _shot(app, "staff-players-merging")
+    yield from tap(button("Anas", "Into this one"))
+    assert [p.name for p in book.all()] == ["Bartłomiej", "Anas"]
+    assert len(book.results(ids["Anas"])) == 9  # Cécile's games are Anas's now
+    yield from tap(button("Bartłomiej", "Delete"))
+    confirm = next(w for w in screen.children if isinstance(w, Confirm))
+    yield from tap(confirm.yes_button)
+    assert [p.name for p in book.all()] == ["Anas"]
+    yield from tap(screen.export_button)
+    path = screen.message.text.rsplit(" ", 1)[-1]
+    with open(path, encoding="utf-8") as exported:
+        data = json.load(exported)
+    return [p["name"] for p in data["players"]]
+
+
+scenario_staff_manage_players.prepare = _book
+
+
+@pytest.mark.parametrize("size, language", [((800, 480), "en"), ((1280, 800), "nl")])
+def test_staff_rename_merge_delete_and_export_players(size, language):
+    assert run_scenario("test_ui_players", "scenario_staff_manage_players", size=size,
+                        settings={"language": language}) == ["Anas"]

@@ -33,6 +33,7 @@ from .screens.home import HomeScreen
 from .screens.ladder import add_ladder_button
 from .screens.prompts import ComingSoonScreen, ResumeScreen
 from .screens.staff import PinScreen, StaffScreen
+from .screens.staff_players import add_players_button
 from .services import BagButtonHeld, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services, UnknownTag
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,7 @@ class KioskApp(App):
         self.coming_soon = ComingSoonScreen(on_back=self.go_home)
         self.pin = PinScreen(self.services.settings.check_pin, on_open=self._open_staff_menu, on_cancel=self.go_home)
         self.staff = StaffScreen(self)
+        add_players_button(self.staff, self)
         for screen in (self.attract, self.home, self.coming_soon, self.pin, self.staff):
             self.manager.add_widget(screen)
         u = theme.unit()

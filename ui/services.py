@@ -183,6 +183,15 @@ class PlayerBook(Protocol):
 
     def record_game(self, kind: str, outcome: Any, record_id: int | None = None) -> list[Any]: ...
 
+    def rename(self, player_id: str, name: str, avatar: str | None = None) -> Any: ...
+
+    def merge(self, duplicate: str, into: str) -> None: ...
+
+    def delete(self, player_id: str) -> None: ...
+
+    def export_file(self) -> str:
+        """Write everything kept about the players to a JSON file; its path."""
+
 
 @dataclass
 class Services:

@@ -159,17 +159,17 @@ class NewPlayerScreen(Screen):
     the language chosen, and each language's accents stay one tap away), and an avatar."""
 
     def __init__(self, book: Any, on_made: Callable[[Player], None], on_back: Callable[[], None],
-                 **kwargs: Any) -> None:
+                 renaming: Player | None = None, **kwargs: Any) -> None:
         super().__init__(name="players-new", **kwargs)
         u = theme.unit()
-        self.book, self._on_made = book, on_made
-        self.name_text = ""
-        self.upper = True
+        self.book, self._on_made, self.renaming = book, on_made, renaming
+        self.name_text = renaming.name if renaming else ""
+        self.upper = not self.name_text
         self.accents = i18n.language if i18n.language in ACCENTED else "fr"
-        self.avatar = DEFAULT_AVATAR
+        self.avatar = renaming.avatar if renaming else DEFAULT_AVATAR
         root = BoxLayout(orientation="vertical", padding=[u * 0.25, u * 0.2], spacing=u * 0.12)
         panel_background(root, theme.TABLE_DARK, radius=0)
-        top, _heading = _top_bar(N_("New player"), on_back, u)
+        top, _heading = _top_bar(N_("Rename") if renaming else N_("New player"), on_back, u)
         self.shown = TLabel(text="", scale=1.2, bold=True, halign="left", padding=[u * 0.2, 0])
         panel_background(self.shown, theme.PANEL, radius=0.15)
         top.add_widget(self.shown)
@@ -265,7 +265,10 @@ class NewPlayerScreen(Screen):
 
     def submit(self) -> None:
         try:
-            player = self.book.create(self.name_text, self.avatar)
+            if self.renaming is not None:
+                player = self.book.rename(self.renaming.id, self.name_text, self.avatar)
+            else:
+                player = self.book.create(self.name_text, self.avatar)
         except BadName as refused:
             self.message.text = _("This name cannot be taken: {reason}", reason=str(refused))
             return
