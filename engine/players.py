@@ -46,7 +46,12 @@ DEFAULT_AVATAR = "orange:circle"
 
 
 class BadName(ValueError):
-    """A name the table cannot take; the message says why (shown to the player)."""
+    """A name the table cannot take: ``rule`` says why (``empty``, ``too-long``, ``characters``,
+    ``taken``; the UI words each in the player's language), ``values`` fill its message."""
+
+    def __init__(self, rule: str, message: str, **values: Any) -> None:
+        super().__init__(message)
+        self.rule, self.values = rule, values
 
 
 def allowed(char: str) -> bool:
@@ -59,14 +64,14 @@ def clean_name(name: str) -> str:
     wrong with it."""
     text = " ".join(unicodedata.normalize("NFC", name).split())
     if not text:
-        raise BadName("a name needs at least one letter")
+        raise BadName("empty", "a name needs at least one letter")
     if len(text) > NAME_MAX:
-        raise BadName(f"a name has at most {NAME_MAX} characters")
+        raise BadName("too-long", f"a name has at most {NAME_MAX} characters", max=NAME_MAX)
     bad = sorted({c for c in text if not allowed(c)})
     if bad:
-        raise BadName(f"a name cannot contain {' '.join(bad)}")
+        raise BadName("characters", f"a name cannot contain {' '.join(bad)}", chars=" ".join(bad))
     if not any(c.isalpha() for c in text):
-        raise BadName("a name needs at least one letter")
+        raise BadName("empty", "a name needs at least one letter")
     return text
 
 

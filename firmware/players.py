@@ -248,7 +248,7 @@ class Players:
         row = db.execute("SELECT id FROM players WHERE lower(name) = lower(?) AND merged_into IS NULL"
                          " AND deleted IS NULL AND id IS NOT ?", (name, own_id)).fetchone()
         if row is not None:
-            raise BadName(f"{name} is already a player here: choose that name, or another one")
+            raise BadName("taken", f"{name} is already a player here: choose that name, or another one", name=name)
 
     def _aliases(self, player_id: str) -> set[str]:
         rows = self._store.query("SELECT id FROM players WHERE merged_into = ?", (player_id,))

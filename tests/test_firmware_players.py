@@ -59,10 +59,12 @@ def test_players_are_listed_newest_first_and_names_are_checked(store):
     second = players.create("  Łucja   Ząb ", "blue:triangle")
     assert [p.name for p in players.all()] == ["Łucja Ząb", "Zoë"]
     assert players.get(first.id) == first and second.symbol == "triangle" and second.colour == (0, 114, 178)
-    for name, reason in [("", "at least one letter"), ("12", "at least one letter"), ("A" * 17, "at most 16"),
-                         ("Bob<script>", "cannot contain < >"), ("zoë", "already a player")]:
-        with pytest.raises(BadName, match=reason):
+    for name, rule, reason in [("", "empty", "at least one letter"), ("12", "empty", "at least one letter"),
+                               ("A" * 17, "too-long", "at most 16"), ("Bob<script>", "characters", "cannot contain < >"),
+                               ("zoë", "taken", "already a player")]:
+        with pytest.raises(BadName, match=reason) as refused:
             players.create(name)
+        assert refused.value.rule == rule
     with pytest.raises(ValueError, match="avatar 'pink:circle'"):
         players.create("Pat", "pink:circle")
     assert players.create("Ĳsbrand Çédric").name == "Ĳsbrand Çédric"  # Dutch and French letters

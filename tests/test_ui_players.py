@@ -39,8 +39,9 @@ def _shot(app: Any, name: str) -> None:
 
 
 def scenario_pick_and_make_a_player(app):
-    from ui.i18n import i18n
-    from ui.screens.players import NewPlayerScreen, PlayerPickerScreen
+    from engine.players import ACCENTED
+    from ui.i18n import _, i18n
+    from ui.screens.players import NAME_RULES, NewPlayerScreen, PlayerPickerScreen
 
     book = app.services.players
     picked: list[Any] = []
@@ -59,6 +60,13 @@ def scenario_pick_and_make_a_player(app):
     yield from tap(picker.grid.children[-2])  # New player
     yield until(lambda: isinstance(app.manager.current_screen, NewPlayerScreen))
     keyboard = app.manager.current_screen
+    for code, letters in ACCENTED.items():  # every language's accents, each key a finger wide
+        keyboard._switch_accents(code)
+        yield 0.1
+        accents = [k for c, k in keyboard.keys.items() if c in letters]
+        assert len(accents) == len(letters) and all(k.width >= 45 and k.height >= 45 for k in accents), code
+        if code == "fr":
+            _shot(app, f"players-new-fr-accents-{i18n.language}")
     keyboard._switch_accents("pl")
     yield
     for char in "ŁUCJA":
@@ -74,11 +82,12 @@ def scenario_pick_and_make_a_player(app):
     assert [p.name for p in book.all()][0] == "Łucja"
     # a name already taken is refused with the reason, and nothing is made
     app.show(keyboard)
-    keyboard.name_text = ""
+    keyboard.name_text, keyboard.upper = "", True
     for char in "ANA":
         yield from tap(keyboard.keys[char])
     yield from tap(keyboard.ok)
-    assert "already a player" in keyboard.message.text and len(book.all()) == 4
+    assert keyboard.name_text == "Ana" and len(book.all()) == 4
+    assert keyboard.message.text == _(NAME_RULES["taken"], name="Ana")
     _shot(app, f"players-refused-{i18n.language}")
     return len(picked)
 

@@ -26,6 +26,13 @@ from ..i18n import N_, _, i18n
 from ..widgets import TButton, TLabel, panel_background
 
 KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-.")
+NAME_RULES = {
+    "empty": N_("A name needs at least one letter."),
+    "too-long": N_("A name has at most {max} characters."),
+    "characters": N_("A name cannot contain {chars}"),
+    "taken": N_("{name} is already a player here: pick that name, or another one."),
+}
+"""What the player reads when ``engine.players`` refuses a name, by the rule it breaks."""
 
 
 def symbol_points(symbol: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -191,6 +198,8 @@ class NewPlayerScreen(Screen):
             root.add_widget(line)
         self.accent_row = BoxLayout(spacing=u * 0.1)
         root.add_widget(self.accent_row)
+        self.chip_row = BoxLayout(spacing=u * 0.1)
+        root.add_widget(self.chip_row)
         self.avatars = BoxLayout(spacing=u * 0.1, size_hint=(1, 1.1))
         root.add_widget(self.avatars)
         self.add_widget(root)
@@ -222,17 +231,25 @@ class NewPlayerScreen(Screen):
         self._show()
 
     def _fill_accents(self) -> None:
+        """The accents of the chosen language: up to ten on their own row, the rest beside the
+        language chips and Space (so every key stays a finger wide at 800x480)."""
+        for char in set(self.keys) - set("".join(KEY_ROWS)):
+            del self.keys[char]
         self.accent_row.clear_widgets()
+        self.chip_row.clear_widgets()
+        letters = ACCENTED[self.accents]
+        for char in letters[:10]:
+            self.accent_row.add_widget(self._key(char))
         for code in ACCENTED:
-            chip = TButton(text=code.upper(), scale=0.75, size_hint=(0.9, 1),
+            chip = TButton(text=code.upper(), scale=0.75,
                            bg=list(theme.CHOSEN if code == self.accents else theme.BUTTON))
             chip.bind(on_release=lambda _b, c=code: self._switch_accents(c))
-            self.accent_row.add_widget(chip)
-        for char in ACCENTED[self.accents]:
-            self.accent_row.add_widget(self._key(char))
-        space = TButton(msg=N_("Space"), scale=0.8, size_hint=(2.2, 1))
+            self.chip_row.add_widget(chip)
+        for char in letters[10:]:
+            self.chip_row.add_widget(self._key(char))
+        space = TButton(msg=N_("Space"), scale=0.8, size_hint=(2.5, 1))
         space.bind(on_release=lambda *_: self.type(" "))
-        self.accent_row.add_widget(space)
+        self.chip_row.add_widget(space)
 
     def _switch_accents(self, code: str) -> None:
         self.accents = code
@@ -270,6 +287,6 @@ class NewPlayerScreen(Screen):
             else:
                 player = self.book.create(self.name_text, self.avatar)
         except BadName as refused:
-            self.message.text = _("This name cannot be taken: {reason}", reason=str(refused))
+            self.message.text = _(NAME_RULES.get(refused.rule, "{reason}"), reason=str(refused), **refused.values)
             return
         self._on_made(player)
