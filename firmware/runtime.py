@@ -28,6 +28,7 @@ from ui.services import DeviceStatus
 from .config import Config, last_good_path, load_config
 from .devices import KioskDevices
 from .notify import Notifier
+from .players import Players
 from .settings import KioskSettings, Reports
 from .store import SqliteStore
 from .version import installed_version
@@ -103,7 +104,7 @@ class Runtime:
 
         services = Services(store=self.store, devices=self.devices, settings=self.settings,
                             on_first_frame=self.notifier.ready, on_tick=self.notifier.tick,
-                            quit_to_system=quit_to_system)
+                            quit_to_system=quit_to_system, players=Players(self.store))
         app = KioskApp(services, kiosk=self.launch.fullscreen)
         self.devices.attach(app.post)
         self.store.on_state = lambda: app.post(self.storage_status())

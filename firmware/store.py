@@ -54,6 +54,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
+from . import players
+
 log = logging.getLogger(__name__)
 
 DATABASE = "kiosk.db"
@@ -96,7 +98,7 @@ def _schema_3(db: sqlite3.Connection) -> None:
                " tile INTEGER NOT NULL UNIQUE CHECK (tile BETWEEN 1 AND 56))")
 
 
-MIGRATIONS: tuple[Migration, ...] = (_schema_1, _schema_2, _schema_3)
+MIGRATIONS: tuple[Migration, ...] = (_schema_1, _schema_2, _schema_3, players.schema)
 """Step ``i`` takes the schema from version ``i`` to ``i + 1``. Append; never edit a shipped step."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -446,6 +448,16 @@ class SqliteStore:
         rows = self._read("SELECT uid, tile FROM tile_tags", ())
         return {uid: tile for uid, tile in rows
                 if isinstance(uid, str) and isinstance(tile, int) and 1 <= tile <= 56}
+
+    # ------------------------------------------------- for modules with tables here (players)
+
+    def query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read."""
+        return self._read(sql, parameters)
+
+    def transaction(self, change: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``change(db)`` in one committed transaction, with the store's handling of failing disks."""
+        return self._write(change)
 
     # --------------------------------------------------------------------------- housekeeping
 

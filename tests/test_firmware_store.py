@@ -123,7 +123,7 @@ def test_migrating_a_version_1_database_keeps_its_data(tmp_path):
     old.close()
 
     store, reports = open_store(tmp_path)
-    assert reports == [] and store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert reports == [] and store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert restore(store.load_current()) == Journey([5, 6])
     assert store.statistics()["games"] == {"strategy": 2, "tanagra": 1}  # counters seeded from the records
     store.add_score("discovery", "Al", 3)  # a table from version 2
@@ -194,7 +194,7 @@ def test_a_database_from_a_newer_firmware_is_set_aside_not_overwritten(tmp_path)
 
 
 def test_reaching_max_bytes_prunes_old_records_before_anything_is_given_up(tmp_path):
-    store, reports = open_store(tmp_path, max_bytes=96 * 1024, keep_records=10_000)
+    store, reports = open_store(tmp_path, max_bytes=160 * 1024, keep_records=10_000)
     for step in range(200):
         store.save_current(save(Journey([step])))
         store.add_record("strategy", {"padding": "x" * 1500, "step": step})
@@ -211,7 +211,8 @@ def test_a_full_disk_is_reported_and_play_goes_on_in_memory(tmp_path):
     # max_bytes makes SQLite answer SQLITE_FULL ("database or disk is full") exactly as a full card
     # does; the store reacts to the error code, not to how it came about. With no records to prune,
     # a game bigger than the limit cannot be kept on disk.
-    store, reports = open_store(tmp_path, max_bytes=96 * 1024)
+    store, reports = open_store(tmp_path, max_bytes=160 * 1024)
+    assert not store.in_memory
     mode = Journey([])
     step = 0
     while not store.in_memory:

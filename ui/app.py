@@ -30,8 +30,10 @@ from .i18n import LANGUAGES, i18n
 from .modes import Family, entry, family, resume_factory
 from .screens.attract import AttractScreen
 from .screens.home import HomeScreen
+from .screens.ladder import add_ladder_button
 from .screens.prompts import ComingSoonScreen, ResumeScreen
 from .screens.staff import PinScreen, StaffScreen
+from .screens.staff_players import add_players_button
 from .services import (BagButtonHeld, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services, StickerProgress,
                        UnknownTag)
 
@@ -115,9 +117,11 @@ class KioskApp(App):
         root.add_widget(self.manager)
         self.attract = AttractScreen(self)
         self.home = HomeScreen(on_family=self.open_family, on_language=self.set_language)
+        add_ladder_button(self.home, self)
         self.coming_soon = ComingSoonScreen(on_back=self.go_home)
         self.pin = PinScreen(self.services.settings, on_open=self._open_staff_menu, on_cancel=self.leave_staff)
         self.staff = StaffScreen(self)
+        add_players_button(self.staff, self)
         for screen in (self.attract, self.home, self.coming_soon, self.pin, self.staff):
             self.manager.add_widget(screen)
         u = theme.unit()

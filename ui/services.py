@@ -204,6 +204,30 @@ class Settings(Protocol):
     def set_brightness(self, brightness: float) -> None: ...
 
 
+class PlayerBook(Protocol):
+    """The table's players and ladder (``firmware.players.Players``): the setup's name buttons and
+    new players, the ladder screen, the rating of finished games."""
+
+    def all(self) -> list[Any]: ...
+
+    def create(self, name: str, avatar: str) -> Any: ...
+
+    def ladder(self) -> list[Any]: ...
+
+    def history(self, player_id: str) -> list[Any]: ...
+
+    def record_game(self, kind: str, outcome: Any, record_id: int | None = None) -> list[Any]: ...
+
+    def rename(self, player_id: str, name: str, avatar: str | None = None) -> Any: ...
+
+    def merge(self, duplicate: str, into: str) -> None: ...
+
+    def delete(self, player_id: str) -> None: ...
+
+    def export_file(self) -> str:
+        """Write everything kept about the players to a JSON file; its path."""
+
+
 @dataclass
 class Services:
     """What the firmware hands the UI."""
@@ -218,3 +242,5 @@ class Services:
     frozen UI stops the watchdog, not only a dead process."""
     quit_to_system: Callable[[], None] = field(default=lambda: None)
     """Staff menu "quit to the system"."""
+    players: PlayerBook | None = None
+    """The table's players (None: seats are colours only, no ladder)."""

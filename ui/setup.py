@@ -38,6 +38,7 @@ from kivy.uix.widget import Widget
 
 from . import theme
 from .i18n import N_, _
+from .seat_players import who_button
 from .table import seat_boxes
 from .widgets import ChipRow, TButton, TLabel, panel_background
 
@@ -90,6 +91,8 @@ class Seat:
     robot: str | None = None
     colour: SeatColour | None = None
     name: str = ""
+    player: Any = None
+    """The ``engine.players.Player`` sitting here (``ui.seat_players``), None for a guest."""
 
     @property
     def is_robot(self) -> bool:
@@ -161,7 +164,7 @@ class SeatCard(BoxLayout):
                 chip.selected = chip.value == seat.robot
             self.bottom.add_widget(self.levels)
         else:
-            self.bottom.add_widget(self.hint)
+            self.bottom.add_widget(who_button(self.screen, self.index, seat) or self.hint)
 
     def _set_robot(self, robot: bool) -> None:
         level = (self.levels.value or self.levels.chips[0].value) if robot and self.levels else None
@@ -285,7 +288,7 @@ class SetupScreen(Screen):
             colour = palette[i] if i < len(palette) else None
             if old is not None and old.colour in palette and spec.choose_colours:
                 colour = old.colour
-            seats.append(Seat(robot, colour, seat_name(i, colour)))
+            seats.append(Seat(robot, colour, seat_name(i, colour), old.player if old is not None else None))
         if spec.choose_colours:  # keep colours unique after a change of player count
             taken: set[str] = set()
             for seat in seats:
@@ -322,7 +325,7 @@ class SetupScreen(Screen):
         self.cards[index].show(seat)
 
     def start(self) -> None:
-        self._on_start(Setup([Seat(s.robot, s.colour, s.name) for s in self.seats], dict(self.options)))
+        self._on_start(Setup([Seat(s.robot, s.colour, s.name, s.player) for s in self.seats], dict(self.options)))
 
     # ------------------------------------------------------------------ layout
 

@@ -1171,12 +1171,14 @@ class StrategyScreen(Screen):
         if self._ended:
             return
         self._ended = True
+        from ..seat_players import rate_finished
         from .strategy_results import finished_record, show_results
 
         store = self.app.services.store
         with store.batch():
-            store.add_record(self.game.KIND, finished_record(self.game))
+            record_id = store.add_record(self.game.KIND, finished_record(self.game))
             store.clear_current()
+        rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
         self._cue()
         game, app, learning = self.game, self.app, self.learning
 

@@ -23,6 +23,7 @@ from engine.geometry import Cell
 from ..board import BoardView
 from ..hexes import corners
 from ..i18n import N_, _
+from ..qr import add_take_home
 from ..results import ResultsScreen, Standing
 from .. import theme
 from .strategy_board import LineMarks, best_line, score_words
@@ -113,6 +114,7 @@ def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None)
         on_home=app.go_home, on_pick=lambda index: trace(screen, replay, colours, index))
     screen.marks = marks
     screen.select([colours.index(line.colour) for line in lines])
+    add_take_home(screen, game.record())
     app.show(screen)
     return screen
 

@@ -22,6 +22,7 @@ from engine.game import StrategyGame
 from .. import theme
 from ..howto import HowToPlayScreen, TileStage
 from ..i18n import N_, _
+from ..seat_players import remember
 from ..setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ..widgets import Chip
 from . import family_screen, kind_screen
@@ -148,7 +149,9 @@ def game_of(setup: Setup) -> StrategyGame:
 
 
 def start(app: Any, setup: Setup) -> StrategyScreen:
-    return open_game(app, game_of(setup))
+    game = game_of(setup)
+    remember(app, game, setup.seats)
+    return open_game(app, game)
 
 
 @kind_screen(KIND)

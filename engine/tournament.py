@@ -1,0 +1,171 @@
+"""A club evening: a Swiss tournament of two-player games, its pairings and standings.
+
+Pairing: each round pairs players with equal or close tournament points who have not met yet, the
+standard aim of Swiss systems. It is solved as a maximum-weight perfect matching (Edmonds' blossom
+algorithm, ``networkx.max_weight_matching``), the method many Swiss pairing programs use for the
+Dutch system's first criteria: a pair's weight is high when the two have not met and falls with the
+square of their points' difference, so the matching keeps score groups together, never repeats a
+pairing while any pairing of everyone without repeats exists, and repeats as few as it must
+otherwise. With an odd number of players the lowest-placed player who has not had a bye gets one
+(a win, no opponent).
+
+Standings: tournament points (win 1, draw 1/2, bye 1), then the usual tie-breaks in order:
+Buchholz (the sum of the opponents' points), Sonneborn-Berger (the points of the opponents beaten,
+plus half of those drawn with), the total score margin of the games, then the player's key (so the
+order is always complete and the same on every table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import networkx as nx
+
+BYE = None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One pairing of a round and, once played, its final (penalised) scores."""
+
+    first: str
+    second: str | None  # None: a bye
+    scores: tuple[int, int] | None = None
+
+    @property
+    def played(self) -> bool:
+        return self.second is None or self.scores is not None
+
+    def points(self, player: str) -> float:
+        """Tournament points ``player`` earned here (1 win, 1/2 draw, 0 loss; a bye is a win)."""
+        if self.second is None:
+            return 1.0
+        if self.scores is None:
+            return 0.0
+        mine, theirs = self.scores if player == self.first else self.scores[::-1]
+        return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+    def opponent(self, player: str) -> str | None:
+        return self.second if player == self.first else self.first
+
+    def margin(self, player: str) -> int:
+        if self.second is None or self.scores is None:
+            return 0
+        mine, theirs = self.scores if player == self.first else self.scores[::-1]
+        return mine - theirs
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": self.first, "second": self.second, "scores": list(self.scores) if self.scores else None}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Game:
+        scores = data.get("scores")
+        return cls(str(data["first"]), data.get("second"), tuple(scores) if scores else None)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player: str
+    points: float
+    buchholz: float
+    sonneborn_berger: float
+    margin: int
+
+
+@dataclass
+class Tournament:
+    """``players`` (keys: player ids), ``rounds`` to play, ``minutes`` per player per game."""
+
+    players: tuple[str, ...]
+    rounds: int
+    minutes: float = 15.0
+    played: list[list[Game]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if len(set(self.players)) != len(self.players) or len(self.players) < 2:
+            raise ValueError("a tournament needs two or more different players")
+        if not 1 <= self.rounds < len(self.players) + (len(self.players) % 2):
+            raise ValueError(f"{len(self.players)} players can play 1 to "
+                             f"{len(self.players) - 1 + len(self.players) % 2} rounds without meeting twice")
+
+    @property
+    def finished(self) -> bool:
+        return len(self.played) == self.rounds and all(g.played for g in self.played[-1])
+
+    def pair_next_round(self) -> list[Game]:
+        """Pair the next round (the previous one must be complete) and return its games."""
+        if self.played and not all(g.played for g in self.played[-1]):
+            raise ValueError("the round in progress has games without a result")
+        if len(self.played) >= self.rounds:
+            raise ValueError("every round has been played")
+        order = [s.player for s in self.standings()]
+        points = {s.player: s.points for s in self.standings()}
+        waiting = list(order)
+        games: list[Game] = []
+        if len(waiting) % 2:
+            had_bye = {g.first for rnd in self.played for g in rnd if g.second is None}
+            bye = next(p for p in reversed(order) if p not in had_bye)
+            waiting.remove(bye)
+            games.append(Game(bye, BYE))
+        met = self._met()
+        graph = nx.Graph()
+        spread = max(len(self.played), 1)
+        for i, a in enumerate(waiting):
+            for b in waiting[i + 1:]:
+                repeat = frozenset((a, b)) in met
+                closeness = (spread * 2) ** 2 - (2 * (points[a] - points[b])) ** 2
+                # a repeat costs more than any gain in closeness could make up for
+                weight = 1 + closeness + (0 if repeat else 100 * (spread * 2) ** 2 * len(waiting))
+                graph.add_edge(a, b, weight=weight)
+        matching = nx.max_weight_matching(graph, maxcardinality=True)
+        rank = {p: i for i, p in enumerate(order)}
+        pairs = sorted((tuple(sorted(pair, key=rank.__getitem__)) for pair in matching), key=lambda p: rank[p[0]])
+        games = [Game(a, b) for a, b in pairs] + games
+        self.played.append(games)
+        return games
+
+    def report(self, first: str, second: str, scores: tuple[int, int]) -> None:
+        """The result of the current round's game between ``first`` and ``second``."""
+        current = self.played[-1] if self.played else []
+        for i, game in enumerate(current):
+            if {game.first, game.second} == {first, second}:
+                ordered = scores if game.first == first else (scores[1], scores[0])
+                current[i] = Game(game.first, game.second, (int(ordered[0]), int(ordered[1])))
+                return
+        raise ValueError(f"{first} and {second} do not play each other this round")
+
+    def standings(self) -> list[Standing]:
+        """Everyone, best first, with their tie-break values."""
+        games = [g for rnd in self.played for g in rnd if g.played]
+        points = {p: 0.0 for p in self.players}
+        margin = {p: 0 for p in self.players}
+        for game in games:
+            for player in (game.first, game.second):
+                if player is not None:
+                    points[player] += game.points(player)
+                    margin[player] += game.margin(player)
+        rows = []
+        for player in self.players:
+            buchholz = sonneborn = 0.0
+            for game in games:
+                if player not in (game.first, game.second) or game.second is None:
+                    continue
+                other = game.opponent(player)
+                assert other is not None
+                buchholz += points[other]
+                sonneborn += points[other] * game.points(player)
+            rows.append(Standing(player, points[player], buchholz, sonneborn, margin[player]))
+        return sorted(rows, key=lambda s: (-s.points, -s.buchholz, -s.sonneborn_berger, -s.margin, s.player))
+
+    def _met(self) -> set[frozenset[str]]:
+        return {frozenset((g.first, g.second)) for rnd in self.played for g in rnd if g.second is not None}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": list(self.players), "rounds": self.rounds, "minutes": self.minutes,
+                "played": [[g.to_json() for g in rnd] for rnd in self.played]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tournament:
+        return cls(tuple(data["players"]), int(data["rounds"]), float(data["minutes"]),
+                   [[Game.from_json(g) for g in rnd] for rnd in data["played"]])

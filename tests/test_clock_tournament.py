@@ -1,0 +1,122 @@
+"""engine.clock with simulated time, and engine.tournament: Swiss pairings without repeats,
+standings with tie-breaks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.clock import Clocks, penalised_scores
+from engine.tournament import Game, Tournament
+
+# ------------------------------------------------------------------------------------ clocks
+
+
+def test_only_the_seat_to_act_uses_time_and_a_pause_stops_everyone():
+    clocks = Clocks(2, limit=900.0)
+    clocks.switch(0, now=100.0)
+    assert clocks.left(0, now=130.0) == 870.0 and clocks.left(1, now=130.0) == 900.0
+    clocks.switch(1, now=160.0)
+    clocks.switch(None, now=200.0)  # paused
+    assert clocks.used_at(0, 10_000.0) == 60.0 and clocks.used_at(1, 10_000.0) == 40.0
+
+
+def test_time_penalties_count_as_the_online_tournament_rules_do():
+    clocks = Clocks(2, limit=900.0)
+    clocks.switch(1, now=0.0)
+    assert [clocks.penalties(1, t) for t in (899.9, 900.0, 959.9, 960.0, 1079.0)] == [0, 1, 1, 2, 3]
+    assert clocks.lost_on_time(2000.0) is None  # "penalty": the game goes on
+    assert penalised_scores([20, 18], [0, 2]) == [22, 16]  # two players: the opponent gains them
+    assert penalised_scores([20, 18, 9], [0, 2, 1]) == [20, 16, 8]
+
+
+def test_with_loss_on_time_the_running_seat_whose_time_is_up_loses():
+    clocks = Clocks(3, limit=60.0, overtime="loss")
+    clocks.switch(2, now=0.0)
+    assert clocks.lost_on_time(59.0) is None and clocks.lost_on_time(60.0) == 2
+
+
+def test_a_journaled_clock_resumes_without_counting_the_time_the_table_was_off():
+    clocks = Clocks(2, limit=300.0)
+    clocks.switch(0, now=10.0)
+    saved = clocks.to_json(now=70.0)
+    again = Clocks.from_json(saved, now=5000.0)  # after a power cut, the monotonic clock started anew
+    assert again.running == 0 and again.used_at(0, 5030.0) == 90.0 and again.left(1, 5030.0) == 300.0
+
+
+def test_a_clock_refuses_a_bad_setting():
+    with pytest.raises(ValueError, match="limit"):
+        Clocks(2, limit=0)
+    with pytest.raises(ValueError, match="overtime"):
+        Clocks(2, overtime="sudden")  # type: ignore[arg-type]
+
+
+# -------------------------------------------------------------------------------- tournament
+
+
+def _play_round(tournament: Tournament, rng: random.Random) -> None:
+    for game in tournament.played[-1]:
+        if game.second is not None:
+            tournament.report(game.first, game.second, (rng.randint(5, 30), rng.randint(5, 30)))
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_eight_players_over_four_rounds_never_meet_twice(seed):
+    rng = random.Random(seed)
+    tournament = Tournament(tuple(f"p{i}" for i in range(8)), rounds=4)
+    met: set[frozenset[str]] = set()
+    for _round in range(4):
+        games = tournament.pair_next_round()
+        assert sorted(p for g in games for p in (g.first, g.second)) == sorted(tournament.players)
+        for game in games:
+            pair = frozenset((game.first, game.second))
+            assert pair not in met, f"{set(pair)} met twice (seed {seed})"
+            met.add(pair)
+        _play_round(tournament, rng)
+    assert tournament.finished and len(met) == 16
+
+
+def test_players_with_equal_points_are_paired_together():
+    tournament = Tournament(tuple(f"p{i}" for i in range(8)), rounds=3)
+    for game in tournament.pair_next_round():
+        tournament.report(game.first, game.second, (20, 10))  # the first-named wins
+    points = {s.player: s.points for s in tournament.standings()}
+    for game in tournament.pair_next_round():
+        assert points[game.first] == points[game.second]
+
+
+def test_an_odd_field_gives_one_bye_per_player_at_most():
+    tournament = Tournament(tuple(f"p{i}" for i in range(5)), rounds=5)
+    byes = []
+    rng = random.Random(1)
+    for _round in range(5):
+        games = tournament.pair_next_round()
+        byes += [g.first for g in games if g.second is None]
+        _play_round(tournament, rng)
+    assert len(byes) == 5 and len(set(byes)) == 5
+
+
+def test_standings_use_points_then_buchholz_sonneborn_berger_and_margin():
+    t = Tournament(("a", "b", "c", "d"), rounds=2)
+    t.played = [[Game("a", "b", (20, 10)), Game("c", "d", (15, 15))],
+                [Game("a", "c", (10, 12)), Game("b", "d", (18, 8))]]
+    rows = {s.player: s for s in t.standings()}
+    assert [rows[p].points for p in "abcd"] == [1.0, 1.0, 1.5, 0.5]
+    assert rows["a"].buchholz == 1.0 + 1.5 and rows["b"].buchholz == 1.0 + 0.5
+    assert rows["c"].sonneborn_berger == 0.5 * 0.5 + 1.0 and rows["a"].margin == 8
+    assert [s.player for s in t.standings()] == ["c", "a", "b", "d"]
+    assert Tournament.from_json(t.to_json()).standings() == t.standings()
+
+
+def test_a_tournament_refuses_what_cannot_be_played():
+    with pytest.raises(ValueError, match="different players"):
+        Tournament(("a", "a"), rounds=1)
+    with pytest.raises(ValueError, match="without meeting twice"):
+        Tournament(("a", "b", "c", "d"), rounds=4)
+    t = Tournament(("a", "b", "c", "d"), rounds=1)
+    t.pair_next_round()
+    with pytest.raises(ValueError, match="without a result"):
+        t.pair_next_round()
+    with pytest.raises(ValueError, match="do not play each other"):
+        t.report("a", "zz", (1, 2))

@@ -1,0 +1,119 @@
+"""The game-home code: the compact record round trip, the longest possible game in one QR code,
+drawn by the kiosk at 800x480 and read back from the pixels by a QR decoder (zxing-cpp)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from ui_harness import run_scenario
+
+from engine.compact import Compact, decode, encode, of_record
+from engine.game import StrategyGame
+
+
+def _finished(**setup):
+    game = StrategyGame.new(**setup)
+    while not game.finished:
+        game.robot_move()
+    return game.record()
+
+
+@pytest.mark.parametrize("setup", [dict(players=2, robots=["club", "beginner"], seed=4),
+                                   dict(players=4, robots=["beginner"] * 4, doubles=True, colours="GB", seed=2)])
+def test_a_finished_game_round_trips_through_its_code(setup):
+    record = _finished(**setup)
+    game = decode(encode(of_record(record)))
+    assert game == of_record(record)
+    assert [p[1:] for p in game.placements] == [(e["tile"], e["q"], e["r"], e["rot"]) for e in record["events"]
+                                                 if "place" in e]
+    assert game.scores == tuple(record["result"]["scores"][c] for c in game.colours)
+
+
+def longest() -> Compact:
+    """Every one of the 56 tiles placed, four players, the farthest cells a code can hold."""
+    rng = random.Random(5)
+    cells = [(rng.randint(-64, 63), rng.randint(-64, 63)) for _ in range(56)]
+    return Compact(4, False, tuple("RYGB"), (255, 200, 37, 0), 3,
+                   tuple((i % 4, tile, q, r, i % 6) for i, (tile, (q, r)) in enumerate(zip(range(1, 57), cells))))
+
+
+def test_the_longest_possible_game_fits_a_short_code():
+    code = encode(longest())
+    assert decode(code) == longest() and len(code) <= 250
+
+
+def test_a_code_that_is_not_a_game_is_refused():
+    for bad in ("", "!!!", encode(longest())[:20], "AAAA"):
+        with pytest.raises(ValueError):
+            decode(bad)
+
+
+def scenario_qr_read_back(app):
+    import numpy
+    import zxingcpp
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.screenmanager import Screen
+    from ui_harness import Pixels
+
+    from ui.qr import QrCode, replay_address
+
+    text = replay_address(encode(longest()))
+    screen = Screen(name="qr-test")
+    box = FloatLayout()
+    qr = QrCode(text, size_hint=(None, None), size=(app.root.height * 0.6, app.root.height * 0.6),
+                pos_hint={"center_x": 0.5, "center_y": 0.5})
+    box.add_widget(qr)
+    screen.add_widget(box)
+    app.show(screen)
+    yield 0.2
+    pixels = Pixels(qr)
+    image = numpy.frombuffer(pixels.data, dtype=numpy.uint8).reshape(pixels.height, pixels.width, 4)[:, :, :3].copy()
+    found = zxingcpp.read_barcodes(image)
+    return {"read": [r.text for r in found], "sent": text, "module_px": qr.module_px,
+            "version": qr.qr.version}
+
+
+def test_the_longest_games_qr_code_drawn_by_the_kiosk_reads_back():
+    out = run_scenario("test_compact_qr", "scenario_qr_read_back", size=(800, 480))
+    assert out["read"] == [out["sent"]]
+    assert decode(out["read"][0].split("#", 1)[1]) == longest()
+    assert out["module_px"] >= 3  # at 800x480: 3 px (about 0.6 mm) per module or more
+
+
+def scenario_results_take_home(app):
+    import numpy
+    import zxingcpp
+    from ui_harness import Pixels, tap
+
+    from engine.robots import make_robot
+    from ui.modes.strategy_results import show_results
+    from ui.qr import TakeHome
+
+    game = StrategyGame.new(3, robots=["club", "beginner", "club"], seed=6)
+    robot = make_robot("beginner")
+    while not game.finished:
+        game.robot_move(robot)
+    screen = show_results(app, game, again=None)
+    yield 0.3
+    assert screen.take_home_button.height >= 45
+    yield from tap(screen.take_home_button)
+    overlay = next(w for w in screen.children if isinstance(w, TakeHome))
+    yield 0.2
+    if os.environ.get("TANTRIX_SHOTS"):
+        from kivy.core.window import Window
+
+        app.root.export_to_png(os.path.join(os.environ["TANTRIX_SHOTS"], f"{Window.width}x{Window.height}-take-home.png"))
+    pixels = Pixels(overlay.code)
+    image = numpy.frombuffer(pixels.data, dtype=numpy.uint8).reshape(pixels.height, pixels.width, 4)[:, :, :3].copy()
+    read = [r.text for r in zxingcpp.read_barcodes(image)]
+    yield from tap((5, 5))  # a tap anywhere closes it
+    assert overlay.parent is None
+    return {"read": read, "record": game.record()}
+
+
+def test_the_results_of_a_game_offer_its_code_to_take_home():
+    out = run_scenario("test_compact_qr", "scenario_results_take_home", size=(800, 480))
+    assert len(out["read"]) == 1
+    assert decode(out["read"][0].split("#", 1)[1]) == of_record(out["record"])

@@ -1,0 +1,148 @@
+"""firmware.players: players in the kiosk's database, staff's rename/merge/delete/export, ratings
+kept game by game equal to ratings recomputed from the stored games, and the migration of a
+database written by the release before players existed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine.players import BadName
+from engine.ratings import Outcome, Rating, rate_games
+from firmware.players import Players, UnknownPlayer
+from firmware.store import SCHEMA_VERSION, SqliteStore
+
+RELEASE_DB = Path(__file__).parent / "data" / "kiosk-release-schema3.db"
+"""Written by the release's firmware/store.py (schema 3): two robot games, a solitaire record, three
+high scores, puzzle progress, a game in progress and a tile tag."""
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SqliteStore(tmp_path) as store:
+        yield store
+
+
+def test_a_database_of_the_release_gains_players_and_keeps_everything(tmp_path):
+    shutil.copy(RELEASE_DB, tmp_path / "kiosk.db")
+    with sqlite3.connect(tmp_path / "kiosk.db") as old:
+        assert old.execute("PRAGMA user_version").fetchone()[0] == 3
+    reports: list[str] = []
+    with SqliteStore(tmp_path, report=reports.append) as store:
+        assert reports == [] and not store.in_memory
+        assert store.query("PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 4
+        kinds = [kind for _, kind, _ in store.records()]
+        assert kinds == ["solitaire", "tantrix", "tantrix"]
+        assert store.records("tantrix")[0][2]["result"]["winner"] in ("R", "Y", "B", "G")
+        assert store.high_scores("solitaire:tantrix:loops") == [("2026-11-20", 41), ("2026-11-21", 37)]
+        assert store.high_scores("time:puzzle:7") == [("2026-11-22", -95)]
+        assert store.progress("puzzles") == {"solved": [1, 2, 3]}
+        assert store.load_current() == {"kind": "tantrix", "state": {"x": 1}}
+        assert store.statistics()["games"] == {"tantrix": 2, "solitaire": 1}
+        assert store.query("SELECT uid, tile FROM tile_tags") == [("04a1b2c3", 12)]
+        players = Players(store)
+        assert players.all() == [] and players.ladder() == []
+        ana = players.create("Ana")
+        players.record_game("tantrix", Outcome("g1", ((ana.id,), ("robot:club",)), (1, 2)))
+    with SqliteStore(tmp_path) as again:  # and it all survives a restart
+        assert Players(again).all() == [ana] and Players(again).rating(ana.id).mu > Rating().mu
+        assert len(again.records()) == 3
+
+
+def test_players_are_listed_newest_first_and_names_are_checked(store):
+    players = Players(store)
+    first = players.create("Zoë", "green:star")
+    second = players.create("  Łucja   Ząb ", "blue:triangle")
+    assert [p.name for p in players.all()] == ["Łucja Ząb", "Zoë"]
+    assert players.get(first.id) == first and second.symbol == "triangle" and second.colour == (0, 114, 178)
+    for name, rule, reason in [("", "empty", "at least one letter"), ("12", "empty", "at least one letter"),
+                               ("A" * 17, "too-long", "at most 16"), ("Bob<script>", "characters", "cannot contain < >"),
+                               ("zoë", "taken", "already a player")]:
+        with pytest.raises(BadName, match=reason) as refused:
+            players.create(name)
+        assert refused.value.rule == rule
+    with pytest.raises(ValueError, match="avatar 'pink:circle'"):
+        players.create("Pat", "pink:circle")
+    assert players.create("Ĳsbrand Çédric").name == "Ĳsbrand Çédric"  # Dutch and French letters
+
+
+def test_ratings_kept_game_by_game_equal_those_recomputed_from_the_games(store):
+    players = Players(store)
+    ids = [players.create(name).id for name in ("Ana", "Bo", "Cy", "Di")]
+    outcomes = [
+        Outcome("g1", ((ids[0],), ("robot:beginner",)), (1, 2)),
+        Outcome("g2", ((ids[0],), (ids[1],), ("guest:1",)), (2, 1, 3)),
+        Outcome("g3", ((ids[0], ids[2]), (ids[1], ids[3])), (1, 2)),
+        Outcome("g4", ((ids[3],), ("robot:expert",), (ids[2],), (ids[1],)), (1, 2, 2, 4)),
+    ]
+    for n, outcome in enumerate(outcomes):
+        steps = players.record_game("tantrix", outcome, finished=1000.0 + n)
+        assert {s.key for s in steps} == {k for side in outcome.sides for k in side if len(k) == 32}
+    kept = {row.player.id: row.rating for row in players.ladder()}
+    expected, _ = rate_games(outcomes)
+    assert kept == expected.ratings
+    recomputed = players.recompute()
+    assert {row.player.id: row.rating for row in players.ladder()} == kept == recomputed.ratings
+    assert [r.mu for r in players.history(ids[0])] == pytest.approx(
+        [s.after.mu for s in rate_games(outcomes)[1] if s.key == ids[0]])
+    assert [(r.game, r.place, r.sides) for r in players.results(ids[1])] == [("g4", 4, 4), ("g3", 2, 2), ("g2", 1, 3)]
+
+
+def test_a_game_arriving_out_of_order_is_rated_in_its_place(store):
+    players = Players(store)
+    a, b = players.create("Ana").id, players.create("Bo").id
+    late = Outcome("g0", ((a,), (b,)), (2, 1))
+    later = [Outcome(f"g{i}", ((a,), (b,)), (1, 2)) for i in (1, 2)]
+    players.record_game("tantrix", later[0], finished=20.0)
+    players.record_game("tantrix", later[1], finished=30.0)
+    players.record_game("tantrix", late, finished=10.0)
+    assert {r.player.id: r.rating for r in players.ladder()} == rate_games([late, *later])[0].ratings
+
+
+def test_staff_rename_merge_and_delete(store):
+    players = Players(store)
+    ana, ana2, bo = (players.create(n) for n in ("Ana", "Anna", "Bo"))
+    players.record_game("tantrix", Outcome("g1", ((ana.id,), (bo.id,)), (1, 2)), finished=1.0)
+    players.record_game("tantrix", Outcome("g2", ((ana2.id,), (bo.id,)), (1, 2)), finished=2.0)
+    players.add_best(ana.id, "solitaire", 30)
+    players.add_best(ana2.id, "solitaire", 35)
+    players.add_best(ana2.id, "time:puzzle:3", -80)
+    assert not players.add_best(ana2.id, "solitaire", 20) and players.bests(ana2.id)["solitaire"] == 35
+
+    renamed = players.rename(ana.id, "Ana Maria", "purple:hexagon")
+    assert renamed.name == "Ana Maria" and renamed.avatar == "purple:hexagon"
+    with pytest.raises(BadName, match="already a player"):
+        players.rename(ana.id, "bo")
+
+    players.merge(ana2.id, into=ana.id)
+    assert [p.name for p in players.all()] == ["Bo", "Ana Maria"]
+    with pytest.raises(UnknownPlayer):
+        players.get(ana2.id)
+    assert players.bests(ana.id) == {"solitaire": 35, "time:puzzle:3": -80}
+    both = rate_games([Outcome("g1", ((ana.id,), (bo.id,)), (1, 2)), Outcome("g2", ((ana.id,), (bo.id,)), (1, 2))])[0]
+    assert players.rating(ana.id) == both.ratings[ana.id] and len(players.history(ana.id)) == 2
+    assert [r.game for r in players.results(ana.id)] == ["g2", "g1"]
+
+    players.delete(ana.id)
+    assert [p.name for p in players.all()] == ["Bo"] and players.bests(ana.id) == {}
+    assert players.rating(ana.id) == Rating() and players.history(ana.id) == []
+    names = [row[0] for row in store.query("SELECT name FROM players")]
+    assert "Ana Maria" not in names and "Anna" not in names
+    alone = rate_games([Outcome("g1", (("guest:a",), (bo.id,)), (1, 2)), Outcome("g2", (("guest:b",), (bo.id,)), (1, 2))])[0]
+    assert players.rating(bo.id) == alone.ratings[bo.id]
+
+
+def test_export_holds_each_players_data_as_json(store):
+    players = Players(store)
+    ana, bo = players.create("Ana", "sky:star"), players.create("Bo")
+    players.record_game("tantrix", Outcome("g1", ((ana.id,), (bo.id,)), (1, 2)))
+    players.add_best(bo.id, "four-lines", 21)
+    exported = json.loads(json.dumps(players.export()))
+    assert exported["format"] == "tantrix-table-players/1"
+    by_name = {p["name"]: p for p in exported["players"]}
+    assert by_name["Ana"]["avatar"] == "sky:star" and by_name["Ana"]["games"][0]["place"] == 1
+    assert by_name["Bo"]["bests"] == {"four-lines": 21} and by_name["Bo"]["rating"]["points"] < 1000 < by_name["Ana"]["rating"]["points"]

@@ -1,0 +1,62 @@
+"""replay/index.html, the page a phone opens from a game's QR code, run in a real headless
+browser (Debian's chromium): it decodes the code exactly as engine.compact does and draws every
+placement; a broken code gets a message, not a blank page."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from engine.compact import decode, encode, of_record
+from engine.game import StrategyGame
+from engine.tiles import TILES
+
+PAGE = Path(__file__).resolve().parent.parent / "replay" / "index.html"
+
+
+def dom(code: str) -> str:
+    browser = shutil.which("chromium")
+    assert browser, "the Debian package chromium is needed (./dev test installs it)"
+    done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                           f"{PAGE.as_uri()}#{code}"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.split("<script>")[0]  # the document without the page's own code
+
+
+def test_the_pages_tiles_are_the_engines():
+    found = re.search(r"const EDGES = \[(.*?)\];", PAGE.read_text()).group(1)
+    assert json.loads(f"[{found}]") == [t.edges for t in TILES]
+
+
+@pytest.fixture(scope="module")
+def game_code() -> tuple[str, dict]:
+    game = StrategyGame.new(4, robots=["beginner", "club"] * 2, doubles=True, colours="YB", seed=3)
+    while not game.finished:
+        game.robot_move()
+    return encode(of_record(game.record())), game.record()
+
+
+def test_the_page_shows_the_game_from_its_code(game_code):
+    code, record = game_code
+    page = dom(code)
+    assert 'data-ready="yes"' in page
+    decoded = json.loads(html.unescape(re.search(r'<pre id="decoded" hidden="">(.*?)</pre>', page).group(1)))
+    expected = decode(code)
+    assert decoded["colours"] == list(expected.colours) and decoded["doubles"] is True
+    assert decoded["scores"] == list(expected.scores) and decoded["winner"] == expected.winner
+    assert [[p["seat"], p["tile"], p["q"], p["r"], p["rot"]] for p in decoded["placements"]] == \
+        [list(p) for p in expected.placements]
+    assert page.count('class="tile"') == len(expected.placements) == len(
+        [e for e in record["events"] if "place" in e])
+    assert "Yellow team" in page and "Blue team" in page
+
+
+def test_a_broken_code_gets_a_message():
+    page = dom("not-a-code")
+    assert "This is not a Tantrix Table game code" in page and 'class="tile"' not in page

@@ -1,0 +1,104 @@
+"""The table's ladder: each player's place, rating points and games, with their history as a
+small chart (points after each rated game), from the players book (``services.players``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from kivy.graphics import Color, Line
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from .. import theme
+from ..i18n import N_
+from ..widgets import TButton, TLabel, panel_background
+from .players import Avatar, _top_bar
+
+
+class Sparkline(Widget):
+    """A player's points after each game, oldest at the left, scaled to its own range."""
+
+    def __init__(self, points: Sequence[int], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.points = list(points)
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def redraw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        if not self.points:
+            return
+        values = self.points if len(self.points) > 1 else self.points * 2
+        low, high = min(values), max(values)
+        span = max(high - low, 1)
+        pad = self.height * 0.12
+        step = self.width / (len(values) - 1)
+        line = []
+        for i, value in enumerate(values):
+            line += [self.x + i * step, self.y + pad + (value - low) / span * (self.height - 2 * pad)]
+        with self.canvas:
+            Color(*theme.TEXT_DIM[:3], 0.35)
+            Line(points=[self.x, self.y + pad, self.right, self.y + pad], width=1)
+            Color(*(theme.GOOD if values[-1] >= values[0] else theme.ACCENT))
+            Line(points=line, width=max(1.5, self.height * 0.035))
+
+
+class LadderScreen(Screen):
+    """Everyone rated at this table, best first."""
+
+    def __init__(self, book: Any, on_back: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(name="ladder", **kwargs)
+        u = theme.unit()
+        self.book = book
+        root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.2)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        top, _heading = _top_bar(N_("Ladder"), on_back, u)
+        root.add_widget(top)
+        self.rows = GridLayout(cols=1, spacing=u * 0.12, size_hint=(1, None), row_default_height=u * 1.1,
+                               row_force_default=True)
+        self.rows.bind(minimum_height=self.rows.setter("height"))
+        scroll = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
+        scroll.add_widget(self.rows)
+        root.add_widget(scroll)
+        self.add_widget(root)
+        self.refresh()
+
+    def refresh(self) -> None:
+        u = theme.unit()
+        self.rows.clear_widgets()
+        ladder = self.book.ladder()
+        if not ladder:
+            self.rows.add_widget(TLabel(msg=N_("No rated games yet: pick your name at a seat before a game."),
+                                        scale=0.9, color=theme.TEXT_DIM))
+            return
+        for place, row in enumerate(ladder, 1):
+            line = BoxLayout(spacing=u * 0.2, padding=[u * 0.15, u * 0.08])
+            panel_background(line, theme.PANEL, radius=0.15)
+            line.add_widget(TLabel(text=str(place), scale=1.0, bold=True, size_hint=(None, 1), width=u * 0.8))
+            line.add_widget(Avatar(row.player.avatar, size_hint=(None, 1), width=u * 0.95))
+            line.add_widget(TLabel(text=row.player.name, scale=1.0, bold=True, halign="left", size_hint=(1.4, 1),
+                                   shorten=True, shorten_from="right"))
+            line.add_widget(TLabel(text=str(row.rating.points), scale=1.1, bold=True, size_hint=(None, 1),
+                                   width=u * 1.6))
+            games = TLabel(msg=N_("{games} games"), values={"games": row.games}, scale=0.75, color=theme.TEXT_DIM,
+                           size_hint=(None, 1), width=u * 1.9)
+            line.add_widget(games)
+            line.add_widget(Sparkline([r.points for r in self.book.history(row.player.id)], size_hint=(1, 1)))
+            self.rows.add_widget(line)
+
+
+def add_ladder_button(home: Screen, app: Any) -> None:
+    """A "Ladder" button in the home screen's top row, beside the flags, when the table keeps
+    players (``app.services.players``)."""
+    book = app.services.players
+    if book is None:
+        return
+    u = theme.unit()
+    button = TButton(msg=N_("Ladder"), scale=0.95, bold=True, size_hint=(None, 1), width=u * 2.6,
+                     bg=list(theme.rgb("#35607f")))
+    button.bind(on_release=lambda *_: app.show(LadderScreen(book, on_back=app.go_home)))
+    top = home.flags.parent
+    top.add_widget(button, index=top.children.index(home.flags) + 1)
+    home.ladder_button = button

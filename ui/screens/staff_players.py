@@ -1,0 +1,121 @@
+"""Staff: the table's players: rename one, merge two that are the same person, delete one, export
+everything kept about them (a JSON file next to the database). Reached from the staff menu.
+
+Merging takes two taps: "Merge" on the duplicate, then "Into this one" on the player to keep.
+Deleting asks first; the games a deleted player played stay, counted as a guest's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from engine.players import Player
+
+from .. import theme
+from ..i18n import N_, _
+from ..widgets import Confirm, TButton, TLabel, panel_background
+from .players import Avatar, NewPlayerScreen, _top_bar
+
+
+class StaffPlayersScreen(Screen):
+    """Every player with Rename, Merge and Delete; Export at the top."""
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(name="staff-players", **kwargs)
+        u = theme.unit()
+        self.app, self.book = app, app.services.players
+        self.merging: Player | None = None
+        root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.2)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        top, _heading = _top_bar(N_("Players"), lambda: app.show(app.staff), u)
+        self.export_button = TButton(msg=N_("Export"), scale=0.9, size_hint=(None, 1), width=u * 2.6,
+                                     bg=list(theme.rgb("#35607f")))
+        self.export_button.bind(on_release=lambda *_: self.export())
+        top.add_widget(self.export_button)
+        root.add_widget(top)
+        self.message = TLabel(text="", scale=0.75, color=theme.ACCENT, size_hint=(1, None), height=u * 0.6)
+        root.add_widget(self.message)
+        self.rows = GridLayout(cols=1, spacing=u * 0.12, size_hint=(1, None), row_default_height=u * 1.15,
+                               row_force_default=True)
+        self.rows.bind(minimum_height=self.rows.setter("height"))
+        scroll = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
+        scroll.add_widget(self.rows)
+        root.add_widget(scroll)
+        self.add_widget(root)
+        self.refresh()
+
+    def refresh(self) -> None:
+        u = theme.unit()
+        self.rows.clear_widgets()
+        self.lines: dict[str, BoxLayout] = {}
+        for player in self.book.all():
+            line = BoxLayout(spacing=u * 0.15, padding=[u * 0.12, u * 0.08])
+            panel_background(line, theme.PANEL, radius=0.15)
+            line.add_widget(Avatar(player.avatar, size_hint=(None, 1), width=u * 0.95))
+            line.add_widget(TLabel(text=player.name, scale=0.95, bold=True, halign="left", shorten=True,
+                                   shorten_from="right"))
+            if self.merging is None:
+                actions = ((N_("Rename"), theme.BUTTON, self.rename), (N_("Merge"), theme.BUTTON, self.start_merge),
+                           (N_("Delete"), theme.STOP, self.delete))
+            elif self.merging.id == player.id:
+                actions = ((N_("Cancel"), theme.BUTTON, self.cancel_merge),)
+            else:
+                actions = ((N_("Into this one"), theme.GO, self.merge_into),)
+            for label, colour, act in actions:
+                button = TButton(msg=label, scale=0.75, size_hint=(None, 1), width=u * 2.3, bg=list(colour))
+                button.bind(on_release=lambda _b, p=player, a=act: a(p))
+                line.add_widget(button)
+            self.rows.add_widget(line)
+            self.lines[player.id] = line
+
+    def rename(self, player: Player) -> None:
+        def done(_player: Player) -> None:
+            self.refresh()
+            self.app.show(self)
+
+        self.app.show(NewPlayerScreen(self.book, on_made=done, on_back=lambda: self.app.show(self), renaming=player))
+
+    def start_merge(self, player: Player) -> None:
+        self.merging = player
+        self.message.text = _("Tap the player {name} is the same person as.", name=player.name)
+        self.refresh()
+
+    def cancel_merge(self, _player: Player) -> None:
+        self.merging = None
+        self.message.text = ""
+        self.refresh()
+
+    def merge_into(self, keep: Player) -> None:
+        duplicate, self.merging = self.merging, None
+        assert duplicate is not None
+        self.book.merge(duplicate.id, keep.id)
+        self.message.text = _("{name} is now part of {kept}.", name=duplicate.name, kept=keep.name)
+        self.refresh()
+
+    def delete(self, player: Player) -> None:
+        def really() -> None:
+            self.book.delete(player.id)
+            self.message.text = _("{name} was deleted.", name=player.name)
+            self.refresh()
+
+        self.add_widget(Confirm(_("Delete {name} and everything kept about them?", name=player.name),
+                                yes=N_("Delete"), no=N_("Cancel"), on_yes=really))
+
+    def export(self) -> None:
+        self.message.text = _("Exported to {path}", path=self.book.export_file())
+
+
+def add_players_button(staff: Screen, app: Any) -> None:
+    """A "Players" button at the end of the staff menu's pages, when the table keeps players."""
+    if app.services.players is None:
+        return
+    button = TButton(msg=N_("Players"), scale=0.85)
+    button.bind(on_release=lambda *_: app.show(StaffPlayersScreen(app)))
+    column = staff.nav["quit"].parent
+    column.add_widget(button, index=column.children.index(staff.nav["quit"]))
+    staff.players_button = button

@@ -1,0 +1,95 @@
+"""Who plays at which seat, from the setup to the rating of the finished game.
+
+The setup's person cards get a "who" button (:func:`who_button`) that opens the player picker; the
+game's start keeps the seats' players in the store (:func:`remember`, beside the journal, so a game
+resumed after a power cut is still rated for the right people), and the game's end rates it once
+(:func:`rate_finished`; the game's id is made at the start, so a finish seen twice counts once).
+Nothing here shows when the firmware hands the UI no players book (``services.players`` is None).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.widget import Widget
+
+from engine.ratings import outcome_of_record
+
+from . import theme
+from .i18n import N_
+from .widgets import TButton
+
+SEATED = "seated"
+"""The store's progress key holding the players of the game in progress."""
+
+
+def _book() -> Any:
+    app = App.get_running_app()
+    return getattr(getattr(app, "services", None), "players", None)
+
+
+def who_button(screen: Any, index: int, seat: Any) -> Widget | None:
+    """The person card's button naming who sits there (a guest until someone picks a name), or
+    None without a players book."""
+    book = _book()
+    if book is None:
+        return None
+    player = getattr(seat, "player", None)
+    if player is None:
+        button = TButton(msg=N_("Guest: tap to pick your name"), scale=0.72, bg=list(theme.rgb("#35607f")))
+    else:
+        button = TButton(text=player.name, scale=0.85, bold=True, bg=list(theme.rgb("#35607f")))
+    button.bind(on_release=lambda *_: pick(screen, index))
+    return button
+
+
+def pick(screen: Any, index: int) -> None:
+    """Open the picker for seat ``index`` of a setup screen, and come back to it."""
+    from .screens.players import PlayerPickerScreen
+
+    app = App.get_running_app()
+
+    def chosen(player: Any) -> None:
+        for i, other in enumerate(screen.seats):  # one person, one seat
+            if i != index and player is not None and getattr(other, "player", None) is not None \
+                    and other.player.id == player.id:
+                other.player = None
+                screen.cards[i].show(other)
+        screen.seats[index].player = player
+        app.show(screen)
+        screen.cards[index].show(screen.seats[index])
+
+    app.show(PlayerPickerScreen(_book(), on_pick=chosen, on_back=lambda: app.show(screen)))
+
+
+def _fingerprint(record: dict[str, Any]) -> str:
+    """What identifies a game from its first step on: its record without events and result."""
+    header = {k: v for k, v in record.items() if k not in ("events", "result")}
+    return hashlib.sha256(json.dumps(header, sort_keys=True).encode()).hexdigest()
+
+
+def remember(app: Any, game: Any, seats: list[Any]) -> None:
+    """Keep who sits where for ``game`` (a strategy game just started from ``seats``)."""
+    people = [getattr(s, "player", None) for s in seats]
+    if app.services.players is None or all(p is None for p in people):
+        app.services.store.set_progress(SEATED, {})
+        return
+    app.services.store.set_progress(SEATED, {"game": uuid.uuid4().hex, "of": _fingerprint(game.record()),
+                                             "players": [p.id if p is not None else None for p in people]})
+
+
+def rate_finished(app: Any, game: Any, record_id: int | None) -> None:
+    """Rate a finished strategy game if players sat at it (once: its id is kept from the start)."""
+    book, store = app.services.players, app.services.store
+    seated = store.progress(SEATED)
+    record = game.record()
+    if book is None or not seated or seated.get("of") != _fingerprint(record):
+        return
+    outcome = outcome_of_record(seated["game"], record, seated["players"])
+    if outcome is not None:
+        book.record_game(game.KIND, outcome, record_id)
+    store.set_progress(SEATED, {})
