@@ -151,7 +151,7 @@ class StepMark:
         """Mark ``cell`` (None: nothing)."""
         self.cell, self.forced = cell, forced
         if forced and self._tag is None:
-            label = CoreLabel(text=_("Forced"), font_size=theme.font(0.62), bold=True)
+            label = CoreLabel(text=_("Forced"), font_size=theme.font(0.7), bold=True)
             label.refresh()
             self._tag = label.texture
         self._draw()
