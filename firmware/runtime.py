@@ -26,6 +26,7 @@ from .config import Config, load_config
 from .devices import KioskDevices
 from .notify import Notifier
 from .settings import KioskSettings, Reports
+from .status import StatusSnapshot
 from .store import SqliteStore
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class Runtime:
         self.devices = KioskDevices(self.config, self.store, self._report, simulate=launch.simulate,
                                     brightness=self.settings.brightness)
         self.settings.on_brightness = self.devices.set_brightness
+        self.status = StatusSnapshot(self.store, self.devices, self.settings)
         log.info("configuration %s, storage %s (%s journal)", self.config.source or "built-in defaults",
                  self.store.memory_reason or self.store.path, self.store.journal_mode)
 
@@ -72,6 +74,7 @@ class Runtime:
 
         prepare_window(self.launch.size, self.launch.fullscreen)
         from ui.app import KioskApp
+        from ui.i18n import i18n
         from ui.services import Services
 
         app: KioskApp | None = None
@@ -82,8 +85,9 @@ class Runtime:
                 app.stop()
 
         services = Services(store=self.store, devices=self.devices, settings=self.settings,
-                            on_first_frame=self.notifier.ready, on_tick=self.notifier.tick,
+                            on_first_frame=self.notifier.ready, on_tick=self.tick,
                             quit_to_system=quit_to_system)
+        self.settings.on_language = lambda language: setattr(i18n, "language", language)
         app = KioskApp(services, kiosk=self.launch.fullscreen)
         self.devices.attach(app.post)
         try:
@@ -91,6 +95,13 @@ class Runtime:
         finally:
             self.devices.attach(None)  # device threads must not post into a stopped app
         return 0
+
+    def tick(self) -> None:
+        """The UI's clock, about once a second: the watchdog, staff changes made on the web page,
+        the health snapshot the web page shows."""
+        self.notifier.tick()
+        self.settings.poll()
+        self.status.tick()
 
     def close(self) -> None:
         self.notifier.stopping()

@@ -14,6 +14,7 @@ FORBIDDEN = {
     "engine": {"kivy", "gpiozero", "serial", "rpi_ws281x", "spidev", "ui", "firmware", "hardware"},
     "hardware": {"kivy", "engine", "ui", "firmware"},
     "ui": {"firmware"},
+    "web": {"kivy", "ui"},
 }
 
 
