@@ -12,7 +12,8 @@
 #   2. makes the system user "tantrix" with the device groups gpio spi dialout video render input,
 #   3. makes the virtual environment /opt/tantrix-kiosk/venv and installs the project into it,
 #   4. puts config.example.toml at /etc/tantrix-kiosk/config.toml unless a configuration is there,
-#   5. installs the systemd unit (and the PWM drop-in, or removes it),
+#   5. installs the systemd unit (and the PWM drop-in, or removes it), and the web pages' unit
+#      (tantrix-web, which listens only when the configuration says [web] enabled = true),
 #   6. turns off console blanking (consoleblank=0 on the kernel command line),
 #   7. gives tty1 to the kiosk (no getty there), boots to the console (no desktop holding the
 #      screen), enables the unit, and checks the configuration.
@@ -25,6 +26,7 @@ venv="$prefix/venv"
 config_dir=/etc/tantrix-kiosk
 unit_dir=/etc/systemd/system
 unit=tantrix-kiosk.service
+web_unit=tantrix-web.service
 user=tantrix
 groups=(gpio spi dialout video render input)
 packages=(python3-venv python3-dev gcc libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1)
@@ -35,7 +37,7 @@ for arg in "$@"; do
     case "$arg" in
         --dry-run) dry_run=1 ;;
         --ws281x-pwm) pwm=1 ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -105,8 +107,9 @@ else
     run install -m 0640 -o root -g "$user" "$here/config.example.toml" "$config_dir/config.toml"
 fi
 
-step "5. systemd unit $unit_dir/$unit"
+step "5. systemd units $unit_dir/$unit and $unit_dir/$web_unit"
 run install -m 0644 "$here/$unit" "$unit_dir/$unit"
+run install -m 0644 "$here/$web_unit" "$unit_dir/$web_unit"
 dropin="$unit_dir/$unit.d/ws281x-pwm.conf"
 if ((pwm)); then
     run install -d -m 0755 "$unit_dir/$unit.d"
@@ -145,6 +148,7 @@ else
     run systemctl set-default multi-user.target
 fi
 run systemctl enable "$unit"
+run systemctl enable "$web_unit"
 run "$venv/bin/tantrix-kiosk" check-config "$config_dir/config.toml" || true
 
 echo
