@@ -37,7 +37,7 @@ for arg in "$@"; do
     case "$arg" in
         --dry-run) dry_run=1 ;;
         --ws281x-pwm) pwm=1 ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     esac
 done
