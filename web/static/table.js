@@ -36,9 +36,10 @@ function show(view) {
     card.dataset.score = seat.score;
     const top = document.createElement("div");
     top.className = "top";
-    const who = seat.robot ? `robot (${seat.robot})` : "player";
-    top.append(text("span", `${COLOUR_NAMES[seat.colour] || seat.colour} · ${who}` + (view.turn === i && !view.finished ? " · to play" : "")),
-               text("span", String(seat.score), "score"));
+    const label = text("div", COLOUR_NAMES[seat.colour] || seat.colour, "name");
+    const toPlay = view.turn === i && !view.finished ? " · to play" : "";
+    label.appendChild(text("span", (seat.robot ? `robot, ${seat.robot}` : "player") + toPlay, "who"));
+    top.append(label, text("span", String(seat.score), "score"));
     const hand = svg("svg", { class: "hand", role: "img", "aria-label": `${seat.hand.length} tiles in hand` });
     drawHand(hand, seat.hand, 10);
     card.append(top, hand);

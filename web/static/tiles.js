@@ -64,5 +64,6 @@ function drawHand(target, tiles, size) {
   target.replaceChildren();
   const step = size * SQRT3 * 1.05;
   tiles.forEach((tile, i) => target.appendChild(tileGroup(tile, size + i * step, size, size)));
-  target.setAttribute("viewBox", `0 0 ${Math.max(1, 6) * step + size} ${2 * size}`);
+  target.setAttribute("viewBox", `0 0 ${6 * step + size} ${2 * size}`);  // room for a full hand of six
+  target.setAttribute("preserveAspectRatio", "xMinYMid meet");
 }
