@@ -20,12 +20,13 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Callable, Mapping
 
 from .config import Config, load_config
 from .devices import KioskDevices
 from .notify import Notifier
 from .settings import KioskSettings, Reports
+from .restart import EXIT_RESTART, RestartWatch
 from .status import StatusSnapshot
 from .store import SqliteStore
 
@@ -63,6 +64,9 @@ class Runtime:
                                     brightness=self.settings.brightness)
         self.settings.on_brightness = self.devices.set_brightness
         self.status = StatusSnapshot(self.store, self.devices, self.settings)
+        self.restart = RestartWatch(self.store)
+        self._stop_app: Callable[[], None] = lambda: None
+        self.restarting = False
         log.info("configuration %s, storage %s (%s journal)", self.config.source or "built-in defaults",
                  self.store.memory_reason or self.store.path, self.store.journal_mode)
 
@@ -89,19 +93,24 @@ class Runtime:
                             quit_to_system=quit_to_system)
         self.settings.on_language = lambda language: setattr(i18n, "language", language)
         app = KioskApp(services, kiosk=self.launch.fullscreen)
+        self._stop_app = app.stop
         self.devices.attach(app.post)
         try:
             app.run()
         finally:
             self.devices.attach(None)  # device threads must not post into a stopped app
-        return 0
+        return EXIT_RESTART if self.restarting else 0
 
     def tick(self) -> None:
         """The UI's clock, about once a second: the watchdog, staff changes made on the web page,
-        the health snapshot the web page shows."""
+        the health snapshot the web page shows, a restart asked for there."""
         self.notifier.tick()
         self.settings.poll()
         self.status.tick()
+        if not self.restarting and self.restart.requested():
+            log.info("staff asked for a restart from the web page")
+            self.restarting = True
+            self._stop_app()
 
     def close(self) -> None:
         self.notifier.stopping()

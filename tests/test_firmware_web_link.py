@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from firmware.config import load_config
+from firmware.restart import EXIT_RESTART, RestartWatch
 from firmware.settings import OVERRIDES, KioskSettings, Reports
 from firmware.status import STATUS, StatusSnapshot
 from firmware.store import SqliteStore, open_read_only
@@ -99,9 +100,10 @@ def test_the_web_table_is_checked_like_the_others(tmp_path):
     assert any("web.host" in w for w in config.warnings)
 
 
-def test_the_running_kiosk_shows_a_change_made_in_its_database(tmp_path):
+def test_the_running_kiosk_takes_up_changes_and_a_restart_made_in_its_database(tmp_path):
     """The real kiosk process: a brightness and a language written as the web page writes them are
-    applied on its UI clock, which says so in its status snapshot."""
+    applied on its UI clock, which says so in its status snapshot; a restart request stops it with
+    the status systemd restarts."""
     config = tmp_path / "config.toml"
     config.write_text(f'[storage]\ndirectory = "{tmp_path / "state"}"\n')
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -121,9 +123,22 @@ def test_the_running_kiosk_shows_a_change_made_in_its_database(tmp_path):
             assert time.monotonic() < deadline, f"the kiosk did not take the change up: {database.status()}"
             time.sleep(0.05)
         assert {d["name"] for d in database.status()["devices"]} == {"button", "reader", "rings"}
+        database.request_restart()
         database.close()
+        process.wait(timeout=60)  # the kiosk stops by itself, for systemd to start it again
     finally:
-        process.terminate()
+        if process.poll() is None:
+            process.terminate()
         _, stderr = process.communicate(timeout=30)
         listener.close()
-    assert process.returncode == 0, stderr
+    assert process.returncode == EXIT_RESTART, stderr
+    assert "staff asked for a restart from the web page" in stderr
+
+
+def test_only_a_restart_asked_for_after_the_start_counts(tmp_path):
+    store = SqliteStore(tmp_path / "state")
+    KioskDatabase(tmp_path / "state").request_restart()  # before this kiosk started: old news
+    watch = RestartWatch(store)
+    assert not watch.requested()
+    KioskDatabase(tmp_path / "state").request_restart()
+    assert watch.requested()

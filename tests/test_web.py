@@ -175,6 +175,9 @@ def test_the_staff_page_shows_the_kiosks_health_statistics_and_exports_records(k
     records = [json.loads(line) for line in body.decode().splitlines()]
     assert status == 200 and "attachment" in headers["content-disposition"]
     assert records[-1]["kind"] == "strategy" and records[-1]["record"]["moves"] == 3
+    assert request(server + "/api/restart", b"{}", JSON)[0] == 401 and store.progress("kiosk-restart") == {}
+    assert request(server + "/api/restart", b"{}", {**JSON, "cookie": cookie})[0] == 200
+    assert store.progress("kiosk-restart")["requested"] > 0
     assert request(server + "/api/logout", b"{}", {**JSON, "cookie": cookie})[0] == 200
     assert request(server + "/api/staff", headers={"cookie": cookie})[0] == 401
 

@@ -7,8 +7,8 @@ without a thread each. The pages are static files that fetch JSON; nothing is re
 on the server, so no value from the database or a request can inject markup.
 
 Routes: ``/`` the spectator page, ``/events`` its live stream, ``/api/table`` the same view once;
-``/staff`` the staff page over ``/api/login``, ``/api/logout``, ``/api/staff``, ``/api/settings``
-and ``/api/records`` (an export). Every response carries a strict Content-Security-Policy; staff
+``/staff`` the staff page over ``/api/login``, ``/api/logout``, ``/api/staff``, ``/api/settings``,
+``/api/restart`` and ``/api/records`` (an export). Every response carries a strict Content-Security-Policy; staff
 requests need the session cookie, and changes need a JSON body from this page's own origin.
 """
 
@@ -208,6 +208,17 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         return JSONResponse({"ok": True, "settings": merged})
 
     @staff
+    async def restart(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            await asyncio.to_thread(database.request_restart)
+        except NoDatabase as exc:
+            return JSONResponse({"error": str(exc)}, 503)
+        return JSONResponse({"ok": True})
+
+    @staff
     async def export_records(request: Request) -> Response:
         def lines() -> Any:
             try:
@@ -246,6 +257,7 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/staff", staff_state),
         Route("/api/settings", change_settings, methods=["POST"]),
+        Route("/api/restart", restart, methods=["POST"]),
         Route("/api/records", export_records),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])

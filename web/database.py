@@ -6,9 +6,10 @@ autocommit statement (no transaction is held open, so the kiosk's checkpoints ar
 :meth:`KioskDatabase.changed` asks SQLite's ``data_version``, which moves whenever another
 connection commits: polling it costs a read of shared memory, not a query.
 
-The one write is :meth:`KioskDatabase.set_overrides`: the staff overrides (language, brightness)
-that the kiosk keeps in its progress table under :data:`firmware.settings.OVERRIDES` and takes up on
-its own clock. It opens a short read-write connection that never creates the file or its schema.
+The only writes are two keys of the kiosk's progress table that the kiosk watches on its own clock:
+the staff overrides (language, brightness; :meth:`KioskDatabase.set_overrides`) and a restart
+request (:meth:`KioskDatabase.request_restart`). Each opens a short read-write connection that
+never creates the file or its schema.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from firmware.restart import RESTART
 from firmware.settings import OVERRIDES
 from firmware.status import STATUS
 from firmware.store import DATABASE, ROBOT_RESULTS, open_read_only
@@ -86,6 +89,13 @@ class KioskDatabase:
 
     def set_overrides(self, changes: dict[str, Any]) -> dict[str, Any]:
         """Merge ``changes`` (already checked) into the staff overrides; returns them all."""
+        return self._merge(OVERRIDES, changes)
+
+    def request_restart(self) -> None:
+        """Ask the kiosk to restart (``firmware.restart``)."""
+        self._merge(RESTART, {"requested": time.time()})
+
+    def _merge(self, key: str, changes: dict[str, Any]) -> dict[str, Any]:
         path = (self.directory / DATABASE).resolve()
         try:
             db = sqlite3.connect(path.as_uri() + "?mode=rw", uri=True, isolation_level=None, timeout=5.0)
@@ -93,11 +103,11 @@ class KioskDatabase:
             raise NoDatabase(f"the kiosk's database {path} cannot be written ({exc})") from exc
         try:
             db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT value FROM progress WHERE key = ?", (OVERRIDES,)).fetchone()
+            row = db.execute("SELECT value FROM progress WHERE key = ?", (key,)).fetchone()
             merged = {**(json.loads(row[0]) if row else {}), **changes}
             db.execute("INSERT INTO progress (key, value) VALUES (?, ?)"
                        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                       (OVERRIDES, json.dumps(merged, separators=(",", ":"))))
+                       (key, json.dumps(merged, separators=(",", ":"))))
             db.execute("COMMIT")
             return merged
         finally:

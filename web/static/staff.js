@@ -112,6 +112,11 @@ $("brightness").addEventListener("input", () => {
   $("brightness-shown").textContent = `${$("brightness").value} %`;
 });
 $("apply-brightness").addEventListener("click", () => change({ brightness: Number($("brightness").value) / 100 }, "Brightness"));
+$("restart").addEventListener("click", async () => {
+  if (!confirm("Restart the kiosk now?")) return;
+  try { await call("/api/restart", {}); $("restarted").textContent = "Restart sent to the table."; }
+  catch (error) { $("error").textContent = error.message; }
+});
 $("sign-out").addEventListener("click", async () => { await call("/api/logout", {}).catch(() => {}); signedOut(); });
 
 fetch("/api/staff").then(response => { if (response.ok) signedIn(); });
