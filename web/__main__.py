@@ -18,6 +18,9 @@ from firmware.config import load_config
 from firmware.logs import setup_logging
 
 log = logging.getLogger("web")
+MAX_CONNECTIONS = 100
+"""Open connections served at once (each spectator holds one); more get "503 busy", so a flood of
+connections cannot exhaust the Pi's memory or file descriptors."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -40,7 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     directory = config.storage.path(os.environ)
     log.info("web pages on http://%s:%d/ (staff: /staff), reading %s", config.web.host, config.web.port, directory)
     uvicorn.run(create_app(config, directory), host=config.web.host, port=config.web.port,
-                log_config=None, access_log=False, proxy_headers=False, server_header=False)
+                log_config=None, access_log=False, proxy_headers=False, server_header=False,
+                limit_concurrency=MAX_CONNECTIONS)
     return 0
 
 
