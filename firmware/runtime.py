@@ -25,8 +25,8 @@ from typing import Callable, Mapping
 from .config import Config, load_config
 from .devices import KioskDevices
 from .notify import Notifier
-from .settings import KioskSettings, Reports
 from .restart import EXIT_RESTART, RestartWatch
+from .settings import KioskSettings, Reports
 from .status import StatusSnapshot
 from .store import SqliteStore
 
