@@ -6,6 +6,7 @@ to SQLite so a power cut loses nothing, and talks to systemd (readiness and watc
 Modules: ``config`` (the TOML file, typed and forgiving), ``pin`` (the hashed staff PIN),
 ``store`` (``SqliteStore``, the UI's Store), ``settings`` (``KioskSettings``, the UI's Settings,
 and ``Reports``), ``devices`` (``KioskDevices``, the UI's Devices over ``hardware``), ``notify``
-(sd_notify readiness and watchdog), ``logs`` (journal logging), ``runtime`` (opens and closes it
-all), ``__main__`` (``tantrix-kiosk`` and its commands).
+(sd_notify readiness and watchdog), ``logs`` (journal logging), ``status`` and ``restart`` (what
+the kiosk leaves in the database for the web pages, and a restart they ask for), ``runtime`` (opens
+and closes it all), ``__main__`` (``tantrix-kiosk`` and its commands).
 """

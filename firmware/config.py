@@ -16,7 +16,7 @@ the file cannot be read at all it runs on that copy; when only ``kiosk.staff_pin
 ``storage.directory`` is refused, that key comes from the copy (never from the defaults, which
 would mean no PIN, or another directory where the old games are not).
 
-Tables ``[kiosk]``, ``[display]``, ``[rules]`` and ``[storage]`` belong to the firmware and are
+Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[storage]`` and ``[web]`` belong to the firmware and are
 checked here in full. The device tables ``[button]``, ``[reader]`` and ``[rings]`` become the
 hardware package's own configurations (``ButtonConfig``, ``ReaderConfig``, ``RingsConfig``), which
 check their values themselves: a value they refuse is reported the same way (file, key, value,
@@ -162,11 +162,33 @@ class StorageConfig:
         return Path(state_home) / "tantrix-kiosk"
 
 
+def host(value: Any) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9A-Za-z.:-]{1,253}", value):
+        raise Expected("an IP address or host name in quotes, such as \"0.0.0.0\" or \"127.0.0.1\"")
+    return value
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The staff and spectator web pages (``tantrix-web``, a separate process and systemd unit)."""
+
+    enabled: bool = setting(False, flag)
+    """Off by default: nothing listens on the network unless this is true."""
+    host: str = setting("0.0.0.0", host)
+    """The address to listen on ("0.0.0.0": every network of the Pi; "127.0.0.1": this Pi only)."""
+    port: int = setting(8080, integer(1024, 65535, "a port number"))
+    spectators: bool = setting(True, flag)
+    """Whether the live table (board, scores, hands) is shown without a PIN."""
+    session_minutes: int = setting(30, integer(1, 24 * 60))
+    """A staff session ends after this long without a request."""
+
+
 SECTIONS: dict[str, type] = {
     "kiosk": KioskConfig,
     "display": DisplayConfig,
     "rules": RulesConfig,
     "storage": StorageConfig,
+    "web": WebConfig,
 }
 
 DEVICES: dict[str, type] = {
@@ -183,6 +205,7 @@ class Config:
     display: DisplayConfig = DisplayConfig()
     rules: RulesConfig = RulesConfig()
     storage: StorageConfig = StorageConfig()
+    web: WebConfig = WebConfig()
     button: ButtonConfig = ButtonConfig()
     reader: ReaderConfig = ReaderConfig()
     rings: RingsConfig = RingsConfig()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Callable, Mapping
 
 from hardware.board import Board, detect_board
 from ui.services import DeviceStatus
@@ -29,7 +29,9 @@ from .config import Config, last_good_path, load_config
 from .devices import KioskDevices
 from .notify import Notifier
 from .players import Players
+from .restart import EXIT_RESTART, RestartWatch
 from .settings import KioskSettings, Reports
+from .status import StatusSnapshot
 from .store import SqliteStore
 from .version import installed_version
 
@@ -79,6 +81,10 @@ class Runtime:
         self.devices = KioskDevices(self.config, self.store, self._report, simulate=launch.simulate,
                                     brightness=self.settings.brightness)
         self.settings.on_brightness = self.devices.set_brightness
+        self.status = StatusSnapshot(self.store, self.devices, self.settings)
+        self.restart = RestartWatch(self.store)
+        self._stop_app: Callable[[], None] = lambda: None
+        self.restarting = False
         log.info("configuration %s, storage %s (%s journal)", self.config.source or "built-in defaults",
                  self.store.memory_reason or self.store.path, self.store.journal_mode)
 
@@ -90,6 +96,7 @@ class Runtime:
 
         prepare_window(self.launch.size, self.launch.fullscreen)
         from ui.app import KioskApp
+        from ui.i18n import i18n
         from ui.services import Services
 
         app: KioskApp | None = None
@@ -103,9 +110,11 @@ class Runtime:
                 app.stop()
 
         services = Services(store=self.store, devices=self.devices, settings=self.settings,
-                            on_first_frame=self.notifier.ready, on_tick=self.notifier.tick,
+                            on_first_frame=self.notifier.ready, on_tick=self.tick,
                             quit_to_system=quit_to_system, players=Players(self.store))
+        self.settings.on_language = lambda language: setattr(i18n, "language", language)
         app = KioskApp(services, kiosk=self.launch.fullscreen)
+        self._stop_app = app.stop
         self.devices.attach(app.post)
         self.store.on_state = lambda: app.post(self.storage_status())
         if self.store.in_memory:
@@ -115,13 +124,24 @@ class Runtime:
         finally:
             self.devices.attach(None)  # device threads must not post into a stopped app
             self.store.on_state = lambda: None
-        return QUIT_TO_SYSTEM if quitting else 0
+        return QUIT_TO_SYSTEM if quitting else EXIT_RESTART if self.restarting else 0
 
     def storage_status(self) -> DeviceStatus:
         """The store as a badge: players see while finished games are not being kept."""
         if self.store.in_memory:
             return DeviceStatus("storage", False, "memory", self.store.memory_reason)
         return DeviceStatus("storage", True, "sqlite")
+
+    def tick(self) -> None:
+        """The UI's clock, about once a second: the watchdog, staff changes made on the web page,
+        the health snapshot the web page shows, a restart asked for there."""
+        self.notifier.tick()
+        self.settings.poll()
+        self.status.tick()
+        if not self.restarting and self.restart.requested():
+            log.info("staff asked for a restart from the web page")
+            self.restarting = True
+            self._stop_app()
 
     def close(self) -> None:
         self.notifier.stopping()

@@ -3,7 +3,8 @@
 Staff may change the language and the LED brightness from the menu. The configuration file is
 read-only to the kiosk (systemd's ProtectSystem=strict), so those changes are kept in the store
 (progress key :data:`OVERRIDES`) and win over the file until staff change them again. A new
-brightness also goes to ``on_brightness`` (the runtime points it at the LED rings).
+brightness also goes to ``on_brightness`` (the runtime points it at the LED rings). The staff web
+page (``web``) writes the same key; :meth:`KioskSettings.poll` takes its changes up.
 
 Problems found while running (a full disk, a damaged database) are collected in :class:`Reports`
 and shown to staff beside the configuration warnings.
@@ -96,9 +97,12 @@ class KioskSettings:
         elif not config.kiosk.staff_pin:
             self._warn(f"{where}: kiosk.staff_pin is not set, so the staff PIN is {DEFAULT_PIN} (on this "
                        f"desktop only; an installed kiosk accepts none); set your own with: tantrix-kiosk hash-pin")
-        self._apply(store.progress(OVERRIDES))
+        self._overrides = store.progress(OVERRIDES)
+        self._apply(self._overrides)
         self.on_brightness: Callable[[float], None] = lambda brightness: None
         """Called with each brightness staff set (after it is checked and kept)."""
+        self.on_language: Callable[[str], None] = lambda language: None
+        """Called with a language staff set from elsewhere (the web page), found by :meth:`poll`."""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -143,12 +147,27 @@ class KioskSettings:
         self._save()
         self.on_brightness(self.brightness)
 
+    def poll(self) -> None:
+        """Take up staff changes another process (the staff web page) wrote to the store. The
+        runtime calls this from the UI's clock about once a second; it costs one small read."""
+        overrides = self._store.progress(OVERRIDES)
+        if overrides == self._overrides:
+            return
+        self._overrides = overrides
+        language, brightness = self.language, self.brightness
+        self._apply(overrides)
+        if self.brightness != brightness:
+            self.on_brightness(self.brightness)
+        if self.language != language:
+            self.on_language(self.language)
+
     def _warn(self, message: str) -> None:
         log.warning("%s", message)
         self._reports(message)
 
     def _save(self) -> None:
-        self._store.set_progress(OVERRIDES, {"language": self.language, "brightness": self.brightness})
+        self._overrides = {"language": self.language, "brightness": self.brightness}
+        self._store.set_progress(OVERRIDES, self._overrides)
 
     def _apply(self, overrides: dict[str, Any]) -> None:
         try:

@@ -247,6 +247,14 @@ def readable_copy(path: Path) -> Iterator[sqlite3.Connection | None]:
 
 
 
+def open_read_only(directory: str | Path) -> sqlite3.Connection:
+    """The kiosk's database opened by another process (the web page) that must never change it:
+    SQLite refuses every write on this connection, and WAL lets it read while the kiosk writes.
+    Raises sqlite3.OperationalError while there is no database yet."""
+    uri = (Path(directory) / DATABASE).resolve().as_uri() + "?mode=ro"
+    return _connect(uri, uri=True)
+
+
 class SqliteStore:
     """The kiosk's :class:`ui.services.Store`. Thread-safe; every method commits before returning
     (or, inside :meth:`batch`, with the batch).

@@ -24,7 +24,8 @@
 #   3. builds the release, installs it from the lock file, self-tests it and switches to it,
 #   4. puts config.example.toml at /etc/tantrix-kiosk/config.toml unless a configuration is there,
 #      and sets the staff PIN if it has none (asked for, or made and printed once),
-#   5. installs the systemd unit (and the PWM drop-in, or removes it),
+#   5. installs the systemd unit (and the PWM drop-in, or removes it), and the web pages' unit
+#      (tantrix-web, which listens only when the configuration says [web] enabled = true),
 #   6. turns off console blanking (consoleblank=0 on the kernel command line),
 #   7. gives tty1 to the kiosk (no getty there), boots to the console (no desktop holding the
 #      screen), enables the unit, and checks the configuration.
@@ -41,6 +42,7 @@ lock="$here/requirements.lock"
 config_dir=/etc/tantrix-kiosk
 unit_dir=/etc/systemd/system
 unit=tantrix-kiosk.service
+web_unit=tantrix-web.service
 user=tantrix
 groups=(gpio spi dialout video render input)
 packages=(python3-venv python3-dev gcc libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1)
@@ -214,8 +216,9 @@ else
     unset pin again
 fi
 
-step "5. systemd unit $unit_dir/$unit"
+step "5. systemd units $unit_dir/$unit and $unit_dir/$web_unit"
 run install -m 0644 "$here/$unit" "$unit_dir/$unit"
+run install -m 0644 "$here/$web_unit" "$unit_dir/$web_unit"
 dropin="$unit_dir/$unit.d/ws281x-pwm.conf"
 if ((pwm)); then
     run install -d -m 0755 "$unit_dir/$unit.d"
@@ -254,6 +257,7 @@ else
     run systemctl set-default multi-user.target
 fi
 run systemctl enable "$unit"
+run systemctl enable "$web_unit"
 run "$venv/bin/tantrix-kiosk" check-config "$config_dir/config.toml" || true
 echo "    installed: $(cat "$venv/tantrix-kiosk-version" 2>/dev/null || echo "$name")"
 

@@ -16,6 +16,7 @@ FORBIDDEN = {
     "ui": {"firmware"},
     # MicroPython on the reader controller: none of ours, no CPython-only library
     "controller": {"kivy", "gpiozero", "serial", "engine", "ui", "firmware", "hardware", "typing", "dataclasses"},
+    "web": {"kivy", "ui"},
 }
 
 

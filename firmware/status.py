@@ -1,0 +1,48 @@
+"""The kiosk's health, written to the store for the staff web page.
+
+The web page (``web``, its own process) reads the kiosk's database and never talks to the kiosk, so
+the kiosk leaves there what staff would see in its own menu: each device's status, the problems
+reported so far, and the language and brightness it applies (so a change made on the web page is
+seen to have reached the table), under the progress key :data:`STATUS`. :meth:`StatusSnapshot.tick` runs on the UI's clock
+about once a second and writes only when something changed, or every :data:`HEARTBEAT_SECONDS` so
+the page can tell a running kiosk from a stopped one (``seen``, in seconds since the epoch) without
+wearing the SD card with a write per second.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+from typing import Any, Callable
+
+from ui.services import Devices, Settings, Store
+
+STATUS = "kiosk-status"
+"""The store's progress key of the snapshot:
+``{"devices": [...], "reports": [...], "applied": {"language", "brightness"}, "seen": t}``."""
+HEARTBEAT_SECONDS = 60.0
+
+
+class StatusSnapshot:
+    """Writes the devices' status and the settings' warnings and values to ``store`` when they change
+    (and as a heartbeat)."""
+
+    def __init__(self, store: Store, devices: Devices, settings: Settings,
+                 clock: Callable[[], float] = time.time, heartbeat: float = HEARTBEAT_SECONDS) -> None:
+        self._store = store
+        self._devices = devices
+        self._settings = settings
+        self._clock = clock
+        self._heartbeat = heartbeat
+        self._last: dict[str, Any] | None = None
+        self._written = 0.0
+
+    def tick(self) -> None:
+        snapshot = {"devices": [asdict(status) for status in self._devices.status()],
+                    "reports": list(self._settings.warnings),
+                    "applied": {"language": self._settings.language, "brightness": self._settings.brightness}}
+        now = self._clock()
+        if snapshot == self._last and now - self._written < self._heartbeat:
+            return
+        self._store.set_progress(STATUS, {**snapshot, "seen": now})
+        self._last, self._written = snapshot, now

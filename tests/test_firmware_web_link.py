@@ -1,0 +1,144 @@
+"""The kiosk's side of the web pages: it takes up staff changes written to its database by another
+process, and leaves its health there; the ``[web]`` table of the configuration."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from firmware.config import load_config
+from firmware.restart import EXIT_RESTART, RestartWatch
+from firmware.settings import OVERRIDES, KioskSettings, Reports
+from firmware.status import STATUS, StatusSnapshot
+from firmware.store import SqliteStore, open_read_only
+from ui.memory import memory_services
+from web.database import KioskDatabase
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def settings_over(tmp_path: Path) -> tuple[KioskSettings, SqliteStore, list[object]]:
+    store = SqliteStore(tmp_path / "state")
+    settings = KioskSettings(load_config(tmp_path / "none.toml", environ={}), store, Reports())
+    seen: list[object] = []
+    settings.on_brightness, settings.on_language = seen.append, seen.append
+    return settings, store, seen
+
+
+def test_poll_takes_up_what_another_process_wrote_once(tmp_path):
+    settings, store, seen = settings_over(tmp_path)
+    settings.poll()
+    assert seen == [] and settings.brightness == 0.4
+    KioskDatabase(tmp_path / "state").set_overrides({"brightness": 0.8})
+    settings.poll()
+    settings.poll()
+    assert settings.brightness == 0.8 and settings.language == "en" and seen == [0.8]
+    KioskDatabase(tmp_path / "state").set_overrides({"language": "pl"})
+    settings.poll()
+    assert settings.language == "pl" and seen == [0.8, "pl"]
+    settings.set_brightness(0.3)  # at the table: the kiosk's own write is no news to its poll
+    settings.poll()
+    assert seen == [0.8, "pl", 0.3] and store.progress(OVERRIDES) == {"language": "pl", "brightness": 0.3}
+
+
+def test_a_bad_value_written_elsewhere_is_reported_not_applied(tmp_path):
+    settings, store, seen = settings_over(tmp_path)
+    KioskDatabase(tmp_path / "state").set_overrides({"brightness": 7})
+    settings.poll()
+    settings.poll()
+    assert settings.brightness == 0.4 and seen == []
+    assert [w for w in settings.warnings if "no longer valid" in w] != []
+
+
+def test_the_read_only_connection_cannot_write(tmp_path):
+    SqliteStore(tmp_path / "state").close()
+    db = open_read_only(tmp_path / "state")
+    try:
+        db.execute("INSERT INTO progress (key, value) VALUES ('x', '{}')")
+    except Exception as exc:
+        assert "readonly" in str(exc).replace("-", "").replace(" ", "").lower()
+    else:
+        raise AssertionError("a read-only connection wrote")
+    finally:
+        db.close()
+
+
+def test_the_status_snapshot_is_written_on_change_and_as_a_heartbeat(tmp_path):
+    services = memory_services()
+    now = [1000.0]
+    snapshot = StatusSnapshot(services.store, services.devices, services.settings, clock=lambda: now[0],
+                              heartbeat=60.0)
+    snapshot.tick()
+    first = services.store.progress(STATUS)
+    assert first["seen"] == 1000.0 and first["applied"] == {"language": services.settings.language,
+                                                            "brightness": services.settings.brightness}
+    now[0] = 1030.0
+    snapshot.tick()
+    assert services.store.progress(STATUS)["seen"] == 1000.0  # nothing new: no write
+    services.devices.set_status("reader", False, "unplugged")
+    snapshot.tick()
+    changed = services.store.progress(STATUS)
+    assert changed["seen"] == 1030.0 and {"name": "reader", "ok": False, "backend": "simulated",
+                                          "detail": "unplugged"} in changed["devices"]
+    now[0] = 1090.0
+    snapshot.tick()
+    assert services.store.progress(STATUS)["seen"] == 1090.0
+
+
+def test_the_web_table_is_checked_like_the_others(tmp_path):
+    path = tmp_path / "config.toml"
+    assert load_config(path, environ={}).web.enabled is False
+    path.write_text('[web]\nenabled = "yes"\nport = 80\nhost = "0.0.0.0; rm -rf"\nsession_minutes = 30\n')
+    config = load_config(path)
+    assert not config.web.enabled and config.web.port == 8080 and config.web.host == "0.0.0.0"
+    assert any("web.enabled = \"yes\": expected true or false" in w for w in config.warnings)
+    assert any("web.port = 80: expected a port number from 1024 to 65535" in w for w in config.warnings)
+    assert any("web.host" in w for w in config.warnings)
+
+
+def test_the_running_kiosk_takes_up_changes_and_a_restart_made_in_its_database(tmp_path):
+    """The real kiosk process: a brightness and a language written as the web page writes them are
+    applied on its UI clock, which says so in its status snapshot; a restart request stops it with
+    the status systemd restarts."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\ndirectory = "{tmp_path / "state"}"\n')
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify"))
+    listener.settimeout(60)
+    environ = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
+    environ.update(NOTIFY_SOCKET=str(tmp_path / "notify"), SDL_VIDEODRIVER="offscreen")
+    process = subprocess.Popen([sys.executable, "-m", "firmware", "--config", str(config), "--simulate",
+                                "--size", "800x480"], cwd=ROOT, env=environ, stderr=subprocess.PIPE, text=True)
+    try:
+        while "READY=1" not in listener.recv(4096).decode():  # each recv waits at most 60 s
+            pass
+        database = KioskDatabase(tmp_path / "state")
+        database.set_overrides({"brightness": 0.7, "language": "fr"})
+        deadline = time.monotonic() + 60
+        while database.status().get("applied") != {"language": "fr", "brightness": 0.7}:
+            assert time.monotonic() < deadline, f"the kiosk did not take the change up: {database.status()}"
+            time.sleep(0.05)
+        assert {d["name"] for d in database.status()["devices"]} == {"button", "reader", "rings"}
+        database.request_restart()
+        database.close()
+        process.wait(timeout=60)  # the kiosk stops by itself, for systemd to start it again
+    finally:
+        if process.poll() is None:
+            process.terminate()
+        _, stderr = process.communicate(timeout=30)
+        listener.close()
+    assert process.returncode == EXIT_RESTART, stderr
+    assert "staff asked for a restart from the web page" in stderr
+
+
+def test_only_a_restart_asked_for_after_the_start_counts(tmp_path):
+    store = SqliteStore(tmp_path / "state")
+    KioskDatabase(tmp_path / "state").request_restart()  # before this kiosk started: old news
+    watch = RestartWatch(store)
+    assert not watch.requested()
+    KioskDatabase(tmp_path / "state").request_restart()
+    assert watch.requested()

@@ -1,0 +1,218 @@
+"""The web pages (``web``): the real ``tantrix-web`` server on 127.0.0.1 over a real kiosk database,
+checked through HTTP and in Debian's headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from engine.game import StrategyGame
+from engine.modes import save
+from firmware.config import load_config
+from firmware.settings import KioskSettings, Reports
+from firmware.store import SqliteStore
+from web_support import ROOT, STAFF_PIN, chromium, request, web_server, write_config
+
+WAIT = 60.0
+"""Seconds a browser condition may take before the test fails (never a pass/fail on speed)."""
+JSON = {"content-type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def kiosk(tmp_path_factory):
+    """A kiosk's state directory and configuration, its store open as the kiosk opens it."""
+    directory = tmp_path_factory.mktemp("kiosk")
+    config = write_config(directory)
+    with SqliteStore(directory / "state") as store:
+        yield config, store
+
+
+@pytest.fixture(scope="module")
+def server(kiosk):
+    with web_server(kiosk[0]) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def phone():
+    browser = chromium(412, 915)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+def wait_for(browser, condition, what: str):
+    return WebDriverWait(browser, WAIT, poll_frequency=0.02).until(lambda b: condition(b), message=what)
+
+
+def sign_in(base: str, pin: str = STAFF_PIN) -> tuple[int, str]:
+    status, headers, _ = request(base + "/api/login", json.dumps({"pin": pin}).encode(), JSON)
+    return status, headers.get("set-cookie", "").split(";")[0]
+
+
+# ------------------------------------------------------------------------------ in a browser
+
+
+def test_staff_sign_in_refuses_a_wrong_pin_then_takes_the_right_one(server, phone):
+    phone.get(server + "/staff")
+    phone.find_element(By.ID, "pin").send_keys("1111")
+    phone.find_element(By.ID, "sign-in").click()
+    wait_for(phone, lambda b: b.find_element(By.ID, "error").text == "wrong PIN", "the wrong PIN is refused")
+    assert not phone.find_element(By.ID, "dashboard").is_displayed()
+    phone.find_element(By.ID, "pin").send_keys(STAFF_PIN)
+    phone.find_element(By.ID, "sign-in").click()
+    wait_for(phone, lambda b: b.find_element(By.ID, "dashboard").is_displayed(), "the right PIN opens the page")
+    assert not phone.find_element(By.ID, "login").is_displayed()
+    assert phone.find_element(By.ID, "error").text == ""
+
+
+def test_a_brightness_and_a_language_set_on_the_staff_page_reach_the_running_kiosk(kiosk, server, phone):
+    config_path, store = kiosk
+    settings = KioskSettings(load_config(config_path), store, Reports())
+    seen: list[object] = []
+    settings.on_brightness, settings.on_language = seen.append, seen.append
+    phone.get(server + "/staff")
+    wait_for(phone, lambda b: b.find_element(By.ID, "dashboard").is_displayed(), "the session is still open")
+    wait_for(phone, lambda b: b.find_element(By.ID, "language").get_attribute("value") == "en", "settings shown")
+    phone.execute_script("const s = document.getElementById('brightness'); s.value = 70;"
+                         "s.dispatchEvent(new Event('input'));")
+    phone.find_element(By.ID, "apply-brightness").click()
+    wait_for(phone, lambda b: "Brightness sent" in b.find_element(By.ID, "saved").text, "the change is confirmed")
+    settings.poll()  # what the kiosk's UI clock does once a second
+    assert settings.brightness == 0.7 and seen == [0.7]
+    phone.execute_script("const s = document.getElementById('language'); s.value = 'nl';"
+                         "s.dispatchEvent(new Event('change'));")
+    phone.find_element(By.ID, "apply-language").click()
+    wait_for(phone, lambda b: "Language sent" in b.find_element(By.ID, "saved").text, "the change is confirmed")
+    settings.poll()
+    assert settings.language == "nl" and seen == [0.7, "nl"]
+    assert KioskSettings(load_config(config_path), store, Reports()).brightness == 0.7  # kept for a restart
+
+
+def test_the_spectator_page_follows_a_robots_only_game_step_by_step(kiosk, server, phone):
+    _, store = kiosk
+    game = StrategyGame.new(2, robots=["beginner", "beginner"], seed=5)
+    phone.get(server + "/")
+    steps = 0
+    while True:
+        store.save_current(save(game))  # the kiosk journals each step before it shows it
+        placed, scores = len(game.board), [game.scores()[seat.colour] for seat in game.seats]
+        wait_for(phone, lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-kind") == "strategy"
+                 and int(b.find_element(By.ID, "board").get_attribute("data-tiles")) == placed,
+                 f"the page shows the {placed} tiles of step {steps}")
+        shown = [int(s.get_attribute("data-score")) for s in phone.find_elements(By.CSS_SELECTOR, ".seat")]
+        assert shown == scores
+        hands = [len(h.find_elements(By.CSS_SELECTOR, "g[data-tile]"))
+                 for h in phone.find_elements(By.CSS_SELECTOR, ".seat .hand")]
+        assert hands == [len(hand) for hand in game.hands]
+        if game.finished:
+            break
+        game.robot_move()
+        steps += 1
+    assert steps >= 40 and game.result is not None
+    winner = {"R": "Red", "Y": "Yellow"}.get(game.result.winner or "", "")
+    expected = f"{winner} wins" if winner else "A draw"
+    wait_for(phone, lambda b: expected in b.find_element(By.ID, "seats").text, "the result is shown")
+    store.clear_current()
+    wait_for(phone, lambda b: "No game" in b.find_element(By.ID, "seats").text, "an idle table is said so")
+
+
+# ---------------------------------------------------------------------------- over HTTP
+
+
+def test_staff_requests_need_a_session_and_spectators_change_nothing(kiosk, server):
+    _, store = kiosk
+    before = store.progress("kiosk-settings")
+    assert request(server + "/api/staff")[0] == 401
+    assert request(server + "/api/records")[0] == 401
+    assert request(server + "/api/settings", b'{"brightness": 0.1}', JSON)[0] == 401
+    assert request(server + "/api/settings", b'{"brightness": 0.1}', {**JSON, "cookie": "tantrix_staff=made-up"})[0] == 401
+    assert request(server + "/api/table", b"{}", JSON, method="POST")[0] == 405
+    assert request(server + "/events", b"{}", JSON, method="POST")[0] == 405
+    assert store.progress("kiosk-settings") == before
+
+
+def test_changes_are_checked_and_only_accepted_from_the_page_itself(kiosk, server):
+    _, store = kiosk
+    status, cookie = sign_in(server)
+    assert status == 200 and cookie.startswith("tantrix_staff=")
+    session = {**JSON, "cookie": cookie}
+    before = store.progress("kiosk-settings")
+    for body, code in ((b'{"brightness": 2}', 422), (b'{"brightness": true}', 422), (b'{"language": "xx"}', 422),
+                       (b'{"brightness": 0.5, "staff_pin": "0"}', 422), (b"{}", 422), (b"[1]", 400),
+                       (b"not json", 400), (b'{"brightness": 0.5, "pad": "' + b"x" * 2000 + b'"}', 413)):
+        answer = request(server + "/api/settings", body, session)
+        assert answer[0] == code, (body[:40], answer)
+    assert request(server + "/api/settings", b"brightness=0.5", {"cookie": cookie,
+                   "content-type": "application/x-www-form-urlencoded"})[0] == 415
+    assert request(server + "/api/settings", b'{"brightness": 0.5}', {**session, "origin": "http://evil.example"})[0] == 403
+    assert store.progress("kiosk-settings") == before
+    assert request(server + "/api/settings", b'{"brightness": 0.25}', session)[0] == 200
+    assert store.progress("kiosk-settings")["brightness"] == 0.25
+
+
+def test_the_staff_page_shows_the_kiosks_health_statistics_and_exports_records(kiosk, server):
+    _, store = kiosk
+    store.set_progress("kiosk-status", {"devices": [{"name": "reader", "ok": False, "backend": "serial:/dev/ttyUSB0",
+                                                     "detail": "unplugged"}], "reports": ["disk full"],
+                                        "seen": time.time()})
+    store.add_record("strategy", {"robots": {"beginner": "won"}, "moves": 3})
+    _, cookie = sign_in(server)
+    status, _, body = request(server + "/api/staff", headers={"cookie": cookie})
+    state = json.loads(body)
+    assert status == 200 and state["kiosk"]["devices"][0]["detail"] == "unplugged"
+    assert state["kiosk"]["reports"] == ["disk full"] and state["kiosk"]["seen_seconds_ago"] < 3600
+    assert state["statistics"]["games"]["strategy"] >= 1 and state["statistics"]["robots"]["beginner"]["won"] >= 1
+    status, headers, body = request(server + "/api/records", headers={"cookie": cookie})
+    records = [json.loads(line) for line in body.decode().splitlines()]
+    assert status == 200 and "attachment" in headers["content-disposition"]
+    assert records[-1]["kind"] == "strategy" and records[-1]["record"]["moves"] == 3
+    assert request(server + "/api/restart", b"{}", JSON)[0] == 401 and store.progress("kiosk-restart") == {}
+    assert request(server + "/api/restart", b"{}", {**JSON, "cookie": cookie})[0] == 200
+    assert store.progress("kiosk-restart")["requested"] > 0
+    assert request(server + "/api/logout", b"{}", {**JSON, "cookie": cookie})[0] == 200
+    assert request(server + "/api/staff", headers={"cookie": cookie})[0] == 401
+
+
+def test_every_answer_forbids_scripts_and_frames_from_elsewhere(server):
+    for path in ("/", "/staff", "/api/table", "/static/table.js"):
+        status, headers, _ = request(server + path)
+        assert status == 200
+        assert "default-src 'self'" in headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_repeated_wrong_pins_lock_everyone_out_even_with_the_right_one(tmp_path):
+    SqliteStore(tmp_path / "state").close()
+    with web_server(write_config(tmp_path)) as base:
+        for _ in range(4):
+            assert sign_in(base, "1111")[0] == 401
+        status, headers, body = request(base + "/api/login", b'{"pin": "1112"}', JSON)
+        assert status == 429 and int(headers["retry-after"]) >= 1 and b"too many wrong PINs" in body
+        assert sign_in(base, STAFF_PIN)[0] == 429
+
+
+def test_without_a_staff_pin_nobody_signs_in_and_spectators_may_be_turned_off(tmp_path):
+    SqliteStore(tmp_path / "state").close()
+    with web_server(write_config(tmp_path, pin=None, spectators=False)) as base:
+        status, _, body = request(base + "/api/login", b'{"pin": "0000"}', JSON)
+        assert status == 403 and b"staff_pin" in body
+        assert request(base + "/")[0] == 404 and request(base + "/api/table")[0] == 404
+        assert request(base + "/events")[0] == 404
+
+
+def test_off_by_default_nothing_listens(tmp_path):
+    config = write_config(tmp_path, enabled=False)
+    done = subprocess.run([sys.executable, "-m", "web", "--config", str(config)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "the web pages are off" in done.stderr + done.stdout
+    assert load_config(Path("/nonexistent")).web.enabled is False

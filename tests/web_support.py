@@ -1,0 +1,97 @@
+"""Shared by the web pages' tests and benches: a kiosk state directory with a configuration, the
+real ``tantrix-web`` server started on 127.0.0.1, and Debian's headless Chromium through selenium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from firmware.pin import hash_pin
+
+ROOT = Path(__file__).resolve().parent.parent
+STAFF_PIN = "2468"
+STARTUP_LIMIT = 60.0
+"""Seconds a server may take to answer before a test fails (generous: the machine is shared)."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def write_config(directory: Path, *, pin: str | None = STAFF_PIN, enabled: bool = True, port: int = 0,
+                 spectators: bool = True) -> Path:
+    """A configuration whose database lives in ``directory/state``; the PIN hashed with few rounds
+    (the check's speed is not under test)."""
+    staff_pin = hash_pin(pin, rounds=1000) if pin else ""
+    path = directory / "config.toml"
+    path.write_text(f'[kiosk]\nstaff_pin = "{staff_pin}"\n[storage]\ndirectory = "{directory / "state"}"\n'
+                    f'[web]\nenabled = {str(enabled).lower()}\nhost = "127.0.0.1"\nport = {port or free_port()}\n'
+                    f'spectators = {str(spectators).lower()}\n')
+    return path
+
+
+@contextmanager
+def web_server(config: Path) -> Iterator[str]:
+    """``python -m web --config config`` until the block ends; yields its base URL."""
+    port = int(next(line.split("=")[1] for line in config.read_text().splitlines() if line.startswith("port")))
+    process = subprocess.Popen([sys.executable, "-m", "web", "--config", str(config)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_LIMIT
+        while True:
+            try:
+                urllib.request.urlopen(base + "/static/style.css", timeout=5).close()
+                break
+            except (urllib.error.URLError, ConnectionError):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
+                    raise AssertionError("the web server did not start:\n" + process.communicate()[0])
+                time.sleep(0.05)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def request(url: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+            method: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body of one HTTP request (errors are answers too)."""
+    req = urllib.request.Request(url, data=body, headers=headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as response:
+            return response.status, dict(response.headers.items()), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers.items()), error.read()
+
+
+def chromium(width: int, height: int) -> Any:
+    """Debian's Chromium, headless, driven by Debian's chromedriver (never a downloaded browser)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    browser, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    assert browser and driver, "install Debian's chromium and chromium-driver (./dev test does so as root)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for argument in ("--headless=new", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                     f"--window-size={width},{height}", "--hide-scrollbars"):
+        options.add_argument(argument)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")  # Chromium's sandbox refuses to run as root (CI containers)
+    return webdriver.Chrome(options=options, service=Service(executable_path=driver))

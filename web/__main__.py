@@ -1,0 +1,52 @@
+"""``tantrix-web [--config PATH]``: the staff and spectator pages, when ``[web] enabled = true``.
+
+Reads the kiosk's configuration file (same default path and ``$TANTRIX_KIOSK_CONFIG``) and finds the
+kiosk's database where the kiosk does (``[storage]``). With the pages off (the default) it says so
+and exits 0 without opening any socket, so its systemd unit may be enabled or not: nothing listens
+until the configuration asks for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from typing import Sequence
+
+from firmware.config import load_config
+from firmware.logs import setup_logging
+
+log = logging.getLogger("web")
+MAX_CONNECTIONS = 100
+"""Open connections served at once (each spectator holds one); more get "503 busy", so a flood of
+connections cannot exhaust the Pi's memory or file descriptors."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tantrix-web", description="The Tantrix Table's web pages.")
+    parser.add_argument("--config", metavar="PATH",
+                        help="configuration file (default: $TANTRIX_KIOSK_CONFIG, else /etc/tantrix-kiosk/config.toml)")
+    args = parser.parse_args(argv)
+    setup_logging()
+    config = load_config(args.config)
+    for warning in config.warnings:
+        log.warning("%s", warning)
+    where = config.source or "the built-in defaults"
+    if not config.web.enabled:
+        log.info("the web pages are off ([web] enabled = false in %s); nothing listens", where)
+        return 0
+    import uvicorn
+
+    from .app import create_app
+
+    directory = config.storage.path(os.environ)
+    log.info("web pages on http://%s:%d/ (staff: /staff), reading %s", config.web.host, config.web.port, directory)
+    uvicorn.run(create_app(config, directory), host=config.web.host, port=config.web.port,
+                log_config=None, access_log=False, proxy_headers=False, server_header=False,
+                limit_concurrency=MAX_CONNECTIONS)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

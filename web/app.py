@@ -1,0 +1,293 @@
+"""The web application: Starlette routes over the kiosk's database.
+
+Why Starlette (on uvicorn): a small, well-kept ASGI toolkit with no template engine or ORM to carry,
+so the process stays light on a Pi; asyncio lets one process hold many spectators' open
+server-sent-event streams (``sse-starlette``, which adds keep-alive pings and clean disconnects)
+without a thread each. The pages are static files that fetch JSON; nothing is rendered into HTML
+on the server, so no value from the database or a request can inject markup.
+
+Routes: ``/`` the spectator page, ``/events`` its live stream, ``/api/table`` the same view once;
+``/staff`` the staff page over ``/api/login``, ``/api/logout``, ``/api/staff``, ``/api/settings``,
+``/api/restart`` and ``/api/records`` (an export). Every response carries a strict Content-Security-Policy; staff
+requests need the session cookie, and changes need a JSON body from this page's own origin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable
+
+from sse_starlette import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.staticfiles import StaticFiles
+
+from firmware.config import LANGUAGES, Config
+from firmware.settings import _brightness, _language
+
+from .auth import PinGuard, Sessions
+from .database import KioskDatabase, NoDatabase
+from .table import table_view
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "tantrix_staff"
+POLL_SECONDS = 0.1
+"""How often the feed asks SQLite whether the kiosk committed (a read of shared memory)."""
+MAX_BODY = 1024
+"""The largest request body accepted (a PIN or a setting fits in far less)."""
+SECURITY_HEADERS = {
+    "content-security-policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                               "form-action 'self'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+}
+
+
+class TableFeed:
+    """The spectator view of the game in progress, refreshed whenever the kiosk commits."""
+
+    def __init__(self, database: KioskDatabase) -> None:
+        self._database = database
+        self._changed = asyncio.Condition()
+        self.sequence = 0
+        """Counts the views published; a stream sends each one it has not sent yet."""
+        self.text = json.dumps(table_view(None) | {"waiting": True})
+
+    async def run(self) -> None:
+        """Poll the database's version; on a new game step, publish the new view."""
+        seen_version: int | None = None
+        seen_updated: float | None = -1.0
+        while True:
+            try:
+                changed, seen_version = await asyncio.to_thread(self._database.changed, seen_version)
+                if changed:
+                    saved, updated = await asyncio.to_thread(self._database.current)
+                    if updated != seen_updated:
+                        seen_updated = updated
+                        await self._publish(await asyncio.to_thread(table_view, saved, updated))
+            except NoDatabase as exc:
+                seen_version, seen_updated = None, -1.0
+                await self._publish({"kind": None, "waiting": True, "error": str(exc)})
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def _publish(self, view: dict[str, Any]) -> None:
+        text = json.dumps(view, separators=(",", ":"))
+        if text == self.text:
+            return
+        async with self._changed:
+            self.text = text
+            self.sequence += 1
+            self._changed.notify_all()
+
+    async def stream(self) -> AsyncIterator[dict[str, str]]:
+        """Each view from now on, as server-sent events (the current one first)."""
+        sent = -1
+        while True:
+            async with self._changed:
+                await self._changed.wait_for(lambda: self.sequence != sent)
+                sent, text = self.sequence, self.text
+            yield {"event": "table", "id": str(sent), "data": text}
+
+
+def create_app(config: Config, directory: Path, clock: Callable[[], float] = time.monotonic) -> Starlette:
+    """The application for ``config``, reading the kiosk's database in ``directory``."""
+    database = KioskDatabase(directory)
+    feed = TableFeed(database)
+    guard = PinGuard(config.kiosk.staff_pin, clock)
+    sessions = Sessions(config.web.session_minutes * 60.0, clock)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(feed.run())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            database.close()
+
+    def spectators(endpoint: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def guarded(request: Request) -> Response:
+            if not config.web.spectators:
+                return JSONResponse({"error": "the spectator page is off ([web] spectators = false)"}, 404)
+            return await endpoint(request)
+        return guarded
+
+    def staff(endpoint: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def guarded(request: Request) -> Response:
+            if not sessions.valid(request.cookies.get(COOKIE)):
+                return JSONResponse({"error": "sign in with the staff PIN"}, 401)
+            return await endpoint(request)
+        return guarded
+
+    @spectators
+    async def table_page(request: Request) -> Response:
+        return FileResponse(STATIC / "table.html")
+
+    @spectators
+    async def table_now(request: Request) -> Response:
+        return Response(feed.text, media_type="application/json")
+
+    @spectators
+    async def events(request: Request) -> Response:
+        return EventSourceResponse(feed.stream(), ping=15)
+
+    async def staff_page(request: Request) -> Response:
+        return FileResponse(STATIC / "staff.html")
+
+    async def login(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        pin = body.get("pin")
+        if not guard.configured:
+            return JSONResponse({"error": "no staff PIN is set in the configuration ([kiosk] staff_pin): "
+                                          "the web page accepts none until one is"}, 403)
+        if guard.wait() > 0:
+            return _locked(guard.wait())
+        if not isinstance(pin, str) or not await asyncio.to_thread(guard.check, pin):
+            if guard.wait() > 0:
+                return _locked(guard.wait())
+            return JSONResponse({"error": "wrong PIN"}, 401)
+        response = JSONResponse({"ok": True})
+        response.set_cookie(COOKIE, sessions.start(), httponly=True, samesite="strict", path="/")
+        return response
+
+    async def logout(request: Request) -> Response:
+        sessions.end(request.cookies.get(COOKIE))
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    @staff
+    async def staff_state(request: Request) -> Response:
+        try:
+            status, overrides, statistics = await asyncio.to_thread(
+                lambda: (database.status(), database.overrides(), database.statistics()))
+        except NoDatabase as exc:
+            return JSONResponse({"error": str(exc)}, 503)
+        settings = {"language": config.kiosk.language, "brightness": config.rings.brightness,
+                    "languages": list(LANGUAGES)}
+        settings.update({k: v for k, v in overrides.items() if k in ("language", "brightness")})
+        seen = status.get("seen")
+        return JSONResponse({"kiosk": {"devices": status.get("devices", []), "reports": status.get("reports", []),
+                                       "applied": status.get("applied"),
+                                       "seen_seconds_ago": time.time() - seen if isinstance(seen, (int, float)) else None},
+                             "settings": settings, "statistics": statistics, "game": json.loads(feed.text)})
+
+    @staff
+    async def change_settings(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        changes: dict[str, Any] = {}
+        try:
+            if "language" in body:
+                changes["language"] = _language(body["language"])
+            if "brightness" in body:
+                changes["brightness"] = _brightness(body["brightness"])
+        except ValueError as exc:
+            return JSONResponse({"error": str(exc)}, 422)
+        if not changes or set(body) - {"language", "brightness"}:
+            return JSONResponse({"error": "send language and/or brightness, nothing else"}, 422)
+        try:
+            merged = await asyncio.to_thread(database.set_overrides, changes)
+        except NoDatabase as exc:
+            return JSONResponse({"error": str(exc)}, 503)
+        return JSONResponse({"ok": True, "settings": merged})
+
+    @staff
+    async def restart(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            await asyncio.to_thread(database.request_restart)
+        except NoDatabase as exc:
+            return JSONResponse({"error": str(exc)}, 503)
+        return JSONResponse({"ok": True})
+
+    @staff
+    async def export_records(request: Request) -> Response:
+        def lines() -> Any:
+            try:
+                for record in database.records():
+                    yield json.dumps(record, separators=(",", ":")) + "\n"
+            except NoDatabase:
+                return
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        return StreamingResponse(lines(), media_type="application/x-ndjson", headers={
+            "content-disposition": f'attachment; filename="tantrix-records-{stamp}.jsonl"'})
+
+    async def _json_body(request: Request) -> dict[str, Any] | Response:
+        """A small JSON object from this site's own pages (a form or script elsewhere cannot send
+        one without a CORS preflight, which this server never grants)."""
+        origin = request.headers.get("origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
+            return JSONResponse({"error": "requests from other sites are refused"}, 403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "send JSON (content-type: application/json)"}, 415)
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, 413)
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return JSONResponse({"error": "the request is not valid JSON"}, 400)
+        return data if isinstance(data, dict) else JSONResponse({"error": "send a JSON object"}, 400)
+
+    app = Starlette(routes=[
+        Route("/", table_page),
+        Route("/api/table", table_now),
+        Route("/events", events),
+        Route("/staff", staff_page),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/staff", staff_state),
+        Route("/api/settings", change_settings, methods=["POST"]),
+        Route("/api/restart", restart, methods=["POST"]),
+        Route("/api/records", export_records),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ], lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+
+    return app
+
+
+def _locked(seconds: float) -> Response:
+    wait = int(seconds) + 1
+    return JSONResponse({"error": f"too many wrong PINs: try again in {wait} s", "retry_after": wait}, 429,
+                        headers={"retry-after": str(wait)})
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response (a plain ASGI middleware, so the event
+    streams pass through unbuffered)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
