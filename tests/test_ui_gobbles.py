@@ -149,12 +149,12 @@ def scenario_end(app):
     results = app.manager.current_screen
     assert results.name == "gobbles-results", results.name
     words = labels(results)
-    assert _("{name} wins!", name=_("Player {number}", number=1)) + "\n" + _(gobbles.ENDINGS["first-out"]) in words
+    assert _("{name} wins!", name=_("Player {number}", number=1)) + "\n" + _(gobbles.ENDINGS["first-out"], name=_("Player {number}", number=1)) in words
     assert _("all tiles placed") in words and _("tiles left: {count}", count=1) in words
     bar = results.replay_bar
     assert bar.step == 1 == bar.replay.steps
     yield from tap(bar.buttons["back"])
-    assert bar.caption.text == _("The deal") and len(bar.replay.view.board) == 2
+    assert bar.caption.text == _("The deal") and len(bar.replay.view.board) == 2, ([len(b) for b, _ in bar.replay.frames], bar.step, bar.caption.text, len(bar.replay.view.board))
     yield from tap(bar.buttons["last"])
     assert bar.caption.text == _("{name} placed tile {tiles}", name=_("Player {number}", number=1), tiles="36")
     # play again: the same seats, a new deal

@@ -1,17 +1,20 @@
-"""Computer players for Gobbles: how quickly they react, how often they overlook a spot, and how
-cunningly they play and give.
+"""Computer players for Gobbles: how quickly they see a spot, and how cunningly they play and give.
 
-A robot does not think continuously: it *looks* at the table once per reaction time (a random
-delay in its level's range), and then either places one tile or, having seen nothing (a miss, or
-no spot for any of its tiles), waits for its next look. The table (:mod:`engine.gobble.table`)
-schedules the looks on a clock the caller controls, so tests and benchmarks need no real waiting.
+A robot is paced like a person (:mod:`engine.gobble.pace`): after each action it plans its next
+one from the table as it stands, taking as long as a player of its kind would to find a fitting
+pair of tile and space, decide and drag. When that time is up it *looks*: if its search found
+something it places one tile (from the table as it is then), else it searches again. The table
+(:mod:`engine.gobble.table`) runs the looks on a clock the caller controls, so tests and
+benchmarks need no real waiting.
 
-Levels (reaction range, chance to miss, greed = chance to go for the biggest gobble, cunning = play
-its most awkward tile first and give awkward tiles to the leader):
+Levels, as kinds of player (the benchmark's first-time player compares a pair in 600 ms, overlooks
+20 % of fits, drags in about 1 s at 800x480; ``bench/gobbles_human.py`` measures the win rates):
 
-* beginner: 5-9 s, misses 30 %, random spot, random gift;
-* casual:   2.5-5 s, misses 10 %, takes a gobble half the time, random gift;
-* expert:   1-2 s, never misses, always takes the biggest gobble, cunning.
+* beginner: slower than a first-time player (1100 ms a comparison, overlooks 35 %), random spot
+  and gift;
+* casual:   a first-time player's pace, takes a gobble half the time, random gift;
+* expert:   a practised player (450 ms a comparison, overlooks 10 %, drags in 0.7 s), always takes
+  the biggest gobble, plays its most awkward tile first and gives awkward tiles to the leader.
 """
 
 from __future__ import annotations
@@ -20,23 +23,23 @@ import random
 from dataclasses import dataclass
 
 from ..board import Placement
-from . import rules
+from . import pace, rules
 from .gobbles import Gift, Gobbles, Level
+from .pace import Pace
 
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    fastest_ms: int
-    slowest_ms: int
-    miss: float
+    pace: Pace
     greed: float
+    """Chance to go for the biggest gobble."""
     cunning: bool
 
 
 STYLES: dict[Level, Style] = {
-    Level.BEGINNER: Style(5000, 9000, 0.3, 0.0, False),
-    Level.CASUAL: Style(2500, 5000, 0.1, 0.5, False),
-    Level.EXPERT: Style(1000, 2000, 0.0, 1.0, True),
+    Level.BEGINNER: Style(Pace(compare_ms=1100, overlook=0.35, decide_ms=450, move_ms=1400), 0.0, False),
+    Level.CASUAL: Style(Pace(compare_ms=600, overlook=0.2, decide_ms=300, move_ms=1000), 0.5, False),
+    Level.EXPERT: Style(Pace(compare_ms=450, overlook=0.1, decide_ms=250, move_ms=700), 1.0, True),
 }
 
 
@@ -48,14 +51,21 @@ class GobbleRobot:
         self.level = Level(level)
         self.style = STYLES[self.level]
         self.rng = rng
+        self.seen = False
+        """Whether the search planned by :meth:`reaction_ms` finds a spot."""
 
-    def reaction_ms(self) -> int:
-        """How long until the next look."""
-        return self.rng.randint(self.style.fastest_ms, self.style.slowest_ms)
+    def reaction_ms(self, game: Gobbles) -> int:
+        """Plan the next look on the table as it is now: how long until it (at least 100 ms)."""
+        style, rng = self.style.pace, self.rng
+        found = pace.search(style, pace.sight(game, self.seat), rng)
+        self.seen = found.found
+        if not found.found:
+            return max(100, found.ms)
+        return max(100, round(found.ms + pace.duration(style.decide_ms, rng) + pace.duration(style.move_ms, rng)))
 
     def look(self, game: Gobbles) -> Placement | None:
-        """The placement the robot goes for now, or None when it sees nothing."""
-        if self.rng.random() < self.style.miss:
+        """The placement the robot goes for now, or None when its search saw nothing."""
+        if not self.seen:
             return None
         options = game.legal_placements(self.seat)
         if not options:
