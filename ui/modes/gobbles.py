@@ -29,9 +29,11 @@ from typing import Any, Callable, Sequence
 from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
+from kivy.graphics import Color, Rectangle
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from engine.board import Board, Placement
 from engine.geometry import Cell
@@ -143,9 +145,10 @@ class SeatClaims:
 
 
 class GobblesHand(HandView):
-    """A Gobbles hand: its drags start the race clock of :class:`SeatClaims`, a release with the
-    finger over any hand or off the free table returns the tile silently (nothing is previewed
-    there either), and the end of every drag lets the screen refit the view it held still."""
+    """A Gobbles hand: its drags start the race clock of :class:`SeatClaims`; the tile is judged
+    and previewed on the space under the finger itself (not above it), a release with the finger
+    over any hand or off the free table returns the tile silently (nothing is previewed there
+    either), and the end of every drag lets the screen refit the view it held still."""
 
     def __init__(self, screen: GobblesScreen, seat: int, **kwargs: Any) -> None:
         super().__init__(target=SeatClaims(screen, seat), **kwargs)
@@ -162,6 +165,10 @@ class GobblesHand(HandView):
             self.target.drag_began()
             self.screen.hold_view()
         return taken
+
+    def _lifted(self, touch: Any) -> tuple[float, float]:
+        """The space a drop goes to is the one under the finger: what the preview marks there."""
+        return self.to_window(*touch.pos)
 
     def _show_drag(self, touch: Any) -> None:
         if self.screen.off_table(self.to_window(*touch.pos)):
@@ -223,6 +230,28 @@ def focus(cells: Sequence[Cell], spaces: Sequence[Cell], wanted: Sequence[Cell],
     return window(best) or [best]
 
 
+class TableMask(Widget):
+    """The table's colour over everything outside the board's ``fit_area``: a board larger than
+    the free table (tiles kept big) is cut at the hands' edges instead of showing through them."""
+
+    def __init__(self, board: BoardView, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board = board
+        with self.canvas:
+            Color(*theme.TABLE)
+            self._parts = [Rectangle() for _ in range(4)]
+        board.bind(fit_area=self._redraw, pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_args: Any) -> None:
+        board = self.board
+        x0, y0, x1, y1 = board.x, board.y, board.right, board.top
+        fx, fy, fw, fh = board.fit_area or (x0, y0, board.width, board.height)
+        spans = [((x0, y0), (x1 - x0, fy - y0)), ((x0, fy + fh), (x1 - x0, y1 - fy - fh)),
+                 ((x0, fy), (fx - x0, fh)), ((fx + fw, fy), (x1 - fx - fw, fh))]
+        for part, (pos, size) in zip(self._parts, spans):
+            part.pos, part.size = pos, (max(0.0, size[0]), max(0.0, size[1]))
+
+
 class GobblesLayout(TableLayout):
     """The table of :class:`ui.table.TableLayout`, with a thin strip for an edge where only robots
     sit (``robots``: their seats), whose space goes to the board."""
@@ -230,6 +259,8 @@ class GobblesLayout(TableLayout):
     def __init__(self, robots: Sequence[int], **kwargs: Any) -> None:
         self.robots = frozenset(robots)
         super().__init__(**kwargs)
+        self.mask = TableMask(self.board)
+        self.add_widget(self.mask, index=self.children.index(self.board))  # just above the board
 
     def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
         rows, boxes, (fx, fy, fw, fh) = super()._layout()
@@ -451,8 +482,9 @@ class GobblesScreen(Screen):
             if "gift" in event:
                 gift, giver = event["gift"], event["player"]
                 tiles = ", ".join(str(t) for t in gift["tiles"])
-                self.layout.tell(gift["to"], _("{name} gobbled: you get tile {tiles}.",
-                                               name=seat_name(game, giver), tiles=tiles))
+                if game.players[gift["to"]].robot is None:  # a robot's edge gets no banner over the board
+                    self.layout.tell(gift["to"], _("{name} gobbled: you get tile {tiles}.",
+                                                   name=seat_name(game, giver), tiles=tiles))
                 if event.get("auto"):
                     self.layout.tell(giver, _("Time is up: tile {tiles} went to {name}.", tiles=tiles,
                                               name=seat_name(game, gift["to"])))
