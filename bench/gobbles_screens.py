@@ -1,8 +1,8 @@
 """Gobbles on every supported panel: renders setup, play (start, middle, late) and results to PNG
 and measures the smallest board tile while a person still plays, over a whole game.
 
-A person (seat 0, scripted: a forced space first, else any legal placement, gifts as suggested)
-races a Casual robot; the robot acts on the table's simulated clock (3 s a step). After each step
+A person (seat 0, scripted: a forced space first, else any legal placement, gifts as suggested
+at once) races a Casual robot; the robot acts on the table's simulated clock (3 s a step). After each step
 the view settles before it is measured. Each size runs in its own process (one Kivy app each).
 
     nice -n 19 .venv/bin/python bench/gobbles_screens.py [--sizes 800x480,1280x800] [--out screenshots]
@@ -68,20 +68,19 @@ def child(size: tuple[int, int], out: Path) -> dict[str, Any]:
         result["hand_tile_px"] = round(screen.hands[0].tile_radius() * SQRT3, 1)
         shots = {30: "3-play-middle", 44: "4-play-late"}
         while not game.finished:
-            if 0 in game.pending:
-                gift = game.suggest_gift(0)
-                screen.give(0, gift.to, gift.tiles)
             options = game.legal_placements(0)
             forced = [p for p in options if game.board.neighbour_count(p.cell) >= 3]
             if options and rng.random() < 0.5:
                 screen.table.claim(0, rng.choice(forced or options))
+            if 0 in game.pending:  # given at once: the shots show the table, not the gift card
+                gift = game.suggest_gift(0)
+                screen.table.give(0, gift.to, gift.tiles)
             clock.advance(3000)
             screen.tick()
             screen.refresh()
             yield 0.45
             if game.playing(0) and not game.finished:
                 smallest = min(smallest, board.size_px * SQRT3)
-                result.setdefault("trace", []).append((len(game.board), round(board.size_px * SQRT3), board._user_moved))
             name = next((n for k, n in shots.items() if len(game.board) >= k), None)
             if name is not None:
                 shot(name)

@@ -7,14 +7,17 @@ something it places one tile (from the table as it is then), else it searches ag
 (:mod:`engine.gobble.table`) runs the looks on a clock the caller controls, so tests and
 benchmarks need no real waiting.
 
-Levels, as kinds of player (the benchmark's first-time player compares a pair in 600 ms, overlooks
-20 % of fits, drags in about 1 s at 800x480; ``bench/gobbles_human.py`` measures the win rates):
+Levels, as kinds of player, calibrated against the benchmark's first-time player (600 ms a
+comparison, overlooks 20 % of fits, drags in about 1 s at 800x480; ``bench/gobbles_human.py``
+measures who wins): the person should beat the beginner most of the time, the casual robot about
+half the time and the expert rarely but sometimes.
 
-* beginner: slower than a first-time player (1100 ms a comparison, overlooks 35 %), random spot
-  and gift;
-* casual:   a first-time player's pace, takes a gobble half the time, random gift;
-* expert:   a practised player (450 ms a comparison, overlooks 10 %, drags in 0.7 s), always takes
-  the biggest gobble, plays its most awkward tile first and gives awkward tiles to the leader.
+* beginner: a hesitant player (900 ms a comparison, overlooks 30 %), random spot and gift;
+* casual:   a bit slower than a first-timer (800 ms, overlooks 25 %), takes a gobble half the time,
+  random gift;
+* expert:   searches at about a first-timer's pace (650 ms, overlooks 20 %) but never lets a gobble
+  go (always the biggest) and gives its most awkward tiles to the leader: its play, not its
+  speed, makes it hard to beat.
 """
 
 from __future__ import annotations
@@ -34,12 +37,13 @@ class Style:
     greed: float
     """Chance to go for the biggest gobble."""
     cunning: bool
+    """Gives its gobble tiles as :meth:`Gobbles.suggest_gift` does (awkward tiles to the leader)."""
 
 
 STYLES: dict[Level, Style] = {
-    Level.BEGINNER: Style(Pace(compare_ms=1100, overlook=0.35, decide_ms=450, move_ms=1400), 0.0, False),
-    Level.CASUAL: Style(Pace(compare_ms=600, overlook=0.2, decide_ms=300, move_ms=1000), 0.5, False),
-    Level.EXPERT: Style(Pace(compare_ms=450, overlook=0.1, decide_ms=250, move_ms=700), 1.0, True),
+    Level.BEGINNER: Style(Pace(compare_ms=900, overlook=0.3, decide_ms=400, move_ms=1200), 0.0, False),
+    Level.CASUAL: Style(Pace(compare_ms=800, overlook=0.25, decide_ms=350, move_ms=1100), 0.5, False),
+    Level.EXPERT: Style(Pace(compare_ms=650, overlook=0.2, decide_ms=300, move_ms=950), 1.0, True),
 }
 
 
@@ -73,12 +77,6 @@ class GobbleRobot:
         if self.rng.random() < self.style.greed:
             best = max(rules.gobble_of(game.board, p.cell) for p in options)
             options = [p for p in options if rules.gobble_of(game.board, p.cell) == best]
-        if self.style.cunning:
-            spots: dict[int, int] = {}
-            for p in game.legal_placements(self.seat):
-                spots[p.tile] = spots.get(p.tile, 0) + 1
-            fewest = min(spots[p.tile] for p in options)
-            options = [p for p in options if spots[p.tile] == fewest]
         return self.rng.choice(options)
 
     def choose_gift(self, game: Gobbles) -> Gift:
