@@ -63,7 +63,9 @@ def main(games: int = 20) -> dict[str, object]:
             if partial.playing(seat):
                 robot = GobbleRobot(seat, level, rng)
                 t0 = time.perf_counter()
-                robot.look(partial)
+                robot.reaction_ms(partial)  # planning the look (its search) ...
+                robot.seen = True
+                robot.look(partial)  # ... and choosing the placement
                 looks.append(time.perf_counter() - t0)
     looks.sort()
     return {

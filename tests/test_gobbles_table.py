@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import threading
 
 import pytest
 
 from engine.board import Board, Placement
 from engine.cli import main
-from engine.gobble import rules
+from engine.gobble import pace, rules
 from engine.gobble.gobbles import Gobbles, Level, Player
 from engine.gobble.robots import STYLES, GobbleRobot
 from engine.gobble.rules import Gobble
@@ -68,30 +69,54 @@ def robot_table(level: Level, seed: int = 3) -> tuple[GobblesTable, ManualClock]
 
 
 @pytest.mark.parametrize("level", list(Level))
-def test_robots_act_only_after_their_reaction_time(level):
+def test_robots_act_when_the_look_they_planned_is_due(level):
     table, clock = robot_table(level)
-    style = STYLES[level]
-    clock.advance(style.fastest_ms - 1)
+    planner = GobbleRobot(1, level, random.Random(random.Random(3).getrandbits(64)))  # the table's robot, twin
+    first = planner.reaction_ms(table.game.copy())
+    clock.advance(first - 1)
     assert table.tick() == []
     for _ in range(240):  # a simulated minute, ticked every 250 ms
         clock.advance(250)
         for event in table.tick():
             assert event["player"] == 1 and event["at"] <= table.now_ms()
     times = [e["at"] for e in table.game.events if "claim" in e]
-    assert times and times[0] >= style.fastest_ms
-    assert all(b - a >= style.fastest_ms for a, b in zip(times, times[1:]))
-    if level is Level.EXPERT:  # never misses: the first look places a tile
-        assert times[0] <= style.slowest_ms
-    assert len(times) <= table.now_ms() // style.fastest_ms
+    assert times and times[0] >= first and (times[0] == first or not planner.seen)
+    assert all(b - a >= 100 for a, b in zip(times, times[1:]))
 
 
-def test_beginners_sometimes_miss_and_experts_never_do():
+def test_search_time_follows_the_table():
+    """One comparison for a marked tile; longer searches when fewer pairs fit; a fruitless search
+    gives up after ``patience`` comparisons."""
+    style = STYLES[Level.CASUAL].pace
+    rng = random.Random(5)
+    assert pace.search(style, pace.Sight(300, 10, 2), rng).found
+    marked = statistics.median(pace.search(style, pace.Sight(300, 10, 2), rng).ms for _ in range(200))
+    many = statistics.mean(pace.search(style, pace.Sight(300, 60, 0), rng).ms for _ in range(400))
+    few = statistics.mean(pace.search(style, pace.Sight(300, 6, 0), rng).ms for _ in range(400))
+    assert 0.8 * style.compare_ms < marked < 1.25 * style.compare_ms
+    assert many < few
+    none = [pace.search(style, pace.Sight(300, 0, 0), rng) for _ in range(50)]
+    assert not any(s.found for s in none)
+    assert 0.7 * style.patience * style.compare_ms < statistics.mean(s.ms for s in none) < 1.5 * style.patience * style.compare_ms
+
+
+def test_levels_are_paced_slowest_to_fastest_and_beginners_overlook_more():
     game = Gobbles.deal(["Ann", "Bob"], seed=4)
-    assert game.legal_placements(1)
-    for level, low, high in ((Level.BEGINNER, 0.2, 0.4), (Level.EXPERT, 0.0, 0.0)):
+    for _ in range(6):  # a table with some tiles down
+        game.claim(0, game.legal_placements(0)[0], game.now_ms + 1)
+    plans: dict[Level, list[int]] = {}
+    seen: dict[Level, float] = {}
+    for level in Level:
         robot = GobbleRobot(1, level, random.Random(9))
-        missed = sum(robot.look(game) is None for _ in range(400)) / 400
-        assert low <= missed <= high
+        plans[level] = [robot.reaction_ms(game) for _ in range(300)]
+        hard = pace.Sight(pairs=400, fits=8, marked=0)  # few fits among many pairs
+        seen[level] = sum(pace.search(STYLES[level].pace, hard, robot.rng).found for _ in range(300)) / 300
+    means = {level: statistics.mean(times) for level, times in plans.items()}
+    assert means[Level.BEGINNER] > means[Level.CASUAL] > means[Level.EXPERT]
+    assert seen[Level.BEGINNER] < seen[Level.EXPERT]
+    robot = GobbleRobot(1, Level.EXPERT, random.Random(2))
+    robot.seen = False
+    assert robot.look(game) is None  # a search that found nothing places nothing
 
 
 def test_the_expert_goes_for_the_biggest_gobble():
@@ -100,11 +125,13 @@ def test_the_expert_goes_for_the_biggest_gobble():
     game.hands[1].append(fill.tile)  # seat 1 now holds the double-gobble tile (a test-only deal)
     game.hands[0].remove(fill.tile)
     expert = GobbleRobot(1, Level.EXPERT, random.Random(1))
+    expert.seen = True
     choice = expert.look(game)
     assert rules.gobble_of(game.board, choice.cell) is Gobble.DOUBLE
     options = game.legal_placements(1)
     assert any(rules.gobble_of(game.board, p.cell) is Gobble.NONE for p in options)
     beginner = GobbleRobot(1, Level.BEGINNER, random.Random(1))
+    beginner.seen = True
     picks = {rules.gobble_of(game.board, p.cell) for p in (beginner.look(game) for _ in range(60)) if p}
     assert Gobble.NONE in picks  # a beginner does not hunt gobbles
 

@@ -1,12 +1,13 @@
 """Gobbles at the kiosk, played by simulated touches and rendered headless: two fingers dragging
-from two hands at once (both land, or the later one is told "taken"), the gift chosen by touches
-with its countdown, a robot claiming on the table's (fake) clock, the journal, the end with its
-places and replay; and the "how to play" script, checked against the engine's rule."""
+from two hands at once (both land, or the later one is told "taken"), "taken" only for a space
+filled during the drag, a release over a hand that changes nothing, a view that holds still under
+a dragging finger and keeps tiles big, thin robot strips, the gift chosen by touches with its
+countdown, a robot claiming on the table's (fake) clock, the journal, the end with its places,
+wording and replay; and the "how to play" script, checked against the engine's rule."""
 
 from __future__ import annotations
 
-from ui_harness import drag, labels, run_scenario, tap, touch_at
-from test_ui_gobble_solo import finger_for
+from ui_harness import drag, labels, run_scenario, tap, touch_at, until
 
 
 def _game(hands, play_on=True, robot=True):
@@ -19,11 +20,11 @@ def _game(hands, play_on=True, robot=True):
 
 def _grab(screen, seat, placement):
     """A finger on ``placement.tile`` in ``seat``'s hand (turned to its rotation first), and where it
-    must go for the tile to land on its cell."""
+    must go for the tile to land on its cell: on the cell itself (a Gobbles drop is judged there)."""
     hand = screen.hands[seat]
     hand.rotations[placement.tile] = placement.rot
     start = hand.to_window(*hand.slot_centre(hand.tiles.index(placement.tile)))
-    return touch_at(*start), start, finger_for(hand, screen.layout.board, placement.cell)
+    return touch_at(*start), start, screen.layout.board.window_cell_centre(placement.cell)
 
 
 def _two_fingers(screen, one, other):
@@ -149,12 +150,12 @@ def scenario_end(app):
     results = app.manager.current_screen
     assert results.name == "gobbles-results", results.name
     words = labels(results)
-    assert _("{name} wins!", name=_("Player {number}", number=1)) + "\n" + _(gobbles.ENDINGS["first-out"]) in words
+    assert _("{name} wins!", name=_("Player {number}", number=1)) + "\n" + _(gobbles.ENDINGS["first-out"], name=_("Player {number}", number=1)) in words
     assert _("all tiles placed") in words and _("tiles left: {count}", count=1) in words
     bar = results.replay_bar
     assert bar.step == 1 == bar.replay.steps
     yield from tap(bar.buttons["back"])
-    assert bar.caption.text == _("The deal") and len(bar.replay.view.board) == 2
+    assert bar.caption.text == _("The deal") and len(bar.replay.view.board) == 2, ([len(b) for b, _ in bar.replay.frames], bar.step, bar.caption.text, len(bar.replay.view.board))
     yield from tap(bar.buttons["last"])
     assert bar.caption.text == _("{name} placed tile {tiles}", name=_("Player {number}", number=1), tiles="36")
     # play again: the same seats, a new deal
@@ -223,3 +224,145 @@ scenario_resume.prepare = _prepare_resume
 
 def test_a_journaled_race_resumes_with_its_clock_rebased():
     run_scenario("test_ui_gobbles", "scenario_resume", size=(800, 480))
+
+
+def scenario_fingers(app):
+    """Taken only when another player filled the space during the drag; a space filled before the
+    drag is refused by its rule; a release over a hand returns the tile without a word; the view
+    never moves under a dragging finger and refits once it lifts."""
+    from engine.gobble.table import ManualClock
+    from ui.i18n import _
+    from ui.modes import gobble_common as gc, gobbles
+    from ui.refusals import RULE_MESSAGES
+
+    game = _game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]])
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=2)
+    app.show(screen)
+    for seat, placement in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3])):
+        screen.table.claim(seat, placement)
+    screen.refresh()
+    board = screen.layout.board
+    yield 0.6
+    banner = screen.layout._banners[0]
+    taken, occupied = _(RULE_MESSAGES["taken"]), _(RULE_MESSAGES["occupied"])
+    events = len(game.events)
+
+    # released over its own hand (another slot) and over the opponent's hand: back, silently
+    hand = screen.hands[0]
+    for over in (hand.to_window(*hand.slot_centre(3)), screen.hands[1].to_window(*screen.hands[1].center)):
+        _touch, start, _end = _grab(screen, 0, gc.RACE[0])
+        yield from drag(start, over)
+        assert len(game.events) == events and gc.RACE[0].tile in game.hands[0] and gc.RACE[0].tile in hand.tiles
+        assert banner.opacity == 0 and not board._hovers and screen.layout.drag_layer.showing == 0
+
+    # a space filled before the drag began: the rule, not "taken"
+    opening = gc.OPENING[0]
+    _touch, start, _end = _grab(screen, 0, gc.RACE[0])
+    yield from drag(start, board.window_cell_centre(opening.cell))
+    assert banner.opacity == 1 and banner.label.text == occupied != taken
+    assert len(game.events) == events and gc.RACE[0].tile in game.hands[0]
+
+    # seat 1 fills the space while seat 0 drags there: "taken"; the view held still meanwhile
+    views = []
+
+    def rival_claims():
+        views.append((board.size_px, tuple(board.origin)))
+        screen.table.claim(1, gc.RACE[1])
+        screen.refresh()
+
+    touch, start, end = _grab(screen, 0, gc.RACE[0])
+    touch.touch_down()
+    yield
+    touch.touch_move(*end)
+    yield
+    rival_claims()
+    assert screen._refit_waiting  # the new tile's refit waits for the finger
+    yield 0.6
+    views.append((board.size_px, tuple(board.origin)))
+    touch.touch_up()
+    yield
+    assert game.owner(gc.RACE[0].cell) == 1 and gc.RACE[0].tile in game.hands[0]
+    assert banner.label.text == taken
+    assert views[0] == views[1], views  # the space under the finger never moved
+    assert [e.get("result") for e in game.events[events:]] == ["placed"]  # the refused drop claimed nothing
+    yield until(lambda: (board.size_px, tuple(board.origin)) != views[0], seconds=5)
+    assert (board.size_px, tuple(board.origin)) != views[0]  # refitted once the finger lifted
+    screen.leave()
+    return {}
+
+
+def test_taken_only_for_a_race_a_release_over_a_hand_returns_and_the_view_holds_under_a_finger():
+    run_scenario("test_ui_gobbles", "scenario_fingers", size=(800, 480))
+
+
+def scenario_room(app):
+    """At 800x480 a robot-only edge is a thin strip and the board keeps tiles at least 45 px across
+    the flats while the person plays, however big the board grows."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui import theme
+    from ui.hexes import SQRT3
+    from ui.modes import gobbles
+
+    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
+    app.show(screen)
+    yield 0.4
+    person, robot = screen.layout.boxes
+    assert robot.depth == theme.unit() * gobbles.ROBOT_STRIP < person.depth / 2
+    assert screen.hands[0].tile_radius() * SQRT3 >= 45
+    board = screen.layout.board
+    sizes = []
+    while len(game.board) < 40 and game.playing(0):  # the robot's moves, then the person's
+        for seat in (1, 0):
+            options = game.legal_placements(seat)
+            if options and seat not in game.pending and not game.finished:
+                screen.table.claim(seat, options[len(options) // 2])
+            if seat in game.pending:
+                gift = game.suggest_gift(seat)
+                screen.table.give(seat, gift.to, gift.tiles)
+        screen.refresh()
+        if len(game.board) % 8 == 0:
+            before = -1.0
+            while before != board.size_px:  # the refit has settled
+                before = board.size_px
+                yield 0.4
+            sizes.append(board.size_px * SQRT3)
+    assert len(game.board) >= 40 and sizes
+    assert min(sizes) >= 45, sizes
+    screen.leave()
+    return {"sizes": sizes}
+
+
+def test_a_robot_edge_is_thin_and_board_tiles_stay_big_at_800x480():
+    result = run_scenario("test_ui_gobbles", "scenario_room", size=(800, 480))
+    assert len(result["sizes"]) >= 3
+
+
+def test_the_view_focus_keeps_tiles_big_and_shows_where_people_can_play():
+    from ui.hexes import centre
+    from ui.modes.gobbles import focus
+
+    cells = [(q, r) for q in range(-6, 7) for r in range(-6, 7) if abs(q + r) <= 6]  # a board 13 cells across
+    spaces = [(7, -3), (-7, 3), (0, 7)]
+    wanted = [(7, -3)]
+    shown = focus(cells, spaces, wanted, (700, 300), 26.0)
+    assert (7, -3) in shown and (-7, 3) not in shown
+    xs = [centre(c, 1.0)[0] for c in shown]
+    ys = [centre(c, 1.0)[1] for c in shown]
+    assert (max(xs) - min(xs) + 3 ** 0.5 * 3) * 26 <= 700 and (max(ys) - min(ys) + 5) * 26 <= 300
+    small = [(0, 0), (1, -1), (0, 1)]
+    assert focus(small, [(1, 0)], [(1, 0)], (700, 300), 26.0) == small  # all of it fits: all of it
+
+
+def test_the_ending_names_who_it_is_about():
+    from engine.gobble.gobbles import Gobbles
+    from ui.modes import gobble_common as gc, gobbles
+
+    game = Gobbles(["Player 1", "Player 2"], gc.OPENING, [[36], [40]])
+    game.claim(0, gc.BUILD[0], 10)
+    assert str(game.ending) == "last-player"
+    assert gobbles.ending_line(game) == "Only Player 2 still holds tiles."
+    stop = Gobbles(["Player 1", "Player 2", "Player 3"], gc.OPENING, [[36], [40], [2]], play_on=False)
+    stop.claim(0, gc.BUILD[0], 10)
+    assert gobbles.ending_line(stop) == "Player 1 placed all their tiles first: the game stops."

@@ -1,17 +1,23 @@
-"""Computer players for Gobbles: how quickly they react, how often they overlook a spot, and how
-cunningly they play and give.
+"""Computer players for Gobbles: how quickly they see a spot, and how cunningly they play and give.
 
-A robot does not think continuously: it *looks* at the table once per reaction time (a random
-delay in its level's range), and then either places one tile or, having seen nothing (a miss, or
-no spot for any of its tiles), waits for its next look. The table (:mod:`engine.gobble.table`)
-schedules the looks on a clock the caller controls, so tests and benchmarks need no real waiting.
+A robot is paced like a person (:mod:`engine.gobble.pace`): after each action it plans its next
+one from the table as it stands, taking as long as a player of its kind would to find a fitting
+pair of tile and space, decide and drag. When that time is up it *looks*: if its search found
+something it places one tile (from the table as it is then), else it searches again. The table
+(:mod:`engine.gobble.table`) runs the looks on a clock the caller controls, so tests and
+benchmarks need no real waiting.
 
-Levels (reaction range, chance to miss, greed = chance to go for the biggest gobble, cunning = play
-its most awkward tile first and give awkward tiles to the leader):
+Levels, as kinds of player, calibrated against the benchmark's first-time player (600 ms a
+comparison, overlooks 20 % of fits, drags in about 1 s at 800x480; ``bench/gobbles_human.py``
+measures who wins): the person should beat the beginner most of the time, the casual robot about
+half the time and the expert rarely but sometimes.
 
-* beginner: 5-9 s, misses 30 %, random spot, random gift;
-* casual:   2.5-5 s, misses 10 %, takes a gobble half the time, random gift;
-* expert:   1-2 s, never misses, always takes the biggest gobble, cunning.
+* beginner: a hesitant player (900 ms a comparison, overlooks 30 %), random spot and gift;
+* casual:   a bit slower than a first-timer (800 ms, overlooks 25 %), takes a gobble half the time,
+  random gift;
+* expert:   searches at about a first-timer's pace (650 ms, overlooks 20 %) but never lets a gobble
+  go (always the biggest) and gives its most awkward tiles to the leader: its play, not its
+  speed, makes it hard to beat.
 """
 
 from __future__ import annotations
@@ -20,23 +26,24 @@ import random
 from dataclasses import dataclass
 
 from ..board import Placement
-from . import rules
+from . import pace, rules
 from .gobbles import Gift, Gobbles, Level
+from .pace import Pace
 
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    fastest_ms: int
-    slowest_ms: int
-    miss: float
+    pace: Pace
     greed: float
+    """Chance to go for the biggest gobble."""
     cunning: bool
+    """Gives its gobble tiles as :meth:`Gobbles.suggest_gift` does (awkward tiles to the leader)."""
 
 
 STYLES: dict[Level, Style] = {
-    Level.BEGINNER: Style(5000, 9000, 0.3, 0.0, False),
-    Level.CASUAL: Style(2500, 5000, 0.1, 0.5, False),
-    Level.EXPERT: Style(1000, 2000, 0.0, 1.0, True),
+    Level.BEGINNER: Style(Pace(compare_ms=900, overlook=0.3, decide_ms=400, move_ms=1200), 0.0, False),
+    Level.CASUAL: Style(Pace(compare_ms=800, overlook=0.25, decide_ms=350, move_ms=1100), 0.5, False),
+    Level.EXPERT: Style(Pace(compare_ms=650, overlook=0.2, decide_ms=300, move_ms=950), 1.0, True),
 }
 
 
@@ -48,14 +55,21 @@ class GobbleRobot:
         self.level = Level(level)
         self.style = STYLES[self.level]
         self.rng = rng
+        self.seen = False
+        """Whether the search planned by :meth:`reaction_ms` finds a spot."""
 
-    def reaction_ms(self) -> int:
-        """How long until the next look."""
-        return self.rng.randint(self.style.fastest_ms, self.style.slowest_ms)
+    def reaction_ms(self, game: Gobbles) -> int:
+        """Plan the next look on the table as it is now: how long until it (at least 100 ms)."""
+        style, rng = self.style.pace, self.rng
+        found = pace.search(style, pace.sight(game, self.seat), rng)
+        self.seen = found.found
+        if not found.found:
+            return max(100, found.ms)
+        return max(100, round(found.ms + pace.duration(style.decide_ms, rng) + pace.duration(style.move_ms, rng)))
 
     def look(self, game: Gobbles) -> Placement | None:
-        """The placement the robot goes for now, or None when it sees nothing."""
-        if self.rng.random() < self.style.miss:
+        """The placement the robot goes for now, or None when its search saw nothing."""
+        if not self.seen:
             return None
         options = game.legal_placements(self.seat)
         if not options:
@@ -63,12 +77,6 @@ class GobbleRobot:
         if self.rng.random() < self.style.greed:
             best = max(rules.gobble_of(game.board, p.cell) for p in options)
             options = [p for p in options if rules.gobble_of(game.board, p.cell) == best]
-        if self.style.cunning:
-            spots: dict[int, int] = {}
-            for p in game.legal_placements(self.seat):
-                spots[p.tile] = spots.get(p.tile, 0) + 1
-            fewest = min(spots[p.tile] for p in options)
-            options = [p for p in options if spots[p.tile] == fewest]
         return self.rng.choice(options)
 
     def choose_gift(self, game: Gobbles) -> Gift:

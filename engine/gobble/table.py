@@ -67,7 +67,7 @@ class GobblesTable:
             for seat, p in enumerate(game.players) if p.robot is not None
         }
         now = self._now()
-        self._due = {seat: now + robot.reaction_ms() for seat, robot in self.robots.items()}
+        self._due = {seat: now + robot.reaction_ms(game) for seat, robot in self.robots.items()}
 
     def now_ms(self) -> int:
         """Milliseconds since the start of the game, by the table's clock."""
@@ -132,4 +132,4 @@ class GobblesTable:
                 game.claim(seat, placement, at)
                 if seat in game.pending:
                     game.give(seat, robot.choose_gift(game), at)
-            self._due[seat] = at + robot.reaction_ms()
+            self._due[seat] = at + robot.reaction_ms(game)

@@ -1,10 +1,17 @@
 """Gobbles at the kiosk: 2 to 6 players race to place their tiles, all at once, with their fingers.
 
-Every hand lies at its player's edge (:class:`ui.table.TableLayout`, big deals wrap into two rows)
-and every person drags whenever they like: each hand judges and claims its drops for its own seat
-(:class:`SeatClaims`), so several fingers work at once, and the table (:class:`GobblesTable`)
-decides who was first. The loser of a race is told "taken". Robots act when ``table.tick()`` (every
-0.1 s from the Kivy clock) says their look is due. After a gobble a card facing the gobbler asks
+Every hand lies at its player's edge (:class:`GobblesLayout`: big deals wrap into two rows, and an
+edge where only robots sit gets a thin strip, so the board gets the room) and every person drags
+whenever they like: each hand judges and claims its drops for its own seat (:class:`SeatClaims`),
+so several fingers work at once, and the table (:class:`GobblesTable`) decides who was first. Only
+the loser of a race is told "taken" (another player filled the space while they dragged); a space
+filled before they lifted their tile is refused by the rule, and a release over a hand or off the
+table returns the tile without a word. Robots act when ``table.tick()`` (every 0.1 s from the Kivy
+clock) says their look is due; they are paced like people (:mod:`engine.gobble.pace`).
+
+The view follows the play (:func:`focus`) with tiles at least :data:`MIN_TILE` touch units across
+while a person still plays, and never moves while anyone's finger is down: a new tile's refit waits
+until every drag and pan has ended. After a gobble a card facing the gobbler asks
 who gets their tiles (the table's suggestion preselected, tiles picked in their own hand) with the
 countdown to ``gift_deadline``, after which the table gives for them. A tag on each seat says who
 sits there, how many tiles they hold and, once out, their place. Every step is journaled; a
@@ -19,13 +26,17 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
+from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
+from kivy.graphics import Color, Rectangle
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from engine.board import Board, Placement
+from engine.geometry import Cell
 from engine.gobble import rules
 from engine.gobble.gobbles import Ending, Gift, Gobbles, Level, Player
 from engine.gobble.table import GobblesTable
@@ -33,13 +44,14 @@ from engine.modes import Refused
 
 from .. import theme
 from ..board import BoardView, HandView
+from ..hexes import SQRT3, centre
 from ..howto import HowToPlayScreen, TileStage
 from ..i18n import N_, _
 from ..refusals import explain
 from ..results import ResultsScreen, Standing, ordinal
 from ..services import Cue
 from ..setup import Choice, Setup, SetupScreen, SetupSpec
-from ..table import SeatBox, TableLayout
+from ..table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from . import family_screen, kind_screen
 from .gobble_common import race_script
@@ -56,6 +68,12 @@ SPEC = SetupSpec(
 )
 RING_COLOURS = "RYGBRY"
 """The LED rings show a winner in a colour; Gobbles seats have none of their own."""
+MIN_TILE = 0.94
+"""Board tiles while a person plays: at least this many touch units across the flats (45 px, 9 mm
+on the 800x480 7" panel)."""
+ROBOT_STRIP = 0.75
+"""Depth of a hand strip on an edge where only robots sit, in touch units (one row of small tiles:
+people glance at a robot's hand, they do not play from it)."""
 
 
 def seat_name(game: Gobbles, seat: int) -> str:
@@ -100,10 +118,17 @@ def resume(app: Any, game: Gobbles) -> Screen:
 
 
 class SeatClaims:
-    """One seat's placement target: what the hover shows, and the claim a drop makes."""
+    """One seat's placement target: what the hover shows, and the claim a drop makes.
+
+    ``before`` holds the spaces filled when the seat's current drag began: a drop there is refused
+    by the rule ("occupied"); a space filled *during* the drag was lost in a race ("taken")."""
 
     def __init__(self, screen: GobblesScreen, seat: int) -> None:
         self.screen, self.seat = screen, seat
+        self.before: frozenset[Cell] = frozenset()
+
+    def drag_began(self) -> None:
+        self.before = frozenset(p.cell for p in self.screen.game.board.placements())
 
     def check(self, placement: Placement) -> Refused | None:
         game = self.screen.game
@@ -111,12 +136,175 @@ class SeatClaims:
             return Refused("finished", "the game is over")
         if self.seat in game.pending:
             return Refused("gift-pending", "first choose who gets your gobble tiles")
-        if placement.cell in game.board:  # as the table words it: someone got there first
-            return Refused("taken", "that space is taken", (placement.cell,))
+        if placement.cell in game.board and placement.cell not in self.before:
+            return Refused("taken", "another player filled that space first", (placement.cell,))
         return rules.refusal(game.board, placement)
 
     def place(self, placement: Placement) -> None:
         self.screen.table.claim(self.seat, placement)
+
+
+class GobblesHand(HandView):
+    """A Gobbles hand: its drags start the race clock of :class:`SeatClaims`; the tile is judged
+    and previewed on the space under the finger itself (not above it), a release with the finger
+    over any hand or off the free table returns the tile silently (nothing is previewed there
+    either), and the end of every drag lets the screen refit the view it held still."""
+
+    def __init__(self, screen: GobblesScreen, seat: int, **kwargs: Any) -> None:
+        super().__init__(target=SeatClaims(screen, seat), **kwargs)
+        self.screen = screen
+
+    @property
+    def dragging(self) -> bool:
+        return self._drag is not None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        idle = self._drag is None
+        taken = super().on_touch_down(touch)
+        if idle and self._drag is not None:
+            self.target.drag_began()
+            self.screen.hold_view()
+        return taken
+
+    def _lifted(self, touch: Any) -> tuple[float, float]:
+        """The space a drop goes to is the one under the finger: what the preview marks there."""
+        return self.to_window(*touch.pos)
+
+    def _show_drag(self, touch: Any) -> None:
+        if self.screen.off_table(self.to_window(*touch.pos)):
+            self.board.hover(None, who=self)
+            if self.drag_layer is not None:
+                self.drag_layer.show(self._lifted(touch), self._drag["tile"], self.rotation(self._drag["tile"]),
+                                     self.tile_radius(), self)
+            return
+        super()._show_drag(touch)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        drag = self._drag
+        if (drag is not None and touch.grab_current is self and touch.uid == drag["uid"] and drag["moving"]
+                and self.screen.off_table(self.to_window(*touch.pos))):
+            touch.ungrab(self)
+            self._drag = self._twist = None
+            self.board.hover(None, who=self)
+            self.board.release(self)  # the board view's own hold (ui.board.HandView) ends too
+            self.dispatch("on_lift", None)
+            if self.drag_layer is not None:
+                self.drag_layer.hide(self)
+            self._redraw()
+            self.screen.release_view()
+            return True
+        handled = super().on_touch_up(touch)
+        if self._drag is None:
+            self.screen.release_view()
+        return handled
+
+
+def focus(cells: Sequence[Cell], spaces: Sequence[Cell], wanted: Sequence[Cell], area: tuple[float, float],
+          radius: float, keep: Cell | None = None) -> list[Cell]:
+    """The cells to fit in view so that hexagons keep at least ``radius`` (px, circumradius) in an
+    ``area`` (w, h px): all of ``cells`` (placed) and ``spaces`` when they fit, else those inside
+    the window around the ``wanted`` space that shows the most other wanted spaces (``keep``, the
+    last centre, while it shows nearly as many: the view does not hop for nothing)."""
+    everything = list(cells) + list(spaces)
+    if not everything:
+        return []
+    w, h = area
+    half_x = max(0.0, (w / radius - SQRT3 * 3) / 2)  # recentre adds a ring of spaces around its cells
+    half_y = max(0.0, (h / radius - 5) / 2)
+    unit = {c: centre(c, 1.0) for c in everything}
+    xs, ys = [p[0] for p in unit.values()], [p[1] for p in unit.values()]
+    if max(xs) - min(xs) <= 2 * half_x and max(ys) - min(ys) <= 2 * half_y:
+        return list(cells) or everything
+
+    def window(middle: Cell) -> list[Cell]:
+        mx, my = centre(middle, 1.0)
+        return [c for c in everything if abs(unit[c][0] - mx) <= half_x and abs(unit[c][1] - my) <= half_y]
+
+    def shown(middle: Cell) -> int:
+        return sum(1 for c in window(middle) if c in wanted_set)
+
+    wanted_set = set(wanted) or set(spaces) or set(cells)
+    mid = (sum(xs) / len(xs), sum(ys) / len(ys))
+    candidates = sorted(wanted_set, key=lambda c: (-shown(c), math.dist(unit.get(c, centre(c, 1.0)), mid), c))
+    best = candidates[0]
+    if keep is not None and keep in unit and shown(keep) >= 0.8 * shown(best):
+        best = keep
+    return window(best) or [best]
+
+
+class TableMask(Widget):
+    """The table's colour over everything outside the board's ``fit_area``: a board larger than
+    the free table (tiles kept big) is cut at the hands' edges instead of showing through them."""
+
+    def __init__(self, board: BoardView, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board = board
+        with self.canvas:
+            Color(*theme.TABLE)
+            self._parts = [Rectangle() for _ in range(4)]
+        board.bind(fit_area=self._redraw, pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_args: Any) -> None:
+        board = self.board
+        x0, y0, x1, y1 = board.x, board.y, board.right, board.top
+        fx, fy, fw, fh = board.fit_area or (x0, y0, board.width, board.height)
+        spans = [((x0, y0), (x1 - x0, fy - y0)), ((x0, fy + fh), (x1 - x0, y1 - fy - fh)),
+                 ((x0, fy), (fx - x0, fh)), ((fx + fw, fy), (x1 - fx - fw, fh))]
+        for part, (pos, size) in zip(self._parts, spans):
+            part.pos, part.size = pos, (max(0.0, size[0]), max(0.0, size[1]))
+
+
+class GobblesLayout(TableLayout):
+    """The table of :class:`ui.table.TableLayout`, with a thin strip for an edge where only robots
+    sit (``robots``: their seats), whose space goes to the board."""
+
+    def __init__(self, robots: Sequence[int], **kwargs: Any) -> None:
+        self.robots = frozenset(robots)
+        super().__init__(**kwargs)
+        self.mask = TableMask(self.board)
+        self.add_widget(self.mask, index=self.children.index(self.board))  # just above the board
+
+    def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
+        rows, boxes, (fx, fy, fw, fh) = super()._layout()
+        if self.orientation != "flat" or not boxes:
+            return rows, boxes, (fx, fy, fw, fh)
+        width, height = self.size
+        thin = theme.unit() * ROBOT_STRIP
+        edges: dict[float, list[int]] = {}
+        for seat, box in enumerate(boxes):
+            edges.setdefault(box.angle, []).append(seat)
+        boxes = list(boxes)
+        for angle, seats in edges.items():
+            if not all(seat in self.robots for seat in seats):
+                continue
+            saved = boxes[seats[0]].depth - thin
+            if saved <= 0:
+                continue
+            for seat in seats:
+                box = boxes[seat]
+                if angle == BOTTOM:
+                    boxes[seat] = box._replace(cy=thin / 2, depth=thin)
+                elif angle == TOP:
+                    boxes[seat] = box._replace(cy=height - thin / 2, depth=thin)
+                elif angle == LEFT:
+                    boxes[seat] = box._replace(cx=thin / 2, depth=thin)
+                elif angle == RIGHT:
+                    boxes[seat] = box._replace(cx=width - thin / 2, depth=thin)
+            if angle == BOTTOM:
+                fy, fh = fy - saved, fh + saved
+            elif angle == TOP:
+                fh += saved
+            elif angle == LEFT:
+                fx, fw = fx - saved, fw + saved
+            elif angle == RIGHT:
+                fw += saved
+        return rows, boxes, (fx, fy, fw, fh)
+
+    def _relayout(self, *_args: Any) -> None:
+        super()._relayout()
+        for seat, hand in enumerate(self.hands):
+            if seat in self.robots:
+                hand.max_rows = 1
 
 
 class GobblesScreen(Screen):
@@ -130,9 +318,13 @@ class GobblesScreen(Screen):
         super().__init__(name=KIND, **kwargs)
         self.app, self.game = app, game
         self.table = GobblesTable(game, clock=clock, seed=robot_seed)
-        self.layout = TableLayout(orientation=app.services.settings.orientation, hand_rows=2)
+        robots = [seat for seat, p in enumerate(game.players) if p.robot is not None]
+        self.layout = GobblesLayout(robots, orientation=app.services.settings.orientation, hand_rows=2)
         self.layout.board.frontier_touching = 2
-        self.hands = [HandView(target=SeatClaims(self, seat)) for seat in range(len(game.players))]
+        self.layout.board.auto_fit = False  # the screen refits (see follow_play): never under a finger
+        self._refit_waiting = False
+        self._centre: Cell | None = None
+        self.hands = [GobblesHand(self, seat) for seat in range(len(game.players))]
         for hand in self.hands:
             hand.bind(on_played=lambda *_: self.refresh())
         self.layout.seat(self.hands)
@@ -143,6 +335,7 @@ class GobblesScreen(Screen):
         self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
         self.overlay.add_widget(self.leave_button)
         self.layout.board.bind(fit_area=self._place_leave)
+        self.layout.board.bind(fit_area=lambda *_: self.follow_play())
         self.add_widget(self.overlay)
         self._known_events = len(game.events)
         self._shown_tiles = -1
@@ -198,6 +391,7 @@ class GobblesScreen(Screen):
         if len(game.board) != self._shown_tiles:
             self._shown_tiles = len(game.board)
             self.layout.board.show(game.board)
+            self.follow_play()
         for seat, hand in enumerate(self.hands):
             if hand.tiles != game.hands[seat]:
                 hand.tiles = list(game.hands[seat])
@@ -214,6 +408,67 @@ class GobblesScreen(Screen):
         if game.finished and not self._ended:
             self.finish()
 
+    # ------------------------------------------------------------------ the view
+
+    @property
+    def held(self) -> bool:
+        """Whether a finger is down on a hand (a drag) or on the board (a pan or pinch)."""
+        board = self.layout.board
+        return any(hand.dragging for hand in self.hands) or bool(board._touches)
+
+    def hold_view(self) -> None:
+        """A drag began: stop any refit under way where it is (it is redone once every finger is up)."""
+        Animation.cancel_all(self.layout.board)
+        self._refit_waiting = True
+
+    def release_view(self) -> None:
+        if self._refit_waiting and not self.held:
+            self.follow_play()
+
+    def follow_play(self) -> None:
+        """Fit the board to the play (tiles at least :data:`MIN_TILE` across while a person plays,
+        see :func:`focus`), unless someone's finger is down: then wait for it to lift. A view the
+        players moved themselves stays until a double tap."""
+        board = self.layout.board
+        if self.held:
+            self._refit_waiting = True
+            return
+        self._refit_waiting = False
+        if board._user_moved or not board.fit_area:
+            return
+        game = self.game
+        _x, _y, w, h = board.fit_area
+        people = [s for s in range(len(game.players)) if game.players[s].robot is None and game.playing(s)]
+        cells = [p.cell for p in game.board.placements()]
+        if not people or game.finished:
+            board.recentre(cells=cells)
+            return
+        need = rules.needed_neighbours(game.board)
+        spaces = [c for c in game.board.frontier() if game.board.neighbour_count(c) >= need]
+        wanted = sorted({p.cell for s in people for p in game.legal_placements(s)})
+        radius = theme.unit() * MIN_TILE / SQRT3
+        shown = focus(cells, spaces, wanted, (w, h), radius, self._centre)
+        self._centre = min(wanted or spaces or cells, key=lambda c: self._distance(c, shown))
+        board.recentre(cells=shown)
+
+    @staticmethod
+    def _distance(cell: Cell, shown: Sequence[Cell]) -> float:
+        """How far ``cell`` is from the middle of ``shown`` (board units)."""
+        xs = [centre(c, 1.0) for c in shown]
+        mid = (sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs))
+        return math.dist(centre(cell, 1.0), mid)
+
+    def off_table(self, window_pos: tuple[float, float]) -> bool:
+        """Whether a finger at ``window_pos`` is over a hand, a card or off the free table (a
+        release there returns the tile)."""
+        x, y = self.layout.to_widget(*window_pos)
+        fx, fy, fw, fh = self.layout.board.fit_area or (0, 0, 0, 0)
+        if not (fx <= x <= fx + fw and fy <= y <= fy + fh):
+            return True
+        wx, wy = window_pos
+        return any(holder.collide_point(*holder.parent.to_widget(wx, wy)) for holder in self.layout._holders) or \
+            any(card.collide_point(*card.parent.to_widget(wx, wy)) for card in self.gifts.values() if card.parent)
+
     def _tag(self, seat: int) -> str:
         game = self.game
         name = seat_name(game, seat)
@@ -229,8 +484,9 @@ class GobblesScreen(Screen):
             if "gift" in event:
                 gift, giver = event["gift"], event["player"]
                 tiles = ", ".join(str(t) for t in gift["tiles"])
-                self.layout.tell(gift["to"], _("{name} gobbled: you get tile {tiles}.",
-                                               name=seat_name(game, giver), tiles=tiles))
+                if game.players[gift["to"]].robot is None:  # a robot's edge gets no banner over the board
+                    self.layout.tell(gift["to"], _("{name} gobbled: you get tile {tiles}.",
+                                                   name=seat_name(game, giver), tiles=tiles))
                 if event.get("auto"):
                     self.layout.tell(giver, _("Time is up: tile {tiles} went to {name}.", tiles=tiles,
                                               name=seat_name(game, gift["to"])))
@@ -280,7 +536,7 @@ class GobblesScreen(Screen):
         standings = game.standings()
         first = [s.player for s in standings if s.place == 1]
         headline = (_("{name} wins!", name=seat_name(game, first[0])) if len(first) == 1
-                    else _("A shared win!")) + "\n" + _(ENDINGS[game.ending or Ending.LAST_PLAYER])
+                    else _("A shared win!")) + "\n" + ending_line(game)
         rows = [Standing(s.place, seat_name(game, s.player), None,
                          _("all tiles placed") if s.tiles == 0 else _("tiles left: {count}", count=s.tiles))
                 for s in standings]
@@ -294,10 +550,22 @@ class GobblesScreen(Screen):
 
 
 ENDINGS = {
-    Ending.LAST_PLAYER: N_("Everyone else has placed all their tiles."),
-    Ending.FIRST_OUT: N_("The first player is out: the game stops."),
+    Ending.LAST_PLAYER: N_("Only {name} still holds tiles."),
+    Ending.FIRST_OUT: N_("{name} placed all their tiles first: the game stops."),
     Ending.DEADLOCK: N_("Nobody can place a tile any more."),
 }
+
+
+def ending_line(game: Gobbles) -> str:
+    """Why the game ended, naming the player it is about: the one left holding tiles, or the first
+    out (never "everyone else" while a person still holds tiles)."""
+    ending = game.ending or Ending.LAST_PLAYER
+    if ending is Ending.LAST_PLAYER:
+        last = next(s for s in range(len(game.players)) if game.playing(s))  # players go out one by one
+        return _(ENDINGS[ending], name=seat_name(game, last))
+    if ending is Ending.FIRST_OUT:
+        return _(ENDINGS[ending], name=seat_name(game, game.out[0]))
+    return _(ENDINGS[ending])
 
 
 class GiftCard(Scatter):
