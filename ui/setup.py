@@ -355,18 +355,23 @@ class SetupScreen(Screen):
         return min(u * 2.3, (height - u * 0.3) / max(len(self.seats), 1) - u * 0.12)
 
     def _fit_middle(self) -> None:
-        """Shrink the middle's rows (and drop the blurb) when the table between the cards is short."""
+        """Shrink the middle's rows when the table between the cards is short: first drop the
+        blurb, then the title (the home screen's button said it), then make the rows lower, never
+        below a fingertip (:func:`ui.theme.min_target`)."""
         u = theme.unit()
         rows = dict(self._heights)
         gaps = self.middle.spacing * (len(self.middle.children) - 1) + 2 * u * 0.1
-        if self.blurb is not None:
+        for optional in (self.blurb, self.title):
+            if optional is None:
+                continue
             fits = sum(rows.values()) + gaps <= self.middle.height
-            self.blurb.opacity = 1 if fits else 0
+            optional.opacity = 1 if fits else 0
             if not fits:
-                rows[self.blurb] = 0
+                rows[optional] = 0
         scale = min(1.0, (self.middle.height - gaps) / max(sum(rows.values()), 1))
+        floor = theme.min_target() * 1.04
         for row, base in rows.items():
-            row.height = base * scale
+            row.height = base if base == 0 or row is self.title else max(base * scale, min(base, floor))
 
     def _layout(self) -> None:
         u = theme.unit()

@@ -455,7 +455,7 @@ class StrategyScreen(Screen):
         bag.texture_update()
         bag.size = (max(bag.texture_size[0], u * 2.0) + u * 0.4, u * 0.8)
         self._show_plates()
-        self.leave_button.size = (u * 1.8, u * 0.8)
+        self.leave_button.size = (u * 1.8, u * 1.0)
         taken = self._obstacles()
         width, height = self.layout.size
         fx, fy, fw, fh = self._free
