@@ -96,6 +96,13 @@ def is_control(widget: Any) -> bool:
     return isinstance(widget, (ButtonBehavior, Slider)) and not widget.disabled
 
 
+def _is_hand(widget: Any) -> bool:
+    """A hand of tiles a player picks from (each tile is a touch target)."""
+    from .board import HandView
+
+    return isinstance(widget, HandView)
+
+
 class Fonts:
     """Core labels to measure words with, one per font."""
 
@@ -197,6 +204,11 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
             if min(w, h) + TOLERANCE < min_target:
                 problems.append(Problem("small-control", describe(widget),
                                         f"{w:.0f}x{h:.0f} px, under {min_target:.0f} px (9 mm)"))
+        if _is_hand(widget) and widget.tiles:
+            across = 3**0.5 * widget.tile_radius() * window_extent(widget)[0] / widget.width
+            if across + TOLERANCE < min_target:
+                problems.append(Problem("small-control", f"{describe(widget)} of {len(widget.tiles)} tiles",
+                                        f"tiles {across:.0f} px across, under {min_target:.0f} px (9 mm)"))
         if not isinstance(widget, Label) or not widget.text.strip():
             continue
         if widget.color[3] < 0.05:
