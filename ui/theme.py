@@ -16,8 +16,16 @@ def rgb(hex_colour: str, alpha: float = 1.0) -> RGBA:
 
 
 # The four link colours, pushed apart in lightness so they stay distinct for colour-blind players
-# (yellow light, green medium, red and blue darker and further told apart by their patterns).
-LINK = {"R": rgb("#e8262d"), "Y": rgb("#ffd21a"), "G": rgb("#2fbf4f"), "B": rgb("#3d7cf2")}
+# (yellow light, green medium, red and blue darker), each at least 3 : 1 on the tile face in every
+# simulated colour vision, and each with its own marking (LINK_MARKING, drawn by ui.tileart): red
+# and green look alike to a deuteranope, the dots and the stripe tell them apart (test_ui_colours).
+LINK = {"R": rgb("#ff3a30"), "Y": rgb("#ffd21a"), "G": rgb("#2fbf4f"), "B": rgb("#3d7cf2")}
+LINK_MARKING = {"R": "dark dots", "Y": "dark rungs", "G": "dark stripe", "B": "light dashes"}
+
+# Marks on the board that must never be taken for a link colour, in any colour vision (only very
+# light colours are far from all four for every deficiency; the two also differ in line style).
+MARK_REFUSED = rgb("#ffffff")  # the cells a refused placement involves: white, solid and filled
+MARK_FITS = rgb("#80ffff")  # where a tile would fit (Gobble solo): pale cyan, outline only
 TILE_FACE = rgb("#17171c")
 TILE_EDGE = rgb("#3a3a44")
 

@@ -182,7 +182,7 @@ class GobbleSoloScreen(Screen):
         try:
             game.apply(ReturnDiscard() if game.reward else Discard())
         except Refused as refusal:
-            self.table.board.highlight(refusal.cells)
+            self.table.board.highlight(refusal.cells, theme.MARK_FITS)  # where the tile fits
             self.table.tell(0, explain(refusal))
             return
         self.after_step()
