@@ -42,8 +42,9 @@ def test_a_turned_quad_keeps_its_size_and_centre():
     assert math.dist(points[0:2], points[2:4]) == pytest.approx(20)
 
 
-PX_PER_MM = {(800, 480): math.hypot(800, 480) / (7 * 25.4), (1280, 800): math.hypot(1280, 800) / (10.1 * 25.4)}
-"""The official 7" panel and a 10.1" panel."""
+PX_PER_MM = {(800, 480): math.hypot(800, 480) / (7 * 25.4), (1280, 800): math.hypot(1280, 800) / (10.1 * 25.4),
+             (720, 1280): math.hypot(720, 1280) / (7 * 25.4)}
+"""The official 7" panel, a 10.1" panel and the 7" portrait Touch Display 2."""
 
 
 def _rect(box):
@@ -56,7 +57,7 @@ def _overlap(a, b):
     return a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
 
 
-@pytest.mark.parametrize("width,height", [(800, 480), (1280, 800)])
+@pytest.mark.parametrize("width,height", [(800, 480), (1280, 800), (720, 1280)])
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
 def test_hands_sit_at_the_edges_face_their_players_and_never_overlap(width, height, players):
     boxes, (fx, fy, fw, fh) = seat_boxes(players, width, height, "flat")
@@ -78,7 +79,10 @@ def test_hands_sit_at_the_edges_face_their_players_and_never_overlap(width, heig
             assert not _overlap(rects[i], rects[j]), (i, j, rects)
     assert fw > width * 0.5 and fh > height * 0.4
     if players == 2:
-        assert [b.angle for b in boxes] == [BOTTOM, TOP]
+        assert [b.angle for b in boxes] == [BOTTOM, TOP]  # portrait: the short ends
+    if height > width and players >= 3:  # portrait: around the edges, the long sides the most
+        assert {LEFT, RIGHT} <= {b.angle for b in boxes}
+        assert sum(b.angle in (LEFT, RIGHT) for b in boxes) >= sum(b.angle in (TOP, BOTTOM) for b in boxes)
 
 
 @pytest.mark.parametrize("width,height", [(800, 480), (1280, 800)])

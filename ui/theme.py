@@ -20,6 +20,8 @@ def rgb(hex_colour: str, alpha: float = 1.0) -> RGBA:
 # simulated colour vision, and each with its own marking (LINK_MARKING, drawn by ui.tileart): red
 # and green look alike to a deuteranope, the dots and the stripe tell them apart (test_ui_colours).
 LINK = {"R": rgb("#ff3a30"), "Y": rgb("#ffd21a"), "G": rgb("#2fbf4f"), "B": rgb("#3d7cf2")}
+PLATE = {"R": rgb("#b3221b"), "Y": rgb("#7a6000"), "G": rgb("#1b6e2f"), "B": rgb("#2a5bb8")}
+"""A player's colour behind white text (a lit name plate): the link colour darkened to 4.5 : 1 or more."""
 LINK_MARKING = {"R": "dark dots", "Y": "dark rungs", "G": "dark stripe", "B": "light dashes"}
 
 # Marks on the board that must never be taken for a link colour, in any colour vision (only very

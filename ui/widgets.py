@@ -146,14 +146,15 @@ class Chip(TButton):
         self.color = theme.ON_CHOSEN if self.selected else theme.TEXT
 
 
-class ChipRow(BoxLayout):
+class ChipRow(GridLayout):
     """A row of chips, one per ``(value, English label)``; exactly one is selected. Tapping one
-    selects it and calls ``on_choose(value)``."""
+    selects it and calls ``on_choose(value)``. Where a row is narrow, ``cols`` wraps the chips into
+    more rows (each chip stays a fingertip wide)."""
 
     def __init__(self, choices: Sequence[tuple[Any, str]], selected: Any, on_choose: Callable[[Any], None],
-                 scale: float = 0.9, **kwargs: Any) -> None:
+                 scale: float = 0.9, cols: int | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("spacing", theme.unit() * 0.12)
-        super().__init__(orientation="horizontal", **kwargs)
+        super().__init__(cols=cols or max(len(choices), 1), **kwargs)
         self._on_choose = on_choose
         self.chips: list[Chip] = []
         for value, label in choices:
