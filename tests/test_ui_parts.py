@@ -159,3 +159,20 @@ def test_memory_services_keep_their_promises():
     frames = seen[5]
     assert isinstance(frames, RingFrames) and len(frames.rings) == 5
     assert frames.rings[1][0][1] > frames.rings[0][0][0]  # seat 1's turn: its green ring is lit
+
+
+def test_plurals_follow_each_languages_rule():
+    from ui.i18n import i18n, n_
+
+    def all_placed(language: str, total: int) -> str:
+        i18n.language = language
+        return n_("All {total} tile placed: you did it!", "All {total} tiles placed: you did it!", total, total=total)
+
+    try:
+        assert "56 płytek" in all_placed("pl", 56) and "3 płytki" in all_placed("pl", 3)
+        assert "22 płytki" in all_placed("pl", 22) and "12 płytek" in all_placed("pl", 12)
+        assert "1 płytkę" in all_placed("pl", 1)
+        assert "1 steen ligt" in all_placed("nl", 1) and "2 stenen liggen" in all_placed("nl", 2)
+        assert all_placed("en", 56) == "All 56 tiles placed: you did it!"
+    finally:
+        i18n.language = "en"
