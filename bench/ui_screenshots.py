@@ -683,7 +683,7 @@ def matrix(out: Path) -> int:
     problems: dict[str, list[str]] = {}
     for size, rotation in test_ui_fit.PANELS:
         os.environ["FIT_SPEC"] = json.dumps({"rotation": rotation, "turn": -1})
-        problems.update(run_scenario("test_ui_fit", "scenario_survey", size=size, timeout=3600,
+        problems.update(run_scenario("test_ui_fit", "scenario_survey", size=size, timeout=3600, rotation=rotation,
                                      settings={"idle_seconds": 1e6}))
     print(json.dumps({"pictures": len(list(out.glob("*.png"))), "problems": problems}, indent=1))
     return 1 if problems else 0

@@ -185,16 +185,14 @@ SCREENS: list[tuple[str, Opener]] = [
 def audit_all(app: Any, languages: tuple[str, ...], only: tuple[str, ...] = (), shots: str = "",
               rotation: int = 0, turn: int = 0):
     """A scenario body: the screens audited, the ``i``-th in ``languages[(i + turn) % n]`` (all of
-    them when ``turn`` is negative), with the window turned ``rotation`` degrees; saved as PNG in the
-    folder ``shots`` when given. Yields frames; returns the problems as ``{"screen/language": [...]}``."""
+    them when ``turn`` is negative), the window turned ``rotation`` degrees (by the harness, as the
+    configuration does: before the app is built); saved as PNG in the folder ``shots`` when given.
+    Yields frames; returns the problems as ``{"screen/language": [...]}``."""
     from kivy.core.window import Window
 
     from ui import theme
     from ui.audit import Picture, audit
 
-    if rotation:
-        Window.rotation = rotation
-        yield 0.1
     found: dict[str, list[str]] = {}
     timings: dict[str, float] = {}
     target = theme.min_target(tuple(Window.size))

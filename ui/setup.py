@@ -437,16 +437,20 @@ def _labelled(label: str, row: Widget, stacked: bool = False) -> BoxLayout:
         return box
     box = BoxLayout(spacing=u * 0.2, size_hint=(1, None), height=u * 1.05)
     box.add_widget(TLabel(msg=label, scale=0.85, halign="right", size_hint=(0.34, 1)))
+    box.chip_row = row  # type: ignore[attr-defined]
     box.add_widget(row)
     return box
 
 
 def _wrap(box: BoxLayout) -> None:
-    """A stacked row's chips two or three to a line (a mode may add chips after the setup is
+    """A row's chips in one line beside the label, or, stacked, two or three to a line (a mode may add chips after the setup is
     built), and its height: ``box.lowest`` is the least that keeps each chip a fingertip high."""
     u = theme.unit()
     row = box.chip_row  # type: ignore[attr-defined]
     chips = len(row.chips)
+    if box.orientation == "horizontal":  # beside its label: one line of chips
+        row.cols = max(chips, 1)
+        return
     row.cols = (3 if chips > 4 else 2) if chips >= 4 else max(chips, 1)
     lines = math.ceil(chips / row.cols) if chips else 1
     box.height = u * (0.7 + 1.1 * lines)
