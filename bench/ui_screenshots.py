@@ -2,6 +2,7 @@
 look at: legible at arm's length, big touch targets, nothing cut off.
 
     .venv/bin/python bench/ui_screenshots.py [--sizes 1280x800,800x480] [--out screenshots] [--only solo]
+    .venv/bin/python bench/ui_screenshots.py --matrix [--out screenshots]   # every screen, language, panel
 
 Prints JSON: the files written. Each size runs in its own process (Kivy runs one app per process).
 The table shots use a small rules target on engine.board.Board, as the board tests do; they show
@@ -753,15 +754,36 @@ def _table(app: Any, players: int, orientation: str) -> tuple[Any, Any, list[Any
     return screen, table, hands
 
 
+def matrix(out: Path) -> int:
+    """The whole matrix of ``test_ui_fit`` (which audits a sample of it), as pictures and problems."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import test_ui_fit
+    from ui_harness import run_scenario
+
+    os.environ["FIT_SHOTS"] = str(out)
+    problems: dict[str, list[str]] = {}
+    for size, rotation in test_ui_fit.PANELS:
+        os.environ["FIT_SPEC"] = json.dumps({"rotation": rotation, "turn": -1})
+        problems.update(run_scenario("test_ui_fit", "scenario_survey", size=size, timeout=3600, rotation=rotation,
+                                     settings={"idle_seconds": 1e6}))
+    print(json.dumps({"pictures": len(list(out.glob("*.png"))), "problems": problems}, indent=1))
+    return 1 if problems else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1280x800,800x480")
     parser.add_argument("--out", default=str(ROOT / "screenshots"))
     parser.add_argument("--only", choices=GROUPS, help="render one group of shots")
+    parser.add_argument("--matrix", action="store_true",
+                        help="every screen (tests/ui_matrix.py) in every language at every supported panel and "
+                             "turn, each picture audited (ui.audit): the problems are printed")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    if args.matrix:
+        return matrix(out)
     if args.child:
         width, height = (int(v) for v in args.child.split("x"))
         print("FILES " + json.dumps(child((width, height), out, args.only)), file=sys.__stdout__)

@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", metavar="PATH",
                         help="configuration file (default: $TANTRIX_KIOSK_CONFIG, else /etc/tantrix-kiosk/config.toml)")
     parser.add_argument("--simulate", action="store_true", help="simulated devices, even on a Raspberry Pi")
-    parser.add_argument("--size", type=window_size, metavar="WxH", help="window size on a desktop, e.g. 1280x800")
+    parser.add_argument("--size", type=window_size, metavar="WxH", help="window size on a desktop: 800x480, 1024x600, 1280x800, 1920x1080, 720x1280 or any")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (as on the kiosk)")
     parser.set_defaults(run=run_kiosk)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")

@@ -125,10 +125,25 @@ class KioskConfig:
     log_level: str = setting("info", one_of("debug", "info", "warning", "error"))
 
 
+def whole_one_of(*choices: int) -> Check:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or value not in choices:
+            raise Expected("one of " + ", ".join(str(c) for c in choices))
+        return int(value)
+
+    return check
+
+
 @dataclass(frozen=True)
 class DisplayConfig:
     orientation: Literal["flat", "upright"] = setting("flat", one_of("flat", "upright"))
     """``flat``: the screen lies on the table, hands around it; ``upright``: all hands at the bottom."""
+    rotation: int = setting(0, whole_one_of(0, 90, 180, 270))
+    """Degrees the picture and the touches are turned, for a panel mounted another way round (the
+    portrait 720x1280 panel lying landscape: 90 or 270; upside down: 180)."""
+    pixels_per_inch: float = setting(0.0, number(0, 1000))
+    """The panel's density, when it is none of the known panels; 0: known from the panel's size.
+    Touch targets are 9 mm at this density."""
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,8 @@ class Runtime:
         os.environ.setdefault("KIVY_NO_FILELOG", "1")  # and no log files pile up on the SD card
         from ui.window import prepare_window
 
-        prepare_window(self.launch.size, self.launch.fullscreen)
+        display = self.config.display
+        prepare_window(self.launch.size, self.launch.fullscreen, display.rotation, display.pixels_per_inch)
         from ui.app import KioskApp
         from ui.i18n import i18n
         from ui.services import Services

@@ -166,3 +166,14 @@ def test_the_state_directory_follows_systemd_then_xdg(tmp_path):
     storage = Config().storage
     assert storage.path({"STATE_DIRECTORY": "/var/lib/tantrix-kiosk"}) == Path("/var/lib/tantrix-kiosk")
     assert storage.path({"XDG_STATE_HOME": str(tmp_path)}) == tmp_path / "tantrix-kiosk"
+
+
+def test_display_rotation_and_density_are_checked(tmp_path):
+    config = load_config(write(tmp_path, "[display]\nrotation = 270\npixels_per_inch = 210\n"), environ={})
+    assert (config.display.rotation, config.display.pixels_per_inch) == (270, 210.0) and not config.warnings
+    path = write(tmp_path, "[display]\nrotation = 45\npixels_per_inch = -3\n")
+    config = load_config(path, environ={})
+    assert (config.display.rotation, config.display.pixels_per_inch) == (0, 0.0)
+    rotation, density = config.warnings
+    assert "display.rotation" in rotation and "one of 0, 90, 180, 270" in rotation and str(path) in rotation
+    assert "display.pixels_per_inch" in density and "a number from 0 to 1000" in density

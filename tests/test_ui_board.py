@@ -152,7 +152,7 @@ def scenario_drag_rotate_drop(app):
                for i in range(6)]
     from ui import theme
 
-    assert sum(near(c, theme.BAD, 70) for c in outline) >= 4, outline
+    assert sum(near(c, theme.MARK_REFUSED, 70) for c in outline) >= 4, outline
     # the same drop in French: the refusal is worded in French
     app.set_language("fr")
     yield from drag(slot, _finger_for(hand, board_view, bad_cell))

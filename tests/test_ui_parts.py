@@ -42,8 +42,9 @@ def test_a_turned_quad_keeps_its_size_and_centre():
     assert math.dist(points[0:2], points[2:4]) == pytest.approx(20)
 
 
-PX_PER_MM = {(800, 480): math.hypot(800, 480) / (7 * 25.4), (1280, 800): math.hypot(1280, 800) / (10.1 * 25.4)}
-"""The official 7" panel and a 10.1" panel."""
+PX_PER_MM = {(800, 480): math.hypot(800, 480) / (7 * 25.4), (1280, 800): math.hypot(1280, 800) / (10.1 * 25.4),
+             (720, 1280): math.hypot(720, 1280) / (7 * 25.4)}
+"""The official 7" panel, a 10.1" panel and the 7" portrait Touch Display 2."""
 
 
 def _rect(box):
@@ -56,7 +57,7 @@ def _overlap(a, b):
     return a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
 
 
-@pytest.mark.parametrize("width,height", [(800, 480), (1280, 800)])
+@pytest.mark.parametrize("width,height", [(800, 480), (1280, 800), (720, 1280)])
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
 def test_hands_sit_at_the_edges_face_their_players_and_never_overlap(width, height, players):
     boxes, (fx, fy, fw, fh) = seat_boxes(players, width, height, "flat")
@@ -78,7 +79,10 @@ def test_hands_sit_at_the_edges_face_their_players_and_never_overlap(width, heig
             assert not _overlap(rects[i], rects[j]), (i, j, rects)
     assert fw > width * 0.5 and fh > height * 0.4
     if players == 2:
-        assert [b.angle for b in boxes] == [BOTTOM, TOP]
+        assert [b.angle for b in boxes] == [BOTTOM, TOP]  # portrait: the short ends
+    if height > width and players >= 3:  # portrait: around the edges, the long sides the most
+        assert {LEFT, RIGHT} <= {b.angle for b in boxes}
+        assert sum(b.angle in (LEFT, RIGHT) for b in boxes) >= sum(b.angle in (TOP, BOTTOM) for b in boxes)
 
 
 @pytest.mark.parametrize("width,height", [(800, 480), (1280, 800)])
@@ -155,3 +159,20 @@ def test_memory_services_keep_their_promises():
     frames = seen[5]
     assert isinstance(frames, RingFrames) and len(frames.rings) == 5
     assert frames.rings[1][0][1] > frames.rings[0][0][0]  # seat 1's turn: its green ring is lit
+
+
+def test_plurals_follow_each_languages_rule():
+    from ui.i18n import i18n, n_
+
+    def all_placed(language: str, total: int) -> str:
+        i18n.language = language
+        return n_("All {total} tile placed: you did it!", "All {total} tiles placed: you did it!", total, total=total)
+
+    try:
+        assert "56 płytek" in all_placed("pl", 56) and "3 płytki" in all_placed("pl", 3)
+        assert "22 płytki" in all_placed("pl", 22) and "12 płytek" in all_placed("pl", 12)
+        assert "1 płytkę" in all_placed("pl", 1)
+        assert "1 steen ligt" in all_placed("nl", 1) and "2 stenen liggen" in all_placed("nl", 2)
+        assert all_placed("en", 56) == "All 56 tiles placed: you did it!"
+    finally:
+        i18n.language = "en"

@@ -155,6 +155,7 @@ def _main(spec_text: str) -> int:
 
     Config.set("graphics", "width", str(spec["size"][0]))
     Config.set("graphics", "height", str(spec["size"][1]))
+    Config.set("graphics", "rotation", str(spec["options"].get("rotation", 0)))  # as [display] rotation
     from kivy.clock import Clock
 
     from ui.app import KioskApp

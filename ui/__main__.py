@@ -1,6 +1,9 @@
 """Run the touchscreen UI alone, with in-memory services and simulated devices.
 
-    python -m ui [--size 1280x800] [--language fr] [--pin 1234] [--idle 90] [--upright] [--kiosk]
+    python -m ui [--size 1280x800] [--rotation 90] [--language fr] [--pin 1234] [--idle 90] [--upright] [--kiosk]
+
+``--size`` takes any size; the supported panels are 800x480, 1024x600, 1280x800, 1920x1080 and
+720x1280 (portrait); ``--rotation`` turns the picture and the touches as ``[display] rotation`` does.
 
 The space bar is the bag button (hold it for the staff menu); the panel at the bottom right scans a
 tile and shows the LED rings.
@@ -26,7 +29,10 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ui", description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=parse_size, default=(1280, 800), help="window size, e.g. 800x480")
+    parser.add_argument("--size", type=parse_size, default=(1280, 800),
+                        help="window size: a supported panel (800x480, 1024x600, 1280x800, 1920x1080, 720x1280) or any")
+    parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
+                        help="degrees the picture and the touches are turned")
     parser.add_argument("--language", choices=["en", "fr", "nl", "pl"], default="en")
     parser.add_argument("--pin", default="1234", help="staff PIN (default 1234)")
     parser.add_argument("--idle", type=float, default=90.0, help="seconds before the attract screen")
@@ -34,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kiosk", action="store_true", help="refuse to close the window (as on the table)")
     args = parser.parse_args(argv)
 
-    prepare_window(args.size)
+    prepare_window(args.size, rotation=args.rotation)
     from .app import KioskApp
     from .memory import MemorySettings, memory_services
 

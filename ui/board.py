@@ -230,10 +230,13 @@ class BoardView(Widget):
     # ------------------------------------------------------------------ highlights
 
     _marked: tuple[Cell, ...] = ()
+    _mark: theme.RGBA = theme.MARK_REFUSED
 
-    def highlight(self, cells: Iterable[Cell]) -> None:
-        """Outline ``cells`` in red (the cells a refused placement involves) for a few seconds."""
+    def highlight(self, cells: Iterable[Cell], mark: theme.RGBA = theme.MARK_REFUSED) -> None:
+        """Mark ``cells`` for a few seconds: by default the cells a refused placement involves
+        (white, filled); ``theme.MARK_FITS`` where a tile would fit (an outline only)."""
         self._marked = tuple(cells)
+        self._mark = mark
         self._draw_marks()
         if self._marked:
             self._highlight_clear()
@@ -244,9 +247,10 @@ class BoardView(Widget):
         s = self.size_px
         for cell in self._marked:
             x, y = self.cell_centre(cell)
-            group.add(Color(*theme.BAD[:3], 0.25))
-            group.add(_fill(corners(x, y, s * 0.95)))
-            group.add(Color(*theme.BAD))
+            if self._mark is theme.MARK_REFUSED:
+                group.add(Color(*self._mark[:3], 0.25))
+                group.add(_fill(corners(x, y, s * 0.95)))
+            group.add(Color(*self._mark))
             group.add(Line(points=corners(x, y, s * 0.9), width=max(2.0, s * 0.09), close=True))
 
     @property
@@ -326,7 +330,7 @@ class BoardView(Widget):
         if cell not in self.board:
             group.add(Color(1, 1, 1, 0.9 if refusal is None else 0.5))
             group.add(Quad(points=rotated_quad(x, y, s, placement.rot), texture=tileart.face(tile, s)))
-        group.add(Color(*(theme.GOOD if refusal is None else theme.BAD)))
+        group.add(Color(*(theme.MARK_FITS if refusal is None else theme.MARK_REFUSED)))
         group.add(Line(points=corners(x, y, s * 0.96), width=max(2.0, s * 0.08), close=True))
         return True
 

@@ -323,7 +323,7 @@ class TileStage(FloatLayout):
 
         def landed(*_args: Any) -> None:
             if refused:
-                sprite.outline(theme.BAD)
+                sprite.outline(theme.MARK_REFUSED)
                 self.view.highlight([placement.cell, *self._neighbours_of(placement.cell)])
                 hand = self.hands[hand_index]
                 home = self.to_widget(*hand.to_window(*hand.center))

@@ -80,6 +80,13 @@ def _(message: str, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+def n_(singular: str, plural: str, n: int, **values: Any) -> str:
+    """The form of a message for the number ``n`` by the current language's plural rule (Polish has
+    three: 1 płytka, 2-4 płytki, 5 płytek), with ``{name}`` fields filled from ``values``."""
+    text = i18n.ngettext(singular, plural, n)
+    return text.format(**values) if values else text
+
+
 class Translated:
     """Mixin for a widget with a ``text``: set ``msg`` (English, with optional ``{fields}`` filled
     from ``values``) and ``text`` follows it in the current language."""

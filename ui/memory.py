@@ -70,8 +70,16 @@ class MemoryStore:
         return sorted(self._scores.get(mode, []), key=lambda s: -s[1])[:limit]
 
     def statistics(self) -> dict[str, Any]:
+        """As the SQLite store's: games per kind, robots' results per level, records kept, storage."""
         played = Counter(kind for _, kind, _ in self._records)
-        return {"games played": dict(sorted(played.items())), "games in total": len(self._records)}
+        robots: dict[str, dict[str, int]] = {}
+        for _, _, record in self._records:
+            for level, result in (record.get("robots") or {}).items():
+                if result in ("won", "lost", "drawn"):
+                    counts = robots.setdefault(level, {"won": 0, "lost": 0, "drawn": 0})
+                    counts[result] += 1
+        return {"games": dict(sorted(played.items())), "robots": robots, "records": len(self._records),
+                "storage": "in memory"}
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:

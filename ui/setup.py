@@ -26,6 +26,7 @@ gets no cards: its setup is a start card, with ``extra`` (e.g. its best scores) 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Sequence
 
@@ -238,17 +239,20 @@ class SetupScreen(Screen):
             self.blurb = TLabel(msg=spec.blurb, scale=0.9, color=theme.TEXT_DIM, size_hint=(1, None), height=u * 0.9)
             self.middle.add_widget(self.blurb)
         self.count: ChipRow | None = None
+        from kivy.core.window import Window
+
+        narrow = Window.height > Window.width  # portrait: the middle is narrow, tall
         lo, hi = spec.players
         if hi > lo:
             self.count = ChipRow(tuple((n, str(n)) for n in range(lo, hi + 1)), spec.default_players,
                                  self.set_players, scale=1.0)
-            self.middle.add_widget(_labelled(N_("Players"), self.count))
+            self.middle.add_widget(_labelled(N_("Players"), self.count, narrow))
         self.choices: dict[str, ChipRow] = {}
         for choice in spec.options:
             row = ChipRow(choice.values, choice.default, lambda v, k=choice.key: self.options.__setitem__(k, v),
                           scale=0.85)
             self.choices[choice.key] = row
-            self.middle.add_widget(_labelled(choice.label, row))
+            self.middle.add_widget(_labelled(choice.label, row, narrow))
         if extra is not None:
             self.middle.add_widget(extra)
         buttons = BoxLayout(spacing=u * 0.2, size_hint=(1, None), height=u * 1.25)
@@ -262,7 +266,12 @@ class SetupScreen(Screen):
             buttons.add_widget(self.howto_button)
         self.start_button = TButton(msg=N_("Start"), scale=1.15, bold=True, bg=list(theme.GO))
         self.start_button.bind(on_release=lambda *_: self.start())
-        buttons.add_widget(self.start_button)
+        if narrow:  # Start gets a row of its own
+            start_row = BoxLayout(size_hint=(1, None), height=u * 1.25)
+            start_row.add_widget(self.start_button)
+            self.middle.add_widget(start_row)
+        else:
+            buttons.add_widget(self.start_button)
         self.middle.add_widget(buttons)
         self.middle.add_widget(Widget())
         self._heights = {row: row.height for row in self.middle.children if row.size_hint_y is None}
@@ -358,18 +367,28 @@ class SetupScreen(Screen):
         return min(u * 2.3, (height - u * 0.3) / max(len(self.seats), 1) - u * 0.12)
 
     def _fit_middle(self) -> None:
-        """Shrink the middle's rows (and drop the blurb) when the table between the cards is short."""
+        """Shrink the middle's rows when the table between the cards is short: first drop the
+        blurb, then the title (the home screen's button said it), then make the rows lower, never
+        below a fingertip (:func:`ui.theme.min_target`)."""
         u = theme.unit()
+        for row in self._heights:
+            if hasattr(row, "chip_row"):
+                _wrap(row)
+                self._heights[row] = row.height
         rows = dict(self._heights)
         gaps = self.middle.spacing * (len(self.middle.children) - 1) + 2 * u * 0.1
-        if self.blurb is not None:
+        for optional in (self.blurb, self.title):
+            if optional is None:
+                continue
             fits = sum(rows.values()) + gaps <= self.middle.height
-            self.blurb.opacity = 1 if fits else 0
+            optional.opacity = 1 if fits else 0
             if not fits:
-                rows[self.blurb] = 0
+                rows[optional] = 0
         scale = min(1.0, (self.middle.height - gaps) / max(sum(rows.values()), 1))
+        floor = theme.min_target() * 1.04
         for row, base in rows.items():
-            row.height = base * scale
+            lowest = getattr(row, "lowest", floor)
+            row.height = base if base == 0 or row is self.title else max(base * scale, min(base, lowest))
 
     def _layout(self) -> None:
         u = theme.unit()
@@ -409,11 +428,33 @@ class SetupScreen(Screen):
         self.middle.pos = (self.root.x + column + u * 0.1, self.root.y + u * 0.15)
 
 
-def _labelled(label: str, row: Widget) -> BoxLayout:
-    """A setup row: what is chosen (left) and its chips."""
+def _labelled(label: str, row: Widget, stacked: bool = False) -> BoxLayout:
+    """A setup row: what is chosen (left, or above when the middle is narrow) and its chips."""
     u = theme.unit()
+    if stacked:
+        box = BoxLayout(orientation="vertical", spacing=u * 0.05, size_hint=(1, None))
+        box.add_widget(TLabel(msg=label, scale=0.85, size_hint=(1, None), height=u * 0.65))
+        box.chip_row = row  # type: ignore[attr-defined]
+        box.add_widget(row)
+        _wrap(box)
+        return box
     box = BoxLayout(spacing=u * 0.2, size_hint=(1, None), height=u * 1.05)
     box.add_widget(TLabel(msg=label, scale=0.85, halign="right", size_hint=(0.34, 1)))
+    box.chip_row = row  # type: ignore[attr-defined]
     box.add_widget(row)
     return box
 
+
+def _wrap(box: BoxLayout) -> None:
+    """A row's chips in one line beside the label, or, stacked, two or three to a line (a mode may add chips after the setup is
+    built), and its height: ``box.lowest`` is the least that keeps each chip a fingertip high."""
+    u = theme.unit()
+    row = box.chip_row  # type: ignore[attr-defined]
+    chips = len(row.chips)
+    if box.orientation == "horizontal":  # beside its label: one line of chips
+        row.cols = max(chips, 1)
+        return
+    row.cols = (3 if chips > 4 else 2) if chips >= 4 else max(chips, 1)
+    lines = math.ceil(chips / row.cols) if chips else 1
+    box.height = u * (0.7 + 1.1 * lines)
+    box.lowest = u * 0.5 + lines * (theme.min_target() * 1.04 + row.spacing[1])  # type: ignore[attr-defined]

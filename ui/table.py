@@ -1,7 +1,9 @@
 """Seats around the table: where each player's hand goes and which way it faces.
 
 With the screen lying flat, players sit around it: each hand lies along its player's edge and faces
-them (the far side turned 180 degrees, the short sides 90 when a hand fits along them). Upright
+them (the far side turned 180 degrees, the short sides 90 when a hand fits along them). On a portrait
+panel two players sit at the short ends, three or four around the edges, five or six two to each
+long side. Upright
 (``settings.orientation == "upright"``) every hand sits at the bottom. :func:`seat_boxes` decides
 the geometry (a pure function, so it can be checked without a screen); :class:`TableLayout` puts a
 board and the hands on screen accordingly, and shows each player's messages facing them.
@@ -84,17 +86,22 @@ def seat_boxes(
     sides_fit = wanted <= height - 2 * depth * 0.15
     if players <= 2:
         plan = {BOTTOM: 1, TOP: players - 1}
+    elif height > width and players >= 5:  # portrait: the long sides take two each
+        plan = {BOTTOM: 1, LEFT: 2, TOP: players - 4 - (players >= 6), RIGHT: 1 + (players >= 6)}
     elif sides_fit:
         plan = {BOTTOM: 1 + (players >= 5), LEFT: 1, TOP: players - 3 - (players >= 5), RIGHT: 1}
     else:
         plan = {BOTTOM: (players + 1) // 2, TOP: players // 2}
-    sides = depth if plan.get(LEFT) else 0.0  # the corners belong to the side hands, if any
+    # the corners belong to the side hands, if any; on a portrait panel to the (short) ends
+    portrait = height > width
+    sides = depth if plan.get(LEFT) and not portrait else 0.0
+    ends = depth if plan.get(LEFT) and portrait else 0.0
     boxes: list[SeatBox] = []
     for edge in (BOTTOM, LEFT, TOP, RIGHT):
         count = plan.get(edge, 0)
         if not count:
             continue
-        span = width - 2 * sides if edge in (BOTTOM, TOP) else height
+        span = width - 2 * sides if edge in (BOTTOM, TOP) else height - 2 * ends
         for offset, length in along(count, span):
             if edge == BOTTOM:
                 boxes.append(SeatBox(width / 2 - offset, depth / 2, length, depth, edge))

@@ -16,8 +16,18 @@ def rgb(hex_colour: str, alpha: float = 1.0) -> RGBA:
 
 
 # The four link colours, pushed apart in lightness so they stay distinct for colour-blind players
-# (yellow light, green medium, red and blue darker and further told apart by their patterns).
-LINK = {"R": rgb("#e8262d"), "Y": rgb("#ffd21a"), "G": rgb("#2fbf4f"), "B": rgb("#3d7cf2")}
+# (yellow light, green medium, red and blue darker), each at least 3 : 1 on the tile face in every
+# simulated colour vision, and each with its own marking (LINK_MARKING, drawn by ui.tileart): red
+# and green look alike to a deuteranope, the dots and the stripe tell them apart (test_ui_colours).
+LINK = {"R": rgb("#ff3a30"), "Y": rgb("#ffd21a"), "G": rgb("#2fbf4f"), "B": rgb("#3d7cf2")}
+PLATE = {"R": rgb("#b3221b"), "Y": rgb("#7a6000"), "G": rgb("#1b6e2f"), "B": rgb("#2a5bb8")}
+"""A player's colour behind white text (a lit name plate): the link colour darkened to 4.5 : 1 or more."""
+LINK_MARKING = {"R": "dark dots", "Y": "dark rungs", "G": "dark stripe", "B": "light dashes"}
+
+# Marks on the board that must never be taken for a link colour, in any colour vision (only very
+# light colours are far from all four for every deficiency; the two also differ in line style).
+MARK_REFUSED = rgb("#ffffff")  # the cells a refused placement involves: white, solid and filled
+MARK_FITS = rgb("#80ffff")  # where a tile would fit (Gobble solo): pale cyan, outline only
 TILE_FACE = rgb("#17171c")
 TILE_EDGE = rgb("#3a3a44")
 
@@ -34,23 +44,61 @@ BUTTON_DOWN = rgb("#41566c")
 GO = rgb("#2e7d32")  # start, confirm
 STOP = rgb("#8e2b2b")  # leave, discard
 CHOSEN = rgb("#c77c0e")  # the selected chip of a choice (amber, lighter than every button)
+ON_CHOSEN = rgb("#17171c")  # text on amber: dark (5.4 : 1; white would be 2.9 : 1)
 
-FAMILY_COLOURS = {
-    "tantrix": rgb("#c0392b"),
-    "gobbles": rgb("#8e44ad"),
-    "learn": rgb("#27ae60"),
-    "puzzles": rgb("#2980b9"),
-    "solitaire": rgb("#d35400"),
-    "gobble-solo": rgb("#16a085"),
-    "tanagra": rgb("#7f8c8d"),
+FAMILY_COLOURS = {  # dark enough for white text and the light grey subtitle (>= 4.7 : 1)
+    "tantrix": rgb("#ab3326"),
+    "gobbles": rgb("#8540a2"),
+    "learn": rgb("#186b3b"),
+    "puzzles": rgb("#20638f"),
+    "solitaire": rgb("#a04000"),
+    "gobble-solo": rgb("#0f6a58"),
+    "tanagra": rgb("#555f60"),
 }
 
 
+PANELS: dict[tuple[int, int], float] = {
+    (800, 480): 7.0,  # the official Raspberry Pi 7" display
+    (1024, 600): 7.0,
+    (1280, 800): 10.1,
+    (1920, 1080): 15.6,
+    (720, 1280): 7.0,  # the Raspberry Pi Touch Display 2, portrait
+}
+"""The supported panels: size in pixels (as mounted, before any rotation) and diagonal in inches."""
+
+REFERENCE_PPI = (800**2 + 480**2) ** 0.5 / 7.0
+"""The official 7" panel's density, where a 9 mm fingertip is 45 px."""
+TOUCH_PX_AT_REFERENCE = 45.0
+
+pixels_per_inch: float = 0.0
+"""The panel's density when the configuration states it (``[display] pixels_per_inch``); 0: known
+from the panel's size (:data:`PANELS`), else taken as the 7" panel's."""
+
+
+def panel_ppi(size: tuple[int, int]) -> float:
+    """Pixels per inch of a panel of ``size`` (either way round)."""
+    if pixels_per_inch > 0:
+        return pixels_per_inch
+    w, h = size
+    diagonal = PANELS.get((w, h)) or PANELS.get((h, w))
+    return (w**2 + h**2) ** 0.5 / diagonal if diagonal else REFERENCE_PPI
+
+
+def min_target(size: tuple[int, int] | None = None) -> float:
+    """The smallest touch target in pixels: 9 mm (45 px on the 7" 800x480 panel) at this density."""
+    if size is None:
+        from kivy.core.window import Window
+
+        size = Window.size
+    return TOUCH_PX_AT_REFERENCE * panel_ppi(size) / REFERENCE_PPI
+
+
 def unit() -> float:
-    """One "touch unit": 1/10 of the window's short side (48 px on the 800x480 panel)."""
+    """One "touch unit": 1/10 of the window's short side (48 px on the 800x480 panel), never less than
+    the smallest touch target (a dense panel, such as the 7" portrait one, would make it small)."""
     from kivy.core.window import Window  # on first use: importing the theme opens no window
 
-    return min(Window.width, Window.height) / 10.0
+    return max(min(Window.width, Window.height) / 10.0, min_target(Window.size))
 
 
 def font(scale: float = 1.0) -> float:

@@ -3,14 +3,15 @@
 A placed tile is a textured quad turned by its rotation (see :func:`ui.hexes.rotated_quad`), so the
 board never redraws a tile's links: 56 tiles cost 56 quads. Links are drawn like the real tiles:
 coloured bands over a dark hexagon, crossing with a dark border as if one passed over the other.
-Each colour also has its own marking (green a dark centre stripe, blue light dashes) and the colours
-differ in lightness, so players who confuse red and green or blue still tell them apart.
+Each colour also has its own marking (green a dark centre stripe, blue light dashes, red dark dots,
+yellow dark rungs) and the colours differ in lightness, so players who confuse red and green or blue
+still tell them apart.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Any, Callable
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Fbo, Line, Mesh, Rectangle
@@ -86,6 +87,33 @@ def _dashes(path: list[Point], dash: float, gap: float) -> list[list[Point]]:
     return pieces
 
 
+def _marking(colour: str, path: list[Point], band: float, flat: Any) -> None:
+    """Each colour's own marking along its band (:data:`ui.theme.LINK_MARKING`), so that no two
+    colours differ by hue alone: green a dark stripe, blue light dashes, red dark dots, yellow dark
+    rungs across the band."""
+    if colour == "G":
+        Color(0.05, 0.25, 0.1, 1)
+        Line(points=flat(path), width=band * 0.14, cap="none", joint="round")
+    elif colour == "B":
+        Color(0.85, 0.92, 1, 1)
+        for dash in _dashes(path, 0.09, 0.07):
+            Line(points=flat(dash), width=band * 0.13, cap="round", joint="round")
+    elif colour == "R":
+        Color(0.3, 0.02, 0.02, 1)
+        for dot in _dashes(path, 0.001, 0.16):
+            x, y = flat(dot[:1])
+            Line(circle=(x, y, band * 0.14), width=band * 0.14)
+    elif colour == "Y":
+        Color(0.3, 0.22, 0.0, 1)
+        for rung in _dashes(path, 0.001, 0.13):
+            (x0, y0), (x1, y1) = rung[0], rung[-1]
+            length = math.hypot(x1 - x0, y1 - y0) or 1.0
+            nx, ny = -(y1 - y0) / length, (x1 - x0) / length  # across the band
+            half = 0.085
+            Line(points=flat([(x0 - nx * half, y0 - ny * half), (x0 + nx * half, y0 + ny * half)]),
+                 width=band * 0.07, cap="none")
+
+
 def _number_spot(paths: list[list[Point]]) -> Point:
     """Where the tile number goes: of the spots near each corner, the one farthest from any link."""
     best, best_d = (0.0, 0.0), -1.0
@@ -126,13 +154,7 @@ def draw_link(colour: str, path: list[Point], flat: Callable[[list[Point]], list
     Line(points=points, width=band * 0.5 + radius * 0.045, cap="none", joint="round")
     Color(*theme.LINK[colour])
     Line(points=points, width=band * 0.5, cap="none", joint="round")
-    if colour == "G":
-        Color(0.05, 0.25, 0.1, 1)
-        Line(points=points, width=band * 0.14, cap="none", joint="round")
-    elif colour == "B":
-        Color(0.85, 0.92, 1, 1)
-        for dash in _dashes(path, 0.09, 0.07):
-            Line(points=flat(dash), width=band * 0.13, cap="round", joint="round")
+    _marking(colour, path, band, flat)
 
 
 def render_face(number: int, size: int = TEXTURE_SIZE, numbered: bool = True) -> Texture:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Sequence
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Mesh, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -24,8 +25,36 @@ from .i18n import LANGUAGE_NAMES, N_, Translated, _, i18n
 from .services import PIN_DIGITS
 
 
+SMALLEST_FONT = 0.62
+"""How far :func:`fit_font` may shrink a text (of its size in the theme) to make it fit its box."""
+
+
+def fit_font(label: Label, base: float) -> None:
+    """Set ``label``'s font to ``base``, or smaller until the text fits its box and its longest word
+    its line: a long word in another language neither spills out nor breaks in the middle."""
+    from .audit import fonts, words
+
+    size = base
+    for _ in range(6):
+        label.font_size = size
+        if isinstance(label, TButton):
+            label.resize_subtitle(size)
+        if label.width <= 1 or label.height <= 1 or not label.text:
+            return
+        label.texture_update()
+        tw, th = label.texture_size
+        line = label.text_size[0] or label.width
+        fits = tw <= label.width + 1 and th <= label.height + 1 and all(
+            fonts.width(word, w_size, bold, label.font_name) <= line
+            for word, w_size, bold in words(label))
+        if fits or size <= base * SMALLEST_FONT:
+            return
+        size = max(size * 0.88, base * SMALLEST_FONT)
+
+
 class TLabel(Translated, Label):
-    """A label whose text follows ``msg`` in the current language."""
+    """A label whose text follows ``msg`` in the current language, in the theme's font size or as
+    much smaller as it takes to fit (:func:`fit_font`)."""
 
     scale = NumericProperty(1.0)
 
@@ -34,12 +63,14 @@ class TLabel(Translated, Label):
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
         super().__init__(**kwargs)
-        self.bind(size=self._fit, scale=self._fit)
+        self._refit = Clock.create_trigger(lambda _dt: fit_font(self, theme.font(self.scale)), -1)
+        self.bind(size=self._fit, scale=self._fit, text=lambda *_: self._refit())
         self._fit()
 
     def _fit(self, *_args: Any) -> None:
         self.font_size = theme.font(self.scale)
         self.text_size = (self.width, None)
+        self._refit()
 
 
 def panel_background(widget: Widget, colour: theme.RGBA = theme.PANEL, radius: float = 0.25) -> None:
@@ -68,6 +99,7 @@ class TButton(Translated, ButtonBehavior, Label):
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
         kwargs.setdefault("markup", True)
+        self._refit = Clock.create_trigger(lambda _dt: fit_font(self, theme.font(self.scale)), -1)
         super().__init__(**kwargs)
         with self.canvas.before:
             self._colour = Color(*self.bg)
@@ -78,10 +110,16 @@ class TButton(Translated, ButtonBehavior, Label):
 
     def _retranslate(self, *args: Any) -> None:
         super()._retranslate(*args)
-        if self.subtitle:
-            small = int(theme.font(self.scale * 0.72))
-            self.text = f"{self.text}\n[size={small}][color=d8dde2]{_(self.subtitle)}[/color][/size]"
         self.font_size = theme.font(self.scale)
+        self.resize_subtitle(self.font_size)
+        self._refit()
+
+    def resize_subtitle(self, font_size: float) -> None:
+        """Write the subtitle line at 72 % of ``font_size`` (:func:`fit_font` shrinks both lines)."""
+        if self.subtitle:
+            title = _(self.msg, **self.values) if self.msg else self.text.split("\n")[0]
+            small = int(font_size * 0.72)
+            self.text = f"{title}\n[size={small}][color=d8dde2]{_(self.subtitle)}[/color][/size]"
 
     def _follow(self, *_args: Any) -> None:
         self._rect.pos, self._rect.size = self.pos, self.size
@@ -90,6 +128,7 @@ class TButton(Translated, ButtonBehavior, Label):
             r, g, b = min(r * 1.35 + 0.08, 1), min(g * 1.35 + 0.08, 1), min(b * 1.35 + 0.08, 1)
         self._colour.rgba = (r, g, b, a)
         self.text_size = (self.width * 0.92, None)
+        self._refit()
 
 
 class Chip(TButton):
@@ -105,16 +144,18 @@ class Chip(TButton):
 
     def _paint(self, *_args: Any) -> None:
         self.bg = list(theme.CHOSEN if self.selected else theme.BUTTON)
+        self.color = theme.ON_CHOSEN if self.selected else theme.TEXT
 
 
-class ChipRow(BoxLayout):
+class ChipRow(GridLayout):
     """A row of chips, one per ``(value, English label)``; exactly one is selected. Tapping one
-    selects it and calls ``on_choose(value)``."""
+    selects it and calls ``on_choose(value)``. Where a row is narrow, ``cols`` wraps the chips into
+    more rows (each chip stays a fingertip wide)."""
 
     def __init__(self, choices: Sequence[tuple[Any, str]], selected: Any, on_choose: Callable[[Any], None],
-                 scale: float = 0.9, **kwargs: Any) -> None:
+                 scale: float = 0.9, cols: int | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("spacing", theme.unit() * 0.12)
-        super().__init__(orientation="horizontal", **kwargs)
+        super().__init__(cols=cols or max(len(choices), 1), **kwargs)
         self._on_choose = on_choose
         self.chips: list[Chip] = []
         for value, label in choices:

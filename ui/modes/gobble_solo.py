@@ -29,7 +29,7 @@ from engine.modes import Refused
 from .. import theme
 from ..board import BoardView, HandView, PileView
 from ..howto import HowToPlayScreen, TileStage
-from ..i18n import N_, _
+from ..i18n import N_, _, n_
 from ..refusals import explain
 from ..results import ResultsScreen, Standing
 from ..services import BagButtonPressed, Cue
@@ -182,7 +182,7 @@ class GobbleSoloScreen(Screen):
         try:
             game.apply(ReturnDiscard() if game.reward else Discard())
         except Refused as refusal:
-            self.table.board.highlight(refusal.cells)
+            self.table.board.highlight(refusal.cells, theme.MARK_FITS)  # where the tile fits
             self.table.tell(0, explain(refusal))
             return
         self.after_step()
@@ -205,7 +205,8 @@ class GobbleSoloScreen(Screen):
             store.add_record(KIND, game.to_json())
             store.clear_current()
         if game.goal_reached:
-            self.table.tell(0, _("All {total} tiles placed: you did it!", total=game.total), good=True)
+            self.table.tell(0, n_("All {total} tile placed: you did it!", "All {total} tiles placed: you did it!", game.total,
+                                       total=game.total), good=True)
             self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
         Clock.schedule_once(lambda dt: self.show_results(), 2.5)
 
@@ -221,7 +222,8 @@ class GobbleSoloScreen(Screen):
         self.app.show(ResultsScreen(
             KIND,
             title=_("Goal reached!") if game.goal_reached else _("Game over"),
-            headline=_("You placed {placed} of {total} tiles.", placed=placed, total=total),
+            headline=n_("You placed {placed} of {total} tiles.", "You placed {placed} of {total} tiles.", placed,
+                        placed=placed, total=total),
             standings=[Standing(1 if game.goal_reached else None, _("You"), None,
                                 _("discarded: {count}", count=len(game.discards)))],
             stage=view, replay=BoardReplay(view, game.board.placements()), notes=notes,

@@ -345,7 +345,7 @@ class GobblesScreen(Screen):
 
     def _place_leave(self, *_args: Any) -> None:
         u = theme.unit()
-        self.leave_button.size = (u * 1.8, u * 0.8)
+        self.leave_button.size = (u * 1.8, u * 1.0)
         self.leave_button.pos = self.layout.free_spot(*self.leave_button.size)
 
     # ------------------------------------------------------------------ the clock

@@ -33,7 +33,7 @@ WHAT = {
 }
 
 
-ROW, SECTION = 1.38, 0.62
+ROW, SECTION = 1.38, 1.0
 """Heights in touch units of a row of puzzles and of a section's title: three sections fit 800x480."""
 
 

@@ -417,7 +417,7 @@ class SidePanel(BoxLayout):
         head = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.1)
         self.title = TLabel(scale=0.95, bold=True, halign="left")  # a long title wraps onto two lines
         head.add_widget(self.title)
-        self.howto_button = TButton(text="?", scale=1.1, bold=True, size_hint=(None, 1), width=u * 0.95,
+        self.howto_button = TButton(text="?", scale=1.1, bold=True, size_hint=(None, 1), width=u * 1.0,
                                     bg=list(theme.rgb("#35607f")))
         self.howto_button.bind(on_release=lambda *_: on_howto())
         head.add_widget(self.howto_button)

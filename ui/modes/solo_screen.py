@@ -81,7 +81,7 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         self.solved_card: SolvedCard | None = None
         self._ticker: Any = None
         self.panel = SidePanel(on_howto=lambda: howto(app, lambda: app.show(self)))
-        self.hint_button = TButton(msg=N_("Hint"), scale=1.0, bold=True, bg=list(theme.CHOSEN))
+        self.hint_button = TButton(msg=N_("Hint"), scale=1.0, bold=True, bg=list(theme.CHOSEN), color=theme.ON_CHOSEN)
         self.hint_button.bind(on_release=lambda *_: self.ask_hint())
         self.panel.add_row(self.hint_button, height=1.1)
         self.undo_button = TButton(msg=N_("Undo"), scale=0.85)

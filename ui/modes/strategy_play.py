@@ -207,7 +207,7 @@ class SeatPlate(Scatter):
         self.size = size
         self._bg.pos, self._bg.size = (0, 0), self.size
         self._bg.radius = [min(height, u * 0.72) * 0.3]
-        self._bg_colour.rgba = theme.LINK[colour][:3] + (0.95,) if lit else (0.04, 0.1, 0.08, 0.82)
+        self._bg_colour.rgba = theme.PLATE[colour][:3] + (0.95,) if lit else (0.04, 0.1, 0.08, 0.82)
         two_lines = height >= u * 1.2
         d = u * 0.72 * 0.66
         disc_y = height - u * 0.36 - d / 2 if two_lines else (height - d) / 2
@@ -566,7 +566,7 @@ class StrategyScreen(Screen):
         bag.size = (max(bag.texture_size[0], u * 2.0) + u * 0.4, u * 0.8)
         self._show_plates()
         self._show_confirm()
-        self.leave_button.size = (u * 1.8, u * 0.8)
+        self.leave_button.size = (u * 1.8, u * 1.0)
         taken = self._obstacles()
         width, height = self.layout.size
         fx, fy, fw, fh = self._free

@@ -1,4 +1,5 @@
-"""The idle screen: a board slowly filling with a random legal game, and "touch to play".
+"""The idle screen: a board slowly filling with a random legal game, framed between the title and
+"touch to play" (which changes language in turn), never under them.
 
 Cheap on purpose: one tile is placed every couple of seconds (the board redraws only then) and the
 invitation changes language every few seconds; nothing animates continuously.
@@ -60,11 +61,15 @@ class AttractScreen(Screen):
         self._step_event: Any = None
         self._invite_event: Any = None
         self.board.bind(size=lambda *_: self._fit_area())
+        self.bind(size=lambda *_: self._new_game() if not self._shown or len(self._shown) <= self.HEAD_START else None)
         self._new_game()
 
     def _fit_area(self) -> None:
         u = theme.unit()
-        self.board.fit_area = [u * 0.3, u * 0.3, self.width - u * 0.6, self.height - u * 0.6]  # under the words
+        # between the invitation and the title, never under them
+        bottom = self.height * 0.04 + self.invite.height + u * 0.2
+        top = self.height * 0.98 - self.title.height
+        self.board.fit_area = [u * 0.3, bottom, self.width - u * 0.6, max(top - bottom, u)]
         self.board.recentre(animate=False, cells=[p.cell for p in self._order])
 
     def _new_game(self) -> None:
@@ -97,7 +102,8 @@ class AttractScreen(Screen):
         """How large the tiles of a game would be drawn when the whole game fits the screen."""
         xs = [centre(p.cell, 1.0)[0] for p in placements]
         ys = [centre(p.cell, 1.0)[1] for p in placements]
-        width, height = max(self.width, 1), max(self.height, 1)
+        area = self.board.fit_area or [0, 0, self.width, self.height]  # the space between the words
+        width, height = max(area[2], 1), max(area[3], 1)
         return min(width / (max(xs) - min(xs) + 2), height / (max(ys) - min(ys) + 2))
 
     def _show_invite(self, *_args: Any) -> None:

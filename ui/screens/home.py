@@ -1,4 +1,5 @@
-"""The home screen: one big button per game family, and the language flags."""
+"""The home screen: one big button per game family, and the language flags (on a portrait panel
+the heading has a row of its own and the buttons stand in two columns)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, Callable
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from .. import theme
 from ..i18n import N_
@@ -22,14 +24,24 @@ class HomeScreen(Screen):
         u = theme.unit()
         root = BoxLayout(orientation="vertical", padding=[u * 0.3, u * 0.2, u * 0.3, u * 0.3], spacing=u * 0.2)
         panel_background(root, theme.TABLE_DARK, radius=0)
+        from kivy.core.window import Window
+
+        portrait = Window.height > Window.width  # the heading gets a row of its own, the grid 2 columns
         top = BoxLayout(size_hint=(1, None), height=u * 1.2, spacing=u * 0.3)
         top.add_widget(BoxLayout(size_hint=(None, 1), width=u * 1.0))  # keep the staff corner clear
         self.heading = TLabel(msg=N_("Choose a game"), scale=1.5, bold=True, halign="left")
-        top.add_widget(self.heading)
         self.flags = FlagBar(on_language, size_hint=(None, 1), width=u * 1.55 * 4)
-        top.add_widget(self.flags)
-        root.add_widget(top)
-        grid = GridLayout(cols=4, spacing=u * 0.25)
+        if portrait:
+            top.add_widget(Widget())
+            top.add_widget(self.flags)
+            root.add_widget(top)
+            self.heading.size_hint_y, self.heading.height, self.heading.halign = None, u * 1.2, "center"
+            root.add_widget(self.heading)
+        else:
+            top.add_widget(self.heading)
+            top.add_widget(self.flags)
+            root.add_widget(top)
+        grid = GridLayout(cols=2 if portrait else 4, spacing=u * 0.25)
         self.buttons: dict[str, TButton] = {}
         for fam in FAMILIES:
             button = TButton(msg=fam.title, subtitle=fam.players, scale=1.3, bold=True,

@@ -19,6 +19,7 @@ from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from ..services import DeviceStatus, EnrolmentProgress, Settings, StickerProgress, UnknownTag
 from ..devices_view import DEVICE_NAMES
 from ..widgets import FlagButton, Keypad, TButton, TLabel, panel_background
+from .statistics import statistics_page
 from .stickers import StickerPage
 
 
@@ -236,7 +237,7 @@ class StaffScreen(Screen):
         self.content.add_widget(self.stickers)
 
     def _page_statistics(self) -> None:
-        self._text("\n".join(_flatten(self.app.services.store.statistics())) or _("No games played yet."))
+        self.content.add_widget(statistics_page(self.app))
 
     def _page_reset(self) -> None:
         self._text(_("Forget the game in progress (it cannot be resumed afterwards)."), size_hint=(1, 0.4))
@@ -276,13 +277,3 @@ class StaffScreen(Screen):
         if self.page == "tags":
             self._show_enrolment()
 
-
-def _flatten(values: dict[str, Any], indent: str = "") -> list[str]:
-    lines = []
-    for key, value in values.items():
-        if isinstance(value, dict):
-            lines.append(f"{indent}{key}:")
-            lines += _flatten(value, indent + "    ")
-        else:
-            lines.append(f"{indent}{key}: {value}")
-    return lines

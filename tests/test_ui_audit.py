@@ -1,0 +1,56 @@
+"""The audit (ui.audit) finds each kind of problem it looks for, and nothing in a screen without
+them: it can fail, so test_ui_fit's passing means something."""
+
+from __future__ import annotations
+
+from ui_harness import run_scenario
+
+
+def scenario_faults(app):
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.button import Button
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.label import Label
+    from kivy.uix.screenmanager import Screen
+
+    from ui import theme
+    from ui.audit import Picture, audit
+
+    screen = Screen(name="faults")
+    layer = FloatLayout()
+    with layer.canvas.before:
+        Color(*theme.TABLE_DARK)
+        Rectangle(size=(2000, 2000))
+    found = {}
+
+    def place(widget, pos, size):
+        widget.size_hint = (None, None)
+        widget.pos, widget.size = pos, size
+        layer.add_widget(widget)
+        return widget
+
+    place(Label(text="Wszystkie płytki wyłożone", font_size=30), (10, 400), (120, 40))  # spills out
+    split = place(Label(text="Beginner", font_size=30), (10, 300), (60, 120))
+    split.text_size = (60, None)  # "Beginn / er"
+    place(Button(text="Go", font_size=14), (300, 300), (120, 30))  # 30 px high: under 9 mm
+    place(Label(text="faint", font_size=30, color=(0.2, 0.3, 0.25, 1)), (300, 150), (200, 60))
+    place(Label(text="Fine", font_size=30, color=theme.TEXT), (10, 150), (200, 60))
+    place(Button(text="Big", font_size=20), (500, 150), (200, 80))
+    place(Label(text="off the edge", font_size=30), (700, 10), (300, 60))
+    screen.add_widget(layer)
+    app.show(screen)
+    yield
+    yield
+    for problem in audit(app.root, (800, 480), 45.0, Picture(app.root)):
+        found.setdefault(problem.kind, []).append(problem.widget)
+    return found
+
+
+def test_the_audit_finds_each_kind_of_problem_and_only_those():
+    found = run_scenario("test_ui_audit", "scenario_faults", size=(800, 480), settings={"idle_seconds": 1e6})
+    assert found.pop("overflow") == ["Label('Wszystkie płytki wyłożone')"]
+    assert found.pop("split-word") == ["Label('Beginner')"]
+    assert found.pop("small-control") == ["Button('Go')"]
+    assert found.pop("contrast") == ["Label('faint')"]
+    assert found.pop("off-screen") == ["Label('off the edge')"]
+    assert found == {}

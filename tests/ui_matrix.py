@@ -1,0 +1,220 @@
+"""Every screen of the kiosk, opened one after another in a running app: the matrix the fit test
+(``test_ui_fit.py``) audits in every language and panel size, and ``bench/ui_screenshots.py
+--matrix`` renders for people to look at.
+
+``SCREENS`` is a list of ``(name, open)``; ``open(app)`` shows the screen (building it anew, so
+texts set when a screen is built are in the current language).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable
+
+Opener = Callable[[Any], Any]
+
+
+def _strategy_game(players: int, moves: int, seed: int) -> Any:
+    from engine.game import StrategyGame
+
+    game = StrategyGame.new(players, "RYGB"[:players], ["club"] * players, seed=seed)
+    while len(game.board) < moves and not game.finished and game.bag_count > 0:
+        game.robot_move()
+    for seat in range(players):
+        game.set_robot(seat, None)
+    return game
+
+
+def _home(app: Any) -> None:
+    app.go_home()
+
+
+def _attract(app: Any) -> None:
+    app.manager.current = "attract"
+
+
+def _resume(app: Any) -> None:
+    app.offer_resume({"kind": "strategy", "state": {}})
+
+
+def _pin(app: Any) -> None:
+    app.manager.current = "home"
+    app.open_staff()
+
+
+def _staff(page: str) -> Opener:
+    def open_page(app: Any) -> None:
+        app.manager.current = "staff"
+        app.staff.open_page(page)
+
+    return open_page
+
+
+def _setup(key: str, players: int | None = None) -> Opener:
+    def open_setup(app: Any) -> None:
+        app.open_family(key)
+        if players is not None:
+            app.manager.current_screen.set_players(players)
+
+    return open_setup
+
+
+def _tantrix(players: int) -> Opener:
+    def open_game(app: Any) -> None:
+        from ui.modes import strategy_play
+
+        screen = strategy_play.open_game(app, _strategy_game(players, 14 + 3 * players, seed=players))
+        screen.robot_pause = 600.0
+
+    return open_game
+
+
+def _tantrix_results(app: Any) -> None:
+    from engine.game import StrategyGame
+    from ui.modes.strategy_results import show_results
+
+    game = StrategyGame.new(2, "RY", ["club", "beginner"], seed=9)
+    while not game.finished:
+        game.robot_move()
+    game.set_robot(0, None)
+    show_results(app, game, again=lambda: None)
+
+
+def _gobbles(players: int) -> Opener:
+    def open_game(app: Any) -> None:
+        from engine.gobble.gobbles import Gobbles, Level, Player
+        from engine.gobble.table import ManualClock
+        from ui.modes import gobbles
+
+        people = [Player(f"Player {i + 1}") if i % 2 == 0 else Player(f"Robot {i + 1}", Level.EXPERT)
+                  for i in range(players)]
+        game = Gobbles.deal(people, seed=3)
+        app.show(gobbles.GobblesScreen(app, game, clock=ManualClock()))
+
+    return open_game
+
+
+def _gobble_solo(app: Any) -> None:
+    from ui.modes import gobble_solo
+
+    gobble_solo.start(app, seed=4)
+
+
+def _tanagra(players: int) -> Opener:
+    def open_game(app: Any) -> None:
+        from engine.tanagra.game import Game
+        from engine.tanagra.rules import Options
+        from ui.modes import tanagra
+
+        kinds = ["person", "robot:expert", "person", "robot:beginner"][:players]
+        app.show(tanagra.TanagraScreen(app, Game(Options(players=players, x=4), kinds)))
+
+    return open_game
+
+
+def _puzzle(name: str) -> Opener:
+    def open_game(app: Any) -> None:
+        from ui.modes import solo_puzzle
+
+        solo_puzzle.open_puzzle(app, name)
+
+    return open_game
+
+
+def _rotation(app: Any) -> None:
+    from ui.modes import solo_rotation
+
+    solo_rotation.open_rotation(app, 9, seed=3)
+
+
+def _solitaire(app: Any) -> None:
+    from ui.modes import solitaire
+
+    solitaire.start(app, "classic", "line", seed=6)
+
+
+def _solitaire_results(app: Any) -> None:
+    from engine.solo.solitaire import Solitaire
+    from ui.modes import solitaire
+
+    game = Solitaire.start("classic", "line", seed=6)
+    while not game.finished:
+        game.apply(game.legal_actions()[0])
+    app.show(solitaire.SolitaireScreen(app, game))
+
+
+def _four(app: Any) -> None:
+    from ui.modes import solo_four
+
+    solo_four.open_four(app, "lines")
+
+
+SCREENS: list[tuple[str, Opener]] = [
+    ("home", _home),
+    ("attract", _attract),
+    ("resume", _resume),
+    ("staff-pin", _pin),
+    *[(f"staff-{page}", _staff(page)) for page in ("language", "brightness", "hardware", "tags", "statistics",
+                                                   "reset", "quit")],
+    ("setup-tantrix-2", _setup("tantrix")),
+    ("setup-tantrix-4", _setup("tantrix", 4)),
+    ("setup-gobbles-6", _setup("gobbles", 6)),
+    ("setup-tanagra-4", _setup("tanagra", 4)),
+    ("setup-gobble-solo", _setup("gobble-solo")),
+    ("setup-solitaire", _setup("solitaire")),
+    ("learn", _setup("learn")),
+    ("puzzles", _setup("puzzles")),
+    ("tantrix-2", _tantrix(2)),
+    ("tantrix-4", _tantrix(4)),
+    ("tantrix-results", _tantrix_results),
+    ("gobbles-2", _gobbles(2)),
+    ("gobbles-6", _gobbles(6)),
+    ("gobble-solo", _gobble_solo),
+    ("tanagra-2", _tanagra(2)),
+    ("tanagra-4", _tanagra(4)),
+    ("puzzle-discovery-6", _puzzle("discovery-6")),
+    ("puzzle-genius-b", _puzzle("genius-b")),
+    ("great-pyramid", _rotation),
+    ("solitaire", _solitaire),
+    ("solitaire-results", _solitaire_results),
+    ("four-lines", _four),
+]
+
+
+def audit_all(app: Any, languages: tuple[str, ...], only: tuple[str, ...] = (), shots: str = "",
+              rotation: int = 0, turn: int = 0):
+    """A scenario body: the screens audited, the ``i``-th in ``languages[(i + turn) % n]`` (all of
+    them when ``turn`` is negative), the window turned ``rotation`` degrees (by the harness, as the
+    configuration does: before the app is built); saved as PNG in the folder ``shots`` when given.
+    Yields frames; returns the problems as ``{"screen/language": [...]}``."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import Picture, audit
+
+    found: dict[str, list[str]] = {}
+    timings: dict[str, float] = {}
+    target = theme.min_target(tuple(Window.size))
+    screens = [(i, name, opener) for i, (name, opener) in enumerate(SCREENS) if not only or name in only]
+    for language in languages:
+        app.set_language(language)
+        for i, name, open_screen in screens:
+            if turn >= 0 and languages[(i + turn) % len(languages)] != language:
+                continue
+            started = time.perf_counter()
+            open_screen(app)
+            yield
+            yield
+            timings[name] = timings.get(name, 0) + time.perf_counter() - started
+            picture = Picture(app.root)
+            tag = f"{Window.width}x{Window.height}" + (f"-r{rotation}" if rotation else "")
+            if shots:
+                app.root.export_to_png(f"{shots}/{tag}-{name}-{language}.png")
+            problems = audit(app.root, tuple(Window.size), target, picture)
+            if problems:
+                found[f"{tag} {name}/{language}"] = sorted({str(p) for p in problems})
+    app.set_language("en")
+    if os.environ.get("FIT_TIMINGS"):
+        found["timings"] = [f"{k} {v:.2f}" for k, v in sorted(timings.items(), key=lambda kv: -kv[1])]
+    return found

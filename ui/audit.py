@@ -1,0 +1,251 @@
+"""What a newcomer at the table would stumble on, found in a rendered screen: text larger than its
+box or cut by the screen's edge, a word broken across two lines, a control smaller than a fingertip,
+text too faint to read.
+
+:func:`audit` walks the widgets on screen and returns :class:`Problem` s (an empty list: nothing
+found). The rules are the issue's: a control is at least 9 mm in both directions (45 px on the 7"
+800x480 panel, :func:`ui.theme.min_target` at other densities), and text contrasts with what lies
+under it by at least 4.5 : 1 (WCAG 2's level AA for body text), the background being the most
+common colour in the label's box of the rendered picture.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from . import theme
+
+MIN_CONTRAST = 4.5
+TOLERANCE = 1.5
+"""Pixels a box may be overrun by rounding."""
+
+_TAG = re.compile(r"\[(/?)(\w+)(?:=([^\]]*))?\]")
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str  # "overflow", "off-screen", "split-word", "small-control", "contrast"
+    widget: str  # class and text, to find it
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.widget}: {self.detail}"
+
+
+def relative_luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2's relative luminance of an sRGB colour (components 0-1)."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """WCAG 2's contrast ratio of two colours (1 to 21)."""
+    la, lb = relative_luminance(a[:3]), relative_luminance(b[:3])  # type: ignore[arg-type]
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def describe(widget: Any) -> str:
+    text = getattr(widget, "text", "") or ""
+    text = _TAG.sub("", text).replace("\n", " / ")
+    return f"{type(widget).__name__}({text[:40]!r})" if text else type(widget).__name__
+
+
+def window_box(widget: Any) -> tuple[float, float, float, float]:
+    """The widget's box on the window (x0, y0, x1, y1), through any scatter that turns it."""
+    corners = [widget.to_window(x, y) for x in (widget.x, widget.right) for y in (widget.y, widget.top)]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def window_extent(widget: Any) -> tuple[float, float]:
+    """The widget's width and height in window pixels (a scatter's scale counts)."""
+    x0, y0 = widget.to_window(widget.x, widget.y)
+    x1, y1 = widget.to_window(widget.right, widget.y)
+    x2, y2 = widget.to_window(widget.x, widget.top)
+    return ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, ((x2 - x0) ** 2 + (y2 - y0) ** 2) ** 0.5
+
+
+def shown(root: Any) -> Iterator[Any]:
+    """The widgets a player sees under ``root``: not transparent, not disabled, not of zero size."""
+    from kivy.uix.scrollview import ScrollView
+
+    def walk(widget: Any, scrolled: bool) -> Iterator[Any]:
+        if widget.opacity <= 0.01:
+            return
+        widget._audit_scrolled = scrolled
+        if widget.width >= 1 and widget.height >= 1:
+            yield widget
+        inner = scrolled or isinstance(widget, ScrollView)
+        for child in reversed(widget.children):
+            yield from walk(child, inner)
+
+    yield from walk(root, False)
+
+
+def is_control(widget: Any) -> bool:
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.slider import Slider
+
+    return isinstance(widget, (ButtonBehavior, Slider)) and not widget.disabled
+
+
+def _is_hand(widget: Any) -> bool:
+    """A hand of tiles a player picks from (each tile is a touch target)."""
+    from .board import HandView
+
+    return isinstance(widget, HandView)
+
+
+class Fonts:
+    """Core labels to measure words with, one per font."""
+
+    def __init__(self) -> None:
+        self._cores: dict[tuple[Any, ...], Any] = {}
+
+    def width(self, word: str, font_size: float, bold: bool, font_name: str) -> float:
+        from kivy.core.text import Label as CoreLabel
+
+        key = (round(font_size, 1), bold, font_name)
+        core = self._cores.get(key)
+        if core is None:
+            core = self._cores[key] = CoreLabel(font_size=font_size, bold=bold, font_name=font_name)
+        return core.get_extents(word)[0]
+
+
+fonts = Fonts()
+"""The shared measures (the audit's and :func:`ui.widgets.fit_font`'s)."""
+
+
+def words(label: Any) -> Iterator[tuple[str, float, bool]]:
+    """The words of a label with the font size and boldness each is drawn in (markup followed)."""
+    text = label.text
+    if not label.markup:
+        for word in text.split():
+            yield word, label.font_size, label.bold
+        return
+    sizes, bolds = [label.font_size], [label.bold]
+    pos = 0
+    for match in [*_TAG.finditer(text), None]:
+        chunk = text[pos: match.start() if match else len(text)]
+        for word in chunk.split():
+            yield word, sizes[-1], bolds[-1]
+        if match is None:
+            break
+        pos = match.end()
+        closing, tag, value = match.groups()
+        if tag == "size":
+            if closing:
+                sizes.pop() if len(sizes) > 1 else None
+            else:
+                sizes.append(float(value.rstrip("px")) if value and value.rstrip("px").replace(".", "").isdigit()
+                             else sizes[-1])
+        elif tag == "b":
+            bolds.pop() if closing and len(bolds) > 1 else bolds.append(True) if not closing else None
+
+
+def text_colours(label: Any) -> list[tuple[float, ...]]:
+    """The colours a label's text is drawn in: its own and any markup ``[color]``."""
+    colours = [tuple(label.disabled_color if label.disabled else label.color)]
+    if label.markup:
+        for match in _TAG.finditer(label.text):
+            closing, tag, value = match.groups()
+            if tag == "color" and not closing and value:
+                colours.append(theme.rgb(value.lstrip("#")[:6]))
+    return colours
+
+
+class Picture:
+    """The rendered window, to read the colour under a label."""
+
+    def __init__(self, root: Any) -> None:
+        texture = root.export_as_image().texture
+        self.width, self.height = texture.size
+        self.data = bytes(texture.pixels)
+
+    def at(self, x: float, y: float) -> tuple[int, int, int]:
+        px = min(max(int(x), 0), self.width - 1)
+        py = min(max(int(y), 0), self.height - 1)
+        i = ((self.height - 1 - py) * self.width + px) * 4  # rows run top-down
+        return self.data[i], self.data[i + 1], self.data[i + 2]
+
+    def background(self, box: tuple[float, float, float, float], ink: tuple[float, ...]) -> tuple[float, float, float]:
+        """The most common colour in ``box`` (sampled on a grid) that is not the ink's own: what the
+        text stands on (big letters may cover most of a tight box). All ink: the ink's colour."""
+        x0, y0, x1, y1 = box
+        target = tuple(round(c * 255) for c in ink[:3])
+        counts: Counter[tuple[int, int, int]] = Counter()
+        for i in range(24):
+            for j in range(8):
+                colour = self.at(x0 + (x1 - x0) * (i + 0.5) / 24, y0 + (y1 - y0) * (j + 0.5) / 8)
+                if max(abs(a - b) for a, b in zip(colour, target)) > 48:
+                    counts[colour] += 1
+        if not counts:
+            return ink[0], ink[1], ink[2]
+        r, g, b = counts.most_common(1)[0][0]
+        return r / 255, g / 255, b / 255
+
+
+def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: Picture | None = None) -> list[Problem]:
+    """Everything under ``root`` a player would stumble on (see the module's rules)."""
+    from kivy.uix.label import Label
+
+    width, height = window_size
+    problems: list[Problem] = []
+    for widget in shown(root):
+        if is_control(widget):
+            w, h = window_extent(widget)
+            if min(w, h) + TOLERANCE < min_target:
+                problems.append(Problem("small-control", describe(widget),
+                                        f"{w:.0f}x{h:.0f} px, under {min_target:.0f} px (9 mm)"))
+        if _is_hand(widget) and widget.tiles:
+            across = 3**0.5 * widget.tile_radius() * window_extent(widget)[0] / widget.width
+            if across + TOLERANCE < min_target:
+                problems.append(Problem("small-control", f"{describe(widget)} of {len(widget.tiles)} tiles",
+                                        f"tiles {across:.0f} px across, under {min_target:.0f} px (9 mm)"))
+        if not isinstance(widget, Label) or not widget.text.strip():
+            continue
+        if widget.color[3] < 0.05:
+            continue
+        tw, th = widget.texture_size
+        if tw > widget.width + TOLERANCE or th > widget.height + TOLERANCE:
+            problems.append(Problem("overflow", describe(widget),
+                                    f"text {tw:.0f}x{th:.0f} px in a box of {widget.width:.0f}x{widget.height:.0f}"))
+        x0, y0, x1, y1 = window_box(widget)
+        if not widget._audit_scrolled and tw > 0:
+            # the text's own box (centred in the label's, as the labels here draw it)
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            sx, sy = window_extent(widget)
+            scale = (sx / widget.width) if widget.width else 1
+            hw, hh = min(tw, widget.width) * scale / 2, min(th, widget.height) * scale / 2
+            if abs(x1 - x0) < abs(y1 - y0) and abs(sx - (x1 - x0)) > 1:  # turned a quarter
+                hw, hh = hh, hw
+            if cx - hw < -TOLERANCE or cy - hh < -TOLERANCE or cx + hw > width + TOLERANCE \
+                    or cy + hh > height + TOLERANCE:
+                problems.append(Problem("off-screen", describe(widget), "the text runs off the screen's edge"))
+        wrap = widget.text_size[0]
+        if wrap:
+            for word, size, bold in words(widget):
+                if fonts.width(word, size, bold, widget.font_name) > wrap + TOLERANCE:
+                    problems.append(Problem("split-word", describe(widget),
+                                            f"{word!r} is wider than the {wrap:.0f} px line: it is broken"))
+                    break
+        if picture is not None and not widget._audit_scrolled and not widget.disabled:  # WCAG exempts inactive controls
+            for colour in text_colours(widget):
+                back = picture.background((max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)), colour)
+                alpha = colour[3] if len(colour) > 3 else 1.0
+                ink = tuple(c * alpha + b * (1 - alpha) for c, b in zip(colour[:3], back))
+                ratio = contrast(ink, back)
+                if widget.outline_width:
+                    ratio = max(ratio, contrast(ink, widget.outline_color))
+                if ratio < MIN_CONTRAST:
+                    problems.append(Problem("contrast", describe(widget),
+                                            f"text {ratio:.1f} : 1 on its background (at least {MIN_CONTRAST})"))
+                    break
+    return problems
