@@ -120,7 +120,7 @@ def scenario_staff(app):
     yield from _press_keys(app, ["1", "2", "3", "4", "OK"])
     assert app.manager.current == "staff"
     pages = {}
-    for page in ("language", "brightness", "hardware", "tags", "statistics", "reset", "quit"):
+    for page in ("language", "brightness", "hardware", "tags", "statistics", "system"):
         yield from tap(app.staff.nav[page])
         yield 0.05
         pages[page] = labels(app.staff.content)
@@ -142,11 +142,10 @@ def scenario_staff(app):
     assert any("1 of 56 learned. Put tile 2 on the reader." in t for t in labels(app.staff.content))
     # reset clears the journaled game; quit goes to the system
     app.services.store.save_current({"kind": "x", "state": {}})
-    yield from tap(app.staff.nav["reset"])
+    yield from tap(app.staff.nav["system"])
     clear = next(w for w in app.staff.content.walk() if getattr(w, "msg", "") == "Clear the current game")
     yield from tap(clear)
     assert app.services.store.load_current() is None
-    yield from tap(app.staff.nav["quit"])
     leave = next(w for w in app.staff.content.walk() if isinstance(w, TButton) and w.msg == "Quit to the system")
     yield from tap(leave)
     assert app.quits == [1]

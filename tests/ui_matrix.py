@@ -156,7 +156,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("resume", _resume),
     ("staff-pin", _pin),
     *[(f"staff-{page}", _staff(page)) for page in ("language", "brightness", "hardware", "tags", "statistics",
-                                                   "reset", "quit")],
+                                                   "system")],
     ("setup-tantrix-2", _setup("tantrix")),
     ("setup-tantrix-4", _setup("tantrix", 4)),
     ("setup-gobbles-6", _setup("gobbles", 6)),

@@ -95,11 +95,12 @@ def wait_text(seconds: float) -> str:
     return f"{whole} s"
 
 
-PAGES = ("language", "brightness", "hardware", "tags", "stickers", "statistics", "reset", "quit")
+PAGES = ("language", "brightness", "hardware", "tags", "stickers", "statistics", "system")
+"""The menu's pages, one button each in a column that must keep every button at least 9 mm tall
+on the 800x480 panel (with Close and, where players are kept, Players): room for no more."""
 PAGE_TITLES = {
     "language": N_("Language"), "brightness": N_("LED brightness"), "hardware": N_("Hardware"),
-    "tags": N_("Tag enrolment"), "stickers": N_("Write stickers"), "statistics": N_("Statistics"), "reset": N_("Reset"),
-    "quit": N_("Quit to the system"),
+    "tags": N_("Tag enrolment"), "stickers": N_("Write stickers"), "statistics": N_("Statistics"), "system": N_("System"),
 }
 
 
@@ -239,23 +240,23 @@ class StaffScreen(Screen):
     def _page_statistics(self) -> None:
         self.content.add_widget(statistics_page(self.app))
 
-    def _page_reset(self) -> None:
-        self._text(_("Forget the game in progress (it cannot be resumed afterwards)."), size_hint=(1, 0.4))
+    def _page_system(self) -> None:
+        """What staff rarely need and must not do by accident: forget the game in progress, and
+        close the kiosk for the operating system."""
+        self._text(_("Forget the game in progress (it cannot be resumed afterwards)."), size_hint=(1, 0.3))
         row = self._row()
-        button = TButton(msg=N_("Clear the current game"), bg=list(theme.rgb("#8e2b2b")))
+        clear = TButton(msg=N_("Clear the current game"), bg=list(theme.rgb("#8e2b2b")))
         done = TLabel(msg="")
-        button.bind(on_release=lambda *_: (self.app.services.store.clear_current(),
-                                           setattr(self.app, "staff_return", "home"),
-                                           setattr(done, "msg", N_("The current game was cleared."))))
-        row.add_widget(button)
+        clear.bind(on_release=lambda *_: (self.app.services.store.clear_current(),
+                                          setattr(self.app, "staff_return", "home"),
+                                          setattr(done, "msg", N_("The current game was cleared."))))
+        row.add_widget(clear)
         self.content.add_widget(done)
-
-    def _page_quit(self) -> None:
-        self._text(_("Close the kiosk and return to the operating system."), size_hint=(1, 0.4))
+        self._text(_("Close the kiosk and return to the operating system."), size_hint=(1, 0.3))
         row = self._row()
-        button = TButton(msg=N_("Quit to the system"), bg=list(theme.rgb("#8e2b2b")))
-        button.bind(on_release=lambda *_: self.app.services.quit_to_system())
-        row.add_widget(button)
+        leave = TButton(msg=N_("Quit to the system"), bg=list(theme.rgb("#8e2b2b")))
+        leave.bind(on_release=lambda *_: self.app.services.quit_to_system())
+        row.add_widget(leave)
         self.content.add_widget(BoxLayout())
 
     # --------------------------------------------------------------- events

@@ -116,6 +116,6 @@ def add_players_button(staff: Screen, app: Any) -> None:
         return
     button = TButton(msg=N_("Players"), scale=0.85)
     button.bind(on_release=lambda *_: app.show(StaffPlayersScreen(app)))
-    column = staff.nav["quit"].parent
-    column.add_widget(button, index=column.children.index(staff.nav["quit"]))
+    column = staff.nav["system"].parent
+    column.add_widget(button, index=column.children.index(staff.nav["system"]))
     staff.players_button = button
