@@ -94,12 +94,15 @@ def _tiles(args: argparse.Namespace) -> Any:
 
 
 def analyse(board: Board) -> dict[str, Any]:
-    """Forced spaces (with how many unplaced tiles fit them now and in the endgame), holes,
-    every line and loop per colour, and the scores."""
+    """The position's status (the restrictions it already breaks while the bag holds tiles: a
+    position no game reaches; empty for every real one), forced spaces (with how many unplaced
+    tiles fit them now and in the endgame), holes, every line and loop per colour, and the scores."""
     unplaced = [t for t in ALL_NUMBERS if t not in board.placed_tiles()]
     return {
         "tiles": len(board),
         "bag": board.bag,
+        "status": [{"rule": str(v.rule), "cells": [list(c) for c in v.cells], "why": v.message}
+                   for v in board.problems()],
         "forced": [
             {
                 "q": s.q,
