@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntFlag, StrEnum
 from heapq import heappop, heappush
 from typing import Callable, Iterable, NamedTuple
 
@@ -62,6 +62,19 @@ class Rule(StrEnum):
     CONTROLLED_SIDE = "restriction-3"
 
 
+class Status(IntFlag):
+    """Why a position cannot arise in a game (as python-chess's ``Board.status()``): the restrictions
+    it already breaks while the bag holds tiles. Legal play never leads there; a loaded position can."""
+
+    VALID = 0
+    DEAD_FORCED_SPACE = 1
+    """Restriction 1: a forced space whose neighbours all show one colour (no tile will ever fill it)."""
+    FOUR_NEIGHBOURS = 2
+    """Restriction 2: an empty cell with four or more neighbours."""
+    CONTROLLED_SIDE = 4
+    """Restriction 3: filling the forced spaces leads to a space with four neighbours."""
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """Why a placement is refused: the rule, the cells a player should look at, and plain words."""
@@ -72,6 +85,9 @@ class Violation:
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"
+
+    def with_message(self, message: str) -> Violation:
+        return Violation(self.rule, self.cells, message)
 
 
 class IllegalPlacement(ValueError):
@@ -207,6 +223,32 @@ class Board:
 
     def is_forced(self, cell: Cell) -> bool:
         return key(cell) in self._forced
+
+    def status(self) -> Status:
+        """:attr:`Status.VALID`, or the restrictions this position already breaks while the bag holds
+        tiles (then the rules still judge each placement by the position after it: filling a space
+        with four neighbours is legal if it leaves none, while a dead forced space refuses all)."""
+        status = Status.VALID
+        for violation in self.problems():
+            status |= _STATUS[violation.rule]
+        return status
+
+    def problems(self) -> list[Violation]:
+        """What :meth:`status` finds, each with the cells to look at and plain words."""
+        if not self.restricted:
+            return []
+        found = [_dead_violation(k, self._need[k]).with_message(
+                     "a forced space has neighbours that all show one colour while the bag holds tiles")
+                 for k in sorted(self._dead_forced())]
+        found += [Violation(Rule.FOUR_NEIGHBOURS, (unkey(k),),
+                            "a space has four or more neighbours while the bag holds tiles")
+                  for k in sorted(self._count) if self._count[k] >= 4]
+        if self._times() is None and not any(v.rule is Rule.FOUR_NEIGHBOURS for v in found):
+            failed, times = self._relax(dict.fromkeys(self._tile_at, 0), None, list(self._forced))
+            assert failed is not None
+            found.append(Violation(Rule.CONTROLLED_SIDE, (unkey(failed),),
+                                   "filling the forced spaces would leave a space with four neighbours"))
+        return found
 
     # ------------------------------------------------------------------------ the rules
 
@@ -370,8 +412,10 @@ class Board:
             found = self._quick_four(k)
             if found is None:
                 times = self._times()
-                if times is None:  # the position's own cascade fails: only outside restricted play
-                    found = self._relax(dict.fromkeys(self._tile_at, 0), k, list(self._forced))
+                if times is None:  # the position's own cascade fails: a position play cannot reach
+                    # (see status()); the cell being filled is a tile now, never a seed of the cascade
+                    seeds = [f for f in self._forced if f != k]
+                    found = self._relax(dict.fromkeys(self._tile_at, 0), k, seeds)
                 else:
                     found = self._relax(times, k, ())
             results[k] = found
@@ -692,6 +736,10 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({len(self)} tiles, bag={self.bag})"
+
+
+_STATUS = {Rule.DEAD_FORCED_SPACE: Status.DEAD_FORCED_SPACE, Rule.FOUR_NEIGHBOURS: Status.FOUR_NEIGHBOURS,
+           Rule.CONTROLLED_SIDE: Status.CONTROLLED_SIDE}
 
 
 def _dead_violation(k: int, need: str) -> Violation:

@@ -2,7 +2,9 @@
 
 Every command prints one JSON document on stdout. Bad input (unreadable file, bad JSON, an unknown
 or repeated tile, overlapping cells, a broken golden rule) exits with status 2 and one line on
-stderr naming the problem. Other parts of the engine add their commands through ``COMMAND_MODULES``:
+stderr naming the problem; so does input too deep or too large for Python to take (JSON nested
+thousands deep, a number of thousands of digits), and input the engine refuses in a way no rule
+names (a value of the wrong type deep inside a record): never a traceback. Other parts of the engine add their commands through ``COMMAND_MODULES``:
 each such module has ``add_commands(subparsers)`` and its parsers set ``run`` to a function taking
 the parsed arguments and returning the JSON-able result.
 """
@@ -15,7 +17,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from .board import Board, PositionError
 from .playout import playout
@@ -38,16 +40,22 @@ def load_json(path: str) -> Any:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise CliError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(f"{path}: bad JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise CliError(f"{path}: JSON nested too deep") from None
+    except ValueError as exc:  # e.g. an integer longer than Python converts (4300 digits)
+        raise CliError(f"{path}: bad JSON: {str(exc)[:100]}") from None
 
 
 def load_position(path: str) -> Board:
     try:
         return Board.from_json(load_json(path))
-    except PositionError as exc:
+    except (PositionError, ValueError, TypeError) as exc:
         raise CliError(f"{path}: {exc}") from None
 
 
@@ -56,12 +64,29 @@ def parse_tiles(text: str) -> list[int]:
     tiles: list[int] = []
     for part in text.split(","):
         part = part.strip()
-        if not part.isdigit() or not 1 <= int(part) <= 56:
-            raise CliError(f"unknown tile {part!r} (tiles are 1..56)")
+        if not (part.isascii() and part.isdigit() and len(part) <= 2 and 1 <= int(part) <= 56):
+            shown = part if len(part) <= 20 else part[:17] + "..."
+            raise CliError(f"unknown tile {shown!r} (tiles are 1..56)")
         if int(part) in tiles:
             raise CliError(f"tile {part} is listed twice")
         tiles.append(int(part))
     return tiles
+
+
+def positive(kind: type) -> Callable[[str], Any]:
+    """An argparse type: a finite number above zero of ``kind`` (int or float)."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text[:40]!r}") from None
+        if not (0 < value < float("inf")):  # NaN fails this too
+            raise argparse.ArgumentTypeError(f"expected a number above 0, got {text[:40]!r}")
+        return value
+
+    parse.__name__ = f"positive {kind.__name__}"
+    return parse
 
 
 def _tiles(args: argparse.Namespace) -> Any:
@@ -69,12 +94,15 @@ def _tiles(args: argparse.Namespace) -> Any:
 
 
 def analyse(board: Board) -> dict[str, Any]:
-    """Forced spaces (with how many unplaced tiles fit them now and in the endgame), holes,
-    every line and loop per colour, and the scores."""
+    """The position's status (the restrictions it already breaks while the bag holds tiles: a
+    position no game reaches; empty for every real one), forced spaces (with how many unplaced
+    tiles fit them now and in the endgame), holes, every line and loop per colour, and the scores."""
     unplaced = [t for t in ALL_NUMBERS if t not in board.placed_tiles()]
     return {
         "tiles": len(board),
         "bag": board.bag,
+        "status": [{"rule": str(v.rule), "cells": [list(c) for c in v.cells], "why": v.message}
+                   for v in board.problems()],
         "forced": [
             {
                 "q": s.q,
@@ -118,8 +146,16 @@ def _demo(args: argparse.Namespace) -> Any:
     return {"position": board.to_json(), "analysis": analyse(board)}
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose refusals are one line like every other error of the command line
+    (argparse's own print the usage first); its subcommands' parsers are of the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {one_line(message)} (see: {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog="python -m engine", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, run: Callable[[argparse.Namespace], Any], help: str) -> argparse.ArgumentParser:
@@ -142,6 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def one_line(message: str) -> str:
+    """``message`` with what the input smuggled in (newlines, control characters) made visible,
+    so an answer is always one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
 def main(argv: Sequence[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
     """Run one command of ``parser`` (default: the engine's): its JSON answer on stdout, or, for bad
     input (:class:`CliError`), one line on stderr and exit status 2. Every engine program uses it."""
@@ -149,7 +191,11 @@ def main(argv: Sequence[str] | None = None, parser: argparse.ArgumentParser | No
     try:
         result = args.run(args)
     except CliError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc))}", file=sys.stderr)
+        return 2
+    except (RecursionError, ValueError, TypeError, KeyError) as exc:  # input no check above foresaw
+        print(f"error: the input cannot be used ({type(exc).__name__}: {one_line(str(exc))[:160]})",
+              file=sys.stderr)
         return 2
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .cli import CliError, load_json
+from .cli import CliError, load_json, positive
 from .game import EndRule, StrategyGame
 from .match import RobotFailure, match, play_game
 from .record import RecordError, replay, summary
@@ -84,8 +84,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         p.add_argument("--doubles", action="store_true", help="4 players in two teams, partners opposite")
         p.add_argument("--end", choices=[e.value for e in EndRule], default=EndRule.ALL_PLACED.value,
                        help="all tiles placed (default) or the first player out (English booklet)")
-        p.add_argument("--budget", type=float, default=None, help="expert's thinking time per placement, s")
-        p.add_argument("--timeout", type=float, default=None, help="external robot's answer time limit, s")
+        p.add_argument("--budget", type=positive(float), default=None, help="expert's thinking time per placement, s")
+        p.add_argument("--timeout", type=positive(float), default=None, help="external robot's answer time limit, s")
 
     p = sub.add_parser("play", help="play a robots-only strategy game and print its record",
                        description="Play a robots-only strategy game and print its record.")
@@ -101,6 +101,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
     p = sub.add_parser("match", help="play a robot match and print wins, draws, scores and move times",
                        description="Play many robot games (seats rotate over shared bags) and print the results.")
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--games", type=positive(int), default=100)
     common(p)
     p.set_defaults(run=_match)

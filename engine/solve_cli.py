@@ -51,7 +51,7 @@ def _names() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    if args.timeout is not None and args.timeout <= 0:
+    if args.timeout is not None and not 0 < args.timeout < float("inf"):
         raise CliError(f"--timeout must be a positive number of seconds, not {args.timeout}")
     control = Control(timeout=args.timeout)
     started = time.monotonic()

@@ -15,7 +15,6 @@ from ui_harness import labels, run_scenario, tap
 
 def scenario_discovery(app):
     from engine.board import Placement as P
-    from engine.modes import restore
     from ui.i18n import _
     from ui.modes import _exists, learn
 
@@ -36,15 +35,17 @@ def scenario_discovery(app):
     for placement in (P(1, 0, 0, 0), P(2, 1, 0, 2), P(3, 0, 1, 0)):
         assert not play.finished
         yield from play_from_hand(tray, board, placement)
-        assert board.board.at(placement.cell) == placement and journaled(app, play)
+        # each step journaled; the solving one is kept as solved instead, never offered as interrupted
+        assert board.board.at(placement.cell) == placement
+        assert journaled(app, play) if not play.finished else app.services.store.load_current() is None
     assert play.finished
     yield 0.2
     card = screen.solved_card
     assert card is not None and card.parent is not None and _("Solved!") in labels(card)
     assert any(type(w).__name__ == "Confetti" for w in screen.overlay.children)
-    saved = restore(app.services.store.load_current())
-    assert saved.finished and saved.to_json() == play.to_json()  # the journal holds the solved state
     store = app.services.store
+    assert store.load_current() is None  # solved, timed and recorded together: nothing to resume
+    assert store.records(None, 1)[0][2] == play.to_json()  # the solved state is in its record
     assert store.progress("learn")["discovery"] == [3] and store.high_scores("time:discovery-3")
     assert app.services.devices.cues[-1].winners == (0,)
     # go on: Discovery 4 keeping the loop; tile 4 waits in the tray

@@ -325,13 +325,15 @@ def scenario_staff_returns_and_locks(app):
     app.show(game)
     yield 0.1
     app.services.devices.press_button(held=True)
-    yield 0.1
+    yield until(lambda: app.manager.current == "staff-pin")
+    yield 0.2  # laid out before the taps
     assert app.manager.current == "staff-pin"
     cancel = next(w for w in app.pin.walk() if getattr(w, "msg", "") == "Cancel")
     yield from tap(cancel)
-    assert app.manager.current == "game-in-progress"  # the game goes on
+    assert app.manager.current == "game-in-progress", app.manager.current  # the game goes on
     app.services.devices.press_button(held=True)
-    yield 0.1
+    yield until(lambda: app.manager.current == "staff-pin")
+    yield 0.2  # laid out before the taps
     yield from _press_keys(app, list("271828182845") + ["9", "OK"])  # a 13th digit is not taken
     assert app.manager.current == "staff"
     close = next(w for w in app.staff.walk() if getattr(w, "msg", "") == "Close")
@@ -339,7 +341,8 @@ def scenario_staff_returns_and_locks(app):
     assert app.manager.current == "game-in-progress"
     app.services.settings.wait = 125.0
     app.open_staff()
-    yield 0.1
+    yield until(lambda: any("Too many wrong PINs" in t for t in labels(app.pin)))
+    yield 0.2
     assert any("Too many wrong PINs. Try again in 2 min 5 s." in t for t in labels(app.pin))
     assert app.pin.keypad.disabled
     if shots:
