@@ -93,6 +93,13 @@ def min_target(size: tuple[int, int] | None = None) -> float:
     return TOUCH_PX_AT_REFERENCE * panel_ppi(size) / REFERENCE_PPI
 
 
+def min_tile_radius() -> float:
+    """The smallest circumradius (pixels) of a board tile that someone must pick or drop on: 9 mm
+    across its flats at this panel's density (45 px on the 800x480 panel). Every board view that
+    follows the play (the strategy game, Gobbles) keeps its tiles at least this big."""
+    return min_target() / 3**0.5
+
+
 def unit() -> float:
     """One "touch unit": 1/10 of the window's short side (48 px on the 800x480 panel), never less than
     the smallest touch target (a dense panel, such as the 7" portrait one, would make it small)."""

@@ -9,7 +9,7 @@ filled before they lifted their tile is refused by the rule, and a release over 
 table returns the tile without a word. Robots act when ``table.tick()`` (every 0.1 s from the Kivy
 clock) says their look is due; they are paced like people (:mod:`engine.gobble.pace`).
 
-The view follows the play (:func:`focus`) with tiles at least :data:`MIN_TILE` touch units across
+The view follows the play (:func:`focus`) with tiles at least :func:`ui.theme.min_tile_radius` (9 mm) across
 while a person still plays, and never moves while anyone's finger is down: a new tile's refit waits
 until every drag and pan has ended. After a gobble a card facing the gobbler asks
 who gets their tiles (the table's suggestion preselected, tiles picked in their own hand) with the
@@ -68,9 +68,6 @@ SPEC = SetupSpec(
 )
 RING_COLOURS = "RYGBRY"
 """The LED rings show a winner in a colour; Gobbles seats have none of their own."""
-MIN_TILE = 0.94
-"""Board tiles while a person plays: at least this many touch units across the flats (45 px, 9 mm
-on the 800x480 7" panel)."""
 ROBOT_STRIP = 0.75
 """Depth of a hand strip on an edge where only robots sit, in touch units (one row of small tiles:
 people glance at a robot's hand, they do not play from it)."""
@@ -426,7 +423,7 @@ class GobblesScreen(Screen):
             self.follow_play()
 
     def follow_play(self) -> None:
-        """Fit the board to the play (tiles at least :data:`MIN_TILE` across while a person plays,
+        """Fit the board to the play (tiles at least 9 mm across while a person plays,
         see :func:`focus`), unless someone's finger is down: then wait for it to lift. A view the
         players moved themselves stays until a double tap."""
         board = self.layout.board
@@ -446,7 +443,7 @@ class GobblesScreen(Screen):
         need = rules.needed_neighbours(game.board)
         spaces = [c for c in game.board.frontier() if game.board.neighbour_count(c) >= need]
         wanted = sorted({p.cell for s in people for p in game.legal_placements(s)})
-        radius = theme.unit() * MIN_TILE / SQRT3
+        radius = theme.min_tile_radius()
         shown = focus(cells, spaces, wanted, (w, h), radius, self._centre)
         self._centre = min(wanted or spaces or cells, key=lambda c: self._distance(c, shown))
         board.recentre(cells=shown)

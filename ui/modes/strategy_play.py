@@ -54,9 +54,6 @@ from .strategy_board import StrategyBoard, score_words
 
 log = logging.getLogger(__name__)
 
-MIN_TILE = 0.94
-"""The smallest a board tile is shown while a player acts on it: its width across, in touch units
-(45 px, 9 mm, on the 7" 800x480 panel)."""
 NEWS_SECONDS = 8.0
 """How long table-wide news (who starts, the bag is empty) stays on the waiting seats' plates."""
 ROBOT_PAUSE = 0.5
@@ -711,8 +708,8 @@ class StrategyScreen(Screen):
         return {cell: self.game.seats[seat].colour for seat, cell in last.items()}
 
     def min_tile_px(self) -> float:
-        """The smallest board tile (circumradius, pixels) a player acts on: MIN_TILE across."""
-        return MIN_TILE * theme.unit() / math.sqrt(3.0)
+        """The smallest board tile (circumradius, pixels) a player acts on: 9 mm across."""
+        return theme.min_tile_radius()
 
     def _follow(self) -> None:
         """Let the view follow the play: after each step the board is fitted again, never below
