@@ -9,12 +9,41 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from dataclasses import dataclass
-from typing import Union
+from typing import Callable, Union
 
 from .registry import normalise_uid
 
 log = logging.getLogger(__name__)
+
+SUMMARY_SECONDS = 60.0
+"""A noisy controller's malformed lines are logged one by one only until this much time has passed
+since the last log line about them; then at most one summary a minute (an SD card wears out)."""
+
+
+class QuietCount:
+    """Counts a recurring problem and logs it sparingly: the first occurrence at once, then at most
+    one line per :data:`SUMMARY_SECONDS` saying how many came meanwhile and the latest one. A
+    controller sending garbage 92 times a second writes one log line a minute, not 92 a second."""
+
+    def __init__(self, what: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.what = what
+        self._clock = clock
+        self._last_log: float | None = None
+        self._unlogged = 0
+
+    def __call__(self, example: object) -> None:
+        now = self._clock()
+        self._unlogged += 1
+        if self._last_log is not None and now - self._last_log < SUMMARY_SECONDS:
+            return
+        if self._last_log is None or self._unlogged == 1:
+            log.warning("%s: %r", self.what, example)
+        else:
+            log.warning("%s: %d in the last %.0f s, the latest %r", self.what, self._unlogged,
+                        now - self._last_log, example)
+        self._last_log, self._unlogged = now, 0
 
 STX, ETX = 0x02, 0x03
 HEX_DIGITS = frozenset(b"0123456789ABCDEFabcdef")
@@ -132,13 +161,15 @@ _LINE = re.compile(
 class LineDecoder:
     """The aggregating controller's ASCII lines: HELLO, TAG, GONE, HB (see PROTOCOL.md).
 
-    A line that does not match the grammar exactly is logged and counted in ``malformed``.
+    A line that does not match the grammar exactly is counted in ``malformed`` and logged sparingly
+    (:class:`QuietCount`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.lines = 0
         self.malformed = 0
         self.readers = MAX_READERS  # until a HELLO says how many there are
+        self._report = QuietCount("tile reader: malformed lines dropped", clock)
         self._line = bytearray()
         self._overflow = False
 
@@ -190,7 +221,7 @@ class LineDecoder:
 
     def _bad(self, line: bytes) -> None:
         self.malformed += 1
-        log.warning("tile reader: malformed line %r dropped", line)
+        self._report(line)
 
 
 Decoder = Union[Rdm6300Decoder, LineDecoder]

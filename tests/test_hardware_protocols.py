@@ -140,3 +140,22 @@ def test_swap_gone_and_forget_all():
     tracker.seen(1, "CCCCCCCC", 5)
     tracker.seen(2, "DDDDDDDD", 5)
     assert tracker.forget_all(6) == [Change(False, 1, "CCCCCCCC", 6), Change(False, 2, "DDDDDDDD", 6)]
+
+
+def test_a_noisy_controller_logs_one_summary_a_minute_not_a_line_each(caplog):
+    import logging
+
+    from hardware.protocols import LineDecoder, SUMMARY_SECONDS
+
+    now = [0.0]
+    decoder = LineDecoder(clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, logger="hardware.protocols"):
+        for second in range(120):  # two minutes of 92 garbage lines a second
+            now[0] = float(second)
+            decoder.feed(b"garbage!\n" * 92)
+    assert decoder.malformed == 120 * 92  # every one counted
+    lines = [r.getMessage() for r in caplog.records]
+    assert 2 <= len(lines) <= 3  # the first at once, then a summary a minute
+    assert "b'garbage!'" in lines[0]
+    assert f"in the last {SUMMARY_SECONDS:.0f} s" in lines[1] and "92" not in lines[0]
+    assert str(int(SUMMARY_SECONDS) * 92) in lines[1]
