@@ -7,7 +7,8 @@ of a turn, so a robot never needs to know the turn procedure beyond what the vie
 
 Levels: ``beginner`` (legal and obligatory moves with little thought, a fair game for a child),
 ``club`` (a one-ply evaluation of every colour's line and loop potential, engine.robots.evaluation),
-``expert`` (search under uncertainty over sampled bags, guided by the club evaluation), and
+``expert`` (search under uncertainty over sampled bags, guided by the club evaluation), ``master``
+(a determinized Monte-Carlo search over the placements of a turn, engine.robots.master), and
 ``cmd:<command line>``, an external program speaking the JSON-lines protocol (engine.protocol).
 """
 
@@ -21,7 +22,7 @@ from ..board import Placement
 if TYPE_CHECKING:
     from ..game import StrategyGame
 
-LEVELS = ("beginner", "club", "expert")
+LEVELS = ("beginner", "club", "expert", "master")
 
 
 class Robot(Protocol):
@@ -34,7 +35,8 @@ class Robot(Protocol):
 
 def make_robot(spec: str, budget: float | None = None, timeout: float | None = None) -> Robot:
     """The robot named by ``spec``: a level of :data:`LEVELS` or ``cmd:<command line>``;
-    ``budget`` is the expert's thinking time per placement (seconds), ``timeout`` how long an
+    ``budget`` is the expert's and master's safety cap on thinking time per placement (seconds;
+    their work is bounded by samples and iterations), ``timeout`` how long an
     external program may take to answer. ValueError for an unknown name."""
     if spec == "beginner":
         from .beginner import Beginner
@@ -45,6 +47,9 @@ def make_robot(spec: str, budget: float | None = None, timeout: float | None = N
     if spec == "expert":
         from .expert import Expert
         return Expert() if budget is None else Expert(budget=budget)
+    if spec == "master":
+        from .master import Master
+        return Master() if budget is None else Master(cap=budget)
     if spec.startswith("cmd:") and spec[4:].strip():
         from ..protocol import ExternalRobot
         return ExternalRobot(spec[4:].strip()) if timeout is None else ExternalRobot(spec[4:].strip(), timeout)
