@@ -8,7 +8,7 @@ kiosk from starting, because nobody in a café can read a traceback on a touchsc
 the key, the value found and what was expected, the key keeps its default, and the rest of the file
 still applies. The warnings end up in ``Settings.warnings``, which the staff menu shows.
 
-Tables ``[kiosk]``, ``[display]``, ``[rules]`` and ``[storage]`` belong to the firmware and are
+Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]`` and ``[storage]`` belong to the firmware and are
 checked here in full. The device tables ``[button]``, ``[reader]`` and ``[rings]`` become the
 hardware package's own configurations (``ButtonConfig``, ``ReaderConfig``, ``RingsConfig``), which
 check their values themselves: a value they refuse is reported the same way (file, key, value,
@@ -129,6 +129,15 @@ class RulesConfig:
 
 
 @dataclass(frozen=True)
+class RobotsConfig:
+    master_seconds: float = setting(3.0, number(0.2, 30))
+    """Safety cap on the master robot's thinking time per placement (its work is fixed by its
+    iterations; the cap only stops a search on an overloaded machine)."""
+    master_workers: int = setting(0, integer(0, 8))
+    """Worker processes for the master's search; 0: one fewer than the cores (the UI keeps one)."""
+
+
+@dataclass(frozen=True)
 class StorageConfig:
     directory: str = setting("", text)
     """Where the database lives; empty: ``$STATE_DIRECTORY`` (set by systemd's StateDirectory=),
@@ -152,6 +161,7 @@ SECTIONS: dict[str, type] = {
     "kiosk": KioskConfig,
     "display": DisplayConfig,
     "rules": RulesConfig,
+    "robots": RobotsConfig,
     "storage": StorageConfig,
 }
 
@@ -168,6 +178,7 @@ class Config:
     kiosk: KioskConfig = KioskConfig()
     display: DisplayConfig = DisplayConfig()
     rules: RulesConfig = RulesConfig()
+    robots: RobotsConfig = RobotsConfig()
     storage: StorageConfig = StorageConfig()
     button: ButtonConfig = ButtonConfig()
     reader: ReaderConfig = ReaderConfig()

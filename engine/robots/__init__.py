@@ -14,7 +14,9 @@ Levels: ``beginner`` (legal and obligatory moves with little thought, a fair gam
 
 from __future__ import annotations
 
+import os
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..board import Placement
@@ -23,6 +25,28 @@ if TYPE_CHECKING:
     from ..game import StrategyGame
 
 LEVELS = ("beginner", "club", "expert", "master")
+
+
+@dataclass
+class Settings:
+    """How the kiosk lets the master think (firmware sets these from its configuration):
+    ``master_seconds`` is the safety cap per placement, ``workers`` the worker processes its
+    search spreads over (1: none, in-process)."""
+
+    master_seconds: float = 3.0
+    workers: int = 1
+
+
+SETTINGS = Settings()
+
+
+def configure(master_seconds: float | None = None, workers: int | None = None) -> None:
+    """Set :data:`SETTINGS`; ``workers=0`` means one fewer than the machine's cores (the UI keeps
+    its own), at least 1."""
+    if master_seconds is not None:
+        SETTINGS.master_seconds = master_seconds
+    if workers is not None:
+        SETTINGS.workers = workers if workers > 0 else max(1, (os.cpu_count() or 1) - 1)
 
 
 class Robot(Protocol):
@@ -49,7 +73,7 @@ def make_robot(spec: str, budget: float | None = None, timeout: float | None = N
         return Expert() if budget is None else Expert(budget=budget)
     if spec == "master":
         from .master import Master
-        return Master() if budget is None else Master(cap=budget)
+        return Master(cap=SETTINGS.master_seconds if budget is None else budget, workers=SETTINGS.workers)
     if spec.startswith("cmd:") and spec[4:].strip():
         from ..protocol import ExternalRobot
         return ExternalRobot(spec[4:].strip()) if timeout is None else ExternalRobot(spec[4:].strip(), timeout)

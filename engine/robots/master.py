@@ -26,6 +26,7 @@ Every visit records what happened on its own colour and the best opponent's, whi
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -165,7 +166,8 @@ class Master:
         if self.workers <= 1 or len(jobs) < 2:
             return _rollouts(view, jobs, self.weights)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers)
+            # a fork server, not fork: the kiosk's process has threads and a GL context
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"))
         parts = [jobs[i:: self.workers] for i in range(self.workers)]
         futures = [self._pool.submit(_rollouts, view, part, self.weights) for part in parts if part]
         results = [f.result() for f in futures]
