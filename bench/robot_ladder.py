@@ -14,7 +14,8 @@ per robot its median and slowest placement; then a Bradley-Terry fit of all pair
     .venv/bin/python bench/robot_ladder.py --summary bench/ladder.jsonl
 
 ``--players 3`` (or 4) plays the robots three (four) at a time over every combination; ``--doubles``
-pits two teams. Use several seeds: tuning to one bag order or one opponent proves nothing.
+pits two teams. The expert's and master's time caps are set high (``--budget``), so that their
+work (samples, iterations), not the machine's load, decides their play. Use several seeds: tuning to one bag order or one opponent proves nothing.
 """
 
 from __future__ import annotations
@@ -32,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.match import match  # noqa: E402
 
 
-def play(robots: list[str], blocks: int, seed: int, out: Path, players: int, doubles: bool) -> None:
+def play(robots: list[str], blocks: int, seed: int, out: Path, players: int, doubles: bool, budget: float) -> None:
     for group in itertools.combinations(robots, 2 if doubles else players):
         for block in range(blocks):
-            result = match(list(group), len(group), seed=seed * 1000 + block, doubles=doubles)
+            result = match(list(group), len(group), seed=seed * 1000 + block, doubles=doubles, budget=budget,
+                           timeout=budget)
             with out.open("a") as f:
                 f.write(json.dumps({"group": list(group), "seed": seed, "block": block, "doubles": doubles,
                                     "result": result}) + "\n")
@@ -108,12 +110,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument("--doubles", action="store_true")
+    parser.add_argument("--budget", type=float, default=1000.0,
+                        help="safety cap of expert and master per placement (and an external robot's answer time), s:"
+                             " high, so that work decides")
     parser.add_argument("--out", type=Path, default=Path("bench/ladder.jsonl"))
     parser.add_argument("--summary", type=Path, default=None, help="only summarise this JSON-lines file")
     args = parser.parse_args()
     if args.summary is None:
         robots = [r.strip() for r in args.robots.split(",")]  # cmd: programs may not contain commas here
-        play(robots, args.blocks, args.seed, args.out, args.players, args.doubles)
+        play(robots, args.blocks, args.seed, args.out, args.players, args.doubles, args.budget)
     print(json.dumps(summary(args.summary or args.out), indent=2))
 
 
