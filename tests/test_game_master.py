@@ -105,3 +105,28 @@ def test_the_coach_suggests_the_masters_move_with_a_reason_that_describes_it():
             while not game.finished and game.turn != 0:
                 game.robot_move()
     assert len(codes) >= 3  # the reasons differ with the move
+
+
+def small_own_loops(club, seeds) -> int:
+    """How many loops of six tiles or fewer the players close in their own colour before the bag
+    is empty, over club self-play games on ``seeds``."""
+    closed = 0
+    for seed in seeds:
+        game = StrategyGame.new(2, robots=["club", "club"], seed=seed)
+        while not game.finished:
+            colour = game.colour_of(game.turn)
+            early = game.bag_count > 0
+            before = sum(1 for line in game.board.lines(colour) if line.loop and line.length <= 6)
+            game.robot_move(club)
+            after = sum(1 for line in game.board.lines(colour) if line.loop and line.length <= 6)
+            closed += early and after > before
+    return closed
+
+
+def test_the_club_closes_fewer_small_loops_of_its_own_than_without_the_booklets_warning():
+    from engine.robots.club import Club
+    from engine.robots.evaluation import Weights
+
+    careless = small_own_loops(Club(Weights(small_loop=0.0)), range(1, 9))
+    careful = small_own_loops(Club(), range(1, 9))
+    assert careful < careless, (careful, careless)

@@ -37,7 +37,8 @@ def ranked(view: StrategyGame, weights: Weights = WEIGHTS, fills: bool = True) -
 
     A free move that makes a forced space is judged with the fills it obliges from the rest of
     the hand played out (step 3 of the turn), and closing one's own small loop while tiles remain
-    to be drawn costs ``weights.small_loop``: the two ways the one-ply judgement used to mislead.
+    to be drawn costs ``weights.small_loop`` (leaving a forced space that will close one costs it
+    times the chance a tile fills that space): the two ways the one-ply judgement used to mislead.
     ``fills=False`` skips playing out the fills (the fast policy of the master's playouts)."""
     mine, others = perspective(view)
     judge = evaluator(view, weights)
@@ -54,7 +55,8 @@ def ranked(view: StrategyGame, weights: Weights = WEIGHTS, fills: bool = True) -
         face = FACES[placement.tile][placement.rot]
         cell = placement.cell
         if free and _makes_forced_space(board, cell):
-            value, loop = _after_fills(board, placement, hand, judge, mine, others, small)
+            value, loop, threat = _after_fills(board, placement, hand, judge, mine, others, small)
+            value -= weights.small_loop * threat if early else 0.0
         else:
             value = own.after(cell, face) - max(t.after(cell, face) for t in theirs)
             loop = own.closes_loop(cell, face)
@@ -71,10 +73,12 @@ def _makes_forced_space(board: Board, cell: Cell) -> bool:
 
 
 def _after_fills(board: Board, placement: Placement, hand: list[int], judge: Evaluator, mine: str,
-                 others: list[str], small: int) -> tuple[float, int]:
+                 others: list[str], small: int) -> tuple[float, int, float]:
     """The value after ``placement`` and the forced fills the rest of ``hand`` must then make
-    (each chosen greedily by the evaluation), and the length of the smallest own loop they close
-    (0 for none). The board is left as it was."""
+    (each chosen greedily by the evaluation), the length of the smallest own loop they close (0
+    for none), and the threat left behind: the chance that a forced space joining both ends of
+    one own line closes a small loop anyway (the tile drawn next, or the next fill, will go
+    there). The board is left as it was."""
     before = {line.cells for line in board.lines(mine) if line.loop}
     rest = [t for t in hand if t != placement.tile]
     board.push(placement)
@@ -93,7 +97,11 @@ def _after_fills(board: Board, placement: Placement, hand: list[int], judge: Eva
             rest.remove(best.tile)
         value = judge.value(board, mine, others)
         closed = [line.length for line in board.lines(mine) if line.loop and line.cells not in before]
-        return value, min((n for n in closed if n <= small), default=0)
+        own = ColourAnalysis(judge, board, mine)
+        threat = max((judge.chance(board.requirement(cell), 2) for cell, chains in own.ends_at.items()
+                      if len(chains) == 2 and chains[0] == chains[1] and own.lengths[chains[0]] < small
+                      and board.is_forced(cell)), default=0.0)
+        return value, min((n for n in closed if n <= small), default=0), threat
     finally:
         for _ in range(pushed):
             board.undo()
