@@ -79,12 +79,12 @@ def _split(text: str) -> list[str]:
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--robots", required=True,
-                       help="comma-separated robots: beginner, club, expert or cmd:<command line>")
+                       help="comma-separated robots: beginner, club, expert, master or cmd:<command line>")
         p.add_argument("--seed", type=int, default=None, help="seed of the bag (and of the robots)")
         p.add_argument("--doubles", action="store_true", help="4 players in two teams, partners opposite")
         p.add_argument("--end", choices=[e.value for e in EndRule], default=EndRule.ALL_PLACED.value,
                        help="all tiles placed (default) or the first player out (English booklet)")
-        p.add_argument("--budget", type=positive(float), default=None, help="expert's thinking time per placement, s")
+        p.add_argument("--budget", type=positive(float), default=None, help="safety cap on the expert's and master's thinking time per placement, s")
         p.add_argument("--timeout", type=positive(float), default=None, help="external robot's answer time limit, s")
 
     p = sub.add_parser("play", help="play a robots-only strategy game and print its record",

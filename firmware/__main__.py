@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from engine.robots import configure as configure_robots
+
 from .config import config_path, load_config
 from .logs import setup_logging
 from .pin import hash_pin, valid_pin
@@ -63,6 +65,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
     try:
         with Runtime(Launch(args.config, args.simulate, args.size, args.fullscreen)) as runtime:
             logging.getLogger().setLevel(runtime.config.kiosk.log_level.upper())
+            robots = runtime.config.robots
+            configure_robots(master_seconds=robots.master_seconds, workers=robots.master_workers)
             return runtime.run()
     except Exception:
         log.critical("the kiosk stopped on an unexpected error", exc_info=True)

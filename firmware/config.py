@@ -16,7 +16,7 @@ the file cannot be read at all it runs on that copy; when only ``kiosk.staff_pin
 ``storage.directory`` is refused, that key comes from the copy (never from the defaults, which
 would mean no PIN, or another directory where the old games are not).
 
-Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[storage]`` and ``[web]`` belong to the firmware and are
+Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]``, ``[storage]`` and ``[web]`` belong to the firmware and are
 checked here in full. The device tables ``[button]``, ``[reader]`` and ``[rings]`` become the
 hardware package's own configurations (``ButtonConfig``, ``ReaderConfig``, ``RingsConfig``), which
 check their values themselves: a value they refuse is reported the same way (file, key, value,
@@ -158,6 +158,15 @@ class RulesConfig:
 
 
 @dataclass(frozen=True)
+class RobotsConfig:
+    master_seconds: float = setting(3.0, number(0.2, 30))
+    """Safety cap on the master robot's thinking time per placement (its work is fixed by its
+    iterations; the cap only stops a search on an overloaded machine)."""
+    master_workers: int = setting(0, integer(0, 8))
+    """Worker processes for the master's search; 0: one fewer than the cores (the UI keeps one)."""
+
+
+@dataclass(frozen=True)
 class StorageConfig:
     directory: str = setting("", text)
     """Where the database lives; empty: ``$STATE_DIRECTORY`` (set by systemd's StateDirectory=),
@@ -202,6 +211,7 @@ SECTIONS: dict[str, type] = {
     "kiosk": KioskConfig,
     "display": DisplayConfig,
     "rules": RulesConfig,
+    "robots": RobotsConfig,
     "storage": StorageConfig,
     "web": WebConfig,
 }
@@ -219,6 +229,7 @@ class Config:
     kiosk: KioskConfig = KioskConfig()
     display: DisplayConfig = DisplayConfig()
     rules: RulesConfig = RulesConfig()
+    robots: RobotsConfig = RobotsConfig()
     storage: StorageConfig = StorageConfig()
     web: WebConfig = WebConfig()
     button: ButtonConfig = ButtonConfig()

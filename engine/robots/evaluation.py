@@ -41,6 +41,8 @@ class Weights:
     end_two: float = 2.0  # an end whose cell has two neighbours: openness k / (k + end_two)
     end_forced: float = 1.5  # an end in a forced space: openness 0.8 k / (k + end_forced)
     endgame_open: float = 0.5  # openness once the bag is empty and ends are easy to block
+    small_loop: float = 6.0  # penalty for closing one's own loop of at most small_loop_tiles early
+    small_loop_tiles: int = 6  # (the booklets' first warning: a small loop stops a line for good)
 
 
 WEIGHTS = Weights()
@@ -141,6 +143,14 @@ class ColourAnalysis:
             for i in chains:
                 self.path_of[i] = number
         self.potential = self._aggregate([], set(), self.best_loop)
+
+    def closes_loop(self, cell: Cell, face: str) -> int:
+        """The length of the loop of this colour that a tile showing ``face`` on ``cell`` would
+        close, or 0 when it closes none."""
+        attached = self.ends_at.get(cell, ())
+        if self.colour in face and len(attached) == 2 and attached[0] == attached[1]:
+            return self.lengths[attached[0]] + 1
+        return 0
 
     def _total_ends(self, cell: Cell) -> int:
         return len(self.ends_at.get(cell, ()))

@@ -11,8 +11,9 @@ every sample is shared by all candidates so that they are compared on the same l
 
 So the expert sees what one ply cannot: the forced spaces its move hands the opponent, the reply the
 opponent's actual tiles allow (blocking an end, forcing a small loop, linking through a forced
-space), and the fills its own move sets off. Its time is bounded by ``budget`` seconds per
-placement; ``samples`` caps the work, so that with a generous budget its play is reproducible.
+space), and the fills its own move sets off. Its work is bounded by ``samples`` and
+``candidates``; ``budget`` seconds per placement is only a safety cap, so its play is the same on a
+busy machine or a slower Pi.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .evaluation import WEIGHTS, Evaluator, Weights
 class Expert:
     name = "expert"
 
-    def __init__(self, budget: float = 0.8, candidates: int = 8, samples: int = 6,
+    def __init__(self, budget: float = 5.0, candidates: int = 8, samples: int = 6,
                  weights: Weights = WEIGHTS) -> None:
         self.budget = budget
         self.candidates = candidates
@@ -76,7 +77,7 @@ class Expert:
                 seen_opponent = True
             elif seen_opponent or game.turn != me:
                 break
-            options = ranked(game, self.weights)
+            options = ranked(game, self.weights, fills=False)
             top = options[0][0]
             game.place(rng.choice([p for value, p in options if value >= top - 1e-9]))
         placed = game.board.placed_tiles()

@@ -64,7 +64,7 @@ LONG_PRESS = 1.2
 """Holding a seat's plate this long opens its card (a robot takes over, or gives the seat back)."""
 
 COLOUR_NAMES = {"R": N_("Red"), "Y": N_("Yellow"), "G": N_("Green"), "B": N_("Blue")}
-LEVEL_NAMES = {"beginner": N_("Beginner"), "club": N_("Club"), "expert": N_("Expert")}
+LEVEL_NAMES = {"beginner": N_("Beginner"), "club": N_("Club"), "expert": N_("Expert"), "master": N_("Master")}
 STEP_WORDS = {Step.FILL: N_("Fill the forced space"), Step.FREE: N_("Your free move"),
               Step.FILL_AGAIN: N_("Fill again")}
 LEARNING_HINTS = {

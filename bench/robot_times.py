@@ -1,0 +1,75 @@
+"""Benchmark: the time a robot takes per placement, as a distribution, with a Raspberry Pi 4
+projection.
+
+Plays ``--games`` games of the robot against club (2 players unless ``--players``) and times each
+of its decisions by the CPU time of this process (``time.process_time``: on a shared, busy machine
+wall-clock time measures the neighbours) and by the wall clock. Prints the median, 90th
+percentile and maximum of both, the master's iterations, and the CPU figures times ``--pi-factor``
+(default 4.2: a Pi 4 core runs the benchmarks-game n-body program in pure Python 4.2 times slower
+than one core of this machine, see the README's robot section).
+
+    nice -n 19 .venv/bin/python bench/robot_times.py --robot master --games 2 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.game import StrategyGame  # noqa: E402
+from engine.robots import make_robot  # noqa: E402
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {"median": round(statistics.median(ordered), 3),
+            "p90": round(ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))], 3),
+            "max": round(ordered[-1], 3)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--robot", default="master")
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pi-factor", type=float, default=4.2)
+    args = parser.parse_args()
+    robot = make_robot(args.robot)
+    club = make_robot("club")
+    cpu: list[float] = []
+    wall: list[float] = []
+    iterations: list[int] = []
+    for number in range(args.games):
+        game = StrategyGame.new(args.players, robots=[args.robot] + ["club"] * (args.players - 1),
+                                seed=args.seed + number)
+        while not game.finished:
+            if game.turn != 0:
+                game.robot_move(club)
+                continue
+            if len(game.legal()) == 1:
+                game.robot_move(robot)  # no decision: not timed (the robot answers at once)
+                continue
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            game.robot_move(robot)
+            cpu.append(time.process_time() - start_cpu)
+            wall.append(time.perf_counter() - start_wall)
+            last = getattr(robot, "last", None)
+            if last is not None:
+                iterations.append(last.iterations)
+    report = {"robot": args.robot, "decisions": len(cpu), "cpu_s": percentiles(cpu), "wall_s": percentiles(wall),
+              "pi4_projection_s": {k: round(v * args.pi_factor, 2) for k, v in percentiles(cpu).items()},
+              "pi_factor": args.pi_factor}
+    if iterations:
+        report["iterations"] = percentiles([float(i) for i in iterations])
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

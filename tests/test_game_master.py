@@ -1,0 +1,132 @@
+"""The master robot and the coach: legal play at every table size, the same choice for the same
+seed and work whatever the worker count, work bounded by iterations, a partner never counted as an
+opponent, and a coach whose reason describes the move it shows."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.game import FILL_STEPS, StrategyGame
+from engine.robots import make_robot
+from engine.robots.club import perspective, ranked
+from engine.robots.coach import REASONS, advise
+from engine.robots.master import Master
+
+
+@pytest.mark.parametrize("setup", [
+    dict(players=2),
+    dict(players=3),
+    dict(players=4),
+    dict(players=4, doubles=True),
+], ids=["2p", "3p", "4p", "doubles"])
+def test_the_master_plays_only_legal_moves_through_whole_games(setup):
+    master = Master(iterations=3, batch=3)
+    players = setup["players"]
+    game = StrategyGame.new(**setup, robots=["master"] + ["club"] * (players - 1), seed=11)
+    placements = 0
+    while not game.finished:
+        if game.turn == 0:
+            view = game.view()
+            choice = master.choose(view, game.robot_rng())
+            assert choice in view.legal()
+            placements += 1
+            game.place(choice)  # the game refuses anything illegal
+        else:
+            game.robot_move()
+    assert placements >= 56 // players - 6 and game.result is not None
+
+
+def test_the_master_makes_exactly_its_iterations_and_the_same_choice_for_the_same_seed():
+    game = StrategyGame.new(2, robots=["club", "club"], seed=5)
+    while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
+        game.robot_move()
+    view = game.view()
+    one = Master(iterations=12, batch=4)
+    first = one.search(view, random.Random(7))
+    assert first.iterations == 12 and sum(len(c.values) for c in first.children) == 12
+    assert 2 <= sum(1 for c in first.children if c.values) < len(first.children)  # widened, not all
+    again = Master(iterations=12, batch=4).search(game.view(), random.Random(7))
+    assert again.choice == first.choice
+    assert [c.values for c in again.children] == [c.values for c in first.children]
+    pooled = Master(iterations=12, batch=4, workers=2)
+    try:
+        assert [c.values for c in pooled.search(view, random.Random(7)).children] == \
+            [c.values for c in first.children]
+    finally:
+        pooled.close()
+
+
+def test_the_masters_safety_cap_stops_the_search_early():
+    game = StrategyGame.new(2, robots=["club", "club"], seed=5)
+    while len(game.board) < 12 or len(game.legal()) < 3:
+        game.robot_move()
+    search = Master(iterations=1000, cap=0.0).search(game.view(), random.Random(1))
+    assert search.iterations == 0 and search.choice == ranked(game.view())[0][1]
+
+
+def test_in_doubles_the_partner_is_no_opponent():
+    game = StrategyGame.new(4, colours="RB", doubles=True, robots=["club"] * 4, seed=3)
+    game.robot_move()
+    mine, others = perspective(game.view())
+    partner_seat = (game.turn + 2) % 4
+    assert game.colour_of(partner_seat) == mine and mine not in others and others == ["B" if mine == "R" else "R"]
+
+
+def test_the_master_is_a_level_whose_time_budget_is_a_safety_cap():
+    assert make_robot("master").name == "master" and make_robot("master", budget=2.5).cap == 2.5
+
+
+def test_the_coach_suggests_the_masters_move_with_a_reason_that_describes_it():
+    codes = set()
+    for seed in (2, 8):
+        game = StrategyGame.new(2, robots=["club", "club"], seed=seed)
+        while not game.finished and len(game.board) < 30:
+            advice = advise(game, Master(iterations=4))
+            assert advice.placement == Master(iterations=4).choose(game.view(), game.robot_rng())
+            reason = advice.reason
+            assert reason.code in REASONS
+            mine, _ = perspective(game.view())
+            colour = reason.params.get("colour")
+            board = game.board.copy()
+            board.push(advice.placement)
+            cell = advice.placement.cell
+            if reason.code in ("extend", "extend-block", "link", "link-block", "closes-loop"):
+                assert colour == mine
+                line = next(l for l in board.lines(mine) if cell in l.cells)
+                assert line.length == reason.params["length"] and line.loop == (reason.code == "closes-loop")
+            if reason.code in ("fill", "fill-block"):
+                assert game.board.is_forced(cell)
+            if "other" in reason.params:
+                assert reason.params["other"] != mine
+            codes.add(reason.code)
+            game.place(advice.placement)
+            while not game.finished and game.turn != 0:
+                game.robot_move()
+    assert len(codes) >= 3  # the reasons differ with the move
+
+
+def small_own_loops(club, seeds) -> int:
+    """How many loops of six tiles or fewer the players close in their own colour before the bag
+    is empty, over club self-play games on ``seeds``."""
+    closed = 0
+    for seed in seeds:
+        game = StrategyGame.new(2, robots=["club", "club"], seed=seed)
+        while not game.finished:
+            colour = game.colour_of(game.turn)
+            early = game.bag_count > 0
+            before = sum(1 for line in game.board.lines(colour) if line.loop and line.length <= 6)
+            game.robot_move(club)
+            after = sum(1 for line in game.board.lines(colour) if line.loop and line.length <= 6)
+            closed += early and after > before
+    return closed
+
+
+def test_the_club_closes_fewer_small_loops_of_its_own_than_without_the_booklets_warning():
+    from engine.robots.club import Club
+    from engine.robots.evaluation import Weights
+
+    careless = small_own_loops(Club(Weights(small_loop=0.0)), range(1, 9))
+    careful = small_own_loops(Club(), range(1, 9))
+    assert careful < careless, (careful, careless)
