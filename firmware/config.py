@@ -155,6 +155,9 @@ class RulesConfig:
     confirm_moves: bool = setting(True, flag)
     """A person's placement in the strategy game stays provisional (movable, turnable, taken back)
     until they tap Confirm; experienced tables may turn it off."""
+    coach: bool = setting(True, flag)
+    """A person may ask, in the strategy game, what the master would play (and why); a club's
+    tournament table turns it off."""
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,7 @@ class KioskSettings:
         self.physical_bag: bool = config.rules.physical_bag
         self.end_rule: Literal["all-placed", "first-out"] = config.rules.end_rule
         self.confirm_moves: bool = config.rules.confirm_moves
+        self.coach: bool = config.rules.coach
         self.language: str = config.kiosk.language
         self.brightness: float = float(config.rings.brightness)
         self.version = version

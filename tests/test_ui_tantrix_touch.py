@@ -273,3 +273,48 @@ def scenario_robot_failure(app):
 
 def test_a_failing_robot_never_leaves_the_table_waiting():
     run_scenario("test_ui_tantrix_touch", "scenario_robot_failure", size=(800, 480))
+
+
+def scenario_coach(app):
+    from ui.modes.strategy_coach import coach_sentence
+    from ui_harness import until
+
+    game, screen = _open(app)
+    yield
+    yield 0.4
+    seat = game.turn
+    bar = screen.coach_bar
+    assert bar.shown and not screen.confirm_bar.shown  # at the seat to act, where Confirm will be
+    events = len(game.record()["events"])
+    yield from tap(bar.buttons[0])
+    yield until(lambda: screen.advice is not None, 60)
+    advised_seat, advice = screen.advice
+    # the master's placement shown pale on the board, its reason in words, nothing played yet
+    assert advised_seat == seat and screen.board.ghost == advice.placement and advice.placement in game.legal()
+    card = screen.coach_card
+    assert card is not None and coach_sentence(advice.reason) in labels(card)
+    assert card.rotation == screen.layout.boxes[seat].angle and not bar.shown
+    assert len(game.record()["events"]) == events
+    # "Play it": the tile is put down for the player, who still confirms it
+    play = next(w for w in card.walk() if getattr(w, "msg", "") == "Play it")
+    yield from tap(play)
+    assert screen.provisional == (seat, advice.placement) and screen.board.ghost is None
+    yield from tap(screen.confirm_bar.confirm_button)
+    assert game.board.at(advice.placement.cell) == advice.placement
+    return {}
+
+
+def test_the_coach_shows_the_masters_move_with_a_reason_and_plays_it_on_request():
+    run_scenario("test_ui_tantrix_touch", "scenario_coach", size=(800, 480))
+
+
+def scenario_no_coach(app):
+    game, screen = _open(app)
+    yield
+    yield 0.4
+    assert not screen.coaching and not screen.coach_bar.shown
+    return {}
+
+
+def test_staff_may_turn_the_coach_off():
+    run_scenario("test_ui_tantrix_touch", "scenario_no_coach", size=(800, 480), settings={"coach": False})

@@ -103,6 +103,7 @@ class MemorySettings:
     physical_bag: bool = False
     end_rule: Literal["all-placed", "first-out"] = "all-placed"
     confirm_moves: bool = True
+    coach: bool = True
     warnings: tuple[str, ...] = ()
     pin: str = "1234"
     staff_pin_set: bool = True

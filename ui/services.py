@@ -190,6 +190,7 @@ class Settings(Protocol):
     physical_bag: bool  # default for new games: tiles drawn from the real bag and scanned
     end_rule: Literal["all-placed", "first-out"]  # default end-of-game rule
     confirm_moves: bool  # a person's placement in the strategy game waits for their Confirm
+    coach: bool  # a person may ask what the master would play (strategy game)
     warnings: tuple[str, ...]  # configuration problems to show staff (file, key, value, expected)
     staff_pin_set: bool  # False: no PIN opens the staff menu (an installed kiosk without one)
     version: str  # the installed version, shown in the staff menu

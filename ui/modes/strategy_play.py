@@ -39,6 +39,7 @@ from engine.board import Placement
 from engine.game import FILL_STEPS, Phase, StrategyGame, Step
 from engine.geometry import Cell
 from engine.modes import Refused
+from engine.robots.coach import Advice, advise
 
 from .. import theme
 from ..board import HandView
@@ -51,6 +52,7 @@ from ..services import BagButtonPressed, Cue, TileScanned
 from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, SeatBox, TableLayout
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from .strategy_board import StrategyBoard, score_words
+from .strategy_coach import CoachCard
 
 log = logging.getLogger(__name__)
 
@@ -323,25 +325,25 @@ class Bubble(Scatter):
         return False
 
 
-class ConfirmBar(Scatter):
-    """At the seat of a player whose tile lies provisionally on the table, facing them: **Take
-    back** and a big **Confirm** in the seat's colour. Only a confirmed tile is played (journaled,
-    replaced from the bag, the turn moving on); until then it can be turned, moved or taken back."""
+class SeatBar(Scatter):
+    """A bar of big buttons at one player's seat, facing them, rimmed in the seat's colour; the
+    buttons are (message, action, share of the length, background) in reading order. Hidden, it
+    takes no touch."""
 
-    def __init__(self, on_confirm: Callable[[], None], on_take_back: Callable[[], None], **kwargs: Any) -> None:
+    def __init__(self, buttons: list[tuple[str, Callable[[], None], float, theme.RGBA]], **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
                          auto_bring_to_front=False, **kwargs)
         u = theme.unit()
         self.box = BoxLayout(spacing=u * 0.15, padding=u * 0.08)
         panel_background(self.box, (0.02, 0.06, 0.05, 0.9), radius=0.25)
-        self.back_button = TButton(msg=N_("Take back"), scale=0.8, size_hint=(0.42, 1))
-        self.back_button.bind(on_release=lambda *_: on_take_back())
-        self.confirm_button = TButton(msg=N_("Confirm"), scale=0.95, bold=True, size_hint=(0.58, 1), bg=theme.GO)
-        self.confirm_button.bind(on_release=lambda *_: on_confirm())
-        self.box.add_widget(self.back_button)
-        self.box.add_widget(self.confirm_button)
+        self.buttons: list[TButton] = []
+        for msg, action, share, bg in buttons:
+            button = TButton(msg=msg, scale=0.85, bold=True, size_hint=(share, 1), bg=list(bg))
+            button.bind(on_release=lambda *_, act=action: act())
+            self.box.add_widget(button)
+            self.buttons.append(button)
         self.add_widget(self.box)
-        with self.box.canvas.after:  # the bar's rim in the seat's colour: whose tile is waiting
+        with self.box.canvas.after:  # the bar's rim in the seat's colour: whose bar it is
             self._edge_colour = Color(1, 1, 1, 1)
             self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 1), width=2.0)
         self.opacity = 0
@@ -366,6 +368,17 @@ class ConfirmBar(Scatter):
 
     def on_touch_down(self, touch: Any) -> bool:
         return self.shown and super().on_touch_down(touch)
+
+
+class ConfirmBar(SeatBar):
+    """At the seat of a player whose tile lies provisionally on the table: **Take back** and a big
+    green **Confirm**. Only a confirmed tile is played (journaled, replaced from the bag, the turn
+    moving on); until then it can be turned, moved or taken back."""
+
+    def __init__(self, on_confirm: Callable[[], None], on_take_back: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__([(N_("Take back"), on_take_back, 0.42, theme.BUTTON),
+                          (N_("Confirm"), on_confirm, 0.58, theme.GO)], **kwargs)
+        self.back_button, self.confirm_button = self.buttons
 
 
 class TakeOverCard(Scatter):
@@ -443,6 +456,12 @@ class StrategyScreen(Screen):
         self.provisional: tuple[int, Placement] | None = None
         """(seat, placement): a tile a person has put down and not yet confirmed."""
         self._told_confirm: set[int] = set()
+        self.coaching = bool(getattr(app.services.settings, "coach", True))
+        """Whether a person may ask what the master would play (a staff setting may turn it off)."""
+        self.coach_job: Job[Advice] = Job("coach")
+        self.advice: tuple[int, Advice] | None = None
+        """(seat, advice): the coach's suggestion shown pale on the board, with its card."""
+        self.coach_card: Scatter | None = None
         self.news = ""
         """Table-wide news (see :meth:`announce`), shown for NEWS_SECONDS."""
         self._news_ends = Clock.create_trigger(lambda dt: self._end_news(), NEWS_SECONDS)
@@ -450,7 +469,8 @@ class StrategyScreen(Screen):
         self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos),
                         on_tile_tap=lambda _b, placement: self.turn_provisional(),
                         on_pick_up=lambda _b, tile: self.take_back(),
-                        on_move_refused=lambda _b, refusal: self._refused_move(refusal))
+                        on_move_refused=lambda _b, refusal: self._refused_move(refusal),
+                        on_ghost_tap=lambda _b, placement: self.play_advice())
         self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation)
         self.hands = [HandView(colour=seat.colour, target=SeatTarget(self, i)) for i, seat in enumerate(game.seats)]
         self._glows = [self._glow(hand) for hand in self.hands]
@@ -464,9 +484,11 @@ class StrategyScreen(Screen):
             self.layout.add_widget(plate, index=under_banners)
         self.bubble = Bubble()
         self.confirm_bar = ConfirmBar(self.confirm, self.take_back)
+        self.coach_bar = SeatBar([(N_("Ask the coach"), self.ask_coach, 1.0, theme.BUTTON)])
         self.overlay = FloatLayout()
         self.overlay.add_widget(self.layout)
         self.overlay.add_widget(self.confirm_bar)
+        self.overlay.add_widget(self.coach_bar)
         self.overlay.add_widget(self.bubble)
         self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
         self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
@@ -478,7 +500,8 @@ class StrategyScreen(Screen):
         self.add_widget(self.overlay)
         self.view_controls = ViewControls(self.board)
         self.overlay.add_widget(self.view_controls)
-        self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.leave_button, self.bag_label,
+        self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.coach_bar, self.leave_button,
+                              self.bag_label,
                               *self.view_controls.parts]
         self._free = (0.0, 0.0, 1.0, 1.0)
         self._followed: tuple[Any, ...] | None = None
@@ -810,6 +833,7 @@ class StrategyScreen(Screen):
         # a seat's messages lie beyond a plate along its hand's inner edge, never over its instruction
         layout.raised = {seat: theme.unit() * 0.85 for seat, place in enumerate(self._plate_places())
                          if place[0] == "edge"} if layout.orientation == "flat" else {}
+        self._show_coach_bar()
         if pending is None or self.game.finished or len(layout.boxes) != len(self.hands):
             bar.hide()
             return
@@ -821,6 +845,75 @@ class StrategyScreen(Screen):
             ux, uy = box.up()
             rise = (centre[0] - layout.x - box.cx) * ux + (centre[1] - layout.y - box.cy) * uy
             layout.raised[seat] = rise + size[1] / 2 - box.depth / 2
+
+    def _show_coach_bar(self) -> None:
+        """"Ask the coach", where the confirm bar would lie, while a person is to place a tile."""
+        game, bar = self.game, self.coach_bar
+        actor = self.actor()
+        if (not self.coaching or self.provisional is not None or self.advice is not None or actor is None
+                or game.awaiting_draw is not None or game.seats[actor].robot is not None
+                or len(self.layout.boxes) != len(self.hands)):
+            bar.hide()
+            return
+        _kind, angle, centre, size = self._confirm_place(actor)
+        bar.show(angle, centre, size, game.seats[actor].colour)
+        bar.buttons[0].msg = N_("The coach is thinking...") if self.coach_job.busy else N_("Ask the coach")
+        bar.buttons[0].disabled = self.coach_job.busy
+
+    def ask_coach(self) -> None:
+        """What would the master play here? It thinks on a snapshot (the table goes on); its
+        answer is shown pale on the board with one sentence of why, facing the player."""
+        game = self.game
+        seat = self.actor()
+        if seat is None or self.coach_job.busy:
+            return
+        view, position = game.view(), (len(game.board), game.turn, game.step)
+        if self.coach_job.start(lambda cancel: advise(view), lambda outcome: self._advised(seat, position, outcome)):
+            self._show_coach_bar()
+
+    def _advised(self, seat: int, position: tuple[Any, ...], outcome: Outcome[Advice]) -> None:
+        game = self.game
+        if outcome.value is None or position != (len(game.board), game.turn, game.step) or not self.showing:
+            self._show_coach_bar()
+            return
+        self.advice = (seat, outcome.value)
+        self.board.show_ghost(outcome.value.placement)
+        card = Scatter(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                       auto_bring_to_front=False)
+        inner = CoachCard(outcome.value, on_play=self.play_advice, on_close=self.close_coach)
+        card.add_widget(inner)
+        card.size = inner.size
+        box = self.layout.boxes[seat]
+        flat = self.layout.orientation == "flat"
+        placed = box._replace(cx=self.layout.x + box.cx, cy=self.layout.y + box.cy)
+        ux, uy = placed.up() if flat else (0.0, 1.0)
+        rise = box.depth / 2 + inner.height / 2 + theme.unit() * 1.3
+        card.rotation = box.angle if flat else 0.0
+        card.center = (placed.cx + ux * rise, placed.cy + uy * rise) if flat else (self.width / 2, self.height / 2)
+        self.coach_card = card
+        self.overlay.add_widget(card)
+        self._show_coach_bar()
+
+    def play_advice(self) -> None:
+        """The coach's placement is put down for the player (still to confirm, as their own)."""
+        if self.advice is None:
+            return
+        seat, advice = self.advice
+        self.close_coach()
+        if self.game.turn != seat or advice.placement not in self.game.legal():
+            return
+        self.put(seat, advice.placement)
+        if self.provisional is None:  # played at once: the table goes on as after a drop
+            self.after_step()
+
+    def close_coach(self) -> None:
+        """The coach's answer goes: its card and the pale tile."""
+        self.advice = None
+        self.board.show_ghost(None)
+        if self.coach_card is not None and self.coach_card.parent is not None:
+            self.coach_card.parent.remove_widget(self.coach_card)
+        self.coach_card = None
+        self._show_coach_bar()
 
     def _confirm_place(self, seat: int) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
         """Where ``seat``'s confirm bar lies: ("beside", angle, centre, size) on the player's left
@@ -851,6 +944,8 @@ class StrategyScreen(Screen):
 
     def after_step(self) -> None:
         """After every step (a placement, a draw, a seat change): journal, show, tell, cue, go on."""
+        if self.advice is not None:
+            self.close_coach()  # the position it was about has changed
         self.app.journal(self.game)
         self.refresh()
         self._announce()
