@@ -15,11 +15,12 @@ import math
 from typing import Any, Literal, NamedTuple, Sequence
 
 from kivy.clock import Clock
-from kivy.graphics import Color, RoundedRectangle
+from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.properties import NumericProperty, OptionProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.scatter import Scatter
+from kivy.uix.widget import Widget
 
 
 from . import theme
@@ -228,6 +229,28 @@ class SeatTag(Scatter):
 
     def on_touch_down(self, touch: Any) -> bool:
         return False
+
+
+class TableMask(Widget):
+    """The table's colour over everything outside the board's ``fit_area``: a board larger than
+    the free table (tiles kept big) is cut at the hands' edges instead of showing through them."""
+
+    def __init__(self, board: BoardView, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board = board
+        with self.canvas:
+            Color(*theme.TABLE)
+            self._parts = [Rectangle() for _ in range(4)]
+        board.bind(fit_area=self._redraw, pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_args: Any) -> None:
+        board = self.board
+        x0, y0, x1, y1 = board.x, board.y, board.right, board.top
+        fx, fy, fw, fh = board.fit_area or (x0, y0, board.width, board.height)
+        spans = [((x0, y0), (x1 - x0, fy - y0)), ((x0, fy + fh), (x1 - x0, y1 - fy - fh)),
+                 ((x0, fy), (fx - x0, fh)), ((fx + fw, fy), (x1 - fx - fw, fh))]
+        for part, (pos, size) in zip(self._parts, spans):
+            part.pos, part.size = pos, (max(0.0, size[0]), max(0.0, size[1]))
 
 
 class BagBadge(Translated, Label):

@@ -29,11 +29,9 @@ from typing import Any, Callable, Sequence
 from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
-from kivy.graphics import Color, Rectangle
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
-from kivy.uix.widget import Widget
 
 from engine.board import Board, Placement
 from engine.geometry import Cell
@@ -51,7 +49,7 @@ from ..refusals import explain
 from ..results import ResultsScreen, Standing, ordinal
 from ..services import Cue
 from ..setup import Choice, Setup, SetupScreen, SetupSpec
-from ..table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout
+from ..table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from . import family_screen, kind_screen
 from .gobble_common import race_script
@@ -227,28 +225,6 @@ def focus(cells: Sequence[Cell], spaces: Sequence[Cell], wanted: Sequence[Cell],
     if keep is not None and keep in unit and shown(keep) >= 0.8 * shown(best):
         best = keep
     return window(best) or [best]
-
-
-class TableMask(Widget):
-    """The table's colour over everything outside the board's ``fit_area``: a board larger than
-    the free table (tiles kept big) is cut at the hands' edges instead of showing through them."""
-
-    def __init__(self, board: BoardView, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.board = board
-        with self.canvas:
-            Color(*theme.TABLE)
-            self._parts = [Rectangle() for _ in range(4)]
-        board.bind(fit_area=self._redraw, pos=self._redraw, size=self._redraw)
-
-    def _redraw(self, *_args: Any) -> None:
-        board = self.board
-        x0, y0, x1, y1 = board.x, board.y, board.right, board.top
-        fx, fy, fw, fh = board.fit_area or (x0, y0, board.width, board.height)
-        spans = [((x0, y0), (x1 - x0, fy - y0)), ((x0, fy + fh), (x1 - x0, y1 - fy - fh)),
-                 ((x0, fy), (fx - x0, fh)), ((fx + fw, fy), (x1 - fx - fw, fh))]
-        for part, (pos, size) in zip(self._parts, spans):
-            part.pos, part.size = pos, (max(0.0, size[0]), max(0.0, size[1]))
 
 
 class GobblesLayout(TableLayout):

@@ -49,7 +49,7 @@ from ..i18n import N_, _
 from ..jobs import Job, Outcome
 from ..refusals import RULE_MESSAGES, explain
 from ..services import BagButtonPressed, Cue, TileScanned
-from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, SeatBox, TableLayout
+from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, SeatBox, TableLayout, TableMask
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from .strategy_board import StrategyBoard, score_words
 from .strategy_coach import CoachCard
@@ -472,6 +472,8 @@ class StrategyScreen(Screen):
                         on_move_refused=lambda _b, refusal: self._refused_move(refusal),
                         on_ghost_tap=lambda _b, placement: self.play_advice())
         self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation)
+        # a board larger than the free table is cut at the hands' edges, not shown through them
+        self.layout.add_widget(TableMask(self.board), index=self.layout.children.index(self.board))
         self.hands = [HandView(colour=seat.colour, target=SeatTarget(self, i)) for i, seat in enumerate(game.seats)]
         self._glows = [self._glow(hand) for hand in self.hands]
         for hand in self.hands:
