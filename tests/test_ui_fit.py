@@ -38,8 +38,9 @@ STILL_OPEN = {
     # hands of the Gobbles table and the solo modes on a portrait panel: 44-52 px, 71 needed
     "gobbles-2": {"small-control"}, "gobbles-6": {"small-control"}, "gobble-solo": {"small-control"},
     "solitaire": {"small-control"},
-    # the strategy results' standings and the play screen's plates on narrow (portrait) panels
-    "tantrix-results": {"split-word"}, "tantrix-2": {"overflow"}, "tantrix-4": {"overflow"},
+    # the strategy results' standings, its replay buttons (50 px wide) and the play screen's plates
+    # on narrow (portrait) panels
+    "tantrix-results": {"split-word", "small-control"}, "tantrix-2": {"overflow"}, "tantrix-4": {"overflow"},
 }
 
 

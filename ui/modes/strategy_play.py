@@ -106,7 +106,7 @@ def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float
 
 
 def ink(colour: str) -> theme.RGBA:
-    """Text colour that reads on a plate lit in ``colour`` (dark on yellow and green)."""
+    """What reads on the bright link colour ``colour`` (a seat's disc): dark on yellow and green."""
     return theme.TABLE_DARK if colour in "YG" else theme.TEXT
 
 
@@ -212,7 +212,7 @@ class SeatPlate(Scatter):
         disc_y = height - u * 0.36 - d / 2 if two_lines else (height - d) / 2
         self._disc.pos, self._disc.size = (u * 0.12, disc_y), (d, d)
         self._disc_colour.rgba = theme.LINK[colour]
-        self._ring_colour.rgba = ink(colour) if lit else theme.TEXT_DIM
+        self._ring_colour.rgba = theme.TEXT if lit else theme.TEXT_DIM
         self._ring.circle = (u * 0.12 + d / 2, disc_y + d / 2, d / 2)
         self._draw_glyph(u * 0.12 + d / 2, disc_y + d / 2, d, robot, ink(colour))
         self._disc_end = u * 0.12 + d + u * 0.25
@@ -220,7 +220,7 @@ class SeatPlate(Scatter):
         """The disc's centre, in the plate's own (turned) coordinates."""
         pad = u * 0.14
         left = u * 0.12 + d + pad
-        text = ink(colour) if lit else theme.TEXT
+        text = theme.TEXT  # white reads on every lit plate (theme.PLATE) and on the dark one
         step_label, name_label = self.step_label, self.name_label
         step_label.text, step_label.color = step, text
         name_label.text, name_label.color = name, text
@@ -923,9 +923,10 @@ class StrategyScreen(Screen):
         stays free for it), else ("edge", ...) along the hand's inner edge, beyond the plate if
         one lies there; upright, at the bottom of the table."""
         layout, u = self.layout, theme.unit()
+        deep = max(u * 1.1, theme.min_target() + u * 0.2)  # its buttons 9 mm tall on any panel
         if layout.orientation == "upright":
             fx, fy, fw, _fh = self._free
-            return "edge", 0.0, (fx + fw / 2, fy + u * 0.7), (min(fw * 0.6, u * 6.5), u * 1.1)
+            return "edge", 0.0, (fx + fw / 2, fy + deep * 0.65), (min(fw * 0.6, u * 6.5), deep)
         box = layout.boxes[seat]
         side_depth = max((b.depth for b in layout.boxes if abs(math.sin(math.radians(b.angle))) > 0.5), default=0.0)
         turned = abs(math.sin(math.radians(box.angle))) > 0.5
@@ -938,9 +939,9 @@ class StrategyScreen(Screen):
             length = min(room, u * 5.5)
             shift = box.length / 2 + u * 0.15 + length / 2
             return "beside", box.angle, (cx - along[0] * shift, cy - along[1] * shift), \
-                (length, min(box.depth * 0.9, u * 1.3))
+                (length, max(min(box.depth * 0.9, u * 1.3), deep))
         plate_edge = self._plate_places()[seat][0] == "edge"
-        depth = u * 1.1
+        depth = deep
         rise = box.depth / 2 + (u * 0.85 if plate_edge else u * 0.1) + depth / 2
         return "edge", box.angle, (cx + ux * rise, cy + uy * rise), (min(box.length, u * 7.0), depth)
 
