@@ -4,7 +4,7 @@ person / robot and level by touch, options, Start makes the mode with those seat
 
 from __future__ import annotations
 
-from ui_harness import Pixels, labels, run_scenario, tap
+from ui_harness import Pixels, labels, run_scenario, tap, until
 
 
 def _inside(widget, root) -> bool:
@@ -152,11 +152,11 @@ def scenario_howto(app):
     assert howto.caption.text == _(howto.steps[0].caption)
     stage = howto.stage
     assert len(stage.board) == 2  # the opening pair
-    yield 1.8  # both fingers' tiles have slid onto the table
+    yield until(lambda: stage.board.at(gc.BUILD[1].cell) is not None)  # both fingers' tiles slide onto the table
     assert stage.board.at(gc.BUILD[0].cell) == gc.BUILD[0] and stage.board.at(gc.BUILD[1].cell) == gc.BUILD[1]
     assert gc.BUILD[0].tile not in stage.hands[0].tiles
     howto.show_step(2)  # the race: the later finger is refused and its tile goes back
-    yield 3.5
+    yield until(lambda: stage.board.at(gc.RACE[0].cell) is not None and gc.RACE[1].tile in stage.hands[1].tiles)
     assert stage.board.at(gc.RACE[0].cell) == gc.RACE[0] and gc.RACE[1].tile in stage.hands[1].tiles
     howto.show_step(len(howto.steps) - 1)
     yield 3.5  # the last refusal highlight fades (it stays five seconds)
