@@ -775,12 +775,17 @@ class StrategyScreen(Screen):
         if self.provisional is None:
             self.after_step()
 
+    def _lift_provisional(self) -> tuple[int, Placement] | None:
+        """The provisional placement, no longer provisional (None if there was none)."""
+        pending, self.provisional = self.provisional, None
+        return pending
+
     def confirm(self) -> None:
         """The provisional tile is played for good: journaled, replaced from the bag, turn on."""
-        if self.provisional is None:
+        pending = self._lift_provisional()
+        if pending is None:
             return
-        seat, placement = self.provisional
-        self.provisional = None
+        seat, placement = pending
         try:
             self.game.place(placement, seat=seat)
         except Refused as refusal:  # the game moved on meanwhile (a robot took the seat...)
@@ -791,10 +796,10 @@ class StrategyScreen(Screen):
 
     def take_back(self) -> None:
         """The provisional tile goes back into its hand, turned as it lay."""
-        if self.provisional is None:
+        pending = self._lift_provisional()
+        if pending is None:
             return
-        seat, placement = self.provisional
-        self.provisional = None
+        seat, placement = pending
         self.hands[seat].rotations[placement.tile] = placement.rot
         self.refresh()
 
