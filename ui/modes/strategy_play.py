@@ -559,16 +559,9 @@ class StrategyScreen(Screen):
         player's right of their hand when the edge has room for it there (it then costs the table
         nothing), else ("edge", ...) along the hand's inner edge."""
         layout, u = self.layout, theme.unit()
-        boxes = layout.boxes
-        across = [abs(math.sin(math.radians(b.angle))) > 0.5 for b in boxes]
-        side_depth = max((b.depth for b, a in zip(boxes, across) if a), default=0.0)
         places = []
-        for box, turned in zip(boxes, across):
-            span = layout.height if turned else layout.width - 2 * side_depth
-            room = (span - box.length) / 2 - u * 0.25
-            a = math.radians(box.angle)
-            along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
-            cx, cy = layout.x + box.cx, layout.y + box.cy
+        for box in layout.boxes:
+            room, along, (ux, uy), (cx, cy) = self._beside(box)
             if room >= u * 3.6:
                 length = min(room, u * 6.5)
                 shift = box.length / 2 + u * 0.15 + length / 2
@@ -578,6 +571,18 @@ class StrategyScreen(Screen):
                 rise = box.depth / 2 + u * 0.42
                 places.append(("edge", box.angle, (cx + ux * rise, cy + uy * rise), (box.length, u * 0.72)))
         return places
+
+    def _beside(self, box: SeatBox) -> tuple[float, tuple[float, float], tuple[float, float], tuple[float, float]]:
+        """Around a hand, with the screen flat: the room left on each side of it along its edge
+        (what the plate on its right and the confirm bar on its left may take), the directions
+        along the edge and towards the table, and its centre (layout's parent coordinates)."""
+        layout, u = self.layout, theme.unit()
+        side_depth = max((b.depth for b in layout.boxes if abs(math.sin(math.radians(b.angle))) > 0.5), default=0.0)
+        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        span = layout.height if turned else layout.width - 2 * side_depth
+        a = math.radians(box.angle)
+        return ((span - box.length) / 2 - u * 0.25, (math.cos(a), math.sin(a)), box.up(),
+                (layout.x + box.cx, layout.y + box.cy))
 
     def _place_widgets(self) -> None:
         """The plates by the hands, then the bag count, Leave and the view controls where they
@@ -933,13 +938,7 @@ class StrategyScreen(Screen):
             fx, fy, fw, _fh = self._free
             return "edge", 0.0, (fx + fw / 2, fy + deep * 0.65), (min(fw * 0.6, u * 6.5), deep)
         box = layout.boxes[seat]
-        side_depth = max((b.depth for b in layout.boxes if abs(math.sin(math.radians(b.angle))) > 0.5), default=0.0)
-        turned = abs(math.sin(math.radians(box.angle))) > 0.5
-        span = layout.height if turned else layout.width - 2 * side_depth
-        room = (span - box.length) / 2 - u * 0.25
-        a = math.radians(box.angle)
-        along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
-        cx, cy = layout.x + box.cx, layout.y + box.cy
+        room, along, (ux, uy), (cx, cy) = self._beside(box)
         if room >= u * 3.4:
             length = min(room, u * 5.5)
             shift = box.length / 2 + u * 0.15 + length / 2
