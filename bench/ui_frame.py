@@ -39,7 +39,6 @@ def child(size: tuple[int, int], placements: int, idle_seconds: float, started: 
     from ui.app import KioskApp
     from ui.board import HandView
     from ui.memory import memory_services
-    from ui.refusals import refused
     from ui.table import TableLayout
 
     class Rules:
@@ -47,8 +46,7 @@ def child(size: tuple[int, int], placements: int, idle_seconds: float, started: 
             self.board = board
 
         def check(self, p):
-            v = self.board.check(p)
-            return None if v is None else refused(v)
+            return self.board.check(p)
 
         def place(self, p):
             r = self.check(p)

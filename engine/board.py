@@ -20,7 +20,6 @@ actually made become the next position's, so a game or playout rarely runs a cas
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import IntFlag, StrEnum
 from heapq import heappop, heappush
 from typing import Callable, Iterable, NamedTuple
@@ -75,28 +74,39 @@ class Status(IntFlag):
     """Restriction 3: filling the forced spaces leads to a space with four neighbours."""
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """Why a placement is refused: the rule, the cells a player should look at, and plain words."""
+class Refused(ValueError):
+    """An action or placement the rules do not allow now: the one shape every refusal takes, from
+    the board's own verdicts to a mode's turn order (as python-chess raises one ``IllegalMoveError``).
 
-    rule: Rule
-    cells: tuple[Cell, ...]
-    message: str
+    ``rule`` is a stable code from one of the rule vocabularies (:class:`Rule` here, the modes'
+    :class:`engine.modes.Play`, each family's own); the UI words it from that code, in the player's
+    language. ``cells`` are the board cells a player should look at; ``message`` says it in plain
+    English for logs, the command line and the external robots' protocol."""
+
+    def __init__(self, rule: StrEnum, message: str, cells: tuple[Cell, ...] = ()) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.cells = cells
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"
 
-    def with_message(self, message: str) -> Violation:
-        return Violation(self.rule, self.cells, message)
+    def reworded(self, message: str) -> Refused:
+        """The same refusal in other words (same rule and cells)."""
+        return Refused(self.rule, message, self.cells)
 
 
-class IllegalPlacement(ValueError):
-    """Raised by :meth:`Board.place` for a placement the rules refuse; carries the violation."""
+class IllegalPlacement(Refused):
+    """Raised by :meth:`Board.place` for a placement the rules refuse: the refusal, and the placement."""
 
-    def __init__(self, placement: Placement, violation: Violation) -> None:
-        super().__init__(f"tile {placement.tile} at ({placement.q}, {placement.r}) rot {placement.rot}: {violation}")
+    def __init__(self, placement: Placement, refusal: Refused) -> None:
+        super().__init__(refusal.rule, refusal.message, refusal.cells)
         self.placement = placement
-        self.violation = violation
+
+    def __str__(self) -> str:
+        p = self.placement
+        return f"tile {p.tile} at ({p.q}, {p.r}) rot {p.rot}: {self.rule}: {self.message}"
 
 
 class PositionError(ValueError):
@@ -148,7 +158,7 @@ def _placement(tile: int, k: int, rot: int) -> Placement:
     return Placement(tile, q, r, rot)
 
 
-_Refusal = Callable[[], Violation]
+_Refusal = Callable[[], Refused]
 
 
 class Board:
@@ -229,25 +239,25 @@ class Board:
         tiles (then the rules still judge each placement by the position after it: filling a space
         with four neighbours is legal if it leaves none, while a dead forced space refuses all)."""
         status = Status.VALID
-        for violation in self.problems():
-            status |= _STATUS[violation.rule]
+        for problem in self.problems():
+            status |= _STATUS[Rule(problem.rule)]
         return status
 
-    def problems(self) -> list[Violation]:
+    def problems(self) -> list[Refused]:
         """What :meth:`status` finds, each with the cells to look at and plain words."""
         if not self.restricted:
             return []
-        found = [_dead_violation(k, self._need[k]).with_message(
+        found = [_dead_refusal(k, self._need[k]).reworded(
                      "a forced space has neighbours that all show one colour while the bag holds tiles")
                  for k in sorted(self._dead_forced())]
-        found += [Violation(Rule.FOUR_NEIGHBOURS, (unkey(k),),
-                            "a space has four or more neighbours while the bag holds tiles")
+        found += [Refused(Rule.FOUR_NEIGHBOURS, "a space has four or more neighbours while the bag holds tiles",
+                          (unkey(k),))
                   for k in sorted(self._count) if self._count[k] >= 4]
         if self._times() is None and not any(v.rule is Rule.FOUR_NEIGHBOURS for v in found):
             failed, times = self._relax(dict.fromkeys(self._tile_at, 0), None, list(self._forced))
             assert failed is not None
-            found.append(Violation(Rule.CONTROLLED_SIDE, (unkey(failed),),
-                                   "filling the forced spaces would leave a space with four neighbours"))
+            found.append(Refused(Rule.CONTROLLED_SIDE,
+                                 "filling the forced spaces would leave a space with four neighbours", (unkey(failed),)))
         return found
 
     # ------------------------------------------------------------------------ the rules
@@ -256,7 +266,7 @@ class Board:
         """Rotations of ``tile`` that keep the golden rule on the empty ``cell`` (contact aside)."""
         return fits(tile, self.requirement(cell))
 
-    def check(self, placement: Placement, restricted: bool | None = None) -> Violation | None:
+    def check(self, placement: Placement, restricted: bool | None = None) -> Refused | None:
         """None when ``placement`` is legal now, otherwise the first rule it breaks."""
         refusal = self._judge(placement, restricted)
         return None if refusal is None else refusal()
@@ -266,30 +276,30 @@ class Board:
         return self._judge(placement, restricted) is None
 
     def _judge(self, placement: Placement, restricted: bool | None) -> _Refusal | None:
-        """Decide ``placement``; a refusal is returned as a function that words the violation, so
+        """Decide ``placement``; a refusal is returned as a function that words the refusal, so
         that robots and playouts, which only need the verdict, never pay for the wording."""
         tile, q, r, rot = placement
         if not 1 <= tile <= 56 or not 0 <= rot <= 5 or not in_range((q, r)):
-            return lambda: Violation(Rule.NO_SUCH_TILE, (), f"tile {tile} rot {rot} at ({q}, {r}) is not a placement")
+            return lambda: Refused(Rule.NO_SUCH_TILE, f"tile {tile} rot {rot} at ({q}, {r}) is not a placement")
         if tile in self._where:
             there = unkey(self._where[tile])
-            return lambda: Violation(Rule.TILE_ALREADY_PLACED, (there,), f"tile {tile} is already on the board")
+            return lambda: Refused(Rule.TILE_ALREADY_PLACED, f"tile {tile} is already on the board", (there,))
         k = key((q, r))
         cell = (q, r)
         if k in self._tile_at:
-            return lambda: Violation(Rule.OCCUPIED, (cell,), "that space already holds a tile")
+            return lambda: Refused(Rule.OCCUPIED, "that space already holds a tile", (cell,))
         if not self._tile_at:
             if k != ORIGIN:
-                return lambda: Violation(Rule.CONTACT, (cell,), "the first tile goes in the middle, on (0, 0)")
+                return lambda: Refused(Rule.CONTACT, "the first tile goes in the middle, on (0, 0)", (cell,))
             return None
         if k not in self._count:
-            return lambda: Violation(Rule.CONTACT, (cell,), "a tile must touch a tile already on the board")
+            return lambda: Refused(Rule.CONTACT, "a tile must touch a tile already on the board", (cell,))
         face = FACES[tile][rot]
         need = self._need[k]
         wrong = [d for d in range(6) if need[d] != "." and need[d] != face[d]]
         if wrong:
             cells = (cell,) + tuple(unkey(k + STEP[d]) for d in wrong)
-            return lambda: Violation(Rule.GOLDEN_RULE, cells, "touching edges must show the same colour")
+            return lambda: Refused(Rule.GOLDEN_RULE, "touching edges must show the same colour", cells)
         if self.restricted if restricted is None else restricted:
             return self._restriction(k, face)
         return None
@@ -358,17 +368,17 @@ class Board:
         failed = self._cascade_after(k)
         tile_at = self._tile_at
         if failed is not None and _four_sided(k, failed[0], tile_at):
-            return lambda: _cascade_violation(k, *failed, tile_at)
+            return lambda: _cascade_refusal(k, *failed, tile_at)
         dead = self._dead_forced()
         if dead:
-            return lambda: _dead_violation(dead[0], self._need[dead[0]])
+            return lambda: _dead_refusal(dead[0], self._need[dead[0]])
         for d, colour in self._one_colour_sides(k):
             if face[d] == colour:
                 n, o = k + STEP[d], (d + 3) % 6
                 need = self._need[n][:o] + colour + self._need[n][o + 1 :]
-                return lambda: _dead_violation(n, need)
+                return lambda: _dead_refusal(n, need)
         if failed is not None:
-            return lambda: _cascade_violation(k, *failed, tile_at)
+            return lambda: _cascade_refusal(k, *failed, tile_at)
         return None
 
     def _one_colour_sides(self, k: int) -> list[tuple[int, str]]:
@@ -419,7 +429,8 @@ class Board:
                 else:
                     found = self._relax(times, k, ())
             results[k] = found
-        return None if found[0] is None else found
+        failed, times = found
+        return None if failed is None else (failed, times)
 
     def _quick_four(self, k: int) -> tuple[int, dict[int, int]] | None:
         """The common, cheap case of restriction 2: a neighbour of ``k`` already has three tiles."""
@@ -486,9 +497,9 @@ class Board:
 
     def place(self, placement: Placement, restricted: bool | None = None) -> None:
         """Place a tile if the rules allow it now; otherwise raise :class:`IllegalPlacement`."""
-        violation = self.check(placement, restricted)
-        if violation is not None:
-            raise IllegalPlacement(placement, violation)
+        refusal = self.check(placement, restricted)
+        if refusal is not None:
+            raise IllegalPlacement(placement, refusal)
         self.push(placement)
 
     def push(self, placement: Placement) -> None:
@@ -584,7 +595,10 @@ class Board:
         qs = [c[0] for c in cells]
         rs = [c[1] for c in cells]
         q0, q1, r0, r1 = min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1
-        inside = lambda c: q0 <= c[0] <= q1 and r0 <= c[1] <= r1  # noqa: E731
+
+        def inside(c: Cell) -> bool:
+            return q0 <= c[0] <= q1 and r0 <= c[1] <= r1
+
         tile_at = self._tile_at
         outside = {
             key((q, r)) for q in range(q0, q1 + 1) for r in range(r0, r1 + 1)
@@ -742,13 +756,13 @@ _STATUS = {Rule.DEAD_FORCED_SPACE: Status.DEAD_FORCED_SPACE, Rule.FOUR_NEIGHBOUR
            Rule.CONTROLLED_SIDE: Status.CONTROLLED_SIDE}
 
 
-def _dead_violation(k: int, need: str) -> Violation:
+def _dead_refusal(k: int, need: str) -> Refused:
     colour = next(c for c in need if c != ".")
     cells = (unkey(k),) + tuple(unkey(k + STEP[d]) for d in range(6) if need[d] != ".")
-    return Violation(
+    return Refused(
         Rule.DEAD_FORCED_SPACE,
-        cells,
         f"it would leave a space surrounded by {colour} on three sides, which no tile can fill",
+        cells,
     )
 
 
@@ -757,20 +771,20 @@ def _four_sided(placed: int, x: int, tile_at: dict[int, tuple[int, int]]) -> boo
     return sum(1 for s in STEP if x + s in tile_at or x + s == placed) >= 4
 
 
-def _cascade_violation(
+def _cascade_refusal(
     placed: int, x: int, times: dict[int, int], tile_at: dict[int, tuple[int, int]]
-) -> Violation:
-    """The violation for the empty cell ``x`` where the cascade after a tile on ``placed`` fails:
+) -> Refused:
+    """The refusal for the empty cell ``x`` where the cascade after a tile on ``placed`` fails:
     restriction 2 when four tiles would surround it, else restriction 3 (with the spaces whose
     filling leads there)."""
     around = [x + s for s in STEP]
     if _four_sided(placed, x, tile_at):
-        return Violation(Rule.FOUR_NEIGHBOURS, (unkey(x),), "a space would have four or more neighbours")
+        return Refused(Rule.FOUR_NEIGHBOURS, "a space would have four or more neighbours", (unkey(x),))
     own = times.get(x, _NEVER)
     filled = sorted((times[n], n) for n in around if n in times and 0 < times[n] <= own)
-    return Violation(
+    return Refused(
         Rule.CONTROLLED_SIDE,
-        (unkey(x),) + tuple(unkey(n) for _, n in filled),
         "it plays along a controlled side: filling the forced spaces would leave a space with four neighbours",
+        (unkey(x),) + tuple(unkey(n) for _, n in filled),
     )
 

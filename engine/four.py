@@ -22,16 +22,25 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib.resources import files
+from enum import StrEnum
 from typing import Any, ClassVar, Literal, Self
 
 from .board import Board, Placement, PositionError
 from .geometry import Cell, neighbours
-from .modes import Refused, register
+from .modes import Play, Refused, register
 from .tiles import ALL_NUMBERS, COLOURS
 
 Goal = Literal["lines", "loops"]
 GOALS: tuple[Goal, ...] = ("lines", "loops")
-_SPLIT = "one-arrangement"  # the rule code of a refusal that would break the arrangement apart
+
+
+class FourRule(StrEnum):
+    """Four lines' and Four loops' own rule codes (with :class:`engine.modes.Play`'s and the board's)."""
+
+    ONE_ARRANGEMENT = "one-arrangement"
+    """The tiles must stay one arrangement: the move or removal would split it."""
+    EMPTY_CELL = "empty-cell"
+
 
 RECORDS: dict[Goal, dict[str, int]] = {
     "lines": {"booklet_computed": 146, "booklet_by_hand": 139},
@@ -193,7 +202,7 @@ class FourPuzzle:
         try:
             self._place(Placement(old.tile, target[0], target[1], rot))
             if len(groups(self._board)) > 1:
-                raise Refused(_SPLIT, "that move would leave the arrangement in two pieces", (source, target))
+                raise Refused(FourRule.ONE_ARRANGEMENT, "that move would leave the arrangement in two pieces", (source, target))
         except Refused:
             if self._board.cell_of(old.tile) is not None:
                 self._take(target, keep_whole=False)
@@ -209,7 +218,7 @@ class FourPuzzle:
     def undo(self) -> None:
         """Take back the last action."""
         if not self._undo:
-            raise Refused("nothing-to-undo", "there is nothing to take back")
+            raise Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
         action = self._undo.pop()
         kind = action[0]
         if kind == "place":
@@ -231,7 +240,7 @@ class FourPuzzle:
     def _place(self, placement: Placement) -> None:
         violation = self._board.check(placement, restricted=False)
         if violation is not None:
-            raise Refused(violation.rule.value, violation.message, violation.cells)
+            raise violation
         self._board.push(placement)
 
     def _take(self, cell: Cell, keep_whole: bool = True) -> tuple[Placement, int]:
@@ -239,11 +248,11 @@ class FourPuzzle:
         placements = self._board.placements()
         index = next((i for i, p in enumerate(placements) if p.cell == cell), None)
         if index is None:
-            raise Refused("empty-cell", "there is no tile on that space", (cell,))
+            raise Refused(FourRule.EMPTY_CELL, "there is no tile on that space", (cell,))
         rest = placements[:index] + placements[index + 1 :]
         board = _board_of(rest)
         if keep_whole and len(groups(board)) > 1:
-            raise Refused(_SPLIT, "taking this tile away would split the arrangement in two", (cell,))
+            raise Refused(FourRule.ONE_ARRANGEMENT, "taking this tile away would split the arrangement in two", (cell,))
         self._board = board
         return placements[index], index
 
@@ -312,7 +321,7 @@ class FourPuzzle:
         return mode
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.to_json() == self.to_json()  # type: ignore[union-attr]
+        return type(other) is type(self) and other.to_json() == self.to_json()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({len(self._board)} tiles placed, score {self.score})"

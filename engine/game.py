@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .board import Board, Placement, PositionError
 from .geometry import Cell
-from .modes import Refused, register
+from .modes import Play, Refused, register
 from .tiles import ALL_NUMBERS, COLOURS
 
 if TYPE_CHECKING:
@@ -34,6 +34,19 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "tantrix-strategy-record/1"
 HAND_SIZE = 6
+
+
+class StrategyRule(StrEnum):
+    """The strategy game's own rule codes (with :class:`engine.modes.Play`'s and the board's)."""
+
+    DRAW_PENDING = "draw-pending"
+    NOT_PLAYING = "not-playing"
+    NO_DRAW_DUE = "no-draw-due"
+    NOT_YOUR_DRAW = "not-your-draw"
+    NOT_IN_BAG = "not-in-bag"
+    NO_SUCH_SEAT = "no-such-seat"
+    NOT_A_ROBOT = "not-a-robot"
+    ROBOT_SEAT = "robot-seat"
 
 
 class EndRule(StrEnum):
@@ -348,43 +361,50 @@ class StrategyGame:
 
     # ----------------------------------------------------------------------- acting
 
-    def place(self, placement: Placement, seat: int | None = None) -> None:
-        """Place a tile for the seat to move (``seat``, when given, must be that seat).
-
-        Raises :class:`Refused` with ``not-your-turn``, ``draw-pending``, ``game-over``,
-        ``not-playing``, ``not-in-hand``, ``must-fill-forced-space`` or the board's rule code, and
-        then changes nothing.
-        """
+    def check(self, placement: Placement, seat: int | None = None) -> Refused | None:
+        """None when the seat to move (``seat``, when given, must be that seat) may make
+        ``placement`` now; otherwise why not: ``game-over``, ``draw-pending``, ``not-playing``,
+        ``not-your-turn``, ``not-in-hand``, ``must-fill-forced`` or the board's rule. The one
+        predicate :meth:`place` and the kiosk's hover both ask; it changes nothing."""
+        refusal = self._turn_refusal(seat)
+        if refusal is not None:
+            return refusal
         placement = Placement(*placement)
-        self._expect_placement(seat)
-        assert self.turn is not None
-        if placement not in self.legal():
-            raise self._refusal(placement)
-        self._apply(placement)
+        return None if placement in self.legal() else self._refusal(placement)
 
-    def _expect_placement(self, seat: int | None) -> None:
+    def place(self, placement: Placement, seat: int | None = None) -> None:
+        """Place a tile for the seat to move (``seat``, when given, must be that seat); raises
+        the :class:`Refused` of :meth:`check`, and then changes nothing."""
+        refusal = self.check(placement, seat)
+        if refusal is not None:
+            raise refusal
+        self._apply(Placement(*placement))
+
+    def _turn_refusal(self, seat: int | None) -> Refused | None:
+        """Why no placement is awaited now (from ``seat``, when given), or None."""
         if self.phase is Phase.OVER:
-            raise Refused("game-over", "the game is over")
+            return Refused(Play.GAME_OVER, "the game is over")
         if self._due:
             who = self._due[0]
-            raise Refused("draw-pending", f"seat {who} must first draw a tile from the bag")
+            return Refused(StrategyRule.DRAW_PENDING, f"seat {who} must first draw a tile from the bag")
         if self.phase is not Phase.PLAY or self.turn is None:
-            raise Refused("not-playing", "the opening draw is not finished")
+            return Refused(StrategyRule.NOT_PLAYING, "the opening draw is not finished")
         if seat is not None and seat != self.turn:
-            raise Refused("not-your-turn", f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            return Refused(Play.NOT_YOUR_TURN, f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        return None
 
     def _refusal(self, placement: Placement) -> Refused:
         """Why ``placement`` is not among the legal ones: hand, step or the board's rule."""
         assert self.turn is not None
         if placement.tile not in self.hands[self.turn]:
-            return Refused("not-in-hand", f"tile {placement.tile} is not in the hand of seat {self.turn}")
+            return Refused(Play.NOT_IN_HAND, f"tile {placement.tile} is not in the hand of seat {self.turn}")
         if self.step in FILL_STEPS and not self.board.is_forced(placement.cell):
-            return Refused("must-fill-forced-space",
+            return Refused(Play.MUST_FILL_FORCED,
                            "a tile in your hand fits a forced space: fill it before anything else",
                            tuple(self.forced_cells()))
         violation = self.board.check(placement)
         if violation is not None:
-            return Refused(violation.rule.value, violation.message, violation.cells)
+            return violation
         raise AssertionError(f"{placement} passes every rule but is not legal now")  # pragma: no cover
 
     def _apply(self, placement: Placement) -> None:
@@ -406,12 +426,12 @@ class StrategyGame:
         """The seat owing a draw (:attr:`awaiting_draw`) drew ``tile`` from the physical bag.
         A tile that is not in the bag, or a draw nobody owes, is refused and changes nothing."""
         if self.awaiting_draw is None or self._hidden:
-            raise Refused("no-draw-due", "nobody has to draw a tile now")
+            raise Refused(StrategyRule.NO_DRAW_DUE, "nobody has to draw a tile now")
         if seat is not None and seat != self._due[0]:
-            raise Refused("not-your-draw", f"seat {self._due[0]} must draw now, not seat {seat}")
+            raise Refused(StrategyRule.NOT_YOUR_DRAW, f"seat {self._due[0]} must draw now, not seat {seat}")
         if isinstance(tile, bool) or not isinstance(tile, int) or tile not in self._bag:
             where = self._where(tile)
-            raise Refused("not-in-bag", f"tile {tile} is not in the bag: {where}")
+            raise Refused(StrategyRule.NOT_IN_BAG, f"tile {tile} is not in the bag: {where}")
         self._draw(tile)
         self._changed()
 
@@ -430,7 +450,7 @@ class StrategyGame:
         Only the built-in levels: an external robot (``cmd:``) runs a program, so it is handed to
         :meth:`robot_move` from the command line and never kept in a game's state or record."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise Refused("no-such-seat", f"there is no seat {seat!r}")
+            raise Refused(StrategyRule.NO_SUCH_SEAT, f"there is no seat {seat!r}")
         if robot is not None:
             _level(robot)
         self.seats[seat] = Seat(self.seats[seat].colour, robot)
@@ -455,12 +475,14 @@ class StrategyGame:
         """:meth:`robot_choice` as a call to make later, on any thread: what the robot sees and its
         random source are taken now, so the thinking needs nothing of this game any more (the
         table goes on showing it meanwhile) and chooses exactly what :meth:`robot_choice` would."""
-        self._expect_placement(None)
+        refusal = self._turn_refusal(None)
+        if refusal is not None:
+            raise refusal
         assert self.turn is not None
         if robot is None:
             level = self.seats[self.turn].robot
             if level is None:
-                raise Refused("not-a-robot", f"seat {self.turn} is played by a person")
+                raise Refused(StrategyRule.NOT_A_ROBOT, f"seat {self.turn} is played by a person")
             if level not in self._robots:
                 from .robots import make_robot
                 self._robots[level] = make_robot(level)

@@ -12,9 +12,12 @@ lists the modules that define them, imported on demand by :func:`restore`.
 from __future__ import annotations
 
 import importlib
+from enum import StrEnum
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
-from .geometry import Cell
+from .board import Refused
+
+__all__ = ["Mode", "Play", "Refused", "register", "restore", "save"]
 
 MODE_MODULES: tuple[str, ...] = (
     "engine.game",
@@ -29,19 +32,20 @@ MODE_MODULES: tuple[str, ...] = (
 """Modules defining registered modes (each registers its classes when imported)."""
 
 
-class Refused(ValueError):
-    """An action the rules do not allow now. ``rule`` is a stable code the UI translates
-    (e.g. ``"golden-rule"``, ``"restriction-3"``, ``"not-your-turn"``), ``cells`` are the board
-    cells a player should look at, ``message`` says it in plain English."""
+class Play(StrEnum):
+    """Rule codes every mode may refuse with (a family's own codes live with it: the strategy game's
+    in :mod:`engine.game`, the solo modes' in :mod:`engine.solo`, Gobble's in
+    :mod:`engine.gobble.rules`, Four lines' in :mod:`engine.four`, Tanagra's in
+    :mod:`engine.tanagra.rules`; the board's placement rules are :class:`engine.board.Rule`)."""
 
-    def __init__(self, rule: str, message: str, cells: tuple[Cell, ...] = ()) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-        self.cells = cells
-
-    def __str__(self) -> str:
-        return f"{self.rule}: {self.message}"
+    GAME_OVER = "game-over"
+    NOT_YOUR_TURN = "not-your-turn"
+    NOT_IN_HAND = "not-in-hand"
+    MUST_FILL_FORCED = "must-fill-forced"
+    NOTHING_TO_UNDO = "nothing-to-undo"
+    NO_UNDO = "no-undo"
+    NO_SUCH_OPTION = "no-such-option"
+    NO_GAME = "no-game"
 
 
 @runtime_checkable
@@ -74,7 +78,7 @@ def register(cls: M) -> M:
     kind = cls.KIND  # type: ignore[attr-defined]
     if kind in _REGISTRY and _REGISTRY[kind] is not cls:
         raise ValueError(f"two modes claim the kind {kind!r}")
-    _REGISTRY[kind] = cls  # type: ignore[assignment]
+    _REGISTRY[kind] = cls
     return cls
 
 

@@ -115,12 +115,12 @@ class _Scan:
             if len(pair) == 2 and (pair[1] - pair[0]) % 6 in (1, 5):
                 self.rim[index[cell]] = (pair[0], pair[1])
         ahead: list[list[tuple[int, tuple[int, ...], int, int, tuple[int, int]]]] = [[] for _ in cells]
-        for j, pair in self.rim.items():
+        for j, rim_pair in self.rim.items():
             if self.earlier[j]:
                 for i in range(min(self.nb[j][d] for d in self.earlier[j]), j):
                     dirs = tuple(d for d in self.earlier[j] if self.nb[j][d] <= i)
                     at = next((k for k, d in enumerate(dirs) if self.nb[j][d] == i), -1)
-                    ahead[i].append((j, dirs, at, opposite(dirs[at]) if at >= 0 else -1, pair))
+                    ahead[i].append((j, dirs, at, opposite(dirs[at]) if at >= 0 else -1, rim_pair))
         self.ahead = tuple(tuple(found) for found in ahead)
 
 
@@ -384,15 +384,24 @@ class _Stop(Exception):
     """Time is up or the caller cancelled: abandon the current beam."""
 
 
+_Candidate = tuple[Any, ...]
+"""One way to extend a partial arrangement: (rank, parent :class:`_Node`, tile, rot, link effects,
+faults), as ``candidates`` in :func:`beam_search` makes them."""
+_Effect = tuple[Any, ...]
+"""What a tile's link does to its colour (see ``link`` in :func:`beam_search`)."""
+
+
 class _Node:
     """A partial arrangement: the first ``cell`` cells of the scan decided."""
 
     __slots__ = ("rank", "waste", "used", "filled", "ports", "chains", "done", "loops", "bounds",
                  "ends", "faults", "placed", "history")
 
-    def __init__(  # noqa: ANN001, PLR0913
-        self, rank, waste, used, filled, ports, chains, done, loops, bounds, ends, faults, placed, history
-    ):
+    def __init__(  # noqa: PLR0913
+        self, rank: float, waste: float, used: int, filled: int, ports: tuple[Any, ...], chains: tuple[Any, ...],
+        done: tuple[Any, ...], loops: tuple[Any, ...], bounds: tuple[Any, ...], ends: int, faults: int, placed: int,
+        history: Any,
+    ) -> None:
         self.rank = rank  # waste bound, growth bonus, rim penalty and random tie-break: what the beam sorts by
         self.waste = waste  # the bound alone (no bonus, no noise): exact once the cells are all decided
         self.used = used  # bit mask of tiles placed
@@ -433,12 +442,12 @@ def beam_search(
     tiles = len(ALL_NUMBERS)
     random_ = rng.random
     polls = [0]
-    memo: dict[tuple, tuple] = {}  # link effects at cell memo_at[0], shared by the parents alike in that colour
+    memo: dict[tuple[Any, ...], _Effect] = {}  # link effects at cell memo_at[0], shared by the parents alike in that colour
     memo_at = [-1]
 
     rim, ahead = scan.rim, scan.ahead
 
-    def total(bounds: list[float], ends: int) -> float:
+    def total(bounds: Sequence[float], ends: int) -> float:
         """The bound on the waste: exact once every cell is decided."""
         return sum(bounds) + ends / 2 if lines else sum(bounds)
 
@@ -446,7 +455,7 @@ def beam_search(
         """Record a chain closed at both ends."""
         return (done[0] + length - 1, max(done[1], length)) if lines else (done[0] + length, 0)
 
-    def candidates(i: int, parent: _Node, out: list, force: tuple[int, int] | None | bool = False) -> None:
+    def candidates(i: int, parent: _Node, out: list[_Candidate], force: tuple[int, int] | None | bool = False) -> None:
         """Append (rank, parent, tile, rot, detail, faults) for every legal placement on cell ``i``,
         and (..., 0, 0, ...) for leaving it empty when that is allowed; or only the placement
         ``force`` ((tile, rot), or None for empty) the caller imposes. ``detail`` is what :func:`node`
@@ -497,13 +506,13 @@ def beam_search(
         # (-2 for a neighbour left empty, which only a start or guide with a hole in the triangle has),
         # as the direction from this cell to the rim cell (or -1 when this cell does not touch it) and
         # the tiles that could still make it clean, by the colour this cell's tile shows it.
-        checks = []
+        checks: list[tuple[int, tuple[int, ...]]] = []
         for j, dirs, at, facing, jpair in ahead[i]:
             colours = [_colour_at(ports, j * 6 + d) for d in dirs]
             if at < 0:
                 checks.append((0, (_clean(dirs, tuple(colours), jpair),) * 4))
                 continue
-            clean = []
+            clean: list[int] = []
             for c in range(4):
                 colours[at] = c
                 clean.append(_clean(dirs, tuple(colours), jpair))
@@ -514,7 +523,7 @@ def beam_search(
             memo.clear()
             memo_at[0] = i
         base = total(parent.bounds, parent.ends)
-        effects: dict[tuple[int, int, int], tuple] = {}
+        effects: dict[tuple[int, int, int], _Effect] = {}
         for tile, rot in options:
             if used >> tile & 1:
                 continue
@@ -537,13 +546,13 @@ def beam_search(
                 faults += face[pair[0]] != face[pair[1]]
             certain = faults
             unused = ~(used | 1 << tile)
-            for facing, clean in checks:
-                if not clean[face[facing]] & unused:
+            for facing, cleaners in checks:
+                if not cleaners[face[facing]] & unused:
                     certain += 1  # no tile left can turn that rim cell's chains back: its fault is certain
             out.append((rank + _RIM_FAULT * certain + random_() * _NOISE, parent, tile, rot, effects,
                         faults))
 
-    def link(i: int, parent: _Node, colour_of: dict[int, int], c: int, a: int, b: int) -> tuple:
+    def link(i: int, parent: _Node, colour_of: dict[int, int], c: int, a: int, b: int) -> _Effect:
         """What a tile on cell ``i`` linking edges ``a`` and ``b`` in colour ``c`` does to that
         colour: its (chains, done, loops, bound), the chain ends it leaves facing empty space, the
         chain it makes as (length, the port at each end or -1), which :func:`node` records, and
@@ -554,7 +563,7 @@ def beam_search(
         done, loops = parent.done[c], parent.loops[c]
         ends = 0
         length = 1
-        other = []
+        other: list[int] = []
         for e in (a, b):
             if e in colour_of:
                 la, fa = ports[i * 6 + e]
@@ -582,7 +591,7 @@ def beam_search(
         change = new - parent.bounds[c] + (ends / 2 if lines else 0)
         return (half, both), done, loops, new, ends, length, other[0], other[1], change
 
-    def node(i: int, candidate: tuple) -> _Node:
+    def node(i: int, candidate: _Candidate) -> _Node:
         """Build the state a candidate describes (its ports dicts are copied only now)."""
         _, parent, tile, rot, detail, faults = candidate
         ports = list(parent.ports)
@@ -626,14 +635,14 @@ def beam_search(
                     (0.0,) * 4, 0, 0, 0, None)]
     try:
         for i, force in enumerate(prefix):
-            found = []
+            found: list[_Candidate] = []
             candidates(i, states[0], found, force)
             if not found:
                 raise ValueError(f"the prefix breaks the golden rule at {scan.cells[i]}")
             states = [node(i, found[0])]
         guided = states[0] if guide else None
         for i in range(len(prefix), n - _EXHAUSTIVE):
-            found: list[tuple] = []
+            found = []
             for parent in states:
                 candidates(i, parent, found)
             if guided is not None:
@@ -660,14 +669,14 @@ def beam_search(
                 if state.placed == tiles and (best[0] is None or state.waste < best[0].waste):
                     best[0] = state
                 return
-            found: list[tuple] = []
+            found: list[_Candidate] = []
             candidates(i, state, found)
             follow = None
             if guided:
                 want = guide[i] or (0, 0)
                 follow = next((c for c in found if (c[2], c[3]) == want), None)
                 if follow is None:
-                    extra: list[tuple] = []
+                    extra: list[_Candidate] = []
                     candidates(i, state, extra, guide[i])
                     found += extra
                     follow = extra[0] if extra else None
@@ -693,7 +702,8 @@ def beam_search(
         moves.append(move)
     board = Board()
     for i, tile, rot in reversed(moves):
-        board.push(Placement(tile, *scan.cells[i], rot))
+        q, r = scan.cells[i]
+        board.push(Placement(tile, q, r, rot))
     return puzzle_score(board, goal), board
 
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import queue
 import threading
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -91,7 +91,7 @@ class _Model:
             m.add_bool_or([self.occupied[v] for v in nb[u] if v >= 0]).only_enforce_if(self.occupied[u])
         self.arcs: list[dict[tuple[int, int], cp_model.IntVar]] = []
         self.skip: list[list[cp_model.IntVar]] = []
-        self.exits: list[tuple[dict, dict]] = []  # lines: (leave, enter) by (cell, direction)
+        self.exits: list[tuple[dict[Any, Any], dict[Any, Any]]] = []  # lines: (leave, enter) by (cell, direction)
         lines = goal == "lines"
         for c in range(4):
             arcs = {(u, v): m.new_bool_var(f"arc{c}_{u}_{v}") for u in range(n) for v in nb[u] if v >= 0}

@@ -62,8 +62,8 @@ def parse_placement(line: str) -> Placement:
         raise RobotError(f"answer is not JSON ({exc.msg}): {line.strip()[:80]!r}") from None
     if not isinstance(answer, dict):
         raise RobotError(f"answer must be an object with tile, q, r, rot: {line.strip()[:80]!r}")
-    values = [answer.get(k) for k in ("tile", "q", "r", "rot")]
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+    values = [v for v in (answer.get(k) for k in ("tile", "q", "r", "rot")) if isinstance(v, int) and not isinstance(v, bool)]
+    if len(values) != 4:
         raise RobotError(f"answer needs whole numbers tile, q, r and rot: {line.strip()[:80]!r}")
     return Placement(*values)
 
@@ -109,7 +109,7 @@ class ExternalRobot:
         except OSError as exc:
             raise RobotError(f"cannot start {self.command!r}: {exc.strerror}") from None
         self._process = process
-        self._lines = lines = queue.Queue()
+        self._lines = lines = queue.Queue[str | None]()
 
         def read() -> None:  # a thread, so that waiting for an answer can time out
             assert process.stdout is not None
@@ -138,7 +138,7 @@ class ExternalRobot:
             assert self._process is not None
             status = self._process.wait()
             self._fail(f"the program ended (exit status {status}) instead of sending {what}")
-        return line  # type: ignore[return-value]
+        return line
 
     def _fail(self, reason: str) -> NoReturn:
         process, self._process = self._process, None

@@ -71,8 +71,9 @@ def _act(game: StrategyGame, step: int, event: Any) -> None:
         if not isinstance(event, dict):
             raise RecordError(step, "bad-event", f"an event must be an object, not {event!r}")
         if "place" in event:
-            values = [event.get(k) for k in ("tile", "q", "r", "rot")]
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            values = [v for v in (event.get(k) for k in ("tile", "q", "r", "rot"))
+                      if isinstance(v, int) and not isinstance(v, bool)]
+            if len(values) != 4:
                 raise RecordError(step, "bad-event", f"a placement needs whole numbers tile, q, r, rot: {event}")
             game.place(Placement(*values), seat=event["place"])
         elif "draw" in event and game.awaiting_draw is not None:

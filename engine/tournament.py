@@ -18,7 +18,7 @@ order is always complete and the same on every table).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import networkx as nx
 
@@ -61,7 +61,7 @@ class Game:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Game:
         scores = data.get("scores")
-        return cls(str(data["first"]), data.get("second"), tuple(scores) if scores else None)  # type: ignore[arg-type]
+        return cls(str(data["first"]), data.get("second"), tuple(scores) if scores else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ class Tournament:
             waiting.remove(bye)
             games.append(Game(bye, BYE))
         met = self._met()
-        graph = nx.Graph()
+        graph: nx.Graph[str] = nx.Graph()
         spread = max(len(self.played), 1)
         for i, a in enumerate(waiting):
             for b in waiting[i + 1:]:

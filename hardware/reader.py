@@ -34,7 +34,7 @@ from .events import (DeviceStatus, Event, EventSource, Listener, ReaderConnected
                      TagRemoved, TagWritten, UnknownTag)
 from .ntag import TagFormatError
 from .pn532 import Pn532, Pn532Error, Pn532FrameDecoder
-from .protocols import Gone, Hello, LineDecoder, Message, Seen, decoder_for
+from .protocols import Decoder, Gone, Hello, LineDecoder, Message, Seen, decoder_for
 from .registry import RegistryError, TagRegistry, check_tile, normalise_uid
 from .tracker import Change, TagTracker
 
@@ -55,7 +55,7 @@ def find_controller() -> str | None:
 
     for port in sorted(list_ports.comports(), key=lambda port: port.device):
         if (port.vid, port.pid) == CONTROLLER_USB:
-            return port.device
+            return str(port.device)
     return None
 
 
@@ -197,7 +197,7 @@ class SerialTileReader(_Reader):
                     self._poll(port, self._decoder)
                 else:
                     self._set_connected(True)
-                    self._pump(port)
+                    self._pump(port, self._decoder)
             except (serial.SerialException, OSError) as exc:
                 self._set_connected(False, f"{self.port}: {exc}")
             finally:
@@ -208,15 +208,15 @@ class SerialTileReader(_Reader):
         with self._lock:
             self._connected = False
 
-    def _pump(self, port: serial.SerialBase) -> None:
-        self._decoder.reset()
-        heartbeat = self.config.heartbeat_s if isinstance(self._decoder, LineDecoder) else 0.0
+    def _pump(self, port: serial.SerialBase, decoder: Decoder) -> None:
+        decoder.reset()
+        heartbeat = self.config.heartbeat_s if isinstance(decoder, LineDecoder) else 0.0
         last_message = time.monotonic()
         while not self._stop.is_set():
             data = port.read(port.in_waiting or 1)
             now = time.monotonic()
             changes: list[Change] = []
-            messages = self._decoder.feed(data) if data else []
+            messages = decoder.feed(data) if data else []
             if messages:
                 last_message = now
                 if heartbeat:

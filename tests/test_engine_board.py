@@ -55,12 +55,13 @@ def test_golden_rule_names_the_mismatching_neighbour():
     wrong = next(
         rot for rot in range(6) if FACES[3][rot][5] != "G"  # tile 3 at (-1, 1) looks back NE
     )
-    violation = board.check(Placement(3, -1, 1, wrong))
-    assert violation.rule is Rule.GOLDEN_RULE
-    assert violation.cells == ((-1, 1), (0, 0))
+    refusal = board.check(Placement(3, -1, 1, wrong))
+    assert refusal.rule is Rule.GOLDEN_RULE
+    assert refusal.cells == ((-1, 1), (0, 0))
     with pytest.raises(IllegalPlacement) as refused:
         board.place(Placement(3, -1, 1, wrong))
-    assert refused.value.violation == violation
+    assert (refused.value.rule, refused.value.cells, refused.value.message) == (refusal.rule, refusal.cells, refusal.message)
+    assert refused.value.placement == Placement(3, -1, 1, wrong)
     assert len(board) == 1  # nothing changed
 
 

@@ -78,9 +78,13 @@ def test_an_obligatory_fill_comes_before_the_free_move_then_the_turn_passes():
     game = StrategyGame.from_position(position, [[18, *others[:5]], others[5:11]], others[11:16], turn=0)
     assert game.step is Step.FILL and game.legal() == game.obligatory() == [fill]
     elsewhere = Board.legal_placements(position, others[:5])[0]
+    before = save(game)
+    judged = game.check(elsewhere, seat=0)  # the predicate place() asks, changing nothing
+    assert judged is not None and judged.rule == "must-fill-forced" and save(game) == before
+    assert game.check(fill, seat=0) is None and game.check(fill, seat=1).rule == "not-your-turn"
     with pytest.raises(Refused) as refused:
         game.place(elsewhere)
-    assert refused.value.rule == "must-fill-forced-space" and refused.value.cells == ((1, -1),)
+    assert refused.value.rule == "must-fill-forced" and refused.value.cells == ((1, -1),)
     game.place(fill)
     assert game.record()["events"][-2]["forced"] is True
     assert game.step is Step.FREE and game.obligatory() == [] and game.turn == 0

@@ -40,7 +40,7 @@ def test_after_the_opening_a_tile_must_touch_two_tiles():
     )
     assert board.check(lonely, restricted=False) is None  # fine by the board's own rules...
     refused = rules.refusal(board, lonely)
-    assert refused.rule == rules.TWO_NEIGHBOURS and refused.cells == (lonely.cell,)
+    assert refused.rule == rules.GobbleRule.TWO_NEIGHBOURS and refused.cells == (lonely.cell,)
     good = rules.legal_placements(board, unused)
     assert good and all(board.neighbour_count(p.cell) == 2 for p in good)
     assert all(rules.refusal(board, p) is None for p in good)

@@ -78,7 +78,7 @@ def test_claims_need_two_neighbours_and_matching_colours_and_are_all_recorded():
         with pytest.raises(Refused) as refused:
             game.claim(0, p, 10)
         refusals.append(refused.value.rule)
-    assert refusals == ["two-neighbours", "golden-rule", "not-your-tile"]
+    assert refusals == ["two-neighbours", "golden-rule", "not-in-hand"]
     assert [e["result"] for e in game.events] == refusals and len(game.board) == 2
     claimed = game.claim(0, first, 20)
     assert claimed.seq == 4 and game.owner(first.cell) == 0 and first.tile not in game.hands[0]
@@ -102,7 +102,7 @@ def test_a_gobble_gives_tiles_to_the_chosen_opponent(neighbours, earned):
     assert refused.value.rule == "gift-pending"
     for gift, rule in [(Gift(0, tuple(extras[:int(earned)])), "gift-recipient"),
                        (Gift(2, tuple(extras[:int(earned)]) + (fill.tile,)), "gift-count"),
-                       (Gift(2, tuple(game.hands[1][:int(earned)])), "not-your-tile")]:
+                       (Gift(2, tuple(game.hands[1][:int(earned)])), "not-in-hand")]:
         with pytest.raises(Refused) as refused:
             game.give(0, gift, game.now_ms)
         assert refused.value.rule == rule
@@ -151,7 +151,7 @@ def test_the_first_out_wins_and_the_others_play_on_for_places():
     assert game.standings() == [(0, 1, 0), (1, 2, 0), (2, 3, 1)]
     with pytest.raises(Refused) as refused:
         game.claim(2, q[5], 7)
-    assert refused.value.rule == "finished"
+    assert refused.value.rule == "game-over"
 
 
 def test_without_playing_on_the_first_out_ends_the_game():

@@ -69,7 +69,7 @@ def P(owner: int, size: str | None = None) -> Pawn:
 
 def refusal(state: State, action) -> Reason | None:
     found = state.check(action)
-    return None if found is None else found.code
+    return None if found is None else found.rule
 
 
 def test_the_strip_helpers_describe_the_strip():
@@ -470,12 +470,12 @@ def test_move_refusals_name_the_rule():
     }
     for action, code in cases.items():
         found = state.check(action)
-        assert found is not None and found.code is code, action
+        assert found is not None and found.rule is code, action
         assert found.message and str(found).startswith(code.value)
         before = state.to_json()
         with pytest.raises(IllegalAction) as info:
             state.apply(action)
-        assert info.value.refusal == found and state.to_json() == before
+        assert (info.value.rule, info.value.message) == (found.rule, found.message) and state.to_json() == before
 
 
 # ----------------------------------------------------------------------- undo and JSON

@@ -24,10 +24,7 @@ class BoardRules:
         self.placed: list[Placement] = []
 
     def check(self, placement: Placement) -> Refused | None:
-        from ui.refusals import refused
-
-        violation = self.board.check(placement)
-        return None if violation is None else refused(violation)
+        return self.board.check(placement)
 
     def place(self, placement: Placement) -> None:
         refusal = self.check(placement)

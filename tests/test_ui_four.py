@@ -27,7 +27,7 @@ def scenario_four(app):
     from engine.board import Placement as P
     from engine.four import best_known
     from ui.i18n import _
-    from ui.modes.solo_four import RULE_MESSAGES
+    from ui.refusals import RULE_MESSAGES
 
     app.open_family("puzzles")
     yield 0.2

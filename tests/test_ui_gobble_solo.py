@@ -180,7 +180,7 @@ def test_the_how_to_play_script_shows_legal_play():
     for placement in (*gc.OPENING, *gc.BUILD):
         assert rules.refusal(board, placement) is None, placement
         board.push(placement)
-    assert rules.refusal(board, gc.ONE_NEIGHBOUR).rule == rules.TWO_NEIGHBOURS
+    assert rules.refusal(board, gc.ONE_NEIGHBOUR).rule == rules.GobbleRule.TWO_NEIGHBOURS
     assert rules.legal_placements(board, [gc.NOWHERE]) == []
     assert board.neighbour_count(gc.GOBBLE.cell) == 3 and rules.refusal(board, gc.GOBBLE) is None
     race = board.copy()

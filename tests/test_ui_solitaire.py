@@ -10,10 +10,9 @@ from ui_harness import labels, run_scenario, tap
 
 
 def scenario_play(app):
-    from engine.board import Placement as P
     from ui.i18n import _
     from ui.modes import solitaire
-    from ui.refusals import RULE_MESSAGES
+    from ui.refusals import FIRST_TILE, RULE_MESSAGES
     from ui.services import BagButtonPressed
 
     app.go_home()
@@ -36,7 +35,7 @@ def scenario_play(app):
     assert screen.table.bag == 13
     first = solitaire.HOWTO_BUILD[0]
     yield from play_from_hand(hand, board, first._replace(q=2, r=-1), taps=False)
-    assert len(game.board) == 0 and _(RULE_MESSAGES["first-tile"]) in labels(screen.table)
+    assert len(game.board) == 0 and _(FIRST_TILE) in labels(screen.table)
     for placement in solitaire.HOWTO_BUILD:
         yield from play_from_hand(hand, board, placement)
         assert game.board.at(placement.cell) == placement and journaled(app, game)

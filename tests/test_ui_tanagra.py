@@ -101,7 +101,7 @@ def scenario_move(app):
     assert screen.message.text == _(tanagra.WORDS["not-reachable"]), screen.message.text
     # a pawn it may not take: worded from the pawns (a big black pawn takes only big yellow ones)
     small_yellow = next(c for c, p in game.state.pawns.items() if p.owner == 1 and p.size == "small"
-                        and game.check(Move(origin, c)) is not None and game.check(Move(origin, c)).code == "cannot-take")
+                        and game.check(Move(origin, c)) is not None and game.check(Move(origin, c)).rule == "cannot-take")
     yield from tap(_window_point(screen, small_yellow))
     assert screen.message.text == _("A big black pawn takes only big yellow pawns."), screen.message.text
     # a move that empties a triangle: Leave / Move / Remove are offered

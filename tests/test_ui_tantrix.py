@@ -185,7 +185,7 @@ def scenario_whole_game(app):
             if elsewhere is not None:
                 yield from play_by_touch(screen, 0, elsewhere)
                 assert elsewhere.cell not in board
-                assert told(screen, _(RULE_MESSAGES["must-fill-forced-space"]))
+                assert told(screen, _(RULE_MESSAGES["must-fill-forced"]))
                 assert set(screen.board.highlighted) == set(game.forced_cells())
                 refused["fill"] = True
         choice = legal[0]
@@ -303,7 +303,7 @@ def scenario_forced(app):
     elsewhere = next(c for c in board.frontier() if not board.is_forced(c) and board.fits(fill.tile, c))
     yield from drag(slot(hand, fill.tile), reach(hand, screen.board, elsewhere))
     assert elsewhere not in board and fill.tile in game.hands[0]
-    assert told(screen, _(RULE_MESSAGES["must-fill-forced-space"]))
+    assert told(screen, _(RULE_MESSAGES["must-fill-forced"]))
     assert set(screen.board.highlighted) == set(forced)
     # tapping a forced space: how many unseen tiles fit it now and in the endgame
     review = next(r for r in game.review() if r.cell == forced[0])

@@ -30,7 +30,7 @@ from kivy.uix.widget import Widget
 
 from engine.board import Board, Placement
 from engine.geometry import Cell
-from engine.modes import Refused
+from engine.modes import Play, Refused
 
 from . import theme, tileart
 from .hexes import SQRT3, cell_at, centre, corners, extent, rotated_quad
@@ -289,7 +289,7 @@ class BoardView(Widget):
         target = target or self.target
         placement = Placement(tile, cell[0], cell[1], rot)
         if target is None:
-            return placement, Refused("no-game", "no game is being played")
+            return placement, Refused(Play.NO_GAME, "no game is being played")
         verdict = target.check(placement)
         if verdict is not None and self.snap_rotation and cell not in self.board:
             turns = sorted(self.board.fits(tile, cell), key=lambda r: min((r - rot) % 6, (rot - r) % 6))

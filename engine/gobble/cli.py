@@ -28,7 +28,7 @@ def _replay(args: argparse.Namespace) -> Any:
     }
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "gobbles-replay",
         help="replay a Gobbles record and show its standings",

@@ -35,10 +35,10 @@ from typing import Any, NamedTuple, Sequence
 
 from ..board import Board, Placement
 from ..geometry import Cell
-from ..modes import Refused, register
+from ..modes import Play, Refused, register
 from ..tiles import ALL_NUMBERS
 from . import rules
-from .rules import Gobble
+from .rules import Gobble, GobbleRule
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
@@ -75,7 +75,7 @@ class PendingGift(NamedTuple):
     """A gobble whose gift is still to be chosen: ``count`` tiles owed since ``since`` ms."""
 
     player: int
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count; the name is in saved games
     since: int
 
 
@@ -248,19 +248,19 @@ class Gobbles:
         self._arrive(player, at)
         to, tiles = gift.to, tuple(gift.tiles)
         if self.finished:
-            raise Refused("finished", "the game is over")
+            raise Refused(Play.GAME_OVER, "the game is over")
         owed = self.pending.get(player)
         if owed is None:
-            raise Refused("no-gift", "only filling a forced or gobble space gives tiles away")
+            raise Refused(GobbleRule.NO_GIFT, "only filling a forced or gobble space gives tiles away")
         if not (isinstance(to, int) and 0 <= to < len(self.players)) or to == player:
-            raise Refused("gift-recipient", "the tiles go to one of your opponents")
+            raise Refused(GobbleRule.GIFT_RECIPIENT, "the tiles go to one of your opponents")
         if not self.playing(to):
-            raise Refused("gift-recipient", f"{self.players[to].name} has already finished")
+            raise Refused(GobbleRule.GIFT_RECIPIENT, f"{self.players[to].name} has already finished")
         if len(set(tiles)) != len(tiles) or len(tiles) != owed.count:
-            raise Refused("gift-count", f"give exactly {owed.count} of your tiles")
+            raise Refused(GobbleRule.GIFT_COUNT, f"give exactly {owed.count} of your tiles")
         missing = [t for t in tiles if t not in self.hands[player]]
         if missing:
-            raise Refused("not-your-tile", f"tile {missing[0]} is not in your hand")
+            raise Refused(Play.NOT_IN_HAND, f"tile {missing[0]} is not in your hand")
         for t in tiles:
             self.hands[player].remove(t)
         self.hands[to] = sorted(self.hands[to] + list(tiles))
@@ -281,17 +281,17 @@ class Gobbles:
 
     def _claim_refusal(self, player: int, placement: Placement) -> Refused | None:
         if self.finished:
-            return Refused("finished", "the game is over")
+            return Refused(Play.GAME_OVER, "the game is over")
         if not self.playing(player):
-            return Refused("out", "you have no tiles left")
+            return Refused(GobbleRule.OUT, "you have no tiles left")
         if player in self.pending:
-            return Refused("gift-pending", "first choose who gets your gobble tiles")
+            return Refused(GobbleRule.GIFT_PENDING, "first choose who gets your gobble tiles")
         if placement.tile not in self.hands[player]:
-            return Refused("not-your-tile", f"tile {placement.tile} is not in your hand")
+            return Refused(Play.NOT_IN_HAND, f"tile {placement.tile} is not in your hand")
         if placement.cell in self.board:
             who = self._owner.get(placement.cell)
             by = "" if who is None else f": {self.players[who].name} got there first"
-            return Refused("taken", f"that space is taken{by}", (placement.cell,))
+            return Refused(GobbleRule.TAKEN, f"that space is taken{by}", (placement.cell,))
         return rules.refusal(self.board, placement)
 
     def _settle(self) -> None:

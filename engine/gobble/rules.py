@@ -12,14 +12,28 @@ adds the neighbour count, so solo Gobble and multiplayer Gobbles cannot disagree
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import Iterable
 
 from ..board import Board, Placement, Rule
 from ..modes import Refused
 
-TWO_NEIGHBOURS = "two-neighbours"
-"""Refusal code: a tile touching fewer than two tiles once the opening pair is down."""
+
+class GobbleRule(StrEnum):
+    """Gobble's own rule codes (with :class:`engine.modes.Play`'s and the board's)."""
+
+    TWO_NEIGHBOURS = "two-neighbours"
+    """A tile touching fewer than two tiles once the opening pair is down."""
+    TAKEN = "taken"
+    OUT = "out"
+    GIFT_PENDING = "gift-pending"
+    NO_GIFT = "no-gift"
+    GIFT_RECIPIENT = "gift-recipient"
+    GIFT_COUNT = "gift-count"
+    NOT_DRAWN = "not-drawn"
+    REWARD_PENDING = "reward-pending"
+    MUST_PLACE = "must-place"
+    NO_REWARD = "no-reward"
 
 _BEFORE_COUNT = {Rule.NO_SUCH_TILE, Rule.TILE_ALREADY_PLACED, Rule.OCCUPIED}
 
@@ -51,12 +65,12 @@ def refusal(board: Board, placement: Placement) -> Refused | None:
     """
     violation = board.check(placement, restricted=False)
     if violation is not None and violation.rule in _BEFORE_COUNT:
-        return Refused(str(violation.rule), violation.message, violation.cells)
+        return violation
     needed = needed_neighbours(board)
     if needed == 2 and board.neighbour_count(placement.cell) < 2:
-        return Refused(TWO_NEIGHBOURS, "in Gobble a tile must touch at least two tiles", (placement.cell,))
+        return Refused(GobbleRule.TWO_NEIGHBOURS, "in Gobble a tile must touch at least two tiles", (placement.cell,))
     if violation is not None:
-        return Refused(str(violation.rule), violation.message, violation.cells)
+        return violation
     return None
 
 

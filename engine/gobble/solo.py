@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..board import Board, Placement, PositionError
-from ..modes import Refused, register
+from ..modes import Play, Refused, register
 from ..tiles import ALL_NUMBERS
 from . import rules
-from .rules import Gobble
+from .rules import Gobble, GobbleRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +162,7 @@ class GobbleSolo:
         """Place a playable tile; a gobble earns the top discard (if any) as a reward."""
         self._refuse_if_finished()
         if placement.tile not in self.playable:
-            raise Refused("not-drawn", self._what_to_play())
+            raise Refused(GobbleRule.NOT_DRAWN, self._what_to_play())
         refused = rules.refusal(self.board, placement)
         if refused is not None:
             raise refused
@@ -180,11 +180,11 @@ class GobbleSolo:
         """Put the drawn tile on the discard pile; refused while it fits somewhere."""
         self._refuse_if_finished()
         if self.reward:
-            raise Refused("reward-pending", "play the top discard or return it to the bag")
+            raise Refused(GobbleRule.REWARD_PENDING, "play the top discard or return it to the bag")
         fits = rules.legal_placements(self.board, self.hand)
         if fits:
             cells = tuple(sorted({p.cell for p in fits}))
-            raise Refused("must-place", f"tile {fits[0].tile} fits on the board: it must be placed", cells)
+            raise Refused(GobbleRule.MUST_PLACE, f"tile {fits[0].tile} fits on the board: it must be placed", cells)
         self.discards.extend(self.hand)
         self.hand.clear()
         self._draw()
@@ -193,7 +193,7 @@ class GobbleSolo:
         """Reward option: the top discard goes back into the bag, at a random place."""
         self._refuse_if_finished()
         if not self.reward:
-            raise Refused("no-reward", "only filling a forced or gobble space earns the top discard")
+            raise Refused(GobbleRule.NO_REWARD, "only filling a forced or gobble space earns the top discard")
         tile = self.discards.pop()
         where = random.Random(f"{self.seed}:{self.returned}").randrange(len(self.bag) + 1)
         self.bag.insert(where, tile)
@@ -203,7 +203,7 @@ class GobbleSolo:
 
     def undo(self) -> None:
         """Always refused: a placed tile stays where it is."""
-        raise Refused("no-undo", "in Gobble a placed tile stays where it is: there is no undo")
+        raise Refused(Play.NO_UNDO, "in Gobble a placed tile stays where it is: there is no undo")
 
     def _draw(self) -> None:
         """Draw the next tile(s) when nothing is left to place: two for the opening, then one."""
@@ -214,7 +214,7 @@ class GobbleSolo:
 
     def _refuse_if_finished(self) -> None:
         if self.finished:
-            raise Refused("finished", "the game is over")
+            raise Refused(Play.GAME_OVER, "the game is over")
 
     def _what_to_play(self) -> str:
         if self.reward:

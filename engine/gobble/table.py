@@ -4,7 +4,7 @@ Every action goes through one lock. Under it the table reads its clock, stamps t
 milliseconds since the start, and hands it to the pure core (:class:`engine.gobble.gobbles.Gobbles`),
 which appends it to the record with the next sequence number. Arrival order therefore is time
 order is record order, and of two players claiming one space at once exactly one wins; the other
-gets ``Refused("taken", ...)``.
+gets ``Refused(GobbleRule.TAKEN, ...)``.
 
 Robots and kiosk timeouts run on the same clock, which the caller injects (``time.monotonic`` by
 default; :class:`ManualClock` in tests and simulations). Nothing here sleeps or starts threads:

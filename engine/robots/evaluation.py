@@ -268,7 +268,8 @@ def _walk(start: int, adjacent: list[list[tuple[int, float, int]]], seen: list[b
     """Follow connections from ``start`` (a path's end, or anywhere on a cycle) until they stop or
     come back; the chains in order and the connection chances between them (for a cycle the last
     one closes it)."""
-    nodes, probs = [start], []
+    nodes: list[int] = [start]
+    probs: list[float] = []
     seen[start] = True
     came_by = -1
     current = start

@@ -17,9 +17,10 @@ from typing import Any, NamedTuple, Self, Sequence
 
 from ..board import Board, Placement, PositionError, Rule
 from ..geometry import Cell
-from ..modes import Refused, register
+from ..modes import Play, Refused, register
 from ..solver import Control, Hint, HintKind, Status, hint, status
 from .catalogue import DISCOVERY_SIZES, Puzzle, puzzle
+from .rules import SoloRule
 
 
 class PickUp(NamedTuple):
@@ -134,7 +135,7 @@ class PuzzlePlay:
         try:
             goal = self.puzzle.goal(tuple(colours))
         except ValueError as exc:
-            raise Refused("no-such-choice", str(exc)) from None
+            raise Refused(SoloRule.NO_SUCH_CHOICE, str(exc)) from None
         self.colours = goal.colours
 
     def legal_actions(self) -> list[PuzzleAction]:
@@ -157,13 +158,13 @@ class PuzzlePlay:
         """None if ``action`` may be done now, else the refusal naming the rule it breaks."""
         if isinstance(action, PickUp):
             if not any(p.tile == action.tile for p in self._placements):
-                return Refused("not-placed", f"tile {action.tile} is not on the table")
+                return Refused(SoloRule.NOT_PLACED, f"tile {action.tile} is not on the table")
             return None
         p = action
         if p.tile not in self.puzzle.tiles:
-            return Refused(Rule.NO_SUCH_TILE.value, f"tile {p.tile} is not one of this puzzle's tiles")
+            return Refused(Rule.NO_SUCH_TILE, f"tile {p.tile} is not one of this puzzle's tiles")
         if self.puzzle.shape is not None and p.cell not in self.puzzle.shape:
-            return Refused("outside-shape", "this puzzle's tiles stay inside the pyramid", (p.cell,))
+            return Refused(SoloRule.OUTSIDE_SHAPE, "this puzzle's tiles stay inside the pyramid", (p.cell,))
         board = Board()
         for q in self._placements:
             if q.tile != p.tile:
@@ -171,7 +172,7 @@ class PuzzlePlay:
         violation = board.check(p, restricted=False)
         if violation is None or violation.rule is Rule.CONTACT:  # puzzles may be built in pieces
             return None
-        return Refused(violation.rule.value, violation.message, violation.cells)
+        return violation
 
     def apply(self, action: PuzzleAction) -> None:
         """Do ``action``, or raise :class:`Refused` and change nothing."""
@@ -183,15 +184,15 @@ class PuzzlePlay:
             self._placements.remove(before)
             self._history.append(_Step(None, before))
         else:
-            before = next((p for p in self._placements if p.tile == action.tile), None)
+            replaced = next((p for p in self._placements if p.tile == action.tile), None)
             self._set(action)
-            self._history.append(_Step(action, before))
+            self._history.append(_Step(action, replaced))
         self.moves += 1
 
     def undo(self) -> PuzzleAction:
         """Take back the last step (a tile put down, moved or picked up); returns that step."""
         if not self._history:
-            raise Refused("nothing-to-undo", "there is nothing to take back")
+            raise Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
         step = self._history.pop()
         if step.placement is not None:
             self._placements = [p for p in self._placements if p.tile != step.placement.tile]
@@ -224,9 +225,9 @@ class PuzzlePlay:
         to add the new tile to it (``keep``), or starting over on an empty table."""
         n = self.puzzle.discovery_size
         if n is None or n + 1 not in DISCOVERY_SIZES:
-            raise Refused("no-next-puzzle", "there is no next Discovery puzzle after this one")
+            raise Refused(SoloRule.NO_NEXT_PUZZLE, "there is no next Discovery puzzle after this one")
         if not self.finished:
-            raise Refused("not-solved", "solve this puzzle first")
+            raise Refused(SoloRule.NOT_SOLVED, "solve this puzzle first")
         return PuzzlePlay(f"discovery-{n + 1}", None, self._placements if keep else ())
 
     # ---------------------------------------------------------------------------- saving

@@ -13,12 +13,13 @@ import random
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Self, Sequence
 
-from ..board import Board, Placement
+from ..board import Board, Placement, Rule
 from ..geometry import Cell, neighbour, pyramid
-from ..modes import Refused, register
+from ..modes import Play, Refused, register
 from ..solver import Control, Goal, Hint, HintKind, Interrupted, fill, solve
 from ..solver.canonical import moved
 from ..tiles import ALL_NUMBERS
+from .rules import SoloRule
 
 GREAT_PYRAMID_ROWS = 9
 ROWS = range(3, 10)
@@ -113,7 +114,7 @@ class RotationPuzzle:
         try:
             solution = build_layout(rows, rng, control)
         except ValueError as exc:
-            raise Refused("no-such-option", str(exc)) from None
+            raise Refused(Play.NO_SUCH_OPTION, str(exc)) from None
         while True:
             rotations = {p.tile: rng.randrange(6) for p in solution}
             puzzle = cls(rows, solution, rotations, seed)
@@ -157,9 +158,9 @@ class RotationPuzzle:
 
     def check(self, turn: Turn) -> Refused | None:
         if turn.tile not in self.cells:
-            return Refused("no-such-tile", f"tile {turn.tile} is not in this puzzle")
+            return Refused(Rule.NO_SUCH_TILE, f"tile {turn.tile} is not in this puzzle")
         if turn.steps % 6 == 0:
-            return Refused("no-turn", "a turn must turn the tile")
+            return Refused(SoloRule.NO_TURN, "a turn must turn the tile")
         return None
 
     def apply(self, turn: Turn) -> None:
@@ -172,7 +173,7 @@ class RotationPuzzle:
 
     def undo(self) -> Turn:
         if not self.history:
-            raise Refused("nothing-to-undo", "there is nothing to take back")
+            raise Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
         turn = self.history.pop()
         self.rotations[turn.tile] = (self.rotations[turn.tile] - turn.steps) % 6
         return turn

@@ -20,7 +20,8 @@ from enum import StrEnum
 from typing import Any, Self, Sequence, TypeVar
 
 from ..board import Board, Placement, PositionError
-from ..modes import Refused, register
+from ..modes import Play, Refused, register
+from .rules import SoloRule
 
 TILES = tuple(range(1, 15))
 E = TypeVar("E", bound=StrEnum)
@@ -47,10 +48,12 @@ class End(StrEnum):
 def _option(kind: type[E], value: object, name: str) -> E:
     """``value`` as a member of ``kind``; a refusal lists the ones there are."""
     try:
+        if not isinstance(value, str):
+            raise ValueError(value)
         return kind(value)
     except ValueError:
-        allowed = " or ".join(m.value for m in kind)  # type: ignore[attr-defined]
-        raise Refused("no-such-option", f"\"{name}\" must be {allowed}, not {value!r}") from None
+        allowed = " or ".join(m.value for m in kind)
+        raise Refused(Play.NO_SUCH_OPTION, f"\"{name}\" must be {allowed}, not {value!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,12 +138,12 @@ class Solitaire:
     def check(self, p: Placement) -> Refused | None:
         """None if ``p`` may be played now, else the refusal naming the rule it breaks."""
         if self.end is not None:
-            return Refused("game-over", "the game is over")
+            return Refused(Play.GAME_OVER, "the game is over")
         if p.tile not in self.hand:
-            return Refused("not-in-hand", f"tile {p.tile} is not in your hand")
+            return Refused(Play.NOT_IN_HAND, f"tile {p.tile} is not in your hand")
         violation = self._board.check(p, restricted=False)
         if violation is not None:
-            return Refused(violation.rule.value, violation.message, violation.cells)
+            return violation
         return self._rule_refusal(p)
 
     def _rule_refusal(self, p: Placement) -> Refused | None:
@@ -148,7 +151,7 @@ class Solitaire:
         board = self._board
         fillable = [s.cell for s in board.forced_spaces() if any(board.fits(t, s.cell) for t in self.hand)]
         if fillable and p.cell not in fillable:
-            return Refused("must-fill-forced", "a tile in your hand fits a forced space: fill one first", tuple(fillable))
+            return Refused(Play.MUST_FILL_FORCED, "a tile in your hand fits a forced space: fill one first", tuple(fillable))
         if self.rules is Rules.HAND and not fillable and self.bag:
             after = board.copy()
             after.push(p)
@@ -156,7 +159,7 @@ class Solitaire:
             for space in after.forced_spaces():
                 if not board.is_forced(space.cell) and not any(after.fits(t, space.cell) for t in rest):
                     return Refused(
-                        "unfillable-forced-space",
+                        SoloRule.UNFILLABLE_FORCED_SPACE,
                         "that would make a forced space no tile in your hand fits",
                         (space.cell,),
                     )
@@ -183,7 +186,7 @@ class Solitaire:
 
     def undo(self) -> None:
         """Never allowed in Solitaire."""
-        raise Refused("no-undo", "in Solitaire a tile stays where it is put")
+        raise Refused(Play.NO_UNDO, "in Solitaire a tile stays where it is put")
 
     # ---------------------------------------------------------------------------- saving
 

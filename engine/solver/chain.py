@@ -108,7 +108,9 @@ class ChainSearch:
             self.left = len(self.goal.tiles)  # tiles not yet on the chain
             self.counts = [0, 0, 0]  # corners, curves, straights among them
             for t in self.goal.tiles:
-                self.counts[2 - self.bends[t]] += 1
+                bends = self.bends[t]
+                assert bends is not None  # the goal's tiles all carry its colour
+                self.counts[2 - bends] += 1
             self.demand: dict[Cell, int] = {}
             self.clockwise = clockwise
             face = FACES[first.tile][first.rot]
@@ -161,10 +163,11 @@ class ChainSearch:
         gap = distance(cell, target)
         if gap > left - 1 or (gap == 0 and left > 1):
             return False
-        corners, curves, _ = self.counts
+        corners, curves, straights = self.counts
         if not can_close(turned, corners, curves, self.clockwise):
             return False
-        if left <= REACH_LIMIT and not can_reach(cell, heading, self.origin, self.close_heading, tuple(self.counts)):
+        if left <= REACH_LIMIT and not can_reach(cell, heading, self.origin, self.close_heading,
+                                                 (corners, curves, straights)):
             return False
         return all(distance(cell, c) + distance(c, target) <= left - 1 for c in self.pending)
 

@@ -99,7 +99,8 @@ class WeaveSearch:
             first = max(self.goal.tiles, key=lambda t: (sum(c in tile(t).edges for c in self.goal.colours), -t))
             starts = [Placement(first, 0, 0, 0)]
         else:
-            corner = min(self.goal.shape, key=lambda c: (sum(neighbour(c, d) in self.goal.shape for d in range(6)), c[1], c[0]))
+            shape = self.goal.shape
+            corner = min(shape, key=lambda c: (sum(neighbour(c, d) in shape for d in range(6)), c[1], c[0]))
             starts = [Placement(t, corner[0], corner[1], rot) for t in sorted(self.goal.tiles) for rot in range(6)]
         if self.rng is not None:
             self.rng.shuffle(starts)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..modes import register
+from ..modes import Refused, register
 from .lattice import Cell
 from .rules import (
     Action,
@@ -20,7 +20,6 @@ from .rules import (
     Options,
     Phase,
     PositionError,
-    Refusal,
     Result,
     State,
     action_from_json,
@@ -34,7 +33,7 @@ RECORD_VERSION = 1
 class RecordError(ValueError):
     """A record that does not replay: the step (1-based index into its actions) and why."""
 
-    def __init__(self, step: int | None, message: str, refusal: Refusal | None = None) -> None:
+    def __init__(self, step: int | None, message: str, refusal: Refused | None = None) -> None:
         super().__init__(message if step is None else f"step {step}: {message}")
         self.step = step
         self.refusal = refusal
@@ -96,7 +95,7 @@ class Game:
     def legal_actions(self) -> list[Action]:
         return self.state.legal_actions()
 
-    def check(self, action: Action) -> Refusal | None:
+    def check(self, action: Action) -> Refused | None:
         return self.state.check(action)
 
     # ----------------------------------------------------------------------- changing it
@@ -158,7 +157,7 @@ class Game:
             except PositionError as exc:
                 raise RecordError(step, str(exc)) from None
             except IllegalAction as exc:
-                raise RecordError(step, str(exc.refusal), exc.refusal) from None
+                raise RecordError(step, str(exc), exc) from None
         final = record.get("final")
         if final is not None and final != game.state.to_json():
             raise RecordError(None, "the replayed final position differs from the recorded one")

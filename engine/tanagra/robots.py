@@ -173,9 +173,9 @@ def relocation_candidates(state: State, seat: int, limit: int) -> list[Cell]:
         score = 0.0
         for cell in piece_cells(centre):
             for n in neighbours(cell):
-                pawn = pawns.get(n)
-                if pawn is not None:
-                    score += worth[pawn]
+                near = pawns.get(n)
+                if near is not None:
+                    score += worth[near]
         scored.append((score, centre))
     scored.sort(key=lambda sc: (-sc[0], sc[1]))
     return [c for _, c in scored[:limit]]

@@ -2,8 +2,8 @@
 
 A :class:`State` is a whole position: the pieces on the table, the pawns on their cells, the pawns
 (and so the triangles) each player still has to place, whose turn it is and in which phase. Its
-:meth:`State.check` says why an action is refused (a :class:`Refusal`: a :class:`Reason` code and
-plain English), :meth:`State.apply` plays a legal one and :meth:`State.legal_actions` lists them all.
+:meth:`State.check` says why an action is refused (an :class:`~engine.modes.Refused`: a :class:`Reason`
+code and plain English), :meth:`State.apply` plays a legal one and :meth:`State.legal_actions` lists them all.
 
 Phases and actions
 ------------------
@@ -162,25 +162,13 @@ class Reason(StrEnum):
     MUST_MOVE = "must-move"
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """A refused action: the rule it breaks (``code``) and a sentence for the player."""
-
-    code: Reason
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
-
-
 class IllegalAction(Refused):
-    """Raised by :meth:`State.apply` for an action the rules refuse; carries the refusal. It is the
-    engine's common :class:`~engine.modes.Refused`, so the kiosk shows it like any mode's."""
+    """Raised by :meth:`State.apply` for an action the rules refuse: the engine's common
+    :class:`~engine.modes.Refused` (a :class:`Reason` and a sentence), and the action."""
 
-    def __init__(self, action: Action, refusal: Refusal) -> None:
-        super().__init__(str(refusal.code), refusal.message)
+    def __init__(self, action: Action, refusal: Refused) -> None:
+        super().__init__(refusal.rule, refusal.message)
         self.action = action
-        self.refusal = refusal
 
 
 class PositionError(ValueError):
@@ -490,80 +478,80 @@ class State:
 
     # ----------------------------------------------------------------------- the referee
 
-    def check(self, action: Action) -> Refusal | None:
+    def check(self, action: Action) -> Refused | None:
         """None when ``action`` is legal now, else the rule it breaks."""
         if self.phase is Phase.OVER:
-            return Refusal(Reason.GAME_OVER, "the game is over")
+            return Refused(Reason.GAME_OVER, "the game is over")
         expected = {
             Phase.BUILD: (Place,), Phase.MOVE: (Move, Pass), Phase.CHANGE: (Leave, Relocate, Remove)
         }[self.phase]
         if not isinstance(action, expected):
-            return Refusal(Reason.WRONG_PHASE, _PHASE_HELP[self.phase])
+            return Refused(Reason.WRONG_PHASE, _PHASE_HELP[self.phase])
         if isinstance(action, Place):
             return self._check_place(action)
         if isinstance(action, Move):
             return self._check_move(action)
         if isinstance(action, Pass):
             if self.moves():
-                return Refusal(Reason.MUST_MOVE, "you can move a pawn, so you may not pass")
+                return Refused(Reason.MUST_MOVE, "you can move a pawn, so you may not pass")
             return None
         if isinstance(action, Relocate):
             return self._check_site(action.centre, lifted=self.pending)
         return None
 
-    def _check_place(self, action: Place) -> Refusal | None:
+    def _check_place(self, action: Place) -> Refused | None:
         if self.options.players == 2:
             if action.size not in (Size.SMALL, Size.BIG):
-                return Refusal(Reason.BAD_SIZE, "name the pawn to put down: small or big")
+                return Refused(Reason.BAD_SIZE, "name the pawn to put down: small or big")
         elif action.size is not None:
-            return Refusal(Reason.BAD_SIZE, "pawns have no size with 3 or 4 players")
+            return Refused(Reason.BAD_SIZE, "pawns have no size with 3 or 4 players")
         if not self.reserve.get(Pawn(self.turn, action.size)):
             kind = "" if action.size is None else f"{action.size} "
-            return Refusal(Reason.NO_PAWN_LEFT, f"you have no {kind}pawn left to put down")
+            return Refused(Reason.NO_PAWN_LEFT, f"you have no {kind}pawn left to put down")
         return self._check_site(action.centre, lifted=None)
 
-    def _check_site(self, centre: Cell, lifted: Cell | None) -> Refusal | None:
+    def _check_site(self, centre: Cell, lifted: Cell | None) -> Refused | None:
         """Where a piece may go, when placed or relocated (``lifted``: the piece being moved)."""
         if not is_cell(centre):
-            return Refusal(Reason.BAD_CELL, f"{centre!r} is not a cell")
+            return Refused(Reason.BAD_CELL, f"{centre!r} is not a cell")
         if centre == lifted:
-            return Refusal(Reason.SAME_PLACE, "that is where the piece already lies: leave it instead")
+            return Refused(Reason.SAME_PLACE, "that is where the piece already lies: leave it instead")
         cover = self.cover
         others = [c for c in cover if cover[c] != lifted]
         if not others:
             if centre in FIRST_CENTRES:
                 return None
-            return Refusal(Reason.FIRST_IN_MIDDLE, "the first triangle goes in the middle of the table")
+            return Refused(Reason.FIRST_IN_MIDDLE, "the first triangle goes in the middle of the table")
         cells = piece_cells(centre)
         if any(c in cover and cover[c] != lifted for c in cells):
-            return Refusal(Reason.OVERLAP, "the triangle would lie on top of another one")
+            return Refused(Reason.OVERLAP, "the triangle would lie on top of another one")
         for c in cells:
             for n in neighbours(c):
                 other = cover.get(n)
                 if other is not None and other != lifted:
                     return None
-        return Refusal(
+        return Refused(
             Reason.NO_CONTACT, "the triangle must have a cell sharing a side with a placed triangle"
         )
 
-    def _check_move(self, move: Move) -> Refusal | None:
+    def _check_move(self, move: Move) -> Refused | None:
         for cell in (move.origin, move.target):
             if not is_cell(cell):
-                return Refusal(Reason.BAD_CELL, f"{cell!r} is not a cell")
+                return Refused(Reason.BAD_CELL, f"{cell!r} is not a cell")
         pawn = self.pawns.get(move.origin)
         if pawn is None:
-            return Refusal(Reason.NO_PAWN, "there is no pawn on that cell")
+            return Refused(Reason.NO_PAWN, "there is no pawn on that cell")
         if pawn.owner != self.turn:
-            return Refusal(Reason.NOT_YOUR_PAWN, "that pawn is not yours")
+            return Refused(Reason.NOT_YOUR_PAWN, "that pawn is not yours")
         if move.target not in self.cover:
-            return Refusal(Reason.OFF_BOARD, "there is no triangle under that cell")
+            return Refused(Reason.OFF_BOARD, "there is no triangle under that cell")
         there = self.pawns.get(move.target)
         if there is not None and not self.takes(pawn, there):
             if there.owner == pawn.owner:
-                return Refusal(Reason.OCCUPIED, "one of your own pawns stands there")
-            return Refusal(Reason.CANNOT_TAKE, self._capture_help(pawn))
+                return Refused(Reason.OCCUPIED, "one of your own pawns stands there")
+            return Refused(Reason.CANNOT_TAKE, self._capture_help(pawn))
         if move.target not in self.destinations(move.origin):
-            return Refusal(
+            return Refused(
                 Reason.NOT_REACHABLE,
                 "a pawn moves to a touching cell, or jumps over a chain of identical pawns to a "
                 "cell touching one of them",
@@ -812,7 +800,7 @@ def parse_cell(value: Any, what: str) -> Cell:
     cell = tuple(value) if isinstance(value, list) else value
     if not is_cell(cell):
         raise PositionError(f"{what}: {value!r} is not a cell (three integers summing to 1 or 2)")
-    return cell  # type: ignore[return-value]
+    return cell
 
 
 def parse_pawn(item: Mapping[str, Any], players: int) -> Pawn:
@@ -846,7 +834,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return {"type": _SIMPLE_NAMES[type(action)]}
 
 
-_SIMPLE = {"pass": Pass, "leave": Leave, "remove": Remove}
+_SIMPLE: dict[str, type[Pass] | type[Leave] | type[Remove]] = {"pass": Pass, "leave": Leave, "remove": Remove}
 _SIMPLE_NAMES = {cls: name for name, cls in _SIMPLE.items()}
 
 

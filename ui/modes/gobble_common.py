@@ -13,23 +13,7 @@ from engine.board import Placement as P
 
 from ..howto import Step, TileStage
 from ..i18n import N_
-from ..refusals import RULE_MESSAGES
 
-RULE_MESSAGES.update({
-    "two-neighbours": N_("In Gobble a tile must touch at least two tiles already on the table."),
-    "must-place": N_("This tile fits on the table (see the marked spaces): it must be placed, not discarded."),
-    "not-drawn": N_("Place the tile you drew."),
-    "reward-pending": N_("First play the top discard, or return it to the bag."),
-    "no-reward": N_("Only filling a space with three or more tiles around it earns the top discard."),
-    "finished": N_("The game is over."),
-    "taken": N_("Taken! Someone else was quicker to that space."),
-    "gift-pending": N_("Gobble! First choose who gets your tiles."),
-    "not-your-tile": N_("That tile is not in your hand."),
-    "out": N_("You have placed all your tiles."),
-    "gift-recipient": N_("Give the tiles to an opponent who is still playing."),
-    "gift-count": N_("Choose exactly as many tiles as you owe."),
-    "no-gift": N_("Only a gobble gives tiles away."),
-})
 
 # --------------------------------------------------------------------------- the scripts
 

@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 
 from engine.board import Board, Placement
 from engine.gobble import rules
-from engine.gobble.rules import Gobble
+from engine.gobble.rules import Gobble, GobbleRule
 from engine.gobble.solo import Discard, GobbleSolo, Place, ReturnDiscard
 from engine.modes import Refused
 
@@ -54,7 +54,7 @@ class SoloRules:
 
     def check(self, placement: Placement) -> Refused | None:
         if placement.tile not in self.game.playable:
-            return Refused("not-drawn", "place the tile you drew")
+            return Refused(GobbleRule.NOT_DRAWN, "place the tile you drew")
         return rules.refusal(self.game.board, placement)
 
     def place(self, placement: Placement) -> None:

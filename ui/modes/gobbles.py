@@ -37,8 +37,9 @@ from engine.board import Board, Placement
 from engine.geometry import Cell
 from engine.gobble import rules
 from engine.gobble.gobbles import Ending, Gift, Gobbles, Level, Player
+from engine.gobble.rules import GobbleRule
 from engine.gobble.table import GobblesTable
-from engine.modes import Refused
+from engine.modes import Play, Refused
 
 from .. import theme
 from ..board import BoardView, HandView
@@ -128,11 +129,11 @@ class SeatClaims:
     def check(self, placement: Placement) -> Refused | None:
         game = self.screen.game
         if game.finished:
-            return Refused("finished", "the game is over")
+            return Refused(Play.GAME_OVER, "the game is over")
         if self.seat in game.pending:
-            return Refused("gift-pending", "first choose who gets your gobble tiles")
+            return Refused(GobbleRule.GIFT_PENDING, "first choose who gets your gobble tiles")
         if placement.cell in game.board and placement.cell not in self.before:
-            return Refused("taken", "another player filled that space first", (placement.cell,))
+            return Refused(GobbleRule.TAKEN, "another player filled that space first", (placement.cell,))
         return rules.refusal(game.board, placement)
 
     def place(self, placement: Placement) -> None:

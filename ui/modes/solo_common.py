@@ -33,24 +33,9 @@ from engine.game import StrategyGame
 
 from .. import theme
 from ..i18n import N_, _
-from ..refusals import RULE_MESSAGES
 from ..widgets import TButton, TLabel, panel_background
 
 
-RULE_MESSAGES.update({
-    "outside-shape": N_("In this puzzle the tiles stay inside the pyramid (the outlined spaces)."),
-    "not-placed": N_("That tile is not on the table."),
-    "nothing-to-undo": N_("There is nothing to take back."),
-    "no-such-choice": N_("This puzzle does not offer that colour."),
-    "no-next-puzzle": N_("That was the last Discovery puzzle: with tile 31 no loop can be made."),
-    "not-solved": N_("Solve this puzzle first."),
-    "must-fill-forced": N_("A tile in your hand fits a forced space (marked in orange): fill one first."),
-    "unfillable-forced-space": N_("Not now: this would make a forced space that no tile in your hand fits."),
-    "no-undo": N_("In Solitaire a tile stays where it is put."),
-    "game-over": N_("The game is over."),
-    "not-in-hand": N_("Place a tile from your hand."),
-    "no-turn": N_("Turn the tile by tapping it."),
-})
 
 # ------------------------------------------------------------------------------ words
 

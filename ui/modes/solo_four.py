@@ -34,7 +34,7 @@ from .. import theme
 from ..board import HandView
 from ..howto import HowToPlayScreen, Step, TileStage
 from ..i18n import N_, _
-from ..refusals import RULE_MESSAGES, explain, refused
+from ..refusals import explain
 from ..results import Confetti, IconButton
 from ..services import Cue
 from ..widgets import Confirm, TButton
@@ -42,10 +42,6 @@ from . import kind_screen
 from .solo_board import SoloBoard, TrayTable
 from .solo_common import SidePanel, chain_name
 
-RULE_MESSAGES.update({
-    "one-arrangement": N_("The tiles must stay in one arrangement: this would leave them in two pieces."),
-    "empty-cell": N_("There is no tile on that space."),
-})
 
 MODES: dict[Goal, type[FourPuzzle]] = {"lines": FourLines, "loops": FourLoops}
 TITLES = {"lines": N_("Four lines"), "loops": N_("Four loops")}
@@ -115,7 +111,7 @@ class FourTarget:
 
     def check(self, placement: Placement) -> Refused | None:
         violation = without(self.four.board, placement.tile).check(placement, restricted=False)
-        return None if violation is None else refused(violation)
+        return violation
 
     def place(self, placement: Placement) -> None:
         four = self.four

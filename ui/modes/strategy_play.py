@@ -36,9 +36,9 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
 
 from engine.board import Placement
-from engine.game import FILL_STEPS, Phase, StrategyGame, Step
+from engine.game import FILL_STEPS, Phase, StrategyGame, StrategyRule, Step
 from engine.geometry import Cell
-from engine.modes import Refused
+from engine.modes import Play, Refused
 from engine.robots.coach import Advice, advise
 
 from .. import theme
@@ -47,7 +47,7 @@ from ..board_controls import ViewControls
 from ..howto import TileSprite
 from ..i18n import N_, _
 from ..jobs import Job, Outcome
-from ..refusals import RULE_MESSAGES, explain
+from ..refusals import explain
 from ..services import BagButtonPressed, Cue, TileScanned
 from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, SeatBox, TableLayout, TableMask
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
@@ -67,6 +67,9 @@ LONG_PRESS = 1.2
 
 COLOUR_NAMES = {"R": N_("Red"), "Y": N_("Yellow"), "G": N_("Green"), "B": N_("Blue")}
 LEVEL_NAMES = {"beginner": N_("Beginner"), "club": N_("Club"), "expert": N_("Expert"), "master": N_("Master")}
+TURN_RULES = frozenset({Play.GAME_OVER, StrategyRule.DRAW_PENDING, StrategyRule.NOT_PLAYING, Play.NOT_YOUR_TURN})
+"""The refusals that say the seat is not to place now, which come before whoever plays it."""
+
 STEP_WORDS = {Step.FILL: N_("Fill the forced space"), Step.FREE: N_("Your free move"),
               Step.FILL_AGAIN: N_("Fill again")}
 LEARNING_HINTS = {
@@ -75,18 +78,6 @@ LEARNING_HINTS = {
     Step.FILL_AGAIN: N_("Your move made a forced space you can fill: fill it now."),
 }
 
-RULE_MESSAGES.update({
-    "must-fill-forced-space": N_("You must fill the forced space first: a tile in your hand fits it (outlined in "
-                                 "orange)."),
-    "not-your-turn": N_("Wait for your turn."),
-    "draw-pending": N_("First draw a tile from the bag and scan it."),
-    "game-over": N_("The game is over."),
-    "not-playing": N_("First everyone draws a tile from the bag."),
-    "not-in-hand": N_("That tile is not in your hand."),
-    "not-in-bag": N_("That tile is not in the bag: draw another one."),
-    "no-draw-due": N_("No tile is to be drawn now."),
-    "robot-seat": N_("A robot plays this seat. Hold the name by the hand to take the seat back."),
-})
 
 
 def colour_name(colour: str) -> str:
@@ -111,30 +102,21 @@ def ink(colour: str) -> theme.RGBA:
 
 
 class SeatTarget:
-    """Seat ``seat``'s placements as the board judges them. The game decides every rule: a hover
-    asks a copy (:meth:`StrategyGame.view`), so judging changes nothing; a hand that may not play
-    now (not its turn, a draw owed, a robot's seat) is told so without asking."""
+    """Seat ``seat``'s placements as the board judges them: the game decides every rule
+    (:meth:`StrategyGame.check`); only whether a person or a robot plays the seat is the table's
+    own business."""
 
     def __init__(self, screen: StrategyScreen, seat: int) -> None:
         self.screen, self.seat = screen, seat
 
     def check(self, placement: Placement) -> Refused | None:
         game = self.screen.game
-        if game.finished:
-            return Refused("game-over", "the game is over")
-        if game.awaiting_draw is not None:
-            return Refused("draw-pending", "a tile must first be drawn from the bag")
-        if game.turn != self.seat:
-            return Refused("not-your-turn", "it is not this seat's turn")
-        if game.seats[self.seat].robot is not None:
-            return Refused("robot-seat", "a robot plays this seat")
-        if placement in game.legal():
-            return None
-        try:
-            game.view().place(placement, seat=self.seat)
-        except Refused as refusal:
+        refusal = game.check(placement, seat=self.seat)
+        if refusal is not None and refusal.rule in TURN_RULES:
             return refusal
-        return None  # pragma: no cover - legal() and place() agree
+        if game.seats[self.seat].robot is not None:
+            return Refused(StrategyRule.ROBOT_SEAT, "a robot plays this seat")
+        return refusal
 
     def place(self, placement: Placement) -> None:
         """Put ``placement`` down: provisionally, for the player to confirm (see

@@ -25,11 +25,12 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from engine.modes import Refused
 from engine.tanagra.game import Game
 from engine.tanagra.lattice import Cell, piece_cells
 from engine.tanagra.robots import Robot, make_robot
 from engine.tanagra.rules import (
-    Action, EndReason, Leave, Move, Options, Pass, Pawn, Phase, Place, Reason, Refusal, Relocate, Remove, Size,
+    Action, EndReason, Leave, Move, Options, Pass, Pawn, Phase, Place, Reason, Relocate, Remove, Size,
     State, action_from_json,
 )
 
@@ -106,9 +107,9 @@ def is_robot(label: str) -> bool:
     return label.startswith("robot:")
 
 
-def explain(state: State, refusal: Refusal, mover: Cell | None = None) -> str:
+def explain(state: State, refusal: Refused, mover: Cell | None = None) -> str:
     """A refusal in plain words, in the current language."""
-    if refusal.code is Reason.CANNOT_TAKE and mover is not None and mover in state.pawns:
+    if refusal.rule is Reason.CANNOT_TAKE and mover is not None and mover in state.pawns:
         pawn = state.pawns[mover]
         if state.players == 2:
             if pawn.owner == 0:
@@ -118,7 +119,7 @@ def explain(state: State, refusal: Refusal, mover: Cell | None = None) -> str:
                 else _("A big yellow pawn takes only small black pawns.")
         return _("You may take only the pawns of the player on your left: {name}.",
                  name=seat_name(state.players, state.left_of(pawn.owner)))
-    words = WORDS.get(refusal.code)
+    words = WORDS.get(refusal.rule)
     return _(words) if words else refusal.message
 
 

@@ -1,0 +1,56 @@
+"""One refusal vocabulary: every rule code the engine can refuse with is worded once, by the UI's
+read-only table, whatever screens were imported before (each screen once reworded the others')."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from enum import StrEnum
+
+import pytest
+
+from engine.board import Board, IllegalPlacement, Placement, Refused, Rule
+from engine.four import FourRule
+from engine.game import StrategyRule
+from engine.gobble.rules import GobbleRule
+from engine.modes import Play
+from engine.solo.rules import SoloRule
+
+FAMILIES: tuple[type[StrEnum], ...] = (Rule, Play, StrategyRule, SoloRule, GobbleRule, FourRule)
+
+
+def test_each_code_belongs_to_one_family():
+    seen: dict[str, type[StrEnum]] = {}
+    for family in FAMILIES:
+        for code in family:
+            assert code.value not in seen, f"{code.value} is both {seen[code.value].__name__} and {family.__name__}"
+            seen[code.value] = family
+
+
+def test_every_code_is_worded_and_no_screen_rewords_another():
+    import ui.modes
+    from ui.refusals import RULE_MESSAGES, explain
+    from ui.i18n import _
+
+    before = dict(RULE_MESSAGES)
+    for module in pkgutil.iter_modules(ui.modes.__path__, "ui.modes."):
+        importlib.import_module(module.name)
+    assert dict(RULE_MESSAGES) == before
+    with pytest.raises(TypeError):
+        RULE_MESSAGES["not-in-hand"] = "anything"  # type: ignore[index]
+    missing = [code for family in FAMILIES for code in family if code not in RULE_MESSAGES]
+    assert missing == []
+    # the wordings that were wrong in the strategy game while the solo screens were loaded
+    assert explain(Refused(Play.NOT_IN_HAND, "tile 5 is not in the hand of seat 1")) == _("That tile is not in your hand.")
+    assert "Solitaire" not in explain(Refused(Play.NO_UNDO, "there is no undo"))
+
+
+def test_the_board_refuses_with_the_same_shape_as_every_mode():
+    board = Board()
+    board.place(Placement(1, 0, 0, 0))
+    refusal = board.check(Placement(2, 5, 5, 0))
+    assert isinstance(refusal, Refused) and refusal.rule is Rule.CONTACT and refusal.cells == ((5, 5),)
+    with pytest.raises(Refused) as raised:
+        board.place(Placement(2, 5, 5, 0))
+    assert isinstance(raised.value, IllegalPlacement) and raised.value.rule is Rule.CONTACT
+    assert raised.value.placement == Placement(2, 5, 5, 0) and len(board) == 1
