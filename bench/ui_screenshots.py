@@ -76,13 +76,6 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str
         app.set_language("pl")
         yield 0.2
         shot("04-home-pl")
-        from ui.modes import FAMILIES, ready
-
-        soon = next((f for f in FAMILIES if not ready(f)), None)
-        if soon is not None:
-            app.open_family(soon)
-            yield 0.2
-            shot("05-coming-soon-pl")
         app.set_language("en")
         app.open_staff()
         app.pin.keypad.entered = "12"
@@ -183,7 +176,6 @@ def until(done: Any, seconds: float = 15.0) -> Iterator[float]:
 def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     """The mode screens: setup, how to play, play, results of Gobble solo, Gobbles and Tanagra (the
 strategy game's are :func:`strategy_shots`)."""
-    from engine.board import Placement as P
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
     from engine.tanagra.game import Game
@@ -347,7 +339,7 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     a pyramid, the Great Pyramid, Solitaire (both rules), a celebration, the how-to animations."""
     from engine.board import Placement as P
     from engine.solo.solitaire import Solitaire
-    from ui.modes import family, learn, puzzles, solitaire, solo_four, solo_puzzle, solo_rotation
+    from ui.modes import family, solitaire, solo_four, solo_puzzle, solo_rotation
     from ui.modes.solo_common import record_solved, record_time
 
     store = services.store
@@ -731,10 +723,7 @@ class _BoardRules:
         self.board = board
 
     def check(self, placement: Any) -> Any:
-        from ui.refusals import refused
-
-        violation = self.board.check(placement)
-        return None if violation is None else refused(violation)
+        return self.board.check(placement)
 
     def place(self, placement: Any) -> None:
         refusal = self.check(placement)

@@ -8,11 +8,10 @@ devices (whose tag registry lives in the store, whose LEDs start at the settings
 which report a device that cannot be used). Nothing in here can stop the kiosk from starting: every
 problem becomes a report and a working default.
 
-The touchscreen UI (``ui.app.KioskApp``) is not in this tree yet. Until it is, :meth:`Runtime.run`
-prints the engine's demo game, as the kiosk did before. Once it is, it builds
-``ui.services.Services(store=self.store, devices=self.devices, settings=self.settings,
-on_first_frame=self.notifier.ready, on_tick=self.notifier.tick)``, the app, then
-``self.devices.attach(app.post)``, and runs the app; :meth:`close` stops the devices before the store.
+:meth:`Runtime.run` then prepares the window, hands the store, devices, settings and players to the
+touchscreen UI (``ui.app.KioskApp``) as its ``ui.services.Services``, attaches the devices' events
+to the app and runs it until staff quit to the system; :meth:`close` stops the devices before the
+store.
 """
 
 from __future__ import annotations

@@ -5,18 +5,13 @@ the loop; the fourth step wired to the strategy-game screens."""
 
 from __future__ import annotations
 
-import sys
-import types
-from importlib.machinery import ModuleSpec
-
 from test_ui_puzzles import journaled, play_from_hand
-from ui_harness import labels, run_scenario, tap
+from ui_harness import labels, run_scenario, tap, until
 
 
 def scenario_discovery(app):
     from engine.board import Placement as P
     from ui.i18n import _
-    from ui.modes import _exists, learn
 
     app.go_home()
     yield 0.1
@@ -64,27 +59,16 @@ def scenario_discovery(app):
     assert path.discovery_buttons[3].done and path.discovery_buttons[4].next_up
     assert path.step_buttons[0].next_up  # Discovery is learnt with 3..10
     assert _("{solved} of {total} solved", solved=1, total=28) in path.step_buttons[0].text
-    # the fourth step: the strategy-game screens' start_learning_game(app), imported when touched
+    # the fourth step: the strategy game against a beginner robot, each step explained
     path.select(3)
     yield 0.1
-    if not _exists(learn.GAME_MODULE):
-        assert _("The game is coming to this table soon.") in labels(path.detail)
-    started = []
-    fake = types.ModuleType(learn.GAME_MODULE)
-    fake.__spec__ = ModuleSpec(learn.GAME_MODULE, None)
-    fake.start_learning_game = started.append
-    real = sys.modules.get(learn.GAME_MODULE)
-    sys.modules[learn.GAME_MODULE] = fake
-    try:
-        path.select(3)
-        yield 0.1
-        yield from tap(path.play_button)
-    finally:
-        if real is not None:
-            sys.modules[learn.GAME_MODULE] = real
-        else:
-            del sys.modules[learn.GAME_MODULE]
-    assert started == [app]
+    yield from tap(path.play_button)
+    yield until(lambda: app.manager.current_screen is not path)
+    from ui.modes.strategy_play import StrategyScreen
+
+    screen = app.manager.current_screen
+    assert isinstance(screen, StrategyScreen) and screen.learning
+    assert screen.game.seats[0].robot is None and screen.game.seats[1].robot is not None
     return {"progress": store.progress("learn")}
 
 

@@ -281,11 +281,8 @@ def test_the_rotation_how_to_play_ends_solved():
     assert 0 < sum(taps.values()) <= 10  # short enough to watch
 
 
-def test_four_lines_stay_hidden_until_the_optimiser_exists(monkeypatch):
+def test_the_puzzle_list_offers_four_lines_and_four_loops():
     from ui.memory import MemoryStore
     from ui.modes import puzzles
 
-    store = MemoryStore()
-    assert [e.title for e in puzzles.four_entries(store)] == ["Four lines", "Four loops"]
-    monkeypatch.setattr(puzzles, "_exists", lambda module: module != puzzles.FOUR_ENGINE)
-    assert puzzles.four_entries(store) == []
+    assert [e.title for e in puzzles.four_entries(MemoryStore())] == ["Four lines", "Four loops"]

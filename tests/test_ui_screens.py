@@ -1,19 +1,15 @@
-"""The app's screens, rendered headless: attract, home, language switch, coming soon, staff PIN and
+"""The app's screens, rendered headless: attract, home, language switch, a family's screen, staff PIN and
 menu pages, device badges and simulated rings, idle time, the interrupted-game prompt."""
 
 from __future__ import annotations
 
 import os
 import threading
-import types
-from importlib.machinery import ModuleSpec
 
 from ui_harness import Pixels, labels, near, run_scenario, tap, touch_at, until
 
 
-def scenario_home_language_coming_soon(app):
-    from ui.modes import FAMILIES, ready
-
+def scenario_home_language_family(app):
     yield 0.3
     assert app.manager.current == "attract"
     assert app.services.devices.cues[-1].attract  # the rings show the attract animation
@@ -37,62 +33,20 @@ def scenario_home_language_coming_soon(app):
     assert any("Énigmes" in t for t in french)
     assert app.services.settings.language == "fr"
     assert Pixels(app.root).digest() != before  # what is on screen changed, not only the strings
-    # a family whose mode is not in the engine yet: the coming-soon card (in French)
-    missing = [f for f in FAMILIES if not ready(f)]
-    if not missing:  # every mode has landed: hide one family's screen module to see its card
-        from ui import modes
-
-        hidden, real = FAMILIES[-1], modes._exists
-        modes._exists = lambda module: module != hidden.screen_module and real(module)
-        missing = [hidden]
-    yield from tap(app.home.buttons[missing[0].key])
-    assert app.manager.current == "coming-soon"
-    assert "Bientôt disponible" in labels(app.coming_soon)
-    shot = Pixels(app.root)
-    assert shot.digest() != before
-    back = next(w for w in app.coming_soon.walk() if getattr(w, "msg", "") == "Back to the games")
-    yield from tap(back)
-    assert app.manager.current == "home"
-    return {"coming_soon": [f.key for f in missing]}
-
-
-def test_home_language_switch_and_coming_soon_card():
-    result = run_scenario("test_ui_screens", "scenario_home_language_coming_soon", size=(800, 480))
-    assert result["coming_soon"]
-
-
-def scenario_family_lands(app):
-    """A family whose engine module and screen module exist opens its own screen, not the card."""
-    import sys
-
-    from kivy.uix.label import Label
-    from kivy.uix.screenmanager import Screen
-
-    from ui.modes import family, family_screen, ready
-
-    engine_module = types.ModuleType("engine.game")
-    engine_module.__spec__ = ModuleSpec("engine.game", None)
-    sys.modules["engine.game"] = engine_module
-    screen_module = types.ModuleType("ui.modes.tantrix")
-    screen_module.__spec__ = ModuleSpec("ui.modes.tantrix", None)
-    sys.modules["ui.modes.tantrix"] = screen_module
-
-    @family_screen("tantrix")
-    def build(app):
-        screen = Screen(name="tantrix-setup")
-        screen.add_widget(Label(text="setup"))
-        return screen
-
-    assert ready(family("tantrix"))
+    # a family's button opens its own screen (in French), and the home screen comes back
+    yield from tap(app.home.buttons["puzzles"])
+    yield until(lambda: app.manager.current != "home")
+    opened = app.manager.current_screen
+    assert opened.name == "puzzles" and "Énigmes" in " ".join(labels(opened))
     app.go_home()
-    yield 0.2
-    yield from tap(app.home.buttons["tantrix"])
-    assert app.manager.current == "tantrix-setup", app.manager.current
-    return {}
+    yield 0.1
+    assert app.manager.current == "home"
+    return {"opened": opened.name}
 
 
-def test_a_family_whose_mode_has_landed_opens_its_screen():
-    run_scenario("test_ui_screens", "scenario_family_lands", size=(800, 480))
+def test_home_language_switch_and_a_family_screen():
+    result = run_scenario("test_ui_screens", "scenario_home_language_family", size=(800, 480))
+    assert result["opened"] == "puzzles"
 
 
 def _press_keys(app, keys):

@@ -31,7 +31,7 @@ from .modes import Family, entry, family, resume_factory
 from .screens.attract import AttractScreen
 from .screens.home import HomeScreen
 from .screens.ladder import add_ladder_button
-from .screens.prompts import ComingSoonScreen, ResumeScreen
+from .screens.prompts import ResumeScreen
 from .screens.staff import PinScreen, StaffScreen
 from .screens.staff_players import add_players_button
 from .services import (BagButtonHeld, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services, StickerProgress,
@@ -118,11 +118,10 @@ class KioskApp(App):
         self.attract = AttractScreen(self)
         self.home = HomeScreen(on_family=self.open_family, on_language=self.set_language)
         add_ladder_button(self.home, self)
-        self.coming_soon = ComingSoonScreen(on_back=self.go_home)
         self.pin = PinScreen(self.services.settings, on_open=self._open_staff_menu, on_cancel=self.leave_staff)
         self.staff = StaffScreen(self)
         add_players_button(self.staff, self)
-        for screen in (self.attract, self.home, self.coming_soon, self.pin, self.staff):
+        for screen in (self.attract, self.home, self.pin, self.staff):
             self.manager.add_widget(screen)
         u = theme.unit()
         self.corner = StaffCorner(self.open_staff, size=(u * 1.1, u * 1.1))
@@ -189,14 +188,9 @@ class KioskApp(App):
         self.manager.current = "home"
 
     def open_family(self, fam: Family | str) -> None:
-        """The family's own screen, or the "coming soon" card while its mode is not here."""
+        """The family's own screen (its setup, or its list of puzzles)."""
         fam = family(fam) if isinstance(fam, str) else fam
-        factory = entry(fam)
-        if factory is None:
-            self.coming_soon.set_family(fam.title)
-            self.manager.current = "coming-soon"
-        else:
-            self.show(factory(self))
+        self.show(entry(fam)(self))
 
     def open_staff(self) -> None:
         if self.manager.current not in ("staff", "staff-pin"):

@@ -4,13 +4,11 @@
 colour of their backs), 3. Solitaire (tiles 1..14 drawn one by one), 4. the game, against a
 friendly robot. The path shows what is done (ticks, from ``services.store.progress("learn")``) and
 rings the next step; touching a step shows its puzzles below, each ticked once solved. The fourth
-step is played by the strategy-game screens (``ui.modes.tantrix.start_learning_game(app)``, imported
-only when touched); until they are on the table it says so.
+step is played by the strategy-game screens (:func:`ui.modes.tantrix.start_learning_game`).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable
 
 from kivy.graphics import Color, Triangle
@@ -24,13 +22,12 @@ from engine.solo.catalogue import DISCOVERY_SIZES, PUZZLES
 from .. import theme
 from ..i18n import N_, _
 from ..widgets import TButton, TLabel, panel_background
-from . import _exists, family_screen
+from . import family_screen
 from .solo_common import DONE_BG, LearnProgress, TickButton
 from .solo_puzzle import open_puzzle, show_howto as show_puzzle_howto
+from .tantrix import start_learning_game
 
 KEY = "learn"
-GAME_MODULE = "ui.modes.tantrix"
-"""The strategy-game screens; their ``start_learning_game(app)`` opens step 4."""
 
 DISCOVERY_STEP_DONE = 10
 """Discovery counts as learnt once 3..10 are solved: past ten tiles the loop's colour no longer
@@ -75,13 +72,6 @@ def next_step(progress: LearnProgress) -> int:
     """The first step not done (the game, once everything before it is)."""
     done = steps_done(progress)
     return next((i for i, d in enumerate(done) if not d), 3)
-
-
-def learning_game() -> Callable[[Any], Any] | None:
-    """``start_learning_game`` of the strategy-game screens, or None while they are not here."""
-    if not _exists(GAME_MODULE):
-        return None
-    return getattr(importlib.import_module(GAME_MODULE), "start_learning_game", None)
 
 
 class Arrow(Widget):
@@ -224,16 +214,10 @@ class LearnScreen(Screen):
     def _game(self) -> None:
         self._header(N_("Now the real game, against a friendly robot: the longest line or loop of your colour wins."),
                      None)
-        if learning_game() is None:
-            self.detail.add_widget(TLabel(msg=N_("The game is coming to this table soon."), scale=1.0,
-                                          color=theme.ACCENT, bold=True))
-            return
         self._big_button(N_("Play the game"), self.play_game)
 
     def play_game(self) -> None:
-        start = learning_game()
-        if start is not None:
-            start(self.app)
+        start_learning_game(self.app)
 
     def _big_button(self, label: str, action: Callable[[], Any]) -> None:
         u = theme.unit()

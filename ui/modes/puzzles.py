@@ -1,12 +1,11 @@
 """Puzzles: the booklet's puzzles (Junior, Student, Professor, Master, Genius A and B) and the
 rotation puzzles (pyramids of 3 to 8 rows, and the Great Pyramid of 45 tiles), each ticked once
 solved, with its best time; and Four lines and Four loops (all 56 tiles, scored, the best kept:
-``ui.modes.solo_four``), shown once ``engine.four`` is installed (see :func:`four_entries`).
+``ui.modes.solo_four``).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable, NamedTuple
 
 from kivy.uix.boxlayout import BoxLayout
@@ -19,7 +18,8 @@ from engine.solo.rotation import GREAT_PYRAMID_ROWS, ROWS
 from .. import theme
 from ..i18n import N_, _
 from ..widgets import TButton, TLabel, panel_background
-from . import _exists, family_screen
+from . import family_screen
+from . import solo_four
 from .solo_common import TickButton, best_time, format_time, solved_puzzles
 from .solo_puzzle import TITLES, open_puzzle, show_howto as show_puzzle_howto
 from .solo_rotation import open_rotation, rotation_key, show_howto as show_rotation_howto
@@ -45,20 +45,10 @@ class Entry(NamedTuple):
     open: Callable[[Any], Any]
 
 
-FOUR_ENGINE = "engine.four"
-FOUR_SCREEN = "ui.modes.solo_four"
-
-
-if _exists(FOUR_ENGINE) and _exists(FOUR_SCREEN):
-    importlib.import_module(FOUR_SCREEN)  # it registers the screens that resume its modes
-
-
 def four_entries(store: Any) -> list[Entry]:
-    """Four lines and Four loops (all 56 tiles, scored), or none while engine.four or their screen
-    module is missing: that module's ``entries(store)`` gives (title, line in words, open(app))."""
-    if not (_exists(FOUR_ENGINE) and _exists(FOUR_SCREEN)):
-        return []
-    return [Entry(*entry) for entry in importlib.import_module(FOUR_SCREEN).entries(store)]
+    """Four lines and Four loops (all 56 tiles, scored): their screen module's ``entries(store)``
+    gives (title, line in words, open(app))."""
+    return [Entry(*entry) for entry in solo_four.entries(store)]
 
 
 @family_screen(KEY)
@@ -136,7 +126,7 @@ class PuzzlesScreen(Screen):
                 button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.8, values={"rows": rows})
             row.add_widget(button)
         four = four_entries(store)
-        if four:  # four lines and four loops, once engine.four exists (see the module docstring)
+        if four:
             self._section(N_("All 56 tiles"), None)
             row = self._row(ROW)
             for item in four:

@@ -1,4 +1,4 @@
-"""Cards that ask or tell one thing: the interrupted-game prompt and the "coming soon" card."""
+"""Cards that ask or tell one thing: the interrupted-game prompt."""
 
 from __future__ import annotations
 
@@ -51,19 +51,3 @@ class ResumeScreen(Screen):
         self.detail.values = {"reason": reason}
         self.resume_button.disabled = True
         self.resume_button.opacity = 0
-
-
-class ComingSoonScreen(Screen):
-    """For a family whose mode is not on this table yet."""
-
-    def __init__(self, on_back: Callable[[], None], **kwargs: Any) -> None:
-        super().__init__(name="coming-soon", **kwargs)
-        self.family_title = TLabel(scale=1.6, bold=True)
-        self.soon = TLabel(msg=N_("Coming soon"), scale=1.3, color=theme.ACCENT, bold=True)
-        self.detail = TLabel(msg=N_("This game is not on this table yet. Try another one for now!"))
-        back = TButton(msg=N_("Back to the games"), scale=1.2)
-        back.bind(on_release=lambda *_: on_back())
-        card(self, self.family_title, self.soon, self.detail, buttons=[back])
-
-    def set_family(self, title: str) -> None:
-        self.family_title.msg = title
