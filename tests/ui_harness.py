@@ -34,7 +34,8 @@ def run_scenario(module: str, scenario: str, size: tuple[int, int] = (1280, 800)
 
     env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
                KIVY_NO_FILELOG="1", KIVY_CLIPBOARD="sdl2", PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]))
-    env.setdefault("KIVY_HOME", str(Path(tempfile.gettempdir()) / "tantrix-ui-tests-kivy"))
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # one Kivy home per test worker: no races on its files
+    env.setdefault("KIVY_HOME", str(Path(tempfile.gettempdir()) / f"tantrix-ui-tests-kivy-{worker}"))
     spec = json.dumps({"module": module, "scenario": scenario, "size": size, "options": options})
     done = subprocess.run([sys.executable, str(Path(__file__)), spec], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
