@@ -35,7 +35,7 @@ def fit_font(label: Label, base: float) -> None:
     from .audit import fonts, words
 
     size = base
-    for _ in range(6):
+    for _attempt in range(6):
         label.font_size = size
         if isinstance(label, TButton):
             label.resize_subtitle(size)
