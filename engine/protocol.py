@@ -13,6 +13,9 @@ object per line to its standard input and reads one JSON object per line from it
 Each answer must come within ``timeout`` seconds. A program that answers with something that is not
 a placement, that crashes or that stays silent raises :class:`RobotError` (and is stopped); a
 placement the rules refuse is refused by the game like anyone else's. The README documents this.
+
+:class:`Session` is the conversation itself, lines in and out with no program behind it;
+:class:`ExternalRobot` carries its lines to and from a program.
 """
 
 from __future__ import annotations
@@ -56,16 +59,80 @@ def move_message(view: StrategyGame) -> dict[str, Any]:
 
 def parse_placement(line: str) -> Placement:
     """A placement from a robot's answer line; RobotError names what is wrong with it."""
+    answer = _parse(line, "an object with tile, q, r, rot")
+    values = [v for v in (answer.get(k) for k in ("tile", "q", "r", "rot")) if isinstance(v, int) and not isinstance(v, bool)]
+    if len(values) != 4:
+        raise RobotError(f"answer needs whole numbers tile, q, r and rot: {line.strip()[:80]!r}")
+    return Placement(*values)
+
+
+def _parse(line: str, expected: str) -> dict[str, Any]:
     try:
         answer = json.loads(line)
     except json.JSONDecodeError as exc:
         raise RobotError(f"answer is not JSON ({exc.msg}): {line.strip()[:80]!r}") from None
     if not isinstance(answer, dict):
-        raise RobotError(f"answer must be an object with tile, q, r, rot: {line.strip()[:80]!r}")
-    values = [v for v in (answer.get(k) for k in ("tile", "q", "r", "rot")) if isinstance(v, int) and not isinstance(v, bool)]
-    if len(values) != 4:
-        raise RobotError(f"answer needs whole numbers tile, q, r and rot: {line.strip()[:80]!r}")
-    return Placement(*values)
+        raise RobotError(f"answer must be {expected}: {line.strip()[:80]!r}")
+    return answer
+
+
+class Session:
+    """The protocol's conversation, without its transport (as python-chess's engine protocols are
+    tested over a mock transport): it says which line to send next and turns each line received into
+    a name or a placement, or a :class:`RobotError`. :class:`ExternalRobot` carries its lines to and
+    from a program; the tests speak to it exchange by exchange.
+
+    ``hello()`` -> ``ready(line)`` -> (``ask(view)`` -> ``answer(line)``)* -> ``quit()``; a line
+    out of that order is refused (:class:`RobotError`), and so is a second question before the
+    first is answered."""
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self._awaiting: str | None = None  # what the next line received must be
+
+    @property
+    def awaiting(self) -> str | None:
+        """What the robot owes now ("its ready message", "a placement"), or None."""
+        return self._awaiting
+
+    def hello(self) -> str:
+        self._expect(None, "say hello")
+        self._awaiting = "its ready message"
+        return json.dumps({"type": "hello", "protocol": PROTOCOL})
+
+    def ready(self, line: str) -> str:
+        """The robot's name from its ready message."""
+        self._expect("its ready message", "read a ready message")
+        answer = _parse(line, 'a ready message, {"type": "ready", "name": ...}')
+        if answer.get("type") != "ready":
+            raise RobotError(f"expected a ready message, got {line.strip()[:80]!r}")
+        self._awaiting = None
+        name = answer.get("name")
+        self.name = name if isinstance(name, str) and name.strip() else "unnamed robot"
+        return self.name
+
+    def ask(self, view: StrategyGame) -> str:
+        """The move request for the seat to move in ``view``."""
+        if self.name is None:
+            raise RobotError("the robot must be greeted (hello, ready) before it is asked to move")
+        self._expect(None, "ask for a move")
+        self._awaiting = "a placement"
+        return json.dumps(move_message(view))
+
+    def answer(self, line: str) -> Placement:
+        """The placement the robot answered (which the game then judges like anyone's)."""
+        self._expect("a placement", "read a placement")
+        self._awaiting = None
+        return parse_placement(line)
+
+    def quit(self) -> str:
+        self._awaiting = None
+        return json.dumps({"type": "quit"})
+
+    def _expect(self, awaiting: str | None, doing: str) -> None:
+        if self._awaiting != awaiting:
+            owed = f"while waiting for {self._awaiting}" if self._awaiting else "with nothing asked"
+            raise RobotError(f"cannot {doing} {owed}")
 
 
 class ExternalRobot:
@@ -77,14 +144,15 @@ class ExternalRobot:
         self.timeout = timeout
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self._session = Session()
 
     def choose(self, view: StrategyGame, rng: random.Random) -> Placement:
         if self._process is None:
             self._start()
-        self._send(move_message(view))
-        line = self._receive("a placement")
+        self._send(self._session.ask(view))
+        line = self._receive()
         try:
-            return parse_placement(line)
+            return self._session.answer(line)
         except RobotError as exc:
             self._fail(str(exc))
 
@@ -95,7 +163,7 @@ class ExternalRobot:
             return
         try:
             if process.stdin is not None:
-                process.stdin.write(json.dumps({"type": "quit"}) + "\n")
+                process.stdin.write(self._session.quit() + "\n")
                 process.stdin.close()
             process.wait(timeout=1.0)
         except (OSError, subprocess.TimeoutExpired, ValueError):
@@ -110,6 +178,7 @@ class ExternalRobot:
             raise RobotError(f"cannot start {self.command!r}: {exc.strerror}") from None
         self._process = process
         self._lines = lines = queue.Queue[str | None]()
+        self._session = session = Session()
 
         def read() -> None:  # a thread, so that waiting for an answer can time out
             assert process.stdout is not None
@@ -118,18 +187,22 @@ class ExternalRobot:
             lines.put(None)
 
         threading.Thread(target=read, daemon=True).start()
-        self._send({"type": "hello", "protocol": PROTOCOL})
-        self._receive("its ready message")
+        self._send(session.hello())
+        try:
+            session.ready(self._receive())
+        except RobotError as exc:
+            self._fail(str(exc))
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, line: str) -> None:
         assert self._process is not None and self._process.stdin is not None
         try:
-            self._process.stdin.write(json.dumps(message) + "\n")
+            self._process.stdin.write(line + "\n")
             self._process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             self._fail("the program is not reading its input (it has probably crashed)")
 
-    def _receive(self, what: str) -> str:
+    def _receive(self) -> str:
+        what = self._session.awaiting
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:

@@ -1,15 +1,18 @@
-"""External robots over the JSON-lines protocol, end to end with real programs (subprocesses)."""
+"""External robots over the JSON-lines protocol: the conversation exchange by exchange (no program),
+then end to end with real programs (subprocesses)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import pytest
 
+from engine.board import Placement
 from engine.game import StrategyGame
 from engine.match import match
-from engine.protocol import ExternalRobot, RobotError, move_message
+from engine.protocol import PROTOCOL, ExternalRobot, RobotError, Session, move_message
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_robot.py'}"
@@ -33,6 +36,42 @@ def program(tmp_path: Path, name: str, on_move: str) -> str:
         "        break\n"
     )
     return f"cmd:{sys.executable} {path}"
+
+
+def test_a_session_greets_asks_and_reads_placements_exchange_by_exchange():
+    game = StrategyGame.new(2, seed=5)
+    session = Session()
+    with pytest.raises(RobotError, match="greeted"):
+        session.ask(game.view())
+    assert json.loads(session.hello()) == {"type": "hello", "protocol": PROTOCOL}
+    assert session.awaiting == "its ready message"
+    with pytest.raises(RobotError, match="cannot say hello while waiting for its ready message"):
+        session.hello()
+    with pytest.raises(RobotError, match="expected a ready message"):
+        session.ready('{"type": "move"}')
+    assert session.ready('{"type": "ready", "name": "Ada"}') == "Ada" and session.awaiting is None
+    with pytest.raises(RobotError, match="cannot read a placement with nothing asked"):
+        session.answer('{"tile": 1, "q": 0, "r": 0, "rot": 0}')
+    asked = json.loads(session.ask(game.view()))
+    assert asked == move_message(game.view()) and session.awaiting == "a placement"
+    with pytest.raises(RobotError, match="cannot ask for a move while waiting for a placement"):
+        session.ask(game.view())
+    legal = game.legal()[0]
+    assert session.answer(json.dumps(legal.to_json())) == legal and session.awaiting is None
+    session.ask(game.view())
+    for line, reason in [("{not json", "not JSON"), ("[1, 2]", "must be an object"),
+                         ('{"tile": true, "q": 0, "r": 0, "rot": 0}', "whole numbers")]:
+        with pytest.raises(RobotError, match=reason):
+            session.answer(line)
+        session.ask(game.view())  # a refused answer ends that question; the next may be asked
+    assert session.answer('{"tile": 99, "q": 7, "r": 7, "rot": 0}') == Placement(99, 7, 7, 0)  # the game judges it
+    assert json.loads(session.quit()) == {"type": "quit"}
+
+
+def test_a_robot_that_names_itself_oddly_is_still_greeted():
+    session = Session()
+    session.hello()
+    assert session.ready('{"type": "ready"}') == "unnamed robot"
 
 
 def test_the_example_robot_plays_a_match_to_the_end():
