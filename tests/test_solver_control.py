@@ -4,7 +4,6 @@ lead to solutions or name the tile to take back."""
 from __future__ import annotations
 
 import threading
-import time
 
 from engine.board import Board, Placement
 from engine.solo.catalogue import PUZZLES
@@ -42,14 +41,21 @@ def test_a_cancel_flag_set_from_another_thread_stops_it():
 
 def test_patience_ends_an_anytime_search_at_its_deadline_on_cancel_or_once_it_stalls():
     assert not Patience(60.0).over() and Patience(0.0).over()
+    now = [100.0]
+    clock = lambda: now[0]  # noqa: E731
     cancel = threading.Event()
-    patience = Patience(60.0, cancel, stall=0.2)
-    time.sleep(0.1)
+    patience = Patience(60.0, cancel, stall=0.2, clock=clock)
+    now[0] += 0.1
     patience.improved()  # a better answer restarts the stall clock
-    time.sleep(0.15)
+    now[0] += 0.15
     assert not patience.over()
-    time.sleep(0.1)
+    now[0] += 0.1
     assert patience.over()  # 0.25 s without a better answer
+    late = Patience(1.0, clock=clock)
+    now[0] += 0.99
+    assert not late.over()
+    now[0] += 0.02
+    assert late.over()  # its deadline
     waiting = Patience(60.0, cancel)
     assert not waiting.over()
     cancel.set()

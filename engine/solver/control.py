@@ -86,21 +86,23 @@ class Patience:
     """When an anytime search (one that always holds an answer and keeps improving it) should stop:
     at its deadline, when cancelled, or once ``stall`` seconds have passed since its last better
     answer (:meth:`improved`). The stall limit is what lets a search that has stopped gaining hand
-    its time to a fresh start."""
+    its time to a fresh start. ``clock`` is ``time.monotonic``; tests pass a manual one."""
 
-    def __init__(self, seconds: float, cancel: Flag | None = None, stall: float = math.inf) -> None:
-        self.deadline = time.monotonic() + seconds
+    def __init__(self, seconds: float, cancel: Flag | None = None, stall: float = math.inf,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.deadline = clock() + seconds
         self.cancel = cancel
         self.stall = stall
-        self.better_at = time.monotonic()
+        self.better_at = clock()
 
     def improved(self) -> None:
         """The search has just found a better answer."""
-        self.better_at = time.monotonic()
+        self.better_at = self.clock()
 
     def over(self) -> bool:
         """True once the search should stop."""
-        now = time.monotonic()
+        now = self.clock()
         return (
             now >= self.deadline
             or now - self.better_at > self.stall
