@@ -4,15 +4,15 @@ Every command prints one JSON document on stdout. Bad input (unreadable file, ba
 or repeated tile, overlapping cells, a broken golden rule) exits with status 2 and one line on
 stderr naming the problem; so does input too deep or too large for Python to take (JSON nested
 thousands deep, a number of thousands of digits), and input the engine refuses in a way no rule
-names (a value of the wrong type deep inside a record): never a traceback. Other parts of the engine add their commands through ``COMMAND_MODULES``:
-each such module has ``add_commands(subparsers)`` and its parsers set ``run`` to a function taking
-the parsed arguments and returning the JSON-able result.
+names (a value of the wrong type deep inside a record): never a traceback. Other parts of the engine
+add their commands (:func:`build_parser` imports them): each such module has
+``add_commands(subparsers)`` and its parsers set ``run`` to a function taking the parsed arguments
+and returning the JSON-able result.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import sys
@@ -22,14 +22,6 @@ from typing import Any, Callable, NoReturn, Sequence
 from .board import Board, PositionError
 from .playout import playout
 from .tiles import ALL_NUMBERS, COLOURS, TILES
-
-COMMAND_MODULES: tuple[str, ...] = (
-    "engine.game_cli",
-    "engine.gobble.cli",
-    "engine.solve_cli",
-)
-"""Modules adding further commands (game, solver, ...), imported when the parser is built."""
-
 
 class CliError(Exception):
     """A problem with the command's input, reported as one line and exit status 2."""
@@ -173,8 +165,11 @@ def build_parser() -> argparse.ArgumentParser:
     add("demo", _demo, "one random legal game of all 56 tiles, its position and analysis").add_argument(
         "--seed", type=int, default=None
     )
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).add_commands(sub)
+    from . import game_cli, solve_cli  # they import this module's CliError: imported here, not above
+    from .gobble import cli as gobble_cli
+
+    for module in (game_cli, gobble_cli, solve_cli):
+        module.add_commands(sub)
     return parser
 
 

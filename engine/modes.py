@@ -5,32 +5,18 @@ it says what may be done now, applies an action or refuses it with the rule it b
 whole state as JSON so that a power cut never loses a game. The firmware journals
 ``save(mode)`` after every step and calls ``restore(...)`` at boot without knowing which mode it was.
 
-Modes register themselves with :func:`register` under a stable ``KIND`` string; ``MODE_MODULES``
-lists the modules that define them, imported on demand by :func:`restore`.
+Modes register themselves with :func:`register` under a stable ``KIND`` string; :func:`restore`
+imports the modules that define them.
 """
 
 from __future__ import annotations
 
-import importlib
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from .board import Refused
 
 __all__ = ["Mode", "Play", "Refused", "register", "restore", "save"]
-
-MODE_MODULES: tuple[str, ...] = (
-    "engine.game",
-    "engine.gobble.solo",
-    "engine.gobble.gobbles",
-    "engine.solo.puzzle",
-    "engine.solo.solitaire",
-    "engine.solo.rotation",
-    "engine.tanagra.game",
-    "engine.four",
-)
-"""Modules defining registered modes (each registers its classes when imported)."""
-
 
 class Play(StrEnum):
     """Rule codes every mode may refuse with (a family's own codes live with it: the strategy game's
@@ -89,8 +75,7 @@ def save(mode: Mode) -> dict[str, Any]:
 
 def restore(data: dict[str, Any]) -> Mode:
     """The mode saved by :func:`save`; ValueError for an unknown kind or bad state."""
-    for name in MODE_MODULES:
-        importlib.import_module(name)
+    _load_modes()
     kind = data.get("kind") if isinstance(data, dict) else None
     cls = _REGISTRY.get(kind)  # type: ignore[arg-type]
     if cls is None:
@@ -99,3 +84,12 @@ def restore(data: dict[str, Any]) -> Mode:
     if not isinstance(state, dict):
         raise ValueError(f"saved {kind} mode has no state object")
     return cls.from_json(state)
+
+
+def _load_modes() -> None:
+    """Import every module that defines a mode: each registers its classes as it is imported (here,
+    not at the top, because they import this module)."""
+    from . import four, game  # noqa: F401
+    from .gobble import gobbles, solo as gobble_solo  # noqa: F401
+    from .solo import puzzle, rotation, solitaire  # noqa: F401
+    from .tanagra import game as tanagra_game  # noqa: F401

@@ -16,7 +16,6 @@ rules.md position format), ``count`` (with --count) and ``seconds``.
 from __future__ import annotations
 
 import argparse
-import importlib
 import time
 from typing import Any, Callable
 
@@ -25,15 +24,13 @@ from .cli import CliError
 from .solo.catalogue import PUZZLES, Puzzle, parse_colours
 from .solver import Control, Interrupted, Outcome, Result, count, fill, solve
 
-OTHER_PUZZLES: dict[str, str] = {
-    "pyramid": "engine.solve_cli:solve_pyramid",
-    "four-lines": "engine.optimise:solve_command",
-    "four-loops": "engine.optimise:solve_command",
-}
-"""Puzzles answered by something other than the goal solver: name -> "module:function", imported
-when asked for. The function takes the parsed arguments and a :class:`Control` and returns the
-JSON fields of its answer (at least ``solved``, ``position`` and, for optimisation puzzles,
-``score``); ``puzzle`` and ``seconds`` are added here."""
+Handler = Callable[[argparse.Namespace, Control], dict[str, Any]]
+
+
+def _four(args: argparse.Namespace, control: Control) -> dict[str, Any]:
+    from .optimise import solve_command  # the optimiser loads only when asked for
+
+    return solve_command(args, control)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -57,9 +54,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     started = time.monotonic()
     target = OTHER_PUZZLES.get(args.puzzle)
     if target is not None:
-        module, function = target.split(":")
-        handler: Callable[[argparse.Namespace, Control], dict[str, Any]] = getattr(importlib.import_module(module), function)
-        answer = handler(args, control)
+        answer = target(args, control)
     elif args.puzzle in PUZZLES:
         answer = _solve_goal(PUZZLES[args.puzzle], args, control)
     else:
@@ -122,3 +117,9 @@ def solve_pyramid(args: argparse.Namespace, control: Control) -> dict[str, Any]:
     except Interrupted as stop:
         return {"solved": None, "stopped": stop.reason}
     return answer
+
+
+OTHER_PUZZLES: dict[str, Handler] = {"pyramid": solve_pyramid, "four-lines": _four, "four-loops": _four}
+"""Puzzles answered by something other than the goal solver. A handler takes the parsed arguments
+and a :class:`Control` and returns the JSON fields of its answer (at least ``solved``, ``position``
+and, for optimisation puzzles, ``score``); ``puzzle`` and ``seconds`` are added by :func:`run`."""
