@@ -23,6 +23,10 @@ LINK = {"R": rgb("#ff3a30"), "Y": rgb("#ffd21a"), "G": rgb("#2fbf4f"), "B": rgb(
 PLATE = {"R": rgb("#b3221b"), "Y": rgb("#7a6000"), "G": rgb("#1b6e2f"), "B": rgb("#2a5bb8")}
 """A player's colour behind white text (a lit name plate): the link colour darkened to 4.5 : 1 or more."""
 LINK_MARKING = {"R": "dark dots", "Y": "dark rungs", "G": "dark stripe", "B": "light dashes"}
+SEAT_ARCS = {"R": 1, "Y": 2, "G": 3, "B": 4}
+"""A seat colour's shape, besides its hue, wherever the colour alone would tell the seat: its LED
+ring is lit in that many arcs (red the whole ring, yellow two halves, green three thirds, blue four
+quarters, one dark LED between two), and the setup's pawn shows the same gaps."""
 
 # Marks on the board that must never be taken for a link colour, in any colour vision (only very
 # light colours are far from all four for every deficiency; the two also differ in line style).
