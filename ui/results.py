@@ -281,13 +281,11 @@ class ResultsScreen(Screen):
         **kwargs: Any,
     ) -> None:
         super().__init__(name=f"{key}-results", **kwargs)
-        from kivy.core.window import Window
-
         u = theme.unit()
         self.celebrate = celebrate
         # on a portrait panel the words go above the stage and the buttons under it, full width;
         # otherwise the words and buttons make a column beside the stage
-        portrait = stage is not None and Window.height > Window.width
+        portrait = stage is not None and theme.portrait()
         root = BoxLayout(orientation="vertical" if portrait else "horizontal", padding=u * 0.25, spacing=u * 0.25)
         panel_background(root, theme.TABLE_DARK, radius=0)
         column = BoxLayout(orientation="vertical", spacing=u * 0.15,

@@ -112,6 +112,14 @@ def unit() -> float:
     return max(min(Window.width, Window.height) / 10.0, min_target(Window.size))
 
 
+def portrait() -> bool:
+    """Whether the window is taller than wide (the 7" portrait panel): a screen then lays its parts
+    out top to bottom rather than side by side."""
+    from kivy.core.window import Window
+
+    return Window.height > Window.width
+
+
 def font(scale: float = 1.0) -> float:
     """A font size in pixels: body text is 0.45 units (about 22 px on the 800x480 panel)."""
     return unit() * 0.45 * scale

@@ -39,7 +39,7 @@ from ..table import TableLayout
 from ..widgets import TButton, TLabel, confirm_leave, panel_background
 from . import family_screen, kind_screen
 from .gobble_common import solo_script
-from .solo_common import beside, portrait
+from .solo_common import beside
 
 KIND = "gobble-solo"
 SPEC = SetupSpec(key=KIND, title=N_("Gobble solo"), players=(1, 1), default_players=1,
@@ -116,7 +116,7 @@ class GobbleSoloScreen(Screen):
         self.table.seat([self.hand])
         self.hand.bind(on_played=lambda *_: self.after_step())
         # beside the table a column; on a portrait panel a band above it: the words, the pile, the buttons
-        band = portrait()
+        band = theme.portrait()
         side = BoxLayout(orientation="horizontal" if band else "vertical", size_hint=(1, None) if band else (None, 1),
                          width=u * 4.2, height=u * 3.2, padding=u * 0.2, spacing=u * 0.15)
         panel_background(side, theme.TABLE_DARK, radius=0)

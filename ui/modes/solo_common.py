@@ -402,18 +402,10 @@ class TopLabel(TLabel):
         self.text_size = (self.width, self.height)
 
 
-def portrait() -> bool:
-    """Whether the window is taller than wide (the 7" portrait panel): the solo screens then put
-    their panel above the table, full width, so the table keeps the whole width for its tiles."""
-    from kivy.core.window import Window
-
-    return Window.height > Window.width
-
-
 def beside(play_area: Widget, panel: Widget) -> BoxLayout:
-    """A solo screen's play area and its panel: side by side, or the panel above on a portrait
-    panel (:func:`portrait`)."""
-    if portrait():
+    """A solo screen's play area and its panel: side by side, or on a portrait panel the panel
+    above, full width, so that the table keeps the whole width for its tiles."""
+    if theme.portrait():
         root = BoxLayout(orientation="vertical")
         root.add_widget(panel)
         root.add_widget(play_area)
@@ -438,7 +430,7 @@ class SidePanel(BoxLayout):
 
     def __init__(self, on_howto: Callable[[], None], width: float = 5.0, **kwargs: Any) -> None:
         u = theme.unit()
-        band = portrait()
+        band = theme.portrait()
         super().__init__(orientation="horizontal" if band else "vertical",
                          size_hint=(1, None) if band else (None, 1), width=u * width, padding=u * 0.2,
                          spacing=u * 0.2 if band else u * 0.1, **kwargs)
@@ -468,8 +460,7 @@ class SidePanel(BoxLayout):
             column.add_widget(Widget())
             column.add_widget(self.buttons)
             self.add_widget(column)
-            parts = (head, self.extra, self.lines, self.clock, self.buttons)
-            for part in parts:
+            for part in (head, self.extra, self.lines, self.clock, self.buttons):
                 part.bind(height=self._fit_band)
             self._fit_band()
         else:
