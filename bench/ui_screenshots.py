@@ -682,7 +682,8 @@ def frames(seconds: float) -> Iterator[float]:
 
 def ending_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     """The strategy game's endings: the winning line traced (2 players; 4 players with a loop; a
-    draw), another colour's line picked, and the review: the first step, a forced fill, auto-play."""
+    draw), another colour's line picked, and the review: the first step, a forced fill, auto-play;
+    last, the staff statistics (after them, as the records they add stay in the store)."""
     from ui.modes.strategy_results import show_results
 
     results = show_results(app, _finished_game(2, 2), again=lambda: None)
@@ -713,6 +714,13 @@ def ending_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     show_results(app, _finished_game(2, 6), again=lambda: None)
     yield 0.9
     shot("86-tantrix-ending-draw")
+    for kind, robots in (("strategy", {"club": "won"}), ("strategy", {"expert": "lost"}), ("solitaire", {}),
+                         ("gobbles", {"beginner": "lost"})):  # last: these records stay in the store
+        services.store.add_record(kind, {"robots": robots})
+    app.manager.current = "staff"
+    app.staff.open_page("statistics")
+    yield 0.3
+    shot("90-staff-statistics")
     app.go_home()
 
 

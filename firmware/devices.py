@@ -33,6 +33,7 @@ from hardware.rings import WHITE
 from hardware.rings import Cue as RingCue
 from hardware.strips import RGB
 from ui import services as ui
+from ui.theme import SEAT_ARCS
 
 from .config import Config
 from .store import SqliteStore
@@ -59,7 +60,8 @@ def ring_cue(cue: ui.Cue) -> RingCue:
         return hw.Winner(seat, (colours[seat] if seat < len(colours) else None) or WHITE)
     if cue.turn is None and not any(colours):
         return hw.Off()
-    return hw.Play(colours, cue.turn, cue.pulse, cue.forced, cue.bag_empty)
+    arcs = tuple(SEAT_ARCS.get(letter, 1) for letter in cue.colours)
+    return hw.Play(colours, cue.turn, cue.pulse, cue.forced, cue.bag_empty, arcs)
 
 
 def _colour(letter: str) -> RGB | None:

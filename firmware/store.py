@@ -54,6 +54,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
+from ui.services import STAT_DAYS, games_per_day
+
 from . import players
 
 log = logging.getLogger(__name__)
@@ -395,8 +397,10 @@ class SqliteStore:
         return [(row[0], row[1]) for row in rows if isinstance(row[0], str) and isinstance(row[1], int)]
 
     def statistics(self) -> dict[str, Any]:
-        """``games``: finished games per kind; ``robots``: {name: {won, lost, drawn}};
-        ``records``: records kept; ``storage``: where the data lives (or why only in memory)."""
+        """``games``: finished games per kind; ``robots``: {name: {won, lost, drawn}}; ``days``: the
+        games of the last weeks per day and kind (from the records kept, see
+        :func:`ui.services.games_per_day`); ``records``: records kept; ``storage``: where the data
+        lives (or why only in memory)."""
         games: dict[str, int] = {}
         robots: dict[str, dict[str, int]] = {}
         for key, value in self._read("SELECT key, value FROM counters ORDER BY key", ()):
@@ -410,8 +414,13 @@ class SqliteStore:
                 if result in ROBOT_RESULTS:
                     robots.setdefault(name, dict.fromkeys(ROBOT_RESULTS, 0))[result] = value
         kept = self._read("SELECT count(*) FROM records", ())
+        recent = self._read("SELECT created, kind FROM records WHERE created >= ?",
+                            (time.time() - (STAT_DAYS + 1) * 86400,))
+        days = games_per_day((when, kind) for when, kind in recent
+                             if isinstance(when, (int, float)) and isinstance(kind, str))
         storage = f"in memory only: {self.memory_reason}" if self.in_memory else str(self.path)
-        return {"games": games, "robots": robots, "records": kept[0][0] if kept else 0, "storage": storage}
+        return {"games": games, "robots": robots, "days": days, "records": kept[0][0] if kept else 0,
+                "storage": storage}
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:

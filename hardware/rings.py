@@ -9,7 +9,8 @@
 Cues (colours are (r, g, b) 0..255; this module knows seats and colours, not the game):
 
 * ``Play``: each seat ring glows dimly in its player's colour; the seat whose turn it is is lit
-  fully, and breathes (``pulse``) while that player must fill a forced space. The centre ring
+  fully, and breathes (``pulse``) while that player must fill a forced space. A seat's ring may
+  be lit in ``arcs`` (a colour's shape, for colour-blind players). The centre ring
   shows one pip per open forced space, on a dim red ground once the bag is empty.
 * ``Winner``: the winner's ring breathes in their colour, comets in it circle the other rings.
 * ``Attract``: a slow rainbow turning on every ring, for an idle kiosk.
@@ -66,6 +67,9 @@ class Play:
     pulse: bool = False
     forced: int = 0
     bag_empty: bool = False
+    arcs: tuple[int, ...] = ()
+    """Each seat's ring lit in this many arcs, one dark LED between two (1, or missing: the whole
+    ring): a player colour told by its shape as well as its hue, for colour-blind players."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,14 @@ def dim(colour: RGB, level: float) -> RGB:
     """``colour`` at the perceived ``level`` (0..1): its hue kept, its light gamma-corrected."""
     r, g, b = colour
     return (_gamma(r, level), _gamma(g, level), _gamma(b, level))
+
+
+def arc_gaps(n: int, arcs: int) -> frozenset[int]:
+    """The dark LEDs that split a ring of ``n`` into ``arcs`` arcs, the first at LED 0 (none for
+    one arc, or when the ring is too small for the arcs to show: each needs two LEDs or more)."""
+    if arcs <= 1 or n < 3 * arcs:
+        return frozenset()
+    return frozenset(round(k * n / arcs) for k in range(arcs))
 
 
 def _wheel(position: float) -> RGB:
@@ -159,8 +171,11 @@ class Renderer:
         if colour is None:
             return ((0, 0, 0),) * n
         if seat != cue.turn:
-            return (dim(colour, OTHER_SEAT_LEVEL),) * n
-        return (dim(colour, pulse_level(t)) if cue.pulse else colour,) * n
+            lit = dim(colour, OTHER_SEAT_LEVEL)
+        else:
+            lit = dim(colour, pulse_level(t)) if cue.pulse else colour
+        gaps = arc_gaps(n, cue.arcs[seat] if seat < len(cue.arcs) else 1)
+        return tuple((0, 0, 0) if k in gaps else lit for k in range(n))
 
     def _centre(self, cue: Play) -> tuple[RGB, ...]:
         n = self.centre or 0

@@ -113,8 +113,9 @@ def test_ui_cues_become_ring_cues():
     assert ring_cue(ui.Cue(winners=(1, 0), colours=("R", "B"), turn=1)) == Winner(1, blue)
     assert ring_cue(ui.Cue(winners=(2,), colours=("R", "B"))) == Winner(2, WHITE)
     assert ring_cue(ui.Cue(turn=1, colours=("R", "B"), pulse=True, forced=2, bag_empty=True)) == \
-        Play((PLAYER_COLOURS["R"], blue), 1, True, 2, True)
-    assert ring_cue(ui.Cue(colours=("", "B"))) == Play((None, blue), None)
+        Play((PLAYER_COLOURS["R"], blue), 1, True, 2, True, arcs=(1, 4))
+    assert ring_cue(ui.Cue(colours=("", "B"))) == Play((None, blue), None, arcs=(1, 4))
+    assert ring_cue(ui.Cue(colours=("Y", "G"))).arcs == (2, 3)  # each colour's shape (ui.theme.SEAT_ARCS)
     with pytest.raises(ValueError, match="unknown player colour 'P'"):
         ring_cue(ui.Cue(turn=0, colours=("P",)))
 

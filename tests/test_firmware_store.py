@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import sqlite3
@@ -87,6 +88,15 @@ def test_records_progress_scores_and_statistics(tmp_path):
     assert stats["games"] == {"strategy": 12, "solitaire": 1}  # counts outlive pruned records
     assert stats["robots"] == {"Ada": {"won": 8, "lost": 4, "drawn": 0}}
     assert stats["records"] == 10 and stats["storage"] == str(tmp_path / DATABASE)
+    today = datetime.date.today().isoformat()
+    assert stats["days"] == {today: {"strategy": 9, "solitaire": 1}}  # the days come from the records kept
+    with sqlite3.connect(tmp_path / DATABASE) as db:  # two games of long ago, one of five days ago
+        db.execute("UPDATE records SET created = created - 40 * 86400 WHERE id IN (?, ?)", (ids[-1], ids[-2]))
+        db.execute("UPDATE records SET created = created - 5 * 86400 WHERE id = ?", (ids[-3],))
+    db.close()
+    five_days_ago = (datetime.date.today() - datetime.timedelta(days=5)).isoformat()
+    assert SqliteStore(tmp_path).statistics()["days"] == {five_days_ago: {"strategy": 1},
+                                                         today: {"strategy": 6, "solitaire": 1}}
 
     assert store.progress("puzzles") == {}
     store.set_progress("puzzles", {"solved": [1, 2]})

@@ -31,6 +31,16 @@ def test_turn_is_lit_others_glow_empty_seats_dark():
     assert not Renderer.animated(Play(colours=(RED,), turn=0), error=False)
 
 
+def test_a_seat_ring_is_lit_in_its_colours_arcs():
+    rings = RingsConfig(backend="simulated", rings=[{"leds": 12}, {"leds": 12}, {"leds": 16}, {"leds": 6}])
+    frame = Renderer(rings).frame(Play(colours=(RED, YELLOW, BLUE, BLUE), turn=1, arcs=(1, 2, 4, 4)), False, 0.0)
+    assert frame[0] == (dim(RED, OTHER_SEAT_LEVEL),) * 12  # one arc: the whole ring
+    assert [k for k, led in enumerate(frame[1]) if led == BLACK] == [0, 6]  # two halves, the turn's ring lit fully
+    assert all(led == YELLOW for k, led in enumerate(frame[1]) if k not in (0, 6))
+    assert [k for k, led in enumerate(frame[2]) if led == BLACK] == [0, 4, 8, 12]  # four quarters
+    assert BLACK not in frame[3]  # six LEDs are too few for four arcs: the whole ring, not a mess
+
+
 def test_pulse_shape():
     assert pulse_level(0) == pytest.approx(PULSE_FLOOR)
     assert pulse_level(PULSE_PERIOD_S / 2) == pytest.approx(1.0)

@@ -33,14 +33,9 @@ QUICK = [((800, 480), 0), ((720, 1280), 0)]
 FULL = bool(os.environ.get("FIT_FULL"))
 
 STILL_OPEN = {
-    # the Four lines / loops tray holds up to 16 tiles beside the board: 30-46 px across
-    "four-lines": {"small-control"},
-    # hands of the Gobbles table and the solo modes on a portrait panel: 44-52 px, 71 needed
-    "gobbles-2": {"small-control"}, "gobbles-6": {"small-control"}, "gobble-solo": {"small-control"},
-    "solitaire": {"small-control"},
-    # the strategy results' standings, its replay buttons (50 px wide) and the play screen's plates
-    # on narrow (portrait) panels
-    "tantrix-results": {"split-word", "small-control"}, "tantrix-2": {"overflow"}, "tantrix-4": {"overflow"},
+    # hands of the Gobbles table on a portrait panel: 44-52 px, 71 needed; the 4-player strategy
+    # table's seat banners and plates on a narrow panel (both being reworked in other branches)
+    "gobbles-2": {"small-control"}, "gobbles-6": {"small-control"}, "tantrix-4": {"overflow"},
 }
 
 

@@ -249,8 +249,10 @@ def scenario_colours(app):
     app.show(screen)
     yield 0.3
     assert [s.colour.key for s in screen.seats] == ["R", "Y"]
+    assert [card.swatch.arcs for card in screen.cards[:2]] == [1, 2]  # the pawns' shapes, as the LED rings'
     yield from tap(screen.cards[0].swatch)
     assert [s.colour.key for s in screen.seats] == ["G", "Y"]  # Y is taken: skipped
+    assert screen.cards[0].swatch.arcs == 3
     yield from tap(screen.cards[0].swatch)
     yield from tap(screen.cards[0].swatch)
     assert screen.seats[0].colour.key == "R" and screen.cards[0].title.text == "Red"

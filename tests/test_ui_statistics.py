@@ -1,13 +1,17 @@
-"""The staff statistics: sentences in the kiosk's language (with each language's plurals), bars per
-mode, and an export of statistics and records to a USB stick or a file."""
+"""The staff statistics: sentences in the kiosk's language (with each language's plurals), the games
+of the last four weeks day by day, bars per mode and per robot level, and an export of statistics
+and records to a USB stick or a file."""
 
 from __future__ import annotations
 
+import datetime
 import json
+import time
 
 from ui.i18n import i18n
 from ui.memory import MemoryStore
 from ui.screens.statistics import export, export_directory, summary
+from ui.services import games_per_day
 from ui_harness import labels, run_scenario
 
 STATS = {"games": {"strategy": 5, "gobbles": 1}, "robots": {"club": {"won": 3, "lost": 1, "drawn": 0}},
@@ -17,17 +21,30 @@ STATS = {"games": {"strategy": 5, "gobbles": 1}, "robots": {"club": {"won": 3, "
 def test_the_statistics_read_as_sentences_in_each_language():
     i18n.language = "en"  # whatever an earlier test left
     try:
-        assert summary(STATS) == ["6 games played in all.", "Tantrix: 5 games", "Gobbles: 1 game",
-                                  "Robot Club: won 3 of 4 games (75 %)"]
+        assert summary(STATS) == ["6 games played in all.", "No games in the last four weeks.", "Tantrix: 5 games",
+                                  "Gobbles: 1 game", "Robot Club: won 3 of 4 games (75 %)"]
+        recent = {**STATS, "days": {"2026-11-18": {"strategy": 2}, "2026-11-21": {"strategy": 2, "gobbles": 1}}}
+        assert summary(recent)[1:3] == ["5 games in the last four weeks.", "Busiest day: Sat, Nov 21, 3 games."]
         assert summary({"games": {}, "robots": {}}) == ["No games played yet."]
         i18n.language = "pl"
         polish = summary(STATS)
-        assert polish[0] == "Rozegrano 6 gier." and polish[1] == "Tantrix: 5 gier" and polish[2] == "Gobbles: 1 gra"
-        assert "wygrane 3 z 4 gier (75 %)" in polish[3]
+        assert polish[0] == "Rozegrano 6 gier." and polish[2] == "Tantrix: 5 gier" and polish[3] == "Gobbles: 1 gra"
+        assert "wygrane 3 z 4 gier (75 %)" in polish[4]
+        assert summary(recent)[1:3] == ["5 gier w ostatnich czterech tygodniach.", "Najwięcej gier: sob., 21 lis, 3 gry."]
         i18n.language = "fr"
-        assert summary(STATS)[2] == "Gobbles : 1 partie"
+        assert summary(STATS)[3] == "Gobbles : 1 partie"
     finally:
         i18n.language = "en"
+
+
+def test_games_are_counted_per_local_day_over_the_last_four_weeks():
+    noon = time.mktime(datetime.datetime(2026, 11, 26, 12).timetuple())
+    day = 86400
+    games = [(noon, "strategy"), (noon - 3600, "strategy"), (noon - 3600, "gobbles"), (noon - day, "strategy"),
+             (noon - 27 * day, "tanagra"), (noon - 28 * day, "puzzle"), (noon + day, "strategy")]
+    assert games_per_day(games, now=noon) == {"2026-10-30": {"tanagra": 1}, "2026-11-25": {"strategy": 1},
+                                              "2026-11-26": {"strategy": 2, "gobbles": 1}}
+    assert games_per_day(games, now=noon, days=1) == {"2026-11-26": {"strategy": 2, "gobbles": 1}}
 
 
 def test_the_export_holds_statistics_and_records_and_finds_a_stick(tmp_path):
@@ -57,8 +74,12 @@ def scenario_statistics_page(app):
     app.manager.current = "staff"
     app.staff.open_page("statistics")
     yield 0.2
+    from ui.screens.statistics import DayChart
+
     bars = [w for w in app.staff.walk() if isinstance(w, Bars)]
-    assert len(bars) == 1 and [row[1] for row in bars[0].rows] == [3, 1]
+    assert len(bars) == 2 and [row[1] for row in bars[0].rows] == [3, 1] and [row[1] for row in bars[1].rows] == [1.0]
+    chart = [w for w in app.staff.walk() if isinstance(w, DayChart)]
+    assert len(chart) == 1 and chart[0].totals[-1] == 4 and sum(chart[0].totals) == 4  # all of them today
     return labels(app.staff)
 
 
@@ -68,3 +89,4 @@ def test_the_statistics_page_shows_words_and_bars():
     text = "\n".join(shown)
     assert "4 games played in all." in text and "Tantrix: 3 games" in text
     assert "Robot Expert: won 3 of 3 games (100 %)" in text and "Export to a USB stick" in shown
+    assert "4 games in the last four weeks." in text and "Expert: 100 %" in shown

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal
@@ -27,6 +28,7 @@ from .services import (
     Services,
     StickerProgress,
     TileScanned,
+    games_per_day,
 )
 
 
@@ -36,6 +38,8 @@ class MemoryStore:
     def __init__(self) -> None:
         self._current: dict[str, Any] | None = None
         self._records: list[tuple[int, str, dict[str, Any]]] = []
+        self._finished: list[float] = []
+        """When each record was added (seconds since the epoch), in the same order."""
         self._progress: dict[str, dict[str, Any]] = {}
         self._scores: dict[str, list[tuple[str, int]]] = {}
 
@@ -51,6 +55,7 @@ class MemoryStore:
     def add_record(self, kind: str, record: dict[str, Any]) -> int:
         number = len(self._records) + 1
         self._records.append((number, kind, copy.deepcopy(record)))
+        self._finished.append(time.time())
         return number
 
     def records(self, kind: str | None = None, limit: int = 50) -> list[tuple[int, str, dict[str, Any]]]:
@@ -78,17 +83,18 @@ class MemoryStore:
                 if result in ("won", "lost", "drawn"):
                     counts = robots.setdefault(level, {"won": 0, "lost": 0, "drawn": 0})
                     counts[result] += 1
-        return {"games": dict(sorted(played.items())), "robots": robots, "records": len(self._records),
-                "storage": "in memory"}
+        days = games_per_day((when, kind) for when, (_, kind, _) in zip(self._finished, self._records))
+        return {"games": dict(sorted(played.items())), "robots": robots, "days": days,
+                "records": len(self._records), "storage": "in memory"}
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         """All or nothing, as the firmware's: what the block wrote is undone if it raises."""
-        kept = copy.deepcopy((self._current, self._records, self._progress, self._scores))
+        kept = copy.deepcopy((self._current, self._records, self._finished, self._progress, self._scores))
         try:
             yield
         except BaseException:
-            self._current, self._records, self._progress, self._scores = kept
+            self._current, self._records, self._finished, self._progress, self._scores = kept
             raise
 
 

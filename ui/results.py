@@ -114,10 +114,19 @@ class StandingRow(ButtonBehavior, BoxLayout):
                                 halign="left", valign="middle", shorten=True)
         self.name_label.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(self.name_label)
-        detail = Label(text=standing.detail, font_size=theme.font(0.8), color=theme.TEXT_DIM, halign="right",
-                       valign="middle", size_hint=(1.05, 1))
-        detail.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.add_widget(detail)
+        self.detail = Label(text=standing.detail, font_size=theme.font(0.8), color=theme.TEXT_DIM, halign="right",
+                            valign="middle", size_hint=(None, 1))
+        self.add_widget(self.detail)
+        self.bind(width=self._share)
+
+    def _share(self, *_args: Any) -> None:
+        """The detail as wide as its words (up to half the row, where it wraps): the name gets the rest."""
+        detail = self.detail
+        detail.text_size = (None, None)
+        detail.texture_update()
+        most = self.width * 0.5
+        detail.width = min(detail.texture_size[0], most)
+        detail.text_size = (detail.width, None)
 
     def _paint(self, *_args: Any) -> None:
         self._frame_colour.rgba = theme.TEXT if self.selected else (0, 0, 0, 0)
@@ -274,10 +283,13 @@ class ResultsScreen(Screen):
         super().__init__(name=f"{key}-results", **kwargs)
         u = theme.unit()
         self.celebrate = celebrate
-        root = BoxLayout(padding=u * 0.25, spacing=u * 0.25)
+        # on a portrait panel the words go above the stage and the buttons under it, full width;
+        # otherwise the words and buttons make a column beside the stage
+        portrait = stage is not None and theme.portrait()
+        root = BoxLayout(orientation="vertical" if portrait else "horizontal", padding=u * 0.25, spacing=u * 0.25)
         panel_background(root, theme.TABLE_DARK, radius=0)
         column = BoxLayout(orientation="vertical", spacing=u * 0.15,
-                           size_hint=(0.42, 1) if stage is not None else (1, 1))
+                           size_hint=(0.42, 1) if stage is not None and not portrait else (1, 1))
         column.add_widget(Widget(size_hint=(1, None), height=u * 0.5))  # clear of the staff corner
         self.title = Label(text=title, bold=True, font_size=theme.font(1.5), color=theme.ACCENT,
                            size_hint=(1, None), height=u * 1.0, halign="center", valign="middle")
@@ -297,9 +309,9 @@ class ResultsScreen(Screen):
         for note in notes:
             label = Label(text=note, font_size=theme.font(0.8), color=theme.TEXT_DIM, size_hint=(1, None),
                           height=u * 0.65, halign="center", valign="middle")
-            label.bind(size=lambda w, s: setattr(w, "text_size", s))
+            label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                       texture_size=lambda w, size: setattr(w, "height", max(u * 0.65, size[1] + u * 0.1)))
             column.add_widget(label)
-        column.add_widget(Widget())
         buttons = BoxLayout(spacing=u * 0.2, size_hint=(1, None), height=u * 1.3)
         self.home_button = TButton(msg=N_("Home"), scale=1.0)
         self.home_button.bind(on_release=lambda *_: on_home())
@@ -309,16 +321,24 @@ class ResultsScreen(Screen):
             self.again_button = TButton(msg=N_("Play again"), scale=1.0, bold=True, bg=list(theme.GO))
             self.again_button.bind(on_release=lambda *_: on_again())
             buttons.add_widget(self.again_button)
-        column.add_widget(buttons)
+        if portrait:  # the column as tall as what it holds
+            column.size_hint_y = None
+            column.bind(minimum_height=column.setter("height"))
+        else:
+            column.add_widget(Widget())
+            column.add_widget(buttons)
         root.add_widget(column)
         self.replay_bar: ReplayBar | None = None
         if stage is not None:
-            right = BoxLayout(orientation="vertical", spacing=u * 0.15, size_hint=(0.58, 1))
+            right = BoxLayout(orientation="vertical", spacing=u * 0.15,
+                              size_hint=(1, 1) if portrait else (0.58, 1))
             right.add_widget(_clipped(stage))
             if replay is not None and replay.steps > 0:
                 self.replay_bar = ReplayBar(replay, size_hint=(1, None), height=u * 2.0)
                 right.add_widget(self.replay_bar)
             root.add_widget(right)
+        if portrait:
+            root.add_widget(buttons)
         self.add_widget(root)
         self.confetti: Confetti | None = None
 

@@ -151,6 +151,7 @@ class SeatCard(BoxLayout):
         self.title.text = seat.name
         self.swatch.rgba = seat.colour.rgba if seat.colour else theme.TEXT_DIM
         self.swatch.number = "" if seat.colour else str(self.index + 1)
+        self.swatch.arcs = theme.SEAT_ARCS.get(seat.colour.key, 1) if seat.colour else 1
         self.swatch.redraw()
         self.kind.disabled = self.levels is None
         self.kind.opacity = 1 if self.levels is not None else 0
@@ -182,12 +183,15 @@ class SeatCard(BoxLayout):
 
 
 class ColourSwatch(Widget):
-    """A seat's colour as a big round pawn, or its number when seats have no colour."""
+    """A seat's colour as a big round pawn, or its number when seats have no colour. The pawn's rim
+    is cut in ``arcs`` as the seat's LED ring is lit (:data:`ui.theme.SEAT_ARCS`): the colour has a
+    shape as well as a hue."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rgba: theme.RGBA = theme.TEXT_DIM
         self.number = ""
+        self.arcs = 1
         self._label = TLabel(scale=0.9, bold=True, color=theme.TABLE_DARK)
         self.add_widget(self._label)
         self.bind(pos=self.redraw, size=self.redraw)
@@ -201,6 +205,12 @@ class ColourSwatch(Widget):
             Ellipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
             Color(1, 1, 1, 0.85)
             Line(circle=(cx, cy, d / 2), width=1.5)
+            if self.arcs > 1:  # the gaps between the arcs, from LED 0 at the top, clockwise
+                Color(*theme.TABLE_DARK)
+                for k in range(self.arcs):
+                    a = math.radians(90 - 360 * k / self.arcs)
+                    Line(points=[cx + d * 0.25 * math.cos(a), cy + d * 0.25 * math.sin(a),
+                                 cx + d * 0.51 * math.cos(a), cy + d * 0.51 * math.sin(a)], width=max(2.0, d * 0.05))
         self._label.text = self.number
         self._label.pos, self._label.size = self.pos, self.size
 

@@ -23,6 +23,10 @@ LINK = {"R": rgb("#ff3a30"), "Y": rgb("#ffd21a"), "G": rgb("#2fbf4f"), "B": rgb(
 PLATE = {"R": rgb("#b3221b"), "Y": rgb("#7a6000"), "G": rgb("#1b6e2f"), "B": rgb("#2a5bb8")}
 """A player's colour behind white text (a lit name plate): the link colour darkened to 4.5 : 1 or more."""
 LINK_MARKING = {"R": "dark dots", "Y": "dark rungs", "G": "dark stripe", "B": "light dashes"}
+SEAT_ARCS = {"R": 1, "Y": 2, "G": 3, "B": 4}
+"""A seat colour's shape, besides its hue, wherever the colour alone would tell the seat: its LED
+ring is lit in that many arcs (red the whole ring, yellow two halves, green three thirds, blue four
+quarters, one dark LED between two), and the setup's pawn shows the same gaps."""
 
 # Marks on the board that must never be taken for a link colour, in any colour vision (only very
 # light colours are far from all four for every deficiency; the two also differ in line style).
@@ -106,6 +110,14 @@ def unit() -> float:
     from kivy.core.window import Window  # on first use: importing the theme opens no window
 
     return max(min(Window.width, Window.height) / 10.0, min_target(Window.size))
+
+
+def portrait() -> bool:
+    """Whether the window is taller than wide (the 7" portrait panel): a screen then lays its parts
+    out top to bottom rather than side by side."""
+    from kivy.core.window import Window
+
+    return Window.height > Window.width
 
 
 def font(scale: float = 1.0) -> float:

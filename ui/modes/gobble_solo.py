@@ -19,6 +19,7 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from engine.board import Board, Placement
 from engine.gobble import rules
@@ -38,6 +39,7 @@ from ..table import TableLayout
 from ..widgets import TButton, TLabel, confirm_leave, panel_background
 from . import family_screen, kind_screen
 from .gobble_common import solo_script
+from .solo_common import beside
 
 KIND = "gobble-solo"
 SPEC = SetupSpec(key=KIND, title=N_("Gobble solo"), players=(1, 1), default_players=1,
@@ -107,33 +109,38 @@ class GobbleSoloScreen(Screen):
         u = theme.unit()
         self.app, self.game = app, game
         self.rules = SoloRules(game)
-        root = BoxLayout()
         self.table = TableLayout(orientation=app.services.settings.orientation)
         self.table.board.target = self.rules
         self.table.board.frontier_touching = 2
         self.hand = HandView()
         self.table.seat([self.hand])
         self.hand.bind(on_played=lambda *_: self.after_step())
-        root.add_widget(self.table)
-        side = BoxLayout(orientation="vertical", size_hint=(None, 1), width=u * 4.2, padding=u * 0.2,
-                         spacing=u * 0.15)
+        # beside the table a column; on a portrait panel a band above it: the words, the pile, the buttons
+        band = theme.portrait()
+        side = BoxLayout(orientation="horizontal" if band else "vertical", size_hint=(1, None) if band else (None, 1),
+                         width=u * 4.2, height=u * 3.2, padding=u * 0.2, spacing=u * 0.15)
         panel_background(side, theme.TABLE_DARK, radius=0)
-        side.add_widget(TLabel(msg=N_("Gobble solo"), scale=1.15, bold=True, size_hint=(1, None), height=u * 0.8))
+        title = TLabel(msg=N_("Gobble solo"), scale=1.15, bold=True, size_hint=(1, None), height=u * 0.8)
         self.progress = TLabel(msg=N_("Placed: {placed} of {total}"), scale=1.0, size_hint=(1, None), height=u * 0.8)
-        side.add_widget(self.progress)
-        self.pile = PileView(size_hint=(1, None), height=u * 3.0)
-        side.add_widget(self.pile)
+        self.pile = PileView(size_hint=(0.6, 1) if band else (1, None), height=u * 3.0)
         self.offer = TLabel(scale=0.82, color=theme.ACCENT, bold=True)
-        side.add_widget(self.offer)
         self.action = TButton(scale=0.85, size_hint=(1, None), height=u * 1.35)
         self.action.bind(on_release=lambda *_: self.press_action())
-        side.add_widget(self.action)
         leave = TButton(msg=N_("Leave the game"), scale=0.8, size_hint=(1, None), height=u * 1.0)
         leave.bind(on_release=lambda *_: confirm_leave(self))
-        side.add_widget(leave)
-        root.add_widget(side)
+        if band:
+            words = BoxLayout(orientation="vertical", spacing=u * 0.1)
+            buttons = BoxLayout(orientation="vertical", spacing=u * 0.15)
+            columns = [(words, (title, self.progress, self.offer)), (self.pile, ()),
+                       (buttons, (Widget(), self.action, leave))]
+        else:
+            columns = [(w, ()) for w in (title, self.progress, self.pile, self.offer, self.action, leave)]
+        for column, parts in columns:
+            for part in parts:
+                column.add_widget(part)
+            side.add_widget(column)
         self.overlay = FloatLayout()
-        self.overlay.add_widget(root)
+        self.overlay.add_widget(beside(self.table, side))
         self.add_widget(self.overlay)
         self.refresh()
 

@@ -18,7 +18,6 @@ import time
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
@@ -38,7 +37,7 @@ from ..table import TableLayout
 from ..widgets import TButton, TLabel, confirm_leave
 from . import family_screen, kind_screen
 from .gobble_solo import BoardReplay
-from .solo_common import ONE_CHAIN, SidePanel, chain_name, record_solitaire_won
+from .solo_common import ONE_CHAIN, SidePanel, beside, chain_name, record_solitaire_won
 
 KIND = "solitaire"
 RULES = (("classic", N_("One tile at a time")), ("hand", N_("Two in hand")))
@@ -129,8 +128,6 @@ class SolitaireScreen(Screen):
         self.board.bind(on_placed=lambda *_: self.after_step())
         self.hand = HandView()
         self.table.seat([self.hand])
-        root = BoxLayout()
-        root.add_widget(self.table)
         self.panel = SidePanel(on_howto=lambda: show_howto(app, then=lambda: app.show(self)))
         self.panel.title.text = _("Solitaire")
         loop = game.aim is Aim.LOOP
@@ -141,9 +138,8 @@ class SolitaireScreen(Screen):
         leave = TButton(msg=N_("Leave the game"), scale=0.85)
         leave.bind(on_release=lambda *_: confirm_leave(self))
         self.panel.add_row(leave)
-        root.add_widget(self.panel)
         self.overlay = FloatLayout()
-        self.overlay.add_widget(root)
+        self.overlay.add_widget(beside(self.table, self.panel))
         self.add_widget(self.overlay)
         self.refresh()
         if game.finished:

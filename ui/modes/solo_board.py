@@ -54,6 +54,7 @@ class TrayTable(TableLayout):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.bind(reserve=self._relayout, sides=self._relayout, full_width=self._relayout)
+        self._hands_changed = self._follow_hands  # a new page of the tray is laid out at once, never shown at the old size
 
     def _per_row(self) -> int:
         """How many tiles a row of the tray holds at full size."""

@@ -387,18 +387,40 @@ class TopLabel(TLabel):
         self.text_size = (self.width, self.height)
 
 
+def beside(play_area: Widget, panel: Widget) -> BoxLayout:
+    """A solo screen's play area and its panel: side by side, or on a portrait panel the panel
+    above, full width, so that the table keeps the whole width for its tiles."""
+    if theme.portrait():
+        root = BoxLayout(orientation="vertical")
+        root.add_widget(panel)
+        root.add_widget(play_area)
+    else:
+        root = BoxLayout()
+        root.add_widget(play_area)
+        root.add_widget(panel)
+    return root
+
+
 class SidePanel(BoxLayout):
     """The column beside the board of every solo screen: the title and "?" (how to play), the goal,
     ``extra`` widgets, progress lines, the clock, rows of buttons. The goal takes the room left and
-    its words get smaller when a language needs more of it, so nothing is ever cut off."""
+    its words get smaller when a language needs more of it, so nothing is ever cut off.
+
+    On a portrait panel it is a band above the table instead (see :func:`beside`): the words on
+    the left, the buttons on the right, as tall as the taller of the two needs."""
 
     GOAL_SCALES = (0.85, 0.78, 0.72, 0.66, 0.6)
+    GOAL_ROOM = 1.8
+    """The least room (touch units) the goal's words get in the portrait band."""
 
     def __init__(self, on_howto: Callable[[], None], width: float = 5.0, **kwargs: Any) -> None:
         u = theme.unit()
-        super().__init__(orientation="vertical", size_hint=(None, 1), width=u * width, padding=u * 0.2,
-                         spacing=u * 0.1, **kwargs)
+        band = theme.portrait()
+        super().__init__(orientation="horizontal" if band else "vertical",
+                         size_hint=(1, None) if band else (None, 1), width=u * width, padding=u * 0.2,
+                         spacing=u * 0.2 if band else u * 0.1, **kwargs)
         panel_background(self, theme.TABLE_DARK, radius=0)
+        words = BoxLayout(orientation="vertical", spacing=u * 0.1, size_hint=(0.55, 1)) if band else self
         head = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.1)
         self.title = TLabel(scale=0.95, bold=True, halign="left")  # a long title wraps onto two lines
         head.add_widget(self.title)
@@ -406,18 +428,37 @@ class SidePanel(BoxLayout):
                                     bg=list(theme.rgb("#35607f")))
         self.howto_button.bind(on_release=lambda *_: on_howto())
         head.add_widget(self.howto_button)
-        self.add_widget(head)
+        words.add_widget(head)
         self.goal = TopLabel(scale=self.GOAL_SCALES[0], halign="left", valign="top")
         self.goal.bind(size=self._fit_goal, text=self._fit_goal)
-        self.add_widget(self.goal)
+        words.add_widget(self.goal)
         self.extra = BoxLayout(orientation="vertical", size_hint=(1, None), height=0, spacing=u * 0.1)
-        self.add_widget(self.extra)
+        words.add_widget(self.extra)
         self.lines = BoxLayout(orientation="vertical", size_hint=(1, None), height=0)
-        self.add_widget(self.lines)
+        words.add_widget(self.lines)
         self.clock = TLabel(scale=0.85, halign="left", color=theme.TEXT_DIM, size_hint=(1, None), height=u * 0.5)
-        self.add_widget(self.clock)
+        words.add_widget(self.clock)
         self.buttons = BoxLayout(orientation="vertical", size_hint=(1, None), height=0, spacing=u * 0.12)
-        self.add_widget(self.buttons)
+        if band:
+            self.add_widget(words)
+            column = BoxLayout(orientation="vertical", size_hint=(0.45, 1))
+            column.add_widget(Widget())
+            column.add_widget(self.buttons)
+            self.add_widget(column)
+            for part in (head, self.extra, self.lines, self.clock, self.buttons):
+                part.bind(height=self._fit_band)
+            self._fit_band()
+        else:
+            self.add_widget(self.buttons)
+
+    def _fit_band(self, *_args: Any) -> None:
+        """The portrait band's height: what its words (the goal at least :data:`GOAL_ROOM`) or its
+        buttons need, whichever is more."""
+        u = theme.unit()
+        words = self.goal.parent
+        shown = [w for w in words.children if w is not self.goal]
+        needed = sum(w.height for w in shown) + u * self.GOAL_ROOM + words.spacing * len(shown)
+        self.height = max(needed, self.buttons.height) + 2 * self.padding[1]
 
     def _fit_goal(self, *_args: Any) -> None:
         """The largest goal words that fit the room the goal has (measured, not guessed)."""

@@ -20,7 +20,6 @@ import time
 from typing import Any, Callable
 
 from kivy.clock import Clock
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
@@ -40,7 +39,7 @@ from ..services import Cue
 from ..widgets import Confirm, TButton
 from . import kind_screen
 from .solo_board import SoloBoard, TrayTable
-from .solo_common import SidePanel, chain_name
+from .solo_common import SidePanel, beside, chain_name
 
 
 MODES: dict[Goal, type[FourPuzzle]] = {"lines": FourLines, "loops": FourLoops}
@@ -145,8 +144,6 @@ class FourScreen(Screen):
         self.board.bind(on_placed=lambda *_: self.after_step(), on_tile_tap=lambda _b, p: self.turn_placed(p),
                         on_pick_up=lambda _b, tile: self.pick_up(tile),
                         on_move_refused=lambda _b, refusal: self.tell(explain(refusal)))
-        root = BoxLayout()
-        root.add_widget(self.table)
         self.panel = SidePanel(on_howto=lambda: show_howto(app, self.goal, then=lambda: app.show(self)))
         self.panel.title.msg = TITLES[self.goal]
         self.panel.goal.msg = GOALS[self.goal]
@@ -161,9 +158,8 @@ class FourScreen(Screen):
         self.back_button = TButton(msg=N_("Back"), scale=0.85)
         self.back_button.bind(on_release=lambda *_: self.ask_leave())
         self.panel.add_row(self.best_button, self.back_button)
-        root.add_widget(self.panel)
         self.overlay = FloatLayout()
-        self.overlay.add_widget(root)
+        self.overlay.add_widget(beside(self.table, self.panel))
         self.previous = IconButton(icon="back", size_hint=(None, None), size=(u * 1.05, u * 1.05))
         self.previous.bind(on_release=lambda *_: self.turn_page(-1))
         self.following = IconButton(icon="next", size_hint=(None, None), size=(u * 1.05, u * 1.05))
@@ -173,6 +169,7 @@ class FourScreen(Screen):
         self.add_widget(self.overlay)
         self._arrange = Clock.create_trigger(lambda dt: self._place_arrows())
         self.table.bind(size=lambda *_: self._arrange(), pos=lambda *_: self._arrange())
+        self.table.bind(width=lambda *_: self._show_tray())  # the tray's capacity follows the width
         self.refresh()
 
     # ---------------------------------------------------------------------- showing
@@ -222,9 +219,6 @@ class FourScreen(Screen):
 
     def tell(self, text: str, good: bool = False) -> None:
         self.table.tell(0, text, good)
-
-    def on_size(self, *_args: Any) -> None:
-        Clock.schedule_once(lambda dt: self._show_tray(), 0)  # the tray's capacity follows the width
 
     # ---------------------------------------------------------------------- steps
 
@@ -318,8 +312,6 @@ class BestScreen(Screen):
         score, board = best_known(goal)
         self.board = SoloBoard(tiles_mode="fixed", show_forced=False, show_frontier=False)
         self.board.show(board)
-        root = BoxLayout()
-        root.add_widget(self.board)
         panel = SidePanel(on_howto=lambda: show_howto(app, goal, then=lambda: app.show(self)))
         panel.title.msg = N_("The table's best")
         panel.goal.text = _(BOOKLET[goal], **RECORDS[goal])
@@ -335,8 +327,7 @@ class BestScreen(Screen):
         self.back_button = TButton(msg=N_("Back"), scale=0.9, bold=True)
         self.back_button.bind(on_release=lambda *_: back())
         panel.add_row(self.back_button, height=1.1)
-        root.add_widget(panel)
-        self.add_widget(root)
+        self.add_widget(beside(self.board, panel))
 
 
 # ----------------------------------------------------------------------- how to play

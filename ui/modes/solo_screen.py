@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, Generic, Protocol, Sequence, TypeVar
 
 from kivy.clock import Clock
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -28,8 +27,8 @@ from ..refusals import explain
 from ..results import Confetti
 from ..services import Cue
 from ..widgets import Confirm, TButton
-from .solo_common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, best_time, format_time, \
-    record_solved, record_time
+from .solo_common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, beside, best_time, \
+    format_time, record_solved, record_time
 
 
 class SoloMode(Protocol):
@@ -98,9 +97,7 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         and questions, and ``layers`` such as a banner over it all), then show the puzzle: solved
         already, it is shown solved (a resumed puzzle, or one shown again)."""
         self.play_area = play_area
-        root = BoxLayout()
-        root.add_widget(play_area)
-        root.add_widget(self.panel)
+        root = beside(play_area, self.panel)
         self.overlay = FloatLayout()
         self.overlay.add_widget(root)
         self.add_widget(self.overlay)

@@ -1,26 +1,32 @@
-"""The staff statistics page: games played per mode and the robots' results, in words in the
-kiosk's language and as bars (drawn with Kivy's own graphics: no plotting library to load on a Pi),
-and an export of the statistics and the game records to a USB stick, or a file when there is none.
+"""The staff statistics page: games played per mode, day by day over the last weeks, and the
+robots' results, in words in the kiosk's language and as bars (drawn with Kivy's own graphics: no
+plotting library to load on a Pi), and an export of the statistics and the game records to a USB
+stick, or a file when there is none.
 
-The store's :meth:`~ui.services.Store.statistics` gives ``games`` ({kind: count}) and ``robots``
-({level: {won, lost, drawn}}); :func:`export` writes them with :meth:`~ui.services.Store.records`
-as one JSON file.
+The store's :meth:`~ui.services.Store.statistics` gives ``games`` ({kind: count}), ``days``
+({"2026-11-26": {kind: count}}) and ``robots`` ({level: {won, lost, drawn}}); :func:`export` writes
+them with :meth:`~ui.services.Store.records` as one JSON file.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import time
 from pathlib import Path
 from typing import Any
 
+from babel.dates import format_skeleton
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .. import theme
-from ..i18n import N_, _, n_
+from ..i18n import N_, _, i18n, n_
+from ..services import STAT_DAYS
 from ..widgets import TButton, TLabel
 
 MODE_NAMES = {"strategy": N_("Tantrix"), "gobbles": N_("Gobbles"), "gobble-solo": N_("Gobble solo"),
@@ -36,31 +42,71 @@ def mode_name(kind: str) -> str:
 
 def summary(stats: dict[str, Any]) -> list[str]:
     """The statistics as sentences in the current language."""
-    games: dict[str, int] = stats.get("games") or {}
-    total = sum(games.values())
-    if not total:
+    if not modes(stats):
         return [_("No games played yet.")]
-    lines = [n_("{count} game played in all.", "{count} games played in all.", total, count=total)]
-    for kind, count in sorted(games.items(), key=lambda kv: -kv[1]):
-        lines.append(n_("{mode}: {count} game", "{mode}: {count} games", count, mode=mode_name(kind), count=count))
-    for level, results in sorted((stats.get("robots") or {}).items()):
-        played = sum(results.values())
-        if played:
-            won = results.get("won", 0)
-            lines.append(n_("Robot {level}: won {won} of {played} game ({percent} %)",
-                            "Robot {level}: won {won} of {played} games ({percent} %)", played,
-                            level=_(LEVEL_NAMES.get(level, level)), won=won, played=played,
-                            percent=round(100 * won / played)))
+    return overview(stats) + mode_lines(stats) + robot_lines(stats)
+
+
+def overview(stats: dict[str, Any]) -> list[str]:
+    """How many games in all and in the last weeks, and the busiest day."""
+    total = sum((stats.get("games") or {}).values())
+    return [n_("{count} game played in all.", "{count} games played in all.", total, count=total),
+            *recent_words(stats.get("days") or {})]
+
+
+def modes(stats: dict[str, Any]) -> list[tuple[str, int]]:
+    """(kind, games played) per mode, the most played first."""
+    return sorted((stats.get("games") or {}).items(), key=lambda kv: -kv[1])
+
+
+def mode_lines(stats: dict[str, Any]) -> list[str]:
+    """The games per mode in words, the most played first."""
+    return [n_("{mode}: {count} game", "{mode}: {count} games", count, mode=mode_name(kind), count=count)
+            for kind, count in modes(stats)]
+
+
+def robot_lines(stats: dict[str, Any]) -> list[str]:
+    """Each robot level's wins."""
+    lines = []
+    for level, (won, played) in robot_results(stats):
+        lines.append(n_("Robot {level}: won {won} of {played} game ({percent} %)",
+                        "Robot {level}: won {won} of {played} games ({percent} %)", played,
+                        level=_(LEVEL_NAMES.get(level, level)), won=won, played=played,
+                        percent=round(100 * won / played)))
     return lines
 
 
-class Bars(Widget):
-    """Horizontal bars, one per ``(label, value, colour)``, the longest filling the width."""
+def robot_results(stats: dict[str, Any]) -> list[tuple[str, tuple[int, int]]]:
+    """(level, (games won, games played)) of every level that played, by level name."""
+    return [(level, (results.get("won", 0), sum(results.values())))
+            for level, results in sorted((stats.get("robots") or {}).items()) if sum(results.values())]
 
-    def __init__(self, rows: list[tuple[str, float, theme.RGBA]], **kwargs: Any) -> None:
+
+def day_name(day: datetime.date, weekday: bool = False) -> str:
+    """A day as the kiosk's language writes it ("22 Nov", with ``weekday`` "Sat 22 Nov")."""
+    return format_skeleton("EMMMd" if weekday else "MMMd", day, locale=i18n.language)
+
+
+def recent_words(days: dict[str, dict[str, int]]) -> list[str]:
+    """The last weeks in words: how many games, and the busiest day."""
+    totals = {day: sum(kinds.values()) for day, kinds in days.items()}
+    count = sum(totals.values())
+    if not count:
+        return [_("No games in the last four weeks.")]
+    busiest = max(sorted(totals), key=lambda day: totals[day])
+    return [n_("{count} game in the last four weeks.", "{count} games in the last four weeks.", count, count=count),
+            n_("Busiest day: {day}, {count} game.", "Busiest day: {day}, {count} games.", totals[busiest],
+               day=day_name(datetime.date.fromisoformat(busiest), weekday=True), count=totals[busiest])]
+
+
+class Bars(Widget):
+    """Horizontal bars, one per ``(label, value, colour)``, a bar of ``full`` filling the width (by
+    default the longest does); each label says its number, so no bar needs its colour told apart."""
+
+    def __init__(self, rows: list[tuple[str, float, theme.RGBA]], full: float | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rows = rows
-        self.labels = [TLabel(msg="", text=label, scale=0.7, halign="right") for label, _v, _c in rows]
+        self.rows, self.full = rows, full
+        self.labels = [TLabel(msg="", text=label, scale=0.75, halign="right") for label, _v, _c in rows]
         for label in self.labels:
             self.add_widget(label)
         self.bind(pos=self._draw, size=self._draw)
@@ -69,9 +115,9 @@ class Bars(Widget):
         self.canvas.before.clear()
         if not self.rows:
             return
-        largest = max(value for _l, value, _c in self.rows) or 1
+        largest = self.full or max(value for _l, value, _c in self.rows) or 1
         step = self.height / len(self.rows)
-        names = self.width * 0.38
+        names = self.width * 0.45
         with self.canvas.before:
             for i, ((_label, value, colour), label) in enumerate(zip(self.rows, self.labels)):
                 y = self.top - step * (i + 1)
@@ -81,20 +127,82 @@ class Bars(Widget):
                           size=(max(2.0, (self.width - names) * value / largest), step * 0.7))
 
 
-def statistics_page(app: Any) -> BoxLayout:
-    """The page's content: the sentences, the bars of games per mode, the export button."""
+class DayChart(Widget):
+    """The games of each of the last :data:`STAT_DAYS` days as columns, oldest on the left, the
+    date under the first day of every week and the count over the busiest day."""
+
+    def __init__(self, days: dict[str, dict[str, int]], today: datetime.date, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.days = [today - datetime.timedelta(days=STAT_DAYS - 1 - i) for i in range(STAT_DAYS)]
+        self.totals = [sum(days.get(day.isoformat(), {}).values()) for day in self.days]
+        self.dates = [TLabel(msg="", text=day_name(day), scale=0.7, color=theme.TEXT_DIM, halign="left")
+                      for day in self.days[::7]]
+        self.top_label = TLabel(msg="", scale=0.65, color=theme.TEXT)
+        for label in (*self.dates, self.top_label):
+            self.add_widget(label)
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *_args: Any) -> None:
+        u = theme.unit()
+        most = max(self.totals) or 1
+        foot = u * 0.5  # the dates
+        head = u * 0.45  # the busiest day's count
+        step = self.width / STAT_DAYS
+        scale = (self.height - foot - head) / most
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*theme.TEXT_DIM[:3], 0.5)
+            Rectangle(pos=(self.x, self.y + foot - 1.5), size=(self.width, 1.5))
+            Color(*theme.ACCENT)
+            for i, total in enumerate(self.totals):
+                Rectangle(pos=(self.x + step * (i + 0.12), self.y + foot), size=(step * 0.76, total * scale))
+        for n, label in enumerate(self.dates):
+            label.size = (step * 7, foot)
+            label.pos = (self.x + step * 7 * n, self.y)
+        busiest = max(range(STAT_DAYS), key=lambda i: (self.totals[i], i))
+        self.top_label.text = str(self.totals[busiest]) if self.totals[busiest] else ""
+        self.top_label.size = (u * 1.0, head)
+        self.top_label.center_x = min(max(self.x + step * (busiest + 0.5), self.x + u * 0.5), self.right - u * 0.5)
+        self.top_label.y = self.y + foot + self.totals[busiest] * scale
+
+
+def family_colour(kind: str) -> theme.RGBA:
+    """The colour a mode's games are drawn in: its family's (Puzzles and the like: a neutral one)."""
+    return theme.FAMILY_COLOURS.get("tantrix" if kind == "strategy" else kind, theme.BUTTON_DOWN)
+
+
+def statistics_page(app: Any) -> ScrollView:
+    """The page's content, scrolled (it is longer than a 7" panel): the sentences, the games of the
+    last weeks day by day, the games per mode and the robots' win rates as bars, the export button."""
     u = theme.unit()
     store = app.services.store
     stats = store.statistics()
-    page = BoxLayout(orientation="vertical", spacing=u * 0.15)
-    lines = summary(stats)
-    page.add_widget(TLabel(msg="", text="\n".join(lines), scale=0.75, halign="left", size_hint=(1, 1.4)))
-    games = stats.get("games") or {}
-    if games:
-        rows = [(mode_name(kind), count, theme.FAMILY_COLOURS.get("tantrix" if kind == "strategy" else kind,
-                                                                  theme.BUTTON_DOWN))
-                for kind, count in sorted(games.items(), key=lambda kv: -kv[1])]
-        page.add_widget(Bars(rows, size_hint=(1, 1)))
+    page = BoxLayout(orientation="vertical", spacing=u * 0.2, size_hint=(1, None), padding=[0, 0, u * 0.3, 0])
+    page.bind(minimum_height=page.setter("height"))
+
+    def words(text: str, scale: float = 0.8, bold: bool = False) -> None:
+        label = Label(text=text, font_size=theme.font(scale), bold=bold, color=theme.TEXT, halign="left",
+                      valign="top", size_hint=(1, None))
+        label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                   texture_size=lambda w, size: setattr(w, "height", size[1]))
+        page.add_widget(label)
+
+    words("\n".join(overview(stats) if modes(stats) else summary(stats)))
+    if modes(stats):
+        words(_("Games per day, the last four weeks"), 0.85, bold=True)
+        page.add_widget(DayChart(stats.get("days") or {}, datetime.date.today(), size_hint=(1, None),
+                                 height=u * 3.2))
+        words(_("Games per mode"), 0.85, bold=True)
+        rows = [(line, count, family_colour(kind))
+                for line, (kind, count) in zip(mode_lines(stats), modes(stats))]
+        page.add_widget(Bars(rows, size_hint=(1, None), height=u * 0.7 * len(rows)))
+    robots = robot_results(stats)
+    if robots:
+        words(_("Robots' wins"), 0.85, bold=True)
+        words("\n".join(robot_lines(stats)))
+        rows = [(_("{level}: {percent} %", level=_(LEVEL_NAMES.get(level, level)), percent=round(100 * won / played)),
+                 won / played, theme.BUTTON_DOWN) for level, (won, played) in robots]
+        page.add_widget(Bars(rows, full=1.0, size_hint=(1, None), height=u * 0.7 * len(rows)))
     done = TLabel(msg="", scale=0.7, color=theme.TEXT_DIM, size_hint=(1, None), height=u * 1.0)
     button = TButton(msg=N_("Export to a USB stick"), size_hint=(1, None), height=u * 1.1)
 
@@ -109,7 +217,9 @@ def statistics_page(app: Any) -> BoxLayout:
     button.bind(on_release=export_now)
     page.add_widget(button)
     page.add_widget(done)
-    return page
+    scroll = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
+    scroll.add_widget(page)
+    return scroll
 
 
 def export_directory(media: Path = Path("/media"), home: Path | None = None) -> Path:
