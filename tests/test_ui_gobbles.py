@@ -522,3 +522,39 @@ def scenario_gift_at_a_small_table(app):
 
 def test_the_gift_card_covers_no_board_and_no_hand_at_a_small_table():
     run_scenario("test_ui_gobbles", "scenario_gift_at_a_small_table", size=(800, 480))
+
+
+def scenario_portrait_strips(app):
+    """On the portrait panel, with people and robots sharing the long edges, every robot's hand is
+    a thin one-row strip at the very edge; an edge of robots only gives its room to the board."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui import theme
+    from ui.modes import gobbles
+
+    people = [Player(f"Player {i + 1}") if i % 2 == 0 else Player(f"Robot {i + 1}", Level.EXPERT) for i in range(6)]
+    screen = gobbles.GobblesScreen(app, Gobbles.deal(people, seed=3), clock=ManualClock())
+    app.show(screen)
+    yield 0.4
+    layout = screen.layout
+    thin = theme.unit() * gobbles.ROBOT_STRIP
+    edges = {}
+    for seat, box in enumerate(layout.boxes):
+        edges.setdefault(box.angle, []).append(seat)
+    assert any(len({s % 2 for s in seats}) == 2 for seats in edges.values())  # a shared edge
+    for seat, box in enumerate(layout.boxes):
+        if seat % 2:  # a robot: thin, one row, against the screen's edge
+            assert box.depth == thin and screen.hands[seat].max_rows == 1
+            rect = _box_rect(layout, box)
+            assert min(rect[0], rect[1], layout.width - rect[0] - rect[2], layout.height - rect[1] - rect[3]) < 1
+        else:
+            assert box.depth > 2 * thin
+    fx, fy, fw, fh = layout.board.fit_area
+    top = edges[gobbles.TOP]
+    assert all(s % 2 for s in top) and fy + fh >= layout.height - thin - 1  # robots only: the board reaches them
+    screen.leave()
+    return {}
+
+
+def test_robot_hands_are_thin_strips_on_a_portrait_panel():
+    run_scenario("test_ui_gobbles", "scenario_portrait_strips", size=(720, 1280))
