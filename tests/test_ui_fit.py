@@ -35,8 +35,9 @@ FULL = bool(os.environ.get("FIT_FULL"))
 STILL_OPEN = {
     # the Four lines / loops tray holds up to 16 tiles beside the board: 30-46 px across
     "four-lines": {"small-control"},
-    # hands of the Gobbles table and the solo modes on a portrait panel: 44-52 px, 71 needed
-    "gobbles-2": {"small-control"}, "gobbles-6": {"small-control"}, "gobble-solo": {"small-control"},
+    # hands on a portrait panel (71 px needed): a person's 27 Gobbles tiles in three rows (66 px), the
+    # solo modes' (44-52 px)
+    "gobbles-2": {"small-control"}, "gobble-solo": {"small-control"},
     "solitaire": {"small-control"},
     # the strategy results' standings, its replay buttons (50 px wide) and the play screen's plates
     # on narrow (portrait) panels

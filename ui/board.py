@@ -552,6 +552,9 @@ class HandView(Widget):
     target = ObjectProperty(None, allownone=True)
     """This hand's own placement target (a player's claims when all play at once); None: the board's."""
     max_rows = NumericProperty(1)
+    for_fingers = BooleanProperty(True)
+    """Whether a person plays from this hand (a Gobbles robot's hand is only looked at: its tiles
+    need not be fingertip-sized, see :mod:`ui.audit`)."""
     picking = BooleanProperty(False)
     picked = ListProperty([])
 

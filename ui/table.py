@@ -242,6 +242,7 @@ class Banner(Scatter):
         self._bg.size = self.size
         self._bg.pos = (0, 0)
         self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
+        self.label.color = theme.ON_CHOSEN if good else theme.TEXT  # dark ink on the light green: 10:1
         self.rotation = box.angle
         depth = self.height
         base = box.depth / 2 + depth / 2 + u * 0.25
@@ -304,6 +305,7 @@ class SeatTag(Scatter):
             label.text_size = (self.width - u * 0.3, self.height)
         label.size = self.size
         self._bg.pos, self._bg.size = (0, 0), self.size
+        label.color = theme.ON_CHOSEN if news else theme.TEXT  # dark ink on the light green: 10:1
         if news:
             self._colour.rgba = theme.GOOD[:3] + (0.95,)
         else:

@@ -351,12 +351,12 @@ class GobblesScreen(Screen):
         self.app, self.game = app, game
         self.table = GobblesTable(game, clock=clock, seed=robot_seed)
         robots = [seat for seat, p in enumerate(game.players) if p.robot is not None]
-        self.layout = GobblesLayout(robots, orientation=app.services.settings.orientation, hand_rows=2)
+        self.layout = GobblesLayout(robots, orientation=app.services.settings.orientation, hand_rows=3)
         self.layout.board.frontier_touching = 2
         self.layout.board.auto_fit = False  # the screen refits (see follow_play): never under a finger
         self._refit_waiting = False
         self._centre: Cell | None = None
-        self.hands = [GobblesHand(self, seat) for seat in range(len(game.players))]
+        self.hands = [GobblesHand(self, seat, for_fingers=seat not in robots) for seat in range(len(game.players))]
         for hand in self.hands:
             hand.bind(on_played=lambda *_: self.refresh())
         self.layout.seat(self.hands)
