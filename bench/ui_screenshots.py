@@ -23,7 +23,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 
 
-GROUPS = ("screens", "modes", "strategy", "solo", "endings")
+GROUPS = ("screens", "modes", "gobbles", "strategy", "solo", "endings")
 """The shots by kind: the app's own screens (home, staff, the table widget), Gobbles and Tanagra,
 the strategy game, the solo modes. ``--only`` renders one group (quicker while working on it)."""
 
@@ -56,7 +56,8 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str
         if only is not None:
             app.discard()
             yield 0.2
-            yield from {"screens": screen_shots, "modes": mode_shots, "strategy": strategy_shots,
+            yield from {"screens": screen_shots, "modes": mode_shots, "gobbles": gobbles_shots,
+                        "strategy": strategy_shots,
                         "solo": solo_shots, "endings": ending_shots}[only](app, services, shot)
             return
         yield from screen_shots(app, services, shot)
@@ -176,11 +177,9 @@ def until(done: Any, seconds: float = 15.0) -> Iterator[float]:
 def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     """The mode screens: setup, how to play, play, results of Gobble solo, Gobbles and Tanagra (the
 strategy game's are :func:`strategy_shots`)."""
-    from engine.gobble.gobbles import Gobbles, Level, Player
-    from engine.gobble.table import ManualClock
     from engine.tanagra.game import Game
     from engine.tanagra.rules import Options
-    from ui.modes import family, gobble_common as gc, gobble_solo, gobbles, tanagra
+    from ui.modes import family, gobble_common as gc, gobble_solo, tanagra
 
     # ---- Gobble solo
     services.store.add_score("gobble-solo", "2025-11-01", 49)
@@ -215,54 +214,7 @@ strategy game's are :func:`strategy_shots`)."""
     yield from until(lambda: app.manager.current == "gobble-solo-results")
     yield 0.3
     shot("24-gobble-solo-results")
-    # ---- Gobbles
-    app.open_family(family("gobbles"))
-    yield 0.1
-    setup = app.manager.current_screen
-    setup.set_players(4)
-    setup.set_seat(2, "expert")
-    yield 0.2
-    shot("30-gobbles-setup-4")
-    gobbles.show_howto(app)
-    yield 9.0
-    shot("31-gobbles-howto")
-    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
-    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
-    app.show(screen)
-    yield 0.6
-    shot("32-gobbles-2-players-27-tiles")
-    players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
-               Player("Robot 5", Level.BEGINNER)]
-    hands = [[36, 37, 16, 56, 3, 9, 10], [40, 2, 18, 8, 51, 52, 53], [20, 21, 22, 23, 24, 25, 26],
-             [27, 28, 29, 30, 31, 32, 33], [34, 35, 38, 39, 41, 42, 43]]
-    game = Gobbles(players, gc.OPENING, hands)
-    clock = ManualClock()
-    screen = gobbles.GobblesScreen(app, game, clock=clock, robot_seed=1)
-    app.show(screen)
-    yield 0.5
-    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3]), (0, gc.RACE[0])):
-        screen.table.claim(seat, p)
-    screen.refresh()
-    refusal = screen.layout.board.drop(screen.layout.board.window_cell_centre(gc.RACE[1].cell), gc.RACE[1].tile,
-                                       gc.RACE[1].rot, screen.hands[1], screen.hands[1].target)
-    screen.hands[1].dispatch("on_refused", refusal)
-    yield 0.4
-    shot("33-gobbles-5-players-taken")
-    screen.table.claim(0, gc.GOBBLE)
-    screen.refresh()
-    clock.advance(3000)
-    yield from until(lambda: 0 in screen.gifts and screen.gifts[0].clock.text.startswith("7"))
-    yield 0.3
-    shot("34-gobbles-gift")
-    game = Gobbles(players[:2], gc.OPENING, [[36, 37], [40, 2]], play_on=False)
-    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
-    app.show(screen)
-    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2])):
-        screen.table.claim(seat, p)
-    screen.refresh()
-    yield from until(lambda: app.manager.current == "gobbles-results")
-    yield 0.3
-    shot("35-gobbles-results")
+    yield from gobbles_shots(app, services, shot)
     # ---- Tanagra
     app.open_family(family("tanagra"))
     yield 0.1
@@ -332,6 +284,90 @@ strategy game's are :func:`strategy_shots`)."""
     yield 0.2
     shot("49-gobbles-setup-upright-6")
     services.settings.orientation = "flat"
+
+
+def gobbles_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
+    """Gobbles: setup, how to play, 2 and 6 players (people and robots alternating), a lost race,
+the gift card, the news of a player out, the zoom controls, the results' replay."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui.modes import family, gobble_common as gc, gobbles
+
+    app.open_family(family("gobbles"))
+    yield 0.1
+    setup = app.manager.current_screen
+    setup.set_players(4)
+    setup.set_seat(2, "expert")
+    yield 0.2
+    shot("30-gobbles-setup-4")
+    gobbles.show_howto(app)
+    yield 9.0
+    shot("31-gobbles-howto")
+    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    yield 0.6
+    shot("32-gobbles-2-players-27-tiles")
+    players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
+               Player("Robot 5", Level.BEGINNER)]
+    hands = [[36, 37, 16, 56, 3, 9, 10], [40, 2, 18, 8, 51, 52, 53], [20, 21, 22, 23, 24, 25, 26],
+             [27, 28, 29, 30, 31, 32, 33], [34, 35, 38, 39, 41, 42, 43]]
+    game = Gobbles(players, gc.OPENING, hands)
+    clock = ManualClock()
+    screen = gobbles.GobblesScreen(app, game, clock=clock, robot_seed=1)
+    app.show(screen)
+    yield 0.5
+    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3]), (0, gc.RACE[0])):
+        screen.table.claim(seat, p)
+    screen.refresh()
+    refusal = screen.layout.board.drop(screen.layout.board.window_cell_centre(gc.RACE[1].cell), gc.RACE[1].tile,
+                                       gc.RACE[1].rot, screen.hands[1], screen.hands[1].target)
+    screen.hands[1].dispatch("on_refused", refusal)
+    yield 0.4
+    shot("33-gobbles-5-players-taken")
+    screen.table.claim(0, gc.GOBBLE)
+    screen.refresh()
+    clock.advance(3000)
+    yield from until(lambda: 0 in screen.gifts and screen.gifts[0].clock.text.startswith("7"))
+    yield 0.3
+    shot("34-gobbles-gift")
+    game = Gobbles(players[:2], gc.OPENING, [[36, 37], [40, 2]], play_on=False)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2])):
+        screen.table.claim(seat, p)
+    screen.refresh()
+    yield 0.3
+    shot("35-gobbles-news")
+    yield from until(lambda: app.manager.current == "gobbles-results")
+    yield 0.3
+    shot("35-gobbles-results")
+    bar = app.manager.current_screen.replay_bar
+    bar.step = 1
+    bar.refresh()
+    yield 0.3
+    shot("35-gobbles-results-step")
+    people = [Player(f"Player {i + 1}") if i % 2 == 0 else Player(f"Robot {i + 1}", Level.EXPERT) for i in range(6)]
+    screen = gobbles.GobblesScreen(app, Gobbles.deal(people, seed=3), clock=ManualClock())
+    app.show(screen)
+    yield 0.6
+    shot("36-gobbles-6-players")
+    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    for _ in range(60):  # the robot's moves, then the person's, until the board outgrows the table
+        if len(game.board) >= 36 or game.finished:
+            break
+        for seat in (1, 0):
+            options = game.legal_placements(seat)
+            if options and seat not in game.pending:
+                screen.table.claim(seat, options[len(options) // 2])
+            if seat in game.pending:
+                gift = game.suggest_gift(seat)
+                screen.table.give(seat, gift.to, gift.tiles)
+    screen.refresh()
+    yield 1.0
+    shot("37-gobbles-big-board")
 
 
 def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:

@@ -37,6 +37,10 @@ def scenario_faults(app):
     place(Label(text="Fine", font_size=30, color=theme.TEXT), (10, 150), (200, 60))
     place(Button(text="Big", font_size=20), (500, 150), (200, 80))
     place(Label(text="off the edge", font_size=30), (700, 10), (300, 60))
+    from ui.board import HandView
+
+    place(HandView(tiles=list(range(1, 13))), (10, 10), (300, 30))  # 12 tiles in 300x30: tiny
+    place(HandView(tiles=list(range(1, 13)), for_fingers=False), (10, 60), (300, 30))  # a robot's: only looked at
     screen.add_widget(layer)
     app.show(screen)
     yield
@@ -50,7 +54,7 @@ def test_the_audit_finds_each_kind_of_problem_and_only_those():
     found = run_scenario("test_ui_audit", "scenario_faults", size=(800, 480), settings={"idle_seconds": 1e6})
     assert found.pop("overflow") == ["Label('Wszystkie płytki wyłożone')"]
     assert found.pop("split-word") == ["Label('Beginner')"]
-    assert found.pop("small-control") == ["Button('Go')"]
+    assert found.pop("small-control") == ["Button('Go')", "HandView of 12 tiles"]
     assert found.pop("contrast") == ["Label('faint')"]
     assert found.pop("off-screen") == ["Label('off the edge')"]
     assert found == {}

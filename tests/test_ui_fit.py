@@ -33,9 +33,9 @@ QUICK = [((800, 480), 0), ((720, 1280), 0)]
 FULL = bool(os.environ.get("FIT_FULL"))
 
 STILL_OPEN = {
-    # hands of the Gobbles table on a portrait panel: 44-52 px, 71 needed; the 4-player strategy
-    # table's seat banners and plates on a narrow panel (both being reworked in other branches)
-    "gobbles-2": {"small-control"}, "gobbles-6": {"small-control"}, "tantrix-4": {"overflow"},
+    # a person's 27 Gobbles tiles in three rows on a portrait panel (66 px, 71 needed); the 4-player
+    # strategy table's seat banners and plates on a narrow panel
+    "gobbles-2": {"small-control"}, "tantrix-4": {"overflow"},
 }
 
 

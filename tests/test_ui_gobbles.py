@@ -27,6 +27,18 @@ def _grab(screen, seat, placement):
     return touch_at(*start), start, screen.layout.board.window_cell_centre(placement.cell)
 
 
+def _overlap(bbox, area):
+    """Whether a widget's bbox ((x, y), (w, h)) and an area [x, y, w, h] overlap."""
+    (x, y), (w, h) = bbox
+    ax, ay, aw, ah = area
+    return x < ax + aw - 1 and ax < x + w - 1 and y < ay + ah - 1 and ay < y + h - 1
+
+
+def _inside(point, bbox):
+    (x, y), (w, h) = bbox
+    return x <= point[0] <= x + w and y <= point[1] <= y + h
+
+
 def _two_fingers(screen, one, other):
     """Drag two tiles from two hands at once, the moves interleaved; ``one`` is lifted first.
     Returns how many previews the board showed while both fingers were down."""
@@ -55,7 +67,7 @@ def scenario_race(app):
     from engine.gobble.gobbles import Gobbles
     from engine.gobble.table import ManualClock
     from engine.modes import restore
-    from ui.i18n import _
+    from ui.i18n import _, n_
     from ui.modes import gobble_common as gc, gobbles
     from ui.refusals import RULE_MESSAGES
 
@@ -90,6 +102,13 @@ def scenario_race(app):
     assert 0 in game.pending and 0 in screen.gifts
     card = screen.gifts[0]
     assert card.rotation == screen.layout.boxes[0].angle
+    # it covers nothing of the board: the board's free area ends where the card begins, and no
+    # placed tile is drawn under it
+    board = screen.layout.board
+    assert not _overlap(card.bbox, board.fit_area), (card.bbox, board.fit_area)
+    yield 0.5  # the board refits into the smaller area
+    under = [p.cell for p in game.board.placements() if _inside(board.window_cell_centre(p.cell), card.bbox)]
+    assert under == [] and "Gobble!" not in labels(screen.layout)
     assert card.clock.text == _("{seconds} s", seconds=10)
     hand = screen.hands[0]
     assert hand.picking and hand.picked == list(game.suggest_gift(0).tiles)
@@ -116,9 +135,14 @@ def scenario_race(app):
     assert 0 not in game.pending and 3 in game.hands[1] and 3 not in game.hands[0]
     assert game.events[-1]["gift"] == {"to": 1, "tiles": [3]} and not game.events[-1]["auto"]
     assert 0 not in screen.gifts and card.parent is None and not hand.picking
+    assert screen.layout.reserved == {}  # the band is the board's again
     assert 3 in screen.hands[1].tiles and journaled()
-    assert _("{name} gobbled: you get tile {tiles}.", name=_("Player {number}", number=1), tiles="3") in \
-        labels(screen.layout)
+    # the receiver is pointed at the tile (ringed in their hand), not told its number
+    assert screen.hands[1].received == [3]
+    assert n_("{name} gobbled: you get {count} tile, ringed in white.",
+              "{name} gobbled: you get {count} tiles, ringed in white.", 1,
+              name=_("Player {number}", number=1), count=1) in labels(screen.layout)
+    assert not any("3" in text.replace("Player 1", "") for text in labels(screen.layout) if "gobbled" in text)
     # no turns in Gobbles: nothing was cued for a turn
     assert all(c.turn is None for c in app.services.devices.cues)
     # the journal restores the race where it stands
@@ -145,7 +169,12 @@ def scenario_end(app):
     assert app.services.devices.cues[-1].winners == (0,)
     assert app.services.store.load_current() is None
     assert app.services.store.records("gobbles")[0][2] == game.to_json()
-    assert _("{name}: {place} place!", name=_("Player {number}", number=1), place=_("1st")) in labels(screen.layout)
+    # table news, once and facing every seat: each seat's tag says who is out, nothing over the board
+    news = _("{name}: {place} place!", name=_("Player {number}", number=1), place=_("1st"))
+    assert screen.layout.news == news
+    assert [tag.label.text for tag in screen.layout._tags] == [news, news]
+    assert [tag.rotation for tag in screen.layout._tags] == [box.angle for box in screen.layout.boxes]
+    assert not any(b.opacity and b.label.text == news for b in screen.layout._banners)
     yield 2.3
     results = app.manager.current_screen
     assert results.name == "gobbles-results", results.name
@@ -156,8 +185,11 @@ def scenario_end(app):
     assert bar.step == 1 == bar.replay.steps
     yield from tap(bar.buttons["back"])
     assert bar.caption.text == _("The deal") and len(bar.replay.view.board) == 2, ([len(b) for b, _ in bar.replay.frames], bar.step, bar.caption.text, len(bar.replay.view.board))
+    assert bar.replay.step_mark.cell is None
     yield from tap(bar.buttons["last"])
-    assert bar.caption.text == _("{name} placed tile {tiles}", name=_("Player {number}", number=1), tiles="36")
+    # the caption says who, the mark on the board says where (no tile number)
+    assert bar.caption.text == _("{name} placed a tile", name=_("Player {number}", number=1))
+    assert bar.replay.step_mark.cell == gc.BUILD[0].cell
     # play again: the same seats, a new deal
     yield from tap(results.again_button)
     again = app.manager.current_screen
@@ -366,3 +398,163 @@ def test_the_ending_names_who_it_is_about():
     stop = Gobbles(["Player 1", "Player 2", "Player 3"], gc.OPENING, [[36], [40], [2]], play_on=False)
     stop.claim(0, gc.BUILD[0], 10)
     assert gobbles.ending_line(stop) == "Player 1 placed all their tiles first: the game stops."
+
+
+def _box_rect(layout, box):
+    import math
+
+    across = abs(math.sin(math.radians(box.angle))) > 0.5
+    w, h = (box.depth, box.length) if across else (box.length, box.depth)
+    return (layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h)
+
+
+def scenario_controls(app):
+    """The zoom buttons and the overview map: they cover no hand, zoom, look where the map is
+    tapped, and do nothing (nor does a pan) while someone drags a tile: the space under that
+    finger never moves."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui import theme
+    from ui.modes import gobbles
+
+    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
+    app.show(screen)
+    for _ in range(60):  # the board outgrows the table
+        if len(game.board) >= 36 or game.finished:
+            break
+        for seat in (1, 0):
+            options = game.legal_placements(seat)
+            if options and seat not in game.pending:
+                screen.table.claim(seat, options[len(options) // 2])
+            if seat in game.pending:
+                gift = game.suggest_gift(seat)
+                screen.table.give(seat, gift.to, gift.tiles)
+    screen.refresh()
+    board, controls = screen.layout.board, screen.view_controls
+    yield until(lambda: controls.map.opacity == 1)
+    assert controls.map.opacity == 1 and controls.overflowing()
+    for box in screen.layout.boxes:  # over no hand
+        assert not _overlap((controls.pos, controls.size), _box_rect(screen.layout, box))
+    yield 0.5
+    size = board.size_px
+    yield from tap(controls.zoom_in)
+    assert board.size_px > size * 1.2
+    yield from tap(controls.zoom_out)
+    yield from tap(controls.zoom_out)
+    assert board.size_px >= theme.min_tile_radius() - 0.01  # never below 9 mm while a person plays
+    origin = tuple(board.origin)
+    yield from tap((controls.map.x + 4, controls.map.y + 4))  # a corner of the map: look there
+    yield 0.5
+    assert tuple(board.origin) != origin
+    # a finger drags a tile over the board: + and a pan by another finger change nothing
+    hand = screen.hands[0]
+    finger = touch_at(*hand.to_window(*hand.slot_centre(0)))
+    finger.touch_down()
+    yield
+    middle = board.to_window(*board.center)
+    finger.touch_move(*middle)
+    yield
+    assert board.held
+    view = (board.size_px, tuple(board.origin))
+    yield from tap(controls.zoom_in)
+    fx, fy, fw, fh = board.fit_area
+    yield from drag((fx + fw * 0.3, fy + fh * 0.5), (fx + fw * 0.6, fy + fh * 0.4))
+    assert (board.size_px, tuple(board.origin)) == view
+    finger.touch_up()
+    yield
+    assert not board.held
+    yield from tap(controls.zoom_in)  # the finger lifted: + works again
+    assert board.size_px > view[0]
+    screen.leave()
+    return {}
+
+
+def test_zoom_buttons_and_map_and_nothing_moves_under_a_dragging_finger():
+    run_scenario("test_ui_gobbles", "scenario_controls", size=(800, 480))
+
+
+def scenario_gift_at_a_small_table(app):
+    """At 800x480 with five seats the gift card lies at the gobbler's edge in a band the board
+    leaves free: it covers no hand and no board space, the board keeps its 9 mm tiles in what is
+    left, and the band returns to the board once the gift is given by touch."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui import theme
+    from ui.modes import gobble_common as gc, gobbles
+
+    players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
+               Player("Robot 5", Level.BEGINNER)]
+    hands = [[36, 37, 16, 56, 3, 9, 10], [40, 2, 18, 8, 51, 52, 53], [20, 21, 22, 23, 24, 25, 26],
+             [27, 28, 29, 30, 31, 32, 33], [34, 35, 38, 39, 41, 42, 43]]
+    game = Gobbles(players, gc.OPENING, hands)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
+    app.show(screen)
+    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3]), (0, gc.RACE[0])):
+        screen.table.claim(seat, p)
+    screen.refresh()
+    yield 0.4
+    board = screen.layout.board
+    before = list(board.fit_area)
+    yield from _one_finger(screen, 0, gc.GOBBLE)
+    assert 0 in screen.gifts
+    card = screen.gifts[0]
+    yield 0.6
+    assert not _overlap(card.bbox, board.fit_area)
+    assert board.fit_area[3] < before[3] and board.fit_area[1] > before[1]  # the band is cut from the bottom
+    for box in screen.layout.boxes:
+        assert not _overlap(card.bbox, _box_rect(screen.layout, box)), box
+    assert board.size_px >= theme.min_tile_radius() - 0.01
+    # the card's own controls are fingertip-sized
+    assert card.give_button.height >= theme.min_target() - 0.5
+    assert all(chip.height >= theme.min_target() - 0.5 for chip in card.recipients.chips)
+    # a message to Player 2 (same edge) is shown beyond the card, not under it
+    screen.layout.tell(1, "hello")
+    banner = screen.layout._banners[1]
+    assert not _overlap(banner.bbox, (*card.bbox[0], *card.bbox[1]))
+    yield from tap(card.recipients.chip(3))
+    yield from tap(card.give_button)
+    assert 0 not in game.pending and card.parent is None and screen.layout.reserved == {}
+    assert list(board.fit_area) == before
+    screen.leave()
+    return {}
+
+
+def test_the_gift_card_covers_no_board_and_no_hand_at_a_small_table():
+    run_scenario("test_ui_gobbles", "scenario_gift_at_a_small_table", size=(800, 480))
+
+
+def scenario_portrait_strips(app):
+    """On the portrait panel, with people and robots sharing the long edges, every robot's hand is
+    a thin one-row strip at the very edge; an edge of robots only gives its room to the board."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui import theme
+    from ui.modes import gobbles
+
+    people = [Player(f"Player {i + 1}") if i % 2 == 0 else Player(f"Robot {i + 1}", Level.EXPERT) for i in range(6)]
+    screen = gobbles.GobblesScreen(app, Gobbles.deal(people, seed=3), clock=ManualClock())
+    app.show(screen)
+    yield 0.4
+    layout = screen.layout
+    thin = theme.unit() * gobbles.ROBOT_STRIP
+    edges = {}
+    for seat, box in enumerate(layout.boxes):
+        edges.setdefault(box.angle, []).append(seat)
+    assert any(len({s % 2 for s in seats}) == 2 for seats in edges.values())  # a shared edge
+    for seat, box in enumerate(layout.boxes):
+        if seat % 2:  # a robot: thin, one row, against the screen's edge
+            assert box.depth == thin and screen.hands[seat].max_rows == 1
+            rect = _box_rect(layout, box)
+            assert min(rect[0], rect[1], layout.width - rect[0] - rect[2], layout.height - rect[1] - rect[3]) < 1
+        else:
+            assert box.depth > 2 * thin
+    fx, fy, fw, fh = layout.board.fit_area
+    top = edges[gobbles.TOP]
+    assert all(s % 2 for s in top) and fy + fh >= layout.height - thin - 1  # robots only: the board reaches them
+    screen.leave()
+    return {}
+
+
+def test_robot_hands_are_thin_strips_on_a_portrait_panel():
+    run_scenario("test_ui_gobbles", "scenario_portrait_strips", size=(720, 1280))

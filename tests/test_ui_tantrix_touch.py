@@ -318,3 +318,60 @@ def scenario_no_coach(app):
 
 def test_staff_may_turn_the_coach_off():
     run_scenario("test_ui_tantrix_touch", "scenario_no_coach", size=(800, 480), settings={"coach": False})
+
+
+def scenario_side_seat_at_800x480(app):
+    """Four people at the 7" panel: a side seat places a tile. Its confirm bar, the message that
+    tells it how confirming works, the view controls, Leave and the bag count cover neither each
+    other nor any hand or plate."""
+    import math
+
+    from engine.game import StrategyGame, Step
+    from test_ui_tantrix import play_by_touch
+    from ui.modes import strategy_play
+
+    game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
+    while len(game.board) < 16 or game.step is not Step.FREE or game.turn not in (1, 3):
+        game.robot_move()
+    for seat in range(4):
+        game.set_robot(seat, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    yield
+    yield 0.4
+    seat = game.turn
+    layout = screen.layout
+    assert abs(math.sin(math.radians(layout.boxes[seat].angle))) > 0.5  # a side seat
+    yield from play_by_touch(screen, seat, _free_move(game), confirm=False)
+    assert screen.provisional is not None and screen.confirm_bar.shown
+    banner = layout._banners[seat]
+    assert banner.opacity == 1 and banner.rotation % 360 == layout.boxes[seat].angle % 360
+
+    def rect(widget):
+        if hasattr(widget, "bbox"):
+            (x, y), (w, h) = widget.bbox
+            return x, y, w, h
+        return (*widget.pos, *widget.size)
+
+    hands = []
+    for box in layout.boxes:
+        across = abs(math.sin(math.radians(box.angle))) > 0.5
+        w, h = (box.depth, box.length) if across else (box.length, box.depth)
+        hands.append((layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h))
+    parts = {"banner": rect(banner), "confirm": rect(screen.confirm_bar), "controls": rect(screen.view_controls),
+             "leave": rect(screen.leave_button), "bag": rect(screen.bag_label),
+             **{f"plate {i}": rect(p) for i, p in enumerate(screen.plates)},
+             **{f"hand {i}": r for i, r in enumerate(hands)}}
+
+    def overlap(a, b):
+        return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
+
+    movable = ("banner", "confirm", "controls", "leave", "bag")
+    clashes = [(a, b) for a in movable for b in parts if a != b and (b not in movable or a < b)
+               and overlap(parts[a], parts[b])]
+    assert clashes == [], clashes
+    return {}
+
+
+def test_a_side_seats_bar_and_message_cover_no_control_at_800x480():
+    run_scenario("test_ui_tantrix_touch", "scenario_side_seat_at_800x480", size=(800, 480))

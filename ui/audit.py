@@ -100,7 +100,7 @@ def _is_hand(widget: Any) -> bool:
     """A hand of tiles a player picks from (each tile is a touch target)."""
     from .board import HandView
 
-    return isinstance(widget, HandView)
+    return isinstance(widget, HandView) and widget.for_fingers
 
 
 class Fonts:

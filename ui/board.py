@@ -489,7 +489,10 @@ class BoardView(Widget):
 
     def look_at(self, cell: Cell, animate: bool = True) -> None:
         """Pan (at the present zoom) so that ``cell`` lies in the middle of the free table, as a
-        player's finger would (the view then stays there until fitted again)."""
+        player's finger would (the view then stays there until fitted again). Not while a tile is
+        dragged over the view (:meth:`hold`): the space under that finger must not move."""
+        if self._held:
+            return
         x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
         x, y = self.cell_centre(cell)
         origin = [self.origin[0] + x0 + w / 2 - x, self.origin[1] + y0 + h / 2 - y]
@@ -506,7 +509,11 @@ class BoardView(Widget):
         self._move(0.0, 0.0, factor, (x0 + w / 2, y0 + h / 2))
 
     def _move(self, dx: float, dy: float, factor: float, about: tuple[float, float]) -> None:
-        """Pan by (dx, dy) and zoom by ``factor`` keeping the point ``about`` fixed."""
+        """Pan by (dx, dy) and zoom by ``factor`` keeping the point ``about`` fixed; nothing while
+        a tile is dragged over the view (:meth:`hold`: another player's pan, pinch or zoom button
+        must not move the space under that finger)."""
+        if self._held:
+            return
         Animation.cancel_all(self)
         unit = theme.unit()
         size = min(max(self.size_px * factor, MIN_SIZE * unit, min(self.min_fit_px, self.size_px)), MAX_SIZE * unit)
@@ -545,6 +552,9 @@ class HandView(Widget):
     target = ObjectProperty(None, allownone=True)
     """This hand's own placement target (a player's claims when all play at once); None: the board's."""
     max_rows = NumericProperty(1)
+    for_fingers = BooleanProperty(True)
+    """Whether a person plays from this hand (a Gobbles robot's hand is only looked at: its tiles
+    need not be fingertip-sized, see :mod:`ui.audit`)."""
     picking = BooleanProperty(False)
     picked = ListProperty([])
 

@@ -28,7 +28,9 @@ from typing import Any, Callable, Protocol, Sequence
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line, PopMatrix, PushMatrix, Rectangle, Rotate, Triangle
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import (Canvas, Color, Ellipse, Line, PopMatrix, PushMatrix, Rectangle, Rotate, RoundedRectangle,
+                           Triangle)
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -37,7 +39,11 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
+from engine.geometry import Cell
+
 from . import theme
+from .board import BoardView
+from .hexes import corners
 from .i18n import N_, _
 from .widgets import TButton, TLabel, panel_background
 
@@ -393,3 +399,51 @@ class Confetti(Widget):
     def on_touch_down(self, touch: Any) -> bool:
         return False
 
+
+class StepMark:
+    """The tile placed at a replay's step, outlined on ``view`` so the eye finds it: white inside a
+    dark edge (seen against every link colour and the baize), amber with a "Forced" tag when it
+    filled a forced space, so that shows without telling colours apart."""
+
+    def __init__(self, view: BoardView) -> None:
+        self.view = view
+        self.cell: Cell | None = None
+        self.forced = False
+        self._tag: Any = None  # the "Forced" tag's text, drawn once
+        self._canvas = Canvas()
+        view.canvas.after.add(self._canvas)
+        view.bind(size_px=self._draw, origin=self._draw, pos=self._draw, size=self._draw)
+
+    def show(self, cell: Cell | None, forced: bool = False) -> None:
+        """Mark ``cell`` (None: nothing)."""
+        self.cell, self.forced = cell, forced
+        if forced and self._tag is None:
+            label = CoreLabel(text=_("Forced"), font_size=theme.font(0.7), bold=True)
+            label.refresh()
+            self._tag = label.texture
+        self._draw()
+
+    def _draw(self, *_args: Any) -> None:
+        canvas = self._canvas
+        canvas.clear()
+        if self.cell is None:
+            return
+        s = self.view.size_px
+        x, y = self.view.cell_centre(self.cell)
+        ring = corners(x, y, s * 1.02)
+        edge = max(2.5, s * 0.1)
+        with canvas:
+            Color(*theme.TILE_FACE)
+            Line(points=ring, width=edge, close=True, joint="round")
+            Color(*(theme.ACCENT if self.forced else theme.TEXT))
+            Line(points=ring, width=edge * 0.55, close=True, joint="round")
+            if self.forced:
+                text = self._tag
+                w, h = text.width + theme.unit() * 0.25, text.height + theme.unit() * 0.08
+                top = min(y + s * 1.05, self.view.top - h - 2)
+                Color(*theme.TILE_FACE)
+                RoundedRectangle(pos=(x - w / 2, top), size=(w, h), radius=[h / 2])
+                Color(*theme.ACCENT)
+                Line(rounded_rectangle=(x - w / 2, top, w, h, h / 2), width=1.5)
+                Color(1, 1, 1, 1)
+                Rectangle(texture=text, pos=(x - text.width / 2, top + (h - text.height) / 2), size=text.size)

@@ -16,7 +16,7 @@ from typing import Any, Literal, NamedTuple, Sequence
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle, RoundedRectangle
-from kivy.properties import NumericProperty, OptionProperty
+from kivy.properties import NumericProperty, OptionProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.scatter import Scatter
@@ -47,6 +47,8 @@ class SeatBox(NamedTuple):
 
 
 BOTTOM, LEFT, TOP, RIGHT = 0.0, -90.0, 180.0, 90.0
+NEWS_SECONDS = 8.0
+"""How long table-wide news (who starts, who is out, the bag is empty) stays at every seat."""
 
 
 def hand_depth(width: float, height: float) -> float:
@@ -153,8 +155,60 @@ def _tile_radius(box: SeatBox, tiles: int, rows: int) -> float:
     return min(box.depth * 0.94 / (high * rows * 1.02), box.length / (cols * wide * 1.06))
 
 
+Rect = tuple[float, float, float, float]
+"""x, y, width, height."""
+
+
+def overlaps(a: Rect, b: Rect) -> bool:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
+
+
+def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequence[Rect],
+               screen: tuple[float, float], table: Rect, inner: Rect | None = None,
+               soft: Sequence[Rect] = ()) -> tuple[float, float]:
+    """Where a control of ``size`` covers none of ``taken`` nor ``soft`` (places something may
+    appear later): the first free corner of the ``screen`` (between the hands) in the order of
+    ``corners`` ("bottom-left", "bottom-right", "top-right", "top-left"), else of the free
+    ``table``, else a place along the edges of ``inner`` (the table less what lies along its edges;
+    default ``table``). Where every place covers something, the one covering least, ``taken``
+    counting a hundred times ``soft``."""
+    u = theme.unit()
+    w, h = size
+    width, height = screen
+    fx, fy, fw, fh = table
+    gap = u * 0.04
+    spots = {"bottom-left": (gap, gap), "bottom-right": (width - w - gap, gap),
+             "top-right": (width - w - gap, height - h - gap), "top-left": (gap, height - h - gap)}
+    at_table = {"bottom-left": (fx + gap, fy + gap), "bottom-right": (fx + fw - w - gap, fy + gap),
+                "top-right": (fx + fw - w - gap, fy + fh - h - gap), "top-left": (fx + gap, fy + fh - h - gap)}
+    step = u * 0.5
+    ex, ey, ew, eh = inner or table
+    edges = [(ex + gap + i * step, y) for i in range(int(max(ew - w, 0) / step) + 1)
+             for y in (ey + gap, ey + eh - h - gap)]
+    edges += [(x, ey + gap + i * step) for i in range(int(max(eh - h, 0) / step) + 1)
+              for x in (ex + gap, ex + ew - w - gap)]
+    candidates = [spots[c] for c in corners] + [at_table[c] for c in corners] + edges
+
+    def covered(p: tuple[float, float]) -> float:
+        return sum(weight * shared((*p, w, h), r) for weight, rects in ((100.0, taken), (1.0, soft)) for r in rects)
+
+    return min(candidates, key=covered)  # the first of the least covering (min keeps the first)
+
+
+def shared(a: Rect, b: Rect) -> float:
+    """The area two rectangles share."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    return max(0.0, min(ax + aw, bx + bw) - max(ax, bx)) * max(0.0, min(ay + ah, by + bh) - max(ay, by))
+
+
 class Banner(Scatter):
-    """A message turned to face one player, shown for a few seconds."""
+    """A message turned to face one player, shown for a few seconds, just beyond their hand: no
+    longer than the free table along their edge (it wraps into more lines instead, in a smaller
+    font where that edge is short), and slid along the edge, or further out, clear of the
+    controls it must not cover."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False,
@@ -167,12 +221,20 @@ class Banner(Scatter):
         self._hide = Clock.create_trigger(lambda dt: self.hide(), 5.5)
         self.opacity = 0
 
-    def say(self, text: str, box: SeatBox, good: bool = False) -> None:
+    def say(self, text: str, box: SeatBox, good: bool = False, table: Rect | None = None,
+            avoid: Sequence[Rect] = ()) -> None:
+        """Show ``text`` beyond ``box`` (the hand, deepened by what lies at its inner edge), within
+        the free ``table`` along that edge and over none of ``avoid`` where it can."""
         u = theme.unit()
-        length = min(max(box.length * 1.05, u * 7), u * 9)  # a short hand still gets readable lines
+        a = math.radians(box.angle)
+        along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
+        turned = abs(along[1]) > 0.5
+        low, high = ((table[1], table[1] + table[3]) if turned else (table[0], table[0] + table[2])) if table \
+            else (-math.inf, math.inf)
+        length = min(max(box.length * 1.05, u * 7), u * 9, high - low)  # a short hand still gets readable lines
         self.rotation = 0
         self.label.text_size = (length - u * 0.4, None)
-        self.label.font_size = theme.font(0.95)
+        self.label.font_size = theme.font(0.95 if length >= u * 6 else 0.8)
         self.label.text = text
         self.label.texture_update()  # as tall as its lines need: a long message never spills out
         self.size = (length, max(u * 1.5, self.label.texture_size[1] + u * 0.4))
@@ -180,10 +242,26 @@ class Banner(Scatter):
         self._bg.size = self.size
         self._bg.pos = (0, 0)
         self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
+        self.label.color = theme.ON_CHOSEN if good else theme.TEXT  # dark ink on the light green: 10:1
         self.rotation = box.angle
-        ux, uy = box.up()
-        gap = box.depth / 2 + self.height / 2 + u * 0.25
-        self.center = (box.cx + ux * gap, box.cy + uy * gap)
+        depth = self.height
+        base = box.depth / 2 + depth / 2 + u * 0.25
+        middle = box.cy if turned else box.cx
+        slide = min(max(middle, low + length / 2), high - length / 2) - middle
+
+        def rect(shift: float, rise: float) -> Rect:
+            cx = box.cx + along[0] * shift + ux * rise
+            cy = box.cy + along[1] * shift + uy * rise
+            w, h = (depth, length) if turned else (length, depth)
+            return cx - w / 2, cy - h / 2, w, h
+
+        step = u * 0.25
+        reach = int(max(high - low - length, 0.0) / step) if table else 0
+        shifts = sorted({min(max(middle + slide + k * step, low + length / 2), high - length / 2) - middle
+                         for k in range(-reach, reach + 1)}, key=lambda s: abs(s - slide))
+        places = [(shift, base + k * step) for k in range(0, 13) for shift in shifts]
+        shift, rise = next((p for p in places if not any(overlaps(rect(*p), r) for r in avoid)), (slide, base))
+        self.center = (box.cx + along[0] * shift + ux * rise, box.cy + along[1] * shift + uy * rise)
         self.opacity = 1
         self._hide()
 
@@ -196,7 +274,8 @@ class Banner(Scatter):
 
 class SeatTag(Scatter):
     """A small label at a hand's inner edge, on its player's left, facing them: who sits there,
-    how many tiles they hold, their place..."""
+    how many tiles they hold, their place... or, for a while, the table's news (``news``: longer,
+    wrapped, on the colour of good news)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False,
@@ -208,17 +287,29 @@ class SeatTag(Scatter):
             self._bg = RoundedRectangle(radius=[6])
         self.opacity = 0
 
-    def show(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None) -> None:
+    def show(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False) -> None:
         u = theme.unit()
         self.rotation = 0
-        self.size = (min(box.length * 0.6, u * 6), u * 0.6)
-        self.label.size = self.size
-        self.label.text_size = (self.width - u * 0.3, self.height)
-        self.label.padding = [u * 0.15, 0]
-        self.label.font_size = theme.font(0.7)
-        self.label.text = text
+        label = self.label
+        label.padding = [u * 0.15, 0]
+        label.font_size = theme.font(0.8 if news else 0.7)
+        label.shorten = not news
+        label.text = text
+        if news:  # as many lines as it needs: nothing of the news is cut
+            width = min(max(box.length, u * 5), u * 9)
+            label.text_size = (width - u * 0.3, None)
+            label.texture_update()
+            self.size = (width, max(u * 0.6, label.texture_size[1] + u * 0.15))
+        else:
+            self.size = (min(box.length * 0.6, u * 6), u * 0.6)
+            label.text_size = (self.width - u * 0.3, self.height)
+        label.size = self.size
         self._bg.pos, self._bg.size = (0, 0), self.size
-        self._colour.rgba = (rgba[:3] + (0.85,)) if rgba is not None else (0, 0, 0, 0.45)
+        label.color = theme.ON_CHOSEN if news else theme.TEXT  # dark ink on the light green: 10:1
+        if news:
+            self._colour.rgba = theme.GOOD[:3] + (0.95,)
+        else:
+            self._colour.rgba = (rgba[:3] + (0.85,)) if rgba is not None else (0, 0, 0, 0.45)
         self.rotation = box.angle
         a = math.radians(box.angle)
         along, up = (math.cos(a), math.sin(a)), box.up()
@@ -263,13 +354,16 @@ class TableLayout(FloatLayout):
     Call :meth:`seat` with the hands in seating order; the layout turns each to face its player,
     wires it to the board and the drag layer, shows a refused drop's reason facing the player who
     made it, and keeps the board's ``fit_area`` on the free table. ``bag`` (-1 hides it) is the
-    number of tiles left to draw. :meth:`tag` labels a seat (name, tiles held, place).
+    number of tiles left to draw. :meth:`tag` labels a seat (name, tiles held, place);
+    :meth:`announce` gives the whole table its news, once, at every seat.
     """
 
     _tile_rows = 1
 
     orientation = OptionProperty("flat", options=["flat", "upright"])
     bag = NumericProperty(-1)
+    news = StringProperty("")
+    """Table-wide news (see :meth:`announce`), for :data:`NEWS_SECONDS`; "" when there is none."""
     hand_rows = NumericProperty(1)
     """The most rows of tiles a hand may wrap into (deeper hands, larger tiles: a Gobbles deal is
     up to 27 tiles a hand); the layout uses more rows only when that keeps tiles clearly larger,
@@ -283,6 +377,9 @@ class TableLayout(FloatLayout):
         self.board.bind(on_placed=lambda *_: self.refresh_hints())
         self.hands: list[HandView] = []
         self.boxes: list[SeatBox] = []
+        self.keep_clear: list[Widget] = []
+        """Controls a screen lays over the table (zoom, Leave, bars): messages are placed clear
+        of them where they can."""
         self.raised: dict[int, float] = {}
         """Per seat, how far a control lying at the hand's inner edge reaches (a screen's own):
         that seat's messages are shown beyond it."""
@@ -298,6 +395,8 @@ class TableLayout(FloatLayout):
         self.bind(size=self._relayout, pos=self._relayout, orientation=self._relayout, bag=self._relayout,
                   hand_rows=self._relayout)
         self._hands_changed = Clock.create_trigger(self._follow_hands)
+        self._news_ends = Clock.create_trigger(lambda dt: setattr(self, "news", ""), NEWS_SECONDS)
+        self.bind(news=lambda *_: self._show_tags())
 
     def seat(self, hands: Sequence[HandView]) -> None:
         """Seat ``hands`` (seating order) around the table."""
@@ -336,30 +435,34 @@ class TableLayout(FloatLayout):
         """Label ``seat`` with ``text`` (on a background of ``rgba``), until told otherwise."""
         if 0 <= seat < len(self._tags) and self._tag_texts[seat] != (text, rgba):
             self._tag_texts[seat] = (text, rgba)
-            if seat < len(self.boxes):
+            if seat < len(self.boxes) and not self.news:
                 self._tags[seat].show(text, self._placed(self.boxes[seat]), rgba)
 
-    def free_spot(self, width: float, height: float) -> tuple[float, float]:
-        """Where a small control of this size can sit on the free table, clear of the seat tags:
-        the first free corner (bottom-left, bottom-right, top-right, top-left), else the middle of
-        the bottom edge. Coordinates as the layout's own position."""
-        fx, fy, fw, fh = self.board.fit_area or (self.x, self.y, self.width, self.height)
-        gap = theme.unit() * 0.15
-        spots = [(fx + gap, fy + gap), (fx + fw - width - gap, fy + gap), (fx + fw - width - gap, fy + fh - height - gap),
-                 (fx + gap, fy + fh - height - gap)]
-        taken = [(tag.bbox[0], tag.bbox[1]) for tag in self._tags]
+    def announce(self, text: str) -> None:
+        """Table-wide news ("Red starts", "Player 2 is out"), given once and read from every side:
+        for :data:`NEWS_SECONDS` each seat's own label (its tag here; a screen with plates binds
+        :attr:`news` to show it there) says it, facing that seat's player, at the table's edge and
+        not over the board's middle."""
+        self.news = text
+        self._news_ends()
 
-        def clear(x: float, y: float) -> bool:
-            return all(x + width <= tx or tx + tw <= x or y + height <= ty or ty + th <= y for (tx, ty), (tw, th) in taken)
-
-        return next((s for s in spots if clear(*s)), (fx + (fw - width) / 2, fy + gap))
+    def _show_tags(self) -> None:
+        """Each labelled seat's tag: the news while there is some, else its own text."""
+        for tag, (text, rgba), box in zip(self._tags, self._tag_texts, self.boxes):
+            if self.news and text:
+                tag.show(self.news, self._placed(box), news=True)
+            else:
+                tag.show(text, self._placed(box), rgba)
 
     def tell(self, seat: int, text: str, good: bool = False) -> None:
         """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
         says lies at that seat's inner edge)."""
         if 0 <= seat < len(self._banners):
             box = self._placed(self.boxes[seat])
-            self._banners[seat].say(text, box._replace(depth=box.depth + 2 * self.raised.get(seat, 0.0)), good)
+            clear = [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)
+                     for w in self.keep_clear if w.opacity > 0 and w.parent is not None]
+            self._banners[seat].say(text, box._replace(depth=box.depth + 2 * self.raised.get(seat, 0.0)), good,
+                                    tuple(self.board.fit_area) if self.board.fit_area else None, clear)
 
     def _placed(self, box: SeatBox) -> SeatBox:
         """``box`` in the coordinates of this layout's parent (boxes are relative to the layout)."""
@@ -401,8 +504,7 @@ class TableLayout(FloatLayout):
             hand.seat_angle = box.angle
             holder.rotation = box.angle
             holder.center = (self.x + box.cx, self.y + box.cy)
-        for tag, (text, rgba), box in zip(self._tags, self._tag_texts, self.boxes):
-            tag.show(text, self._placed(box), rgba)
+        self._show_tags()
         fx, fy, fw, fh = free
         self.board.fit_area = [self.x + fx, self.y + fy, fw, fh]
         badge = self.bag_badge

@@ -28,6 +28,8 @@ from typing import Any, Callable, Sequence
 
 from kivy.animation import Animation
 from kivy.clock import Clock
+from kivy.graphics import Color, Line
+from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatter import Scatter
@@ -43,14 +45,15 @@ from engine.modes import Play, Refused
 
 from .. import theme
 from ..board import BoardView, HandView
-from ..hexes import SQRT3, centre
+from ..board_controls import ViewControls
+from ..hexes import SQRT3, centre, corners
 from ..howto import HowToPlayScreen, TileStage
-from ..i18n import N_, _
+from ..i18n import N_, _, n_
 from ..refusals import explain
-from ..results import ResultsScreen, Standing, ordinal
+from ..results import ResultsScreen, Standing, StepMark, ordinal
 from ..services import Cue
 from ..setup import Choice, Setup, SetupScreen, SetupSpec
-from ..table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask
+from ..table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from . import family_screen, kind_screen
 from .gobble_common import race_script
@@ -68,8 +71,10 @@ SPEC = SetupSpec(
 RING_COLOURS = "RYGBRY"
 """The LED rings show a winner in a colour; Gobbles seats have none of their own."""
 ROBOT_STRIP = 0.75
-"""Depth of a hand strip on an edge where only robots sit, in touch units (one row of small tiles:
-people glance at a robot's hand, they do not play from it)."""
+"""Depth of a robot's hand strip, in touch units (one row of small tiles: people glance at a
+robot's hand, they do not play from it)."""
+RECEIVED_SECONDS = 6.0
+"""How long tiles received from a gobble stay ringed in white in the receiver's hand."""
 
 
 def seat_name(game: Gobbles, seat: int) -> str:
@@ -144,11 +149,34 @@ class GobblesHand(HandView):
     """A Gobbles hand: its drags start the race clock of :class:`SeatClaims`; the tile is judged
     and previewed on the space under the finger itself (not above it), a release with the finger
     over any hand or off the free table returns the tile silently (nothing is previewed there
-    either), and the end of every drag lets the screen refit the view it held still."""
+    either), and the end of every drag lets the screen refit the view it held still. Tiles just
+    received from a gobble (``received``) are ringed in white: the message points at them."""
+
+    received = ListProperty([])
 
     def __init__(self, screen: GobblesScreen, seat: int, **kwargs: Any) -> None:
         super().__init__(target=SeatClaims(screen, seat), **kwargs)
         self.screen = screen
+        self._forget_received = Clock.create_trigger(lambda dt: setattr(self, "received", []), RECEIVED_SECONDS)
+        self.bind(received=self._redraw)
+
+    def receive(self, tiles: Sequence[int]) -> None:
+        """Ring ``tiles`` (just given to this seat) for :data:`RECEIVED_SECONDS`."""
+        self.received = list(tiles)
+        self._forget_received.cancel()
+        self._forget_received()
+
+    def _redraw(self, *_args: Any) -> None:
+        super()._redraw()
+        r = self.tile_radius()
+        with self.canvas:
+            for i, tile in enumerate(self.tiles):
+                if tile in self.received:
+                    cx, cy = self.slot_centre(i)
+                    Color(*theme.TABLE_DARK[:3], 0.9)
+                    Line(points=corners(cx, cy, r * 1.08, -self.seat_angle), width=max(3.0, r * 0.13), close=True)
+                    Color(1, 1, 1, 1)
+                    Line(points=corners(cx, cy, r * 1.08, -self.seat_angle), width=max(1.8, r * 0.07), close=True)
 
     @property
     def dragging(self) -> bool:
@@ -229,14 +257,33 @@ def focus(cells: Sequence[Cell], spaces: Sequence[Cell], wanted: Sequence[Cell],
 
 
 class GobblesLayout(TableLayout):
-    """The table of :class:`ui.table.TableLayout`, with a thin strip for an edge where only robots
-    sit (``robots``: their seats), whose space goes to the board."""
+    """The table of :class:`ui.table.TableLayout`, where a robot's hand is a thin strip at the very
+    edge (``robots``: their seats): an edge where only robots sit gives its room to the board. A
+    seat may also :meth:`reserve` a band of the table at its hand's inner edge (the gift card lies
+    there): the board's free area ends before it, so the card covers no space anyone plays on."""
 
     def __init__(self, robots: Sequence[int], **kwargs: Any) -> None:
         self.robots = frozenset(robots)
+        self.reserved: dict[int, float] = {}
         super().__init__(**kwargs)
         self.mask = TableMask(self.board)
         self.add_widget(self.mask, index=self.children.index(self.board))  # just above the board
+
+    def reserve(self, seat: int, depth: float) -> None:
+        """Keep a band ``depth`` deep (0: none) at ``seat``'s hand's inner edge clear of the board;
+        that seat's messages are shown beyond it."""
+        if self.reserved.get(seat, 0.0) == depth:
+            return
+        if depth > 0:
+            self.reserved[seat] = depth
+        else:
+            self.reserved.pop(seat, None)
+        self._relayout()
+        bands: dict[float, float] = {}
+        for other, band in self.reserved.items():
+            angle = self.boxes[other].angle
+            bands[angle] = max(bands.get(angle, 0.0), band)
+        self.raised = {other: bands[box.angle] for other, box in enumerate(self.boxes) if box.angle in bands}
 
     def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
         rows, boxes, (fx, fy, fw, fh) = super()._layout()
@@ -249,12 +296,12 @@ class GobblesLayout(TableLayout):
             edges.setdefault(box.angle, []).append(seat)
         boxes = list(boxes)
         for angle, seats in edges.items():
-            if not all(seat in self.robots for seat in seats):
-                continue
             saved = boxes[seats[0]].depth - thin
             if saved <= 0:
                 continue
             for seat in seats:
+                if seat not in self.robots:
+                    continue
                 box = boxes[seat]
                 if angle == BOTTOM:
                     boxes[seat] = box._replace(cy=thin / 2, depth=thin)
@@ -264,6 +311,8 @@ class GobblesLayout(TableLayout):
                     boxes[seat] = box._replace(cx=thin / 2, depth=thin)
                 elif angle == RIGHT:
                     boxes[seat] = box._replace(cx=width - thin / 2, depth=thin)
+            if not all(seat in self.robots for seat in seats):
+                continue  # a person's hand on this edge keeps its depth
             if angle == BOTTOM:
                 fy, fh = fy - saved, fh + saved
             elif angle == TOP:
@@ -272,6 +321,16 @@ class GobblesLayout(TableLayout):
                 fx, fw = fx - saved, fw + saved
             elif angle == RIGHT:
                 fw += saved
+        for angle in edges:
+            band = max((self.reserved.get(seat, 0.0) for seat in edges[angle]), default=0.0)
+            if angle == BOTTOM:
+                fy, fh = fy + band, fh - band
+            elif angle == TOP:
+                fh -= band
+            elif angle == LEFT:
+                fx, fw = fx + band, fw - band
+            elif angle == RIGHT:
+                fw -= band
         return rows, boxes, (fx, fy, fw, fh)
 
     def _relayout(self, *_args: Any) -> None:
@@ -293,12 +352,12 @@ class GobblesScreen(Screen):
         self.app, self.game = app, game
         self.table = GobblesTable(game, clock=clock, seed=robot_seed)
         robots = [seat for seat, p in enumerate(game.players) if p.robot is not None]
-        self.layout = GobblesLayout(robots, orientation=app.services.settings.orientation, hand_rows=2)
+        self.layout = GobblesLayout(robots, orientation=app.services.settings.orientation, hand_rows=3)
         self.layout.board.frontier_touching = 2
         self.layout.board.auto_fit = False  # the screen refits (see follow_play): never under a finger
         self._refit_waiting = False
         self._centre: Cell | None = None
-        self.hands = [GobblesHand(self, seat) for seat in range(len(game.players))]
+        self.hands = [GobblesHand(self, seat, for_fingers=seat not in robots) for seat in range(len(game.players))]
         for hand in self.hands:
             hand.bind(on_played=lambda *_: self.refresh())
         self.layout.seat(self.hands)
@@ -308,8 +367,13 @@ class GobblesScreen(Screen):
         self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
         self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
         self.overlay.add_widget(self.leave_button)
-        self.layout.board.bind(fit_area=self._place_leave)
-        self.layout.board.bind(fit_area=lambda *_: self.follow_play())
+        self.view_controls = ViewControls(self.layout.board)
+        self.overlay.add_widget(self.view_controls)
+        board = self.layout.board
+        board.shields = [*board.shields, self.leave_button, *self.view_controls.parts]
+        self.layout.keep_clear = [self.view_controls, self.leave_button]
+        board.bind(fit_area=self._place_controls)
+        board.bind(fit_area=lambda *_: self.follow_play())
         self.add_widget(self.overlay)
         self._known_events = len(game.events)
         self._shown_tiles = -1
@@ -317,10 +381,24 @@ class GobblesScreen(Screen):
         self._ended = False
         self.refresh(journal=False)
 
-    def _place_leave(self, *_args: Any) -> None:
+    def _place_controls(self, *_args: Any) -> None:
+        """Leave, then the zoom buttons and overview map, where they cover nothing: a corner of the
+        screen between the hands, else a corner of the free table (:func:`ui.table.clear_spot`)."""
         u = theme.unit()
+        layout = self.layout
         self.leave_button.size = (u * 1.8, u * 1.0)
-        self.leave_button.pos = self.layout.free_spot(*self.leave_button.size)
+        taken = [(layout.x, layout.top - u * 1.1, u * 1.1, u * 1.1)]  # the staff corner
+        for box in layout.boxes:
+            across = abs(math.sin(math.radians(box.angle))) > 0.5
+            w, h = (box.depth, box.length) if across else (box.length, box.depth)
+            taken.append((layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h))
+        taken += [(*tag.bbox[0], *tag.bbox[1]) for tag in layout._tags if tag.opacity]
+        taken += [(*card.bbox[0], *card.bbox[1]) for card in self.gifts.values()]
+        table = tuple(layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height))
+        for widget, spots in ((self.leave_button, ("top-right", "bottom-right", "bottom-left")),
+                              (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
+            widget.pos = clear_spot(tuple(widget.size), spots, taken, tuple(layout.size), table)
+            taken.append((*widget.pos, *widget.size))
 
     # ------------------------------------------------------------------ the clock
 
@@ -415,15 +493,17 @@ class GobblesScreen(Screen):
         people = [s for s in range(len(game.players)) if game.players[s].robot is None and game.playing(s)]
         cells = [p.cell for p in game.board.placements()]
         if not people or game.finished:
+            board.min_fit_px = 0.0
             board.recentre(cells=cells)
             return
         need = rules.needed_neighbours(game.board)
         spaces = [c for c in game.board.frontier() if game.board.neighbour_count(c) >= need]
         wanted = sorted({p.cell for s in people for p in game.legal_placements(s)})
         radius = theme.min_tile_radius()
+        board.min_fit_px = radius  # even where the table is small (a gift card's band), tiles stay 9 mm
         shown = focus(cells, spaces, wanted, (w, h), radius, self._centre)
         self._centre = min(wanted or spaces or cells, key=lambda c: self._distance(c, shown))
-        board.recentre(cells=shown)
+        board.recentre(cells=shown, focus=[c for c in shown if c in set(wanted)] or None)
 
     @staticmethod
     def _distance(cell: Cell, shown: Sequence[Cell]) -> float:
@@ -433,15 +513,15 @@ class GobblesScreen(Screen):
         return math.dist(centre(cell, 1.0), mid)
 
     def off_table(self, window_pos: tuple[float, float]) -> bool:
-        """Whether a finger at ``window_pos`` is over a hand, a card or off the free table (a
-        release there returns the tile)."""
+        """Whether a finger at ``window_pos`` is over a hand, a control, a card or off the free
+        table (a release there returns the tile)."""
+        board = self.layout.board
         x, y = self.layout.to_widget(*window_pos)
-        fx, fy, fw, fh = self.layout.board.fit_area or (0, 0, 0, 0)
-        if not (fx <= x <= fx + fw and fy <= y <= fy + fh):
+        fx, fy, fw, fh = board.fit_area or (0, 0, 0, 0)
+        if not (fx <= x <= fx + fw and fy <= y <= fy + fh) or not board.on_table(window_pos):
             return True
         wx, wy = window_pos
-        return any(holder.collide_point(*holder.parent.to_widget(wx, wy)) for holder in self.layout._holders) or \
-            any(card.collide_point(*card.parent.to_widget(wx, wy)) for card in self.gifts.values() if card.parent)
+        return any(card.collide_point(*card.parent.to_widget(wx, wy)) for card in self.gifts.values() if card.parent)
 
     def _tag(self, seat: int) -> str:
         game = self.game
@@ -452,25 +532,28 @@ class GobblesScreen(Screen):
         return _("{name} · tiles: {count}", name=name, count=len(game.hands[seat]))
 
     def _announce(self, events: Sequence[dict[str, Any]]) -> None:
-        """Tell players what others did that concerns them: tiles received, places, timeouts."""
+        """Tell players what others did that concerns them, pointing at tiles instead of numbering
+        them: tiles received are ringed in the receiver's hand; a player out is the table's news
+        (:meth:`ui.table.TableLayout.announce`: once, at every seat). A gobble says so on the gift
+        card at the gobbler's seat."""
         game = self.game
         for event in events:
             if "gift" in event:
                 gift, giver = event["gift"], event["player"]
-                tiles = ", ".join(str(t) for t in gift["tiles"])
-                if game.players[gift["to"]].robot is None:  # a robot's edge gets no banner over the board
-                    self.layout.tell(gift["to"], _("{name} gobbled: you get tile {tiles}.",
-                                                   name=seat_name(game, giver), tiles=tiles))
+                count = len(gift["tiles"])
+                if game.players[gift["to"]].robot is None:  # a robot's edge gets no message
+                    self.hands[gift["to"]].receive(gift["tiles"])
+                    self.layout.tell(gift["to"], n_("{name} gobbled: you get {count} tile, ringed in white.",
+                                                    "{name} gobbled: you get {count} tiles, ringed in white.",
+                                                    count, name=seat_name(game, giver), count=count), good=True)
                 if event.get("auto"):
-                    self.layout.tell(giver, _("Time is up: tile {tiles} went to {name}.", tiles=tiles,
-                                              name=seat_name(game, gift["to"])))
+                    self.layout.tell(giver, n_("Time is up: {name} got {count} of your tiles.",
+                                               "Time is up: {name} got {count} of your tiles.", count,
+                                               name=seat_name(game, gift["to"]), count=count))
             elif event.get("result") == "placed" and not game.playing(event["player"]):
                 seat = event["player"]
                 place = next(s.place for s in game.standings() if s.player == seat)
-                self.layout.tell(seat, _("All your tiles are placed: {place} place!", place=ordinal(place)),
-                                 good=True)
-            elif event.get("result") == "placed" and event.get("gobble") and game.players[event["player"]].robot is None:
-                self.layout.tell(event["player"], _("Gobble!"), good=True)
+                self.layout.announce(_("{name}: {place} place!", name=seat_name(game, seat), place=ordinal(place)))
 
     # ------------------------------------------------------------------ gifts
 
@@ -543,8 +626,10 @@ def ending_line(game: Gobbles) -> str:
 
 
 class GiftCard(Scatter):
-    """After a gobble, facing the gobbler: who gets the tiles (chips), which tiles (picked in the
-    gobbler's own hand), Give, and the seconds left before the table gives for them."""
+    """After a gobble, facing the gobbler at their hand's inner edge, in a band of the table the
+    board keeps clear (:meth:`GobblesLayout.reserve`): who gets the tiles (chips), which tiles
+    (picked in the gobbler's own hand), Give, and the seconds left before the table gives for
+    them. Compact: as long as the edge allows, the chips wrapping into rows where it is short."""
 
     def __init__(self, screen: GobblesScreen, seat: int, **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
@@ -554,26 +639,36 @@ class GiftCard(Scatter):
         game = screen.game
         suggestion = game.suggest_gift(seat)
         self.owed = game.pending[seat].count
-        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=u * 0.1)
-        panel_background(self.box, theme.rgb("#3b2a05", 0.96), radius=0.25)
-        top = BoxLayout(spacing=u * 0.1)
+        opponents = [p for p in range(len(game.players)) if p != seat and game.playing(p)]
+        self.length = self._length()
+        self.chip_height = max(u * 0.95, theme.min_target())
+        self.give_width = u * 2.0
+        per_row = max(1, min(len(opponents), int((self.length - self.give_width - u * 0.35) // (u * 1.8))))
+        chip_rows = math.ceil(len(opponents) / per_row)
+        self.depth = u * (0.15 + 0.95 + 0.05) + chip_rows * self.chip_height + (chip_rows - 1) * u * 0.1
+        self.box = BoxLayout(orientation="vertical", padding=u * 0.075, spacing=u * 0.05)
+        panel_background(self.box, theme.rgb("#3b2a05", 0.96), radius=0.2)
+        top = BoxLayout(spacing=u * 0.1, size_hint=(1, None), height=u * 0.95)
+        words = BoxLayout(orientation="vertical")
         self.title = TLabel(msg=N_("Gobble! Give {count} of your tiles. Who gets them?") if self.owed > 1
                             else N_("Gobble! Give 1 of your tiles. Who gets it?"),
-                            values={"count": self.owed}, scale=0.8, bold=True, halign="left")
-        top.add_widget(self.title)
+                            values={"count": self.owed}, scale=0.72, bold=True, halign="left")
+        words.add_widget(self.title)
+        words.add_widget(TLabel(msg=N_("Tap your tiles to choose them."), scale=0.65, color=theme.TEXT_DIM,
+                                halign="left"))
+        top.add_widget(words)
         self.clock = TLabel(msg=N_("{seconds} s"), scale=1.0, bold=True,
-                            color=theme.ACCENT, size_hint=(None, 1), width=u * 1.3)
+                            color=theme.ACCENT, size_hint=(None, 1), width=u * 1.2)
         top.add_widget(self.clock)
         self.box.add_widget(top)
-        opponents = [p for p in range(len(game.players)) if p != seat and game.playing(p)]
-        self.recipients = ChipRow([(p, "") for p in opponents], suggestion.to, lambda p: None, scale=0.72)
+        bottom = BoxLayout(spacing=u * 0.15)
+        self.recipients = ChipRow([(p, "") for p in opponents], suggestion.to, lambda p: None, scale=0.68,
+                                  cols=per_row, spacing=u * 0.1)
         for chip in self.recipients.chips:
             chip.text = _("{name} ({count})", name=seat_name(game, chip.value), count=len(game.hands[chip.value]))
-        self.box.add_widget(self.recipients)
-        bottom = BoxLayout(spacing=u * 0.15)
-        bottom.add_widget(TLabel(msg=N_("Tap your tiles to choose them."), scale=0.7, color=theme.TEXT_DIM))
-        self.give_button = TButton(msg=N_("Give"), scale=0.95, bold=True, bg=list(theme.GO), size_hint=(None, 1),
-                                   width=u * 2.2)
+        bottom.add_widget(self.recipients)
+        self.give_button = TButton(msg=N_("Give"), scale=0.95, bold=True, bg=list(theme.GO), size_hint=(None, None),
+                                   width=self.give_width, height=self.chip_height)
         self.give_button.bind(on_release=lambda *_: self.give())
         bottom.add_widget(self.give_button)
         self.box.add_widget(bottom)
@@ -582,25 +677,44 @@ class GiftCard(Scatter):
         hand.picked = list(suggestion.tiles)
         hand.picking = True
         screen.overlay.add_widget(self)
-        screen.layout.bind(size=self._place, pos=self._place)
+        screen.layout.reserve(seat, self.depth + u * 0.1)
+        screen.layout.keep_clear.append(self)
+        screen.layout.board.bind(fit_area=self._place)
         self._place()
         self.count_down()
 
+    def _length(self) -> float:
+        """As long as the free edge of the table along the gobbler's hand allows (at most 12 units)."""
+        layout = self.screen.layout
+        u = theme.unit()
+        fx, fy, fw, fh = layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height)
+        box = layout.boxes[self.seat]
+        span = fh if abs(math.sin(math.radians(box.angle))) > 0.5 else fw
+        return min(span - u * 0.2, u * 12)
+
     def _place(self, *_args: Any) -> None:
+        """At the gobbler's hand's inner edge, facing them, slid along the edge so that it stays on
+        the free table."""
         u = theme.unit()
         layout = self.screen.layout
         if self.seat >= len(layout.boxes):
             return
         box: SeatBox = layout.boxes[self.seat]
-        length = min(box.length, u * 10.5)
-        depth = u * 3.3
         self.rotation = 0
-        self.size = self.box.size = (length, depth)
+        self.size = self.box.size = (self.length, self.depth)
         self.box.pos = (0, 0)
         self.rotation = box.angle
         ux, uy = box.up()
-        gap = box.depth / 2 + depth / 2 + u * 0.1
-        self.center = (layout.x + box.cx + ux * gap, layout.y + box.cy + uy * gap)
+        ay = math.sin(math.radians(box.angle))
+        gap = box.depth / 2 + self.depth / 2 + u * 0.05
+        cx, cy = layout.x + box.cx + ux * gap, layout.y + box.cy + uy * gap
+        # slide along the edge to stay within the free table's span there
+        fx, fy, fw, fh = layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height)
+        if abs(ay) > 0.5:
+            cy = min(max(cy, fy + self.length / 2), fy + fh - self.length / 2)
+        else:
+            cx = min(max(cx, fx + self.length / 2), fx + fw - self.length / 2)
+        self.center = (cx, cy)
 
     def count_down(self) -> None:
         deadline = self.screen.table.gift_deadline(self.seat)
@@ -617,35 +731,41 @@ class GiftCard(Scatter):
         hand = self.screen.hands[self.seat]
         hand.picking = False
         hand.picked = []
-        self.screen.layout.unbind(size=self._place, pos=self._place)
+        layout = self.screen.layout
+        layout.board.unbind(fit_area=self._place)
+        layout.reserve(self.seat, 0.0)
+        if self in layout.keep_clear:
+            layout.keep_clear.remove(self)
         if self.parent is not None:
             self.parent.remove_widget(self)
 
 
 class GobblesReplay:
     """A Gobbles record replayed placement by placement and gift by gift (races lost are skipped:
-    they changed nothing)."""
+    they changed nothing). Each placement's space is marked on the board (:class:`ui.results.StepMark`):
+    the caption says who, the mark says where."""
 
     def __init__(self, view: BoardView, record: dict[str, Any]) -> None:
         self.view = view
+        self.step_mark = StepMark(view)
         opening = {k: v for k, v in record.items() if k not in ("ending", "standings")}
         game = Gobbles.from_json({**opening, "events": []})
-        self.frames: list[tuple[Board, tuple[str, dict[str, Any]]]] = [(game.board.copy(), (N_("The deal"), {}))]
+        self.frames: list[tuple[Board, Cell | None, dict[str, Any]]] = [(game.board.copy(), None, {})]
         for event in record["events"]:
             player = event["player"]
             if "gift" in event:
                 gift = event["gift"]
                 game.give(player, Gift(gift["to"], tuple(gift["tiles"])), event["at"], bool(event.get("auto")))
-                caption = (N_("{name} gave tile {tiles} to {other}"),
-                           {"player": player, "other": gift["to"], "tiles": ", ".join(map(str, gift["tiles"]))})
+                frame: dict[str, Any] = {"player": player, "other": gift["to"], "count": len(gift["tiles"])}
+                cell = None
             elif event.get("result") == "placed":
                 c = event["claim"]
-                game.claim(player, Placement(c["tile"], c["q"], c["r"], c["rot"]), event["at"])
-                caption = (N_("{name} placed tile {tiles}: gobble!") if event.get("gobble") else
-                           N_("{name} placed tile {tiles}"), {"player": player, "tiles": str(c["tile"])})
+                placement = Placement(c["tile"], c["q"], c["r"], c["rot"])
+                game.claim(player, placement, event["at"])
+                frame, cell = {"player": player, "gobble": bool(event.get("gobble"))}, placement.cell
             else:
                 continue
-            self.frames.append((game.board.copy(), caption))
+            self.frames.append((game.board.copy(), cell, frame))
         self.game = game
         self.cells = [p.cell for p in game.board.placements()]
 
@@ -654,10 +774,15 @@ class GobblesReplay:
         return len(self.frames) - 1
 
     def show(self, step: int) -> str:
-        board, (message, values) = self.frames[step]
+        board, cell, frame = self.frames[step]
         self.view.show(board)
         self.view.recentre(animate=False, cells=self.cells)
-        names = {k: seat_name(self.game, v) for k, v in values.items() if k in ("player", "other")}
-        return _(message, name=names.get("player", ""), other=names.get("other", ""),
-                 tiles=values.get("tiles", "")) if values else _(message)
-
+        self.step_mark.show(cell)
+        if not frame:
+            return _("The deal")
+        name = seat_name(self.game, frame["player"])
+        if "other" in frame:
+            return n_("{name} gave {count} tile to {other}", "{name} gave {count} tiles to {other}", frame["count"],
+                      name=name, other=seat_name(self.game, frame["other"]), count=frame["count"])
+        return _("{name} placed a tile: gobble!", name=name) if frame["gobble"] else _("{name} placed a tile",
+                                                                                          name=name)

@@ -49,15 +49,13 @@ from ..i18n import N_, _
 from ..jobs import Job, Outcome
 from ..refusals import explain
 from ..services import BagButtonPressed, Cue, TileScanned
-from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, SeatBox, TableLayout, TableMask
+from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, overlaps
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from .strategy_board import StrategyBoard, score_words
 from .strategy_coach import CoachCard
 
 log = logging.getLogger(__name__)
 
-NEWS_SECONDS = 8.0
-"""How long table-wide news (who starts, the bag is empty) stays on the waiting seats' plates."""
 ROBOT_PAUSE = 0.5
 """Seconds a robot waits before it thinks, so people see whose turn it is."""
 FLIGHT_SECONDS = 0.7
@@ -90,10 +88,6 @@ def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True) -> str:
     colour = colour_name(game.seats[seat].colour)
     name = _("{colour} team", colour=colour) if game.options.doubles else colour
     return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
-
-
-def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def ink(colour: str) -> theme.RGBA:
@@ -444,9 +438,6 @@ class StrategyScreen(Screen):
         self.advice: tuple[int, Advice] | None = None
         """(seat, advice): the coach's suggestion shown pale on the board, with its card."""
         self.coach_card: Scatter | None = None
-        self.news = ""
-        """Table-wide news (see :meth:`announce`), shown for NEWS_SECONDS."""
-        self._news_ends = Clock.create_trigger(lambda dt: self._end_news(), NEWS_SECONDS)
         self.board = StrategyBoard(auto_fit=False)
         self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos),
                         on_tile_tap=lambda _b, placement: self.turn_provisional(),
@@ -454,6 +445,7 @@ class StrategyScreen(Screen):
                         on_move_refused=lambda _b, refusal: self._refused_move(refusal),
                         on_ghost_tap=lambda _b, placement: self.play_advice())
         self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation)
+        self.layout.bind(news=lambda *_: self._show_plates())  # table news: on the waiting seats' plates
         # a board larger than the free table is cut at the hands' edges, not shown through them
         self.layout.add_widget(TableMask(self.board), index=self.layout.children.index(self.board))
         self.hands = [HandView(colour=seat.colour, target=SeatTarget(self, i)) for i, seat in enumerate(game.seats)]
@@ -487,6 +479,8 @@ class StrategyScreen(Screen):
         self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.coach_bar, self.leave_button,
                               self.bag_label,
                               *self.view_controls.parts]
+        self.layout.keep_clear = [self.view_controls, self.leave_button, self.bag_label, self.confirm_bar,
+                                  self.coach_bar]
         self._free = (0.0, 0.0, 1.0, 1.0)
         self._followed: tuple[Any, ...] | None = None
         self.board.bind(fit_area=self._fit_area)
@@ -574,35 +568,27 @@ class StrategyScreen(Screen):
         bag.texture_update()
         bag.size = (max(bag.texture_size[0], u * 2.0) + u * 0.4, u * 0.8)
         self._show_plates()
-        self._show_confirm()
         self.leave_button.size = (u * 1.8, u * 1.0)
-        taken = self._obstacles()
-        width, height = self.layout.size
-        fx, fy, fw, fh = self._free
-        controls = self.view_controls
+        self._show_confirm()
+        self._place_controls()
+
+    def _place_controls(self) -> None:
+        """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names."""
+        bag = self.bag_label
+        taken, soft = self._obstacles()
         for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
                                 (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
-                                (controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
-            w, h = widget.size
-            gap = u * 0.04
-            spots = {"bottom-left": (gap, gap), "bottom-right": (width - w - gap, gap),
-                     "top-right": (width - w - gap, height - h - gap), "top-left": (gap, height - h - gap)}
-            table = {"bottom-left": (fx + gap, fy + gap), "bottom-right": (fx + fw - w - gap, fy + gap),
-                     "top-right": (fx + fw - w - gap, fy + fh - h - gap), "top-left": (fx + gap, fy + fh - h - gap)}
-            step = u * 0.5  # then anywhere along the edges of the table the plates leave, before giving up
-            ex, ey, ew, eh = self._fitted()
-            edges = [(ex + gap + i * step, y) for i in range(int(max(ew - w, 0) / step) + 1)
-                     for y in (ey + gap, ey + eh - h - gap)]
-            edges += [(x, ey + gap + i * step) for i in range(int(max(eh - h, 0) / step) + 1)
-                      for x in (ex + gap, ex + ew - w - gap)]
-            candidates = [spots[c] for c in corners] + [table[c] for c in corners] + edges
-            widget.pos = next((p for p in candidates if all(not _overlaps((*p, w, h), t) for t in taken)),
-                              candidates[len(corners)])
-            taken.append((*widget.pos, w, h))
+                                (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
+            widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
+                                    tuple(self._fitted()), soft)
+            taken.append((*widget.pos, *widget.size))
 
-    def _obstacles(self) -> list[tuple[float, float, float, float]]:
-        """What a control must not cover: the hands, the plates, the hidden staff corner."""
+    def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
+        """What a control must not cover: the hands, the plates, the hidden staff corner, the
+        confirm bar shown and where a person's bars lie beside their hand; and what it had better
+        not cover: where a person's confirm and coach bars lie along their hand's inner edge."""
         layout, u = self.layout, theme.unit()
+        soft: list[Rect] = []
         rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
         for box in layout.boxes:
             across = abs(math.sin(math.radians(box.angle))) > 0.5
@@ -611,17 +597,18 @@ class StrategyScreen(Screen):
         for plate in self.plates:
             (x, y), (w, h) = plate.bbox
             rects.append((x, y, w, h))
-        if self.confirm_bar.shown:
-            (x, y), (w, h) = self.confirm_bar.bbox
-            rects.append((x, y, w, h))
-        if self.confirming and self.layout.orientation == "flat":
+        for bar in (self.confirm_bar, self.coach_bar):
+            if bar.shown:
+                (x, y), (w, h) = bar.bbox
+                rects.append((x, y, w, h))
+        if (self.confirming or self.coaching) and self.layout.orientation == "flat":
             for seat, player in enumerate(self.game.seats):
                 kind, angle, (cx, cy), (length, depth) = self._confirm_place(seat)
-                if kind == "beside" and player.robot is None:
+                if player.robot is None:  # where its confirm and coach bars will lie
                     across = abs(math.sin(math.radians(angle))) > 0.5
                     w, h = (depth, length) if across else (length, depth)
-                    rects.append((cx - w / 2, cy - h / 2, w, h))
-        return rects
+                    (rects if kind == "beside" else soft).append((cx - w / 2, cy - h / 2, w, h))
+        return rects, soft
 
     def actor(self) -> int | None:
         """The seat that must act now: the one owing a draw, else the one to move."""
@@ -643,7 +630,7 @@ class StrategyScreen(Screen):
             score = score_words(game.board, colour)
             names = [f"{seat_name(game, seat)} · {score}", f"{seat_name(game, seat, robot_mark=False)} · {score}",
                      score]
-            step = self._step_words(seat) if seat == actor else self.news if layout.orientation == "flat" else ""
+            step = self._step_words(seat) if seat == actor else layout.news if layout.orientation == "flat" else ""
             texts.append((colour, names, step, seat == actor, game.seats[seat].robot is not None))
         if layout.orientation == "flat":
             for plate, (_mode, angle, centre, size), text in zip(self.plates, self._plate_places(), texts):
@@ -834,11 +821,24 @@ class StrategyScreen(Screen):
         seat = pending[0]
         kind, angle, centre, size = self._confirm_place(seat)
         bar.show(angle, centre, size, self.game.seats[seat].colour)
+        self._clear_bar(bar)
+        self._raise(seat, kind, centre, size)
+
+    def _raise(self, seat: int, kind: str, centre: tuple[float, float], size: tuple[float, float]) -> None:
+        """A bar lies along ``seat``'s hand's inner edge: that seat's messages go beyond it."""
         if kind == "edge":
+            layout = self.layout
             box = layout.boxes[seat]
             ux, uy = box.up()
             rise = (centre[0] - layout.x - box.cx) * ux + (centre[1] - layout.y - box.cy) * uy
             layout.raised[seat] = rise + size[1] / 2 - box.depth / 2
+
+    def _clear_bar(self, bar: SeatBar) -> None:
+        """A bar just shown lies where a control is (every edge of a small table may hold a
+        person's bar): the controls move out of its way."""
+        (x, y), (w, h) = bar.bbox
+        if any(overlaps((x, y, w, h), (*c.pos, *c.size)) for c in (self.leave_button, self.bag_label, self.view_controls)):
+            self._place_controls()
 
     def _show_coach_bar(self) -> None:
         """"Ask the coach", where the confirm bar would lie, while a person is to place a tile."""
@@ -849,8 +849,10 @@ class StrategyScreen(Screen):
                 or len(self.layout.boxes) != len(self.hands)):
             bar.hide()
             return
-        _kind, angle, centre, size = self._confirm_place(actor)
+        kind, angle, centre, size = self._confirm_place(actor)
         bar.show(angle, centre, size, game.seats[actor].colour)
+        self._clear_bar(bar)
+        self._raise(actor, kind, centre, size)
         bar.buttons[0].msg = N_("The coach is thinking...") if self.coach_job.busy else N_("Ask the coach")
         bar.buttons[0].disabled = self.coach_job.busy
 
@@ -965,19 +967,14 @@ class StrategyScreen(Screen):
                 self.layout.tell(actor, _(LEARNING_HINTS[game.step]), good=True)
 
     def announce(self, text: str) -> None:
-        """Table-wide news, shown once and covering nothing that matters: on the plate of every
-        seat that waits (facing its player, off the board) and to the player who acts, in their
-        message (with the screen upright, only there: everyone reads the same way)."""
-        self.news = text
+        """Table-wide news (:meth:`ui.table.TableLayout.announce`), shown once and covering nothing
+        that matters: on the plate of every seat that waits (facing its player, off the board) and
+        to the player who acts, in their message (with the screen upright, only there: everyone
+        reads the same way)."""
         actor = self.actor()
         if actor is not None:
             self.layout.tell(actor, text, good=True)
-        self._show_plates()
-        self._news_ends()
-
-    def _end_news(self) -> None:
-        self.news = ""
-        self._show_plates()
+        self.layout.announce(text)
 
     def _cue(self) -> None:
         """Cue the LED rings when what they show changes."""

@@ -12,19 +12,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Canvas, Color, Line, Rectangle, RoundedRectangle
-
 from engine.board import Board, Placement
 from engine.board import Line as ChainLine
 from engine.game import StrategyGame
-from engine.geometry import Cell
 
 from ..board import BoardView
-from ..hexes import corners
 from ..i18n import N_, _
 from ..qr import add_take_home
-from ..results import ResultsScreen, Standing
+from ..results import ResultsScreen, Standing, StepMark
 from .. import theme
 from .strategy_board import LineMarks, best_line, score_words
 from .strategy_play import colour_name, seat_name
@@ -131,55 +126,6 @@ def trace(screen: ResultsScreen, replay: StrategyReplay, colours: list[str], ind
         bar.refresh()
     else:
         replay.show(replay.steps)
-
-
-class StepMark:
-    """The tile placed at a replay's step, outlined on ``view`` so the eye finds it: white inside a
-    dark edge (seen against every link colour and the baize), amber with a "Forced" tag when it
-    filled a forced space, so that shows without telling colours apart."""
-
-    def __init__(self, view: BoardView) -> None:
-        self.view = view
-        self.cell: Cell | None = None
-        self.forced = False
-        self._tag: Any = None  # the "Forced" tag's text, drawn once
-        self._canvas = Canvas()
-        view.canvas.after.add(self._canvas)
-        view.bind(size_px=self._draw, origin=self._draw, pos=self._draw, size=self._draw)
-
-    def show(self, cell: Cell | None, forced: bool = False) -> None:
-        """Mark ``cell`` (None: nothing)."""
-        self.cell, self.forced = cell, forced
-        if forced and self._tag is None:
-            label = CoreLabel(text=_("Forced"), font_size=theme.font(0.7), bold=True)
-            label.refresh()
-            self._tag = label.texture
-        self._draw()
-
-    def _draw(self, *_args: Any) -> None:
-        canvas = self._canvas
-        canvas.clear()
-        if self.cell is None:
-            return
-        s = self.view.size_px
-        x, y = self.view.cell_centre(self.cell)
-        ring = corners(x, y, s * 1.02)
-        edge = max(2.5, s * 0.1)
-        with canvas:
-            Color(*theme.TILE_FACE)
-            Line(points=ring, width=edge, close=True, joint="round")
-            Color(*(theme.ACCENT if self.forced else theme.TEXT))
-            Line(points=ring, width=edge * 0.55, close=True, joint="round")
-            if self.forced:
-                text = self._tag
-                w, h = text.width + theme.unit() * 0.25, text.height + theme.unit() * 0.08
-                top = min(y + s * 1.05, self.view.top - h - 2)
-                Color(*theme.TILE_FACE)
-                RoundedRectangle(pos=(x - w / 2, top), size=(w, h), radius=[h / 2])
-                Color(*theme.ACCENT)
-                Line(rounded_rectangle=(x - w / 2, top, w, h, h / 2), width=1.5)
-                Color(1, 1, 1, 1)
-                Rectangle(texture=text, pos=(x - text.width / 2, top + (h - text.height) / 2), size=text.size)
 
 
 class StrategyReplay:
