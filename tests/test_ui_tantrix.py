@@ -146,6 +146,7 @@ def scenario_whole_game(app):
     from ui.modes import strategy_play
     from ui.modes.strategy_board import best_line, score_words
     from ui.refusals import RULE_MESSAGES
+    from ui.words import COLOUR_NAMES
 
     game = StrategyGame.new(2, "RY", [None, "beginner"], seed=11)
     screen = strategy_play.open_game(app, game)
@@ -219,7 +220,7 @@ def scenario_whole_game(app):
     for colour, score in result.scores.items():
         detail = _("{points} points\n{score}", points=score, score=score_words(game.board, colour))
         assert detail in words, (detail, words)
-    headline = _("{name} wins!", name=_(strategy_play.COLOUR_NAMES[result.winner])) if result.winner else _("A draw")
+    headline = _("{name} wins!", name=_(COLOUR_NAMES[result.winner])) if result.winner else _("A draw")
     assert any(headline in t for t in words), words
     # the winning line (or the leaders' lines in a draw) is lit on the final position
     leaders = [result.winner] if result.winner else [c for c, s in result.scores.items()

@@ -55,12 +55,13 @@ from ..services import Cue
 from ..setup import Choice, Setup, SetupScreen, SetupSpec
 from ..table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
+from ..words import levels
 from . import family_screen, kind_screen
 from .gobble_common import race_script
 
 KIND = "gobbles"
 TICK_SECONDS = 0.1
-LEVELS = ((Level.BEGINNER.value, N_("Beginner")), (Level.CASUAL.value, N_("Casual")), (Level.EXPERT.value, N_("Expert")))
+LEVELS = levels(Level.BEGINNER.value, Level.CASUAL.value, Level.EXPERT.value)
 SPEC = SetupSpec(
     key=KIND, title=N_("Gobbles"), players=(2, 6), default_players=2, levels=LEVELS,
     default_level=Level.CASUAL.value, robots=(1,),

@@ -34,13 +34,12 @@ from engine.game import StrategyGame
 from .. import theme
 from ..i18n import N_, _
 from ..widgets import TButton, TLabel, panel_background
+from ..words import COLOUR_WORDS
 
 
 
 # ------------------------------------------------------------------------------ words
 
-COLOUR_NAMES = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
-"""A link colour on its own ("Colour: red"); capitalised where it starts a button."""
 CHAINS = {
     ("R", True): N_("Red loop"), ("Y", True): N_("Yellow loop"),
     ("G", True): N_("Green loop"), ("B", True): N_("Blue loop"),
@@ -61,7 +60,7 @@ ONE_CHAIN = {
 
 
 def colour_name(colour: str) -> str:
-    return _(COLOUR_NAMES[colour])
+    return _(COLOUR_WORDS[colour])
 
 
 def colours_name(colours: Sequence[str]) -> str:

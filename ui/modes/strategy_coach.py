@@ -23,9 +23,7 @@ from engine.robots.master import Master
 from .. import theme
 from ..i18n import N_, _
 from ..widgets import TButton, TLabel, panel_background
-
-COLOUR_NAMES = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
-"""Colours inside a coach sentence (lower case, as they read mid-sentence)."""
+from ..words import COLOUR_WORDS
 
 SENTENCES = {
     "closes-loop": N_("Closes your {colour} loop of {length} tiles."),
@@ -94,5 +92,5 @@ def _values(reason: Reason) -> dict[str, Any]:
     values = dict(reason.params)
     for key in ("colour", "other"):
         if key in values:
-            values[key] = _(COLOUR_NAMES[values[key]])
+            values[key] = _(COLOUR_WORDS[values[key]])
     return values

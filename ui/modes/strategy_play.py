@@ -51,6 +51,7 @@ from ..refusals import explain
 from ..services import BagButtonPressed, Cue, TileScanned
 from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, overlaps
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
+from ..words import COLOUR_NAMES, LEVEL_NAMES, levels
 from .strategy_board import StrategyBoard, score_words
 from .strategy_coach import CoachCard
 
@@ -63,8 +64,8 @@ FLIGHT_SECONDS = 0.7
 LONG_PRESS = 1.2
 """Holding a seat's plate this long opens its card (a robot takes over, or gives the seat back)."""
 
-COLOUR_NAMES = {"R": N_("Red"), "Y": N_("Yellow"), "G": N_("Green"), "B": N_("Blue")}
-LEVEL_NAMES = {"beginner": N_("Beginner"), "club": N_("Club"), "expert": N_("Expert"), "master": N_("Master")}
+STRATEGY_LEVELS = levels("beginner", "club", "expert", "master")
+"""The strategy game's robots, weakest first."""
 TURN_RULES = frozenset({Play.GAME_OVER, StrategyRule.DRAW_PENDING, StrategyRule.NOT_PLAYING, Play.NOT_YOUR_TURN})
 """The refusals that say the seat is not to place now, which come before whoever plays it."""
 
@@ -376,7 +377,7 @@ class TakeOverCard(Scatter):
         self.close_button.bind(on_release=lambda *_: self.close())
         top.add_widget(self.close_button)
         self.box.add_widget(top)
-        choices = ((None, N_("Person")),) + tuple(LEVEL_NAMES.items())
+        choices = ((None, N_("Person")),) + STRATEGY_LEVELS
         self.choices = ChipRow(choices, game.seats[seat].robot, self._choose, scale=0.75)
         self.box.add_widget(self.choices)
         self.add_widget(self.box)

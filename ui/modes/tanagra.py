@@ -43,6 +43,8 @@ from ..services import Cue
 from ..setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ..tanagra_board import TanagraBoard, destination_kinds, seat_colours
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
+from .. import words
+from ..words import levels
 from . import family_screen, kind_screen
 
 KIND = "tanagra"
@@ -50,7 +52,7 @@ ROBOT_PAUSE = 0.6
 """Seconds a robot waits before it moves, so people see whose turn it is (``robot_pause``)."""
 
 COLOUR_NAMES_2 = (N_("Black"), N_("Yellow"))
-COLOUR_NAMES = (N_("Red"), N_("Yellow"), N_("Green"), N_("Blue"))
+COLOUR_NAMES = tuple(words.COLOUR_NAMES[c] for c in "RYGB")
 RING_COLOURS_2 = ("B", "Y")
 """The LED rings cannot show black: the black player's ring is blue."""
 RING_COLOURS = ("R", "Y", "G", "B")
@@ -64,7 +66,7 @@ def palette(players: int) -> tuple[SeatColour, ...]:
 
 SPEC = SetupSpec(
     key=KIND, title=N_("Tanagra"), players=(2, 4), default_players=2,
-    levels=(("beginner", N_("Beginner")), ("expert", N_("Expert"))), default_level="beginner", robots=(1,),
+    levels=levels("beginner", "expert"), default_level="beginner", robots=(1,),
     palette=palette,
     options=(Choice("x", N_("Pawns each"), ((4, "4"), (5, "5"), (6, "6")), 4),),
     blurb=N_("Triangles and pawns: the second game in the box."),

@@ -25,9 +25,10 @@ from ..i18n import N_, _
 from ..seat_players import remember
 from ..setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ..widgets import Chip
+from ..words import COLOUR_NAMES
 from . import family_screen, kind_screen
 from .strategy_howto import script
-from .strategy_play import COLOUR_NAMES, LEVEL_NAMES, StrategyScreen, open_game
+from .strategy_play import STRATEGY_LEVELS, StrategyScreen, open_game
 
 KIND = "strategy"
 FAMILY = "tantrix"
@@ -44,7 +45,7 @@ def palette(players: int) -> tuple[SeatColour, ...]:
 def spec(settings: Any) -> SetupSpec:
     """The setup, its rule options defaulting to the table's settings."""
     return SetupSpec(
-        key=FAMILY, title=N_("Tantrix"), players=(2, 4), default_players=2, levels=tuple(LEVEL_NAMES.items()),
+        key=FAMILY, title=N_("Tantrix"), players=(2, 4), default_players=2, levels=STRATEGY_LEVELS,
         default_level="beginner", robots=(1,), palette=palette, choose_colours=True,
         options=(
             Choice("end", N_("The game ends"), (("all-placed", N_("All tiles placed")),

@@ -28,11 +28,8 @@ from .. import theme
 from ..i18n import N_, _, i18n, n_
 from ..services import STAT_DAYS
 from ..widgets import TButton, TLabel
+from ..words import LEVEL_NAMES, MODE_NAMES
 
-MODE_NAMES = {"strategy": N_("Tantrix"), "gobbles": N_("Gobbles"), "gobble-solo": N_("Gobble solo"),
-              "solitaire": N_("Solitaire"), "tanagra": N_("Tanagra"), "puzzle": N_("Puzzles"),
-              "rotation": N_("Great Pyramid"), "four-lines": N_("Four lines"), "four-loops": N_("Four loops")}
-LEVEL_NAMES = {"beginner": N_("Beginner"), "casual": N_("Casual"), "club": N_("Club"), "expert": N_("Expert")}
 EXPORT_RECORDS = 10_000
 
 

@@ -1,0 +1,31 @@
+"""The table's shared words: link colours, robot levels and game modes, each named once (English,
+marked for translation) for every screen that shows them."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from .i18n import N_
+
+COLOUR_NAMES: Mapping[str, str] = {"R": N_("Red"), "Y": N_("Yellow"), "G": N_("Green"), "B": N_("Blue")}
+"""A link colour or a seat's colour as a name ("Red wins!", a seat's plate)."""
+
+COLOUR_WORDS: Mapping[str, str] = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
+"""A link colour inside a sentence ("Colour: red", "the longest red line")."""
+
+LEVEL_NAMES: Mapping[str, str] = {"beginner": N_("Beginner"), "casual": N_("Casual"), "club": N_("Club"),
+                                  "expert": N_("Expert"), "master": N_("Master")}
+"""Every robot level of every game (each game offers its own, in this order)."""
+
+
+def levels(*keys: str) -> tuple[tuple[str, str], ...]:
+    """(key, name) of the levels a game offers, for its setup."""
+    return tuple((key, LEVEL_NAMES[key]) for key in keys)
+
+
+MODE_NAMES: Mapping[str, str] = {
+    "strategy": N_("Tantrix"), "gobbles": N_("Gobbles"), "gobble-solo": N_("Gobble solo"), "solitaire": N_("Solitaire"),
+    "tanagra": N_("Tanagra"), "puzzle": N_("Puzzles"), "rotation": N_("Great Pyramid"), "four-lines": N_("Four lines"),
+    "four-loops": N_("Four loops"),
+}
+"""A mode's ``KIND`` as its players know it (the staff statistics)."""
