@@ -184,6 +184,22 @@ class FourPuzzle:
 
     # ------------------------------------------------------------------------ actions
 
+    def check(self, placement: Placement) -> Refused | None:
+        """None when ``placement`` can be made now: its tile put down from the hand, or moved (or
+        turned) there from where it lies; otherwise why not. What :meth:`place` and :meth:`move`
+        obey, and the kiosk asks while a finger hovers; it changes nothing."""
+        source = self._board.cell_of(placement.tile)
+        if source is None:
+            return self._board.check(placement, restricted=False)
+        rest = _board_of([p for p in self._board.placements() if p.tile != placement.tile])
+        refusal = rest.check(placement, restricted=False)
+        if refusal is None:
+            rest.push(placement)
+            if len(groups(rest)) > 1:
+                return Refused(FourRule.ONE_ARRANGEMENT, "that move would leave the arrangement in two pieces",
+                               (source, placement.cell))
+        return refusal
+
     def place(self, tile: int, cell: Cell, rot: int) -> None:
         """Put ``tile`` from the hand on the empty ``cell`` with rotation ``rot``."""
         self._place(Placement(tile, cell[0], cell[1], rot))
@@ -198,16 +214,15 @@ class FourPuzzle:
 
     def move(self, source: Cell, target: Cell, rot: int) -> None:
         """Move the tile on ``source`` to ``target`` (the same cell to turn it) with rotation ``rot``."""
+        lying = self._board.at(source)
+        if lying is None:
+            raise Refused(FourRule.EMPTY_CELL, "there is no tile on that space", (source,))
+        moved = Placement(lying.tile, target[0], target[1], rot)
+        refusal = self.check(moved)
+        if refusal is not None:
+            raise refusal
         old, index = self._take(source, keep_whole=False)
-        try:
-            self._place(Placement(old.tile, target[0], target[1], rot))
-            if len(groups(self._board)) > 1:
-                raise Refused(FourRule.ONE_ARRANGEMENT, "that move would leave the arrangement in two pieces", (source, target))
-        except Refused:
-            if self._board.cell_of(old.tile) is not None:
-                self._take(target, keep_whole=False)
-            self._put_back(old, index)
-            raise
+        self._board.push(moved)
         self._record(["move", *old, index])
         self._note_best()
 
@@ -238,9 +253,9 @@ class FourPuzzle:
         return cell
 
     def _place(self, placement: Placement) -> None:
-        violation = self._board.check(placement, restricted=False)
-        if violation is not None:
-            raise violation
+        refusal = self._board.check(placement, restricted=False)  # from the hand: a tile on the table is refused
+        if refusal is not None:
+            raise refusal
         self._board.push(placement)
 
     def _take(self, cell: Cell, keep_whole: bool = True) -> tuple[Placement, int]:

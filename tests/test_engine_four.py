@@ -164,9 +164,15 @@ def test_picking_up_or_moving_may_not_split_the_arrangement():
     rot = next((r for r in range(6) if Board.from_json({"tiles": [{"tile": 1, "q": 0, "r": 0, "rot": 0}], "bag": 0})
                .is_legal(Placement(2, 0, 1, r), restricted=False)), None)
     assert rot is not None
+    judged = mode.check(Placement(2, 0, 1, rot))  # what the kiosk asks while the finger hovers
+    assert judged is not None and judged.rule == "one-arrangement" and judged.cells == ((1, 0), (0, 1))
     with pytest.raises(Refused) as refused:
         mode.move((1, 0), (0, 1), rot)
     assert refused.value.rule == "one-arrangement"
+    assert mode.check(Placement(4, 5, 5, 0)).rule == "contact"  # from the hand
+    with pytest.raises(Refused) as refused:
+        mode.move((7, 7), (0, 1), 0)
+    assert refused.value.rule == "empty-cell"
     with pytest.raises(Refused) as refused:
         mode.pick_up((7, 7))
     assert refused.value.rule == "empty-cell"

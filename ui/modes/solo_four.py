@@ -23,7 +23,7 @@ from kivy.clock import Clock
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
-from engine.board import Board, Placement
+from engine.board import Placement
 from engine.board import Placement as P
 from engine.four import RECORDS, FourLines, FourLoops, FourPuzzle, Goal, best_known, colour_scores
 from engine.modes import Refused
@@ -91,26 +91,15 @@ def resume(app: Any, four: FourPuzzle) -> Screen:
     return FourScreen(app, four)
 
 
-def without(board: Board, tile: int) -> Board:
-    """``board`` with ``tile`` lifted off it (a moved tile is judged on the table without it)."""
-    rest = Board()
-    for p in board.placements():
-        if p.tile != tile:
-            rest.push(p)
-    return rest
-
-
 class FourTarget:
     """The placement target: a tile from the tray is placed, a tile already down is moved (or
-    turned where it lies). ``check`` asks the board (cheap: it runs while a finger hovers); the mode
-    itself refuses a move that would split the arrangement."""
+    turned where it lies): the mode decides both (:meth:`FourPuzzle.check`)."""
 
     def __init__(self, four: FourPuzzle) -> None:
         self.four = four
 
     def check(self, placement: Placement) -> Refused | None:
-        violation = without(self.four.board, placement.tile).check(placement, restricted=False)
-        return violation
+        return self.four.check(placement)
 
     def place(self, placement: Placement) -> None:
         four = self.four
