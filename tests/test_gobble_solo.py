@@ -107,7 +107,7 @@ def test_the_goal_is_to_place_every_tile():
     assert game.legal_actions() == []
     with pytest.raises(Refused) as refused:
         game.discard()
-    assert refused.value.rule == "game-over"
+    assert refused.value.rule == "game-over" and game.check(s.fill).rule == "game-over"
 
     board = board_of(s.placements)
     lost = misfit(board, s.unused)

@@ -82,8 +82,11 @@ def test_claims_need_two_neighbours_and_matching_colours_and_are_all_recorded():
     assert [e["result"] for e in game.events] == refusals and len(game.board) == 2
     claimed = game.claim(0, first, 20)
     assert claimed.seq == 4 and game.owner(first.cell) == 0 and first.tile not in game.hands[0]
+    late = Placement(game.hands[1][0], first.q, first.r, 0)
+    events = len(game.events)
+    assert game.check(1, late).rule == "taken" and len(game.events) == events  # asking records nothing
     with pytest.raises(Refused) as refused:
-        game.claim(1, Placement(game.hands[1][0], first.q, first.r, 0), 30)
+        game.claim(1, late, 30)
     assert refused.value.rule == "taken" and "Ann got there first" in refused.value.message
     with pytest.raises(ValueError, match="time order"):
         game.claim(1, first, 5)

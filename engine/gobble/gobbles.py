@@ -221,7 +221,7 @@ class Gobbles:
         raises :class:`Refused` (``"taken"`` when someone got the space first)."""
         self._arrive(player, at)
         placement = Placement(*placement)
-        refused = self._claim_refusal(player, placement)
+        refused = self.check(player, placement)
         event: dict[str, Any] = {
             "seq": len(self.events) + 1, "at": at, "player": player, "claim": placement.to_json(),
         }
@@ -279,7 +279,9 @@ class Gobbles:
             raise ValueError(f"actions must arrive in time order: {at} ms after {self.now_ms} ms")
         self.now_ms = at
 
-    def _claim_refusal(self, player: int, placement: Placement) -> Refused | None:
+    def check(self, player: int, placement: Placement) -> Refused | None:
+        """None when ``player`` may claim ``placement`` now, otherwise why not (``taken`` when the
+        space is filled): what :meth:`claim` obeys and the kiosk asks while a finger hovers."""
         if self.finished:
             return Refused(Play.GAME_OVER, "the game is over")
         if not self.playing(player):

@@ -158,12 +158,18 @@ class GobbleSolo:
                 raise TypeError(f"not a Gobble action: {action!r}")
         return None
 
+    def check(self, placement: Placement) -> Refused | None:
+        """None when ``placement`` may be made now (a playable tile, Gobble's rule), otherwise why
+        not: what :meth:`place` obeys and the kiosk asks while a finger hovers."""
+        if self.finished:
+            return Refused(Play.GAME_OVER, "the game is over")
+        if placement.tile not in self.playable:
+            return Refused(GobbleRule.NOT_DRAWN, self._what_to_play())
+        return rules.refusal(self.board, placement)
+
     def place(self, placement: Placement) -> Gobble:
         """Place a playable tile; a gobble earns the top discard (if any) as a reward."""
-        self._refuse_if_finished()
-        if placement.tile not in self.playable:
-            raise Refused(GobbleRule.NOT_DRAWN, self._what_to_play())
-        refused = rules.refusal(self.board, placement)
+        refused = self.check(placement)
         if refused is not None:
             raise refused
         gobble = rules.gobble_of(self.board, placement.cell)

@@ -22,8 +22,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from engine.board import Board, Placement
-from engine.gobble import rules
-from engine.gobble.rules import Gobble, GobbleRule
+from engine.gobble.rules import Gobble
 from engine.gobble.solo import Discard, GobbleSolo, Place, ReturnDiscard
 from engine.modes import Refused
 
@@ -47,7 +46,8 @@ SPEC = SetupSpec(key=KIND, title=N_("Gobble solo"), players=(1, 1), default_play
 
 
 class SoloRules:
-    """The placement target: Gobble's rule (engine.gobble.rules) for the tiles playable now."""
+    """The placement target: the game decides (:meth:`GobbleSolo.check`); this keeps what the last
+    placement earned."""
 
     def __init__(self, game: GobbleSolo) -> None:
         self.game = game
@@ -55,9 +55,7 @@ class SoloRules:
         """What the last placement earned (a gobble gives the top discard as a reward)."""
 
     def check(self, placement: Placement) -> Refused | None:
-        if placement.tile not in self.game.playable:
-            return Refused(GobbleRule.NOT_DRAWN, "place the tile you drew")
-        return rules.refusal(self.game.board, placement)
+        return self.game.check(placement)
 
     def place(self, placement: Placement) -> None:
         self.earned = self.game.apply(Place(placement))

@@ -41,7 +41,7 @@ from engine.gobble import rules
 from engine.gobble.gobbles import Ending, Gift, Gobbles, Level, Player
 from engine.gobble.rules import GobbleRule
 from engine.gobble.table import GobblesTable
-from engine.modes import Play, Refused
+from engine.modes import Refused
 
 from .. import theme
 from ..board import BoardView, HandView
@@ -122,8 +122,9 @@ def resume(app: Any, game: Gobbles) -> Screen:
 class SeatClaims:
     """One seat's placement target: what the hover shows, and the claim a drop makes.
 
-    ``before`` holds the spaces filled when the seat's current drag began: a drop there is refused
-    by the rule ("occupied"); a space filled *during* the drag was lost in a race ("taken")."""
+    The game decides (:meth:`Gobbles.check`). ``before`` holds the spaces filled when the seat's
+    current drag began: a drop there is refused by the rule ("occupied"); a space filled *during*
+    the drag was lost in a race ("taken")."""
 
     def __init__(self, screen: GobblesScreen, seat: int) -> None:
         self.screen, self.seat = screen, seat
@@ -134,13 +135,10 @@ class SeatClaims:
 
     def check(self, placement: Placement) -> Refused | None:
         game = self.screen.game
-        if game.finished:
-            return Refused(Play.GAME_OVER, "the game is over")
-        if self.seat in game.pending:
-            return Refused(GobbleRule.GIFT_PENDING, "first choose who gets your gobble tiles")
-        if placement.cell in game.board and placement.cell not in self.before:
-            return Refused(GobbleRule.TAKEN, "another player filled that space first", (placement.cell,))
-        return rules.refusal(game.board, placement)
+        refusal = game.check(self.seat, placement)
+        if refusal is not None and refusal.rule is GobbleRule.TAKEN and placement.cell in self.before:
+            return rules.refusal(game.board, placement)  # filled before this drag began: no race lost
+        return refusal
 
     def place(self, placement: Placement) -> None:
         self.screen.table.claim(self.seat, placement)
