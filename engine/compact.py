@@ -94,7 +94,7 @@ def encode(game: Compact) -> str:
     bits.put(int(game.scores is not None), 1)
     if game.scores is not None:
         for score in game.scores:
-            bits.put(min(score, 255), 8)
+            bits.put(max(0, min(score, 255)), 8)  # time penalties can take a score below 0
         bits.put(0 if game.winner is None else game.winner + 1, 3)
     bits.put(len(game.placements), 6)
     for seat, tile, q, r, rot in game.placements:
