@@ -451,12 +451,12 @@ class StrategyGame:
         self._log({"time": seat})
         self._finish("time", out=self.seats[seat].colour)
 
-    def penalties(self) -> dict[str, int]:
-        """Time penalties so far per colour in play (see :meth:`time_penalty`)."""
-        late = {c: 0 for c in self.colours()}
+    def penalties(self) -> list[int]:
+        """Time penalties so far per seat (see :meth:`time_penalty`)."""
+        late = [0] * self.players
         for event in self._record["events"]:
             if "late" in event:
-                late[self.seats[event["late"]].colour] += 1
+                late[event["late"]] += 1
         return late
 
     def _timed(self, seat: int) -> None:
@@ -616,9 +616,10 @@ class StrategyGame:
     def _finish(self, reason: str, out: str | None = None) -> None:
         """End the game: the scores less time penalties; ``out`` (a colour) lost on time."""
         colours = self.colours()
-        late = self.penalties()
-        scores = dict(zip(colours, penalised_scores([self.board.score(c) for c in colours],
-                                                    [late[c] for c in colours])))
+        late = dict.fromkeys(colours, 0)
+        for seat, count in enumerate(self.penalties()):
+            late[self.seats[seat].colour] += count
+        scores = dict(zip(colours, penalised_scores([self.board.score(c) for c in colours], list(late.values()))))
         best = max(s for c, s in scores.items() if c != out)
         leaders = [c for c, s in scores.items() if s == best and c != out]
         winner = leaders[0] if reason != "deadlock" and len(leaders) == 1 else None

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Literal, Mapping
 
+from engine.clock import CASUAL_MINUTES
 from hardware import ButtonConfig, ConfigError, ReaderConfig, RingsConfig
 
 from .pin import HASH_EXPECTED, is_pin_hash
@@ -158,6 +159,11 @@ class RulesConfig:
     coach: bool = setting(True, flag)
     """A person may ask, in the strategy game, what the master would play (and why); a club's
     tournament table turns it off."""
+    clock_minutes: int = setting(0, whole_one_of(*CASUAL_MINUTES))
+    """The clock of a new strategy game, minutes per player (0: no clock), shown on the plates."""
+    time_out: Literal["penalty", "loss"] = setting("penalty", one_of("penalty", "loss"))
+    """When a player's time is up: ``penalty`` counts time penalties as the online tournaments do
+    (the game goes on), ``loss``: the player loses on time."""
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,7 @@ def test_time_penalties_change_the_final_scores_and_replay_from_the_record():
     _to_the_end(late)
     board = {c: late.board.score(c) for c in "RY"}
     assert board == plain.result.scores  # same seeds: the same game; only the penalties differ
-    assert late.penalties() == {"R": 2, "Y": 1}
+    assert late.penalties() == [2, 1]
     assert late.result.scores == {"R": board["R"] - 2 + 1, "Y": board["Y"] - 1 + 2}
     assert replay(late.record()).result == late.result
 
@@ -160,7 +160,9 @@ def test_time_penalties_change_the_final_scores_and_replay_from_the_record():
 def test_in_doubles_a_seats_penalty_is_its_teams():
     game = _played(4, players=4, doubles=True)
     game.time_penalty(2)  # seat 2 is Red's partner
-    assert game.penalties() == {"R": 1, "Y": 0}
+    _to_the_end(game)
+    assert game.penalties() == [0, 0, 1, 0]
+    assert game.result.scores == {"R": game.board.score("R") - 1, "Y": game.board.score("Y") + 1}
 
 
 def test_a_seat_out_of_time_loses_and_ranks_last_even_when_ahead():

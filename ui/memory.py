@@ -104,6 +104,8 @@ class MemorySettings:
     end_rule: Literal["all-placed", "first-out"] = "all-placed"
     confirm_moves: bool = True
     coach: bool = True
+    clock_minutes: int = 0
+    time_out: Literal["penalty", "loss"] = "penalty"
     warnings: tuple[str, ...] = ()
     pin: str = "1234"
     staff_pin_set: bool = True

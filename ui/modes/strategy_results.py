@@ -99,7 +99,11 @@ def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None)
         headline = _("{name} wins!", name=team_name(game, result.winner))
     else:
         headline = _("A draw")
-    headline += "\n" + _(REASONS.get(result.reason, result.reason))
+    if result.reason == "time":
+        out = game.colour_of(game.record()["events"][-1]["time"])
+        headline += "\n" + _("{name} ran out of time and loses.", name=team_name(game, out))
+    else:
+        headline += "\n" + _(REASONS.get(result.reason, result.reason))
     view = BoardView(show_frontier=False)
     view.show(game.board)
     marks = LineMarks(view)

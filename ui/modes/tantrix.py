@@ -27,6 +27,7 @@ from ..setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ..widgets import Chip
 from . import family_screen, kind_screen
 from .strategy_howto import script
+from .strategy_clock import set_clocks
 from .strategy_play import COLOUR_NAMES, LEVEL_NAMES, StrategyScreen, open_game
 
 KIND = "strategy"
@@ -151,6 +152,7 @@ def game_of(setup: Setup) -> StrategyGame:
 def start(app: Any, setup: Setup) -> StrategyScreen:
     game = game_of(setup)
     remember(app, game, setup.seats)
+    set_clocks(app, game, app.services.settings.clock_minutes)
     return open_game(app, game)
 
 
