@@ -1331,13 +1331,14 @@ class StrategyScreen(Screen):
         if self._ended:
             return
         self._ended = True
-        from ..seat_players import rate_finished
+        from ..seat_players import rate_finished, seat_again, seated
         from .strategy_results import finished_record, show_results
 
         store = self.app.services.store
         with store.batch():
             record_id = store.add_record(self.game.KIND, finished_record(self.game))
             store.clear_current()
+        people = seated(self.app, self.game)
         rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
         clocks = self.clocks.clocks if self.clocks is not None else None
         if self.clocks is not None:
@@ -1346,8 +1347,9 @@ class StrategyScreen(Screen):
         game, app, learning = self.game, self.app, self.learning
 
         def again() -> None:
-            """Another game like it, with the same clocks."""
+            """Another game like it, with the same people in their seats and the same clocks."""
             new = like(game)
+            seat_again(app, new, people)
             if clocks is not None:
                 set_clocks(app, new, round(clocks.limit / 60), clocks.overtime)
             open_game(app, new, learning)
