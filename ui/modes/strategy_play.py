@@ -1331,6 +1331,7 @@ class StrategyScreen(Screen):
         if self._ended:
             return
         self._ended = True
+        from ..screens import tournament
         from ..seat_players import rate_finished, seat_again, seated
         from .strategy_results import finished_record, show_results
 
@@ -1340,6 +1341,7 @@ class StrategyScreen(Screen):
             store.clear_current()
         people = seated(self.app, self.game)
         rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
+        in_tournament = tournament.report(self.app, self.game)
         clocks = self.clocks.clocks if self.clocks is not None else None
         if self.clocks is not None:
             self.clocks.forget()
@@ -1355,7 +1357,12 @@ class StrategyScreen(Screen):
             open_game(app, new, learning)
 
         def results(_dt: float) -> None:
-            if self.showing:
+            if not self.showing:
+                return
+            if in_tournament:  # its next game is the tournament's to start
+                show_results(app, game, again=None, back=(N_("Tournament"),
+                                                          lambda: app.show(tournament.TournamentScreen(app))))
+            else:
                 show_results(app, game, again=again)
 
         Clock.schedule_once(results, 2.0)
