@@ -58,6 +58,7 @@ def scenario_tournament(app):
     ids = {p.name: p.id for p in book.all()}
     app.show(StaffPlayersScreen(app))
     yield 0.3
+    _shot(app, "staff-players")
     yield from tap(app.manager.current_screen.tournament_button)
     setup = app.manager.current_screen
     assert isinstance(setup, TournamentSetupScreen)
