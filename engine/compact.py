@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 VERSION = 1
+REPLAY_URL = "https://tantrix-table.github.io/replay/"
+"""Where the replay page is served unless the table's ``[replay] url`` says otherwise."""
 COLOURS = "RYGB"
 OFFSET = 64
 """Added to q and r (the board never reaches 64 cells from the first tile: there are 56 tiles)."""

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal
 
+from engine.compact import REPLAY_URL
 from engine.tiles import COLOURS
 
 from .services import (
@@ -106,6 +107,7 @@ class MemorySettings:
     coach: bool = True
     clock_minutes: int = 0
     time_out: Literal["penalty", "loss"] = "penalty"
+    replay_url: str = REPLAY_URL
     warnings: tuple[str, ...] = ()
     pin: str = "1234"
     staff_pin_set: bool = True

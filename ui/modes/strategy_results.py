@@ -122,7 +122,7 @@ def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None,
     if back is not None:
         screen.home_button.msg = back[0]
     screen.select([colours.index(line.colour) for line in lines])
-    add_take_home(screen, game.record())
+    add_take_home(screen, game.record(), app.services.settings.replay_url)
     app.show(screen)
     return screen
 
