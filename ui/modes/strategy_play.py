@@ -28,8 +28,8 @@ from typing import Any, Callable, Sequence
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
 from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
