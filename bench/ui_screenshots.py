@@ -550,7 +550,7 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     players and upright, a refused drop, a forced fill, the review, the endgame, the real bag, a
     robot taking a seat over, the results with the winning line, and the replay."""
     from engine.game import StrategyGame
-    from ui.modes import strategy_play, tantrix
+    from ui.modes import strategy_clock, strategy_play, tantrix
     from ui.modes.strategy_results import show_results
     from ui.services import TileScanned
 
@@ -575,7 +575,9 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     shot("53-tantrix-howto-loop")
     for players, orientation in ((2, "flat"), (3, "flat"), (4, "flat"), (2, "upright"), (4, "upright")):
         services.settings.orientation = orientation
-        open_game(_strategy_game(players, 14 + 3 * players, seed=players))
+        game = _strategy_game(players, 14 + 3 * players, seed=players)
+        strategy_clock.set_clocks(app, game, 15)  # these tables play with clocks (the others without)
+        open_game(game)
         yield 0.8
         shot(f"54-tantrix-{players}-{orientation}")
     services.settings.orientation = "flat"

@@ -18,6 +18,8 @@ Overtime = Literal["penalty", "loss"]
 TOURNAMENT_LIMIT = 15 * 60.0
 """The online tournaments' time per player per game."""
 PENALTY_MINUTE = 60.0
+CASUAL_MINUTES = (0, 10, 15, 20)
+"""The clock settings a table offers for a casual game, minutes per player (0: no clock)."""
 
 
 @dataclass

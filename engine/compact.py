@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 VERSION = 1
+REPLAY_URL = "https://tantrix-table.github.io/replay/"
+"""Where the replay page is served unless the table's ``[replay] url`` says otherwise."""
 COLOURS = "RYGB"
 OFFSET = 64
 """Added to q and r (the board never reaches 64 cells from the first tile: there are 56 tiles)."""
@@ -94,7 +96,7 @@ def encode(game: Compact) -> str:
     bits.put(int(game.scores is not None), 1)
     if game.scores is not None:
         for score in game.scores:
-            bits.put(min(score, 255), 8)
+            bits.put(max(0, min(score, 255)), 8)  # time penalties can take a score below 0
         bits.put(0 if game.winner is None else game.winner + 1, 3)
     bits.put(len(game.placements), 6)
     for seat, tile, q, r, rot in game.placements:

@@ -25,6 +25,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .board import Board, Placement, PositionError
+from .clock import penalised_scores
 from .geometry import Cell
 from .modes import Play, Refused, register
 from .tiles import ALL_NUMBERS, COLOURS
@@ -456,6 +457,34 @@ class StrategyGame:
         self.seats[seat] = Seat(self.seats[seat].colour, robot)
         self._log({"seat": seat, "robot": robot})
 
+    def time_penalty(self, seat: int) -> None:
+        """``seat`` has incurred one more time penalty (its clock, engine.clock, passed the limit
+        or a further full minute): one point off its colour's final score, and in a game of two
+        sides one point more for the other side. The game goes on."""
+        self._timed(seat)
+        self._log({"late": seat})
+
+    def time_out(self, seat: int) -> None:
+        """``seat``'s time is up and the table plays "loss on time": the game ends now and the
+        seat's colour (its team in Doubles) loses; the best of the others wins (none if tied)."""
+        self._timed(seat)
+        self._log({"time": seat})
+        self._finish("time", out=self.seats[seat].colour)
+
+    def penalties(self) -> list[int]:
+        """Time penalties so far per seat (see :meth:`time_penalty`)."""
+        late = [0] * self.players
+        for event in self._record["events"]:
+            if "late" in event:
+                late[event["late"]] += 1
+        return late
+
+    def _timed(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise Refused("no-such-seat", f"there is no seat {seat!r}")
+        if self.phase is Phase.OVER:
+            raise Refused("game-over", "the game is over")
+
     def robot_move(self, robot: Robot | None = None) -> Placement:
         """Let the robot of the seat to move (or ``robot``) choose and make one placement."""
         choice = self.robot_choice(robot)
@@ -606,10 +635,15 @@ class StrategyGame:
         self.step = Step.FILL
         self._legal = None
 
-    def _finish(self, reason: str) -> None:
-        scores = self.scores()
-        best = max(scores.values())
-        leaders = [c for c, s in scores.items() if s == best]
+    def _finish(self, reason: str, out: str | None = None) -> None:
+        """End the game: the scores less time penalties; ``out`` (a colour) lost on time."""
+        colours = self.colours()
+        late = dict.fromkeys(colours, 0)
+        for seat, count in enumerate(self.penalties()):
+            late[self.seats[seat].colour] += count
+        scores = dict(zip(colours, penalised_scores([self.board.score(c) for c in colours], list(late.values()))))
+        best = max(s for c, s in scores.items() if c != out)
+        leaders = [c for c, s in scores.items() if s == best and c != out]
         winner = leaders[0] if reason != "deadlock" and len(leaders) == 1 else None
         self.result = Result(reason, scores, winner)
         self.phase, self.turn, self.step = Phase.OVER, None, None

@@ -112,6 +112,10 @@ def outcome_of_record(game: str, record: Mapping[str, Any], people: Sequence[str
     winner = result.get("winner")
     ranks = ((1,) * len(colours) if result.get("reason") == "deadlock"
              else ranks_from_scores(scores, colours.index(winner) if winner in colours else None))
+    timed_out = [event["time"] for event in record.get("events", ()) if "time" in event]
+    if timed_out:  # lost on time: last, whatever the score
+        out = colours.index(record["seats"][timed_out[-1]]["colour"])
+        ranks = tuple(len(colours) if i == out else min(rank, len(colours) - 1) for i, rank in enumerate(ranks))
     return Outcome(game, tuple(tuple(keys) for keys in sides.values()), ranks)
 
 

@@ -9,6 +9,8 @@ hands, and the events in order:
   whether it filled a forced space;
 * ``{"skip": seat}``: the seat was passed over, its hand being empty (endgame);
 * ``{"seat": seat, "robot": level or null}``: a robot took the seat over, or gave it back;
+* ``{"late": seat}``: the seat's clock incurred one time penalty (engine.clock);
+* ``{"time": seat}``: the seat's time ran out and it lost on time (the game ends);
 
 and the result (reason, scores per colour, winner or null for a draw). :func:`replay` plays the
 events on a fresh game built from the record's header, so it checks them with exactly the rules the
@@ -80,6 +82,10 @@ def _act(game: StrategyGame, step: int, event: Any) -> None:
             game.report_draw(event.get("tile"), seat=event["draw"])  # type: ignore[arg-type]
         elif "seat" in event:
             game.set_robot(event["seat"], event.get("robot"))
+        elif "late" in event:
+            game.time_penalty(event["late"])
+        elif "time" in event:
+            game.time_out(event["time"])
         else:
             raise RecordError(step, "mismatch", f"the game did not do {event} by itself")
     except Refused as refused:

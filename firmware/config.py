@@ -16,7 +16,7 @@ the file cannot be read at all it runs on that copy; when only ``kiosk.staff_pin
 ``storage.directory`` is refused, that key comes from the copy (never from the defaults, which
 would mean no PIN, or another directory where the old games are not).
 
-Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]``, ``[storage]`` and ``[web]`` belong to the firmware and are
+Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]``, ``[storage]``, ``[web]`` and ``[replay]`` belong to the firmware and are
 checked here in full. The device tables ``[button]``, ``[reader]`` and ``[rings]`` become the
 hardware package's own configurations (``ButtonConfig``, ``ReaderConfig``, ``RingsConfig``), which
 check their values themselves: a value they refuse is reported the same way (file, key, value,
@@ -35,6 +35,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Literal, Mapping
 
+from engine.clock import CASUAL_MINUTES
+from engine.compact import REPLAY_URL
 from hardware import ButtonConfig, ConfigError, ReaderConfig, RingsConfig
 
 from .pin import HASH_EXPECTED, is_pin_hash
@@ -158,6 +160,11 @@ class RulesConfig:
     coach: bool = setting(True, flag)
     """A person may ask, in the strategy game, what the master would play (and why); a club's
     tournament table turns it off."""
+    clock_minutes: int = setting(0, whole_one_of(*CASUAL_MINUTES))
+    """The clock of a new strategy game, minutes per player (0: no clock), shown on the plates."""
+    time_out: Literal["penalty", "loss"] = setting("penalty", one_of("penalty", "loss"))
+    """When a player's time is up: ``penalty`` counts time penalties as the online tournaments do
+    (the game goes on), ``loss``: the player loses on time."""
 
 
 @dataclass(frozen=True)
@@ -195,6 +202,20 @@ def host(value: Any) -> str:
     return value
 
 
+def replay_page(value: Any) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"https?://[^\s#\"<>]{1,500}", value):
+        raise Expected("an http:// or https:// address in quotes, without a \"#\" (the game follows it), "
+                       f"such as {json.dumps(REPLAY_URL)}")
+    return value
+
+
+@dataclass(frozen=True)
+class ReplayConfig:
+    url: str = setting(REPLAY_URL, replay_page)
+    """Where ``replay/index.html`` is served: the address the results' QR code opens, the game
+    after its "#"."""
+
+
 @dataclass(frozen=True)
 class WebConfig:
     """The staff and spectator web pages (``tantrix-web``, a separate process and systemd unit)."""
@@ -217,6 +238,7 @@ SECTIONS: dict[str, type] = {
     "robots": RobotsConfig,
     "storage": StorageConfig,
     "web": WebConfig,
+    "replay": ReplayConfig,
 }
 
 DEVICES: dict[str, type] = {
@@ -235,6 +257,7 @@ class Config:
     robots: RobotsConfig = RobotsConfig()
     storage: StorageConfig = StorageConfig()
     web: WebConfig = WebConfig()
+    replay: ReplayConfig = ReplayConfig()
     button: ButtonConfig = ButtonConfig()
     reader: ReaderConfig = ReaderConfig()
     rings: RingsConfig = RingsConfig()

@@ -84,6 +84,9 @@ class KioskSettings:
         self.end_rule: Literal["all-placed", "first-out"] = config.rules.end_rule
         self.confirm_moves: bool = config.rules.confirm_moves
         self.coach: bool = config.rules.coach
+        self.clock_minutes: int = config.rules.clock_minutes
+        self.time_out: Literal["penalty", "loss"] = config.rules.time_out
+        self.replay_url: str = config.replay.url
         self.language: str = config.kiosk.language
         self.brightness: float = float(config.rings.brightness)
         self.version = version

@@ -8,6 +8,10 @@ import random
 import pytest
 
 from engine.clock import Clocks, penalised_scores
+from engine.game import StrategyGame
+from engine.modes import Refused
+from engine.ratings import outcome_of_record
+from engine.record import replay
 from engine.tournament import Game, Tournament
 
 # ------------------------------------------------------------------------------------ clocks
@@ -120,3 +124,57 @@ def test_a_tournament_refuses_what_cannot_be_played():
         t.pair_next_round()
     with pytest.raises(ValueError, match="do not play each other"):
         t.report("a", "zz", (1, 2))
+
+
+# ------------------------------------------------------------------- clocks in the strategy game
+
+
+def _played(moves: int, players: int = 2, seed: int = 3, **options: object) -> StrategyGame:
+    game = StrategyGame.new(players, "RYGB"[:players] if not options.get("doubles") else "RY",
+                            ["beginner"] * players, seed=seed, robot_seed=seed, **options)  # type: ignore[arg-type]
+    for _ in range(moves):
+        game.robot_move()
+    return game
+
+
+def _to_the_end(game: StrategyGame) -> StrategyGame:
+    while not game.finished:
+        game.robot_move()
+    return game
+
+
+def test_time_penalties_change_the_final_scores_and_replay_from_the_record():
+    plain = _to_the_end(_played(0))
+    late = _played(0)
+    late.time_penalty(0)
+    late.time_penalty(0)
+    late.time_penalty(1)
+    _to_the_end(late)
+    board = {c: late.board.score(c) for c in "RY"}
+    assert board == plain.result.scores  # same seeds: the same game; only the penalties differ
+    assert late.penalties() == [2, 1]
+    assert late.result.scores == {"R": board["R"] - 2 + 1, "Y": board["Y"] - 1 + 2}
+    assert replay(late.record()).result == late.result
+
+
+def test_in_doubles_a_seats_penalty_is_its_teams():
+    game = _played(4, players=4, doubles=True)
+    game.time_penalty(2)  # seat 2 is Red's partner
+    _to_the_end(game)
+    assert game.penalties() == [0, 0, 1, 0]
+    assert game.result.scores == {"R": game.board.score("R") - 1, "Y": game.board.score("Y") + 1}
+
+
+def test_a_seat_out_of_time_loses_and_ranks_last_even_when_ahead():
+    game = _played(16, players=3)
+    leader = max(range(3), key=lambda seat: game.board.score(game.colour_of(seat)))
+    game.time_out(leader)
+    assert game.finished and game.result.reason == "time"
+    assert game.result.winner != game.colour_of(leader)
+    outcome = outcome_of_record("g", game.record(), [None, None, None])
+    assert outcome.ranks[game.colours().index(game.colour_of(leader))] == 3
+    assert replay(game.record()).result == game.result
+    with pytest.raises(Refused):
+        game.time_penalty(0)  # the game is over
+    with pytest.raises(Refused):
+        _played(0).time_out(5)

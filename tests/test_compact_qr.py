@@ -114,6 +114,7 @@ def scenario_results_take_home(app):
 
 
 def test_the_results_of_a_game_offer_its_code_to_take_home():
-    out = run_scenario("test_compact_qr", "scenario_results_take_home", size=(800, 480))
-    assert len(out["read"]) == 1
+    out = run_scenario("test_compact_qr", "scenario_results_take_home", size=(800, 480),
+                       settings={"replay_url": "http://club.example/replay.html"})
+    assert len(out["read"]) == 1 and out["read"][0].startswith("http://club.example/replay.html#")  # [replay] url
     assert decode(out["read"][0].split("#", 1)[1]) == of_record(out["record"])

@@ -167,6 +167,17 @@ def test_the_state_directory_follows_systemd_then_xdg(tmp_path):
     assert storage.path({"XDG_STATE_HOME": str(tmp_path)}) == tmp_path / "tantrix-kiosk"
 
 
+def test_the_replay_address_is_checked(tmp_path):
+    config = load_config(write(tmp_path, '[replay]\nurl = "http://club.example/tantrix/replay.html"\n'), environ={})
+    assert config.replay.url == "http://club.example/tantrix/replay.html" and not config.warnings
+    for bad in ('"club.example/replay"', '"https://club.example/replay#x"', "42", '"javascript:alert(1)"'):
+        path = write(tmp_path, f"[replay]\nurl = {bad}\n")
+        config = load_config(path, environ={})
+        assert config.replay.url == Config().replay.url  # the default stays
+        (warning,) = config.warnings
+        assert str(path) in warning and "replay.url" in warning and "an http:// or https:// address" in warning
+
+
 def test_display_rotation_and_density_are_checked(tmp_path):
     config = load_config(write(tmp_path, "[display]\nrotation = 270\npixels_per_inch = 210\n"), environ={})
     assert (config.display.rotation, config.display.pixels_per_inch) == (270, 210.0) and not config.warnings

@@ -170,7 +170,16 @@ def scenario_a_seated_player_is_rated_at_the_end(app):
     assert latest.place == (1 if game.result.winner in ("R", None) else 2)
     rate_finished(app, game, record_id)  # the end seen again (e.g. after a restart) counts once
     assert {row.player.name: row.games for row in book.ladder()}["Ana"] == after["Ana"]
-    yield 2.3
+    # Play again: the same people in the same seats, so Ana's next game is hers too
+    yield until(lambda: app.manager.current == "results")
+    yield from tap(app.manager.current_screen.again_button)
+    yield until(lambda: app.manager.current == "strategy" and app.manager.current_screen.game is not game)
+    screen = app.manager.current_screen
+    while not screen.game.finished:
+        screen.game.robot_move(robot)
+    screen.finish()
+    assert {row.player.name: row.games for row in book.ladder()}["Ana"] == after["Ana"] + 1
+    assert book.results(ana.id)[0].record_id == app.services.store.records("strategy")[0][0] != record_id
     return after["Ana"]
 
 

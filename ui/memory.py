@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal
 
+from engine.compact import REPLAY_URL
 from engine.tiles import COLOURS
 
 from .services import (
@@ -110,6 +111,9 @@ class MemorySettings:
     end_rule: Literal["all-placed", "first-out"] = "all-placed"
     confirm_moves: bool = True
     coach: bool = True
+    clock_minutes: int = 0
+    time_out: Literal["penalty", "loss"] = "penalty"
+    replay_url: str = REPLAY_URL
     warnings: tuple[str, ...] = ()
     pin: str = "1234"
     staff_pin_set: bool = True

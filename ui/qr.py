@@ -3,8 +3,8 @@ replay page with.
 
 The code is drawn module by module with Kivy rectangles (dark on white, with the four-module quiet
 zone the QR standard asks for), from the matrix ``segno`` makes: a pure-Python, maintained QR
-encoder. ``REPLAY_URL`` is where the club or the table's owner serves ``replay/index.html`` (any
-static host: the page needs nothing else); the game travels in the address's fragment, which a
+encoder. ``[replay] url`` (``Settings.replay_url``) is where the club or the table's owner serves
+``replay/index.html`` (any static host: the page needs nothing else); the game travels in the address's fragment, which a
 browser never sends to the server.
 """
 
@@ -18,11 +18,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
+from engine.compact import REPLAY_URL
+
 from . import theme
 from .i18n import N_
 from .widgets import TButton, TLabel, panel_background
 
-REPLAY_URL = "https://tantrix-table.github.io/replay/"
 QUIET = 4
 
 
@@ -95,11 +96,12 @@ class TakeHome(FloatLayout):
         return True
 
 
-def add_take_home(screen: Any, record: dict[str, Any]) -> TButton:
-    """A "Take it home" button beside a results screen's Home button, showing the game's QR code."""
+def add_take_home(screen: Any, record: dict[str, Any], base: str = REPLAY_URL) -> TButton:
+    """A "Take it home" button beside a results screen's Home button, showing the game's QR code
+    (the replay page at ``base``)."""
     from engine.compact import encode, of_record
 
-    text = replay_address(encode(of_record(record)))
+    text = replay_address(encode(of_record(record)), base)
     button = TButton(msg=N_("Take it home"), scale=0.9, bg=list(theme.rgb("#35607f")))
     button.bind(on_release=lambda *_: screen.add_widget(TakeHome(text)))
     screen.home_button.parent.add_widget(button, index=len(screen.home_button.parent.children))

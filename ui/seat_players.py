@@ -66,7 +66,7 @@ def pick(screen: Any, index: int) -> None:
     app.show(PlayerPickerScreen(_book(), on_pick=chosen, on_back=lambda: app.show(screen)))
 
 
-def _fingerprint(record: dict[str, Any]) -> str:
+def fingerprint(record: dict[str, Any]) -> str:
     """What identifies a game from its first step on: its record without events and result."""
     header = {k: v for k, v in record.items() if k not in ("events", "result")}
     return hashlib.sha256(json.dumps(header, sort_keys=True).encode()).hexdigest()
@@ -74,12 +74,25 @@ def _fingerprint(record: dict[str, Any]) -> str:
 
 def remember(app: Any, game: Any, seats: list[Any]) -> None:
     """Keep who sits where for ``game`` (a strategy game just started from ``seats``)."""
-    people = [getattr(s, "player", None) for s in seats]
+    seat_again(app, game, [p.id if p is not None else None for p in (getattr(s, "player", None) for s in seats)])
+
+
+def seated(app: Any, game: Any) -> list[str | None]:
+    """The player ids at ``game``'s seats (None: a guest), as kept at its start."""
+    kept = app.services.store.progress(SEATED)
+    if not kept or kept.get("of") != fingerprint(game.record()):
+        return [None] * len(game.seats)
+    return list(kept["players"])
+
+
+def seat_again(app: Any, game: Any, people: list[str | None]) -> None:
+    """Keep ``people`` (player ids, None for a guest) at ``game``'s seats: a new game's, or the
+    next game's when "Play again" keeps the same people in their places."""
     if app.services.players is None or all(p is None for p in people):
         app.services.store.set_progress(SEATED, {})
         return
-    app.services.store.set_progress(SEATED, {"game": uuid.uuid4().hex, "of": _fingerprint(game.record()),
-                                             "players": [p.id if p is not None else None for p in people]})
+    app.services.store.set_progress(SEATED, {"game": uuid.uuid4().hex, "of": fingerprint(game.record()),
+                                             "players": people})
 
 
 def rate_finished(app: Any, game: Any, record_id: int | None) -> None:
@@ -87,7 +100,7 @@ def rate_finished(app: Any, game: Any, record_id: int | None) -> None:
     book, store = app.services.players, app.services.store
     seated = store.progress(SEATED)
     record = game.record()
-    if book is None or not seated or seated.get("of") != _fingerprint(record):
+    if book is None or not seated or seated.get("of") != fingerprint(record):
         return
     outcome = outcome_of_record(seated["game"], record, seated["players"])
     if outcome is not None:

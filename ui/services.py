@@ -215,6 +215,9 @@ class Settings(Protocol):
     end_rule: Literal["all-placed", "first-out"]  # default end-of-game rule
     confirm_moves: bool  # a person's placement in the strategy game waits for their Confirm
     coach: bool  # a person may ask what the master would play (strategy game)
+    clock_minutes: int  # the clock of a new strategy game, minutes per player (0: none)
+    time_out: Literal["penalty", "loss"]  # a player out of time: time penalties, or loss on time
+    replay_url: str  # where replay/index.html is served (the results' QR code opens it)
     warnings: tuple[str, ...]  # configuration problems to show staff (file, key, value, expected)
     staff_pin_set: bool  # False: no PIN opens the staff menu (an installed kiosk without one)
     version: str  # the installed version, shown in the staff menu

@@ -28,6 +28,7 @@ from typing import Any, Callable, Sequence
 
 from kivy.animation import Animation
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
@@ -53,6 +54,7 @@ from ..table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayo
 from ..widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from ..words import COLOUR_NAMES, LEVEL_NAMES, levels
 from .strategy_board import StrategyBoard, score_words
+from .strategy_clock import TableClocks, set_clocks
 from .strategy_coach import CoachCard
 
 log = logging.getLogger(__name__)
@@ -137,6 +139,7 @@ class SeatPlate(Scatter):
         self.lit = False
         self.name_label = Label(bold=True, halign="left", valign="middle", shorten=True, shorten_from="right")
         self.step_label = Label(bold=True, halign="right", valign="middle")
+        self.clock_label = Label(bold=True, halign="left", valign="middle")
         with self.canvas.before:
             self._bg_colour = Color(0, 0, 0, 0.5)
             self._bg = RoundedRectangle(radius=[8])
@@ -147,10 +150,12 @@ class SeatPlate(Scatter):
             self._glyph = InstructionGroup()
         self.add_widget(self.name_label)
         self.add_widget(self.step_label)
+        self.add_widget(self.clock_label)
         self._open = on_long_press
         self._hold = Clock.create_trigger(lambda dt: on_long_press(), LONG_PRESS)
         self._disc_end = 0.0  # a touch up to here (plate coordinates) is a tap on the disc
         self._disc_touch: Any = None
+        self.clock_shown = False
 
     def _draw_glyph(self, cx: float, cy: float, d: float, robot: bool, ink_rgba: theme.RGBA) -> None:
         """Who plays the seat, drawn in the disc: a robot's head (antenna, two eyes) or a person."""
@@ -170,10 +175,11 @@ class SeatPlate(Scatter):
             g.add(Line(ellipse=(cx - d * 0.22, cy - d * 0.36, d * 0.44, d * 0.4, -90, 90), width=max(1.2, d * 0.06)))
 
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str,
-             names: Sequence[str], step: str, lit: bool, robot: bool = False) -> None:
+             names: Sequence[str], step: str, lit: bool, robot: bool = False, clock: str | None = None) -> None:
         """Lay the plate out: ``size`` (length along the edge, depth), centred on ``centre``, turned
-        ``angle`` degrees to face its player, with the first of ``names`` (longest wording first,
-        each ending in the score) that fits. A deep plate (beside a hand) puts the instruction on a
+        ``angle`` degrees to face its player, with the seat's ``clock`` (its time left, when the
+        game has clocks) after the disc, then the first of ``names`` (longest wording first, each
+        ending in the score) that fits. A deep plate (beside a hand) puts the instruction on a
         second line; a thin one (along the hand's inner edge) puts it at the far end."""
         name = names[0]
         u = theme.unit()
@@ -202,6 +208,12 @@ class SeatPlate(Scatter):
         step_label.text, step_label.color = step, text
         name_label.text, name_label.color = name, text
         name_label.font_size = theme.font(0.72)
+        clock_label = self.clock_label
+        clock_label.font_size, clock_label.color = theme.font(0.72), text
+        clock_label.text = clock or ""
+        # room for the widest time it shows, so the plate stays as it is while the clock runs
+        clock_w = CoreLabel(font_size=clock_label.font_size, bold=True).get_extents("-88:88")[0] if clock else 0.0
+        left += clock_w + (pad if clock is not None else 0.0)
         room = length - 2 * pad if two_lines else (length - left - pad) * 0.72
         step_label.font_size = theme.font(0.85 if two_lines else 0.82)
         step_label.text_size = (None, None)
@@ -215,6 +227,7 @@ class SeatPlate(Scatter):
         if two_lines:
             name_label.size = (max(length - left - pad, 1), u * 0.72)
             name_label.pos = (left, height - u * 0.72)
+            clock_label.size, clock_label.pos = (clock_w, u * 0.72), (left - clock_w - pad, height - u * 0.72)
             step_label.size = (step_w, height - u * 0.72)
             step_label.pos = ((length - step_w) / 2, 0)
         else:
@@ -222,15 +235,31 @@ class SeatPlate(Scatter):
             step_label.pos = (length - pad - step_w, 0)
             name_label.size = (max(length - left - pad - step_w - pad, 1), height)
             name_label.pos = (left, 0)
+            clock_label.size, clock_label.pos = (clock_w, height), (left - clock_w - pad, 0)
+        clock_label.text_size = clock_label.size
         name_label.text_size = (None, None)
         for text in names[1:]:  # the longest wording that fits whole: the score is never cut
             name_label.texture_update()
             if name_label.texture_size[0] <= name_label.width:
                 break
             name_label.text = text
+        name_label.texture_update()
+        if clock is not None and name_label.texture_size[0] > name_label.width:
+            # too narrow for both (a waiting seat's plate in a full upright bar): the score, whose
+            # clock is not running; the plate shows it again once the seat is to act
+            self.show(angle, centre, size, colour, names, step, lit, robot, None)
+            return
+        if name_label.texture_size[0] > name_label.width:  # even the score alone: smaller rather than cut
+            name_label.font_size *= max(0.6, name_label.width / name_label.texture_size[0])
+        self.clock_shown = clock is not None
         name_label.text_size = name_label.size
         self.rotation = angle
         self.center = centre
+
+    def set_clock(self, clock: str) -> None:
+        """The seat's time left, as the clock runs (the layout stays: its room is kept)."""
+        if self.clock_shown:
+            self.clock_label.text = clock
 
     # a tap on the disc or a long press anywhere: the seat's card
     def on_touch_down(self, touch: Any) -> bool:
@@ -484,6 +513,9 @@ class StrategyScreen(Screen):
                                   self.coach_bar]
         self._free = (0.0, 0.0, 1.0, 1.0)
         self._followed: tuple[Any, ...] | None = None
+        self.clocks = TableClocks.load(app, game)
+        """The seats' clocks, when the game has them (see :mod:`.strategy_clock`)."""
+        self._clock_tick: Any = None
         self.board.bind(fit_area=self._fit_area)
         self.refresh()
 
@@ -632,7 +664,8 @@ class StrategyScreen(Screen):
             names = [f"{seat_name(game, seat)} · {score}", f"{seat_name(game, seat, robot_mark=False)} · {score}",
                      score]
             step = self._step_words(seat) if seat == actor else layout.news if layout.orientation == "flat" else ""
-            texts.append((colour, names, step, seat == actor, game.seats[seat].robot is not None))
+            clock = self.clocks.text(seat) if self.clocks is not None else None
+            texts.append((colour, names, step, seat == actor, game.seats[seat].robot is not None, clock))
         if layout.orientation == "flat":
             for plate, (_mode, angle, centre, size), text in zip(self.plates, self._plate_places(), texts):
                 plate.show(angle, centre, size, *text)
@@ -646,9 +679,10 @@ class StrategyScreen(Screen):
         share = bar * (0.5 if count > 2 else 0.6) if actor is not None else bar / count
         rest = (bar - share) / max(count - 1, 1) if actor is not None else share
         x = x0 + corner
-        for seat, (plate, (colour, names, step, lit, robot)) in enumerate(zip(self.plates, texts)):
+        for seat, (plate, (colour, names, step, lit, robot, clock)) in enumerate(zip(self.plates, texts)):
             length = (share if lit else rest) - u * 0.1
-            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, names, step, lit, robot)
+            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, names, step, lit, robot,
+                       clock)
             x += length + u * 0.1
 
     def _step_words(self, seat: int) -> str:
@@ -939,6 +973,7 @@ class StrategyScreen(Screen):
         if self.advice is not None:
             self.close_coach()  # the position it was about has changed
         self.app.journal(self.game)
+        self._run_clock()
         self.refresh()
         self._announce()
         self._cue()
@@ -995,6 +1030,9 @@ class StrategyScreen(Screen):
 
     def on_enter(self, *_args: Any) -> None:
         self._last_step = (None, None, None)
+        self._run_clock()
+        if self.clocks is not None and self._clock_tick is None:
+            self._clock_tick = Clock.schedule_interval(self.tick_clocks, 1.0)
         self.refresh()
         self._announce()
         self._next()
@@ -1009,6 +1047,29 @@ class StrategyScreen(Screen):
         self._generation += 1  # a robot's thought or flight in progress is dropped; re-done on return
         self.robot_job.forget()
         self.thinking = False
+        self._run_clock()  # off screen: every clock stops
+        if self._clock_tick is not None:
+            self._clock_tick.cancel()
+            self._clock_tick = None
+
+    # ------------------------------------------------------------------ clocks
+
+    def _run_clock(self) -> None:
+        """Run the clock of the seat that must act, only while the game is on screen and goes on."""
+        if self.clocks is not None and not self.game.finished:
+            self.clocks.run(self.actor() if self.showing else None)
+
+    def tick_clocks(self, _dt: float = 0.0) -> None:
+        """Every second: the plates' times, and what running out of time calls for (a time
+        penalty, or the loss on time, as the game rules them: journaled like any step)."""
+        clocks = self.clocks
+        if clocks is None or not self.showing or self.game.finished:
+            return
+        if clocks.check():
+            self.after_step()
+            return
+        for seat, plate in enumerate(self.plates):
+            plate.set_clock(clocks.text(seat))
 
     # ------------------------------------------------------------------ robots
 
@@ -1250,20 +1311,39 @@ class StrategyScreen(Screen):
         if self._ended:
             return
         self._ended = True
-        from ..seat_players import rate_finished
+        from ..screens import tournament
+        from ..seat_players import rate_finished, seat_again, seated
         from .strategy_results import finished_record, show_results
 
         store = self.app.services.store
         with store.batch():
             record_id = store.add_record(self.game.KIND, finished_record(self.game))
             store.clear_current()
+        people = seated(self.app, self.game)
         rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
+        in_tournament = tournament.report(self.app, self.game)
+        clocks = self.clocks.clocks if self.clocks is not None else None
+        if self.clocks is not None:
+            self.clocks.forget()
         self._cue()
         game, app, learning = self.game, self.app, self.learning
 
+        def again() -> None:
+            """Another game like it, with the same people in their seats and the same clocks."""
+            new = like(game)
+            seat_again(app, new, people)
+            if clocks is not None:
+                set_clocks(app, new, round(clocks.limit / 60), clocks.overtime)
+            open_game(app, new, learning)
+
         def results(_dt: float) -> None:
-            if self.showing:
-                show_results(app, game, again=lambda: open_game(app, like(game), learning))
+            if not self.showing:
+                return
+            if in_tournament:  # its next game is the tournament's to start
+                show_results(app, game, again=None, back=(N_("Tournament"),
+                                                          lambda: app.show(tournament.TournamentScreen(app))))
+            else:
+                show_results(app, game, again=again)
 
         Clock.schedule_once(results, 2.0)
 

@@ -86,15 +86,21 @@ def standings(game: StrategyGame) -> list[Standing]:
     return rows
 
 
-def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None) -> ResultsScreen:
-    """The results screen of a finished ``game``; ``again`` starts another one like it."""
+def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None,
+                 back: tuple[str, Callable[[], None]] | None = None) -> ResultsScreen:
+    """The results screen of a finished ``game``; ``again`` starts another one like it; ``back``
+    (label, action) replaces Home (a tournament's game leads back to the tournament)."""
     result = game.result
     assert result is not None
     if result.winner is not None:
         headline = _("{name} wins!", name=team_name(game, result.winner))
     else:
         headline = _("A draw")
-    headline += "\n" + _(REASONS.get(result.reason, result.reason))
+    if result.reason == "time":
+        out = game.colour_of(game.record()["events"][-1]["time"])
+        headline += "\n" + _("{name} ran out of time and loses.", name=team_name(game, out))
+    else:
+        headline += "\n" + _(REASONS.get(result.reason, result.reason))
     view = BoardView(show_frontier=False)
     view.show(game.board)
     marks = LineMarks(view)
@@ -106,10 +112,12 @@ def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None)
     screen = ResultsScreen(
         KIND, title=_("Game over"), headline=headline, standings=standings(game), stage=view, replay=replay,
         notes=[_("Tap a colour to trace its best line.")], celebrate=people_won, on_again=again,
-        on_home=app.go_home, on_pick=lambda index: trace(screen, replay, colours, index))
+        on_home=back[1] if back is not None else app.go_home, on_pick=lambda index: trace(screen, replay, colours, index))
     screen.marks = marks
+    if back is not None:
+        screen.home_button.msg = back[0]
     screen.select([colours.index(line.colour) for line in lines])
-    add_take_home(screen, game.record())
+    add_take_home(screen, game.record(), app.services.settings.replay_url)
     app.show(screen)
     return screen
 

@@ -28,6 +28,7 @@ from ..widgets import Chip
 from ..words import COLOUR_NAMES
 from . import family_screen, kind_screen
 from .strategy_howto import script
+from .strategy_clock import set_clocks
 from .strategy_play import STRATEGY_LEVELS, StrategyScreen, open_game
 
 KIND = "strategy"
@@ -152,6 +153,7 @@ def game_of(setup: Setup) -> StrategyGame:
 def start(app: Any, setup: Setup) -> StrategyScreen:
     game = game_of(setup)
     remember(app, game, setup.seats)
+    set_clocks(app, game, app.services.settings.clock_minutes)
     return open_game(app, game)
 
 

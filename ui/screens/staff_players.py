@@ -1,5 +1,6 @@
 """Staff: the table's players: rename one, merge two that are the same person, delete one, export
-everything kept about them (a JSON file next to the database). Reached from the staff menu.
+everything kept about them (a JSON file next to the database), and start a club evening's
+tournament among them (:mod:`.tournament`). Reached from the staff menu.
 
 Merging takes two taps: "Merge" on the duplicate, then "Into this one" on the player to keep.
 Deleting asks first; the games a deleted player played stay, counted as a guest's.
@@ -20,6 +21,7 @@ from .. import theme
 from ..i18n import N_, _
 from ..widgets import Confirm, TButton, TLabel, panel_background
 from .players import Avatar, NewPlayerScreen, _top_bar
+from .tournament import open_tournament
 
 
 class StaffPlayersScreen(Screen):
@@ -37,6 +39,10 @@ class StaffPlayersScreen(Screen):
                                      bg=list(theme.rgb("#35607f")))
         self.export_button.bind(on_release=lambda *_: self.export())
         top.add_widget(self.export_button)
+        self.tournament_button = TButton(msg=N_("Tournament"), scale=0.9, size_hint=(None, 1), width=u * 3.2,
+                                         bg=list(theme.GO))
+        self.tournament_button.bind(on_release=lambda *_: open_tournament(app))
+        top.add_widget(self.tournament_button)
         root.add_widget(top)
         self.message = TLabel(text="", scale=0.75, color=theme.ACCENT, size_hint=(1, None), height=u * 0.6)
         root.add_widget(self.message)

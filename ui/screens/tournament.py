@@ -1,0 +1,312 @@
+"""A club evening at the table: a Swiss tournament of two-player games between the table's players.
+
+Staff start it from the staff menu's Players page (**Tournament**): they tap the players taking
+part, the number of rounds and the clock per player. The tournament screen then shows the round's
+pairings and the standings (points, Buchholz, Sonneborn-Berger: :mod:`engine.tournament` pairs and
+ranks, nothing here decides either). **Play** on a pairing starts that game at the table, the first
+named on Red, with the players seated (so it is rated) and the tournament's clocks; when the game
+ends its result goes into the tournament by itself and the results screen leads back to the
+tournament. **Next round** pairs the next round once every game of this one has a result.
+
+The tournament is kept in the store (progress key :data:`TOURNAMENT`), with the game being played,
+so a power cut loses nothing: the game resumes as any game does and reports its result when it ends.
+A game lost on time counts as lost whatever its scores (its loser's score is taken as one below the
+winner's when it was higher, for the margin tie-break).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from engine.clock import CASUAL_MINUTES
+from engine.game import StrategyGame
+from engine.tournament import Tournament
+
+from .. import theme
+from ..i18n import N_, _
+from ..seat_players import fingerprint, seat_again
+from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background
+from .players import _top_bar
+
+TOURNAMENT = "tournament"
+"""The store's progress key: {"tournament": Tournament.to_json(), "playing": the game at the table}."""
+CLOCK_LABELS = {0: N_("No clock"), 10: N_("10 min"), 15: N_("15 min"), 20: N_("20 min")}
+"""The clock chips, one per engine.clock.CASUAL_MINUTES."""
+MOST_ROUNDS = 5
+HEADER = ("#", N_("Player"), N_("Points"), N_("Buchholz"), N_("S-B"))
+"""The standings' columns (S-B: Sonneborn-Berger)."""
+
+log = logging.getLogger(__name__)
+
+
+def load(app: Any) -> Tournament | None:
+    """The tournament in progress, or None (none, or unreadable: then it is dropped, said in the log)."""
+    kept = app.services.store.progress(TOURNAMENT)
+    if not kept:
+        return None
+    try:
+        return Tournament.from_json(kept["tournament"])
+    except (KeyError, TypeError, ValueError) as error:
+        log.warning("the tournament kept cannot be read (%s); it is dropped", error)
+        app.services.store.set_progress(TOURNAMENT, {})
+        return None
+
+
+def save(app: Any, tournament: Tournament | None, playing: dict[str, Any] | None = None) -> None:
+    app.services.store.set_progress(TOURNAMENT, {} if tournament is None else
+                                    {"tournament": tournament.to_json(), "playing": playing})
+
+
+def play(app: Any, tournament: Tournament, first: str, second: str) -> Any:
+    """Start the game between ``first`` and ``second`` at the table (first on Red)."""
+    from ..modes.strategy_clock import set_clocks
+    from ..modes.strategy_play import open_game
+
+    game = StrategyGame.new(2, "RY", [None, None])
+    seat_again(app, game, [first, second])
+    set_clocks(app, game, int(tournament.minutes))
+    save(app, tournament, {"first": first, "second": second, "of": fingerprint(game.record())})
+    return open_game(app, game)
+
+
+def report(app: Any, game: StrategyGame) -> bool:
+    """If ``game`` (just finished) is the tournament's game at the table, put its result in the
+    tournament; True when it was."""
+    kept = app.services.store.progress(TOURNAMENT)
+    playing = kept.get("playing") if kept else None
+    tournament = load(app)
+    if tournament is None or not playing or playing.get("of") != fingerprint(game.record()) or game.result is None:
+        return False
+    result = game.result
+    first, second = result.scores.get(game.colour_of(0), 0), result.scores.get(game.colour_of(1), 0)
+    if result.reason == "time" and result.winner is not None:  # lost on time: lost, whatever the score
+        if result.winner == game.colour_of(0):
+            second = min(second, first - 1)
+        else:
+            first = min(first, second - 1)
+    tournament.report(playing["first"], playing["second"], (first, second))
+    save(app, tournament)
+    return True
+
+
+def _name(app: Any, player: str | None) -> str:
+    try:
+        return str(app.services.players.get(player).name)
+    except Exception:  # a player deleted since: the tournament still names the seat
+        return _("(deleted player)")
+
+
+# ------------------------------------------------------------------------------------ screens
+
+
+class TournamentSetupScreen(Screen):
+    """Who plays (a chip per player, two or more), how many rounds, the clock; Start."""
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(name="tournament-setup", **kwargs)
+        u = theme.unit()
+        self.app = app
+        self.rounds = 3
+        self.minutes = 15
+        root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.15)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        top, _heading = _top_bar(N_("New tournament"), lambda: app.show(_players_page(app)), u)
+        self.start_button = TButton(msg=N_("Start"), scale=0.95, bold=True, bg=list(theme.GO), size_hint=(None, 1),
+                                    width=u * 2.6)
+        self.start_button.bind(on_release=lambda *_: self.start())
+        top.add_widget(self.start_button)
+        root.add_widget(top)
+        self.message = TLabel(msg=N_("Tap the players taking part."), scale=0.75, color=theme.ACCENT,
+                              size_hint=(1, None), height=u * 0.6)
+        root.add_widget(self.message)
+        self.chips: list[Chip] = []
+        grid = GridLayout(cols=3, spacing=u * 0.12, size_hint=(1, None), row_default_height=u * 1.0,
+                          row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        for player in app.services.players.all():
+            chip = Chip(text=player.name, value=player.id, scale=0.8)
+            chip.bind(on_release=lambda c: self.toggle(c))
+            grid.add_widget(chip)
+            self.chips.append(chip)
+        scroll = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
+        scroll.add_widget(grid)
+        root.add_widget(scroll)
+        self.rounds_row = self._row(root, N_("Rounds"), tuple((n, str(n)) for n in range(1, MOST_ROUNDS + 1)),
+                                    self.rounds, lambda v: setattr(self, "rounds", v))
+        self.clock_row = self._row(root, N_("Clock per player"), tuple((m, CLOCK_LABELS[m]) for m in CASUAL_MINUTES),
+                                   self.minutes, lambda v: setattr(self, "minutes", v))
+        self.add_widget(root)
+
+    @staticmethod
+    def _row(root: BoxLayout, label: str, values: tuple[tuple[Any, str], ...], chosen: Any, on_choose: Any) -> ChipRow:
+        u = theme.unit()
+        line = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.15)
+        line.add_widget(TLabel(msg=label, scale=0.8, halign="right", size_hint=(0.3, 1)))
+        row = ChipRow(values, chosen, on_choose, scale=0.8, size_hint=(0.7, 1))
+        line.add_widget(row)
+        root.add_widget(line)
+        return row
+
+    def toggle(self, chip: Chip) -> None:
+        chip.selected = not chip.selected
+        self.message.msg, self.message.values = N_("Tap the players taking part."), {}
+
+    def chosen(self) -> list[str]:
+        return [chip.value for chip in self.chips if chip.selected]
+
+    def start(self) -> None:
+        players = self.chosen()
+        try:
+            tournament = Tournament(tuple(players), self.rounds, float(self.minutes))
+        except ValueError:
+            count = len(players)
+            self.message.msg = (N_("Choose two players or more.") if count < 2 else
+                                N_("{count} players can play {most} rounds at most."))
+            self.message.values = {"count": count, "most": max(count - 1 + count % 2, 1)}
+            return
+        tournament.pair_next_round()
+        save(self.app, tournament)
+        self.app.show(TournamentScreen(self.app, staff=True))
+
+
+class TournamentScreen(Screen):
+    """The round's pairings (Play, or the result) beside the standings; Next round when it is
+    complete; for staff, End tournament."""
+
+    def __init__(self, app: Any, staff: bool = False, **kwargs: Any) -> None:
+        super().__init__(name="tournament", **kwargs)
+        u = theme.unit()
+        self.app, self.staff = app, staff
+        root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.15)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        back = (lambda: app.show(_players_page(app))) if staff else app.go_home
+        top, self.heading = _top_bar(N_("Tournament"), back, u)
+        self.next_button = TButton(msg=N_("Next round"), scale=0.85, bold=True, bg=list(theme.GO),
+                                   size_hint=(None, 1), width=u * 3.2)
+        self.next_button.bind(on_release=lambda *_: self.next_round())
+        top.add_widget(self.next_button)
+        if staff:
+            self.end_button = TButton(msg=N_("End"), scale=0.85, bg=list(theme.STOP), size_hint=(None, 1),
+                                      width=u * 2.0)
+            self.end_button.bind(on_release=lambda *_: self.end())
+            top.add_widget(self.end_button)
+        root.add_widget(top)
+        body = BoxLayout(spacing=u * 0.3)
+        self.pairings = GridLayout(cols=1, spacing=u * 0.12, size_hint=(1, None), row_default_height=u * 1.0,
+                                   row_force_default=True)
+        self.pairings.bind(minimum_height=self.pairings.setter("height"))
+        left = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
+        left.add_widget(self.pairings)
+        body.add_widget(left)
+        self.standings = GridLayout(cols=5, spacing=(u * 0.1, u * 0.05), size_hint=(1, None),
+                                    row_default_height=u * 0.7, row_force_default=True)
+        self.standings.bind(minimum_height=self.standings.setter("height"))
+        right = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
+        right.add_widget(self.standings)
+        body.add_widget(right)
+        root.add_widget(body)
+        self.add_widget(root)
+        self.refresh()
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        u = theme.unit()
+        tournament = load(self.app)
+        self.tournament = tournament
+        self.pairings.clear_widgets()
+        self.standings.clear_widgets()
+        if tournament is None:
+            self.heading.msg, self.heading.values = N_("No tournament"), {}
+            self.next_button.disabled = True
+            return
+        done = tournament.finished
+        self.heading.msg = N_("Final standings") if done else N_("Round {round} of {rounds}")
+        self.heading.values = {"round": len(tournament.played), "rounds": tournament.rounds}
+        current = tournament.played[-1]
+        self.next_button.disabled = done or not all(g.played for g in current)
+        self.next_button.opacity = 0 if done else 1
+        for game in current:
+            line = BoxLayout(spacing=u * 0.15, padding=[u * 0.12, u * 0.05])
+            panel_background(line, theme.PANEL, radius=0.15)
+            first = _name(self.app, game.first)
+            if game.second is None:
+                line.add_widget(TLabel(msg=N_("{name}: a bye (1 point)"), values={"name": first}, scale=0.75,
+                                       halign="left", shorten=True))
+            else:
+                second = _name(self.app, game.second)
+                line.add_widget(TLabel(text=f"{first} – {second}", scale=0.75, bold=True, halign="left",
+                                       shorten=True, shorten_from="right"))
+                if game.scores is None:
+                    button = TButton(msg=N_("Play"), scale=0.8, bold=True, bg=list(theme.GO), size_hint=(None, 1),
+                                     width=u * 1.8)
+                    button.bind(on_release=lambda _b, g=game: play(self.app, tournament, g.first, g.second))
+                    line.add_widget(button)
+                else:
+                    line.add_widget(TLabel(text=f"{game.scores[0]} : {game.scores[1]}", scale=0.8, bold=True,
+                                           size_hint=(None, 1), width=u * 1.8))
+            self.pairings.add_widget(line)
+        for column, text in enumerate(HEADER):
+            words = {"text": text} if column == 0 else {"msg": text}
+            self.standings.add_widget(TLabel(**words, scale=0.6, color=theme.TEXT_DIM,
+                                             halign="left" if column == 1 else "center", **_widths(column, u)))
+        place = 0
+        previous: tuple[float, float, float, int] | None = None
+        for index, row in enumerate(tournament.standings(), 1):
+            key = (row.points, row.buchholz, row.sonneborn_berger, row.margin)
+            place = place if key == previous else index
+            previous = key
+            cells = (str(place), _name(self.app, row.player), _points(row.points), _points(row.buchholz),
+                     _points(row.sonneborn_berger))
+            for column, text in enumerate(cells):
+                self.standings.add_widget(TLabel(text=text, scale=0.75, bold=column == 1, shorten=column == 1,
+                                                 shorten_from="right", halign="left" if column == 1 else "center",
+                                                 **_widths(column, u)))
+
+    def next_round(self) -> None:
+        tournament = load(self.app)
+        if tournament is None or tournament.finished or not all(g.played for g in tournament.played[-1]):
+            return
+        tournament.pair_next_round()
+        save(self.app, tournament)
+        self.refresh()
+
+    def end(self) -> None:
+        def really() -> None:
+            save(self.app, None)
+            self.app.show(_players_page(self.app))
+
+        self.add_widget(Confirm(_("End the tournament? Its standings are not kept."), yes=N_("End"), no=N_("Cancel"),
+                                on_yes=really))
+
+
+def _widths(column: int, u: float) -> dict[str, Any]:
+    """The standings' columns: the name takes what the numbers leave."""
+    if column == 1:
+        return {}
+    return {"size_hint_x": None, "width": u * (0.6 if column == 0 else 1.35)}
+
+
+def _points(value: float) -> str:
+    """1, 1.5, 2: tournament points without a needless ".0"."""
+    return f"{value:g}"
+
+
+def _players_page(app: Any) -> Screen:
+    from .staff_players import StaffPlayersScreen
+
+    return StaffPlayersScreen(app)
+
+
+def open_tournament(app: Any) -> Screen:
+    """Staff's door: the tournament in progress, or a new one's setup."""
+    screen = TournamentScreen(app, staff=True) if load(app) is not None else TournamentSetupScreen(app)
+    app.show(screen)
+    return screen
