@@ -481,9 +481,9 @@ class StrategyGame:
 
     def _timed(self, seat: int) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise Refused("no-such-seat", f"there is no seat {seat!r}")
+            raise Refused(StrategyRule.NO_SUCH_SEAT, f"there is no seat {seat!r}")
         if self.phase is Phase.OVER:
-            raise Refused("game-over", "the game is over")
+            raise Refused(Play.GAME_OVER, "the game is over")
 
     def robot_move(self, robot: Robot | None = None) -> Placement:
         """Let the robot of the seat to move (or ``robot``) choose and make one placement."""
