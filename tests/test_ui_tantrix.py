@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ui_harness import drag, labels, run_scenario, tap, touch_at
+from ui_harness import drag, labels, run_scenario, tap, touch_at, until
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -524,7 +524,7 @@ def scenario_takeover(app):
     (px, py), (pw, ph) = plate.bbox
     finger = touch_at(px + pw / 2, py + ph / 2)
     finger.touch_down()
-    yield 1.4
+    yield until(lambda: screen.card is not None)  # held long enough: the card opens
     finger.touch_up()
     card = screen.card
     assert card is not None and card.rotation == screen.layout.boxes[1].angle
@@ -544,7 +544,7 @@ def scenario_takeover(app):
     # Yellow takes the seat back
     finger = touch_at(px + pw / 2, py + ph / 2)
     finger.touch_down()
-    yield 1.4
+    yield until(lambda: screen.card is not None)
     finger.touch_up()
     yield from tap(screen.card.choices.chip(None))
     assert game.seats[1].robot is None and game.record()["events"][-1] == {"seat": 1, "robot": None}

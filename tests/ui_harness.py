@@ -75,12 +75,28 @@ def settled_screens() -> Iterator[Any]:
         yield until(lambda: not manager.transition.is_active)
 
 
+def settled(widget: Any) -> Iterator[Any]:
+    """Wait until ``widget`` stays put from one frame to the next (a card just opened may still
+    be laid out on a busy machine): the finger lands where the widget is. At most 3 s, for a
+    widget that moves on purpose."""
+    last: Any = None
+
+    def still() -> bool:
+        nonlocal last
+        here = (tuple(widget.to_window(*widget.center)), tuple(widget.size))
+        same, last = here == last, here
+        return same
+
+    yield until(still, seconds=3.0)
+
+
 def tap(widget_or_pos: Any) -> Iterator[Any]:
-    """Tap a widget's centre (or a window position) and let a frame pass."""
+    """Tap a widget's centre (once it stays put) or a window position, and let a frame pass."""
     yield from settled_screens()
     if isinstance(widget_or_pos, tuple):
         x, y = widget_or_pos
     else:
+        yield from settled(widget_or_pos)
         x, y = widget_or_pos.to_window(*widget_or_pos.center)
     touch = touch_at(x, y)
     touch.touch_down()
