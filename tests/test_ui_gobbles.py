@@ -315,6 +315,9 @@ def scenario_fingers(app):
     yield
     assert game.owner(gc.RACE[0].cell) == 1 and gc.RACE[0].tile in game.hands[0]
     assert banner.label.text == taken
+    (bx, by), (bw, bh) = banner.bbox
+    cx, cy = board.window_cell_centre(gc.RACE[0].cell)
+    assert gc.RACE[0].cell in board.highlighted and not (bx <= cx <= bx + bw and by <= cy <= by + bh)  # in sight
     assert views[0] == views[1], views  # the space under the finger never moved
     assert [e.get("result") for e in game.events[events:]] == ["placed"]  # the refused drop claimed nothing
     yield until(lambda: (board.size_px, tuple(board.origin)) != views[0], seconds=5)

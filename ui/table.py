@@ -456,11 +456,15 @@ class TableLayout(FloatLayout):
 
     def tell(self, seat: int, text: str, good: bool = False) -> None:
         """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
-        says lies at that seat's inner edge)."""
+        says lies at that seat's inner edge), over none of the cells the board marks (a refusal
+        points at them) where it can."""
         if 0 <= seat < len(self._banners):
             box = self._placed(self.boxes[seat])
             clear = [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)
                      for w in self.keep_clear if w.opacity > 0 and w.parent is not None]
+            r = self.board.size_px
+            clear += [(x - r, y - r, 2 * r, 2 * r)
+                      for x, y in (self.board.window_cell_centre(cell) for cell in self.board.highlighted)]
             self._banners[seat].say(text, box._replace(depth=box.depth + 2 * self.raised.get(seat, 0.0)), good,
                                     tuple(self.board.fit_area) if self.board.fit_area else None, clear)
 
