@@ -282,7 +282,8 @@ class Kiosk:
                 yield Wait(self.rng.uniform(5, 30), PLAY_STEP, lambda: finished(game))
             if self.rng.random() < 0.2:
                 self.device_noise()
-        self.games[kind] = self.games.get(kind, 0) + 1
+        if game is not None and finished(game):
+            self.games[kind] = self.games.get(kind, 0) + 1
         yield Wait(self.rng.uniform(10, 60), IDLE_STEP)  # the results are looked at, then left
 
     def device_noise(self) -> None:
@@ -319,14 +320,24 @@ def rss() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+LOG: Path | None = None
+"""Where a kiosk process also appends its reports (``samples.jsonl`` in the state directory), so a
+day stopped early still has its figures."""
+
+
 def report(data: dict[str, Any]) -> None:
     print(MARK + json.dumps(data), flush=True)
+    if LOG is not None:
+        with LOG.open("a") as log:
+            log.write(json.dumps(data) + "\n")
 
 
 # ------------------------------------------------------------------------------ the day, process by process
 
 
 def child(args: argparse.Namespace) -> int:
+    global LOG
+    LOG = Path(args.state) / "samples.jsonl"
     os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -381,6 +392,29 @@ def simulate(hours: float, seed: int, cuts: int, cut_hours: float, warmup: float
     return {"segments": segments, "seconds": time.monotonic() - began, "cuts": len(segments) - 1}
 
 
+def from_log(path: Path) -> dict[str, Any]:
+    """The processes of a day as far as their ``samples.jsonl`` goes (a day stopped early)."""
+    segments: list[dict[str, Any]] = []
+    for line in path.read_text().splitlines():
+        data = json.loads(line)
+        if "hour" in data and (not segments or "until" in segments[-1]):
+            segments.append({"start": data["hour"], "samples": [], "warm": None, "top": [], "games": {}})
+        if not segments:
+            continue
+        segment = segments[-1]
+        if "hour" in data:
+            segment["samples"].append(data)
+        elif "warm" in data:
+            segment["warm"] = data["warm"]
+        elif "top" in data:
+            segment["top"] = data["top"]
+        elif "cut" in data or "end" in data:
+            segment["until"], segment["games"] = data.get("cut", data.get("end")), data["games"]
+    for segment in segments:
+        segment.setdefault("until", segment["samples"][-1]["hour"])
+    return {"segments": segments, "seconds": float("nan"), "cuts": sum(1 for s in segments[:-1])}
+
+
 def growth(segment: dict[str, Any], key: str) -> tuple[float, float]:
     """(growth per simulated hour after the warm-up, by least squares; peak) of ``key``."""
     samples = [s for s in segment["samples"] if segment["warm"] is not None and s["hour"] >= segment["warm"]]
@@ -405,6 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=1, help="tracemalloc traceback depth")
     parser.add_argument("--families", default=",".join(FAMILIES), help="the families played in turn")
     parser.add_argument("--json", help="write every sample there")
+    parser.add_argument("--from-log", metavar="STATE", help="summarise the samples.jsonl of a day stopped early")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--state", help=argparse.SUPPRESS)
     parser.add_argument("--start", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -413,8 +448,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.child:
         return child(args)
-    result = simulate(args.hours, args.seed, args.cuts, args.cut_hours, args.warmup, args.gap_minutes,
-                      args.sample_minutes, args.frames, families=tuple(args.families.split(",")))
+    if args.from_log:
+        result = from_log(Path(args.from_log) / "samples.jsonl")
+        args.hours = result["segments"][-1]["until"]
+    else:
+        result = simulate(args.hours, args.seed, args.cuts, args.cut_hours, args.warmup, args.gap_minutes,
+                          args.sample_minutes, args.frames, families=tuple(args.families.split(",")))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
     games: dict[str, int] = {}
