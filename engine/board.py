@@ -138,6 +138,9 @@ class Line(NamedTuple):
 
 
 _FITS: dict[tuple[int, str], tuple[int, ...]] = {}
+FITS_KEPT = 20_000
+"""At most this many (tile, requirement) answers are kept (a few MB): game after game meets new
+requirements, and a kiosk plays for weeks; when full the table starts afresh."""
 
 
 def fits(tile: int, need: str) -> tuple[int, ...]:
@@ -148,6 +151,8 @@ def fits(tile: int, need: str) -> tuple[int, ...]:
     """
     found = _FITS.get((tile, need))
     if found is None:
+        if len(_FITS) >= FITS_KEPT:
+            _FITS.clear()
         match = re.compile(need).match
         found = _FITS[(tile, need)] = tuple(rot for rot, face in enumerate(FACES[tile]) if match(face))
     return found

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 import time
 from typing import Any, Sequence
 
@@ -60,13 +59,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--protocol", default=ReaderConfig.protocol, help="rdm6300, pn532 or lines")
     parser.add_argument("--baudrate", type=int, default=ReaderConfig.baudrate)
     parser.add_argument("--rings-backend", default=RingsConfig.backend, help="auto, spi, pio, ws281x or simulated")
-    parser.add_argument("--listen", type=float, default=1.0, help="seconds to collect events (default 1)")
+    parser.add_argument("--listen", type=listen_seconds, default=1.0, help="seconds to collect events (default 1)")
+
+
+OPTIONS = {"button.pin": "--button-pin", "reader.port": "--port", "reader.protocol": "--protocol",
+           "reader.baudrate": "--baudrate", "rings.backend": "--rings-backend"}
+"""The command-line option that sets each configuration field, to name it in a refusal."""
+
+
+def listen_seconds(text: str) -> float:
+    """An argparse type: 0 to 600 seconds (a NaN or an endless wait means nothing)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 600, got {text[:40]!r}") from None
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 600, got {text[:40]!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     return selftest(ButtonConfig(pin=args.button_pin),
                     ReaderConfig(port=args.port, protocol=args.protocol, baudrate=args.baudrate),
-                    RingsConfig(backend=args.rings_backend), listen_s=max(0.0, args.listen))
+                    RingsConfig(backend=args.rings_backend), listen_s=args.listen)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,12 +89,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m hardware", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    add_arguments(commands.add_parser("selftest", help="report each device's status as JSON"))
+    selftest_parser = commands.add_parser("selftest", help="report each device's status as JSON")
+    add_arguments(selftest_parser)
     args = parser.parse_args(argv)
     try:
         report = run(args)
-    except ConfigError as exc:
-        print(f"hardware selftest: {exc}", file=sys.stderr)
-        return 2
+    except ConfigError as exc:  # a value argparse let through that the device's configuration refuses
+        selftest_parser.error(f"argument {OPTIONS.get(exc.field, exc.field)}: {str(exc).partition(': ')[2]}")
     print(json.dumps(report, indent=2))
     return 0

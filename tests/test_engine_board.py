@@ -315,3 +315,16 @@ def test_forced_spaces_list_patterns_clockwise_from_east():
     (space,) = board.forced_spaces()
     assert space.cell == (0, 0)
     assert space.pattern == FACES[east.tile][east.rot][3] + FACES[south_east.tile][south_east.rot][4] + FACES[west.tile][west.rot][0]
+
+
+def test_the_fits_table_stays_bounded(monkeypatch):
+    """A kiosk meets new (tile, requirement) pairs game after game: the table of answers is capped."""
+    import engine.board as board_module
+
+    monkeypatch.setattr(board_module, "FITS_KEPT", 100)
+    needs = [a + b + "...." for a in ".RYGB" for b in ".RYGB"]
+    for tile in range(1, 57):
+        for need in needs:
+            board_module.fits(tile, need)
+    assert 0 < len(board_module._FITS) <= 100
+    assert board_module.fits(1, "......") == (0, 1, 2, 3, 4, 5)  # answers stay right after a fresh start

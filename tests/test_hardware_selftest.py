@@ -37,4 +37,4 @@ def test_command_line():
 
     bad = subprocess.run([sys.executable, "-m", "hardware", "selftest", "--protocol", "wiegand"],
                          capture_output=True, text=True, timeout=60, env=env)
-    assert bad.returncode == 2 and "reader.protocol: expected one of 'rdm6300', 'pn532', 'lines'" in bad.stderr
+    assert bad.returncode == 2 and "argument --protocol: expected one of 'rdm6300', 'pn532', 'lines'" in bad.stderr

@@ -24,7 +24,20 @@ def parse_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"size must look like 1280x800, not {text!r}") from None
     if width < 320 or height < 240:
         raise argparse.ArgumentTypeError(f"size {text} is too small (at least 320x240)")
+    if width > 10000 or height > 10000:
+        raise argparse.ArgumentTypeError(f"size {text} is too large (at most 10000x10000)")
     return width, height
+
+
+def idle_seconds(text: str) -> float:
+    """An argparse type: seconds before the attract screen, 1 to a day (NaN or an endless wait mean nothing)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 1 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"expected seconds from 1 to 86400, got {text[:40]!r}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="degrees the picture and the touches are turned")
     parser.add_argument("--language", choices=["en", "fr", "nl", "pl"], default="en")
     parser.add_argument("--pin", default="1234", help="staff PIN (default 1234)")
-    parser.add_argument("--idle", type=float, default=90.0, help="seconds before the attract screen")
+    parser.add_argument("--idle", type=idle_seconds, default=90.0, help="seconds before the attract screen")
     parser.add_argument("--upright", action="store_true", help="all hands at the bottom")
     parser.add_argument("--kiosk", action="store_true", help="refuse to close the window (as on the table)")
     args = parser.parse_args(argv)

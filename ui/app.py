@@ -97,7 +97,7 @@ class KioskApp(App):
         self.show_simulated_panel = simulated_panel
         self._events: deque[Event] = deque()
         self._drain = Clock.create_trigger(self._drain_events, 0)
-        self._last_activity = time.monotonic()
+        self._last_activity = Clock.time()  # the UI's one clock (a soak speeds it up)
         self._space = "up"  # the simulated bag button: "up", "down", or "held" once the hold is sent
         self._space_held = Clock.create_trigger(lambda dt: self._hold_button(), BUTTON_HOLD_SECONDS)
         self.first_frame_at: float | None = None
@@ -247,8 +247,16 @@ class KioskApp(App):
         self._drain()
 
     def _drain_events(self, _dt: float) -> None:
-        while self._events:
-            self.handle(self._events.popleft())
+        """Handle the events queued so far, of the rings' frames only the newest. Events posted
+        meanwhile wait for the next frame: a device posting faster than the UI draws (the rings'
+        frames on a busy Pi) can neither hold a frame up for ever nor pile up in memory."""
+        batch = [self._events.popleft() for _ in range(len(self._events))]
+        newest_frames = max((i for i, event in enumerate(batch) if isinstance(event, RingFrames)), default=-1)
+        for i, event in enumerate(batch):
+            if i == newest_frames or not isinstance(event, RingFrames):
+                self.handle(event)
+        if self._events:
+            self._drain()
 
     def handle(self, event: Event) -> None:
         if isinstance(event, DeviceStatus):
@@ -273,13 +281,13 @@ class KioskApp(App):
     # --------------------------------------------------------------- idle, keys
 
     def touched(self) -> None:
-        self._last_activity = time.monotonic()
+        self._last_activity = Clock.time()
 
     def _tick(self, _dt: float) -> None:
         self.services.on_tick()
         if EventLoop.touches:  # a finger resting on the screen is not idleness
             self.touched()
-        idle = time.monotonic() - self._last_activity
+        idle = Clock.time() - self._last_activity
         current = self.manager.current_screen
         if idle >= self.services.settings.idle_seconds and current is not self.attract:
             if getattr(current, "attract_when_idle", True):

@@ -1,21 +1,21 @@
 """``python -m engine.tanagra``: robot games and record checks on the command line, JSON out.
 
 ``play`` plays a robots-only game and prints its record; ``replay`` replays a record through the
-referee and prints the final position. Bad input exits with status 2 and one line on stderr.
+referee and prints the final position. Bad input (an option out of range, a record that is not
+UTF-8, not JSON, nested too deep or refused by the referee) exits with status 2 and one line on
+stderr naming the argument or the record's problem, as every engine program does (engine.cli).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 from typing import Any, Sequence
 
 from .. import cli
 from ..cli import CliError
 from .game import Game, RecordError
 from .robots import LEVELS, Expert, Robot, make_robot
-from .rules import DEFAULT_QUIET_ROUNDS, Options, PositionError
+from .rules import DEFAULT_QUIET_ROUNDS, X_CHOICES, Options, PositionError
 
 
 def play_game(
@@ -45,9 +45,9 @@ def _play(args: argparse.Namespace) -> Any:
     levels = [level.strip() for level in args.robots.split(",")]
     unknown = [level for level in levels if level not in LEVELS]
     if unknown:
-        raise CliError(f"unknown robot level {unknown[0]!r} (choose from {', '.join(LEVELS)})")
+        raise CliError(f"argument --robots: unknown robot level {unknown[0][:40]!r} (choose from {', '.join(LEVELS)})")
     if len(levels) != args.players:
-        raise CliError(f"--robots names {len(levels)} robots for {args.players} players")
+        raise CliError(f"argument --robots: {len(levels)} robots named for {args.players} players (one per seat)")
     try:
         options = Options(players=args.players, x=args.x, quiet_rounds=args.quiet_rounds)
     except PositionError as exc:
@@ -56,12 +56,7 @@ def _play(args: argparse.Namespace) -> Any:
 
 
 def _replay(args: argparse.Namespace) -> Any:
-    try:
-        record = json.loads(Path(args.record).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CliError(f"{args.record}: cannot read: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise CliError(f"{args.record}: bad JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    record = cli.load_json(args.record)
     try:
         game = Game.from_json(record)
     except RecordError as exc:
@@ -70,17 +65,17 @@ def _replay(args: argparse.Namespace) -> Any:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine.tanagra", description=__doc__.split("\n")[0])
+    parser = cli.OneLineParser(prog="python -m engine.tanagra", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("play", help="a robots-only game; prints its JSON record")
     p.set_defaults(run=_play)
     p.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
     p.add_argument("--robots", required=True, help=f"one level per seat, comma-separated ({', '.join(LEVELS)})")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--x", type=int, default=4, help="pawns per player (per size with 2 players)")
-    p.add_argument("--quiet-rounds", type=int, default=DEFAULT_QUIET_ROUNDS)
-    p.add_argument("--time", type=float, default=None, help="expert seconds per move")
-    p.add_argument("--depth", type=int, default=None, help="expert search depth cap, in turns")
+    p.add_argument("--x", type=int, default=4, choices=X_CHOICES, help="pawns per player (per size with 2 players)")
+    p.add_argument("--quiet-rounds", type=cli.positive(int), default=DEFAULT_QUIET_ROUNDS)
+    p.add_argument("--time", type=cli.positive(float), default=None, help="expert seconds per move")
+    p.add_argument("--depth", type=cli.positive(int), default=None, help="expert search depth cap, in turns")
     p = sub.add_parser("replay", help="replay a record through the referee; prints the final position")
     p.set_defaults(run=_replay)
     p.add_argument("record", help="record JSON file (as printed by play)")
