@@ -180,7 +180,7 @@ class ClubLink:
         self._set_state("retrying", f"cannot reach {self.config.broker}:{self.config.port}; trying again")
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if not self._stopping.is_set():
+        if not self._stopping.is_set() and self._state != "refused":  # a refusal stays shown until a success
             self._set_state("retrying", f"lost the broker ({reason}); trying again")
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
@@ -318,9 +318,9 @@ class ClubLink:
 
 
 def open_club(config: ClubConfig, players: Players, report: Callable[[str], None]) -> ClubLink | None:
-    """The started link when ``[club]`` is enabled (None: the table plays alone)."""
+    """The started link when ``[club]`` is enabled (None: the table plays alone, and ``report``
+    has said why if it was meant to join its club)."""
     if not config.enabled:
         return None
     link = ClubLink(config, players, report)
-    link.start()
-    return link
+    return link if link.start() else None
