@@ -18,7 +18,9 @@ from engine.ratings import outcome_of_record
 from firmware.club import ClubLink, open_club
 from firmware.config import ClubConfig, load_config
 from firmware.players import Players
+from firmware.runtime import Launch, Runtime
 from firmware.store import SqliteStore
+from web.database import KioskDatabase
 from mqtt_broker import Broker, free_port, wait_until
 
 @pytest.fixture
@@ -268,3 +270,20 @@ def test_files_the_link_cannot_read_keep_the_table_alone(tmp_path):
         assert open_club(ClubConfig(), Players(store), reports.append) is None  # the default: no link at all
     finally:
         store.close()
+
+
+def test_the_kiosk_joins_its_club_and_leaves_the_link_for_the_staff_page(tmp_path, broker):
+    config = write(tmp_path, f'[storage]\ndirectory = "{tmp_path / "state"}"\n[club]\nenabled = true\n'
+                             f'broker = "127.0.0.1"\nport = {broker.port}\ntable = "table-1"\n'
+                             f'password_file = "{broker.password_file("table-1")}"\n')
+    with Runtime(Launch(str(config), simulate=True), environ={}) as runtime:
+        assert runtime.club is not None
+        wait_until(lambda: runtime.club.status()["state"] == "connected", "the kiosk's link")
+        runtime.status.tick()  # what the UI's clock does once a second
+        club = KioskDatabase(tmp_path / "state").status()["club"]
+        assert club["state"] == "connected" and club["table"] == "table-1" and club["unsent"] == 0
+    assert runtime.club.status()["state"] == "off"  # closed with the kiosk
+    alone_config = write(tmp_path, f'[storage]\ndirectory = "{tmp_path / "alone"}"\n')
+    with Runtime(Launch(str(alone_config), simulate=True), environ={}) as alone:
+        alone.status.tick()
+        assert alone.club is None and KioskDatabase(alone.store.path.parent).status()["club"] is None
