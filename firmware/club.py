@@ -27,7 +27,8 @@ lost while the broker is away: the database marks what the broker has acknowledg
 its SQLite store when it is back; and its retained messages bring it what the others played.
 
 Threads: Paho's network thread only queues what arrives; one worker thread of ours writes to the
-store (many received messages in one transaction) and publishes. The UI thread never waits for the
+store (many received messages in one transaction, the ratings computed once they are all in and
+outside the store's lock: ``Players.rerate``) and publishes. The UI thread never waits for the
 network: :meth:`ClubLink.start` resolves and connects nothing itself, and a broker that is down is
 retried with a growing delay (``reconnect``, 1 s doubling to 2 minutes), its state in
 :meth:`ClubLink.status` (the staff web page).
@@ -53,9 +54,9 @@ log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 256 * 1024
 """The largest message taken (a long game's record is a few kB)."""
-BATCH = 200
+BATCH = 50
 """Received messages kept in one transaction (catching up is one write per batch, not per game)."""
-POLL_SECONDS = 2.0
+POLL_SECONDS = 0.5
 """How often the worker looks for games and players changed here (a query of a partial index)."""
 KEEPALIVE_SECONDS = 30
 
@@ -207,9 +208,10 @@ class ClubLink:
                 return
             try:
                 self._take([value for kind, value in events if kind == "message"])
-                for kind, mid in events:
-                    if kind == "acknowledged" and mid in self._in_flight:
-                        self._players.mark_shared(self._in_flight.pop(mid))
+                self._players.mark_shared([self._in_flight.pop(mid) for kind, mid in events
+                                           if kind == "acknowledged" and mid in self._in_flight])
+                if self._events.empty() and self._players.stale():
+                    self._players.rerate()  # once what arrived is in: the ratings, off the store's lock
                 self._publish_unshared()
             except Exception:  # never let the worker die: the table keeps playing, staff see it
                 log.exception("club link: unexpected error")

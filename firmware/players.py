@@ -37,7 +37,7 @@ import time
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from engine.players import DEFAULT_AVATAR, BadName, Player, check_avatar, clean_name, new_id
 from engine.ratings import GUEST, Ladder, Outcome, Rating, Step, is_rated
@@ -46,6 +46,14 @@ if TYPE_CHECKING:
     from .store import SqliteStore
 
 EXPORT_FORMAT = "tantrix-table-players/1"
+RERATE = "club-rerate"
+"""The progress key that says the ratings wait for :meth:`Players.rerate` (kept over a restart)."""
+_CHANGES = ("SELECT (SELECT count(*) FROM games), (SELECT max(rowid) FROM games),"
+            " (SELECT count(*) FROM players), (SELECT total(updated) FROM players)")
+"""What moves when a game or a player's change is kept (rerate checks nothing moved meanwhile)."""
+
+Lookup = Callable[[str], "tuple[str | None, float | None] | None"]
+"""A player's (merged_into, deleted) by id, None for an id not known here."""
 
 
 def schema(db: sqlite3.Connection) -> None:
@@ -317,7 +325,7 @@ class Players:
         ladder, steps = self._ladder(db), []
         for _, game in sorted(new):
             text = db.execute("SELECT outcome FROM games WHERE id = ?", (game,)).fetchone()[0]
-            added = ladder.add(self._resolved(db, Outcome.from_json(json.loads(text))))
+            added = ladder.add(self._resolved(self._in_db(db), Outcome.from_json(json.loads(text))))
             self._save_steps(db, ladder, added)
             steps.extend(added)
         return steps
@@ -361,9 +369,11 @@ class Players:
     def take(self, players: Iterable[SharedPlayer] = (), games: Iterable[SharedGame] = ()) -> tuple[int, int]:
         """Keep what other tables shared (``firmware.club``), in one transaction: each player's view
         joined into this table's (a joined view that differs from the one received is unshared, so
-        the broker gets it), then the games not kept yet, rated once for the lot. A merge or
-        deletion learnt here moves bests and rates every game again, as when staff do it here.
-        Returns how many players changed here and how many games were new."""
+        the broker gets it), then the games not kept yet, rated at once when they come after every
+        game kept. Games that come earlier, or a merge or deletion learnt here (which also moves
+        bests), leave the ratings :meth:`stale` until :meth:`rerate`, which the link runs off the
+        store's lock once it has taken what arrived. Returns how many players changed here and how
+        many games were new."""
         players, games = list(players), list(games)
 
         def take(db: sqlite3.Connection) -> tuple[int, int]:
@@ -389,8 +399,10 @@ class Players:
             new_games = [(game.finished, game.id) for game in games if self._insert_game(
                 db, game.kind, game.outcome, game.finished, None, game.origin,
                 None if game.record is None else json.dumps(game.record, separators=(",", ":")), True)]
-            if new_games or again:
-                self._rate(new_games, latest, db, again)
+            if again or (latest is not None and any(key < latest for key in new_games)):
+                db.execute("INSERT OR REPLACE INTO progress (key, value) VALUES (?, '{}')", (RERATE,))
+            elif new_games:
+                self._rate(new_games, latest, db)
             return changed, len(new_games)
 
         return self._store.transaction(take)
@@ -408,17 +420,20 @@ class Players:
             " ORDER BY created, id")]
         return games, players
 
-    def mark_shared(self, shared: SharedGame | SharedPlayer) -> None:
-        """The broker acknowledged ``shared``: marked as held there, unless the row changed since."""
-        if isinstance(shared, SharedGame):
-            self._store.transaction(lambda db: db.execute("UPDATE games SET shared = 1 WHERE id = ?", (shared.id,)))
-            return
+    def mark_shared(self, acknowledged: Iterable[SharedGame | SharedPlayer]) -> None:
+        """The broker acknowledged these: marked as held there (one transaction), each player
+        unless its row changed since it was sent."""
+        acknowledged = list(acknowledged)
 
         def mark(db: sqlite3.Connection) -> None:
-            if self._shared_player(db, shared.id) == shared:
-                db.execute("UPDATE players SET shared = 1 WHERE id = ?", (shared.id,))
+            for shared in acknowledged:
+                if isinstance(shared, SharedGame):
+                    db.execute("UPDATE games SET shared = 1 WHERE id = ?", (shared.id,))
+                elif self._shared_player(db, shared.id) == shared:
+                    db.execute("UPDATE players SET shared = 1 WHERE id = ?", (shared.id,))
 
-        self._store.transaction(mark)
+        if acknowledged:
+            self._store.transaction(mark)
 
     def shared_games(self) -> list[SharedGame]:
         """Every rated game kept here, in the ladder's order, with its record (here or elsewhere)."""
@@ -490,17 +505,18 @@ class Players:
         db.execute("DELETE FROM bests WHERE player = ?", (duplicate,))
 
     @staticmethod
-    def _resolved(db: sqlite3.Connection, outcome: Outcome) -> Outcome:
+    def _resolved(lookup: Lookup, outcome: Outcome) -> Outcome:
         """The outcome with merged ids replaced by the surviving player's (following merges of
         merges) and deleted ones (or an id seen twice in one game) by guests. An id not known here
-        stays a player: one of another table, whose row has not arrived yet."""
+        stays a player: one of another table, whose row has not arrived yet. ``lookup`` gives a
+        player's (merged_into, deleted), None for an unknown id."""
         seen: set[str] = set()
         sides = []
         for side in outcome.sides:
             keys = []
             for key in side:
                 if is_rated(key):
-                    found = Players._survivor(db, key)
+                    found = Players._survivor(lookup, key)
                     if found is None or found in seen:
                         key = f"{GUEST}{key}"
                     else:
@@ -511,11 +527,11 @@ class Players:
         return Outcome(outcome.game, tuple(sides), outcome.ranks)
 
     @staticmethod
-    def _survivor(db: sqlite3.Connection, key: str) -> str | None:
+    def _survivor(lookup: Lookup, key: str) -> str | None:
         """The player ``key`` counts as now (None: deleted)."""
         followed = {key}
         while True:
-            row = db.execute("SELECT merged_into, deleted FROM players WHERE id = ?", (key,)).fetchone()
+            row = lookup(key)
             if row is None or (row[0] is None and row[1] is None):
                 return key
             if row[1] is not None:
@@ -524,6 +540,10 @@ class Players:
                 return key
             followed.add(row[0])
             key = row[0]
+
+    @staticmethod
+    def _in_db(db: sqlite3.Connection) -> Lookup:
+        return lambda key: db.execute("SELECT merged_into, deleted FROM players WHERE id = ?", (key,)).fetchone()
 
     @staticmethod
     def _ladder(db: sqlite3.Connection) -> Ladder:
@@ -543,15 +563,53 @@ class Players:
                        (step.game, step.key, step.after.mu, step.after.sigma))
 
     def _recompute(self, db: sqlite3.Connection) -> tuple[Ladder, list[Step]]:
-        db.execute("DELETE FROM ratings")
-        db.execute("DELETE FROM rating_steps")
-        ladder, history = Ladder(), []
-        for (text,) in db.execute("SELECT outcome FROM games ORDER BY finished, id").fetchall():
-            steps = ladder.add(self._resolved(db, Outcome.from_json(json.loads(text))))
-            self._save_steps(db, ladder, steps)
-            history.extend(steps)
+        games = [text for (text,) in db.execute("SELECT outcome FROM games ORDER BY finished, id").fetchall()]
+        ladder, history = self._rated(games, self._in_db(db))
+        self._replace_ratings(db, ladder, history)
         return ladder, history
 
+    def _rated(self, games: Iterable[str], lookup: Lookup) -> tuple[Ladder, list[Step]]:
+        """Every game (its outcome's JSON, in order) rated from scratch: the ladder and each step."""
+        ladder, history = Ladder(), []
+        for text in games:
+            history.extend(ladder.add(self._resolved(lookup, Outcome.from_json(json.loads(text)))))
+        return ladder, history
+
+    @staticmethod
+    def _replace_ratings(db: sqlite3.Connection, ladder: Ladder, history: list[Step]) -> None:
+        db.execute("DELETE FROM ratings")
+        db.execute("DELETE FROM rating_steps")
+        final = {step.key: step.after for step in history}
+        db.executemany("INSERT INTO ratings (player, mu, sigma, games) VALUES (?, ?, ?, ?)",
+                       [(key, rating.mu, rating.sigma, ladder.games[key]) for key, rating in final.items()])
+        db.executemany("INSERT INTO rating_steps (game, player, mu, sigma) VALUES (?, ?, ?, ?)",
+                       [(step.game, step.key, step.after.mu, step.after.sigma) for step in history])
+        db.execute("DELETE FROM progress WHERE key = ?", (RERATE,))
+
+    def stale(self) -> bool:
+        """Whether games kept by :meth:`take` wait for :meth:`rerate`."""
+        return bool(self._store.query("SELECT 1 FROM progress WHERE key = ?", (RERATE,)))
+
+    def rerate(self) -> None:
+        """Rate every game again, in order, with the work done *off* the store's lock: read the
+        games, rate them, then replace the ratings in one short transaction, unless a game or a
+        player's merge or deletion arrived meanwhile (then again). So a table catching up on a
+        club's thousands of games never makes its UI wait for the ratings, only for the writes."""
+        while True:
+            mark = self._store.query(_CHANGES)
+            games = [text for (text,) in self._store.query("SELECT outcome FROM games ORDER BY finished, id")]
+            people = {row[0]: (row[1], row[2]) for row in self._store.query(
+                "SELECT id, merged_into, deleted FROM players")}
+            ladder, history = self._rated(games, people.get)
+
+            def replace(db: sqlite3.Connection) -> bool:
+                if db.execute(_CHANGES).fetchall() != mark:
+                    return False
+                self._replace_ratings(db, ladder, history)
+                return True
+
+            if self._store.transaction(replace):
+                return
 
 def _rating_json(rating: Rating) -> dict[str, Any]:
     return {"mu": rating.mu, "sigma": rating.sigma, "points": rating.points}

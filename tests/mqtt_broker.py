@@ -58,7 +58,7 @@ class Broker:
         (directory / "acl").write_text(ACL.format(topic=topic))
         (directory / "mosquitto.conf").write_text(
             f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
-            f"acl_file {directory / 'acl'}\npersistence true\npersistence_location {directory}/\n"
+            f"acl_file {directory / 'acl'}\nmax_queued_messages 100000\npersistence true\npersistence_location {directory}/\n"
             f"autosave_interval 1\nuser {getpass.getuser()}\nlog_dest file {directory / 'mosquitto.log'}\nlog_type all\n")
 
     @staticmethod
