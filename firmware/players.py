@@ -32,10 +32,10 @@ alone, in the order (finished, id), so the same games give the same ladder on ev
 from __future__ import annotations
 
 import json
-import sqlite3
-import time
 import math
 import re
+import sqlite3
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
