@@ -108,6 +108,17 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str
         app.staff.open_page("language")
         yield 0.1
         shot("11-staff-language")
+        services.settings.web_address = "http://192.168.1.20:8080/"
+        app.staff.open_page("system")
+        yield 0.1
+        shot("11-staff-system")
+        from ui.qr import TakeHome
+
+        qr = TakeHome(services.settings.web_address, caption="Scan with your phone to watch this table.")
+        app.staff.add_widget(qr)
+        yield 0.2
+        shot("11-staff-spectators-qr")
+        app.staff.remove_widget(qr)
         services.devices.set_status("reader", True)
         for players, orientation in ((2, "flat"), (4, "flat"), (3, "upright")):
             screen, table, hands = _table(app, players, orientation)

@@ -16,8 +16,11 @@ the file cannot be read at all it runs on that copy; when only ``kiosk.staff_pin
 ``storage.directory`` is refused, that key comes from the copy (never from the defaults, which
 would mean no PIN, or another directory where the old games are not).
 
-Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]``, ``[storage]``, ``[web]`` and ``[replay]`` belong to the firmware and are
-checked here in full. The device tables ``[button]``, ``[reader]`` and ``[rings]`` become the
+Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]``, ``[storage]``, ``[web]``, ``[replay]`` and
+``[club]`` belong to the firmware and are checked here in full. ``[club]`` fails closed: one refused key
+there turns the club link off (a refused ``tls`` must not mean "connect in clear", a refused
+``password_file`` must not mean "connect without credentials"). The device tables ``[button]``,
+``[reader]`` and ``[rings]`` become the
 hardware package's own configurations (``ButtonConfig``, ``ReaderConfig``, ``RingsConfig``), which
 check their values themselves: a value they refuse is reported the same way (file, key, value,
 expected) and keeps the device's default, so a broken device table never stops the kiosk either.
@@ -231,6 +234,61 @@ class WebConfig:
     """A staff session ends after this long without a request."""
 
 
+def or_empty(check: Check) -> Check:
+    """``check``, or "" for a key not set (a file may show the key without a value)."""
+
+    def checked(value: Any) -> Any:
+        if value == "":
+            return value
+        try:
+            return check(value)
+        except Expected as exc:
+            raise Expected(f'{exc}, or "" for none') from None
+
+    return checked
+
+
+def name(value: Any) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", value):
+        raise Expected("1 to 32 letters, digits, - or _ in quotes, such as \"table-3\"")
+    return value
+
+
+def topic_prefix(value: Any) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}(/[A-Za-z0-9_-]{1,32}){0,3}", value):
+        raise Expected("1 to 4 words of letters, digits, - or _ joined by /, such as \"tantrix\" or \"club/tantrix\"")
+    return value
+
+
+def file_path(value: Any) -> str:
+    if not isinstance(value, str) or (value and not value.startswith("/")):
+        raise Expected("an absolute path in quotes (starting with /), or \"\" for none")
+    return value
+
+
+@dataclass(frozen=True)
+class ClubConfig:
+    """A club's tables as one (``firmware.club``): players, rated games and the ladder shared through
+    an MQTT broker. Any refused key turns the link off (see the module docstring)."""
+
+    enabled: bool = setting(False, flag)
+    """Off by default: the kiosk opens no connection."""
+    broker: str = setting("", or_empty(host))
+    """The broker's address (the club's server, or the table that runs Mosquitto)."""
+    port: int = setting(1883, integer(1, 65535, "a port number"))
+    """1883 for plain MQTT, 8883 usually for MQTT over TLS."""
+    table: str = setting("", or_empty(name))
+    """This table's name in the club, also its user name on the broker (each table its own)."""
+    password_file: str = setting("", file_path)
+    """A file holding this table's broker password (readable by the kiosk only); "": none."""
+    tls: bool = setting(False, flag)
+    """Connect over TLS, checking the broker's certificate and host name."""
+    ca_file: str = setting("", file_path)
+    """The certificate authority that signed the broker's certificate ("": the system's)."""
+    topic: str = setting("tantrix", topic_prefix)
+    """The first words of every topic (several clubs can share one broker)."""
+
+
 SECTIONS: dict[str, type] = {
     "kiosk": KioskConfig,
     "display": DisplayConfig,
@@ -239,6 +297,7 @@ SECTIONS: dict[str, type] = {
     "storage": StorageConfig,
     "web": WebConfig,
     "replay": ReplayConfig,
+    "club": ClubConfig,
 }
 
 DEVICES: dict[str, type] = {
@@ -258,6 +317,7 @@ class Config:
     storage: StorageConfig = StorageConfig()
     web: WebConfig = WebConfig()
     replay: ReplayConfig = ReplayConfig()
+    club: ClubConfig = ClubConfig()
     button: ButtonConfig = ButtonConfig()
     reader: ReaderConfig = ReaderConfig()
     rings: RingsConfig = RingsConfig()
@@ -373,6 +433,23 @@ def _keep(file: Path, last_good: Path) -> None:
         log.warning("cannot keep a copy of the configuration in %s: %s", last_good, exc)
 
 
+def _club_closed(club: ClubConfig, file: Path, refused: set[str], warnings: list[str]) -> ClubConfig:
+    """The club link off when a key of ``[club]`` was refused or a needed one is missing."""
+    problems = sorted(key for key in refused if key.startswith("club."))
+    missing = [f"club.{key}" for key in ("broker", "table") if not getattr(club, key)]
+    if not problems and not missing:
+        return club
+    why = (f"{' and '.join(problems)} refused" if problems else "") + \
+          ("; " if problems and missing else "") + (f"{' and '.join(missing)} not given" if missing else "")
+    warnings.append(f"{file}: [club] {why}: the club link stays off until the table is fixed "
+                    f"(never run with a weaker setting)")
+    return replace(club, enabled=False)
+
+
+FAIL_CLOSED: dict[str, Callable[[Any, Path, set[str], list[str]], Any]] = {"club": _club_closed}
+"""Sections that are switched off, not run on defaults, when one of their keys is wrong."""
+
+
 def parse_config(data: Mapping[str, Any], file: Path) -> Config:
     """Build the configuration from a parsed TOML document, keeping defaults where it is wrong."""
     warnings: list[str] = []
@@ -389,6 +466,8 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
             refused.update(key for key in GUARDED if key.startswith(f"{name}."))
         elif name in SECTIONS:
             values[name] = _section(SECTIONS[name], name, value, file, warnings, refused)
+            if name in FAIL_CLOSED and getattr(values[name], "enabled", False):
+                values[name] = FAIL_CLOSED[name](values[name], file, refused, warnings)
         else:
             values[name] = _device(DEVICES[name], name, value, file, warnings)
     return Config(**values, source=file, warnings=tuple(warnings), refused=frozenset(refused),

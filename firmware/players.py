@@ -16,16 +16,28 @@ keeps every record and score and gains empty ones):
   the store's high scores are).
 
 Participant keys in an outcome: a player's id, ``robot:<level>``, ``guest:<n>``. A merged player's
-id counts as the player it was merged into; a deleted player's as a guest.
+id counts as the player it was merged into; a deleted player's as a guest; an id the table has not
+heard of yet as a player of its own (a player of another table of the club, whose row comes later).
+
+A club's tables share players and rated games (``firmware.club``). Schema step 5 (:func:`club_schema`)
+gives each game its ``origin`` (the table it was played at, "" for this one) and its ``record`` (the
+finished game's JSON, so a game is whole without the records table, which prunes), and both tables a
+``shared`` mark: 0 until the broker has acknowledged what this table holds. A player's ``updated``
+orders concurrent changes: two tables' views of one player are joined by :func:`joined`, which gives
+the same result in any order, so every table ends with the same players. Games never change once
+kept, and their ids make a game arriving twice count once; the ratings are computed from the games
+alone, in the order (finished, id), so the same games give the same ladder on every table.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from engine.players import DEFAULT_AVATAR, BadName, Player, check_avatar, clean_name, new_id
 from engine.ratings import GUEST, Ladder, Outcome, Rating, Step, is_rated
@@ -34,6 +46,14 @@ if TYPE_CHECKING:
     from .store import SqliteStore
 
 EXPORT_FORMAT = "tantrix-table-players/1"
+RERATE = "club-rerate"
+"""The progress key that says the ratings wait for :meth:`Players.rerate` (kept over a restart)."""
+_CHANGES = ("SELECT (SELECT count(*) FROM games), (SELECT max(rowid) FROM games),"
+            " (SELECT count(*) FROM players), (SELECT total(updated) FROM players)")
+"""What moves when a game or a player's change is kept (rerate checks nothing moved meanwhile)."""
+
+Lookup = Callable[[str], "tuple[str | None, float | None] | None"]
+"""A player's (merged_into, deleted) by id, None for an id not known here."""
 
 
 def schema(db: sqlite3.Connection) -> None:
@@ -50,6 +70,115 @@ def schema(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX rating_steps_by_player ON rating_steps (player, seq)")
     db.execute("CREATE TABLE bests (player TEXT NOT NULL, mode TEXT NOT NULL, score INTEGER NOT NULL,"
                " created REAL NOT NULL, PRIMARY KEY (player, mode))")
+
+
+def club_schema(db: sqlite3.Connection) -> None:
+    """Schema step 5: what a club's tables share (module docstring). Games and players kept before
+    are marked unshared, so a table joining a club brings its history."""
+    db.execute("ALTER TABLE games ADD COLUMN origin TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE games ADD COLUMN record TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN shared INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX games_unshared ON games (id) WHERE shared = 0")
+    db.execute("ALTER TABLE players ADD COLUMN updated REAL NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE players ADD COLUMN shared INTEGER NOT NULL DEFAULT 0")
+    db.execute("UPDATE players SET updated = coalesce(deleted, created)")
+    db.execute("UPDATE games SET record = (SELECT r.record FROM records r WHERE r.id = games.record_id)")
+
+
+class BadShare(ValueError):
+    """A shared game or player that does not hold together (the message says what is wrong)."""
+
+
+def _ident(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", value):
+        raise BadShare(f"{what}: expected 1 to 64 letters, digits, - or _, got {str(value)[:40]!r}")
+    return value
+
+
+def _time(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise BadShare(f"{what}: expected a time in seconds since 1970, got {str(value)[:40]!r}")
+    return float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class SharedPlayer:
+    """A player as tables share it: the row of ``players`` without this table's marks."""
+
+    id: str
+    name: str
+    avatar: str
+    created: float
+    updated: float
+    merged_into: str | None = None
+    deleted: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "avatar": self.avatar, "created": self.created,
+                "updated": self.updated, "merged_into": self.merged_into, "deleted": self.deleted}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SharedPlayer:
+        """A player from another table, checked as a name typed here would be; BadShare if not."""
+        deleted = None if data.get("deleted") is None else _time(data["deleted"], "deleted")
+        merged = None if data.get("merged_into") is None else _ident(data["merged_into"], "merged_into")
+        name, avatar = data.get("name"), data.get("avatar")
+        if deleted is not None:
+            name, avatar = "", ""
+        else:
+            try:
+                name, avatar = clean_name(str(name)), check_avatar(str(avatar))
+            except ValueError as exc:
+                raise BadShare(f"player: {exc}") from None
+        return cls(_ident(data.get("id"), "id"), name, avatar, _time(data.get("created"), "created"),
+                   _time(data.get("updated"), "updated"), merged, deleted)
+
+
+def joined(a: SharedPlayer, b: SharedPlayer) -> SharedPlayer:
+    """Two views of one player made one, the same in any order (a join): the latest name and
+    avatar, the earliest deletion (which forgets both), the merge into the greater id if two tables
+    merged it differently."""
+    newer = max(a, b, key=lambda p: (p.updated, p.name, p.avatar))
+    deleted = min((d for d in (a.deleted, b.deleted) if d is not None), default=None)
+    merged = max((m for m in (a.merged_into, b.merged_into) if m is not None), default=None)
+    gone = deleted is not None
+    return SharedPlayer(a.id, "" if gone else newer.name, "" if gone else newer.avatar, min(a.created, b.created),
+                        max(a.updated, b.updated), merged, deleted)
+
+
+@dataclass(frozen=True, slots=True)
+class SharedGame:
+    """A rated game as tables share it: its outcome, where and when it ended, and its record."""
+
+    id: str
+    kind: str
+    finished: float
+    origin: str
+    outcome: Outcome
+    record: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "finished": self.finished, "origin": self.origin,
+                "outcome": self.outcome.to_json(), "record": self.record}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SharedGame:
+        """A game from another table; BadShare if any part does not fit."""
+        game = _ident(data.get("id"), "id")
+        record = data.get("record")
+        if record is not None and not isinstance(record, dict):
+            raise BadShare("record: expected a JSON object or null")
+        outcome = data.get("outcome")
+        try:
+            parsed = Outcome.from_json(outcome) if isinstance(outcome, dict) else None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadShare(f"outcome: {exc}") from None
+        if parsed is None or parsed.game != game:
+            raise BadShare("outcome: expected the game's sides and places, with the game's id")
+        if any(len(key) > 80 for side in parsed.sides for key in side) or len(parsed.sides) > 8:
+            raise BadShare("outcome: too many sides or too long a participant key")
+        return cls(game, _ident(data.get("kind"), "kind"), _time(data.get("finished"), "finished"),
+                   _ident(data.get("origin"), "origin"), parsed, record)
 
 
 class UnknownPlayer(LookupError):
@@ -91,8 +220,8 @@ class Players:
 
         def add(db: sqlite3.Connection) -> None:
             self._check_free(db, player.name)
-            db.execute("INSERT INTO players (id, name, avatar, created) VALUES (?, ?, ?, ?)",
-                       (player.id, player.name, player.avatar, player.created))
+            db.execute("INSERT INTO players (id, name, avatar, created, updated) VALUES (?, ?, ?, ?, ?)",
+                       (player.id, player.name, player.avatar, player.created, player.created))
 
         self._store.transaction(add)
         return player
@@ -118,7 +247,8 @@ class Players:
 
         def change(db: sqlite3.Connection) -> None:
             self._check_free(db, name, player_id)
-            db.execute("UPDATE players SET name = ?, avatar = ? WHERE id = ?", (name, avatar, player_id))
+            db.execute("UPDATE players SET name = ?, avatar = ?, updated = ?, shared = 0 WHERE id = ?",
+                       (name, avatar, time.time(), player_id))
 
         self._store.transaction(change)
         return self.get(player_id)
@@ -131,12 +261,9 @@ class Players:
         self.get(duplicate), self.get(into)
 
         def change(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE players SET merged_into = ? WHERE id = ?", (into, duplicate))
-            db.execute("UPDATE players SET merged_into = ? WHERE merged_into = ?", (into, duplicate))
-            for mode, score, created in db.execute("SELECT mode, score, created FROM bests WHERE player = ?",
-                                                   (duplicate,)).fetchall():
-                self._keep_best(db, into, mode, score, created)
-            db.execute("DELETE FROM bests WHERE player = ?", (duplicate,))
+            db.execute("UPDATE players SET merged_into = ?, updated = ?, shared = 0 WHERE id = ? OR merged_into = ?",
+                       (into, time.time(), duplicate, duplicate))
+            self._move_bests(db, duplicate, into)
             self._recompute(db)
 
         self._store.transaction(change)
@@ -147,8 +274,9 @@ class Players:
         self.get(player_id)
 
         def change(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE players SET name = '', avatar = '', deleted = ? WHERE id = ? OR merged_into = ?",
-                       (time.time(), player_id, player_id))
+            now = time.time()
+            db.execute("UPDATE players SET name = '', avatar = '', deleted = ?, updated = ?, shared = 0"
+                       " WHERE id = ? OR merged_into = ?", (now, now, player_id, player_id))
             db.execute("DELETE FROM bests WHERE player = ?", (player_id,))
             self._recompute(db)
 
@@ -158,25 +286,49 @@ class Players:
 
     def record_game(self, kind: str, outcome: Outcome, record_id: int | None = None,
                     finished: float | None = None) -> list[Step]:
-        """Keep a finished game's outcome and rate it; returns each rated player's change (none for
-        a game already kept: each counts once). A game finished before the newest one kept (a clock set back) rates every game again in order."""
+        """Keep a finished game's outcome (with its record, ``record_id`` in the store's records)
+        and rate it; returns each rated player's change (none for a game already kept: each counts
+        once)."""
         finished = time.time() if finished is None else finished
 
         def add(db: sqlite3.Connection) -> list[Step]:
-            if db.execute("SELECT 1 FROM games WHERE id = ?", (outcome.game,)).fetchone() is not None:
+            row = db.execute("SELECT record FROM records WHERE id = ?", (record_id,)).fetchone()
+            latest = self._latest(db)
+            if not self._insert_game(db, kind, outcome, finished, record_id, "", row[0] if row else None, False):
                 return []  # counted once, however often its end is reported
-            latest = db.execute("SELECT max(finished) FROM games").fetchone()[0]
-            db.execute("INSERT INTO games (id, kind, finished, record_id, outcome) VALUES (?, ?, ?, ?, ?)",
-                       (outcome.game, kind, finished, record_id, json.dumps(outcome.to_json())))
-            if latest is not None and finished < latest:
-                ladder, history = self._recompute(db)
-                return [s for s in history if s.game == outcome.game]
-            ladder = self._ladder(db)
-            steps = ladder.add(self._resolved(db, outcome))
-            self._save_steps(db, ladder, steps)
-            return steps
+            return [s for s in self._rate([(finished, outcome.game)], latest, db) if s.game == outcome.game]
 
         return self._store.transaction(add)
+
+    def _insert_game(self, db: sqlite3.Connection, kind: str, outcome: Outcome, finished: float,
+                     record_id: int | None, origin: str, record: str | None, shared: bool) -> bool:
+        """Keep one game, not rated yet; False if it was kept already."""
+        cursor = db.execute("INSERT INTO games (id, kind, finished, record_id, outcome, origin, record, shared)"
+                            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                            (outcome.game, kind, finished, record_id, json.dumps(outcome.to_json()), origin,
+                             record, int(shared)))
+        return cursor.rowcount > 0
+
+    @staticmethod
+    def _latest(db: sqlite3.Connection) -> tuple[float, str] | None:
+        """The last game in the ladder's order (finished, id)."""
+        row = db.execute("SELECT finished, id FROM games ORDER BY finished DESC, id DESC LIMIT 1").fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def _rate(self, new: list[tuple[float, str]], latest: tuple[float, str] | None, db: sqlite3.Connection,
+              again: bool = False) -> list[Step]:
+        """Rate the games ``new`` (finished, id) just kept: one by one when they all come after
+        ``latest`` (the last game before them), else (or with ``again``) every game again in order,
+        so the ladder is always the one the games in order give."""
+        if again or (latest is not None and any(key < latest for key in new)):
+            return self._recompute(db)[1]
+        ladder, steps = self._ladder(db), []
+        for _, game in sorted(new):
+            text = db.execute("SELECT outcome FROM games WHERE id = ?", (game,)).fetchone()[0]
+            added = ladder.add(self._resolved(self._in_db(db), Outcome.from_json(json.loads(text))))
+            self._save_steps(db, ladder, added)
+            steps.extend(added)
+        return steps
 
     def ladder(self) -> list[LadderRow]:
         """The live players with a rated game, best first (by the conservative estimate)."""
@@ -211,6 +363,90 @@ class Players:
     def recompute(self) -> Ladder:
         """Rate every stored game again, in order, and keep the result (the cache made anew)."""
         return self._store.transaction(lambda db: self._recompute(db)[0])
+
+    # ------------------------------------------------------------------------- a club's tables
+
+    def take(self, players: Iterable[SharedPlayer] = (), games: Iterable[SharedGame] = ()) -> tuple[int, int]:
+        """Keep what other tables shared (``firmware.club``), in one transaction: each player's view
+        joined into this table's (a joined view that differs from the one received is unshared, so
+        the broker gets it), then the games not kept yet, rated at once when they come after every
+        game kept. Games that come earlier, or a merge or deletion learnt here (which also moves
+        bests), leave the ratings :meth:`stale` until :meth:`rerate`, which the link runs off the
+        store's lock once it has taken what arrived. Returns how many players changed here and how
+        many games were new."""
+        players, games = list(players), list(games)
+
+        def take(db: sqlite3.Connection) -> tuple[int, int]:
+            latest, again, changed = self._latest(db), False, 0
+            for player in players:
+                mine = self._shared_player(db, player.id)
+                new = player if mine is None else joined(mine, player)
+                if new == mine:
+                    continue
+                changed += 1
+                db.execute("INSERT INTO players (id, name, avatar, created, updated, merged_into, deleted, shared)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name,"
+                           " avatar = excluded.avatar, created = excluded.created, updated = excluded.updated,"
+                           " merged_into = excluded.merged_into, deleted = excluded.deleted, shared = excluded.shared",
+                           (new.id, new.name, new.avatar, new.created, new.updated, new.merged_into, new.deleted,
+                            int(new == player)))
+                if (new.merged_into, new.deleted) != ((None, None) if mine is None else (mine.merged_into, mine.deleted)):
+                    if new.deleted is not None:
+                        db.execute("DELETE FROM bests WHERE player = ?", (new.id,))
+                    elif new.merged_into is not None:
+                        self._move_bests(db, new.id, new.merged_into)
+                    again = again or latest is not None
+            new_games = [(game.finished, game.id) for game in games if self._insert_game(
+                db, game.kind, game.outcome, game.finished, None, game.origin,
+                None if game.record is None else json.dumps(game.record, separators=(",", ":")), True)]
+            if again or (latest is not None and any(key < latest for key in new_games)):
+                db.execute("INSERT OR REPLACE INTO progress (key, value) VALUES (?, '{}')", (RERATE,))
+            elif new_games:
+                self._rate(new_games, latest, db)
+            return changed, len(new_games)
+
+        return self._store.transaction(take)
+
+    def unshared(self) -> tuple[list[SharedGame], list[SharedPlayer]]:
+        """What the broker does not hold yet as this table holds it: the games played here and the
+        players changed here (or joined here from two views) since the last acknowledgement."""
+        games = [SharedGame(game, kind, finished, origin, Outcome.from_json(json.loads(outcome)),
+                            json.loads(record) if record else None)
+                 for game, kind, finished, origin, outcome, record in self._store.query(
+                     "SELECT id, kind, finished, origin, outcome, record FROM games WHERE shared = 0"
+                     " ORDER BY finished, id")]
+        players = [SharedPlayer(*row) for row in self._store.query(
+            "SELECT id, name, avatar, created, updated, merged_into, deleted FROM players WHERE shared = 0"
+            " ORDER BY created, id")]
+        return games, players
+
+    def mark_shared(self, acknowledged: Iterable[SharedGame | SharedPlayer]) -> None:
+        """The broker acknowledged these: marked as held there (one transaction), each player
+        unless its row changed since it was sent."""
+        acknowledged = list(acknowledged)
+
+        def mark(db: sqlite3.Connection) -> None:
+            for shared in acknowledged:
+                if isinstance(shared, SharedGame):
+                    db.execute("UPDATE games SET shared = 1 WHERE id = ?", (shared.id,))
+                elif self._shared_player(db, shared.id) == shared:
+                    db.execute("UPDATE players SET shared = 1 WHERE id = ?", (shared.id,))
+
+        if acknowledged:
+            self._store.transaction(mark)
+
+    def shared_games(self) -> list[SharedGame]:
+        """Every rated game kept here, in the ladder's order, with its record (here or elsewhere)."""
+        return [SharedGame(game, kind, finished, origin, Outcome.from_json(json.loads(outcome)),
+                           json.loads(record) if record else None)
+                for game, kind, finished, origin, outcome, record in self._store.query(
+                    "SELECT id, kind, finished, origin, outcome, record FROM games ORDER BY finished, id")]
+
+    @staticmethod
+    def _shared_player(db: sqlite3.Connection, player_id: str) -> SharedPlayer | None:
+        row = db.execute("SELECT id, name, avatar, created, updated, merged_into, deleted FROM players"
+                         " WHERE id = ?", (player_id,)).fetchone()
+        return None if row is None else SharedPlayer(*row)
 
     # ------------------------------------------------------------------------------ solo bests
 
@@ -262,25 +498,52 @@ class Players:
                             (player, mode, score, created))
         return cursor.rowcount > 0
 
+    def _move_bests(self, db: sqlite3.Connection, duplicate: str, into: str) -> None:
+        for mode, score, created in db.execute("SELECT mode, score, created FROM bests WHERE player = ?",
+                                               (duplicate,)).fetchall():
+            self._keep_best(db, into, mode, score, created)
+        db.execute("DELETE FROM bests WHERE player = ?", (duplicate,))
+
     @staticmethod
-    def _resolved(db: sqlite3.Connection, outcome: Outcome) -> Outcome:
-        """The outcome with merged ids replaced by the surviving player's and deleted ones (or an id
-        seen twice in one game) by guests."""
+    def _resolved(lookup: Lookup, outcome: Outcome) -> Outcome:
+        """The outcome with merged ids replaced by the surviving player's (following merges of
+        merges) and deleted ones (or an id seen twice in one game) by guests. An id not known here
+        stays a player: one of another table, whose row has not arrived yet. ``lookup`` gives a
+        player's (merged_into, deleted), None for an unknown id."""
         seen: set[str] = set()
         sides = []
         for side in outcome.sides:
             keys = []
             for key in side:
                 if is_rated(key):
-                    row = db.execute("SELECT merged_into, deleted FROM players WHERE id = ?", (key,)).fetchone()
-                    if row is None or row[1] is not None or (row[0] or key) in seen:
+                    found = Players._survivor(lookup, key)
+                    if found is None or found in seen:
                         key = f"{GUEST}{key}"
                     else:
-                        key = row[0] or key
+                        key = found
                         seen.add(key)
                 keys.append(key)
             sides.append(tuple(keys))
         return Outcome(outcome.game, tuple(sides), outcome.ranks)
+
+    @staticmethod
+    def _survivor(lookup: Lookup, key: str) -> str | None:
+        """The player ``key`` counts as now (None: deleted)."""
+        followed = {key}
+        while True:
+            row = lookup(key)
+            if row is None or (row[0] is None and row[1] is None):
+                return key
+            if row[1] is not None:
+                return None
+            if row[0] in followed:  # merged in a circle by two tables at once: stop where it closes
+                return key
+            followed.add(row[0])
+            key = row[0]
+
+    @staticmethod
+    def _in_db(db: sqlite3.Connection) -> Lookup:
+        return lambda key: db.execute("SELECT merged_into, deleted FROM players WHERE id = ?", (key,)).fetchone()
 
     @staticmethod
     def _ladder(db: sqlite3.Connection) -> Ladder:
@@ -300,15 +563,53 @@ class Players:
                        (step.game, step.key, step.after.mu, step.after.sigma))
 
     def _recompute(self, db: sqlite3.Connection) -> tuple[Ladder, list[Step]]:
-        db.execute("DELETE FROM ratings")
-        db.execute("DELETE FROM rating_steps")
-        ladder, history = Ladder(), []
-        for (text,) in db.execute("SELECT outcome FROM games ORDER BY finished, id").fetchall():
-            steps = ladder.add(self._resolved(db, Outcome.from_json(json.loads(text))))
-            self._save_steps(db, ladder, steps)
-            history.extend(steps)
+        games = [text for (text,) in db.execute("SELECT outcome FROM games ORDER BY finished, id").fetchall()]
+        ladder, history = self._rated(games, self._in_db(db))
+        self._replace_ratings(db, ladder, history)
         return ladder, history
 
+    def _rated(self, games: Iterable[str], lookup: Lookup) -> tuple[Ladder, list[Step]]:
+        """Every game (its outcome's JSON, in order) rated from scratch: the ladder and each step."""
+        ladder, history = Ladder(), []
+        for text in games:
+            history.extend(ladder.add(self._resolved(lookup, Outcome.from_json(json.loads(text)))))
+        return ladder, history
+
+    @staticmethod
+    def _replace_ratings(db: sqlite3.Connection, ladder: Ladder, history: list[Step]) -> None:
+        db.execute("DELETE FROM ratings")
+        db.execute("DELETE FROM rating_steps")
+        final = {step.key: step.after for step in history}
+        db.executemany("INSERT INTO ratings (player, mu, sigma, games) VALUES (?, ?, ?, ?)",
+                       [(key, rating.mu, rating.sigma, ladder.games[key]) for key, rating in final.items()])
+        db.executemany("INSERT INTO rating_steps (game, player, mu, sigma) VALUES (?, ?, ?, ?)",
+                       [(step.game, step.key, step.after.mu, step.after.sigma) for step in history])
+        db.execute("DELETE FROM progress WHERE key = ?", (RERATE,))
+
+    def stale(self) -> bool:
+        """Whether games kept by :meth:`take` wait for :meth:`rerate`."""
+        return bool(self._store.query("SELECT 1 FROM progress WHERE key = ?", (RERATE,)))
+
+    def rerate(self) -> None:
+        """Rate every game again, in order, with the work done *off* the store's lock: read the
+        games, rate them, then replace the ratings in one short transaction, unless a game or a
+        player's merge or deletion arrived meanwhile (then again). So a table catching up on a
+        club's thousands of games never makes its UI wait for the ratings, only for the writes."""
+        while True:
+            mark = self._store.query(_CHANGES)
+            games = [text for (text,) in self._store.query("SELECT outcome FROM games ORDER BY finished, id")]
+            people = {row[0]: (row[1], row[2]) for row in self._store.query(
+                "SELECT id, merged_into, deleted FROM players")}
+            ladder, history = self._rated(games, people.get)
+
+            def replace(db: sqlite3.Connection) -> bool:
+                if db.execute(_CHANGES).fetchall() != mark:
+                    return False
+                self._replace_ratings(db, ladder, history)
+                return True
+
+            if self._store.transaction(replace):
+                return
 
 def _rating_json(rating: Rating) -> dict[str, Any]:
     return {"mu": rating.mu, "sigma": rating.sigma, "points": rating.points}

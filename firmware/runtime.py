@@ -24,6 +24,7 @@ from typing import Callable, Mapping
 from hardware.board import Board, detect_board
 from ui.services import DeviceStatus
 
+from .club import open_club
 from .config import Config, last_good_path, load_config
 from .devices import KioskDevices
 from .notify import Notifier
@@ -80,7 +81,10 @@ class Runtime:
         self.devices = KioskDevices(self.config, self.store, self._report, simulate=launch.simulate,
                                     brightness=self.settings.brightness)
         self.settings.on_brightness = self.devices.set_brightness
-        self.status = StatusSnapshot(self.store, self.devices, self.settings)
+        self.players = Players(self.store)
+        self.club = open_club(self.config.club, self.players, self._report)
+        self.status = StatusSnapshot(self.store, self.devices, self.settings,
+                                     club=self.club.status if self.club is not None else None)
         self.restart = RestartWatch(self.store)
         self._stop_app: Callable[[], None] = lambda: None
         self.restarting = False
@@ -111,7 +115,7 @@ class Runtime:
 
         services = Services(store=self.store, devices=self.devices, settings=self.settings,
                             on_first_frame=self.notifier.ready, on_tick=self.tick,
-                            quit_to_system=quit_to_system, players=Players(self.store))
+                            quit_to_system=quit_to_system, players=self.players)
         self.settings.on_language = lambda language: setattr(i18n, "language", language)
         app = KioskApp(services, kiosk=self.launch.fullscreen)
         self._stop_app = app.stop
@@ -145,6 +149,8 @@ class Runtime:
 
     def close(self) -> None:
         self.notifier.stopping()
+        if self.club is not None:
+            self.club.close()
         self.devices.close()
         self.store.close()
         self.notifier.close()

@@ -21,6 +21,7 @@ a 4-digit PIN would take over a year of tapping.
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from typing import Any, Callable, Literal
@@ -42,6 +43,17 @@ PIN_STATE = "staff-pin"
 FREE_TRIES = 3
 FIRST_LOCK_SECONDS = 30.0
 LONGEST_LOCK_SECONDS = 3600.0
+
+
+def local_address() -> str:
+    """This machine's address on its network ("" without one): the source address the system would
+    use for a route out, found by connecting a UDP socket, which sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: any routable address does; none is contacted
+            return str(probe.getsockname()[0])
+        except OSError:
+            return ""
 
 
 def lock_seconds(wrong: int) -> float:
@@ -111,6 +123,17 @@ class KioskSettings:
     @property
     def warnings(self) -> tuple[str, ...]:
         return self._reports.all()
+
+    @property
+    def web_address(self) -> str:
+        """The spectators' page as a phone on the table's network opens it ("" while ``[web]`` is
+        off or the table has no network address yet): worked out each time, as the address may
+        come after the start (DHCP)."""
+        web = self._config.web
+        if not web.enabled or not web.spectators:
+            return ""
+        host = local_address() if web.host in ("0.0.0.0", "::") else web.host
+        return f"http://{host}:{web.port}/" if host else ""
 
     def check_pin(self, pin: str) -> bool:
         """Whether ``pin`` is the staff PIN; while the keypad is locked (:meth:`pin_wait`) every

@@ -6,20 +6,22 @@ reported so far, and the language and brightness it applies (so a change made on
 seen to have reached the table), under the progress key :data:`STATUS`. :meth:`StatusSnapshot.tick` runs on the UI's clock
 about once a second and writes only when something changed, or every :data:`HEARTBEAT_SECONDS` so
 the page can tell a running kiosk from a stopped one (``seen``, in seconds since the epoch) without
-wearing the SD card with a write per second.
+wearing the SD card with a write per second. With a club link (``firmware.club``) its state is there
+too, under ``club``.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import asdict
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ui.services import Devices, Settings, Store
 
 STATUS = "kiosk-status"
 """The store's progress key of the snapshot:
-``{"devices": [...], "reports": [...], "applied": {"language", "brightness"}, "seen": t}``."""
+``{"devices": [...], "reports": [...], "applied": {"language", "brightness"}, "club": {...} or None,
+"seen": t}``."""
 HEARTBEAT_SECONDS = 60.0
 
 
@@ -28,19 +30,22 @@ class StatusSnapshot:
     (and as a heartbeat)."""
 
     def __init__(self, store: Store, devices: Devices, settings: Settings,
-                 clock: Callable[[], float] = time.time, heartbeat: float = HEARTBEAT_SECONDS) -> None:
+                 clock: Callable[[], float] = time.time, heartbeat: float = HEARTBEAT_SECONDS,
+                 club: Callable[[], Mapping[str, Any]] | None = None) -> None:
         self._store = store
         self._devices = devices
         self._settings = settings
         self._clock = clock
         self._heartbeat = heartbeat
+        self._club = club
         self._last: dict[str, Any] | None = None
         self._written = 0.0
 
     def tick(self) -> None:
         snapshot = {"devices": [asdict(status) for status in self._devices.status()],
                     "reports": list(self._settings.warnings),
-                    "applied": {"language": self._settings.language, "brightness": self._settings.brightness}}
+                    "applied": {"language": self._settings.language, "brightness": self._settings.brightness},
+                    "club": dict(self._club()) if self._club is not None else None}
         now = self._clock()
         if snapshot == self._last and now - self._written < self._heartbeat:
             return

@@ -34,7 +34,7 @@ def test_a_database_of_the_release_gains_players_and_keeps_everything(tmp_path):
     reports: list[str] = []
     with SqliteStore(tmp_path, report=reports.append) as store:
         assert reports == [] and not store.in_memory
-        assert store.query("PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 4
+        assert store.query("PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 5
         kinds = [kind for _, kind, _ in store.records()]
         assert kinds == ["solitaire", "tantrix", "tantrix"]
         assert store.records("tantrix")[0][2]["result"]["winner"] in ("R", "Y", "B", "G")
@@ -146,3 +146,38 @@ def test_export_holds_each_players_data_as_json(store):
     by_name = {p["name"]: p for p in exported["players"]}
     assert by_name["Ana"]["avatar"] == "sky:star" and by_name["Ana"]["games"][0]["place"] == 1
     assert by_name["Bo"]["bests"] == {"four-lines": 21} and by_name["Bo"]["rating"]["points"] < 1000 < by_name["Ana"]["rating"]["points"]
+
+
+def test_views_of_a_player_join_the_same_in_any_order():
+    from itertools import permutations
+
+    from firmware.players import SharedPlayer, joined
+    views = [SharedPlayer("p1", "Ana", "orange:circle", 1.0, 1.0),
+             SharedPlayer("p1", "Anna", "blue:star", 1.0, 5.0),
+             SharedPlayer("p1", "Ana", "orange:circle", 1.0, 3.0, merged_into="p2"),
+             SharedPlayer("p1", "", "", 1.0, 4.0, deleted=4.0)]
+    results = set()
+    for order in permutations(views):
+        result = order[0]
+        for view in order[1:]:
+            result = joined(result, view)
+        results.add(result)
+    assert results == {SharedPlayer("p1", "", "", 1.0, 5.0, merged_into="p2", deleted=4.0)}
+    assert joined(views[0], views[1]) == views[1] == joined(views[1], views[0])
+
+
+def test_games_taken_out_of_order_are_rated_again_off_the_lock_as_if_in_order(store):
+    from firmware.players import SharedGame
+    players = Players(store)
+    ana, bo = players.create("Ana"), players.create("Bo")
+    late = Outcome("g2", ((ana.id,), (bo.id,)), (1, 2))
+    players.record_game("tantrix", late, finished=200.0)
+    assert not players.stale()
+    early = SharedGame("g1", "tantrix", 100.0, "table-2", Outcome("g1", ((bo.id,), (ana.id,)), (1, 2)), {"x": 1})
+    assert players.take([], [early, early]) == (0, 1)  # twice in one delivery: kept once
+    assert players.take([], [early]) == (0, 0) and players.stale()
+    players.rerate()
+    assert not players.stale()
+    in_order = rate_games([early.outcome, late])[0]
+    assert players.rating(ana.id) == in_order.rating(ana.id) and players.ladder()[0].games == 2
+    assert [g.id for g in players.shared_games()] == ["g1", "g2"] and players.shared_games()[0].record == {"x": 1}

@@ -142,3 +142,20 @@ def test_only_a_restart_asked_for_after_the_start_counts(tmp_path):
     assert not watch.requested()
     KioskDatabase(tmp_path / "state").request_restart()
     assert watch.requested()
+
+
+def test_the_spectators_address_for_the_staff_menus_qr_code(tmp_path):
+    store = SqliteStore(tmp_path / "state")
+    try:
+        def address(web: str) -> str:
+            (tmp_path / "web.toml").write_text(f"[web]\n{web}\n")
+            return KioskSettings(load_config(tmp_path / "web.toml", environ={}), store, Reports()).web_address
+
+        assert address("enabled = false") == ""
+        assert address('enabled = true\nhost = "192.168.7.2"\nport = 8081') == "http://192.168.7.2:8081/"
+        assert address('enabled = true\nhost = "192.168.7.2"\nspectators = false') == ""
+        from firmware.settings import local_address
+        found = local_address()
+        assert address("enabled = true") == (f"http://{found}:8080/" if found else "")
+    finally:
+        store.close()

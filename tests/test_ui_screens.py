@@ -56,7 +56,11 @@ def _press_keys(app, keys):
 
 
 def scenario_staff(app):
+    import numpy
+    import zxingcpp
+
     from ui import theme
+    from ui.qr import TakeHome
     from ui.services import DeviceStatus
     from ui.widgets import TButton
 
@@ -103,6 +107,22 @@ def scenario_staff(app):
     leave = next(w for w in app.staff.content.walk() if isinstance(w, TButton) and w.msg == "Quit to the system")
     yield from tap(leave)
     assert app.quits == [1]
+    # where spectators find the table: nothing while the web pages are off, else a QR code of the page
+    assert any("The web pages are off" in t for t in labels(app.staff.content))
+    app.services.settings.web_address = "http://192.168.1.20:8080/"
+    yield from tap(app.staff.nav["system"])
+    assert "http://192.168.1.20:8080/" in labels(app.staff.content)
+    show = next(w for w in app.staff.content.walk() if isinstance(w, TButton) and w.msg == "Spectators' QR code")
+    assert show.height >= 45
+    yield from tap(show)
+    overlay = next(w for w in app.staff.children if isinstance(w, TakeHome))
+    yield 0.2
+    pixels = Pixels(overlay.code)
+    image = numpy.frombuffer(pixels.data, dtype=numpy.uint8).reshape(pixels.height, pixels.width, 4)[:, :, :3].copy()
+    assert [r.text for r in zxingcpp.read_barcodes(image)] == ["http://192.168.1.20:8080/"]
+    assert "Scan with your phone to watch this table." in labels(overlay)
+    yield from tap((5, 5))  # a tap anywhere closes it
+    assert overlay.parent is None
     # a device goes missing: a badge names it, drawn in red at the top right
     app.services.devices.set_status("reader", False, "unplugged")
     yield 0.1

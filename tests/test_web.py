@@ -15,7 +15,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from engine.game import StrategyGame
 from engine.modes import save
+from engine.ratings import Outcome
 from firmware.config import load_config
+from firmware.players import Players
 from firmware.settings import KioskSettings, Reports
 from firmware.store import SqliteStore
 from web_support import ROOT, STAFF_PIN, chromium, request, web_server, write_config
@@ -95,6 +97,29 @@ def test_a_brightness_and_a_language_set_on_the_staff_page_reach_the_running_kio
     settings.poll()
     assert settings.language == "nl" and seen == [0.7, "nl"]
     assert KioskSettings(load_config(config_path), store, Reports()).brightness == 0.7  # kept for a restart
+
+
+def test_the_staff_page_shows_the_ladder_and_the_club_link(kiosk, server, phone):
+    _, store = kiosk
+    players = Players(store)
+    ana, bo = players.create("Ana"), players.create("Bo")
+    players.record_game("tantrix", Outcome("staff-g1", ((ana.id,), (bo.id,)), (1, 2)))
+    store.set_progress("kiosk-status", {"devices": [], "reports": [], "seen": time.time(), "club": {
+        "table": "table-2", "broker": "club.local:8883", "tls": True, "state": "retrying",
+        "detail": "cannot reach club.local:8883; trying again", "since": time.time(), "unsent": 3,
+        "received_games": 5, "received_players": 2, "published": 0, "dropped": 0,
+        "tables": {"table-1": {"online": True, "heard": time.time()}}}})
+    phone.get(server + "/staff")
+    wait_for(phone, lambda b: b.find_element(By.ID, "dashboard").is_displayed(), "the session is still open")
+    wait_for(phone, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#ladder tbody tr")) == 2, "the ladder")
+    rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in phone.find_elements(By.CSS_SELECTOR, "#ladder tbody tr")]
+    ladder = players.ladder()
+    assert rows == [[str(i + 1), row.player.name, str(row.rating.points), "1"] for i, row in enumerate(ladder)]
+    assert rows[0][1] == "Ana"
+    club = phone.find_element(By.ID, "club")
+    assert "table-2 at club.local:8883 (TLS): NOT CONNECTED" in club.text and "3 change(s) waiting" in club.text
+    assert phone.find_element(By.ID, "club-tables").text == "table-1: online"
 
 
 def test_the_spectator_page_follows_a_robots_only_game_step_by_step(kiosk, server, phone):

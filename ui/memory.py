@@ -118,6 +118,7 @@ class MemorySettings:
     pin: str = "1234"
     staff_pin_set: bool = True
     version: str = "in-memory"
+    web_address: str = ""
     wait: float = 0.0
     """Seconds the keypad stays locked (tests set it)."""
 

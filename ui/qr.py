@@ -69,7 +69,8 @@ class QrCode(Widget):
 class TakeHome(FloatLayout):
     """The QR code over the screen, big, with what it is for; a tap anywhere closes it."""
 
-    def __init__(self, text: str, **kwargs: Any) -> None:
+    def __init__(self, text: str, caption: str = N_("Scan with your phone to replay this game."),
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         u = theme.unit()
         with self.canvas.before:
@@ -81,8 +82,7 @@ class TakeHome(FloatLayout):
         panel_background(panel, theme.PANEL)
         self.code = QrCode(text)
         panel.add_widget(self.code)
-        panel.add_widget(TLabel(msg=N_("Scan with your phone to replay this game."), scale=0.8,
-                                size_hint=(1, None), height=u * 0.9))
+        panel.add_widget(TLabel(msg=caption, scale=0.8, size_hint=(1, None), height=u * 0.9))
         self.panel = panel
         self.add_widget(panel)
 

@@ -221,6 +221,7 @@ class Settings(Protocol):
     warnings: tuple[str, ...]  # configuration problems to show staff (file, key, value, expected)
     staff_pin_set: bool  # False: no PIN opens the staff menu (an installed kiosk without one)
     version: str  # the installed version, shown in the staff menu
+    web_address: str  # the spectators' web page ("" while the web pages are off), a QR code in the staff menu
 
     def check_pin(self, pin: str) -> bool: ...
 

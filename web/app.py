@@ -173,8 +173,8 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
     @staff
     async def staff_state(request: Request) -> Response:
         try:
-            status, overrides, statistics = await asyncio.to_thread(
-                lambda: (database.status(), database.overrides(), database.statistics()))
+            status, overrides, statistics, ladder = await asyncio.to_thread(
+                lambda: (database.status(), database.overrides(), database.statistics(), database.ladder()))
         except NoDatabase as exc:
             return JSONResponse({"error": str(exc)}, 503)
         settings = {"language": config.kiosk.language, "brightness": config.rings.brightness,
@@ -184,6 +184,9 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         return JSONResponse({"kiosk": {"devices": status.get("devices", []), "reports": status.get("reports", []),
                                        "applied": status.get("applied"),
                                        "seen_seconds_ago": time.time() - seen if isinstance(seen, (int, float)) else None},
+                             "club": status.get("club"),
+                             "ladder": [{"name": row.player.name, "avatar": row.player.avatar,
+                                         "points": row.rating.points, "games": row.games} for row in ladder],
                              "settings": settings, "statistics": statistics, "game": json.loads(feed.text)})
 
     @staff

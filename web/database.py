@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from firmware.players import LadderRow, Players
 from firmware.restart import RESTART
 from firmware.settings import OVERRIDES
 from firmware.status import STATUS
@@ -74,6 +75,15 @@ class KioskDatabase:
                 robots.setdefault(name, dict.fromkeys(ROBOT_RESULTS, 0))[result] = value
         kept = self._rows("SELECT count(*) FROM records")[0][0]
         return {"games": games, "robots": robots, "records": kept}
+
+    def ladder(self) -> list[LadderRow]:
+        """The players' ladder, best first, read by ``firmware.players`` itself (which only reads
+        through :meth:`query` here), so the page and the table never disagree on its order."""
+        return Players(self).ladder()  # type: ignore[arg-type]
+
+    def query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """One read, as the store's :meth:`firmware.store.SqliteStore.query`."""
+        return self._rows(sql, parameters)
 
     def records(self, batch: int = 200) -> Iterator[dict[str, Any]]:
         """Every finished game kept, oldest first, read in batches (no long transaction)."""

@@ -18,6 +18,7 @@ from .. import theme
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from ..services import DeviceStatus, EnrolmentProgress, Settings, StickerProgress, UnknownTag
 from ..devices_view import DEVICE_NAMES
+from ..qr import TakeHome
 from ..widgets import FlagButton, Keypad, TButton, TLabel, panel_background
 from .statistics import statistics_page
 from .stickers import StickerPage
@@ -242,22 +243,32 @@ class StaffScreen(Screen):
 
     def _page_system(self) -> None:
         """What staff rarely need and must not do by accident: forget the game in progress, and
-        close the kiosk for the operating system."""
-        self._text(_("Forget the game in progress (it cannot be resumed afterwards)."), size_hint=(1, 0.3))
+        close the kiosk for the operating system; and where spectators find this table's web page."""
+        self.content.add_widget(TLabel(msg=N_("Forget the game in progress (it cannot be resumed afterwards)."), scale=0.9, halign="left", size_hint=(1, 0.3)))
         row = self._row()
         clear = TButton(msg=N_("Clear the current game"), bg=list(theme.rgb("#8e2b2b")))
-        done = TLabel(msg="")
+        done = TLabel(msg="", size_hint=(1, 0.3))
         clear.bind(on_release=lambda *_: (self.app.services.store.clear_current(),
                                           setattr(self.app, "staff_return", "home"),
                                           setattr(done, "msg", N_("The current game was cleared."))))
         row.add_widget(clear)
         self.content.add_widget(done)
-        self._text(_("Close the kiosk and return to the operating system."), size_hint=(1, 0.3))
+        self.content.add_widget(TLabel(msg=N_("Close the kiosk and return to the operating system."), scale=0.9, halign="left", size_hint=(1, 0.3)))
         row = self._row()
         leave = TButton(msg=N_("Quit to the system"), bg=list(theme.rgb("#8e2b2b")))
         leave.bind(on_release=lambda *_: self.app.services.quit_to_system())
         row.add_widget(leave)
-        self.content.add_widget(BoxLayout())
+        address = self.app.services.settings.web_address
+        row = self._row()  # last: the texts above share what the rows leave
+        if address:
+            show = TButton(msg=N_("Spectators' QR code"), size_hint=(0.5, 1))
+            show.bind(on_release=lambda *_: self.add_widget(
+                TakeHome(address, caption=N_("Scan with your phone to watch this table."))))
+            row.add_widget(show)
+            row.add_widget(TLabel(msg=address, scale=0.8, size_hint=(0.5, 1)))
+        else:
+            row.add_widget(TLabel(msg=N_("The web pages are off (the configuration's [web] table)."), scale=0.8,
+                                  color=theme.TEXT_DIM))
 
     # --------------------------------------------------------------- events
 

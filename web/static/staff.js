@@ -74,6 +74,41 @@ function show(state) {
   }) : [item("No finished games yet.", "dim")]));
   $("robots").replaceChildren(...Object.entries(state.statistics.robots).map(([name, r]) =>
     item(`robot ${name}: won ${r.won}, lost ${r.lost}, drawn ${r.drawn}`)));
+  showLadder(state.ladder);
+  showClub(state.club);
+}
+
+function showLadder(ladder) {
+  $("no-players").hidden = ladder.length > 0;
+  $("ladder").hidden = ladder.length === 0;
+  $("ladder").tBodies[0].replaceChildren(...ladder.map((row, index) => {
+    const tr = document.createElement("tr");
+    for (const value of [index + 1, row.name, row.points, row.games]) {
+      const td = document.createElement("td");
+      td.textContent = value;
+      tr.appendChild(td);
+    }
+    return tr;
+  }));
+}
+
+const CLUB_STATES = { connected: "connected", connecting: "connecting", retrying: "NOT CONNECTED",
+                      refused: "REFUSED by the broker", off: "off" };
+
+function showClub(club) {
+  if (!club) {
+    $("club").textContent = "This table plays alone (no [club] in its configuration).";
+    $("club").className = "dim";
+    $("club-tables").replaceChildren();
+    return;
+  }
+  const waiting = club.unsent ? ` · ${club.unsent} change(s) waiting to be sent` : " · everything sent";
+  $("club").textContent = `${club.table} at ${club.broker}${club.tls ? " (TLS)" : ""}: ${CLUB_STATES[club.state] || club.state}`
+    + (club.state === "connected" ? "" : ` · ${club.detail}`) + waiting
+    + ` · received ${club.received_games} game(s)` + (club.dropped ? ` · ${club.dropped} bad message(s) dropped` : "");
+  $("club").className = club.state === "connected" ? "ok" : "bad";
+  $("club-tables").replaceChildren(...Object.entries(club.tables).map(([name, seen]) =>
+    item(`${name}: ${seen.online ? "online" : "offline"}`, seen.online ? "ok" : "dim")));
 }
 
 async function load() {

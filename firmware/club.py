@@ -1,0 +1,328 @@
+"""A club's tables as one: players, rated games and so the ladder, shared through an MQTT broker.
+
+Why MQTT, Mosquitto and Paho: MQTT is the messaging protocol made for fleets of small devices on
+unreliable networks (retained messages, a last will, acknowledged delivery); Mosquitto is the broker
+Debian packages (``apt install mosquitto``), small enough to run on one of the tables; Eclipse Paho
+is the reference Python client, with its own network thread and reconnection.
+
+The broker is the club's ledger. Every message is published with QoS 1 (acknowledged) and
+*retained*, one topic per thing, so a table that joins late, or comes back, receives everything
+the club holds when it subscribes::
+
+    <topic>/<table>/game/<game id>     a rated game played at <table> (firmware.players.SharedGame)
+    <topic>/<table>/player/<id>        <table>'s view of a player (firmware.players.SharedPlayer)
+    <topic>/<table>/state              {"online": bool, "at": t}; the broker says false (the last
+                                       will) when the table drops off without saying goodbye;
+                                       status() shows when each was heard here
+
+A table writes only under its own name, so the broker's access control can give each table its
+own credentials and let it write nothing else (README: "A club's tables"); a game whose ``origin``
+is not the table it came from is dropped. Everything received is checked and a message that does
+not fit is dropped and counted; nothing received can raise here.
+
+Nothing is counted twice: a game's id is its key in the database, so a game received twice (a
+redelivery, our own message coming back, two tables' catch-ups crossing) is kept once. Nothing is
+lost while the broker is away: the database marks what the broker has acknowledged
+(``players.unshared``), so a table that was offline, or powered off, publishes what it missed from
+its SQLite store when it is back; and its retained messages bring it what the others played.
+
+Threads: Paho's network thread only queues what arrives; one worker thread of ours writes to the
+store (many received messages in one transaction, the ratings computed once they are all in and
+outside the store's lock: ``Players.rerate``) and publishes. The UI thread never waits for the
+network: :meth:`ClubLink.start` resolves and connects nothing itself, and a broker that is down is
+retried with a growing delay (``reconnect``, 1 s doubling to 2 minutes), its state in
+:meth:`ClubLink.status` (the staff web page).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import ssl
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import paho.mqtt.client as mqtt
+
+from .config import ClubConfig
+from .players import BadShare, Players, SharedGame, SharedPlayer
+
+log = logging.getLogger(__name__)
+
+MAX_PAYLOAD = 256 * 1024
+"""The largest message taken (a long game's record is a few kB)."""
+BATCH = 50
+"""Received messages kept in one transaction (catching up is one write per batch, not per game)."""
+POLL_SECONDS = 0.5
+"""How often the worker looks for games and players changed here (a query of a partial index)."""
+KEEPALIVE_SECONDS = 30
+
+
+class ClubLink:
+    """This table's link to the club's broker. ``report`` receives problems for staff (once each).
+
+    ``reconnect`` is the first and the longest delay between attempts to reach the broker."""
+
+    def __init__(self, config: ClubConfig, players: Players, report: Callable[[str], None] = lambda m: None,
+                 *, reconnect: tuple[int, int] = (1, 120), poll: float = POLL_SECONDS) -> None:
+        self.config = config
+        self._players = players
+        self._report = report
+        self._reconnect = reconnect
+        self._poll = poll
+        self._events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._in_flight: dict[int, SharedGame | SharedPlayer] = {}
+        self._lock = threading.Lock()
+        self._state = "off"
+        self._detail = ""
+        self._since = time.time()
+        self._counts = {"received games": 0, "received players": 0, "published": 0, "dropped": 0}
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._unsent = 0
+        self._client: mqtt.Client | None = None
+        self._worker: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    @property
+    def prefix(self) -> str:
+        return f"{self.config.topic}/{self.config.table}"
+
+    # ---------------------------------------------------------------------------- life
+
+    def start(self) -> bool:
+        """Begin connecting in the background; False (and a report) if the link cannot be set up
+        here (the password file or the CA file cannot be read): the table then plays alone."""
+        try:
+            client = self._make_client()
+        except (OSError, ValueError, ssl.SSLError) as exc:
+            self._set_state("off", f"the club link cannot start: {exc}")
+            self._report(f"[club]: the club link cannot start ({exc}); this table plays alone")
+            return False
+        self._client = client
+        self._set_state("connecting", f"{self.config.broker}:{self.config.port}")
+        client.connect_async(self.config.broker, self.config.port, keepalive=KEEPALIVE_SECONDS)
+        client.loop_start()
+        self._worker = threading.Thread(target=self._work, name="club-link", daemon=True)
+        self._worker.start()
+        return True
+
+    def close(self) -> None:
+        """Say goodbye to the club (this table is offline) and stop both threads."""
+        self._stopping.set()
+        self._events.put(("stop", None))
+        if self._worker is not None:
+            self._worker.join()
+        client = self._client
+        if client is not None:
+            if client.is_connected():
+                info = client.publish(self._state_topic(), self._state_payload(False), qos=1, retain=True)
+                try:
+                    info.wait_for_publish(timeout=2.0)
+                except (RuntimeError, ValueError):
+                    pass  # the goodbye is a courtesy: the last will says the same
+            client.disconnect()
+            client.loop_stop()
+        self._set_state("off", "stopped")
+
+    def __enter__(self) -> ClubLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def status(self) -> dict[str, Any]:
+        """The link as staff see it: ``state`` (connecting, connected, retrying, refused, off), why,
+        since when, what is not yet acknowledged, what came and what was dropped, the other tables."""
+        with self._lock:
+            return {"table": self.config.table, "broker": f"{self.config.broker}:{self.config.port}",
+                    "tls": self.config.tls, "state": self._state, "detail": self._detail, "since": self._since,
+                    "unsent": self._unsent, **{k.replace(" ", "_"): v for k, v in self._counts.items()},
+                    "tables": {name: dict(seen) for name, seen in sorted(self._tables.items())}}
+
+    # ------------------------------------------------------------------------ the client
+
+    def _make_client(self) -> mqtt.Client:
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"tantrix-{self.config.table}",
+                             protocol=mqtt.MQTTv311)
+        if self.config.password_file:
+            password = Path(self.config.password_file).read_text(encoding="utf-8").strip()
+            client.username_pw_set(self.config.table, password)
+        else:
+            client.username_pw_set(self.config.table)
+        if self.config.tls:
+            client.tls_set(ca_certs=self.config.ca_file or None, cert_reqs=ssl.CERT_REQUIRED,
+                           tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.will_set(self._state_topic(), self._state_payload(False), qos=1, retain=True)
+        client.enable_logger(log)
+        client.reconnect_delay_set(*self._reconnect)
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.on_publish = self._on_publish
+        return client
+
+    # Paho's callbacks run on its network thread: they note and queue, nothing more.
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            self._set_state("refused", f"the broker refused this table: {reason}")
+            return
+        self._set_state("connected", f"{self.config.broker}:{self.config.port}")
+        topic = self.config.topic
+        client.subscribe([(f"{topic}/+/game/+", 1), (f"{topic}/+/player/+", 1), (f"{topic}/+/state", 1)])
+        client.publish(self._state_topic(), self._state_payload(True), qos=1, retain=True)
+        self._events.put(("connected", None))
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        self._set_state("retrying", f"cannot reach {self.config.broker}:{self.config.port}; trying again")
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if not self._stopping.is_set() and self._state != "refused":  # a refusal stays shown until a success
+            self._set_state("retrying", f"lost the broker ({reason}); trying again")
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self._events.put(("message", (message.topic, message.payload)))
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
+        self._events.put(("acknowledged", mid))
+
+    # --------------------------------------------------------------------------- the worker
+
+    def _work(self) -> None:
+        """Take what arrived, mark what the broker acknowledged, publish what it lacks."""
+        while True:
+            try:
+                events = [self._events.get(timeout=self._poll)]
+            except queue.Empty:
+                events = []
+            while len(events) < BATCH:
+                try:
+                    events.append(self._events.get_nowait())
+                except queue.Empty:
+                    break
+            if any(kind == "stop" for kind, _ in events):
+                return
+            try:
+                self._take([value for kind, value in events if kind == "message"])
+                self._players.mark_shared([self._in_flight.pop(mid) for kind, mid in events
+                                           if kind == "acknowledged" and mid in self._in_flight])
+                if self._events.empty() and self._players.stale():
+                    self._players.rerate()  # once what arrived is in: the ratings, off the store's lock
+                self._publish_unshared()
+            except Exception:  # never let the worker die: the table keeps playing, staff see it
+                log.exception("club link: unexpected error")
+                self._set_state(self._state, "an unexpected error in the club link (see the log)")
+
+    def _take(self, messages: list[tuple[str, bytes]]) -> None:
+        players: list[SharedPlayer] = []
+        games: list[SharedGame] = []
+        for topic, payload in messages:
+            try:
+                found = self._read(topic, payload)
+            except BadShare as exc:
+                with self._lock:
+                    self._counts["dropped"] += 1
+                log.warning("club link: dropped a message on %s: %s", topic[:120], exc)
+                continue
+            if isinstance(found, SharedPlayer):
+                players.append(found)
+            elif isinstance(found, SharedGame):
+                games.append(found)
+        if players or games:
+            _, new = self._players.take(players, games)
+            with self._lock:
+                self._counts["received players"] += len(players)
+                self._counts["received games"] += new
+
+    def _read(self, topic: str, payload: bytes) -> SharedGame | SharedPlayer | None:
+        """One message, checked against its topic; BadShare names what does not fit; None for a
+        table's state (noted here) or a cleared topic."""
+        words = topic.split("/")
+        base = self.config.topic.split("/")
+        if words[:len(base)] != base or len(words) not in (len(base) + 2, len(base) + 3):
+            raise BadShare("a topic this table does not use")
+        table, *rest = words[len(base):]
+        if not payload:
+            return None  # a retained message cleared by an administrator
+        if len(payload) > MAX_PAYLOAD:
+            raise BadShare(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
+        try:
+            data = json.loads(payload)
+        except (ValueError, RecursionError):
+            raise BadShare("not JSON") from None
+        if not isinstance(data, dict):
+            raise BadShare("not a JSON object")
+        if rest == ["state"]:
+            if not isinstance(data.get("online"), bool) or not isinstance(data.get("at"), (int, float)):
+                raise BadShare("a state without online and at")
+            if table != self.config.table:
+                with self._lock:
+                    self._tables[table] = {"online": data["online"], "heard": time.time()}
+            return None
+        if len(rest) != 2 or rest[0] not in ("game", "player"):
+            raise BadShare("a topic this table does not use")
+        if rest[0] == "game":
+            game = SharedGame.from_json(data)
+            if game.id != rest[1] or game.origin != table:
+                raise BadShare(f"game {game.id} of {game.origin} published as {table}'s game {rest[1]}")
+            return game
+        player = SharedPlayer.from_json(data)
+        if player.id != rest[1]:
+            raise BadShare(f"player {player.id} published as player {rest[1]}")
+        return player
+
+    def _publish_unshared(self) -> None:
+        games, players = self._players.unshared()
+        with self._lock:
+            self._unsent = len(games) + len(players)
+        client = self._client
+        if client is None or not client.is_connected():
+            return
+        waiting = {self._key(item) for item in self._in_flight.values()}
+        for item in [*players, *games]:
+            if self._key(item) in waiting:
+                continue  # Paho sends it again after a reconnection; its acknowledgement will come
+            if isinstance(item, SharedGame):
+                topic = f"{self.prefix}/game/{item.id}"
+                payload = {**item.to_json(), "origin": self.config.table}  # "" in the database: here
+            else:
+                topic, payload = f"{self.prefix}/player/{item.id}", item.to_json()
+            info = client.publish(topic, json.dumps(payload, separators=(",", ":")), qos=1, retain=True)
+            if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                break  # disconnected meanwhile: the rest waits for the next connection
+            self._in_flight[info.mid] = item
+            with self._lock:
+                self._counts["published"] += 1
+
+    @staticmethod
+    def _key(item: SharedGame | SharedPlayer) -> str:
+        return json.dumps([type(item).__name__, item.to_json()], sort_keys=True)
+
+    # ------------------------------------------------------------------------------ helpers
+
+    def _state_topic(self) -> str:
+        return f"{self.prefix}/state"
+
+    @staticmethod
+    def _state_payload(online: bool) -> str:
+        return json.dumps({"online": online, "at": time.time()})
+
+    def _set_state(self, state: str, detail: str) -> None:
+        with self._lock:
+            if state != self._state:
+                self._since = time.time()
+                log.info("club link: %s (%s)", state, detail)
+            self._state, self._detail = state, detail
+
+
+def open_club(config: ClubConfig, players: Players, report: Callable[[str], None]) -> ClubLink | None:
+    """The started link when ``[club]`` is enabled (None: the table plays alone, and ``report``
+    has said why if it was meant to join its club)."""
+    if not config.enabled:
+        return None
+    link = ClubLink(config, players, report)
+    return link if link.start() else None

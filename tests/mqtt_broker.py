@@ -1,0 +1,103 @@
+"""A real Mosquitto (Debian's ``mosquitto`` package) on 127.0.0.1 for the club link's tests and bench,
+set up as the README tells a club to: no anonymous clients, each table its own password, and an
+access list that lets a table write only under its own name (``firmware.club``)."""
+
+from __future__ import annotations
+
+import getpass
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Callable
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+STARTUP_LIMIT = 60.0
+"""Seconds the broker may take to listen before a test fails (generous: the machine is shared)."""
+
+ACL = """\
+# every table reads the whole club and writes only under its own name (%u: its user name); "pattern"
+# lines apply to every user ("topic" lines before any "user" line only to anonymous clients)
+pattern read {topic}/#
+pattern readwrite {topic}/%u/#
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(condition: Callable[[], object], what: str, limit: float = STARTUP_LIMIT) -> None:
+    """Poll ``condition`` until it holds; fail after ``limit`` seconds (a hung test, not a slow one)."""
+    end = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.05)
+
+
+class Broker:
+    """Mosquitto with a password for each of ``tables`` (the password is the name reversed) and
+    persistence in ``directory``, so a restart keeps the retained messages. :meth:`stop` and
+    :meth:`start` again on the same port stand for the club's server going away and coming back."""
+
+    def __init__(self, directory: Path, tables: tuple[str, ...] = ("table-1", "table-2", "table-3"),
+                 topic: str = "tantrix") -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.tables = tables
+        self.process: subprocess.Popen[bytes] | None = None
+        directory.mkdir(parents=True, exist_ok=True)
+        passwords = directory / "passwords"
+        for table in tables:
+            subprocess.run(["mosquitto_passwd", *([] if passwords.exists() else ["-c"]), "-b", str(passwords),
+                            table, self.password(table)], check=True, capture_output=True)
+        (directory / "acl").write_text(ACL.format(topic=topic))
+        (directory / "mosquitto.conf").write_text(
+            f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
+            f"acl_file {directory / 'acl'}\nmax_queued_messages 100000\npersistence true\npersistence_location {directory}/\n"
+            f"autosave_interval 1\nuser {getpass.getuser()}\nlog_dest file {directory / 'mosquitto.log'}\nlog_type all\n")
+
+    @staticmethod
+    def password(table: str) -> str:
+        return table[::-1]
+
+    def password_file(self, table: str) -> Path:
+        path = self.directory / f"{table}.password"
+        path.write_text(self.password(table) + "\n")
+        path.chmod(0o600)
+        return path
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.directory / "mosquitto.conf")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+        def listening() -> bool:
+            if self.process is not None and self.process.poll() is not None:
+                raise AssertionError(f"mosquitto exited: {self.process.stderr.read().decode() if self.process.stderr else ''}")
+            with socket.socket() as probe:
+                return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
+        wait_until(listening, "mosquitto to listen")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            if self.process.stderr is not None:
+                self.process.stderr.close()
+            self.process = None
+
+    def __enter__(self) -> Broker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

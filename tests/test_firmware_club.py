@@ -1,0 +1,291 @@
+"""firmware.club: a club's tables as one, through a real Mosquitto on 127.0.0.1 (each table its own
+password, an access list letting it write under its own name only). Three simulated tables (each its
+own SQLite store) play games; one is cut off and comes back, the broker goes away and comes back;
+every table ends with the same players, games, records and ratings, none counted twice. Every wait
+is for a condition (``wait_until``), never for a time."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from engine.ratings import outcome_of_record
+from firmware.club import ClubLink, open_club
+from firmware.config import ClubConfig, load_config
+from firmware.players import Players
+from firmware.runtime import Launch, Runtime
+from firmware.store import SqliteStore
+from web.database import KioskDatabase
+from mqtt_broker import Broker, free_port, wait_until
+
+@pytest.fixture
+def broker(tmp_path):
+    with Broker(tmp_path / "broker") as broker:
+        yield broker
+
+
+class Table:
+    """One kiosk's part in the club: its store, its players, its link (None while cut off)."""
+
+    def __init__(self, directory: Path, broker: Broker, name: str) -> None:
+        self.name, self.broker = name, broker
+        self.store = SqliteStore(directory / name)
+        self.players = Players(self.store)
+        self.reports: list[str] = []
+        self.link: ClubLink | None = None
+
+    def connect(self, password_file: Path | None = None) -> ClubLink:
+        config = ClubConfig(enabled=True, broker="127.0.0.1", port=self.broker.port, table=self.name,
+                            password_file=str(password_file or self.broker.password_file(self.name)))
+        self.link = ClubLink(config, self.players, self.reports.append, reconnect=(1, 2), poll=0.05)
+        assert self.link.start()
+        return self.link
+
+    def cut_off(self) -> None:
+        assert self.link is not None
+        self.link.close()
+        self.link = None
+
+    def status(self) -> dict[str, Any]:
+        assert self.link is not None
+        return self.link.status()
+
+    def play(self, *seats: str | None, winner: int = 0) -> str:
+        """A finished two-seat game as the strategy screen keeps it: its record, then its rating.
+        ``seats``: player ids, or None for the robot (club level)."""
+        colours = ("R", "Y")
+        record = {"seats": [{"colour": c, "robot": None if s else "club"} for c, s in zip(colours, seats)],
+                  "events": [], "result": {"reason": "all-placed", "winner": colours[winner],
+                                           "scores": {c: 10 if i == winner else 7 for i, c in enumerate(colours)}}}
+        record_id = self.store.add_record("tantrix", record)
+        outcome = outcome_of_record(uuid.uuid4().hex, record, list(seats))
+        assert outcome is not None
+        self.players.record_game("tantrix", outcome, record_id)
+        return outcome.game
+
+    def view(self) -> tuple[Any, ...]:
+        """What must be the same on every table: players, games with their records, the ladder."""
+        games = [(g.id, g.kind, g.finished, g.outcome, g.record) for g in self.players.shared_games()]
+        ladder = [(row.player.id, row.player.name, row.rating, row.games) for row in self.players.ladder()]
+        return sorted(self.players.all(), key=lambda p: p.id), games, ladder
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.close()
+        self.store.close()
+
+
+@pytest.fixture
+def tables(tmp_path, broker):
+    made = [Table(tmp_path, broker, name) for name in broker.tables]
+    yield made
+    for table in made:
+        table.close()
+
+
+def all_alike(tables: list[Table], games: int) -> bool:
+    if any(table.players.stale() for table in tables):
+        return False  # games taken, their ratings not yet computed again
+    views = [table.view() for table in tables]
+    return len(views[0][1]) == games and all(view == views[0] for view in views)
+
+
+def test_three_tables_one_cut_off_end_with_the_same_games_and_ladder(tables):
+    one, two, three = tables
+    for table in tables:
+        table.connect()
+    ana, bo = one.players.create("Ana"), one.players.create("Bo")
+    cy = two.players.create("Cy")
+    di = three.players.create("Di", "blue:star")
+    wait_until(lambda: all(len(t.players.all()) == 4 for t in tables), "every table to know the 4 players")
+    one.play(ana.id, bo.id)
+    two.play(cy.id, ana.id, winner=1)  # Ana, of table 1, plays at table 2
+    three.play(di.id, None)
+    wait_until(lambda: all_alike(tables, 3), "the first 3 games everywhere")
+
+    three.cut_off()  # its Wi-Fi is gone: it keeps playing alone, from its own database
+    eve = one.players.create("Eve")
+    one.play(ana.id, eve.id)
+    two.players.rename(cy.id, "Cyril")
+    offline = [three.play(di.id, bo.id), three.play(ana.id, di.id, winner=1)]
+    eve_again = three.players.create("Eve")  # Eve signs up again here, which cannot know her
+    offline.append(three.play(eve_again.id, di.id))
+    assert three.players.unshared()[0] and len(three.players.shared_games()) == 6
+
+    three.connect()  # back: it publishes what it kept and receives what it missed
+    wait_until(lambda: all_alike(tables, 7), "all 7 games, and the same ladder, on the three tables")
+    wait_until(lambda: three.status()["unsent"] == 0, "table 3 to have nothing left to send")
+    players, games, ladder = one.view()
+    assert len({game[0] for game in games}) == 7 and set(offline) <= {game[0] for game in games}
+    assert sorted(p.name for p in players) == ["Ana", "Bo", "Cyril", "Di", "Eve", "Eve"]
+    by_id = {game[0]: game for game in games}
+    kept_at_three = {g.id: g.record for g in three.players.shared_games()}
+    assert all(by_id[game][4] == kept_at_three[game] and by_id[game][4]["seats"] for game in offline)
+    assert {row[0]: row[3] for row in ladder}[di.id] == 4  # Di's games from both sides of the cut
+    for table in tables:  # the ladder is the one the games in order give
+        before = table.view()[2]
+        table.players.recompute()
+        assert table.view()[2] == before
+        assert table.status()["dropped"] == 0
+
+    # staff at table 1 see Eve twice and merge her: every table follows, ratings recomputed
+    one.players.merge(eve_again.id, eve.id)
+    wait_until(lambda: all(len(t.players.all()) == 5 for t in tables) and all_alike(tables, 7),
+               "the merge on every table")
+    rows = {row[0]: row for row in one.view()[2]}
+    assert eve_again.id not in rows and rows[eve.id][3] == 2
+
+
+def test_the_broker_away_and_back_loses_and_doubles_nothing(broker, tables):
+    one, two, _ = tables
+    one.connect(), two.connect()
+    ana = one.players.create("Ana")
+    wait_until(lambda: two.players.all() == [ana], "Ana at table 2")
+    broker.stop()
+    wait_until(lambda: one.status()["state"] == "retrying" and two.status()["state"] == "retrying",
+               "both tables to notice the broker is gone")
+    played = one.play(ana.id, None)
+    bo = two.players.create("Bo")
+    two.play(bo.id, ana.id)
+    wait_until(lambda: one.status()["unsent"] == 1 and two.status()["unsent"] == 2, "the unsent work counted")
+    assert one.players.ladder()[0].games == 1  # the table's own ladder goes on meanwhile
+
+    broker.start()  # same port, its retained messages kept on disk
+    wait_until(lambda: all_alike([one, two], 2) and len(one.players.all()) == 2, "both tables to catch up")
+    wait_until(lambda: one.status()["state"] == "connected" and one.status()["unsent"] == 0, "table 1 settled")
+    assert [game[0] for game in one.view()[1]].count(played) == 1
+    assert {row[0]: row[3] for row in two.view()[2]}[ana.id] == 2
+
+
+def raw_client(broker: Broker, table: str) -> mqtt.Client:
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{table}")
+    client.username_pw_set(table, broker.password(table))
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    wait_until(client.is_connected, "the raw client to connect")
+    return client
+
+
+def test_redelivered_forged_and_garbled_messages_count_once_or_not_at_all(broker, tables):
+    _, two, _ = tables
+    two.connect()
+    sender = raw_client(broker, "table-1")
+    try:
+        game = {"id": "g1", "kind": "tantrix", "finished": 1000.0, "origin": "table-1",
+                "outcome": {"game": "g1", "sides": [["p-ana"], ["robot:club"]], "ranks": [1, 2]}, "record": None}
+        ana = {"id": "p-ana", "name": "Ana", "avatar": "green:star", "created": 1.0, "updated": 1.0,
+               "merged_into": None, "deleted": None}
+        publish = lambda topic, payload: sender.publish(  # noqa: E731
+            topic, payload if isinstance(payload, str) else json.dumps(payload), qos=1, retain=True).wait_for_publish(30)
+        publish("tantrix/table-1/player/p-ana", ana)
+        publish("tantrix/table-1/game/g1", game)
+        publish("tantrix/table-1/game/g1", game)  # delivered twice
+        publish("tantrix/table-1/game/g2", "{not json")
+        publish("tantrix/table-1/game/g3", {**game, "id": "g3", "origin": "table-3",
+                                            "outcome": {**game["outcome"], "game": "g3"}})  # claims another origin
+        publish("tantrix/table-1/player/p-bad", {**ana, "id": "p-bad", "name": "<script>"})
+        publish("tantrix/table-3/game/g4", {**game, "id": "g4", "origin": "table-3",
+                                            "outcome": {**game["outcome"], "game": "g4"}})  # the broker refuses it
+        publish("tantrix/table-1/player/p-last", {**ana, "id": "p-last", "name": "Last"})  # comes after all
+        wait_until(lambda: any(p.name == "Last" for p in two.players.all()), "the last message")
+        assert [g.id for g in two.players.shared_games()] == ["g1"]
+        assert two.players.ladder()[0].games == 1 and two.status()["dropped"] == 3
+        assert {p.name for p in two.players.all()} == {"Ana", "Last"}
+        two.cut_off()  # the retained messages all come again on reconnection: still once
+        link = two.connect()
+        wait_until(lambda: link.status()["received_players"] >= 2, "the retained messages again")
+        assert [g.id for g in two.players.shared_games()] == ["g1"] and two.players.ladder()[0].games == 1
+    finally:
+        sender.loop_stop()
+        sender.disconnect()
+
+
+def test_no_broker_leaves_the_table_playing_and_counting_what_waits(tmp_path):
+    store = SqliteStore(tmp_path / "alone")
+    players = Players(store)
+    config = ClubConfig(enabled=True, broker="127.0.0.1", port=free_port(), table="table-9")
+    link = ClubLink(config, players, reconnect=(1, 2), poll=0.05)
+    try:
+        assert link.start()
+        wait_until(lambda: link.status()["state"] == "retrying", "the link to retry")
+        ana = players.create("Ana")
+        players.record_game("tantrix", outcome_of_record("g1", {
+            "seats": [{"colour": "R", "robot": None}, {"colour": "Y", "robot": "club"}], "events": [],
+            "result": {"reason": "all-placed", "winner": "R", "scores": {"R": 3, "Y": 1}}}, [ana.id]))
+        wait_until(lambda: link.status()["unsent"] == 2, "the game and the player waiting")
+        assert players.ladder()[0].games == 1 and "cannot reach 127.0.0.1" in link.status()["detail"]
+    finally:
+        link.close()
+        store.close()
+    assert link.status()["state"] == "off"
+
+
+def test_a_wrong_password_is_refused_and_shown(tmp_path, broker, tables):
+    wrong = tmp_path / "wrong"
+    wrong.write_text("not-the-password")
+    link = tables[0].connect(password_file=wrong)
+    wait_until(lambda: link.status()["state"] == "refused", "the refusal")
+    assert "refused" in link.status()["detail"]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_broken_club_table_turns_the_link_off_never_weaker(tmp_path):
+    good = '[club]\nenabled = true\nbroker = "club.local"\ntable = "table-2"\ntls = true\n'
+    config = load_config(write(tmp_path, good), environ={})
+    assert config.club.enabled and config.club.tls and config.warnings == ()
+    config = load_config(write(tmp_path, good.replace("tls = true", 'tls = "yes"')), environ={})
+    path = tmp_path / "config.toml"
+    assert not config.club.enabled
+    assert config.warnings == (f'{path}: club.tls = "yes": expected true or false; using the default false',
+                               f"{path}: [club] club.tls refused: the club link stays off until the table is fixed "
+                               f"(never run with a weaker setting)")
+    config = load_config(write(tmp_path, good.replace('table = "table-2"', 'table = "table 2!"')), environ={})
+    assert not config.club.enabled and "club.table" in config.warnings[0] and "letters, digits" in config.warnings[0]
+    config = load_config(write(tmp_path, '[club]\nenabled = true\nbroker = "club.local"\n'), environ={})
+    assert not config.club.enabled and config.warnings == (
+        f"{path}: [club] club.table not given: the club link stays off until the table is fixed "
+        f"(never run with a weaker setting)",)
+    config = load_config(write(tmp_path, good.replace("tls = true", 'password_file = "secret.txt"')), environ={})
+    assert not config.club.enabled and "club.password_file" in config.warnings[0] and "absolute path" in config.warnings[0]
+
+
+def test_files_the_link_cannot_read_keep_the_table_alone(tmp_path):
+    store = SqliteStore(tmp_path / "state")
+    reports: list[str] = []
+    try:
+        missing = ClubConfig(enabled=True, broker="127.0.0.1", table="table-1", password_file=str(tmp_path / "none"))
+        assert open_club(missing, Players(store), reports.append) is None
+        assert len(reports) == 1 and str(tmp_path / "none") in reports[0] and "plays alone" in reports[0]
+        no_ca = ClubConfig(enabled=True, broker="127.0.0.1", table="table-1", tls=True, ca_file=str(tmp_path / "ca.pem"))
+        link = ClubLink(no_ca, Players(store), reports.append)
+        assert not link.start() and link.status()["state"] == "off" and len(reports) == 2
+        assert open_club(ClubConfig(), Players(store), reports.append) is None  # the default: no link at all
+    finally:
+        store.close()
+
+
+def test_the_kiosk_joins_its_club_and_leaves_the_link_for_the_staff_page(tmp_path, broker):
+    config = write(tmp_path, f'[storage]\ndirectory = "{tmp_path / "state"}"\n[club]\nenabled = true\n'
+                             f'broker = "127.0.0.1"\nport = {broker.port}\ntable = "table-1"\n'
+                             f'password_file = "{broker.password_file("table-1")}"\n')
+    with Runtime(Launch(str(config), simulate=True), environ={}) as runtime:
+        assert runtime.club is not None
+        wait_until(lambda: runtime.club.status()["state"] == "connected", "the kiosk's link")
+        runtime.status.tick()  # what the UI's clock does once a second
+        club = KioskDatabase(tmp_path / "state").status()["club"]
+        assert club["state"] == "connected" and club["table"] == "table-1" and club["unsent"] == 0
+    assert runtime.club.status()["state"] == "off"  # closed with the kiosk
+    alone_config = write(tmp_path, f'[storage]\ndirectory = "{tmp_path / "alone"}"\n')
+    with Runtime(Launch(str(alone_config), simulate=True), environ={}) as alone:
+        alone.status.tick()
+        assert alone.club is None and KioskDatabase(alone.store.path.parent).status()["club"] is None
