@@ -145,6 +145,10 @@ class ColourAnalysis:
                 self.path_of[i] = number
         self.potential = self._aggregate([], set(), self.best_loop)
         self._around: dict[Cell, tuple[dict[Cell, int], set[int], tuple[int, ...]]] = {}
+        # the most a lone tile of this colour can be worth: one tile and two open ends (a chance
+        # is at most 1, or the endgame's factor)
+        weights = evaluator.weights
+        self._lone = 1.0 + 2 * weights.growth * evaluator.stage * max(1.0, weights.endgame_open)
         self._known: dict[tuple[Cell, str], float] = {}
 
     def closes_loop(self, cell: Cell, face: str) -> int:
@@ -176,8 +180,8 @@ class ColourAnalysis:
             around = self._around[cell] = self._neighbourhood(cell)
         touched, affected, facing = around
         colour = self.colour
-        if not affected and colour not in face:
-            return self.potential
+        if not affected and (colour not in face or self.potential >= self._lone):
+            return self.potential  # it touches none of this colour's chains: a lone tile at best
         seen = (cell, "".join(c if c == colour or d in facing else "." for d, c in enumerate(face)))
         value = self._known.get(seen)
         if value is None:
