@@ -130,3 +130,18 @@ def test_the_club_closes_fewer_small_loops_of_its_own_than_without_the_booklets_
     careless = small_own_loops(Club(Weights(small_loop=0.0)), range(1, 9))
     careful = small_own_loops(Club(), range(1, 9))
     assert careful < careless, (careful, careless)
+
+
+
+def test_each_playout_horizon_gives_the_same_values_for_the_same_seed_and_the_two_differ():
+    game = StrategyGame.new(2, robots=["club", "club"], seed=5)
+    while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
+        game.robot_move()
+    view = game.view()
+    found = {}
+    for horizon in (1, 2):
+        first = Master(iterations=8, horizon=horizon).search(view, random.Random(7))
+        again = Master(iterations=8, horizon=horizon).search(game.view(), random.Random(7))
+        found[horizon] = [c.values for c in first.children]
+        assert [c.values for c in again.children] == found[horizon]
+    assert found[1] != found[2]

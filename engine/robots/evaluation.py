@@ -24,7 +24,7 @@ blocks opponents' ends and forces their small loops as readily as it extends its
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from ..board import Board, fits
 from ..geometry import DIRECTIONS, Cell
@@ -136,13 +136,20 @@ class ColourAnalysis:
                             self.ends_at.setdefault(e, []).append(i)
             self.ends.append((found[0], found[1]))
         members = list(range(len(self.lengths)))
-        paths = _paths(members, self.lengths, self.ends, self._total_ends, {}, board.requirement, evaluator)
+        self._chances: dict[Cell, tuple[int, float]] = {}
+        paths = self._paths(members, self.lengths, self.ends, {}, "")
         self.path_of = [0] * len(self.lengths)
         self.paths: list[tuple[float, list[int]]] = sorted(paths, key=lambda item: -item[0])
         for number, (_, chains) in enumerate(self.paths):
             for i in chains:
                 self.path_of[i] = number
         self.potential = self._aggregate([], set(), self.best_loop)
+        self._around: dict[Cell, tuple[dict[Cell, int], set[int], tuple[int, ...]]] = {}
+        # the most a lone tile of this colour can be worth: one tile and two open ends (a chance
+        # is at most 1, or the endgame's factor)
+        weights = evaluator.weights
+        self._lone = 1.0 + 2 * weights.growth * evaluator.stage * max(1.0, weights.endgame_open)
+        self._known: dict[tuple[Cell, str], float] = {}
 
     def closes_loop(self, cell: Cell, face: str) -> int:
         """The length of the loop of this colour that a tile showing ``face`` on ``cell`` would
@@ -151,9 +158,6 @@ class ColourAnalysis:
         if self.colour in face and len(attached) == 2 and attached[0] == attached[1]:
             return self.lengths[attached[0]] + 1
         return 0
-
-    def _total_ends(self, cell: Cell) -> int:
-        return len(self.ends_at.get(cell, ()))
 
     def _aggregate(self, extra: list[float], dropped: set[int], best_loop: int) -> float:
         """The best of the unchanged paths (those not ``dropped``), the ``extra`` ones and loops."""
@@ -165,16 +169,41 @@ class ColourAnalysis:
         return max(best, float(best_loop))
 
     def after(self, cell: Cell, face: str) -> float:
-        """The potential once a tile showing ``face`` goes on the empty ``cell``."""
+        """The potential once a tile showing ``face`` goes on the empty ``cell``.
+
+        A search asks this for every placement of every position it plays through, so answers are
+        kept per (cell, the part of ``face`` that matters): the edges showing this colour and those
+        facing an end of one of its chains. Whatever else the face shows changes nothing here, so
+        the many placements that differ only there are worked out once."""
+        around = self._around.get(cell)
+        if around is None:
+            around = self._around[cell] = self._neighbourhood(cell)
+        touched, affected, facing = around
         colour = self.colour
+        if not affected and (colour not in face or self.potential >= self._lone):
+            return self.potential  # it touches none of this colour's chains: a lone tile at best
+        seen = (cell, "".join(c if c == colour or d in facing else "." for d, c in enumerate(face)))
+        value = self._known.get(seen)
+        if value is None:
+            value = self._known[seen] = self._after(cell, face, touched, affected)
+        return value
+
+    def _neighbourhood(self, cell: Cell) -> tuple[dict[Cell, int], set[int], tuple[int, ...]]:
+        """For a tile on ``cell``: the cells it touches (itself as -1, each neighbour by its
+        direction), the chains ending in them, and the directions that face a chain's end."""
         q, r = cell
         ends_at = self.ends_at
         touched = {cell: -1}
         for d, dq, dr in _NEAR:
             touched[(q + dq, r + dr)] = d
         affected = {i for t in touched for i in ends_at.get(t, ())}
-        if not affected and colour not in face:
-            return self.potential
+        facing = tuple(d for t, d in touched.items() if d >= 0 and t in ends_at)
+        return touched, affected, facing
+
+    def _after(self, cell: Cell, face: str, touched: dict[Cell, int], affected: set[int]) -> float:
+        colour = self.colour
+        q, r = cell
+        ends_at = self.ends_at
         dropped = {self.path_of[i] for i in affected}
         local = [i for number in dropped for i in self.paths[number][1]]
         lengths = {i: self.lengths[i] for i in local}
@@ -198,46 +227,62 @@ class ColourAnalysis:
                 lengths[-1] = length
                 ends[-1] = (new_ends[0], new_ends[1])
 
-        requirement = self.board.requirement
-
-        def need_of(e: Cell) -> str:
-            need = requirement(e)
-            d = touched.get(e)
-            if d is None or d < 0:
-                return need
-            side = (d + 3) % 6
-            return need[:side] + face[d] + need[side + 1:]
-
         members = list(lengths)
-        paths = _paths(members, lengths, ends, self._total_ends, touched, need_of, self.evaluator)
+        paths = self._paths(members, lengths, ends, touched, face)
         return self._aggregate([v for v, _ in paths], dropped, best_loop)
 
+    def _chance(self, e: Cell) -> tuple[int, float]:
+        """How many of this colour's ends point into the empty ``e`` as the board stands, and the
+        chance :meth:`Evaluator.chance` gives it (kept: a search asks again for every placement
+        that leaves ``e`` alone)."""
+        found = self._chances.get(e)
+        if found is None:
+            count = len(self.ends_at.get(e, ()))
+            chance = 0.0 if count > 2 else self.evaluator.chance(self.board.requirement(e), count)
+            found = self._chances[e] = (count, chance)
+        return found
 
-def _paths(members: list[int], lengths: Any, ends: Any, base_count: Callable[[Cell], int],
-           touched: dict[Cell, int], need_of: Callable[[Cell], str], evaluator: Evaluator,
-           ) -> list[tuple[float, list[int]]]:
-    """Every path or cycle among the chains ``members`` (``lengths[i]``, ``ends[i]``), joined at
-    cells where exactly two ends meet, with its worth and its chains. Ends meeting in a cell are
-    counted among the members in the ``touched`` cells, elsewhere by ``base_count``."""
-    at: dict[Cell, list[int]] = {}
-    for i in members:
-        for e in ends[i]:
-            at.setdefault(e, []).append(i)
-    index = {i: n for n, i in enumerate(members)}
-    links: list[tuple[int, int, float]] = []
-    opens: list[list[float]] = [[] for _ in members]
-    for e, chains in at.items():
-        count = len(chains) if e in touched else base_count(e)
-        if count > 2:  # no tile carries a colour three times: every end here is dead
-            for i in chains:
-                opens[index[i]].append(0.0)
-        elif count == 2:
-            links.append((index[chains[0]], index[chains[1]], evaluator.chance(need_of(e), 2)))
-        else:
-            opens[index[chains[0]]].append(evaluator.chance(need_of(e), 1))
-    growth = evaluator.weights.growth * evaluator.stage
-    return [(value, [members[n] for n in nodes])
-            for value, nodes in _components([lengths[i] for i in members], links, opens, growth)]
+    def _paths(self, members: list[int], lengths: Any, ends: Any, touched: dict[Cell, int], face: str,
+               ) -> list[tuple[float, list[int]]]:
+        """Every path or cycle among the chains ``members`` (``lengths[i]``, ``ends[i]``), joined
+        at cells where exactly two ends meet, with its worth and its chains. In the ``touched``
+        cells (a tile showing ``face`` goes on the one at -1, the others see its side d) the ends
+        are counted among the members and the requirement changes; elsewhere the board's hold."""
+        evaluator = self.evaluator
+        at: dict[Cell, list[int]] = {}
+        for n, i in enumerate(members):
+            for e in ends[i]:
+                found = at.get(e)
+                if found is None:
+                    at[e] = [n]
+                else:
+                    found.append(n)
+        links: list[tuple[int, int, float]] = []
+        opens: list[list[float]] = [[] for _ in members]
+        for e, chains in at.items():
+            d = touched.get(e)
+            if d is None:
+                count, chance = self._chance(e)
+            else:
+                count = len(chains)
+                if count > 2:
+                    chance = 0.0
+                else:
+                    need = self.board.requirement(e)
+                    if d >= 0:
+                        side = (d + 3) % 6
+                        need = need[:side] + face[d] + need[side + 1:]
+                    chance = evaluator.chance(need, count)
+            if count > 2:  # no tile carries a colour three times: every end here is dead
+                for n in chains:
+                    opens[n].append(0.0)
+            elif count == 2:
+                links.append((chains[0], chains[1], chance))
+            else:
+                opens[chains[0]].append(chance)
+        growth = evaluator.weights.growth * evaluator.stage
+        return [(value, [members[n] for n in nodes])
+                for value, nodes in _components([lengths[i] for i in members], links, opens, growth)]
 
 
 def _components(lengths: list[int], links: list[tuple[int, int, float]], opens: list[list[float]],

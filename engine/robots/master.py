@@ -7,16 +7,19 @@ with the fills it forces played out, engine.robots.club). An iteration picks one
 with **progressive widening**: only the best ``widen * sqrt(n)`` of them are in play after ``n``
 iterations, so the search spends its work on the promising placements and reaches the others
 only when they stay close. It then plays that determinization forward with the club policy for
-every seat: the rest of its own turn (forced fills, free move, fills again, draws), every other
-player's whole turn with their real hands, and its own next turn, then judges the position from
-its own side with the evaluation (a finished game by its scores). The placement visited most
-wins, the best mean breaking ties.
+every seat: the rest of its own turn (forced fills, free move, fills again, draws) and every
+other player's whole turn with their real hands (``horizon`` 2 adds its own next turn), then
+judges the position from its own side with the evaluation (a finished game by its scores). A fill
+with one legal placement is made without judging. The placement visited most wins, the best mean
+breaking ties. Its settings come from matches against the expert and an independent sparring
+robot (bench/master_tune.py, bench/RESULTS.md).
 
 A placement's k-th visit uses the k-th determinization, so placements are compared on the same
 luck. Its work is bounded by ``iterations`` (and wall-clock ``cap`` seconds only as a safety net),
 so for a given seed and budget its choice is the same on a busy machine or a slow Pi. Iterations
 are evaluated in batches of ``batch`` chosen by UCB with a virtual loss; ``workers`` > 1 spreads a
-batch over worker processes, which changes the speed and never the choice.
+batch over worker processes, which changes the speed and never the choice (a batch of 6 splits
+evenly over the 2 or 3 workers a Pi's spare cores give).
 
 Partners in Doubles share a colour, so the evaluation never counts a partner's line against it.
 Every visit records what happened on its own colour and the best opponent's, which the coach
@@ -61,9 +64,11 @@ class Search:
     choice: Placement
 
 
-def rollout(view: StrategyGame, placement: Placement, seed: int, weights: Weights = WEIGHTS) -> float:
+def rollout(view: StrategyGame, placement: Placement, seed: int, weights: Weights = WEIGHTS,
+            horizon: int = 1) -> float:
     """The value for the mover of ``placement`` in the determinization ``seed``: the game played
-    on with the club policy until the mover's next turn is over (or the game), then judged."""
+    on with the club policy through the other players' turns (``horizon`` 1: the replies the move
+    meets) or also the mover's own next turn (``horizon`` 2), or to its end, then judged."""
     rng = random.Random(seed)
     me = view.turn
     assert me is not None
@@ -77,7 +82,13 @@ def rollout(view: StrategyGame, placement: Placement, seed: int, weights: Weight
                 break
             stage = 1
         elif stage == 1:
+            if horizon < 2:
+                break
             stage = 2
+        legal = game.legal()
+        if len(legal) == 1:  # a forced fill: nothing to judge
+            game.place(legal[0])
+            continue
         options = ranked(game, weights, fills=False)
         top = options[0][0]
         game.place(rng.choice([p for value, p in options if value >= top - 1e-9]))
@@ -90,15 +101,17 @@ def rollout(view: StrategyGame, placement: Placement, seed: int, weights: Weight
     return judge.value(game.board, mine, others)
 
 
-def _rollouts(view: StrategyGame, jobs: Sequence[tuple[Placement, int]], weights: Weights) -> list[float]:
-    return [rollout(view, p, seed, weights) for p, seed in jobs]
+def _rollouts(view: StrategyGame, jobs: Sequence[tuple[Placement, int]], weights: Weights,
+              horizon: int) -> list[float]:
+    return [rollout(view, p, seed, weights, horizon) for p, seed in jobs]
 
 
 class Master:
     name = "master"
 
-    def __init__(self, iterations: int = 64, widen: float = 1.5, exploration: float = 0.7,
-                 batch: int = 4, workers: int = 1, cap: float = 30.0, weights: Weights = WEIGHTS) -> None:
+    def __init__(self, iterations: int = 96, widen: float = 1.5, exploration: float = 0.7,
+                 batch: int = 6, workers: int = 1, cap: float = 30.0, weights: Weights = WEIGHTS,
+                 horizon: int = 1) -> None:
         self.iterations = iterations
         self.widen = widen
         self.exploration = exploration
@@ -106,6 +119,7 @@ class Master:
         self.workers = workers
         self.cap = cap
         self.weights = weights
+        self.horizon = horizon
         self._pool: Executor | None = None
         self.last: Search | None = None
 
@@ -164,12 +178,12 @@ class Master:
 
     def _evaluate(self, view: StrategyGame, jobs: list[tuple[Placement, int]]) -> list[float]:
         if self.workers <= 1 or len(jobs) < 2:
-            return _rollouts(view, jobs, self.weights)
+            return _rollouts(view, jobs, self.weights, self.horizon)
         if self._pool is None:
             # a fork server, not fork: the kiosk's process has threads and a GL context
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"))
         parts = [jobs[i:: self.workers] for i in range(self.workers)]
-        futures = [self._pool.submit(_rollouts, view, part, self.weights) for part in parts if part]
+        futures = [self._pool.submit(_rollouts, view, part, self.weights, self.horizon) for part in parts if part]
         results = [f.result() for f in futures]
         values: list[float] = [0.0] * len(jobs)
         for i, part in enumerate(results):
