@@ -27,7 +27,7 @@ from engine import modes as engine_modes
 from . import theme
 from .devices_view import SimulatedPanel, StatusBadge
 from .i18n import LANGUAGES, i18n
-from .modes import Family, entry, family, resume_factory
+from .modes import Family, entry, family, load_screens, resume_factory
 from .screens.attract import AttractScreen
 from .screens.home import HomeScreen
 from .screens.ladder import add_ladder_button
@@ -110,6 +110,7 @@ class KioskApp(App):
         Config.set("kivy", "exit_on_escape", "0")
         Window.bind(on_request_close=self._on_request_close, on_key_down=self._key_down, on_key_up=self._key_up)
         Window.clearcolor = theme.TABLE_DARK
+        load_screens()  # every game's screens now, not at a visitor's first tap (and not later in the day)
         language = self.services.settings.language
         i18n.language = language if language in LANGUAGES else "en"
         root = Root(self)
