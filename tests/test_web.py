@@ -55,6 +55,18 @@ def wait_for(browser, condition, what: str):
     return WebDriverWait(browser, WAIT, poll_frequency=0.02).until(lambda b: condition(b), message=what)
 
 
+def open_staff_page(browser, base: str) -> None:
+    """The staff page, signed in: with the session an earlier test opened in this browser, or by
+    typing the PIN (each test stands alone, whichever worker or order runs it)."""
+    browser.get(base + "/staff")
+    wait_for(browser, lambda b: b.find_element(By.ID, "dashboard").is_displayed()
+             or b.find_element(By.ID, "login").is_displayed(), "the staff page")
+    if not browser.find_element(By.ID, "dashboard").is_displayed():
+        browser.find_element(By.ID, "pin").send_keys(STAFF_PIN)
+        browser.find_element(By.ID, "sign-in").click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "dashboard").is_displayed(), "the staff page opens")
+
+
 def sign_in(base: str, pin: str = STAFF_PIN) -> tuple[int, str]:
     status, headers, _ = request(base + "/api/login", json.dumps({"pin": pin}).encode(), JSON)
     return status, headers.get("set-cookie", "").split(";")[0]
@@ -64,6 +76,8 @@ def sign_in(base: str, pin: str = STAFF_PIN) -> tuple[int, str]:
 
 
 def test_staff_sign_in_refuses_a_wrong_pin_then_takes_the_right_one(server, phone):
+    phone.get(server + "/staff")
+    phone.delete_all_cookies()  # signed out, whatever ran before in this browser
     phone.get(server + "/staff")
     phone.find_element(By.ID, "pin").send_keys("1111")
     phone.find_element(By.ID, "sign-in").click()
@@ -81,8 +95,7 @@ def test_a_brightness_and_a_language_set_on_the_staff_page_reach_the_running_kio
     settings = KioskSettings(load_config(config_path), store, Reports())
     seen: list[object] = []
     settings.on_brightness, settings.on_language = seen.append, seen.append
-    phone.get(server + "/staff")
-    wait_for(phone, lambda b: b.find_element(By.ID, "dashboard").is_displayed(), "the session is still open")
+    open_staff_page(phone, server)
     wait_for(phone, lambda b: b.find_element(By.ID, "language").get_attribute("value") == "en", "settings shown")
     phone.execute_script("const s = document.getElementById('brightness'); s.value = 70;"
                          "s.dispatchEvent(new Event('input'));")
@@ -109,8 +122,7 @@ def test_the_staff_page_shows_the_ladder_and_the_club_link(kiosk, server, phone)
         "detail": "cannot reach club.local:8883; trying again", "since": time.time(), "unsent": 3,
         "received_games": 5, "received_players": 2, "published": 0, "dropped": 0,
         "tables": {"table-1": {"online": True, "heard": time.time()}}}})
-    phone.get(server + "/staff")
-    wait_for(phone, lambda b: b.find_element(By.ID, "dashboard").is_displayed(), "the session is still open")
+    open_staff_page(phone, server)
     wait_for(phone, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#ladder tbody tr")) == 2, "the ladder")
     rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
             for tr in phone.find_elements(By.CSS_SELECTOR, "#ladder tbody tr")]
