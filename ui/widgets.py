@@ -18,6 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from . import theme
@@ -71,6 +72,18 @@ class TLabel(Translated, Label):
         self.font_size = theme.font(self.scale)
         self.text_size = (self.width, None)
         self._refit()
+
+
+def scrolling_grid(cols: int, row_height: float, spacing: float | tuple[float, float]) -> tuple[ScrollView, GridLayout]:
+    """Rows of a fixed height that scroll up and down once they outgrow their room (the players,
+    the ladder, a tournament's pairings and standings): the view to lay out and the grid to fill."""
+    u = theme.unit()
+    grid = GridLayout(cols=cols, spacing=spacing, size_hint=(1, None), row_default_height=row_height,
+                      row_force_default=True)
+    grid.bind(minimum_height=grid.setter("height"))
+    view = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
+    view.add_widget(grid)
+    return view, grid
 
 
 def panel_background(widget: Widget, colour: theme.RGBA = theme.PANEL, radius: float = 0.25) -> None:

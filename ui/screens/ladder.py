@@ -7,14 +7,12 @@ from typing import Any, Callable, Sequence
 
 from kivy.graphics import Color, Line
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .. import theme
 from ..i18n import N_
-from ..widgets import TButton, TLabel, panel_background
+from ..widgets import TButton, TLabel, panel_background, scrolling_grid
 from .players import Avatar, _top_bar
 
 
@@ -56,11 +54,7 @@ class LadderScreen(Screen):
         panel_background(root, theme.TABLE_DARK, radius=0)
         top, _heading = _top_bar(N_("Ladder"), on_back, u)
         root.add_widget(top)
-        self.rows = GridLayout(cols=1, spacing=u * 0.12, size_hint=(1, None), row_default_height=u * 1.1,
-                               row_force_default=True)
-        self.rows.bind(minimum_height=self.rows.setter("height"))
-        scroll = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
-        scroll.add_widget(self.rows)
+        scroll, self.rows = scrolling_grid(1, u * 1.1, u * 0.12)
         root.add_widget(scroll)
         self.add_widget(root)
         self.refresh()

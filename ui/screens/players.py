@@ -14,16 +14,14 @@ from typing import Any, Callable
 from kivy.graphics import Color, Line, Mesh
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from engine.players import ACCENTED, COLOURS, DEFAULT_AVATAR, NAME_MAX, SYMBOLS, BadName, Player
 
 from .. import theme
 from ..i18n import N_, _, i18n
-from ..widgets import TButton, TLabel, panel_background
+from ..widgets import TButton, TLabel, panel_background, scrolling_grid
 
 KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-.")
 NAME_RULES = {
@@ -123,11 +121,7 @@ class PlayerPickerScreen(Screen):
         panel_background(root, theme.TABLE_DARK, radius=0)
         top, self.heading = _top_bar(N_("Who sits here?"), on_back, u)
         root.add_widget(top)
-        self.grid = GridLayout(cols=3, spacing=u * 0.2, size_hint=(1, None), row_default_height=u * 1.3,
-                               row_force_default=True)
-        self.grid.bind(minimum_height=self.grid.setter("height"))
-        scroll = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
-        scroll.add_widget(self.grid)
+        scroll, self.grid = scrolling_grid(3, u * 1.3, u * 0.2)
         root.add_widget(scroll)
         self.add_widget(root)
         self.bind(width=lambda *_: setattr(self.grid, "cols", 4 if self.width > u * 20 else 3))

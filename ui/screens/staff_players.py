@@ -11,15 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 
 from engine.players import Player
 
 from .. import theme
 from ..i18n import N_, _
-from ..widgets import Confirm, TButton, TLabel, panel_background
+from ..widgets import Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import Avatar, NewPlayerScreen, _top_bar
 from .tournament import open_tournament
 
@@ -46,11 +44,7 @@ class StaffPlayersScreen(Screen):
         root.add_widget(top)
         self.message = TLabel(text="", scale=0.75, color=theme.ACCENT, size_hint=(1, None), height=u * 0.6)
         root.add_widget(self.message)
-        self.rows = GridLayout(cols=1, spacing=u * 0.12, size_hint=(1, None), row_default_height=u * 1.15,
-                               row_force_default=True)
-        self.rows.bind(minimum_height=self.rows.setter("height"))
-        scroll = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
-        scroll.add_widget(self.rows)
+        scroll, self.rows = scrolling_grid(1, u * 1.15, u * 0.12)
         root.add_widget(scroll)
         self.add_widget(root)
         self.refresh()

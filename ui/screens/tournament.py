@@ -20,9 +20,7 @@ import logging
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 
 from engine.clock import CASUAL_MINUTES
 from engine.game import StrategyGame
@@ -31,7 +29,7 @@ from engine.tournament import Tournament
 from .. import theme
 from ..i18n import N_, _
 from ..seat_players import fingerprint, seat_again
-from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background
+from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import _top_bar
 
 TOURNAMENT = "tournament"
@@ -126,16 +124,12 @@ class TournamentSetupScreen(Screen):
                               size_hint=(1, None), height=u * 0.6)
         root.add_widget(self.message)
         self.chips: list[Chip] = []
-        grid = GridLayout(cols=3, spacing=u * 0.12, size_hint=(1, None), row_default_height=u * 1.0,
-                          row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
+        scroll, grid = scrolling_grid(3, u * 1.0, u * 0.12)
         for player in app.services.players.all():
             chip = Chip(text=player.name, value=player.id, scale=0.8)
             chip.bind(on_release=lambda c: self.toggle(c))
             grid.add_widget(chip)
             self.chips.append(chip)
-        scroll = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
-        scroll.add_widget(grid)
         root.add_widget(scroll)
         self.rounds_row = self._row(root, N_("Rounds"), tuple((n, str(n)) for n in range(1, MOST_ROUNDS + 1)),
                                     self.rounds, lambda v: setattr(self, "rounds", v))
@@ -198,17 +192,9 @@ class TournamentScreen(Screen):
             top.add_widget(self.end_button)
         root.add_widget(top)
         body = BoxLayout(spacing=u * 0.3)
-        self.pairings = GridLayout(cols=1, spacing=u * 0.12, size_hint=(1, None), row_default_height=u * 1.0,
-                                   row_force_default=True)
-        self.pairings.bind(minimum_height=self.pairings.setter("height"))
-        left = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
-        left.add_widget(self.pairings)
+        left, self.pairings = scrolling_grid(1, u * 1.0, u * 0.12)
         body.add_widget(left)
-        self.standings = GridLayout(cols=5, spacing=(u * 0.1, u * 0.05), size_hint=(1, None),
-                                    row_default_height=u * 0.7, row_force_default=True)
-        self.standings.bind(minimum_height=self.standings.setter("height"))
-        right = ScrollView(do_scroll_x=False, bar_width=u * 0.15)
-        right.add_widget(self.standings)
+        right, self.standings = scrolling_grid(5, u * 0.7, (u * 0.1, u * 0.05))
         body.add_widget(right)
         root.add_widget(body)
         self.add_widget(root)
