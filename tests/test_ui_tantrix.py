@@ -248,7 +248,7 @@ def scenario_whole_game(app):
 
 
 def test_a_whole_game_by_touch_against_a_beginner_robot():
-    result = run_scenario("test_ui_tantrix", "scenario_whole_game", size=(800, 480), timeout=150)
+    result = run_scenario("test_ui_tantrix", "scenario_whole_game", size=(800, 480), timeout=400)
     assert result["placements"] == 56 and result["touch_placements"] >= 20
 
 
