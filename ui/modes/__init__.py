@@ -49,14 +49,15 @@ FAMILIES: tuple[Family, ...] = (
 )
 """The families, in home-screen order."""
 
+
 def family(key: str) -> Family:
     return next(f for f in FAMILIES if f.key == key)
 
 
 def load_screens() -> None:
-    """Import every module that registers screens: each registers them as it is imported (here,
-    not at the package's import: they import :mod:`ui.navigation`, and the app's own screens import
-    :data:`FAMILIES`)."""
+    """Import every module that registers screens: each registers them as it is imported (in a
+    function, not at this package's import: importing any family's module runs this package first,
+    which must not import that module back half-way)."""
     from ..screens import staff_players, tournament  # noqa: F401
     from .gobble import gobbles, solo as gobble_solo  # noqa: F401
     from .solo import learn, puzzles, solitaire  # noqa: F401
