@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "ui" / "modes"
 
@@ -124,3 +126,33 @@ def test_no_family_imports_another_familys_screens():
                  if family_of(source) is not None and family_of(target) not in (None, family_of(source))]
     assert crossings == []
     assert {family_of(m) for m in modules("ui")} >= {"strategy", "solo", "gobble", "tanagra"}
+
+
+def opened_names() -> dict[str, str]:
+    """Every name ``ui/`` opens (``app.open("x")``, ``self.app.open_family("y" if ... else "z")``),
+    with where."""
+    names: dict[str, str] = {}
+    for name, path in modules("ui").items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args
+                    and node.func.attr in ("open", "open_family") and ast.unparse(node.func.value) in ("app", "self.app")):
+                for constant in ast.walk(node.args[0]):
+                    if isinstance(constant, ast.Constant) and isinstance(constant.value, str):
+                        names[constant.value] = f"{name}:{node.lineno}"
+    return names
+
+
+def test_every_name_a_screen_opens_is_registered():
+    """A misspelt destination would fail only when a player taps its button: here it fails now."""
+    pytest.importorskip("kivy")
+    from ui import navigation
+    from ui.modes import FAMILIES, load_screens
+
+    load_screens()
+    opened = opened_names()
+    assert {"learn", "puzzles", "learning-game", "tantrix-game", "tournament", "staff-players"} <= set(opened)
+    for name, where in opened.items():
+        assert callable(navigation.factory(name)), where
+    assert all(callable(navigation.factory(fam.key)) for fam in FAMILIES)
+    with pytest.raises(LookupError, match="no screen is registered as 'nowhere'"):
+        navigation.factory("nowhere")
