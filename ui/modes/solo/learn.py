@@ -23,6 +23,7 @@ from ... import theme
 from ...i18n import N_, _
 from ...widgets import TButton, TLabel, panel_background
 from ...navigation import family_screen
+from . import solitaire
 from .common import DONE_BG, LearnProgress, TickButton
 from .puzzle import open_puzzle, show_howto as show_puzzle_howto
 
@@ -198,8 +199,6 @@ class LearnScreen(Screen):
         self.detail.add_widget(Widget(size_hint=(1, 0.35)))
 
     def _solitaire(self) -> None:
-        from . import solitaire
-
         self._header(N_("Draw tiles 1 to 14 one by one and make one red line through all of them."),
                      lambda: solitaire.show_howto(self.app, then=lambda: self.app.open_family(KEY)))
         self._big_button(N_("Play Solitaire"), lambda: solitaire.start(self.app, from_learn=True))
