@@ -119,7 +119,7 @@ def scenario_setup(app):
     assert told(screen, _("{colour} team", colour=_("Red"))) and told(screen, _("{colour} team", colour=_("Yellow")))
     screen.leave()
     # Learn's last step: a friendly game against a beginner robot, each step explained as it comes
-    learning = tantrix.start_learning_game(app, seed=7)
+    learning = app.open("learning-game", seed=7)
     yield
     yield 0.3
     game = learning.game

@@ -51,7 +51,8 @@ def _play_until_time_out(app: Any, game: Any) -> int:
 
 def scenario_tournament(app):
     from ui.screens.staff_players import StaffPlayersScreen
-    from ui.screens.tournament import TOURNAMENT, TournamentScreen, TournamentSetupScreen
+    from ui.screens.tournament import TournamentScreen, TournamentSetupScreen
+    from ui.tournament_store import TOURNAMENT
     from ui.seat_players import SEATED
 
     book = app.services.players

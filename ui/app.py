@@ -27,7 +27,7 @@ from engine import modes as engine_modes
 from . import theme
 from .devices_view import SimulatedPanel, StatusBadge
 from .i18n import LANGUAGES, i18n
-from .modes import Family, entry, family, load_screens, resume_factory
+from .modes import Family, family, load_screens, resume_factory, screen_factory
 from .screens.attract import AttractScreen
 from .screens.home import HomeScreen
 from .screens.ladder import add_ladder_button
@@ -188,10 +188,16 @@ class KioskApp(App):
     def go_home(self) -> None:
         self.manager.current = "home"
 
-    def open_family(self, fam: Family | str) -> None:
+    def open(self, name: str, **args: Any) -> Screen:
+        """Show the screen registered as ``name`` (:mod:`ui.navigation`), built with ``args``: how a
+        screen goes to another without importing it."""
+        screen = screen_factory(name)(self, **args)
+        self.show(screen)
+        return screen
+
+    def open_family(self, fam: Family | str) -> Screen:
         """The family's own screen (its setup, or its list of puzzles)."""
-        fam = family(fam) if isinstance(fam, str) else fam
-        self.show(entry(fam)(self))
+        return self.open(family(fam).key if isinstance(fam, str) else fam.key)
 
     def open_staff(self) -> None:
         if self.manager.current not in ("staff", "staff-pin"):

@@ -17,6 +17,7 @@ from engine.players import Player
 
 from .. import theme
 from ..i18n import N_, _
+from ..navigation import destination
 from ..widgets import Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import Avatar, NewPlayerScreen, _top_bar
 from .tournament import open_tournament
@@ -110,12 +111,17 @@ class StaffPlayersScreen(Screen):
         self.message.text = _("Exported to {path}", path=self.book.export_file())
 
 
+@destination("staff-players")
+def staff_players_screen(app: Any) -> Screen:
+    return StaffPlayersScreen(app)
+
+
 def add_players_button(staff: Screen, app: Any) -> None:
     """A "Players" button at the end of the staff menu's pages, when the table keeps players."""
     if app.services.players is None:
         return
     button = TButton(msg=N_("Players"), scale=0.85)
-    button.bind(on_release=lambda *_: app.show(StaffPlayersScreen(app)))
+    button.bind(on_release=lambda *_: app.open("staff-players"))
     column = staff.nav["system"].parent
     column.add_widget(button, index=column.children.index(staff.nav["system"]))
     staff.players_button = button
