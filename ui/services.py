@@ -246,6 +246,9 @@ class PlayerBook(Protocol):
 
     def all(self) -> list[Any]: ...
 
+    def get(self, player_id: str) -> Any:
+        """The player ``player_id``; an error for one deleted (or merged into another) since."""
+
     def create(self, name: str, avatar: str) -> Any: ...
 
     def ladder(self) -> list[Any]: ...

@@ -11,7 +11,7 @@ a family or resume a mode; such a module registers:
   object of that ``KIND``, used to resume a game restored with ``engine.modes.restore`` after a
   power cut.
 
-The screens get the :class:`ui.app.KioskApp` (``app.services``, ``app.show(screen)``,
+The screens get the app as a :class:`ui.shell.Shell` (``app.services``, ``app.show(screen)``,
 ``app.go_home()``, ``app.journal(mode)``) and receive device events in ``on_device_event(event)``.
 """
 
@@ -25,8 +25,10 @@ from ..i18n import N_
 if TYPE_CHECKING:
     from kivy.uix.screenmanager import Screen
 
-FamilyFactory = Callable[[Any], "Screen"]
-KindFactory = Callable[[Any, Any], "Screen"]
+    from ..shell import Shell
+
+FamilyFactory = Callable[["Shell"], "Screen"]
+KindFactory = Callable[["Shell", Any], "Screen"]
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from engine.tournament import Tournament
 from .. import theme
 from ..i18n import N_, _
 from ..seat_players import fingerprint, seat_again
+from ..shell import Shell
 from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import _top_bar
 
@@ -43,7 +44,7 @@ HEADER = ("#", N_("Player"), N_("Points"), N_("Buchholz"), N_("S-B"))
 log = logging.getLogger(__name__)
 
 
-def load(app: Any) -> Tournament | None:
+def load(app: Shell) -> Tournament | None:
     """The tournament in progress, or None (none, or unreadable: then it is dropped, said in the log)."""
     kept = app.services.store.progress(TOURNAMENT)
     if not kept:
@@ -56,12 +57,12 @@ def load(app: Any) -> Tournament | None:
         return None
 
 
-def save(app: Any, tournament: Tournament | None, playing: dict[str, Any] | None = None) -> None:
+def save(app: Shell, tournament: Tournament | None, playing: dict[str, Any] | None = None) -> None:
     app.services.store.set_progress(TOURNAMENT, {} if tournament is None else
                                     {"tournament": tournament.to_json(), "playing": playing})
 
 
-def play(app: Any, tournament: Tournament, first: str, second: str) -> Any:
+def play(app: Shell, tournament: Tournament, first: str, second: str) -> Any:
     """Start the game between ``first`` and ``second`` at the table (first on Red)."""
     from ..modes.strategy.clock import set_clocks
     from ..modes.strategy.play import open_game
@@ -73,7 +74,7 @@ def play(app: Any, tournament: Tournament, first: str, second: str) -> Any:
     return open_game(app, game)
 
 
-def report(app: Any, game: StrategyGame) -> bool:
+def report(app: Shell, game: StrategyGame) -> bool:
     """If ``game`` (just finished) is the tournament's game at the table, put its result in the
     tournament; True when it was."""
     kept = app.services.store.progress(TOURNAMENT)
@@ -93,11 +94,14 @@ def report(app: Any, game: StrategyGame) -> bool:
     return True
 
 
-def _name(app: Any, player: str | None) -> str:
-    try:
-        return str(app.services.players.get(player).name)
-    except Exception:  # a player deleted since: the tournament still names the seat
-        return _("(deleted player)")
+def _name(app: Shell, player: str | None) -> str:
+    book = app.services.players
+    if book is not None and player is not None:
+        try:
+            return str(book.get(player).name)
+        except Exception:  # a player deleted since: the tournament still names the seat
+            pass
+    return _("(deleted player)")
 
 
 # ------------------------------------------------------------------------------------ screens
@@ -106,7 +110,7 @@ def _name(app: Any, player: str | None) -> str:
 class TournamentSetupScreen(Screen):
     """Who plays (a chip per player, two or more), how many rounds, the clock; Start."""
 
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, **kwargs: Any) -> None:
         super().__init__(name="tournament-setup", **kwargs)
         u = theme.unit()
         self.app = app
@@ -125,7 +129,9 @@ class TournamentSetupScreen(Screen):
         root.add_widget(self.message)
         self.chips: list[Chip] = []
         scroll, grid = scrolling_grid(3, u * 1.0, u * 0.12)
-        for player in app.services.players.all():
+        book = app.services.players
+        assert book is not None, "tournaments are offered only at a table that keeps players"
+        for player in book.all():
             chip = Chip(text=player.name, value=player.id, scale=0.8)
             chip.bind(on_release=lambda c: self.toggle(c))
             grid.add_widget(chip)
@@ -173,7 +179,7 @@ class TournamentScreen(Screen):
     """The round's pairings (Play, or the result) beside the standings; Next round when it is
     complete; for staff, End tournament."""
 
-    def __init__(self, app: Any, staff: bool = False, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, staff: bool = False, **kwargs: Any) -> None:
         super().__init__(name="tournament", **kwargs)
         u = theme.unit()
         self.app, self.staff = app, staff
@@ -285,13 +291,13 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
-def _players_page(app: Any) -> Screen:
+def _players_page(app: Shell) -> Screen:
     from .staff_players import StaffPlayersScreen
 
     return StaffPlayersScreen(app)
 
 
-def open_tournament(app: Any) -> Screen:
+def open_tournament(app: Shell) -> Screen:
     """Staff's door: the tournament in progress, or a new one's setup."""
     screen = TournamentScreen(app, staff=True) if load(app) is not None else TournamentSetupScreen(app)
     app.show(screen)
