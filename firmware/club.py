@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from .config import ClubConfig
 from .players import BadShare, Players, SharedGame, SharedPlayer
@@ -145,7 +146,7 @@ class ClubLink:
     # ------------------------------------------------------------------------ the client
 
     def _make_client(self) -> mqtt.Client:
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"tantrix-{self.config.table}",
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tantrix-{self.config.table}",
                              protocol=mqtt.MQTTv311)
         if self.config.password_file:
             password = Path(self.config.password_file).read_text(encoding="utf-8").strip()
@@ -283,7 +284,8 @@ class ClubLink:
         if client is None or not client.is_connected():
             return
         waiting = {self._key(item) for item in self._in_flight.values()}
-        for item in [*players, *games]:
+        to_send: list[SharedGame | SharedPlayer] = [*players, *games]
+        for item in to_send:
             if self._key(item) in waiting:
                 continue  # Paho sends it again after a reconnection; its acknowledgement will come
             if isinstance(item, SharedGame):

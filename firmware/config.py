@@ -378,12 +378,11 @@ def load_config(path: str | os.PathLike[str] | None = None, environ: Mapping[str
     if not kept:
         _keep(file, last_good)
         return config
-    values = {"kiosk": replace(config.kiosk, staff_pin=good.kiosk.staff_pin) if "kiosk.staff_pin" in kept
-              else config.kiosk,
-              "storage": replace(config.storage, directory=good.storage.directory) if "storage.directory" in kept
-              else config.storage}
+    kiosk = replace(config.kiosk, staff_pin=good.kiosk.staff_pin) if "kiosk.staff_pin" in kept else config.kiosk
+    storage = (replace(config.storage, directory=good.storage.directory) if "storage.directory" in kept
+               else config.storage)
     missing = f" (a file without {' or '.join(dropped)} cannot unset it: give a new value)" if dropped else ""
-    return replace(config, **values, warnings=config.warnings + (
+    return replace(config, kiosk=kiosk, storage=storage, warnings=config.warnings + (
         f"{file}: {' and '.join(kept)} kept from the last good configuration ({last_good}){missing}",))
 
 

@@ -532,14 +532,17 @@ class Players:
         followed = {key}
         while True:
             row = lookup(key)
-            if row is None or (row[0] is None and row[1] is None):
+            if row is None:
                 return key
-            if row[1] is not None:
+            merged_into, deleted = row
+            if deleted is not None:
                 return None
-            if row[0] in followed:  # merged in a circle by two tables at once: stop where it closes
+            if merged_into is None:
                 return key
-            followed.add(row[0])
-            key = row[0]
+            if merged_into in followed:  # merged in a circle by two tables at once: stop where it closes
+                return key
+            followed.add(merged_into)
+            key = merged_into
 
     @staticmethod
     def _in_db(db: sqlite3.Connection) -> Lookup:

@@ -160,10 +160,10 @@ class KioskSettings:
 
     def _pin_state(self) -> tuple[int, float, float]:
         saved = self._store.progress(PIN_STATE)
-        values = (saved.get("wrong"), saved.get("until"), saved.get("lock"))
-        if not (isinstance(values[0], int) and all(isinstance(v, (int, float)) for v in values[1:])):
+        wrong, until, lock = saved.get("wrong"), saved.get("until"), saved.get("lock")
+        if not (isinstance(wrong, int) and isinstance(until, (int, float)) and isinstance(lock, (int, float))):
             return (0, 0.0, 0.0)
-        return (max(0, values[0]), float(values[1]), min(float(values[2]), LONGEST_LOCK_SECONDS))
+        return (max(0, wrong), float(until), min(float(lock), LONGEST_LOCK_SECONDS))
 
     def set_language(self, language: str) -> None:
         self.language = _language(language)

@@ -52,13 +52,14 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from ui.services import STAT_DAYS, games_per_day
 
 from . import players
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DATABASE = "kiosk.db"
 CURRENT = 1
@@ -134,7 +135,7 @@ class Unusable(Exception):
 
 def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
     """Bring ``db`` (autocommit mode) to ``len(migrations)``; returns the version it had."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
     if version > len(migrations):
         raise Unusable(f"schema version {version} is newer than this firmware's {len(migrations)}")
     for target in range(version + 1, len(migrations) + 1):
@@ -472,9 +473,10 @@ class SqliteStore:
         """The rows of one read."""
         return self._read(sql, parameters)
 
-    def transaction(self, change: Callable[[sqlite3.Connection], Any]) -> Any:
+    def transaction(self, change: Callable[[sqlite3.Connection], T]) -> T:
         """``change(db)`` in one committed transaction, with the store's handling of failing disks."""
-        return self._write(change)
+        result: T = self._write(change)
+        return result
 
     # --------------------------------------------------------------------------- housekeeping
 
@@ -606,9 +608,9 @@ class SqliteStore:
                     log.error("the last-known-good copy %s cannot be read: %s", self.good_path, exc)
             salvaged = copy_rows(damaged, db) if damaged is not None else {}
         kept = ", ".join(f"{table} {count}" for table, count in salvaged.items() if count) or "nothing"
-        good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
+        from_good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
         self._tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name}; "
-                   f"restored from the last-known-good copy: {good}; salvaged from the damaged file: {kept}")
+                   f"restored from the last-known-good copy: {from_good}; salvaged from the damaged file: {kept}")
         return db
 
     def _move_aside(self) -> Path | None:

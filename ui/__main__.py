@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
     prepare_window(args.size, rotation=args.rotation)
     from .app import KioskApp
-    from .memory import MemorySettings, memory_services
+    from .memory import MemorySettings, SimulatedDevices, memory_services
 
     settings = MemorySettings(language=args.language, pin=args.pin, idle_seconds=args.idle,
                               orientation="upright" if args.upright else "flat")
@@ -65,9 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         if app is not None:
             app.stop()
 
-    services = memory_services(settings, quit_to_system=quit_to_system)
+    devices = SimulatedDevices(settings)
+    services = memory_services(settings, quit_to_system=quit_to_system, devices=devices)
     app = KioskApp(services, kiosk=args.kiosk)
-    services.devices.listener = app.post
+    devices.listener = app.post
     app.run()
     return 0
 

@@ -23,6 +23,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.widget import Widget
 
 from engine import modes as engine_modes
+from engine.modes import Mode
 
 from . import theme
 from .devices_view import SimulatedPanel, StatusBadge
@@ -242,7 +243,7 @@ class KioskApp(App):
         self.services.store.clear_current()
         self.go_home()
 
-    def journal(self, mode: Any) -> None:
+    def journal(self, mode: Mode) -> None:
         """Save ``mode``'s whole state (mode screens call this after every step)."""
         self.services.store.save_current(engine_modes.save(mode))
 

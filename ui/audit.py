@@ -47,7 +47,7 @@ def relative_luminance(rgb: tuple[float, float, float]) -> float:
 
 def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """WCAG 2's contrast ratio of two colours (1 to 21)."""
-    la, lb = relative_luminance(a[:3]), relative_luminance(b[:3])  # type: ignore[arg-type]
+    la, lb = relative_luminance((a[0], a[1], a[2])), relative_luminance((b[0], b[1], b[2]))
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 

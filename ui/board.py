@@ -90,7 +90,7 @@ class BoardView(Widget):
     """Widgets lying over the board (hands, trays, plates, buttons): a finger released over one is
     not on the table, so the tile it carries goes back where it came from, silently."""
 
-    __events__ = ("on_placed", "on_refused")
+    __events__: tuple[str, ...] = ("on_placed", "on_refused")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -667,7 +667,9 @@ class HandView(Widget):
         return True
 
     def _finger_angle(self, second: Any) -> float:
-        first = self._drag["pos"] if self._drag and "pos" in self._drag else self._drag["start"]
+        drag = self._drag
+        assert drag is not None, "only a held tile is twisted"
+        first = drag["pos"] if "pos" in drag else drag["start"]
         return math.degrees(math.atan2(second.pos[1] - first[1], second.pos[0] - first[0]))
 
     def on_touch_move(self, touch: Any) -> bool:
@@ -715,6 +717,7 @@ class HandView(Widget):
 
     def _show_drag(self, touch: Any) -> None:
         drag = self._drag
+        assert drag is not None, "only a held tile is dragged"
         pos = self._lifted(touch)
         rot = self.rotation(drag["tile"])
         over_board = self._on_table(touch) and self.board.hover(pos, drag["tile"], rot, self, self.target)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Sequence
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
@@ -27,8 +28,9 @@ Message = str | tuple[str, str]
 """A message: its English text, or for a plural its singular and plural."""
 
 
-def key(message: Message) -> str:
-    return message[0] if isinstance(message, tuple) else message
+def key(message: str | Sequence[str]) -> str:
+    """A message's singular text (babel gives a plural's forms as a tuple or a list)."""
+    return message if isinstance(message, str) else message[0]
 _FIELD = re.compile(r"\{(\w*)\}")
 
 
@@ -71,7 +73,7 @@ def problems(language: str) -> list[str]:
         elif entry.fuzzy:
             found.append(f"{language}: fuzzy {message!r}")
         elif any(sorted(set(_FIELD.findall(key(message)))) != sorted(set(_FIELD.findall(form)))
-                 for form in (forms or (entry.string,))):
+                 for form in (forms or (key(entry.string),))):
             found.append(f"{language}: fields differ in {message!r} -> {entry.string!r}")
     keys = {key(m) for m in messages}
     for entry in catalog:

@@ -65,7 +65,7 @@ class Step:
     stage shows, ``seconds`` before the next step."""
 
     caption: str
-    act: Callable[[], None] | None = None
+    act: Callable[[], object] | None = None
     seconds: float = 3.2
 
 
@@ -369,7 +369,12 @@ class TileStage(FloatLayout):
             target = self.hands[to_hand]
             x, y = self.to_widget(*target.to_window(*target.center))
             anim = Animation(cx=x, cy=y, d=seconds, t="in_out_quad")
-            anim.bind(on_complete=lambda *_: (target.tiles.append(tile), self._drop(sprite)))
+
+            def landed(*_args: Any) -> None:
+                target.tiles.append(tile)
+                self._drop(sprite)
+
+            anim.bind(on_complete=landed)
             anim.start(sprite)
 
         self.timeline.later(delay, go)
@@ -378,16 +383,17 @@ class TileStage(FloatLayout):
         """Slide ``tile`` from a hand onto the discard pile."""
 
         def go() -> None:
-            assert self.pile_view is not None
+            pile_view = self.pile_view
+            assert pile_view is not None
             sprite = self._from_hand(hand_index, tile, 0)
             if sprite is None:
                 return
-            x, y = self.to_widget(*self.pile_view.to_window(*self.pile_view.tile_centre()))
-            anim = Animation(cx=x, cy=y, radius=self.pile_view.tile_radius(), d=seconds, t="in_out_quad")
+            x, y = self.to_widget(*pile_view.to_window(*pile_view.tile_centre()))
+            anim = Animation(cx=x, cy=y, radius=pile_view.tile_radius(), d=seconds, t="in_out_quad")
 
             def landed(*_args: Any) -> None:
                 self.pile.append(tile)
-                self.pile_view.tiles = list(self.pile)
+                pile_view.tiles = list(self.pile)
                 self._drop(sprite)
 
             anim.bind(on_complete=landed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gettext
 import io
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from babel.messages.mofile import write_mo
@@ -31,7 +32,7 @@ def N_(message: str) -> str:
     return message
 
 
-def catalogue_path(language: str):
+def catalogue_path(language: str) -> Traversable:
     return files(__package__).joinpath(f"locale/{language}/LC_MESSAGES/{DOMAIN}.po")
 
 
@@ -97,9 +98,10 @@ class Translated:
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         i18n.bind(language=self._retranslate)
-        self.bind(msg=self._retranslate, values=self._retranslate)
+        # a mixin: the Kivy widget it is mixed into (an EventDispatcher) has bind()
+        self.bind(msg=self._retranslate, values=self._retranslate)  # type: ignore[attr-defined]
         self._retranslate()
 
     def _retranslate(self, *_args: Any) -> None:
         if self.msg:  # a widget without msg keeps the text it was given (e.g. a language's own name)
-            self.text = _(self.msg, **self.values)  # type: ignore[attr-defined]
+            self.text = _(self.msg, **self.values)

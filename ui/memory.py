@@ -146,7 +146,8 @@ def ring_frames(cue: Cue, seats: int = 4, brightness: float = 1.0) -> RingFrames
     this is enough to see what the UI asked for)."""
 
     def scaled(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
-        return tuple(int(c * factor * brightness) for c in colour)  # type: ignore[return-value]
+        r, g, b = colour
+        return int(r * factor * brightness), int(g * factor * brightness), int(b * factor * brightness)
 
     rings = []
     for seat in range(seats):
@@ -250,9 +251,10 @@ def memory_services(
     settings: MemorySettings | None = None,
     store: MemoryStore | None = None,
     quit_to_system: Callable[[], None] = lambda: None,
+    devices: SimulatedDevices | None = None,
 ) -> Services:
     """A Services bundle of in-memory parts (simulated devices); connect the app with
-    ``services.devices.listener = app.post``."""
+    ``devices.listener = app.post``."""
     settings = settings or MemorySettings()
-    return Services(store=store or MemoryStore(), devices=SimulatedDevices(settings), settings=settings,
+    return Services(store=store or MemoryStore(), devices=devices or SimulatedDevices(settings), settings=settings,
                     quit_to_system=quit_to_system)

@@ -279,7 +279,7 @@ class ResultsScreen(Screen):
         headline: str,
         standings: Sequence[Standing],
         on_home: Callable[[], None],
-        on_again: Callable[[], None] | None = None,
+        on_again: Callable[[], object] | None = None,
         stage: Widget | None = None,
         replay: Replay | None = None,
         notes: Sequence[str] = (),

@@ -21,6 +21,7 @@ from engine.ratings import outcome_of_record
 
 from . import theme
 from .i18n import N_
+from .shell import Shell
 from .widgets import TButton
 
 SEATED = "seated"
@@ -72,12 +73,12 @@ def fingerprint(record: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(header, sort_keys=True).encode()).hexdigest()
 
 
-def remember(app: Any, game: Any, seats: list[Any]) -> None:
+def remember(app: Shell, game: Any, seats: list[Any]) -> None:
     """Keep who sits where for ``game`` (a strategy game just started from ``seats``)."""
     seat_again(app, game, [p.id if p is not None else None for p in (getattr(s, "player", None) for s in seats)])
 
 
-def seated(app: Any, game: Any) -> list[str | None]:
+def seated(app: Shell, game: Any) -> list[str | None]:
     """The player ids at ``game``'s seats (None: a guest), as kept at its start."""
     kept = app.services.store.progress(SEATED)
     if not kept or kept.get("of") != fingerprint(game.record()):
@@ -85,7 +86,7 @@ def seated(app: Any, game: Any) -> list[str | None]:
     return list(kept["players"])
 
 
-def seat_again(app: Any, game: Any, people: list[str | None]) -> None:
+def seat_again(app: Shell, game: Any, people: list[str | None]) -> None:
     """Keep ``people`` (player ids, None for a guest) at ``game``'s seats: a new game's, or the
     next game's when "Play again" keeps the same people in their places."""
     if app.services.players is None or all(p is None for p in people):
@@ -95,7 +96,7 @@ def seat_again(app: Any, game: Any, people: list[str | None]) -> None:
                                              "players": people})
 
 
-def rate_finished(app: Any, game: Any, record_id: int | None) -> None:
+def rate_finished(app: Shell, game: Any, record_id: int | None) -> None:
     """Rate a finished strategy game if players sat at it (once: its id is kept from the start)."""
     book, store = app.services.players, app.services.store
     seated = store.progress(SEATED)

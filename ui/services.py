@@ -218,10 +218,17 @@ class Settings(Protocol):
     clock_minutes: int  # the clock of a new strategy game, minutes per player (0: none)
     time_out: Literal["penalty", "loss"]  # a player out of time: time penalties, or loss on time
     replay_url: str  # where replay/index.html is served (the results' QR code opens it)
-    warnings: tuple[str, ...]  # configuration problems to show staff (file, key, value, expected)
     staff_pin_set: bool  # False: no PIN opens the staff menu (an installed kiosk without one)
     version: str  # the installed version, shown in the staff menu
-    web_address: str  # the spectators' web page ("" while the web pages are off), a QR code in the staff menu
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Configuration problems to show staff (file, key, value, expected)."""
+
+    @property
+    def web_address(self) -> str:
+        """The spectators' web page ("" while the web pages are off), a QR code in the staff menu
+        (read-only: the firmware knows it once the web server runs)."""
 
     def check_pin(self, pin: str) -> bool: ...
 
@@ -238,6 +245,9 @@ class PlayerBook(Protocol):
     new players, the ladder screen, the rating of finished games."""
 
     def all(self) -> list[Any]: ...
+
+    def get(self, player_id: str) -> Any:
+        """The player ``player_id``; an error for one deleted (or merged into another) since."""
 
     def create(self, name: str, avatar: str) -> Any: ...
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Literal, Sequence
 
 from kivy.graphics import Color, Ellipse, Line
@@ -222,7 +223,7 @@ class SetupScreen(Screen):
     def __init__(
         self,
         spec: SetupSpec,
-        on_start: Callable[[Setup], None],
+        on_start: Callable[[Setup], object],
         on_back: Callable[[], None],
         on_howto: Callable[[], None] | None = None,
         orientation: Literal["flat", "upright"] = "flat",
@@ -259,7 +260,7 @@ class SetupScreen(Screen):
             self.middle.add_widget(_labelled(N_("Players"), self.count, narrow))
         self.choices: dict[str, ChipRow] = {}
         for choice in spec.options:
-            row = ChipRow(choice.values, choice.default, lambda v, k=choice.key: self.options.__setitem__(k, v),
+            row = ChipRow(choice.values, choice.default, partial(self.options.__setitem__, choice.key),
                           scale=0.85)
             self.choices[choice.key] = row
             self.middle.add_widget(_labelled(choice.label, row, narrow))
@@ -444,13 +445,13 @@ def _labelled(label: str, row: Widget, stacked: bool = False) -> BoxLayout:
     if stacked:
         box = BoxLayout(orientation="vertical", spacing=u * 0.05, size_hint=(1, None))
         box.add_widget(TLabel(msg=label, scale=0.85, size_hint=(1, None), height=u * 0.65))
-        box.chip_row = row  # type: ignore[attr-defined]
+        box.chip_row = row
         box.add_widget(row)
         _wrap(box)
         return box
     box = BoxLayout(spacing=u * 0.2, size_hint=(1, None), height=u * 1.05)
     box.add_widget(TLabel(msg=label, scale=0.85, halign="right", size_hint=(0.34, 1)))
-    box.chip_row = row  # type: ignore[attr-defined]
+    box.chip_row = row
     box.add_widget(row)
     return box
 
@@ -459,7 +460,7 @@ def _wrap(box: BoxLayout) -> None:
     """A row's chips in one line beside the label, or, stacked, two or three to a line (a mode may add chips after the setup is
     built), and its height: ``box.lowest`` is the least that keeps each chip a fingertip high."""
     u = theme.unit()
-    row = box.chip_row  # type: ignore[attr-defined]
+    row = box.chip_row
     chips = len(row.chips)
     if box.orientation == "horizontal":  # beside its label: one line of chips
         row.cols = max(chips, 1)
@@ -467,4 +468,4 @@ def _wrap(box: BoxLayout) -> None:
     row.cols = (3 if chips > 4 else 2) if chips >= 4 else max(chips, 1)
     lines = math.ceil(chips / row.cols) if chips else 1
     box.height = u * (0.7 + 1.1 * lines)
-    box.lowest = u * 0.5 + lines * (theme.min_target() * 1.04 + row.spacing[1])  # type: ignore[attr-defined]
+    box.lowest = u * 0.5 + lines * (theme.min_target() * 1.04 + row.spacing[1])

@@ -94,7 +94,7 @@ class SoloBoard(BoardView):
     tray = ObjectProperty(None, allownone=True)
     drag_layer = ObjectProperty(None, allownone=True)
 
-    __events__ = ("on_tile_tap", "on_pick_up", "on_ghost_tap", "on_move_refused")
+    __events__: tuple[str, ...] = ("on_tile_tap", "on_pick_up", "on_ghost_tap", "on_move_refused")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

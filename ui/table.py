@@ -166,7 +166,7 @@ def overlaps(a: Rect, b: Rect) -> bool:
 
 
 def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequence[Rect],
-               screen: tuple[float, float], table: Rect, inner: Rect | None = None,
+               screen: tuple[float, float], table: Rect, inner: Sequence[float] | None = None,
                soft: Sequence[Rect] = ()) -> tuple[float, float]:
     """Where a control of ``size`` covers none of ``taken`` nor ``soft`` (places something may
     appear later): the first free corner of the ``screen`` (between the hands) in the order of
@@ -232,7 +232,7 @@ class Banner(Scatter):
         low, high = ((table[1], table[1] + table[3]) if turned else (table[0], table[0] + table[2])) if table \
             else (-math.inf, math.inf)
         length = min(max(box.length * 1.05, u * 7), u * 9, high - low)  # a short hand still gets readable lines
-        self.rotation = 0
+        self.rotation = 0.0
         self.label.text_size = (length - u * 0.4, None)
         self.label.font_size = theme.font(0.95 if length >= u * 6 else 0.8)
         self.label.text = text
@@ -289,7 +289,7 @@ class SeatTag(Scatter):
 
     def show(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False) -> None:
         u = theme.unit()
-        self.rotation = 0
+        self.rotation = 0.0
         label = self.label
         label.padding = [u * 0.15, 0]
         label.font_size = theme.font(0.8 if news else 0.7)

@@ -13,6 +13,7 @@ from engine.strategy.game import StrategyGame
 from engine.tournament import Tournament
 
 from .seat_players import fingerprint
+from .shell import Shell
 
 TOURNAMENT = "tournament"
 """The store's progress key: {"tournament": Tournament.to_json(), "playing": the game at the table}."""
@@ -20,7 +21,7 @@ TOURNAMENT = "tournament"
 log = logging.getLogger(__name__)
 
 
-def load(app: Any) -> Tournament | None:
+def load(app: Shell) -> Tournament | None:
     """The tournament in progress, or None (none, or unreadable: then it is dropped, said in the log)."""
     kept = app.services.store.progress(TOURNAMENT)
     if not kept:
@@ -33,12 +34,12 @@ def load(app: Any) -> Tournament | None:
         return None
 
 
-def save(app: Any, tournament: Tournament | None, playing: dict[str, Any] | None = None) -> None:
+def save(app: Shell, tournament: Tournament | None, playing: dict[str, Any] | None = None) -> None:
     app.services.store.set_progress(TOURNAMENT, {} if tournament is None else
                                     {"tournament": tournament.to_json(), "playing": playing})
 
 
-def report(app: Any, game: StrategyGame) -> bool:
+def report(app: Shell, game: StrategyGame) -> bool:
     """If ``game`` (just finished) is the tournament's game at the table, put its result in the
     tournament; True when it was."""
     kept = app.services.store.progress(TOURNAMENT)

@@ -209,7 +209,12 @@ class Confirm(FloatLayout):
         self.no_button = TButton(msg=no, scale=1.05)
         self.yes_button = TButton(msg=yes, scale=1.05, bg=list(theme.STOP))
         self.no_button.bind(on_release=lambda *_: self.dismiss())
-        self.yes_button.bind(on_release=lambda *_: (self.dismiss(), on_yes()))
+
+        def confirmed(*_args: Any) -> None:
+            self.dismiss()
+            on_yes()
+
+        self.yes_button.bind(on_release=confirmed)
         row.add_widget(self.no_button)
         row.add_widget(self.yes_button)
         box.add_widget(row)

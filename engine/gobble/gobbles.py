@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple, Sequence
 
 from ..board import Board, Placement
 from ..geometry import Cell
@@ -102,7 +102,7 @@ class Gobbles:
     """The state of one Gobbles game. Not thread-safe: :class:`engine.gobble.table.GobblesTable`
     serialises concurrent callers."""
 
-    KIND = "gobbles"
+    KIND: ClassVar[str] = "gobbles"
 
     def __init__(
         self,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 
 from ..board import Board, Placement, PositionError
 from ..modes import Play, Refused, register
@@ -54,7 +54,7 @@ Action = Place | Discard | ReturnDiscard
 class GobbleSolo:
     """The state of one solo Gobble game; refuses bad actions with :class:`Refused`."""
 
-    KIND = "gobble-solo"
+    KIND: ClassVar[str] = "gobble-solo"
 
     def __init__(
         self,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 from ..board import Board, Placement, PositionError
 from ..clock import penalised_scores
@@ -185,7 +185,7 @@ class StrategyGame:
     :meth:`legal`, :meth:`obligatory`, :attr:`awaiting_draw`, :attr:`result`, :meth:`record` and
     :meth:`review`. Seats are numbered clockwise from 0."""
 
-    KIND = "strategy"
+    KIND: ClassVar[str] = "strategy"
 
     def __init__(self, options: Options, seats: Sequence[Seat], bag: Sequence[int], *,
                  seed: int | None = None, robot_seed: int = 0, start: tuple[Board, list[list[int]], int] | None = None,

@@ -10,7 +10,7 @@ illegal action is refused with the step number and the rule it breaks (:class:`R
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 from ..modes import Refused, register
 from .lattice import Cell
@@ -48,7 +48,7 @@ class Game:
     the kiosk (engine.modes): its record is its saved state.
     """
 
-    KIND = "tanagra"
+    KIND: ClassVar[str] = "tanagra"
 
     def __init__(
         self,

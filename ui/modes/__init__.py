@@ -7,7 +7,7 @@ what two families share lives in ``ui/`` itself. :func:`load_screens` imports th
 register screens with :mod:`ui.navigation` (``@family_screen(key)``, ``@kind_screen(KIND)``,
 ``@destination(name)``): the app opens them by name.
 
-The screens get the :class:`ui.app.KioskApp` (``app.services``, ``app.show(screen)``,
+The screens get the app as a :class:`ui.shell.Shell` (``app.services``, ``app.show(screen)``,
 ``app.open(name, **args)``, ``app.open_family(key)``, ``app.go_home()``, ``app.journal(mode)``) and
 receive device events in ``on_device_event(event)``.
 """

@@ -23,6 +23,7 @@ from ..board import BoardView
 from ..hexes import centre
 from ..i18n import LANGUAGES, N_, i18n
 from ..services import Cue
+from ..shell import Shell
 
 TOUCH_TO_PLAY = N_("Touch to play")
 
@@ -38,7 +39,7 @@ class AttractScreen(Screen):
     """Random games played to pick the one that fills the screen best (each takes milliseconds)."""
     """Tiles already down when a game starts, so the table never looks empty."""
 
-    def __init__(self, app: Any, seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(name="attract", **kwargs)
         self.app = app
         self.rng = random.Random(seed)

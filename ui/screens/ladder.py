@@ -12,6 +12,7 @@ from kivy.uix.widget import Widget
 
 from .. import theme
 from ..i18n import N_
+from ..shell import Shell
 from ..widgets import TButton, TLabel, panel_background, scrolling_grid
 from .players import Avatar, _top_bar
 
@@ -83,7 +84,7 @@ class LadderScreen(Screen):
             self.rows.add_widget(line)
 
 
-def add_ladder_button(home: Screen, app: Any) -> None:
+def add_ladder_button(home: Screen, app: Shell) -> None:
     """A "Ladder" button in the home screen's top row, beside the flags, when the table keeps
     players (``app.services.players``)."""
     book = app.services.players

@@ -19,6 +19,7 @@ from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from ..services import DeviceStatus, EnrolmentProgress, Settings, StickerProgress, UnknownTag
 from ..devices_view import DEVICE_NAMES
 from ..qr import TakeHome
+from ..shell import Shell
 from ..widgets import FlagButton, Keypad, TButton, TLabel, panel_background
 from .statistics import statistics_page
 from .stickers import StickerPage
@@ -108,7 +109,7 @@ PAGE_TITLES = {
 class StaffScreen(Screen):
     """The staff menu: a column of pages on the left, the open page on the right."""
 
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, **kwargs: Any) -> None:
         super().__init__(name="staff", **kwargs)
         self.app = app
         u = theme.unit()
@@ -248,9 +249,13 @@ class StaffScreen(Screen):
         row = self._row()
         clear = TButton(msg=N_("Clear the current game"), bg=list(theme.rgb("#8e2b2b")))
         done = TLabel(msg="", size_hint=(1, 0.3))
-        clear.bind(on_release=lambda *_: (self.app.services.store.clear_current(),
-                                          setattr(self.app, "staff_return", "home"),
-                                          setattr(done, "msg", N_("The current game was cleared."))))
+
+        def clear_current(*_args: Any) -> None:
+            self.app.services.store.clear_current()
+            self.app.staff_return = "home"
+            done.msg = N_("The current game was cleared.")
+
+        clear.bind(on_release=clear_current)
         row.add_widget(clear)
         self.content.add_widget(done)
         self.content.add_widget(TLabel(msg=N_("Close the kiosk and return to the operating system."), scale=0.9, halign="left", size_hint=(1, 0.3)))

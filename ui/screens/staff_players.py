@@ -8,7 +8,7 @@ Deleting asks first; the games a deleted player played stay, counted as a guest'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -18,6 +18,7 @@ from engine.players import Player
 from .. import theme
 from ..i18n import N_, _
 from ..navigation import destination
+from ..shell import Shell
 from ..widgets import Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import Avatar, NewPlayerScreen, _top_bar
 from .tournament import open_tournament
@@ -26,10 +27,12 @@ from .tournament import open_tournament
 class StaffPlayersScreen(Screen):
     """Every player with Rename, Merge and Delete; Export at the top."""
 
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, **kwargs: Any) -> None:
         super().__init__(name="staff-players", **kwargs)
         u = theme.unit()
-        self.app, self.book = app, app.services.players
+        book = app.services.players
+        assert book is not None, "the Players page is offered only at a table that keeps players"
+        self.app, self.book = app, book
         self.merging: Player | None = None
         root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.2)
         panel_background(root, theme.TABLE_DARK, radius=0)
@@ -60,6 +63,7 @@ class StaffPlayersScreen(Screen):
             line.add_widget(Avatar(player.avatar, size_hint=(None, 1), width=u * 0.95))
             line.add_widget(TLabel(text=player.name, scale=0.95, bold=True, halign="left", shorten=True,
                                    shorten_from="right"))
+            actions: tuple[tuple[str, theme.RGBA, Callable[[Player], None]], ...]
             if self.merging is None:
                 actions = ((N_("Rename"), theme.BUTTON, self.rename), (N_("Merge"), theme.BUTTON, self.start_merge),
                            (N_("Delete"), theme.STOP, self.delete))
@@ -112,11 +116,11 @@ class StaffPlayersScreen(Screen):
 
 
 @destination("staff-players")
-def staff_players_screen(app: Any) -> Screen:
+def staff_players_screen(app: Shell) -> Screen:
     return StaffPlayersScreen(app)
 
 
-def add_players_button(staff: Screen, app: Any) -> None:
+def add_players_button(staff: Screen, app: Shell) -> None:
     """A "Players" button at the end of the staff menu's pages, when the table keeps players."""
     if app.services.players is None:
         return

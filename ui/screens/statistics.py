@@ -27,6 +27,7 @@ from kivy.uix.widget import Widget
 from .. import theme
 from ..i18n import N_, _, i18n, n_
 from ..services import STAT_DAYS
+from ..shell import Shell
 from ..widgets import TButton, TLabel
 from ..words import LEVEL_NAMES, MODE_NAMES
 
@@ -168,7 +169,7 @@ def family_colour(kind: str) -> theme.RGBA:
     return theme.FAMILY_COLOURS.get("tantrix" if kind == "strategy" else kind, theme.BUTTON_DOWN)
 
 
-def statistics_page(app: Any) -> ScrollView:
+def statistics_page(app: Shell) -> ScrollView:
     """The page's content, scrolled (it is longer than a 7" panel): the sentences, the games of the
     last weeks day by day, the games per mode and the robots' win rates as bars, the export button."""
     u = theme.unit()
@@ -190,8 +191,8 @@ def statistics_page(app: Any) -> ScrollView:
         page.add_widget(DayChart(stats.get("days") or {}, datetime.date.today(), size_hint=(1, None),
                                  height=u * 3.2))
         words(_("Games per mode"), 0.85, bold=True)
-        rows = [(line, count, family_colour(kind))
-                for line, (kind, count) in zip(mode_lines(stats), modes(stats))]
+        rows: list[tuple[str, float, theme.RGBA]] = [(line, count, family_colour(kind))
+                                                      for line, (kind, count) in zip(mode_lines(stats), modes(stats))]
         page.add_widget(Bars(rows, size_hint=(1, None), height=u * 0.7 * len(rows)))
     robots = robot_results(stats)
     if robots:

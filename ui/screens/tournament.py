@@ -30,6 +30,7 @@ from ..i18n import N_, _
 from ..navigation import destination
 from ..seat_players import fingerprint, seat_again
 from ..tournament_store import load, save
+from ..shell import Shell
 from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import _top_bar
 
@@ -39,7 +40,7 @@ MOST_ROUNDS = 5
 HEADER = ("#", N_("Player"), N_("Points"), N_("Buchholz"), N_("S-B"))
 """The standings' columns (S-B: Sonneborn-Berger)."""
 
-def play(app: Any, tournament: Tournament, first: str, second: str) -> Any:
+def play(app: Shell, tournament: Tournament, first: str, second: str) -> Any:
     """Start the game between ``first`` and ``second`` at the table (first on Red)."""
     game = StrategyGame.new(2, "RY", [None, None])
     seat_again(app, game, [first, second])
@@ -47,11 +48,14 @@ def play(app: Any, tournament: Tournament, first: str, second: str) -> Any:
     return app.open("tantrix-game", game=game, minutes=int(tournament.minutes))
 
 
-def _name(app: Any, player: str | None) -> str:
-    try:
-        return str(app.services.players.get(player).name)
-    except Exception:  # a player deleted since: the tournament still names the seat
-        return _("(deleted player)")
+def _name(app: Shell, player: str | None) -> str:
+    book = app.services.players
+    if book is not None and player is not None:
+        try:
+            return str(book.get(player).name)
+        except Exception:  # a player deleted since: the tournament still names the seat
+            pass
+    return _("(deleted player)")
 
 
 # ------------------------------------------------------------------------------------ screens
@@ -60,7 +64,7 @@ def _name(app: Any, player: str | None) -> str:
 class TournamentSetupScreen(Screen):
     """Who plays (a chip per player, two or more), how many rounds, the clock; Start."""
 
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, **kwargs: Any) -> None:
         super().__init__(name="tournament-setup", **kwargs)
         u = theme.unit()
         self.app = app
@@ -79,7 +83,9 @@ class TournamentSetupScreen(Screen):
         root.add_widget(self.message)
         self.chips: list[Chip] = []
         scroll, grid = scrolling_grid(3, u * 1.0, u * 0.12)
-        for player in app.services.players.all():
+        book = app.services.players
+        assert book is not None, "tournaments are offered only at a table that keeps players"
+        for player in book.all():
             chip = Chip(text=player.name, value=player.id, scale=0.8)
             chip.bind(on_release=lambda c: self.toggle(c))
             grid.add_widget(chip)
@@ -127,7 +133,7 @@ class TournamentScreen(Screen):
     """The round's pairings (Play, or the result) beside the standings; Next round when it is
     complete; for staff, End tournament."""
 
-    def __init__(self, app: Any, staff: bool = False, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, staff: bool = False, **kwargs: Any) -> None:
         super().__init__(name="tournament", **kwargs)
         u = theme.unit()
         self.app, self.staff = app, staff
@@ -240,12 +246,12 @@ def _points(value: float) -> str:
 
 
 @destination("tournament")
-def tournament_screen(app: Any) -> Screen:
+def tournament_screen(app: Shell) -> Screen:
     """The players' door (a tournament game's results lead back here)."""
     return TournamentScreen(app)
 
 
-def open_tournament(app: Any) -> Screen:
+def open_tournament(app: Shell) -> Screen:
     """Staff's door: the tournament in progress, or a new one's setup."""
     screen = TournamentScreen(app, staff=True) if load(app) is not None else TournamentSetupScreen(app)
     app.show(screen)

@@ -48,13 +48,17 @@ def solo_script(stage: TileStage) -> tuple[list[Step], Any]:
         for i, p in enumerate(BUILD):
             stage.slide(0, p, seconds=0.6, delay=i * 0.8)
 
+    def gobble() -> None:
+        stage.slide(0, GOBBLE)
+        stage.play_discard(REWARD, delay=1.4)
+
     steps = [
         Step(N_("Gobble: put all 56 tiles on the table. The first two go together in the middle."), opening, 3.2),
         Step(N_("Each new tile must touch two tiles, and colours must match wherever tiles touch."), build, 4.2),
         Step(N_("Touching only one tile is not allowed."), lambda: stage.slide(0, ONE_NEIGHBOUR, refused=True), 3.4),
         Step(N_("A tile that fits nowhere goes on the discard pile."), lambda: stage.discard(0, NOWHERE), 3.0),
         Step(N_("Fill a space with three tiles around it: a gobble! Your reward: play the top discard."),
-             lambda: (stage.slide(0, GOBBLE), stage.play_discard(REWARD, delay=1.4)), 4.4),
+             gobble, 4.4),
         Step(N_("Drag a tile with your finger, tap it to turn it. There is no undo: a placed tile stays."),
              lambda: None, 3.0),
     ]
@@ -69,15 +73,28 @@ def race_script(stage: TileStage) -> tuple[list[Step], Any]:
     def reset() -> None:
         stage.reset(OPENING, [mine, theirs], _FRAME)
 
+    def no_turns() -> None:
+        stage.slide(0, BUILD[0])
+        stage.slide(1, BUILD[1], delay=0.5)
+
+    def build() -> None:
+        stage.slide(1, BUILD[2])
+        stage.slide(0, BUILD[3], delay=0.4)
+
+    def race() -> None:
+        stage.slide(0, RACE[0], seconds=0.8)
+        stage.slide(1, RACE[1], refused=True, seconds=1.2)
+
+    def gobble() -> None:
+        stage.slide(0, GOBBLE)
+        stage.give(0, 1, GIFT, delay=1.3)
+
     steps = [
-        Step(N_("Gobbles: everyone plays at the same time. There are no turns!"),
-             lambda: (stage.slide(0, BUILD[0]), stage.slide(1, BUILD[1], delay=0.5)), 3.2),
-        Step(N_("A tile must touch two tiles, and every colour must match."),
-             lambda: (stage.slide(1, BUILD[2]), stage.slide(0, BUILD[3], delay=0.4)), 3.2),
-        Step(N_("Two fingers, one space: the first one there gets it. The other one is told: taken!"),
-             lambda: (stage.slide(0, RACE[0], seconds=0.8), stage.slide(1, RACE[1], refused=True, seconds=1.2)), 4.0),
+        Step(N_("Gobbles: everyone plays at the same time. There are no turns!"), no_turns, 3.2),
+        Step(N_("A tile must touch two tiles, and every colour must match."), build, 3.2),
+        Step(N_("Two fingers, one space: the first one there gets it. The other one is told: taken!"), race, 4.0),
         Step(N_("Fill a space with three tiles around it: gobble! Give one of your tiles to an opponent."),
-             lambda: (stage.slide(0, GOBBLE), stage.give(0, 1, GIFT, delay=1.3)), 4.2),
+             gobble, 4.2),
         Step(N_("The first to place all their tiles wins. Drag with your finger, tap a tile to turn it."),
              lambda: None, 3.0),
     ]

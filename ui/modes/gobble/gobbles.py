@@ -53,6 +53,7 @@ from ...refusals import explain
 from ...results import ResultsScreen, Standing, StepMark, ordinal
 from ...services import Cue
 from ...setup import Choice, Setup, SetupScreen, SetupSpec
+from ...shell import Shell
 from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot
 from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from ...words import levels
@@ -86,7 +87,7 @@ def seat_name(game: Gobbles, seat: int) -> str:
 
 
 @family_screen(KIND)
-def open_setup(app: Any) -> Screen:
+def open_setup(app: Shell) -> Screen:
     def begin(setup: Setup) -> None:
         start(app, players_of(setup), bool(setup.options.get("play_on", True)))
 
@@ -94,7 +95,7 @@ def open_setup(app: Any) -> Screen:
                        on_howto=lambda: show_howto(app), orientation=app.services.settings.orientation)
 
 
-def show_howto(app: Any) -> None:
+def show_howto(app: Shell) -> None:
     stage = TileStage(hands=2)
     steps, reset = race_script(stage)
     app.show(HowToPlayScreen(KIND, N_("Gobbles"), stage, steps, reset, on_done=lambda: app.show(open_setup(app))))
@@ -105,7 +106,7 @@ def players_of(setup: Setup) -> list[Player]:
             for i, s in enumerate(setup.seats)]
 
 
-def start(app: Any, players: Sequence[Player], play_on: bool = True, seed: int | None = None) -> Screen:
+def start(app: Shell, players: Sequence[Player], play_on: bool = True, seed: int | None = None) -> Screen:
     """Deal a new race for ``players`` and show it."""
     game = Gobbles.deal(players, seed=seed if seed is not None else random.randrange(1 << 32), play_on=play_on)
     app.journal(game)
@@ -115,7 +116,7 @@ def start(app: Any, players: Sequence[Player], play_on: bool = True, seed: int |
 
 
 @kind_screen(KIND)
-def resume(app: Any, game: Gobbles) -> Screen:
+def resume(app: Shell, game: Gobbles) -> Screen:
     return GobblesScreen(app, game)
 
 
@@ -194,10 +195,12 @@ class GobblesHand(HandView):
         return self.to_window(*touch.pos)
 
     def _show_drag(self, touch: Any) -> None:
+        drag = self._drag
+        assert drag is not None, "only a held tile is dragged"
         if self.screen.off_table(self.to_window(*touch.pos)):
             self.board.hover(None, who=self)
             if self.drag_layer is not None:
-                self.drag_layer.show(self._lifted(touch), self._drag["tile"], self.rotation(self._drag["tile"]),
+                self.drag_layer.show(self._lifted(touch), drag["tile"], self.rotation(drag["tile"]),
                                      self.tile_radius(), self)
             return
         super()._show_drag(touch)
@@ -345,7 +348,7 @@ class GobblesScreen(Screen):
 
     attract_when_idle = False
 
-    def __init__(self, app: Any, game: Gobbles, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, app: Shell, game: Gobbles, clock: Callable[[], float] = time.monotonic,
                  robot_seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(name=KIND, **kwargs)
         self.app, self.game = app, game
@@ -699,7 +702,7 @@ class GiftCard(Scatter):
         if self.seat >= len(layout.boxes):
             return
         box: SeatBox = layout.boxes[self.seat]
-        self.rotation = 0
+        self.rotation = 0.0
         self.size = self.box.size = (self.length, self.depth)
         self.box.pos = (0, 0)
         self.rotation = box.angle

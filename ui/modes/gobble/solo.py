@@ -34,6 +34,7 @@ from ...refusals import explain
 from ...results import BoardReplay, ResultsScreen, Standing
 from ...services import BagButtonPressed, Cue
 from ...setup import SetupScreen, SetupSpec
+from ...shell import Shell
 from ...table import TableLayout
 from ...widgets import TButton, TLabel, beside, confirm_leave, panel_background
 from ...navigation import family_screen, kind_screen
@@ -60,12 +61,12 @@ class SoloRules:
         self.earned = self.game.apply(Place(placement))
 
 
-def best_scores(app: Any, limit: int = 3) -> list[tuple[str, int]]:
+def best_scores(app: Shell, limit: int = 3) -> list[tuple[str, int]]:
     return app.services.store.high_scores(KIND, limit)
 
 
 @family_screen(KIND)
-def open_setup(app: Any) -> Screen:
+def open_setup(app: Shell) -> Screen:
     """The start card: how to play, the best scores, Start."""
     scores = best_scores(app)
     extra = TLabel(msg=N_("Best scores: {scores}") if scores else N_("No scores yet: be the first!"),
@@ -75,14 +76,14 @@ def open_setup(app: Any) -> Screen:
                        on_howto=lambda: show_howto(app), orientation=app.services.settings.orientation, extra=extra)
 
 
-def show_howto(app: Any, then: Any = None) -> None:
+def show_howto(app: Shell, then: Any = None) -> None:
     stage = TileStage(hands=1, pile=True)
     steps, reset = solo_script(stage)
     app.show(HowToPlayScreen(KIND, N_("Gobble solo"), stage, steps, reset,
                              on_done=then or (lambda: app.show(open_setup(app)))))
 
 
-def start(app: Any, seed: int | None = None, order: Sequence[int] | None = None) -> GobbleSoloScreen:
+def start(app: Shell, seed: int | None = None, order: Sequence[int] | None = None) -> GobbleSoloScreen:
     """A new game (``order``: the drawing order, default shuffled by ``seed``), journaled and shown."""
     game = GobbleSolo.start(seed=seed if seed is not None else random.randrange(1 << 32), order=order)
     app.journal(game)
@@ -92,7 +93,7 @@ def start(app: Any, seed: int | None = None, order: Sequence[int] | None = None)
 
 
 @kind_screen(KIND)
-def resume(app: Any, game: GobbleSolo) -> Screen:
+def resume(app: Shell, game: GobbleSolo) -> Screen:
     return GobbleSoloScreen(app, game)
 
 
@@ -101,7 +102,7 @@ class GobbleSoloScreen(Screen):
 
     attract_when_idle = False  # a game in progress stays on screen (it is journaled anyway)
 
-    def __init__(self, app: Any, game: GobbleSolo, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, game: GobbleSolo, **kwargs: Any) -> None:
         super().__init__(name=KIND, **kwargs)
         u = theme.unit()
         self.app, self.game = app, game

@@ -275,7 +275,12 @@ class ThinkingCard(Modal):
         self.box.add_widget(row)
         self.cancel_button = TButton(msg=N_("Cancel"), scale=1.0, size_hint=(1, None), height=u * 1.3,
                                      bg=list(theme.STOP))
-        self.cancel_button.bind(on_release=lambda *_: (self.cancelling(), on_cancel()))
+
+        def cancel(*_args: Any) -> None:
+            self.cancelling()
+            on_cancel()
+
+        self.cancel_button.bind(on_release=cancel)
         self.box.add_widget(self.cancel_button)
         self.spinner.start()
 
@@ -307,7 +312,12 @@ class ChoiceCard(Modal):
                 button = TButton(msg=text, scale=0.95, bold=True, bg=list(rgba or theme.BUTTON))
                 if rgba is not None and sum(rgba[:3]) > 1.8:
                     button.color = theme.TABLE_DARK  # dark words on yellow
-                button.bind(on_release=lambda _b, v=value: (self.dismiss(), on_answer(v)))
+
+                def answer(_button: Any, v: Any = value) -> None:
+                    self.dismiss()
+                    on_answer(v)
+
+                button.bind(on_release=answer)
                 line.add_widget(button)
                 self.buttons[value] = button
             grid.add_widget(line)
@@ -318,7 +328,7 @@ class SolvedCard(BoxLayout):
     """The in-place celebration under a solved puzzle: a title, a few lines (time, best time) and
     the ways on (``buttons``: (English label, action, is the main one))."""
 
-    def __init__(self, title: str, lines: Sequence[str], buttons: Sequence[tuple[str, Callable[[], None], bool]],
+    def __init__(self, title: str, lines: Sequence[str], buttons: Sequence[tuple[str, Callable[[], object], bool]],
                  **kwargs: Any) -> None:
         u = theme.unit()
         super().__init__(orientation="vertical", padding=u * 0.2, spacing=u * 0.12, size_hint=(None, None), **kwargs)

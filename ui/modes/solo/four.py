@@ -17,6 +17,7 @@ arrangement in two.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any, Callable
 
 from kivy.clock import Clock
@@ -40,6 +41,7 @@ from ...widgets import Confirm, TButton, beside
 from ...navigation import kind_screen
 from ...solo_board import SoloBoard, TrayTable
 from .common import SidePanel, chain_name
+from ...shell import Shell
 
 
 MODES: dict[Goal, type[FourPuzzle]] = {"lines": FourLines, "loops": FourLoops}
@@ -66,17 +68,17 @@ def player_best(store: Any, goal: Goal) -> int | None:
 def entries(store: Any) -> list[tuple[str, str, Callable[[Any], Any]]]:
     """The puzzle list's buttons (see :func:`ui.modes.solo.puzzles.four_entries`): English title, the
     line under it in words, and what a tap opens."""
-    found = []
+    found: list[tuple[str, str, Callable[[Any], Any]]] = []
     for goal in MODES:
         subtitle = _(SUBTITLES[goal])
         best = player_best(store, goal)
         if best is not None:
             subtitle += "\n" + _("best {score}", score=best)
-        found.append((TITLES[goal], subtitle, lambda app, g=goal: open_four(app, g)))
+        found.append((TITLES[goal], subtitle, partial(open_four, goal=goal)))
     return found
 
 
-def open_four(app: Any, goal: Goal) -> FourScreen:
+def open_four(app: Shell, goal: Goal) -> FourScreen:
     """Start an empty arrangement (journaled) and show it."""
     four = MODES[goal]()
     app.journal(four)
@@ -87,7 +89,7 @@ def open_four(app: Any, goal: Goal) -> FourScreen:
 
 @kind_screen(FourLines.KIND)
 @kind_screen(FourLoops.KIND)
-def resume(app: Any, four: FourPuzzle) -> Screen:
+def resume(app: Shell, four: FourPuzzle) -> Screen:
     return FourScreen(app, four)
 
 
@@ -115,7 +117,7 @@ class FourScreen(Screen):
 
     attract_when_idle = False
 
-    def __init__(self, app: Any, four: FourPuzzle, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, four: FourPuzzle, **kwargs: Any) -> None:
         super().__init__(name="four", **kwargs)
         u = theme.unit()
         self.app, self.four = app, four
@@ -294,7 +296,7 @@ class BestScreen(Screen):
     """The device's best known arrangement for ``goal``, to look at (pan and pinch, nothing moves),
     with its score per colour, the booklets' figures and the player's best."""
 
-    def __init__(self, app: Any, goal: Goal, back: Callable[[], None], **kwargs: Any) -> None:
+    def __init__(self, app: Shell, goal: Goal, back: Callable[[], None], **kwargs: Any) -> None:
         super().__init__(name="four-best", **kwargs)
         score, board = best_known(goal)
         self.board = SoloBoard(tiles_mode="fixed", show_forced=False, show_frontier=False)
@@ -331,7 +333,7 @@ HOWTO_SCORE = {
 }
 
 
-def show_howto(app: Any, goal: Goal, then: Callable[[], None]) -> None:
+def show_howto(app: Shell, goal: Goal, then: Callable[[], None]) -> None:
     stage = TileStage(hands=1)
 
     def reset() -> None:

@@ -21,6 +21,7 @@ from engine.solo.catalogue import DISCOVERY_SIZES, PUZZLES
 
 from ... import theme
 from ...i18n import N_, _
+from ...shell import Shell
 from ...widgets import TButton, TLabel, panel_background
 from ...navigation import family_screen
 from . import solitaire
@@ -48,7 +49,7 @@ SELECTED = theme.rgb("#35607f")
 
 
 @family_screen(KEY)
-def learn_screen(app: Any) -> Screen:
+def learn_screen(app: Shell) -> Screen:
     return LearnScreen(app)
 
 
@@ -87,7 +88,7 @@ class Arrow(Widget):
 class LearnScreen(Screen):
     """The path (see the module docstring). ``select(step)`` shows a step's puzzles below it."""
 
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, **kwargs: Any) -> None:
         super().__init__(name=KEY, **kwargs)
         u = theme.unit()
         self.app = app
@@ -170,7 +171,7 @@ class LearnScreen(Screen):
         first_open = next((n for n in DISCOVERY_SIZES if n not in solved), None)
         self.discovery_buttons: dict[int, TickButton] = {}
         for n in DISCOVERY_SIZES:
-            colour = PUZZLES[f"discovery-{n}"].colours[0]
+            colour = PUZZLES[f"discovery-{n}"].goal().colours[0]  # a Discovery puzzle has its colour
             button = TickButton(text=str(n), scale=1.0, bold=True, done=n in solved, next_up=n == first_open)
             button.bind(on_release=lambda _b, size=n: open_puzzle(self.app, f"discovery-{size}"))
             _colour_stripe(button, theme.LINK[colour])

@@ -31,6 +31,7 @@ from ...board import HandView
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
 from ...refusals import explain
+from ...shell import Shell
 from ...widgets import TButton
 from ...navigation import kind_screen
 from ...solo_board import SoloBoard, TrayTable
@@ -76,12 +77,12 @@ def is_learn_puzzle(name: str) -> bool:
     return name.startswith(("discovery-", "rainbow-"))
 
 
-def back_to_list(app: Any, name: str) -> None:
+def back_to_list(app: Shell, name: str) -> None:
     """Open the screen a puzzle was chosen from."""
     app.open_family("learn" if is_learn_puzzle(name) else "puzzles")
 
 
-def open_puzzle(app: Any, name: str, colours: tuple[str, ...] | None = None) -> PuzzleScreen:
+def open_puzzle(app: Shell, name: str, colours: tuple[str, ...] | None = None) -> PuzzleScreen:
     """Start puzzle ``name`` afresh (journaled) and show it."""
     play = PuzzlePlay.start(name, colours)
     app.journal(play)
@@ -91,7 +92,7 @@ def open_puzzle(app: Any, name: str, colours: tuple[str, ...] | None = None) -> 
 
 
 @kind_screen(KIND)
-def resume(app: Any, play: PuzzlePlay) -> Screen:
+def resume(app: Shell, play: PuzzlePlay) -> Screen:
     return PuzzleScreen(app, play, resumed=True)
 
 
@@ -118,7 +119,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
     LEAVE_QUESTION = N_("Leave this puzzle? Your tiles will be cleared.")
     CARD_WIDTH = 13.5
 
-    def __init__(self, app: Any, play: PuzzlePlay, resumed: bool = False, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, play: PuzzlePlay, resumed: bool = False, **kwargs: Any) -> None:
         name = play.puzzle.name
         super().__init__(app, play, key=name, clock=name, resumed=resumed, howto=show_howto, **kwargs)
         u = theme.unit()
@@ -278,10 +279,10 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
 
     # ------------------------------------------------------------------- solved
 
-    def solved_buttons(self) -> list[tuple[str, Callable[[], None], bool]]:
+    def solved_buttons(self) -> list[tuple[str, Callable[[], object], bool]]:
         """Discovery goes on to the next puzzle (keeping the loop, or not) until the last; the
         others offer the same puzzle again."""
-        buttons: list[tuple[str, Callable[[], None], bool]] = []
+        buttons: list[tuple[str, Callable[[], object], bool]] = []
         size = self.puzzle.discovery_size
         if size is not None and size < 30:
             buttons += [(_("Add tile {tile}: keep the loop", tile=size + 1), lambda: self.go_on(True), True),
@@ -342,7 +343,7 @@ def puzzle_script(stage: TileStage) -> tuple[list[Step], Any]:
     return steps, reset
 
 
-def show_howto(app: Any, then: Any) -> None:
+def show_howto(app: Shell, then: Any) -> None:
     stage = TileStage(hands=1)
     steps, reset = puzzle_script(stage)
     app.show(HowToPlayScreen(KIND, N_("Puzzles"), stage, steps, reset, on_done=then))

@@ -6,6 +6,7 @@ solved, with its best time; and Four lines and Four loops (all 56 tiles, scored,
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, NamedTuple
 
 from kivy.uix.boxlayout import BoxLayout
@@ -17,6 +18,7 @@ from engine.solo.rotation import GREAT_PYRAMID_ROWS, ROWS
 
 from ... import theme
 from ...i18n import N_, _
+from ...shell import Shell
 from ...widgets import TButton, TLabel, panel_background
 from ...navigation import family_screen
 from . import four as solo_four
@@ -52,14 +54,14 @@ def four_entries(store: Any) -> list[Entry]:
 
 
 @family_screen(KEY)
-def puzzles_screen(app: Any) -> Screen:
+def puzzles_screen(app: Shell) -> Screen:
     return PuzzlesScreen(app)
 
 
 class PuzzlesScreen(Screen):
     """The list (see the module docstring); ``buttons`` holds each entry's button by key."""
 
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, **kwargs: Any) -> None:
         super().__init__(name=KEY, **kwargs)
         u = theme.unit()
         self.app = app
@@ -106,7 +108,7 @@ class PuzzlesScreen(Screen):
             row = self._row(ROW)
             for name in half:
                 subtitle = _("{count} tiles", count=len(PUZZLES[name].tiles)) + " · " + _(WHAT[name])
-                row.add_widget(entry(name, TITLES[name], subtitle, lambda n=name: open_puzzle(self.app, n)))
+                row.add_widget(entry(name, TITLES[name], subtitle, partial(open_puzzle, self.app, name)))
         self._section(N_("Turn the tiles (the pyramids)"),
                       lambda: show_rotation_howto(self.app, then=lambda: self.app.open_family(KEY)))
         row = self._row(ROW)

@@ -24,6 +24,7 @@ from ... import theme
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
 from ...refusals import explain
+from ...shell import Shell
 from ...table import Banner, SeatBox
 from ...navigation import kind_screen
 from ...solo_board import SoloBoard
@@ -42,7 +43,7 @@ def rotation_title(rows: int) -> str:
     return _("Great Pyramid") if rows == GREAT_PYRAMID_ROWS else _("Pyramid of {rows} rows", rows=rows)
 
 
-def open_rotation(app: Any, rows: int, seed: int | None = None) -> RotationScreen:
+def open_rotation(app: Shell, rows: int, seed: int | None = None) -> RotationScreen:
     """A new layout of ``rows`` rows (built from a solution, then turned at random), journaled."""
     puzzle = RotationPuzzle.start(rows, seed if seed is not None else random.randrange(1 << 30))
     app.journal(puzzle)
@@ -52,7 +53,7 @@ def open_rotation(app: Any, rows: int, seed: int | None = None) -> RotationScree
 
 
 @kind_screen(KIND)
-def resume(app: Any, puzzle: RotationPuzzle) -> Screen:
+def resume(app: Shell, puzzle: RotationPuzzle) -> Screen:
     return RotationScreen(app, puzzle, resumed=True)
 
 
@@ -65,7 +66,7 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
     LEAVE_QUESTION = N_("Leave this puzzle? Your turns will be lost.")
     CARD_WIDTH = 11.0
 
-    def __init__(self, app: Any, puzzle: RotationPuzzle, resumed: bool = False, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, puzzle: RotationPuzzle, resumed: bool = False, **kwargs: Any) -> None:
         key = rotation_key(puzzle.rows)
         super().__init__(app, puzzle, key=key, clock=f"{key}:{puzzle.seed}", resumed=resumed, howto=show_howto,
                          **kwargs)
@@ -159,7 +160,7 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
         super().show_solved(first_time)
         self.tell(_("Every edge matches: well done!"), good=True)
 
-    def solved_buttons(self) -> list[tuple[str, Callable[[], None], bool]]:
+    def solved_buttons(self) -> list[tuple[str, Callable[[], object], bool]]:
         return [(_("New pyramid"), lambda: open_rotation(self.app, self.puzzle.rows), True),
                 (_("Back"), self.leave, False)]
 
@@ -201,7 +202,12 @@ def rotation_script(stage: TileStage) -> tuple[list[Step], Any]:
     def turn_to_solution(tile: int, delay: float) -> float:
         """Tap ``tile`` until it lies right, a tap every 0.45 s; the delay after the last tap."""
         for _tap in range((solution[tile] - start[tile]) % 6):
-            stage.timeline.later(delay, lambda t=tile: (rots.__setitem__(t, (rots[t] + 1) % 6), show()))
+
+            def tap(t: int = tile) -> None:
+                rots[t] = (rots[t] + 1) % 6
+                show()
+
+            stage.timeline.later(delay, tap)
             delay += 0.45
         return delay
 
@@ -231,7 +237,7 @@ class PyramidStage(TileStage):
         self.view.recentre(animate=False, cells=self._fit)
 
 
-def show_howto(app: Any, then: Any) -> None:
+def show_howto(app: Shell, then: Any) -> None:
     stage = PyramidStage(hands=0)
     steps, reset = rotation_script(stage)
     app.show(HowToPlayScreen(KIND, N_("Turn the tiles"), stage, steps, reset, on_done=then))

@@ -17,7 +17,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from engine.modes import Refused
+from engine.modes import Mode, Refused
 from engine.solver import Control, Hint
 
 from ... import theme
@@ -26,27 +26,24 @@ from ...jobs import Job
 from ...refusals import explain
 from ...results import Confetti
 from ...services import Cue
+from ...shell import Shell
 from ...widgets import Confirm, TButton, beside
 from .common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, best_time, \
     format_time, record_solved, record_time
 
 
-class SoloMode(Protocol):
-    """What the frame asks of the puzzle being played (a PuzzlePlay, a RotationPuzzle)."""
-
-    @property
-    def finished(self) -> bool: ...
+class SoloMode(Mode, Protocol):
+    """What the frame asks of the puzzle being played (a PuzzlePlay, a RotationPuzzle), besides
+    what every mode offers (``finished``, ``to_json``...)."""
 
     def undo(self) -> Any: ...
 
     def hint(self, control: Control | None = None) -> Hint: ...
 
-    def to_json(self) -> dict[str, Any]: ...
-
 
 M = TypeVar("M", bound=SoloMode)
 
-ShowHowTo = Callable[[Any, Callable[[], None]], None]
+ShowHowTo = Callable[[Shell, Callable[[], None]], None]
 """A module's ``show_howto(app, then)``."""
 
 
@@ -67,7 +64,7 @@ class SoloPuzzleScreen(Screen, Generic[M]):
     CARD_WIDTH: ClassVar[float]
     """The widest the solved card grows, in touch units."""
 
-    def __init__(self, app: Any, mode: M, key: str, clock: str, resumed: bool, howto: ShowHowTo,
+    def __init__(self, app: Shell, mode: M, key: str, clock: str, resumed: bool, howto: ShowHowTo,
                  **kwargs: Any) -> None:
         super().__init__(name=self.KIND, **kwargs)
         self.app, self.mode, self.key = app, mode, key
@@ -134,7 +131,7 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         """Show what the solver found (the search was neither cancelled nor left)."""
         raise NotImplementedError
 
-    def solved_buttons(self) -> list[tuple[str, Callable[[], None], bool]]:
+    def solved_buttons(self) -> list[tuple[str, Callable[[], object], bool]]:
         """The solved card's ways on: (label, action, is the main one)."""
         raise NotImplementedError
 

@@ -33,6 +33,7 @@ from ...i18n import N_, _
 from ...results import BoardReplay, ResultsScreen, Standing
 from ...services import BagButtonPressed, Cue
 from ...setup import Choice, SetupScreen, SetupSpec
+from ...shell import Shell
 from ...table import TableLayout
 from ...widgets import TButton, TLabel, beside, confirm_leave
 from ...navigation import family_screen, kind_screen
@@ -55,7 +56,7 @@ def score_key(rules: str, aim: str) -> str:
     return f"{KIND}:{rules}:{aim}"
 
 
-def best_scores_text(app: Any, rules: str, aim: str) -> str:
+def best_scores_text(app: Shell, rules: str, aim: str) -> str:
     scores = app.services.store.high_scores(score_key(rules, aim), 3)
     if not scores:
         return _("No scores yet: be the first!")
@@ -63,7 +64,7 @@ def best_scores_text(app: Any, rules: str, aim: str) -> str:
 
 
 @family_screen(KIND)
-def open_setup(app: Any) -> Screen:
+def open_setup(app: Shell) -> Screen:
     """The start card: rules, aim, the best scores of that choice, how to play, Start."""
     extra = TLabel(scale=0.9, color=theme.TEXT_DIM, size_hint=(1, None), height=theme.unit() * 1.0)
     setup = SetupScreen(SPEC, on_start=lambda s: start(app, s.options["rules"], s.options["aim"]),
@@ -83,7 +84,7 @@ def open_setup(app: Any) -> Screen:
     return setup
 
 
-def start(app: Any, rules: str = "classic", aim: str = "line", seed: int | None = None,
+def start(app: Shell, rules: str = "classic", aim: str = "line", seed: int | None = None,
           from_learn: bool = False) -> SolitaireScreen:
     """A new game, journaled and shown (``from_learn``: its end leads back to the Learn path)."""
     game = Solitaire.start(rules, aim, seed if seed is not None else random.randrange(1 << 32))
@@ -94,7 +95,7 @@ def start(app: Any, rules: str = "classic", aim: str = "line", seed: int | None 
 
 
 @kind_screen(KIND)
-def resume(app: Any, game: Solitaire) -> Screen:
+def resume(app: Shell, game: Solitaire) -> Screen:
     return SolitaireScreen(app, game)
 
 
@@ -116,7 +117,7 @@ class SolitaireScreen(Screen):
 
     attract_when_idle = False
 
-    def __init__(self, app: Any, game: Solitaire, from_learn: bool = False, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, game: Solitaire, from_learn: bool = False, **kwargs: Any) -> None:
         super().__init__(name=KIND, **kwargs)
         u = theme.unit()
         self.app, self.game, self.from_learn = app, game, from_learn
@@ -255,7 +256,10 @@ def solitaire_script(stage: TileStage) -> tuple[list[Step], Any]:
         delay = 0.0
         for index, placement in enumerate(HOWTO_BUILD):
             if index:
-                stage.timeline.later(delay, lambda t=placement.tile: hand.tiles.append(t))
+                def into_hand(t: int = placement.tile) -> None:
+                    hand.tiles.append(t)
+
+                stage.timeline.later(delay, into_hand)
                 delay += 0.4
             stage.slide(0, placement, seconds=0.7, delay=delay)
             delay += 1.1
@@ -276,7 +280,7 @@ def solitaire_script(stage: TileStage) -> tuple[list[Step], Any]:
     return steps, reset
 
 
-def show_howto(app: Any, then: Any) -> None:
+def show_howto(app: Shell, then: Any) -> None:
     stage = TileStage(hands=1)
     steps, reset = solitaire_script(stage)
     app.show(HowToPlayScreen(KIND, N_("Solitaire"), stage, steps, reset, on_done=then))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from functools import partial
 from typing import Any, Iterable, Sequence
 
 from kivy.animation import Animation
@@ -153,7 +154,7 @@ class LineMarks:
                     Line(points=self._flat(placement, path), width=radius * 0.19, cap="none", joint="round")
             for line, course in courses:
                 for placement, path in course:
-                    draw_link(line.colour, path, lambda pts, p=placement: self._flat(p, pts), radius)
+                    draw_link(line.colour, path, partial(self._flat, placement), radius)
         for line, course in courses:
             points = [pt for placement, path in course for pt in _pairs(self._flat(placement, path))]
             lengths = [0.0]

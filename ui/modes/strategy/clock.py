@@ -20,12 +20,12 @@ from __future__ import annotations
 import logging
 import math
 from time import monotonic
-from typing import Any
 
 from engine.clock import Clocks, Overtime
 from engine.strategy.game import StrategyGame
 
 from ...seat_players import fingerprint
+from ...shell import Shell
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ SAVE_EVERY = 10.0
 """Seconds between two saves of a running clock (besides the save after every step)."""
 
 
-def set_clocks(app: Any, game: StrategyGame, minutes: int, overtime: Overtime | None = None) -> None:
+def set_clocks(app: Shell, game: StrategyGame, minutes: int, overtime: Overtime | None = None) -> None:
     """Give ``game`` (about to start) clocks of ``minutes`` per player, or none for 0;
     ``overtime`` defaults to the table's ``[rules] time_out``."""
     store = app.services.store
@@ -57,12 +57,12 @@ def format_clock(seconds: float) -> str:
 class TableClocks:
     """The clocks of the game on screen; :meth:`load` gives None when it has no clocks."""
 
-    def __init__(self, app: Any, game: StrategyGame, clocks: Clocks) -> None:
+    def __init__(self, app: Shell, game: StrategyGame, clocks: Clocks) -> None:
         self.app, self.game, self.clocks = app, game, clocks
         self._saved_at = monotonic()
 
     @classmethod
-    def load(cls, app: Any, game: StrategyGame) -> TableClocks | None:
+    def load(cls, app: Shell, game: StrategyGame) -> TableClocks | None:
         """The clocks kept for ``game`` (none kept, another game's, or unreadable: None). The time
         the table was off is counted against nobody."""
         saved = app.services.store.progress(CLOCKS)

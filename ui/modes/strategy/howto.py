@@ -76,11 +76,14 @@ def script(stage: TileStage) -> tuple[list[Step], Any]:
 
         stage.timeline.later(1.4, drawn)
 
+    def opening() -> None:
+        stage.slide(0, OPENING)
+        stage.slide(1, SECOND, delay=1.2)
+
     steps = [
         Step(N_("Each player has a colour and six tiles, face up for everyone to see."), None, 3.2),
         Step(N_("The highest number starts in the middle. Take turns: a tile must touch the table, and colours must "
-                "match wherever tiles touch."), lambda: (stage.slide(0, OPENING), stage.slide(1, SECOND, delay=1.2)),
-             4.4),
+                "match wherever tiles touch."), opening, 4.4),
         Step(N_("A tile whose colours do not match is refused."), lambda: stage.slide(0, REFUSED, refused=True), 3.4),
         Step(N_("An empty space with three tiles around it is a forced space (orange)."),
              lambda: stage.slide(0, MAKES_FORCED), 3.6),

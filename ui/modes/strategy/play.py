@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import math
+from functools import partial
 from typing import Any, Callable, Sequence
 
 from kivy.animation import Animation
@@ -51,6 +52,7 @@ from ...jobs import Job, Outcome
 from ...refusals import explain
 from ...seat_players import rate_finished, seat_again, seated
 from ...services import BagButtonPressed, Cue, TileScanned
+from ...shell import Shell
 from ...table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, overlaps
 from ...tournament_store import report
 from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
@@ -176,7 +178,7 @@ class SeatPlate(Scatter):
         u = theme.unit()
         length, height = size
         self.colour, self.lit = colour, lit
-        self.rotation = 0
+        self.rotation = 0.0
         self.size = size
         self._bg.pos, self._bg.size = (0, 0), self.size
         self._bg.radius = [min(height, u * 0.72) * 0.3]
@@ -229,11 +231,11 @@ class SeatPlate(Scatter):
             clock_label.size, clock_label.pos = (clock_w, height), (left - clock_w - pad, 0)
         clock_label.text_size = clock_label.size
         name_label.text_size = (None, None)
-        for text in names[1:]:  # the longest wording that fits whole: the score is never cut
+        for wording in names[1:]:  # the longest wording that fits whole: the score is never cut
             name_label.texture_update()
             if name_label.texture_size[0] <= name_label.width:
                 break
-            name_label.text = text
+            name_label.text = wording
         name_label.texture_update()
         if clock is not None and name_label.texture_size[0] > name_label.width:
             # too narrow for both (a waiting seat's plate in a full upright bar): the score, whose
@@ -298,7 +300,7 @@ class Bubble(Scatter):
     def say(self, text: str, angle: float, centre: tuple[float, float], bounds: tuple[float, float]) -> None:
         u = theme.unit()
         self.text = text
-        self.rotation = 0
+        self.rotation = 0.0
         self.size = (u * 6.4, u * 1.6)
         self.label.size = self.size
         self.label.text_size = (self.width - u * 0.4, None)
@@ -347,7 +349,7 @@ class SeatBar(Scatter):
         self.disabled = True
 
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str) -> None:
-        self.rotation = 0
+        self.rotation = 0.0
         self.size = self.box.size = size
         self.box.pos = (0, 0)
         self._edge_colour.rgba = theme.LINK[colour]
@@ -408,7 +410,7 @@ class TakeOverCard(Scatter):
 
     def place(self, box: SeatBox, centre: tuple[float, float]) -> None:
         u = theme.unit()
-        self.rotation = 0
+        self.rotation = 0.0
         self.size = self.box.size = (min(box.length, u * 9.5), u * 2.5)
         self.box.pos = (0, 0)
         self.rotation = box.angle
@@ -430,7 +432,7 @@ class StrategyScreen(Screen):
 
     attract_when_idle = False
 
-    def __init__(self, app: Any, game: StrategyGame, learning: bool = False, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, game: StrategyGame, learning: bool = False, **kwargs: Any) -> None:
         super().__init__(name="strategy", **kwargs)
         self.app, self.game, self.learning = app, game, learning
         self.robot_pause = ROBOT_PAUSE
@@ -474,7 +476,7 @@ class StrategyScreen(Screen):
         for hand in self.hands:
             hand.bind(on_played=lambda *_: self._hand_played(), on_lift=lambda h, tile: self.lifted(h, tile))
         self.layout.seat(self.hands)
-        self.plates = [SeatPlate(lambda i=i: self.open_card(i)) for i in range(len(self.hands))]
+        self.plates = [SeatPlate(partial(self.open_card, i)) for i in range(len(self.hands))]
         # above the hands, below the layout's messages (one banner per hand, just under the drag layer)
         under_banners = self.layout.children.index(self.layout.drag_layer) + len(self.hands) + 1
         for plate in self.plates:
@@ -533,7 +535,8 @@ class StrategyScreen(Screen):
         plates lying along its edges (this narrows it once per change)."""
         if not area or list(area) == self._fitted():
             return
-        self._free = tuple(area)
+        x, y, w, h = area
+        self._free = (x, y, w, h)
         board.fit_area = self._fitted()
         self._place_widgets()
 
@@ -1266,7 +1269,9 @@ class StrategyScreen(Screen):
                     text = _("Tile {tile}: {why}", tile=tile, why=explain(refusal))
                 self.layout.tell(tell_to, text)
             return
-        self.layout.tell(due if due is not None else tell_to, _("Tile {tile} is in your hand.", tile=tile), good=True)
+        told = due if due is not None else tell_to
+        if told is not None:
+            self.layout.tell(told, _("Tile {tile} is in your hand.", tile=tile), good=True)
         self.after_step()
 
     def prompt_draw(self, seat: int) -> None:
@@ -1343,7 +1348,7 @@ def like(game: StrategyGame) -> StrategyGame:
                             doubles=options.doubles, end=options.end, physical_bag=options.physical_bag)
 
 
-def open_game(app: Any, game: StrategyGame, learning: bool = False) -> StrategyScreen:
+def open_game(app: Shell, game: StrategyGame, learning: bool = False) -> StrategyScreen:
     """Journal ``game`` and show it."""
     app.journal(game)
     screen = StrategyScreen(app, game, learning=learning)

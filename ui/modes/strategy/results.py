@@ -22,6 +22,7 @@ from ...qr import add_take_home
 from ...results import ResultsScreen, Standing, StepMark
 from ... import theme
 from ...words import colour_name, seat_name
+from ...shell import Shell
 from .board import LineMarks, best_line, score_words
 
 KIND = "strategy"
@@ -86,7 +87,7 @@ def standings(game: StrategyGame) -> list[Standing]:
     return rows
 
 
-def show_results(app: Any, game: StrategyGame, again: Callable[[], None] | None,
+def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | None,
                  back: tuple[str, Callable[[], None]] | None = None) -> ResultsScreen:
     """The results screen of a finished ``game``; ``again`` starts another one like it; ``back``
     (label, action) replaces Home (a tournament's game leads back to the tournament)."""

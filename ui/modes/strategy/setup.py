@@ -25,6 +25,7 @@ from ...howto import HowToPlayScreen, TileStage
 from ...i18n import N_, _
 from ...seat_players import remember
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
+from ...shell import Shell
 from ...widgets import Chip
 from ...words import COLOUR_NAMES
 from ...navigation import destination, family_screen, kind_screen
@@ -81,7 +82,8 @@ class TantrixSetupScreen(SetupScreen):
             for seat in (2, 3):
                 self.seats[seat].colour = self.seats[seat - 2].colour
             self._name_teams()
-            self.count.chip(4).selected = False
+            if self.count is not None:  # the strategy game always offers 2 to 4 players
+                self.count.chip(4).selected = False
             self.teams_chip.selected = True
         self._mark_teams()
 
@@ -93,7 +95,9 @@ class TantrixSetupScreen(SetupScreen):
         partner = self.seats[(index + 2) % 4]
         taken = self.seats[(index + 1) % 4].colour
         colours = list(PALETTE)
-        at = colours.index(self.seats[index].colour)
+        colour = self.seats[index].colour
+        assert colour is not None, "every seat of the strategy game has a colour"
+        at = colours.index(colour)
         chosen = next(c for c in colours[at + 1:] + colours[:at + 1] if c != taken)
         self.seats[index].colour = partner.colour = chosen
         self._name_teams()
@@ -128,13 +132,13 @@ class TantrixSetupScreen(SetupScreen):
 
 
 @family_screen(FAMILY)
-def open_setup(app: Any) -> Screen:
+def open_setup(app: Shell) -> Screen:
     return TantrixSetupScreen(spec(app.services.settings), on_start=lambda setup: start(app, setup),
                               on_back=app.go_home, on_howto=lambda: show_howto(app),
                               orientation=app.services.settings.orientation)
 
 
-def show_howto(app: Any) -> HowToPlayScreen:
+def show_howto(app: Shell) -> HowToPlayScreen:
     stage = TileStage(hands=2)
     steps, reset = script(stage)
     screen = HowToPlayScreen(FAMILY, N_("Tantrix"), stage, steps, reset, on_done=lambda: app.show(open_setup(app)))
@@ -151,7 +155,7 @@ def game_of(setup: Setup) -> StrategyGame:
                             end=options.get("end", "all-placed"), physical_bag=bool(options.get("bag")))
 
 
-def start(app: Any, setup: Setup) -> StrategyScreen:
+def start(app: Shell, setup: Setup) -> StrategyScreen:
     game = game_of(setup)
     remember(app, game, setup.seats)
     set_clocks(app, game, app.services.settings.clock_minutes)
@@ -159,13 +163,13 @@ def start(app: Any, setup: Setup) -> StrategyScreen:
 
 
 @kind_screen(KIND)
-def resume(app: Any, game: StrategyGame) -> Screen:
+def resume(app: Shell, game: StrategyGame) -> Screen:
     """A restored game, exactly as it stood (a robot to move thinks again; a draw owed is asked again)."""
     return StrategyScreen(app, game)
 
 
 @destination("learning-game")
-def learning_game(app: Any, seed: int | None = None) -> StrategyScreen:
+def learning_game(app: Shell, seed: int | None = None) -> StrategyScreen:
     """Learn's last step, "the game": you (red) against a beginner robot (yellow), the screen drawing
     the tiles, each step explained as it comes."""
     game = StrategyGame.new(2, "RY", [None, "beginner"], seed=seed)
@@ -174,7 +178,7 @@ def learning_game(app: Any, seed: int | None = None) -> StrategyScreen:
 
 
 @destination("tantrix-game")
-def set_game(app: Any, game: StrategyGame, minutes: int) -> StrategyScreen:
+def set_game(app: Shell, game: StrategyGame, minutes: int) -> StrategyScreen:
     """``game`` (new, its seats already taken) with ``minutes`` per player on its clocks (0: none)."""
     set_clocks(app, game, minutes)
     app.journal(game)

@@ -16,6 +16,7 @@ LED rings show whose turn it is, and the winner at the end.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any, Sequence
 
 from kivy.clock import Clock
@@ -41,6 +42,7 @@ from ...jobs import Job, Outcome
 from ...results import ResultsScreen, Standing
 from ...services import Cue
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
+from ...shell import Shell
 from ...tanagra_board import TanagraBoard, destination_kinds, seat_colours
 from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from ... import words
@@ -129,7 +131,7 @@ def explain(state: State, refusal: Refused, mover: Cell | None = None) -> str:
 
 
 @family_screen(KIND)
-def open_setup(app: Any) -> Screen:
+def open_setup(app: Shell) -> Screen:
     return SetupScreen(SPEC, on_start=lambda setup: start(app, setup), on_back=app.go_home,
                        on_howto=lambda: show_howto(app), orientation=app.services.settings.orientation)
 
@@ -138,7 +140,7 @@ def seats_of(setup: Setup) -> list[str]:
     return [f"robot:{s.robot}" if s.robot else "person" for s in setup.seats]
 
 
-def start(app: Any, setup: Setup) -> Screen:
+def start(app: Shell, setup: Setup) -> Screen:
     game = Game(Options(players=len(setup.seats), x=int(setup.options.get("x", 4))), seats_of(setup))
     app.journal(game)
     screen = TanagraScreen(app, game)
@@ -147,7 +149,7 @@ def start(app: Any, setup: Setup) -> Screen:
 
 
 @kind_screen(KIND)
-def resume(app: Any, game: Game) -> Screen:
+def resume(app: Shell, game: Game) -> Screen:
     return TanagraScreen(app, game)
 
 
@@ -179,7 +181,7 @@ class TanagraScreen(Screen):
 
     attract_when_idle = False
 
-    def __init__(self, app: Any, game: Game, robot_seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, game: Game, robot_seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(name=KIND, **kwargs)
         u = theme.unit()
         self.app, self.game = app, game
@@ -588,7 +590,7 @@ def howto_script(board: TanagraBoard, timeline: Timeline) -> tuple[list[Step], A
                 board.show(state, spots=state.placements())
 
         for n, i in enumerate(range(first, last)):
-            timeline.later(n * 0.7, lambda i=i: one(i))
+            timeline.later(n * 0.7, partial(one, i))
 
     def from_position(move: Move, then: Action | None = None) -> None:
         board.stop()
@@ -625,7 +627,7 @@ def howto_script(board: TanagraBoard, timeline: Timeline) -> tuple[list[Step], A
     return steps, reset
 
 
-def show_howto(app: Any) -> None:
+def show_howto(app: Shell) -> None:
     board, timeline = TanagraBoard(), Timeline()
     steps, reset = howto_script(board, timeline)
     app.show(HowToPlayScreen(KIND, N_("Tanagra"), board, steps, reset, on_done=lambda: app.show(open_setup(app)),
