@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, Sequence
 
 from ..board import Board, Placement
 from ..geometry import Cell
-from ..modes import Play, Refused, register
+from ..actions import Play, Refused
 from ..tiles import ALL_NUMBERS
 from . import rules
 from .rules import Gobble, GobbleRule
@@ -97,7 +97,6 @@ class Standing(NamedTuple):
     tiles: int
 
 
-@register
 class Gobbles:
     """The state of one Gobbles game. Not thread-safe: :class:`engine.gobble.table.GobblesTable`
     serialises concurrent callers."""

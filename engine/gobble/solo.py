@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..board import Board, Placement, PositionError
-from ..modes import Play, Refused, register
+from ..actions import Play, Refused
 from ..tiles import ALL_NUMBERS
 from . import rules
 from .rules import Gobble, GobbleRule
@@ -50,7 +50,6 @@ class ReturnDiscard:
 Action = Place | Discard | ReturnDiscard
 
 
-@register
 class GobbleSolo:
     """The state of one solo Gobble game; refuses bad actions with :class:`Refused`."""
 

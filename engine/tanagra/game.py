@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..modes import Refused, register
+from ..actions import Refused
 from .lattice import Cell
 from .rules import (
     Action,
@@ -39,7 +39,6 @@ class RecordError(ValueError):
         self.refusal = refusal
 
 
-@register
 class Game:
     """One game: options, seat names, the current state, the actions played and undo.
 

@@ -56,7 +56,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, NamedTuple, Union
 
-from ..modes import Refused
+from ..actions import Refused
 from .lattice import FIRST_CENTRES, Cell, is_cell, neighbours, piece_cells, touching_cells
 
 X_CHOICES = range(4, 7)

@@ -40,6 +40,7 @@ from engine.board import Placement
 from engine.strategy.game import FILL_STEPS, Phase, StrategyGame, StrategyRule, Step
 from engine.geometry import Cell
 from engine.modes import Play, Refused
+from engine.strategy.robots import Robot, make_robot, robot_task
 from engine.strategy.robots.coach import Advice, advise
 
 from ... import theme
@@ -447,6 +448,9 @@ class StrategyScreen(Screen):
         self.thinking = False
         self.flying = False
         self.robot_job: Job[Placement] = Job("strategy-robot")
+        self.robots: dict[str, Robot] = {}
+        """The table's robots, one per level, built when a seat first names it (the game never
+        builds one: engine.strategy.robots)."""
         self.think_log: list[tuple[float, int]] = []
         """(seconds, frames drawn meanwhile) for each robot thought: the UI must keep drawing."""
         self._generation = 0  # a robot's answer for a position that changed meanwhile is dropped
@@ -1096,7 +1100,10 @@ class StrategyScreen(Screen):
         def start(_dt: float) -> None:
             if generation != self._generation:
                 return
-            task = self.game.robot_task()
+            level = self.game.seats[seat].robot
+            if level is not None and level not in self.robots:
+                self.robots[level] = make_robot(level)
+            task = robot_task(self.game, None if level is None else self.robots[level])
             self.robot_job.start(lambda cancel: task(), lambda outcome: self._robot_chose(generation, seat, outcome))
 
         Clock.schedule_once(start, self.robot_pause)
