@@ -75,13 +75,13 @@ MODES: tuple[type[Mode[Any]], ...] = (
 )
 """Every mode of the kiosk, one class per kind."""
 
-_REGISTRY: dict[str, type] = {cls.KIND: cls for cls in MODES}
-M = TypeVar("M", bound=type)
+_REGISTRY: dict[str, type[Mode[Any]]] = {cls.KIND: cls for cls in MODES}
+M = TypeVar("M", bound=type[Mode[Any]])
 
 
 def register(cls: M) -> M:
     """Class decorator: make ``cls`` restorable by its ``KIND`` (a mode defined outside the engine)."""
-    kind = cls.KIND  # type: ignore[attr-defined]
+    kind = cls.KIND
     if kind in _REGISTRY and _REGISTRY[kind] is not cls:
         raise ValueError(f"two modes claim the kind {kind!r}")
     _REGISTRY[kind] = cls
@@ -102,5 +102,4 @@ def restore(data: dict[str, Any]) -> Mode[Any]:
     state = data.get("state")
     if not isinstance(state, dict):
         raise ValueError(f"saved {kind} mode has no state object")
-    restored: Mode[Any] = cls.from_json(state)
-    return restored
+    return cls.from_json(state)

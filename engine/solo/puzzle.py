@@ -13,7 +13,7 @@ puzzle with the arrangement kept (add the new tile to the loop) or cleared (star
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Self, Sequence
+from typing import Any, ClassVar, NamedTuple, Self, Sequence
 
 from ..actions import PickUp, Place, Play, Refused, Undo, placing
 from ..board import Board, Placement, PositionError, Rule
@@ -41,7 +41,7 @@ class _Step(NamedTuple):
 class PuzzlePlay:
     """A puzzle of the catalogue being played: the arrangement, its undo history and counters."""
 
-    KIND = "puzzle"
+    KIND: ClassVar[str] = "puzzle"
 
     def __init__(
         self,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Self, Sequence
+from typing import Any, ClassVar, NamedTuple, Self, Sequence
 
 from ..board import Board, Placement, Rule
 from ..geometry import Cell, neighbour, pyramid
@@ -74,7 +74,7 @@ class RotationPuzzle:
     """A rotation puzzle: which tile lies where (fixed), how each is turned now, and the
     solution the layout was built from (the proof that it can be solved)."""
 
-    KIND = "rotation"
+    KIND: ClassVar[str] = "rotation"
 
     def __init__(
         self,

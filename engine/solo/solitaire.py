@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Self, Sequence, TypeVar
+from typing import Any, ClassVar, Self, Sequence, TypeVar
 
 from ..board import Board, Placement, PositionError
 from ..actions import Place, Play, Refused, Undo, placing
@@ -69,7 +69,7 @@ class Solitaire:
     """A game of Solitaire: the rules and aim, the bag (its order drawn from ``seed``), the hand
     and the tiles down."""
 
-    KIND = "solitaire"
+    KIND: ClassVar[str] = "solitaire"
 
     def __init__(
         self,

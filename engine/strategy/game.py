@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 
 from ..actions import Place, Play, Refused, Undo, placing
 from ..board import Board, Placement, PositionError
@@ -199,7 +199,7 @@ class StrategyGame:
     :meth:`review`. Seats are numbered clockwise from 0. Robots choose from :meth:`view` with
     :meth:`robot_rng` (:func:`engine.strategy.robots.robot_move`); the game never runs one."""
 
-    KIND = "strategy"
+    KIND: ClassVar[str] = "strategy"
 
     def __init__(self, options: Options, seats: Sequence[Seat], bag: Sequence[int], *,
                  seed: int | None = None, robot_seed: int = 0, start: tuple[Board, list[list[int]], int] | None = None,

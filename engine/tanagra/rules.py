@@ -167,7 +167,7 @@ class IllegalAction(Refused):
     :class:`~engine.modes.Refused` (a :class:`Reason` and a sentence), and the action."""
 
     def __init__(self, action: Action, refusal: Refused) -> None:
-        super().__init__(refusal.rule, refusal.message)
+        super().__init__(refusal.rule, refusal.message, refusal.cells)
         self.action = action
 
 
