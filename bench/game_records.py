@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.record import replay  # noqa: E402
+from engine.strategy.robots import robot_move  # noqa: E402
 
 SETUPS = [
     dict(players=2, robots=["beginner", "club"]),
@@ -41,7 +42,7 @@ def finish(game: StrategyGame, order: list[int], steps: int | None = None) -> St
             unseen = set(game.unseen())
             game.report_draw(next(t for t in order if t in unseen))
         else:
-            game.robot_move()
+            robot_move(game)
     return game
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.strategy.game import StrategyGame  # noqa: E402
-from engine.strategy.robots import LEVELS, make_robot  # noqa: E402
+from engine.strategy.robots import LEVELS, make_robot, robot_move  # noqa: E402
 
 
 def positions(games: int) -> list[StrategyGame]:
@@ -36,7 +36,7 @@ def positions(games: int) -> list[StrategyGame]:
         while not game.finished:
             if len(game.legal()) > 1:
                 found.append(game.view())
-            game.robot_move()
+            robot_move(game)
     return found
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.strategy.game import StrategyGame  # noqa: E402
-from engine.strategy.robots import make_robot  # noqa: E402
+from engine.strategy.robots import make_robot, robot_move  # noqa: E402
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -57,13 +57,13 @@ def main() -> None:
                                 seed=args.seed + number)
         while not game.finished:
             if game.turn != 0:
-                game.robot_move(club)
+                robot_move(game, club)
                 continue
             if len(game.legal()) == 1:
-                game.robot_move(robot)  # no decision: not timed (the robot answers at once)
+                robot_move(game, robot)  # no decision: not timed (the robot answers at once)
                 continue
             start_cpu, start_wall = time.process_time(), time.perf_counter()
-            game.robot_move(robot)
+            robot_move(game, robot)
             cpu.append(time.process_time() - start_cpu)
             wall.append(time.perf_counter() - start_wall)
             last = getattr(robot, "last", None)

@@ -37,7 +37,7 @@ def main() -> int:
     from kivy.clock import Clock
 
     from engine.strategy.game import StrategyGame
-    from engine.strategy.robots import make_robot
+    from engine.strategy.robots import make_robot, robot_choice
     from ui.app import KioskApp
     from ui.memory import memory_services
     from ui.modes.strategy import play as strategy_play
@@ -58,7 +58,7 @@ def main() -> int:
                 screen.board.refit()
                 widths.append(screen.board.size_px * math.sqrt(3))
                 seat = game.turn
-                choice = game.robot_choice(robot)
+                choice = robot_choice(game, robot)
                 screen.put(seat, choice)
                 screen.confirm()
                 yield 0

@@ -550,11 +550,12 @@ def four_shots(app: Any, shot: Any) -> Iterator[float]:
 def _strategy_game(players: int, moves: int, seed: int, **options: Any) -> Any:
     """A strategy game ``moves`` placements in, played by club robots, then handed to people."""
     from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import robot_move
 
     game = StrategyGame.new(players, "RYGB"[: 2 if options.get("doubles") else players], ["club"] * players,
                             seed=seed, **options)
     while len(game.board) < moves and not game.finished and game.bag_count > 0:
-        game.robot_move()
+        robot_move(game)
     for seat in range(players):
         game.set_robot(seat, None)
     return game
@@ -565,6 +566,7 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     players and upright, a refused drop, a forced fill, the review, the endgame, the real bag, a
     robot taking a seat over, the results with the winning line, and the replay."""
     from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import robot_move
     from ui.modes.strategy import clock as strategy_clock, play as strategy_play, setup as tantrix
     from ui.modes.strategy.results import show_results
     from ui.services import TileScanned
@@ -695,7 +697,7 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     # results: the winning line lit; then the replay a few steps before the end
     game = StrategyGame.new(2, "RY", ["club", "beginner"], seed=9)
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     game.set_robot(0, None)
     app.journal(game)
     results = show_results(app, game, again=lambda: None)
@@ -719,10 +721,11 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
 def _finished_game(players: int, seed: int) -> Any:
     """A strategy game played to its end by beginner robots, then seated by people."""
     from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import robot_move
 
     game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     return game
 
 

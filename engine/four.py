@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal, Self
 
 from .board import Board, Placement, PositionError
 from .geometry import Cell, neighbours
-from .modes import Play, Refused, register
+from .actions import PickUp, Place, Play, Refused, Undo, placing
 from .tiles import ALL_NUMBERS, COLOURS
 
 Goal = Literal["lines", "loops"]
@@ -117,8 +117,10 @@ def best_known(goal: Goal) -> tuple[int, Board]:
 class FourPuzzle:
     """State of one Four lines / Four loops session (see the module docstring for the rules).
 
-    Actions (each refused with :class:`~engine.modes.Refused` naming the rule, changing nothing):
-    :meth:`place`, :meth:`pick_up`, :meth:`move`, :meth:`rotate`, :meth:`undo`.
+    Actions (:meth:`check` and :meth:`apply`; each refused with :class:`~engine.actions.Refused`
+    naming the rule, changing nothing): ``Place`` a tile from the hand, or a tile down moved or
+    turned (put back exactly where it lay, it is no step), ``PickUp`` a tile, ``Undo``; and the
+    same as :meth:`place`, :meth:`pick_up`, :meth:`move`, :meth:`rotate`, :meth:`undo`.
     """
 
     KIND: ClassVar[str]
@@ -184,10 +186,25 @@ class FourPuzzle:
 
     # ------------------------------------------------------------------------ actions
 
-    def check(self, placement: Placement) -> Refused | None:
-        """None when ``placement`` can be made now: its tile put down from the hand, or moved (or
-        turned) there from where it lies; otherwise why not. What :meth:`place` and :meth:`move`
-        obey, and the kiosk asks while a finger hovers; it changes nothing."""
+    def legal_actions(self) -> list[Placement | PickUp]:
+        """Every placement of a hand tile allowed now, and picking up each tile that may be taken
+        away (moving tiles down is allowed too, but not listed)."""
+        actions: list[Placement | PickUp] = list(self._board.legal_placements(self.hand, restricted=False))
+        actions += [PickUp(p.tile) for p in self._board.placements() if self.check(PickUp(p.tile)) is None]
+        return actions
+
+    def check(self, action: Placement | Place | PickUp | Undo) -> Refused | None:
+        """None when ``action`` can be done now, otherwise why not: what :meth:`apply` obeys, and
+        the kiosk asks while a finger hovers; it changes nothing. A placement puts its tile down
+        from the hand, or moves (or turns) it there from where it lies."""
+        if isinstance(action, PickUp):
+            return self._pick_up_refusal(action.tile)
+        if isinstance(action, Undo):
+            return None if self._undo else Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
+        place = placing(action)
+        if place is None:
+            raise TypeError(f"not a {self.KIND} action: {action!r}")
+        placement = Placement(*place.placement)
         source = self._board.cell_of(placement.tile)
         if source is None:
             return self._board.check(placement, restricted=False)
@@ -200,31 +217,59 @@ class FourPuzzle:
                                (source, placement.cell))
         return refusal
 
+    def _pick_up_refusal(self, tile: int) -> Refused | None:
+        cell = self._board.cell_of(tile)
+        if cell is None:
+            return Refused(FourRule.EMPTY_CELL, f"tile {tile} is not on the table")
+        rest = _board_of([p for p in self._board.placements() if p.tile != tile])
+        if len(groups(rest)) > 1:
+            return Refused(FourRule.ONE_ARRANGEMENT, "taking this tile away would split the arrangement in two", (cell,))
+        return None
+
+    def apply(self, action: Placement | Place | PickUp | Undo) -> None:
+        """Do ``action``, or raise the :class:`Refused` of :meth:`check` and change nothing."""
+        refusal = self.check(action)
+        if refusal is not None:
+            raise refusal
+        if isinstance(action, PickUp):
+            old, index = self._take(self._cell_of(action.tile))
+            self._record(["pick", *old, index])
+            return
+        if isinstance(action, Undo):
+            self._take_back()
+            return
+        place = placing(action)
+        assert place is not None
+        placement = Placement(*place.placement)
+        source = self._board.cell_of(placement.tile)
+        if source is None:
+            self._board.push(placement)
+            self._record(["place", placement.tile])
+        elif self._board.at(source) != placement:
+            old, index = self._take(source)
+            self._board.push(placement)
+            self._record(["move", *old, index])
+        self._note_best()
+
     def place(self, tile: int, cell: Cell, rot: int) -> None:
         """Put ``tile`` from the hand on the empty ``cell`` with rotation ``rot``."""
-        self._place(Placement(tile, cell[0], cell[1], rot))
-        self._record(["place", tile])
-        self._note_best()
+        placement = Placement(tile, cell[0], cell[1], rot)
+        if self._board.cell_of(tile) is not None:  # from the hand only: the board refuses a tile down
+            refusal = self._board.check(placement, restricted=False)
+            assert refusal is not None
+            raise refusal
+        self.apply(placement)
 
     def pick_up(self, cell: Cell) -> int:
         """Take the tile on ``cell`` back into the hand and return its number."""
-        placement, index = self._take(cell)
-        self._record(["pick", *placement, index])
-        return placement.tile
+        lying = self._lying(cell)
+        self.apply(PickUp(lying.tile))
+        return lying.tile
 
     def move(self, source: Cell, target: Cell, rot: int) -> None:
         """Move the tile on ``source`` to ``target`` (the same cell to turn it) with rotation ``rot``."""
-        lying = self._board.at(source)
-        if lying is None:
-            raise Refused(FourRule.EMPTY_CELL, "there is no tile on that space", (source,))
-        moved = Placement(lying.tile, target[0], target[1], rot)
-        refusal = self.check(moved)
-        if refusal is not None:
-            raise refusal
-        old, index = self._take(source, keep_whole=False)
-        self._board.push(moved)
-        self._record(["move", *old, index])
-        self._note_best()
+        lying = self._lying(source)
+        self.apply(Placement(lying.tile, target[0], target[1], rot))
 
     def rotate(self, cell: Cell, rot: int) -> None:
         """Turn the tile on ``cell`` to rotation ``rot``."""
@@ -232,17 +277,24 @@ class FourPuzzle:
 
     def undo(self) -> None:
         """Take back the last action."""
-        if not self._undo:
-            raise Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
+        self.apply(Undo())
+
+    def _take_back(self) -> None:
         action = self._undo.pop()
         kind = action[0]
         if kind == "place":
-            self._take(self._cell_of(action[1]), keep_whole=False)
+            self._take(self._cell_of(action[1]))
         elif kind == "pick":
             self._put_back(Placement(*action[1:5]), action[5])
         else:  # move: the tile now sits wherever it went; put it back where it was
-            self._take(self._cell_of(action[1]), keep_whole=False)
+            self._take(self._cell_of(action[1]))
             self._put_back(Placement(*action[1:5]), action[5])
+
+    def _lying(self, cell: Cell) -> Placement:
+        lying = self._board.at(cell)
+        if lying is None:
+            raise Refused(FourRule.EMPTY_CELL, "there is no tile on that space", (cell,))
+        return lying
 
     # ------------------------------------------------------------------------ helpers
 
@@ -252,23 +304,11 @@ class FourPuzzle:
             raise ValueError(f"the undo history names tile {tile}, which is not on the board")
         return cell
 
-    def _place(self, placement: Placement) -> None:
-        refusal = self._board.check(placement, restricted=False)  # from the hand: a tile on the table is refused
-        if refusal is not None:
-            raise refusal
-        self._board.push(placement)
-
-    def _take(self, cell: Cell, keep_whole: bool = True) -> tuple[Placement, int]:
-        """Remove the tile on ``cell``; with ``keep_whole`` refuse when that splits the arrangement."""
+    def _take(self, cell: Cell) -> tuple[Placement, int]:
+        """Remove the tile on ``cell``: its placement and where it was in the board's order."""
         placements = self._board.placements()
-        index = next((i for i, p in enumerate(placements) if p.cell == cell), None)
-        if index is None:
-            raise Refused(FourRule.EMPTY_CELL, "there is no tile on that space", (cell,))
-        rest = placements[:index] + placements[index + 1 :]
-        board = _board_of(rest)
-        if keep_whole and len(groups(board)) > 1:
-            raise Refused(FourRule.ONE_ARRANGEMENT, "taking this tile away would split the arrangement in two", (cell,))
-        self._board = board
+        index = next(i for i, p in enumerate(placements) if p.cell == cell)
+        self._board = _board_of(placements[:index] + placements[index + 1 :])
         return placements[index], index
 
     def _put_back(self, placement: Placement, index: int) -> None:
@@ -295,7 +335,7 @@ class FourPuzzle:
         probe = type(self)()
         probe._board, probe._undo = self._board.copy(), list(self._undo)
         while probe._undo:
-            probe.undo()
+            probe._take_back()
             if probe._board.golden_rule_breaks():
                 raise ValueError("the undo history leads to an arrangement that breaks the golden rule")
 
@@ -357,7 +397,6 @@ def _checked_undo(actions: object) -> list[list[Any]]:
     return [list(a) for a in actions]
 
 
-@register
 class FourLines(FourPuzzle):
     """Four lines: the sum of each colour's longest line."""
 
@@ -365,7 +404,6 @@ class FourLines(FourPuzzle):
     GOAL: ClassVar[Goal] = "lines"
 
 
-@register
 class FourLoops(FourPuzzle):
     """Four loops: the sum of each colour's longest loop."""
 

@@ -1,48 +1,63 @@
 """What every playable mode has in common, so the UI and the firmware can drive any of them alike.
 
 A mode (the strategy game, a Discovery puzzle, Solitaire, Gobbles, Tanagra, ...) is a state object:
-it says what may be done now, applies an action or refuses it with the rule it breaks, and saves its
-whole state as JSON so that a power cut never loses a game. The firmware journals
-``save(mode)`` after every step and calls ``restore(...)`` at boot without knowing which mode it was.
+it lists what may be done now, checks an action (None, or the :class:`Refused` naming the rule it
+breaks) and applies it (or raises that same refusal and changes nothing), and saves its whole
+state as JSON so that a power cut never loses a game. The firmware journals ``save(mode)`` after
+every step and calls ``restore(...)`` at boot without knowing which mode it was. The actions and
+the common rule codes are :mod:`engine.actions`'.
 
-Modes register themselves with :func:`register` under a stable ``KIND`` string; :func:`restore`
-imports the modules that define them.
+This module is the front door of every family: it imports each one's mode classes at the top and
+lists them in :data:`MODES`, so :func:`restore` finds any kind. The families never import it (they
+take :class:`Refused`, :class:`Play` and the actions from :mod:`engine.actions`, which imports only
+the board), so the imports form no cycle; before, each family imported this module to register
+itself and this module imported the families to have them register, a cycle hidden inside a
+function. :func:`register` remains for modes defined elsewhere (tests, plug-ins).
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, Sequence, TypeVar, runtime_checkable
 
-from .board import Refused
+from .actions import PickUp, Place, Play, Refused, Undo
+from .four import FourLines, FourLoops
+from .gobble.gobbles import Gobbles
+from .gobble.solo import GobbleSolo
+from .solo.puzzle import PuzzlePlay
+from .solo.rotation import RotationPuzzle
+from .solo.solitaire import Solitaire
+from .strategy.game import StrategyGame
+from .tanagra.game import Game as TanagraGame
 
-__all__ = ["Mode", "Play", "Refused", "register", "restore", "save"]
+__all__ = ["MODES", "Mode", "PickUp", "Place", "Play", "Refused", "Undo", "register", "restore", "save"]
 
-class Play(StrEnum):
-    """Rule codes every mode may refuse with (a family's own codes live with it: the strategy game's
-    in :mod:`engine.strategy.game`, the solo modes' in :mod:`engine.solo`, Gobble's in
-    :mod:`engine.gobble.rules`, Four lines' in :mod:`engine.four`, Tanagra's in
-    :mod:`engine.tanagra.rules`; the board's placement rules are :class:`engine.board.Rule`)."""
-
-    GAME_OVER = "game-over"
-    NOT_YOUR_TURN = "not-your-turn"
-    NOT_IN_HAND = "not-in-hand"
-    MUST_FILL_FORCED = "must-fill-forced"
-    NOTHING_TO_UNDO = "nothing-to-undo"
-    NO_UNDO = "no-undo"
-    NO_SUCH_OPTION = "no-such-option"
-    NO_GAME = "no-game"
+A = TypeVar("A", contravariant=True)
 
 
 @runtime_checkable
-class Mode(Protocol):
-    """The shape shared by every mode's state object."""
+class Mode(Protocol[A]):
+    """The shape shared by every mode's state object; ``A`` is the type of its actions."""
 
     KIND: ClassVar[str]
 
     @property
     def finished(self) -> bool:
         """Whether the game or puzzle is over (won, lost, drawn or solved)."""
+        ...
+
+    def legal_actions(self) -> Sequence[object]:
+        """Actions that :meth:`check` allows now: every one where there are few, a fair sample where
+        there is no end to them (moving a tile already down anywhere it fits)."""
+        ...
+
+    def check(self, action: A) -> Refused | None:
+        """None if ``action`` may be done now, else why not. Changes nothing: a screen asks it on
+        every hover, so it is quick."""
+        ...
+
+    def apply(self, action: A) -> object:
+        """Do ``action``, or raise the :class:`Refused` that :meth:`check` returns for it and change
+        nothing. What it returns (if anything) is the mode's own news, e.g. what a gobble earned."""
         ...
 
     def to_json(self) -> dict[str, Any]:
@@ -55,27 +70,31 @@ class Mode(Protocol):
         ...
 
 
-_REGISTRY: dict[str, type[Mode]] = {}
-M = TypeVar("M", bound=type)
+MODES: tuple[type[Mode[Any]], ...] = (
+    StrategyGame, PuzzlePlay, Solitaire, RotationPuzzle, FourLines, FourLoops, GobbleSolo, Gobbles, TanagraGame,
+)
+"""Every mode of the kiosk, one class per kind."""
+
+_REGISTRY: dict[str, type[Mode[Any]]] = {cls.KIND: cls for cls in MODES}
+M = TypeVar("M", bound=type[Mode[Any]])
 
 
 def register(cls: M) -> M:
-    """Class decorator: make ``cls`` restorable by its ``KIND``."""
-    kind = cls.KIND  # type: ignore[attr-defined]
+    """Class decorator: make ``cls`` restorable by its ``KIND`` (a mode defined outside the engine)."""
+    kind = cls.KIND
     if kind in _REGISTRY and _REGISTRY[kind] is not cls:
         raise ValueError(f"two modes claim the kind {kind!r}")
     _REGISTRY[kind] = cls
     return cls
 
 
-def save(mode: Mode) -> dict[str, Any]:
+def save(mode: Mode[Any]) -> dict[str, Any]:
     """``{"kind": ..., "state": ...}``: what the firmware journals."""
     return {"kind": mode.KIND, "state": mode.to_json()}
 
 
-def restore(data: dict[str, Any]) -> Mode:
+def restore(data: dict[str, Any]) -> Mode[Any]:
     """The mode saved by :func:`save`; ValueError for an unknown kind or bad state."""
-    _load_modes()
     kind = data.get("kind") if isinstance(data, dict) else None
     cls = _REGISTRY.get(kind)  # type: ignore[arg-type]
     if cls is None:
@@ -84,13 +103,3 @@ def restore(data: dict[str, Any]) -> Mode:
     if not isinstance(state, dict):
         raise ValueError(f"saved {kind} mode has no state object")
     return cls.from_json(state)
-
-
-def _load_modes() -> None:
-    """Import every module that defines a mode: each registers its classes as it is imported (here,
-    not at the top, because they import this module)."""
-    from . import four  # noqa: F401
-    from .strategy import game  # noqa: F401
-    from .gobble import gobbles, solo as gobble_solo  # noqa: F401
-    from .solo import puzzle, rotation, solitaire  # noqa: F401
-    from .tanagra import game as tanagra_game  # noqa: F401

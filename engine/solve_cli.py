@@ -20,7 +20,7 @@ import time
 from typing import Any, Callable
 
 from .board import Placement
-from .cli import CliError
+from .commandline import CliError
 from .solo.catalogue import PUZZLES, Puzzle, parse_colours
 from .solver import Control, Interrupted, Outcome, Result, count, fill, solve
 

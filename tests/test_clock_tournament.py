@@ -13,6 +13,7 @@ from engine.modes import Refused
 from engine.ratings import outcome_of_record
 from engine.strategy.record import replay
 from engine.tournament import Game, Tournament
+from engine.strategy.robots import robot_move
 
 # ------------------------------------------------------------------------------------ clocks
 
@@ -133,13 +134,13 @@ def _played(moves: int, players: int = 2, seed: int = 3, **options: object) -> S
     game = StrategyGame.new(players, "RYGB"[:players] if not options.get("doubles") else "RY",
                             ["beginner"] * players, seed=seed, robot_seed=seed, **options)  # type: ignore[arg-type]
     for _ in range(moves):
-        game.robot_move()
+        robot_move(game)
     return game
 
 
 def _to_the_end(game: StrategyGame) -> StrategyGame:
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     return game
 
 

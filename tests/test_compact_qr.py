@@ -11,12 +11,13 @@ from ui_harness import run_scenario
 
 from engine.compact import Compact, decode, encode, of_record
 from engine.strategy.game import StrategyGame
+from engine.strategy.robots import robot_move
 
 
 def _finished(**setup):
     game = StrategyGame.new(**setup)
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     return game.record()
 
 
@@ -94,7 +95,7 @@ def scenario_results_take_home(app):
     game = StrategyGame.new(3, robots=["club", "beginner", "club"], seed=6)
     robot = make_robot("beginner")
     while not game.finished:
-        game.robot_move(robot)
+        robot_move(game, robot)
     screen = show_results(app, game, again=None)
     yield 0.3
     assert screen.take_home_button.height >= 45

@@ -20,6 +20,18 @@ class Counter:
     def finished(self) -> bool:
         return self.value >= 3
 
+    def legal_actions(self) -> list[int]:
+        return [] if self.finished else [1]
+
+    def check(self, action: int) -> Refused | None:
+        return Refused("game-over", "counted to three") if self.finished else None
+
+    def apply(self, action: int) -> None:
+        refusal = self.check(action)
+        if refusal is not None:
+            raise refusal
+        self.value += action
+
     def to_json(self) -> dict[str, Any]:
         return {"value": self.value}
 

@@ -31,6 +31,7 @@ from engine.solo.puzzle import PickUp, PuzzlePlay
 from engine.tanagra.game import Game as Tanagra
 from engine.tanagra.robots import make_robot
 from engine.tanagra.rules import Options
+from engine.strategy.robots import robot_move
 from firmware.store import SqliteStore
 
 def digest(saved):
@@ -49,7 +50,7 @@ def fresh(kind, n):
 
 def step(mode, n):
     if isinstance(mode, StrategyGame):
-        mode.robot_move()
+        robot_move(mode)
     elif isinstance(mode, Tanagra):
         mode.apply(make_robot("beginner", seed=n).choose(mode.state))
     elif isinstance(mode, PuzzlePlay) and n % 4:  # a player who mostly follows the hints

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.strategy.game import FILL_STEPS, StrategyGame
-from engine.strategy.robots import make_robot
+from engine.strategy.robots import make_robot, robot_move
 from engine.strategy.robots.club import perspective, ranked
 from engine.strategy.robots.coach import REASONS, advise
 from engine.strategy.robots.master import Master
@@ -34,14 +34,14 @@ def test_the_master_plays_only_legal_moves_through_whole_games(setup):
             placements += 1
             game.place(choice)  # the game refuses anything illegal
         else:
-            game.robot_move()
+            robot_move(game)
     assert placements >= 56 // players - 6 and game.result is not None
 
 
 def test_the_master_makes_exactly_its_iterations_and_the_same_choice_for_the_same_seed():
     game = StrategyGame.new(2, robots=["club", "club"], seed=5)
     while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
-        game.robot_move()
+        robot_move(game)
     view = game.view()
     one = Master(iterations=12, batch=4)
     first = one.search(view, random.Random(7))
@@ -61,14 +61,14 @@ def test_the_master_makes_exactly_its_iterations_and_the_same_choice_for_the_sam
 def test_the_masters_safety_cap_stops_the_search_early():
     game = StrategyGame.new(2, robots=["club", "club"], seed=5)
     while len(game.board) < 12 or len(game.legal()) < 3:
-        game.robot_move()
+        robot_move(game)
     search = Master(iterations=1000, cap=0.0).search(game.view(), random.Random(1))
     assert search.iterations == 0 and search.choice == ranked(game.view())[0][1]
 
 
 def test_in_doubles_the_partner_is_no_opponent():
     game = StrategyGame.new(4, colours="RB", doubles=True, robots=["club"] * 4, seed=3)
-    game.robot_move()
+    robot_move(game)
     mine, others = perspective(game.view())
     partner_seat = (game.turn + 2) % 4
     assert game.colour_of(partner_seat) == mine and mine not in others and others == ["B" if mine == "R" else "R"]
@@ -103,7 +103,7 @@ def test_the_coach_suggests_the_masters_move_with_a_reason_that_describes_it():
             codes.add(reason.code)
             game.place(advice.placement)
             while not game.finished and game.turn != 0:
-                game.robot_move()
+                robot_move(game)
     assert len(codes) >= 3  # the reasons differ with the move
 
 
@@ -117,7 +117,7 @@ def small_own_loops(club, seeds) -> int:
             colour = game.colour_of(game.turn)
             early = game.bag_count > 0
             before = sum(1 for line in game.board.lines(colour) if line.loop and line.length <= 6)
-            game.robot_move(club)
+            robot_move(game, club)
             after = sum(1 for line in game.board.lines(colour) if line.loop and line.length <= 6)
             closed += early and after > before
     return closed
@@ -136,7 +136,7 @@ def test_the_club_closes_fewer_small_loops_of_its_own_than_without_the_booklets_
 def test_each_playout_horizon_gives_the_same_values_for_the_same_seed_and_the_two_differ():
     game = StrategyGame.new(2, robots=["club", "club"], seed=5)
     while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
-        game.robot_move()
+        robot_move(game)
     view = game.view()
     found = {}
     for horizon in (1, 2):

@@ -13,6 +13,7 @@ from engine.board import Placement
 from engine.strategy.game import StrategyGame
 from engine.strategy.match import match
 from engine.strategy.protocol import PROTOCOL, ExternalRobot, RobotError, Session, move_message
+from engine.strategy.robots import robot_move
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_robot.py'}"
@@ -124,7 +125,7 @@ def test_an_external_robot_can_sit_at_the_kiosk_table():
     robot = ExternalRobot(EXAMPLE[4:])
     try:
         for _ in range(6):
-            game.robot_move(robot)
+            robot_move(game, robot)
     finally:
         robot.close()
     assert len(game.board) == 6

@@ -11,6 +11,7 @@ import pytest
 from engine.board import Board, Placement
 from engine.strategy.game import StrategyGame
 from engine.strategy.record import RecordError, replay
+from engine.strategy.robots import robot_move
 
 
 def finish(game: StrategyGame, order: list[int] | None = None) -> StrategyGame:
@@ -21,7 +22,7 @@ def finish(game: StrategyGame, order: list[int] | None = None) -> StrategyGame:
             unseen = set(game.unseen())
             game.report_draw(next(t for t in order if t in unseen))
         else:
-            game.robot_move()
+            robot_move(game)
     return game
 
 
@@ -138,7 +139,7 @@ def test_a_game_saved_at_any_step_resumes_identically(setup):
             unseen = set(game.unseen())
             game.report_draw(next(t for t in order if t in unseen))
         else:
-            game.robot_move()
+            robot_move(game)
     final = game.record()
     for number, state in enumerate(saved):
         if number % 2 and not setup.get("physical_bag"):

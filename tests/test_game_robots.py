@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.strategy.game import StrategyGame
-from engine.strategy.robots import LEVELS, make_robot
+from engine.strategy.robots import LEVELS, make_robot, robot_move
 from engine.strategy.robots.club import evaluator
 from engine.strategy.robots.evaluation import ColourAnalysis, Evaluator
 from engine.strategy.robots.expert import Expert
@@ -39,14 +39,14 @@ def test_the_incremental_judgement_of_a_placement_equals_judging_the_position_af
                     view.board.undo()
                     assert fast == pytest.approx(slow, abs=1e-9), (seed, len(view.board), colour, placement)
                     compared += 1
-            game.robot_move()
+            robot_move(game)
     assert compared > 1000
 
 
 def test_with_no_tiles_left_to_come_the_potential_is_the_score():
     game = StrategyGame.new(2, robots=["club", "club"], seed=3)
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     judge = Evaluator([], 0)
     for colour in "RYGB":
         assert judge.potential(game.board, colour) == game.board.score(colour)
@@ -55,7 +55,7 @@ def test_with_no_tiles_left_to_come_the_potential_is_the_score():
 def test_a_view_holds_no_trace_of_the_bag_order():
     game = StrategyGame.new(2, robots=["club", "club"], seed=9)
     for _ in range(5):
-        game.robot_move()
+        robot_move(game)
     view = game.view()
     assert view.to_json()["bag"] == game.unseen() != game.to_json()["bag"]
     record = view.record()
@@ -78,7 +78,7 @@ def test_robots_choose_the_same_whatever_order_the_bag_is_in(robot):
     robot = make_robot(robot) if isinstance(robot, str) else robot
     game = StrategyGame.new(2, robots=["club", "club"], seed=9)
     for _ in range(14):
-        game.robot_move()
+        robot_move(game)
     for _ in range(3):
         other = shuffled_bag(game, len(game.board))
         assert other.unseen() == game.unseen() and other.to_json()["bag"] != game.to_json()["bag"]
@@ -94,7 +94,7 @@ def test_robots_choose_the_same_whatever_order_the_bag_is_in(robot):
 def test_the_expert_plays_legally_at_bigger_tables_and_takes_over_a_seat_mid_game(setup):
     game = StrategyGame.new(**setup, robots=["club"] * setup["players"], seed=6)
     for _ in range(20):
-        game.robot_move()
+        robot_move(game)
     seat = game.turn
     assert seat is not None
     game.set_robot(seat, "expert")
@@ -102,9 +102,9 @@ def test_the_expert_plays_legally_at_bigger_tables_and_takes_over_a_seat_mid_gam
     moves = 0
     while moves < 8 and not game.finished:
         if game.turn == seat:
-            choice = game.robot_move(expert)
+            choice = robot_move(game, expert)
             assert game.board.at(choice.cell) == choice
             moves += 1
         else:
-            game.robot_move()
+            robot_move(game)
     assert moves == 8 and game.seats[seat].robot == "expert"

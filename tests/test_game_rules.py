@@ -14,8 +14,9 @@ import pytest
 import tantrix_reference as ref
 from engine.board import Board, Placement
 from engine.strategy.game import EndRule, Phase, Step, StrategyGame
-from engine.modes import Refused, restore, save
+from engine.modes import Place, Refused, restore, save
 from engine.tiles import ALL_NUMBERS
+from engine.strategy.robots import robot_choice, robot_move
 
 # 12 tiles, one forced space (1, -1) "GYY" that tile 18 fills in exactly one way.
 ONE_FORCED = [[33, 0, 0, 3], [38, 1, 0, 1], [2, 0, 1, 3], [44, 0, -1, 4], [46, 0, -2, 3], [55, 0, -3, 5],
@@ -79,9 +80,9 @@ def test_an_obligatory_fill_comes_before_the_free_move_then_the_turn_passes():
     assert game.step is Step.FILL and game.legal() == game.obligatory() == [fill]
     elsewhere = Board.legal_placements(position, others[:5])[0]
     before = save(game)
-    judged = game.check(elsewhere, seat=0)  # the predicate place() asks, changing nothing
+    judged = game.check(Place(elsewhere, seat=0))  # the predicate place() asks, changing nothing
     assert judged is not None and judged.rule == "must-fill-forced" and save(game) == before
-    assert game.check(fill, seat=0) is None and game.check(fill, seat=1).rule == "not-your-turn"
+    assert game.check(Place(fill, 0)) is None and game.check(Place(fill, 1)).rule == "not-your-turn"
     with pytest.raises(Refused) as refused:
         game.place(elsewhere)
     assert refused.value.rule == "must-fill-forced" and refused.value.cells == ((1, -1),)
@@ -248,7 +249,7 @@ def test_doubles_partners_sit_opposite_and_share_a_colour_and_a_score():
     game = StrategyGame.new(4, "GB", ["club"] * 4, doubles=True, seed=12)
     assert [s.colour for s in game.seats] == ["G", "B", "G", "B"]
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     assert game.result is not None and set(game.result.scores) == {"G", "B"}
     assert game.result.scores == {"G": game.board.score("G"), "B": game.board.score("B")}
     assert game.result.winner == max(game.result.scores, key=game.result.scores.__getitem__) or (
@@ -261,13 +262,13 @@ def test_robots_can_take_a_seat_over_and_give_it_back():
     game = StrategyGame.new(2, seed=5)
     assert game.turn is not None
     with pytest.raises(Refused) as refused:
-        game.robot_move()
+        robot_move(game)
     assert refused.value.rule == "not-a-robot"
     game.set_robot(game.turn, "beginner")
     seat = game.turn
-    choice = game.robot_choice()
+    choice = robot_choice(game)
     assert choice in game.legal() and len(game.board) == 0  # chosen, not yet placed
-    assert game.robot_move() == choice
+    assert robot_move(game) == choice
     game.set_robot(seat, None)
     with pytest.raises(ValueError, match="unknown robot"):
         game.set_robot(seat, "grandmaster")
@@ -306,7 +307,7 @@ def test_legal_placements_agree_with_the_reference_rules_through_a_game():
             assert {tuple(p) for p in game.legal()} == expected
             assert (game.step is Step.FREE) == (not fills)
             checked += 1
-        game.robot_move()
+        robot_move(game)
     assert checked > 5
 
 

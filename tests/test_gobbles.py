@@ -11,7 +11,7 @@ from engine.board import Placement
 from engine.geometry import distance
 from engine.gobble.gobbles import Ending, Gift, Gobbles, Level, Player
 from engine.gobble.rules import Gobble
-from engine.modes import Refused, restore, save
+from engine.modes import Place, Refused, restore, save
 from gobble_scenarios import board_of, misfits, scenario
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"]
@@ -84,7 +84,7 @@ def test_claims_need_two_neighbours_and_matching_colours_and_are_all_recorded():
     assert claimed.seq == 4 and game.owner(first.cell) == 0 and first.tile not in game.hands[0]
     late = Placement(game.hands[1][0], first.q, first.r, 0)
     events = len(game.events)
-    assert game.check(1, late).rule == "taken" and len(game.events) == events  # asking records nothing
+    assert game.check(Place(late, 1)).rule == "taken" and len(game.events) == events  # asking records nothing
     with pytest.raises(Refused) as refused:
         game.claim(1, late, 30)
     assert refused.value.rule == "taken" and "Ann got there first" in refused.value.message

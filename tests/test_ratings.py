@@ -9,6 +9,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from engine.ratings import ROBOT_RATINGS, Ladder, Outcome, Rating, rate_games, ranks_from_scores
+from engine.strategy.robots import robot_move
 
 
 def test_a_team_game_is_rated_as_in_the_librarys_published_example():
@@ -80,7 +81,7 @@ def _finished(**setup):
 
     game = StrategyGame.new(**setup)
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     return game.record()
 
 

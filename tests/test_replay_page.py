@@ -16,6 +16,7 @@ import pytest
 from engine.compact import decode, encode, of_record
 from engine.strategy.game import StrategyGame
 from engine.tiles import TILES
+from engine.strategy.robots import robot_move
 
 PAGE = Path(__file__).resolve().parent.parent / "replay" / "index.html"
 
@@ -38,7 +39,7 @@ def test_the_pages_tiles_are_the_engines():
 def game_code() -> tuple[str, dict]:
     game = StrategyGame.new(4, robots=["beginner", "club"] * 2, doubles=True, colours="YB", seed=3)
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     return encode(of_record(game.record())), game.record()
 
 

@@ -14,6 +14,7 @@ import math
 
 import pytest
 
+from engine.actions import Refused
 from engine.tanagra.game import Game
 from engine.tanagra.lattice import FIRST_CENTRES, cell_at, neighbours, piece_cells
 from engine.tanagra.rules import (
@@ -499,8 +500,9 @@ def test_undo_restores_every_position_exactly():
         game.undo()
         assert game.state.to_json() == snapshots[-1]
     assert len(snapshots) == 1
-    with pytest.raises(IndexError):
+    with pytest.raises(Refused) as refused:
         game.undo()
+    assert refused.value.rule == "nothing-to-undo" and len(snapshots) == 1
 
 
 def test_state_json_round_trips_in_every_phase():

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from ui_harness import run_scenario, tap, until
+from engine.strategy.robots import robot_move
 
 SHOTS = os.environ.get("TANTRIX_SHOTS")
 """A directory to save the screens in (for people to look at), or None."""
@@ -158,7 +159,7 @@ def scenario_a_seated_player_is_rated_at_the_end(app):
     game = screen.game
     robot = make_robot("beginner")
     while not game.finished:  # both people play like beginners, straight through the engine
-        game.robot_move(robot)
+        robot_move(game, robot)
     screen.finish()
     record_id, _kind, record = app.services.store.records("strategy")[0]
     assert record["result"] == game.record()["result"]
@@ -176,7 +177,7 @@ def scenario_a_seated_player_is_rated_at_the_end(app):
     yield until(lambda: app.manager.current == "strategy" and app.manager.current_screen.game is not game)
     screen = app.manager.current_screen
     while not screen.game.finished:
-        screen.game.robot_move(robot)
+        robot_move(screen.game, robot)
     screen.finish()
     assert {row.player.name: row.games for row in book.ladder()}["Ana"] == after["Ana"] + 1
     assert book.results(ana.id)[0].record_id == app.services.store.records("strategy")[0][0] != record_id

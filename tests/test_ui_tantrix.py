@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from ui_harness import drag, labels, run_scenario, tap, touch_at, until
+from engine.strategy.robots import robot_move
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -471,7 +472,7 @@ def scenario_resume(app):
     assert again.plates[restored.turn].lit
     # the app's own resume path: a robot to move plays on
     robot_game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=8)
-    robot_game.robot_move()
+    robot_move(robot_game)
     app.offer_resume({"kind": "strategy", "state": robot_game.to_json()})
     yield 0.2
     app.resume()

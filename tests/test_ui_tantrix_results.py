@@ -7,6 +7,7 @@ a robot took seats over starting with the seats as set at setup."""
 from __future__ import annotations
 
 from ui_harness import Pixels, labels, near, run_scenario, tap, until
+from engine.strategy.robots import robot_move
 
 
 def _finished(players, seed):
@@ -15,7 +16,7 @@ def _finished(players, seed):
 
     game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     return game
 
 

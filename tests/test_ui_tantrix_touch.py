@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from test_ui_tantrix import reach, slot
 from ui_harness import drag, labels, run_scenario, tap
+from engine.strategy.robots import robot_move
 
 
 def _open(app, seed=3):
@@ -16,7 +17,7 @@ def _open(app, seed=3):
 
     game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=seed)
     while len(game.board) < 6 or game.step is not Step.FREE:  # a few tiles down, a free move to make
-        game.robot_move()
+        robot_move(game)
     for seat in range(2):
         game.set_robot(seat, None)
     screen = strategy_play.open_game(app, game)
@@ -223,7 +224,7 @@ def scenario_news_once(app):
 
     game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
     while game.bag_count > 1 or game.step is None:
-        game.robot_move()
+        robot_move(game)
     for seat in range(4):
         game.set_robot(seat, None)
     screen = strategy_play.open_game(app, game)
@@ -260,10 +261,10 @@ def scenario_robot_failure(app):
 
     game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=4)
     while len(game.board) < 4:
-        game.robot_move()
-    game._robots["beginner"] = Broken()  # every robot of the table now fails when it thinks
+        robot_move(game)
     placed = len(game.board)
     screen = strategy_play.open_game(app, game)
+    screen.robots["beginner"] = Broken()  # every robot of the table now fails when it thinks
     screen.robot_pause, screen.flight_seconds = 0.05, 0.1
     yield until(lambda: len(game.board) >= placed + 2)
     # the table went on with legal placements, the failure logged, nobody left waiting
@@ -332,7 +333,7 @@ def scenario_side_seat_at_800x480(app):
 
     game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
     while len(game.board) < 16 or game.step is not Step.FREE or game.turn not in (1, 3):
-        game.robot_move()
+        robot_move(game)
     for seat in range(4):
         game.set_robot(seat, None)
     screen = strategy_play.open_game(app, game)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from ui_harness import run_scenario, tap, until
+from engine.strategy.robots import robot_move
 
 SHOTS = os.environ.get("TOURNAMENT_SHOTS")
 NAMES = ("Ana", "Bartłomiej", "Cécile", "Dominika Ż.")
@@ -42,7 +43,7 @@ def _play_until_time_out(app: Any, game: Any) -> int:
 
     robot = make_robot("beginner")
     while len(game.board) < 8:
-        game.robot_move(robot)
+        robot_move(game, robot)
     ahead = max((0, 1), key=lambda seat: (game.board.score(game.colour_of(seat)), -seat))
     game.time_out(ahead)
     app.manager.current_screen.after_step()  # as the clock's tick does: journaled, then the end

@@ -16,6 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from engine.strategy.game import StrategyGame
 from engine.modes import save
 from engine.ratings import Outcome
+from engine.strategy.robots import robot_move
 from firmware.config import load_config
 from firmware.players import Players
 from firmware.settings import KioskSettings, Reports
@@ -152,7 +153,7 @@ def test_the_spectator_page_follows_a_robots_only_game_step_by_step(kiosk, serve
         assert hands == [len(hand) for hand in game.hands]
         if game.finished:
             break
-        game.robot_move()
+        robot_move(game)
         steps += 1
     assert steps >= 40 and game.result is not None
     winner = {"R": "Red", "Y": "Yellow"}.get(game.result.winner or "", "")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from engine.strategy.robots import robot_move
 from typing import Any, Callable
 
 Opener = Callable[[Any], Any]
@@ -20,7 +21,7 @@ def _strategy_game(players: int, moves: int, seed: int) -> Any:
 
     game = StrategyGame.new(players, "RYGB"[:players], ["club"] * players, seed=seed)
     while len(game.board) < moves and not game.finished and game.bag_count > 0:
-        game.robot_move()
+        robot_move(game)
     for seat in range(players):
         game.set_robot(seat, None)
     return game
@@ -76,7 +77,7 @@ def _tantrix_results(app: Any) -> None:
 
     game = StrategyGame.new(2, "RY", ["club", "beginner"], seed=9)
     while not game.finished:
-        game.robot_move()
+        robot_move(game)
     game.set_robot(0, None)
     show_results(app, game, again=lambda: None)
 

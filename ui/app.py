@@ -243,7 +243,7 @@ class KioskApp(App):
         self.services.store.clear_current()
         self.go_home()
 
-    def journal(self, mode: Mode) -> None:
+    def journal(self, mode: Mode[Any]) -> None:
         """Save ``mode``'s whole state (mode screens call this after every step)."""
         self.services.store.save_current(engine_modes.save(mode))
 

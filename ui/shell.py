@@ -40,7 +40,7 @@ class Shell(Protocol):
     def open_family(self, fam: Family | str) -> Screen:
         """Show the family's own screen (its setup, or its list of puzzles)."""
 
-    def journal(self, mode: Mode) -> None:
+    def journal(self, mode: Mode[Any]) -> None:
         """Save ``mode``'s whole state, so that a power cut resumes it (after every step)."""
 
     def discard(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import CliError, load_json
+from ..commandline import CliError, load_json
 from .gobbles import Gobbles
 
 

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple, Sequence
 
+from ..actions import Place, Play, Refused, Undo, placing
 from ..board import Board, Placement
 from ..geometry import Cell
-from ..modes import Play, Refused, register
 from ..tiles import ALL_NUMBERS
 from . import rules
 from .rules import Gobble, GobbleRule
@@ -71,6 +71,19 @@ class Gift(NamedTuple):
     tiles: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Give:
+    """``seat`` settles their pending gobble with ``gift``."""
+
+    seat: int
+    gift: Gift
+
+
+Action = Place | Give | Undo
+"""Claim a space (``Place`` with the claiming seat), give a gobble's tiles away;
+:class:`~engine.actions.Undo` is always refused (a race is not taken back)."""
+
+
 class PendingGift(NamedTuple):
     """A gobble whose gift is still to be chosen: ``count`` tiles owed since ``since`` ms."""
 
@@ -97,7 +110,6 @@ class Standing(NamedTuple):
     tiles: int
 
 
-@register
 class Gobbles:
     """The state of one Gobbles game. Not thread-safe: :class:`engine.gobble.table.GobblesTable`
     serialises concurrent callers."""
@@ -216,19 +228,89 @@ class Gobbles:
 
     # ------------------------------------------------------------------------ acting
 
+    def legal_actions(self) -> list[Place | Give]:
+        """Every claim any player may make now, and the suggested gift of each gobbler."""
+        if self.finished:
+            return []
+        claims = [Place(p, seat) for seat in range(len(self.players))
+                  if self.playing(seat) and seat not in self.pending for p in self.legal_placements(seat)]
+        return [*claims, *(Give(seat, self.suggest_gift(seat)) for seat in sorted(self.pending))]
+
+    def check(self, action: Action) -> Refused | None:
+        """None when ``action`` may be done now, otherwise why not (``taken`` when the space is
+        filled): what :meth:`apply`, :meth:`claim` and :meth:`give` obey and the kiosk asks while a
+        finger hovers; it changes nothing. ValueError for a seat that is not at this table."""
+        if isinstance(action, Undo):
+            return Refused(Play.NO_UNDO, "in Gobbles a placed tile stays where it is: there is no undo")
+        if isinstance(action, Give):
+            return self._gift_refusal(self._seat(action.seat), action.gift)
+        place = placing(action)
+        if place is None:
+            raise TypeError(f"not a Gobbles action: {action!r}")
+        player, placement = self._seat(place.seat), Placement(*place.placement)
+        if self.finished:
+            return Refused(Play.GAME_OVER, "the game is over")
+        if not self.playing(player):
+            return Refused(GobbleRule.OUT, "you have no tiles left")
+        if player in self.pending:
+            return Refused(GobbleRule.GIFT_PENDING, "first choose who gets your gobble tiles")
+        if placement.tile not in self.hands[player]:
+            return Refused(Play.NOT_IN_HAND, f"tile {placement.tile} is not in your hand")
+        if placement.cell in self.board:
+            who = self._owner.get(placement.cell)
+            by = "" if who is None else f": {self.players[who].name} got there first"
+            return Refused(GobbleRule.TAKEN, f"that space is taken{by}", (placement.cell,))
+        return rules.refusal(self.board, placement)
+
+    def _gift_refusal(self, player: int, gift: Gift) -> Refused | None:
+        to, tiles = gift.to, tuple(gift.tiles)
+        if self.finished:
+            return Refused(Play.GAME_OVER, "the game is over")
+        owed = self.pending.get(player)
+        if owed is None:
+            return Refused(GobbleRule.NO_GIFT, "only filling a forced or gobble space gives tiles away")
+        if not (isinstance(to, int) and 0 <= to < len(self.players)) or to == player:
+            return Refused(GobbleRule.GIFT_RECIPIENT, "the tiles go to one of your opponents")
+        if not self.playing(to):
+            return Refused(GobbleRule.GIFT_RECIPIENT, f"{self.players[to].name} has already finished")
+        if len(set(tiles)) != len(tiles) or len(tiles) != owed.count:
+            return Refused(GobbleRule.GIFT_COUNT, f"give exactly {owed.count} of your tiles")
+        missing = [t for t in tiles if t not in self.hands[player]]
+        if missing:
+            return Refused(Play.NOT_IN_HAND, f"tile {missing[0]} is not in your hand")
+        return None
+
+    def apply(self, action: Action) -> Claimed | None:
+        """Do ``action`` now (at :attr:`now_ms`: no time passes), or raise the :class:`Refused` of
+        :meth:`check` and change nothing (a refused claim is not recorded either: the table's
+        :meth:`claim` records races). Returns what a claim made."""
+        refused = self.check(action)
+        if refused is not None:
+            raise refused
+        if isinstance(action, Give):
+            self._give(action.seat, action.gift, self.now_ms, False)
+            return None
+        place = placing(action)
+        assert place is not None and place.seat is not None
+        return self._claim(place.seat, Placement(*place.placement), self.now_ms)
+
     def claim(self, player: int, placement: Placement, at: int) -> Claimed:
         """``player`` places a tile, arriving at ``at`` ms. Every claim is recorded; a refused one
         raises :class:`Refused` (``"taken"`` when someone got the space first)."""
         self._arrive(player, at)
         placement = Placement(*placement)
-        refused = self.check(player, placement)
+        refused = self.check(Place(placement, player))
+        if refused is not None:
+            self.events.append({"seq": len(self.events) + 1, "at": at, "player": player,
+                                "claim": placement.to_json(), "result": refused.rule})
+            raise refused
+        return self._claim(player, placement, at)
+
+    def _claim(self, player: int, placement: Placement, at: int) -> Claimed:
         event: dict[str, Any] = {
             "seq": len(self.events) + 1, "at": at, "player": player, "claim": placement.to_json(),
         }
         self.events.append(event)
-        if refused is not None:
-            event["result"] = refused.rule
-            raise refused
         gobble = rules.gobble_of(self.board, placement.cell)
         self.board.push(placement)
         self._owner[placement.cell] = player
@@ -246,21 +328,13 @@ class Gobbles:
         """``player`` settles their pending gobble with ``gift`` (``auto``: the kiosk chose it after
         the player's time ran out). Refused gifts are not recorded."""
         self._arrive(player, at)
+        refused = self.check(Give(player, gift))
+        if refused is not None:
+            raise refused
+        self._give(player, gift, at, auto)
+
+    def _give(self, player: int, gift: Gift, at: int, auto: bool) -> None:
         to, tiles = gift.to, tuple(gift.tiles)
-        if self.finished:
-            raise Refused(Play.GAME_OVER, "the game is over")
-        owed = self.pending.get(player)
-        if owed is None:
-            raise Refused(GobbleRule.NO_GIFT, "only filling a forced or gobble space gives tiles away")
-        if not (isinstance(to, int) and 0 <= to < len(self.players)) or to == player:
-            raise Refused(GobbleRule.GIFT_RECIPIENT, "the tiles go to one of your opponents")
-        if not self.playing(to):
-            raise Refused(GobbleRule.GIFT_RECIPIENT, f"{self.players[to].name} has already finished")
-        if len(set(tiles)) != len(tiles) or len(tiles) != owed.count:
-            raise Refused(GobbleRule.GIFT_COUNT, f"give exactly {owed.count} of your tiles")
-        missing = [t for t in tiles if t not in self.hands[player]]
-        if missing:
-            raise Refused(Play.NOT_IN_HAND, f"tile {missing[0]} is not in your hand")
         for t in tiles:
             self.hands[player].remove(t)
         self.hands[to] = sorted(self.hands[to] + list(tiles))
@@ -271,30 +345,17 @@ class Gobbles:
         })
         self._settle()
 
+    def _seat(self, player: int | None) -> int:
+        if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < len(self.players)):
+            raise ValueError(f"no player {player!r} at this table")
+        return player
+
     def _arrive(self, player: int, at: int) -> None:
         """Arrival order is time order: the caller (the table) stamps actions under its lock."""
-        if not (isinstance(player, int) and 0 <= player < len(self.players)):
-            raise ValueError(f"no player {player!r} at this table")
+        self._seat(player)
         if at < self.now_ms:
             raise ValueError(f"actions must arrive in time order: {at} ms after {self.now_ms} ms")
         self.now_ms = at
-
-    def check(self, player: int, placement: Placement) -> Refused | None:
-        """None when ``player`` may claim ``placement`` now, otherwise why not (``taken`` when the
-        space is filled): what :meth:`claim` obeys and the kiosk asks while a finger hovers."""
-        if self.finished:
-            return Refused(Play.GAME_OVER, "the game is over")
-        if not self.playing(player):
-            return Refused(GobbleRule.OUT, "you have no tiles left")
-        if player in self.pending:
-            return Refused(GobbleRule.GIFT_PENDING, "first choose who gets your gobble tiles")
-        if placement.tile not in self.hands[player]:
-            return Refused(Play.NOT_IN_HAND, f"tile {placement.tile} is not in your hand")
-        if placement.cell in self.board:
-            who = self._owner.get(placement.cell)
-            by = "" if who is None else f": {self.players[who].name} got there first"
-            return Refused(GobbleRule.TAKEN, f"that space is taken{by}", (placement.cell,))
-        return rules.refusal(self.board, placement)
 
     def _settle(self) -> None:
         """Note who went out and whether the game is over."""

@@ -16,7 +16,7 @@ from enum import IntEnum, StrEnum
 from typing import Iterable
 
 from ..board import Board, Placement, Rule
-from ..modes import Refused
+from ..actions import Refused
 
 
 class GobbleRule(StrEnum):

@@ -23,18 +23,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
+from ..actions import Place, Play, Refused, Undo, placing
 from ..board import Board, Placement, PositionError
-from ..modes import Play, Refused, register
 from ..tiles import ALL_NUMBERS
 from . import rules
 from .rules import Gobble, GobbleRule
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Put a playable tile on the board."""
-
-    placement: Placement
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +40,11 @@ class ReturnDiscard:
     """Reward option: put the top discard back into the bag instead of playing it."""
 
 
-Action = Place | Discard | ReturnDiscard
+Action = Place | Placement | Discard | ReturnDiscard | Undo
+"""Put a playable tile on the board (:class:`~engine.actions.Place`), discard the drawn tile,
+return the reward discard; :class:`~engine.actions.Undo` is always refused."""
 
 
-@register
 class GobbleSolo:
     """The state of one solo Gobble game; refuses bad actions with :class:`Refused`."""
 
@@ -134,9 +128,9 @@ class GobbleSolo:
     def legal_placements(self) -> list[Placement]:
         return rules.legal_placements(self.board, self.playable)
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[Place | Discard | ReturnDiscard]:
         """Everything the player may do now (empty once finished)."""
-        actions: list[Action] = [Place(p) for p in self.legal_placements()]
+        actions: list[Place | Discard | ReturnDiscard] = [Place(p) for p in self.legal_placements()]
         if self.reward:
             actions.append(ReturnDiscard())
         elif self.hand and not actions:
@@ -145,71 +139,81 @@ class GobbleSolo:
 
     # ------------------------------------------------------------------------ acting
 
-    def apply(self, action: Action) -> Gobble | None:
-        """Do ``action``; returns what a placement earned (None for the other actions)."""
-        match action:
-            case Place(placement):
-                return self.place(placement)
-            case Discard():
-                self.discard()
-            case ReturnDiscard():
-                self.return_discard()
-            case _:
-                raise TypeError(f"not a Gobble action: {action!r}")
-        return None
-
-    def check(self, placement: Placement) -> Refused | None:
-        """None when ``placement`` may be made now (a playable tile, Gobble's rule), otherwise why
-        not: what :meth:`place` obeys and the kiosk asks while a finger hovers."""
+    def check(self, action: Action) -> Refused | None:
+        """None when ``action`` may be done now, otherwise why not: what :meth:`apply` obeys and
+        the kiosk asks while a finger hovers. A placement: a playable tile, by Gobble's rule; a
+        discard: only of a drawn tile that fits nowhere; a return: only of a reward."""
+        if isinstance(action, Undo):
+            return Refused(Play.NO_UNDO, "in Gobble a placed tile stays where it is: there is no undo")
         if self.finished:
             return Refused(Play.GAME_OVER, "the game is over")
-        if placement.tile not in self.playable:
-            return Refused(GobbleRule.NOT_DRAWN, self._what_to_play())
-        return rules.refusal(self.board, placement)
+        place = placing(action)
+        if place is not None:
+            placement = Placement(*place.placement)
+            if placement.tile not in self.playable:
+                return Refused(GobbleRule.NOT_DRAWN, self._what_to_play())
+            return rules.refusal(self.board, placement)
+        if isinstance(action, Discard):
+            if self.reward:
+                return Refused(GobbleRule.REWARD_PENDING, "play the top discard or return it to the bag")
+            fits = rules.legal_placements(self.board, self.hand)
+            if fits:
+                cells = tuple(sorted({p.cell for p in fits}))
+                return Refused(GobbleRule.MUST_PLACE, f"tile {fits[0].tile} fits on the board: it must be placed", cells)
+            return None
+        if isinstance(action, ReturnDiscard):
+            if not self.reward:
+                return Refused(GobbleRule.NO_REWARD, "only filling a forced or gobble space earns the top discard")
+            return None
+        raise TypeError(f"not a Gobble action: {action!r}")
+
+    def apply(self, action: Action) -> Gobble | None:
+        """Do ``action``, or raise the :class:`Refused` of :meth:`check` and change nothing;
+        returns what a placement earned (None for the other actions)."""
+        refused = self.check(action)
+        if refused is not None:
+            raise refused
+        place = placing(action)
+        if place is not None:
+            placement = Placement(*place.placement)
+            gobble = rules.gobble_of(self.board, placement.cell)
+            self.board.push(placement)
+            if self.reward:
+                self.discards.pop()
+            else:
+                self.hand.remove(placement.tile)
+            self.reward = gobble is not Gobble.NONE and bool(self.discards)
+            self._draw()
+            return gobble
+        if isinstance(action, Discard):
+            self.discards.extend(self.hand)
+            self.hand.clear()
+        else:  # ReturnDiscard: the top discard goes back into the bag, at a random place
+            tile = self.discards.pop()
+            where = random.Random(f"{self.seed}:{self.returned}").randrange(len(self.bag) + 1)
+            self.bag.insert(where, tile)
+            self.returned += 1
+            self.reward = False
+        self._draw()
+        return None
 
     def place(self, placement: Placement) -> Gobble:
         """Place a playable tile; a gobble earns the top discard (if any) as a reward."""
-        refused = self.check(placement)
-        if refused is not None:
-            raise refused
-        gobble = rules.gobble_of(self.board, placement.cell)
-        self.board.push(placement)
-        if self.reward:
-            self.discards.pop()
-        else:
-            self.hand.remove(placement.tile)
-        self.reward = gobble is not Gobble.NONE and bool(self.discards)
-        self._draw()
+        gobble = self.apply(Place(placement))
+        assert gobble is not None
         return gobble
 
     def discard(self) -> None:
         """Put the drawn tile on the discard pile; refused while it fits somewhere."""
-        self._refuse_if_finished()
-        if self.reward:
-            raise Refused(GobbleRule.REWARD_PENDING, "play the top discard or return it to the bag")
-        fits = rules.legal_placements(self.board, self.hand)
-        if fits:
-            cells = tuple(sorted({p.cell for p in fits}))
-            raise Refused(GobbleRule.MUST_PLACE, f"tile {fits[0].tile} fits on the board: it must be placed", cells)
-        self.discards.extend(self.hand)
-        self.hand.clear()
-        self._draw()
+        self.apply(Discard())
 
     def return_discard(self) -> None:
         """Reward option: the top discard goes back into the bag, at a random place."""
-        self._refuse_if_finished()
-        if not self.reward:
-            raise Refused(GobbleRule.NO_REWARD, "only filling a forced or gobble space earns the top discard")
-        tile = self.discards.pop()
-        where = random.Random(f"{self.seed}:{self.returned}").randrange(len(self.bag) + 1)
-        self.bag.insert(where, tile)
-        self.returned += 1
-        self.reward = False
-        self._draw()
+        self.apply(ReturnDiscard())
 
     def undo(self) -> None:
         """Always refused: a placed tile stays where it is."""
-        raise Refused(Play.NO_UNDO, "in Gobble a placed tile stays where it is: there is no undo")
+        self.apply(Undo())
 
     def _draw(self) -> None:
         """Draw the next tile(s) when nothing is left to place: two for the opening, then one."""
@@ -217,10 +221,6 @@ class GobbleSolo:
             return
         while len(self.hand) < _draw_size(self.board) and self.bag:
             self.hand.append(self.bag.pop(0))
-
-    def _refuse_if_finished(self) -> None:
-        if self.finished:
-            raise Refused(Play.GAME_OVER, "the game is over")
 
     def _what_to_play(self) -> str:
         if self.reward:

@@ -15,25 +15,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple, Self, Sequence
 
+from ..actions import PickUp, Place, Play, Refused, Undo, placing
 from ..board import Board, Placement, PositionError, Rule
 from ..geometry import Cell
-from ..modes import Play, Refused, register
 from ..solver import Control, Hint, HintKind, Status, hint, status
 from .catalogue import DISCOVERY_SIZES, Puzzle, puzzle
 from .rules import SoloRule
 
 
-class PickUp(NamedTuple):
-    """Take a placed tile back into the tray."""
+__all__ = ["PickUp", "PuzzleAction", "PuzzlePlay"]
 
-    tile: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"pick_up": self.tile}
-
-
-PuzzleAction = Placement | PickUp
-"""Put a tile down (from the tray, or a placed tile moved or turned), or pick one up."""
+PuzzleAction = Placement | Place | PickUp | Undo
+"""Put a tile down (from the tray, or a placed tile moved or turned), pick one up, or take the last
+step back."""
 
 
 class _Step(NamedTuple):
@@ -44,7 +38,6 @@ class _Step(NamedTuple):
     before: Placement | None
 
 
-@register
 class PuzzlePlay:
     """A puzzle of the catalogue being played: the arrangement, its undo history and counters."""
 
@@ -138,7 +131,7 @@ class PuzzlePlay:
             raise Refused(SoloRule.NO_SUCH_CHOICE, str(exc)) from None
         self.colours = goal.colours
 
-    def legal_actions(self) -> list[PuzzleAction]:
+    def legal_actions(self) -> list[Placement | PickUp]:
         """Every tray tile on every cell touching the arrangement (any cell of the shape, for a
         shaped puzzle; the middle when the table is empty) in each rotation that matches, and
         picking up each placed tile. Isolated cells of a free-form puzzle and moving placed
@@ -148,7 +141,7 @@ class PuzzlePlay:
             cells: list[Cell] = sorted((c for c in self.puzzle.shape if c not in board), key=lambda c: (c[1], c[0]))
         else:
             cells = sorted(board.frontier(), key=lambda c: (c[1], c[0])) if len(board) else [(0, 0)]
-        actions: list[PuzzleAction] = [
+        actions: list[Placement | PickUp] = [
             Placement(t, cell[0], cell[1], rot) for cell in cells for t in self.tray for rot in board.fits(t, cell)
         ]
         actions += [PickUp(p.tile) for p in self._placements]
@@ -160,7 +153,12 @@ class PuzzlePlay:
             if not any(p.tile == action.tile for p in self._placements):
                 return Refused(SoloRule.NOT_PLACED, f"tile {action.tile} is not on the table")
             return None
-        p = action
+        if isinstance(action, Undo):
+            return None if self._history else Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
+        place = placing(action)
+        if place is None:
+            raise TypeError(f"not a puzzle action: {action!r}")
+        p = Placement(*place.placement)
         if p.tile not in self.puzzle.tiles:
             return Refused(Rule.NO_SUCH_TILE, f"tile {p.tile} is not one of this puzzle's tiles")
         if self.puzzle.shape is not None and p.cell not in self.puzzle.shape:
@@ -175,24 +173,37 @@ class PuzzlePlay:
         return violation
 
     def apply(self, action: PuzzleAction) -> None:
-        """Do ``action``, or raise :class:`Refused` and change nothing."""
+        """Do ``action``, or raise :class:`Refused` and change nothing. A tile put back exactly
+        where it lay is no step (nothing to count or take back)."""
         refusal = self.check(action)
         if refusal is not None:
             raise refusal
+        if isinstance(action, Undo):
+            self._take_back()
+            return
         if isinstance(action, PickUp):
             before = next(p for p in self._placements if p.tile == action.tile)
             self._placements.remove(before)
             self._history.append(_Step(None, before))
         else:
-            replaced = next((p for p in self._placements if p.tile == action.tile), None)
-            self._set(action)
-            self._history.append(_Step(action, replaced))
+            place = placing(action)
+            assert place is not None
+            p = Placement(*place.placement)
+            if p in self._placements:
+                return
+            replaced = next((q for q in self._placements if q.tile == p.tile), None)
+            self._set(p)
+            self._history.append(_Step(p, replaced))
         self.moves += 1
 
-    def undo(self) -> PuzzleAction:
+    def undo(self) -> Placement | PickUp:
         """Take back the last step (a tile put down, moved or picked up); returns that step."""
-        if not self._history:
-            raise Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
+        refusal = self.check(Undo())
+        if refusal is not None:
+            raise refusal
+        return self._take_back()
+
+    def _take_back(self) -> Placement | PickUp:
         step = self._history.pop()
         if step.placement is not None:
             self._placements = [p for p in self._placements if p.tile != step.placement.tile]

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, NamedTuple, Self, Sequence
 
 from ..board import Board, Placement, Rule
 from ..geometry import Cell, neighbour, pyramid
-from ..modes import Play, Refused, register
+from ..actions import Play, Refused, Undo
 from ..solver import Control, Goal, Hint, HintKind, Interrupted, fill, solve
 from ..solver.canonical import moved
 from ..tiles import ALL_NUMBERS
@@ -70,7 +70,6 @@ class RotationStatus:
     solved: bool
 
 
-@register
 class RotationPuzzle:
     """A rotation puzzle: which tile lies where (fixed), how each is turned now, and the
     solution the layout was built from (the proof that it can be solved)."""
@@ -156,24 +155,36 @@ class RotationPuzzle:
         """Any tile may be turned at any time; one sixth clockwise per tap."""
         return [Turn(t, 1) for t in sorted(self.cells)]
 
-    def check(self, turn: Turn) -> Refused | None:
-        if turn.tile not in self.cells:
-            return Refused(Rule.NO_SUCH_TILE, f"tile {turn.tile} is not in this puzzle")
-        if turn.steps % 6 == 0:
+    def check(self, action: Turn | Undo) -> Refused | None:
+        """None if ``action`` may be done now, else the refusal naming the rule it breaks."""
+        if isinstance(action, Undo):
+            return None if self.history else Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
+        if action.tile not in self.cells:
+            return Refused(Rule.NO_SUCH_TILE, f"tile {action.tile} is not in this puzzle")
+        if action.steps % 6 == 0:
             return Refused(SoloRule.NO_TURN, "a turn must turn the tile")
         return None
 
-    def apply(self, turn: Turn) -> None:
-        refusal = self.check(turn)
+    def apply(self, action: Turn | Undo) -> None:
+        """Do ``action``, or raise :class:`Refused` and change nothing."""
+        refusal = self.check(action)
         if refusal is not None:
             raise refusal
-        self.rotations[turn.tile] = (self.rotations[turn.tile] + turn.steps) % 6
-        self.history.append(turn)
+        if isinstance(action, Undo):
+            self._take_back()
+            return
+        self.rotations[action.tile] = (self.rotations[action.tile] + action.steps) % 6
+        self.history.append(action)
         self.moves += 1
 
     def undo(self) -> Turn:
-        if not self.history:
-            raise Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
+        """Take back the last turn; returns it."""
+        refusal = self.check(Undo())
+        if refusal is not None:
+            raise refusal
+        return self._take_back()
+
+    def _take_back(self) -> Turn:
         turn = self.history.pop()
         self.rotations[turn.tile] = (self.rotations[turn.tile] - turn.steps) % 6
         return turn

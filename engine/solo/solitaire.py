@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Self, Sequence, TypeVar
 
 from ..board import Board, Placement, PositionError
-from ..modes import Play, Refused, register
+from ..actions import Place, Play, Refused, Undo, placing
 from .rules import SoloRule
 
 TILES = tuple(range(1, 15))
@@ -65,7 +65,6 @@ class SolitaireStatus:
     end: End | None
 
 
-@register
 class Solitaire:
     """A game of Solitaire: the rules and aim, the bag (its order drawn from ``seed``), the hand
     and the tiles down."""
@@ -135,8 +134,14 @@ class Solitaire:
             return []
         return [p for p in self._board.legal_placements(self.hand, restricted=False) if self._rule_refusal(p) is None]
 
-    def check(self, p: Placement) -> Refused | None:
-        """None if ``p`` may be played now, else the refusal naming the rule it breaks."""
+    def check(self, action: Placement | Place | Undo) -> Refused | None:
+        """None if ``action`` may be done now, else the refusal naming the rule it breaks."""
+        if isinstance(action, Undo):
+            return Refused(Play.NO_UNDO, "in Solitaire a tile stays where it is put")
+        place = placing(action)
+        if place is None:
+            raise TypeError(f"not a Solitaire action: {action!r}")
+        p = Placement(*place.placement)
         if self.end is not None:
             return Refused(Play.GAME_OVER, "the game is over")
         if p.tile not in self.hand:
@@ -165,11 +170,14 @@ class Solitaire:
                     )
         return None
 
-    def apply(self, p: Placement) -> None:
-        """Play ``p`` and draw, or raise :class:`Refused` and change nothing."""
-        refusal = self.check(p)
+    def apply(self, action: Placement | Place | Undo) -> None:
+        """Play a tile and draw, or raise :class:`Refused` and change nothing."""
+        refusal = self.check(action)
         if refusal is not None:
             raise refusal
+        place = placing(action)
+        assert place is not None  # Undo is always refused
+        p = Placement(*place.placement)
         filled = self._board.is_forced(p.cell)
         self._board.push(p)
         self.hand.remove(p.tile)
@@ -185,8 +193,8 @@ class Solitaire:
             self.end = End.STUCK
 
     def undo(self) -> None:
-        """Never allowed in Solitaire."""
-        raise Refused(Play.NO_UNDO, "in Solitaire a tile stays where it is put")
+        """Never allowed in Solitaire: ``apply(Undo())``, always refused."""
+        self.apply(Undo())
 
     # ---------------------------------------------------------------------------- saving
 

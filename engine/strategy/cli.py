@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import CliError, load_json, positive
+from ..commandline import CliError, load_json, positive
 from .game import EndRule, StrategyGame
 from .match import RobotFailure, match, play_game
 from .record import RecordError, replay, summary

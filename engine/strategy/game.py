@@ -22,19 +22,19 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
+from ..actions import Place, Play, Refused, Undo, placing
 from ..board import Board, Placement, PositionError
 from ..clock import penalised_scores
 from ..geometry import Cell
-from ..modes import Play, Refused, register
 from ..tiles import ALL_NUMBERS, COLOURS
-
-if TYPE_CHECKING:
-    from .robots import Robot
 
 RECORD_FORMAT = "tantrix-strategy-record/1"
 HAND_SIZE = 6
+LEVELS = ("beginner", "club", "expert", "master")
+"""The robot levels a seat may name (:mod:`engine.strategy.robots` builds them). Listed here so a
+saved game is checked without importing a robot: robots play games, games never run robots."""
 
 
 class StrategyRule(StrEnum):
@@ -48,6 +48,20 @@ class StrategyRule(StrEnum):
     NO_SUCH_SEAT = "no-such-seat"
     NOT_A_ROBOT = "not-a-robot"
     ROBOT_SEAT = "robot-seat"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """With a physical bag: the seat owing a draw (``seat``, when given, must be that seat) drew
+    ``tile``, as the tag reader reports it."""
+
+    tile: int
+    seat: int | None = None
+
+
+Action = Place | Placement | Draw | Undo
+"""What may be done in a strategy game: place a tile (a bare Placement by the seat to move), report
+a draw from the physical bag; :class:`~engine.actions.Undo` is always refused."""
 
 
 class EndRule(StrEnum):
@@ -177,13 +191,13 @@ def _check_colours(colours: str, players: int, doubles: bool) -> tuple[str, ...]
     return tuple(colours[i % 2] for i in range(4)) if doubles else tuple(colours)
 
 
-@register
 class StrategyGame:
     """One strategy game. Create it with :meth:`new` (a normal game from the opening draw) or
-    :meth:`from_position` (a scripted situation); drive it with :meth:`place`, :meth:`report_draw`
-    (physical bag), :meth:`robot_move` (or :meth:`robot_choice`) and :meth:`set_robot`; read :attr:`turn`, :attr:`step`,
+    :meth:`from_position` (a scripted situation); drive it with :meth:`apply` (or :meth:`place`
+    and :meth:`report_draw`, physical bag) and :meth:`set_robot`; read :attr:`turn`, :attr:`step`,
     :meth:`legal`, :meth:`obligatory`, :attr:`awaiting_draw`, :attr:`result`, :meth:`record` and
-    :meth:`review`. Seats are numbered clockwise from 0."""
+    :meth:`review`. Seats are numbered clockwise from 0. Robots choose from :meth:`view` with
+    :meth:`robot_rng` (:func:`engine.strategy.robots.robot_move`); the game never runs one."""
 
     KIND: ClassVar[str] = "strategy"
 
@@ -209,7 +223,6 @@ class StrategyGame:
         self._due: list[int] = list(range(options.players))  # seats owing a draw, in order
         self._hidden = False  # a robot's view: the bag's order is unknown, nothing is drawn
         self._legal: list[Placement] | None = None  # legal placements now (cache)
-        self._robots: dict[str, Robot] = {}
         self._recording = True
         self._record: dict[str, Any] = {
             "format": RECORD_FORMAT,
@@ -362,26 +375,58 @@ class StrategyGame:
 
     # ----------------------------------------------------------------------- acting
 
-    def check(self, placement: Placement, seat: int | None = None) -> Refused | None:
-        """None when the seat to move (``seat``, when given, must be that seat) may make
-        ``placement`` now; otherwise why not: ``game-over``, ``draw-pending``, ``not-playing``,
-        ``not-your-turn``, ``not-in-hand``, ``must-fill-forced`` or the board's rule. The one
-        predicate :meth:`place` and the kiosk's hover both ask; it changes nothing."""
-        refusal = self._turn_refusal(seat)
-        if refusal is not None:
-            return refusal
-        placement = Placement(*placement)
-        return None if placement in self.legal() else self._refusal(placement)
+    def legal_actions(self) -> list[Place | Draw]:
+        """What may be done now: the seat to move's :meth:`legal` placements, or, when a draw from
+        the physical bag is owed, drawing any unseen tile."""
+        due = self.awaiting_draw
+        if due is not None and not self._hidden:
+            return [Draw(t, due) for t in self.unseen()]
+        return [Place(p, self.turn) for p in self.legal()]
 
-    def place(self, placement: Placement, seat: int | None = None) -> None:
-        """Place a tile for the seat to move (``seat``, when given, must be that seat); raises
-        the :class:`Refused` of :meth:`check`, and then changes nothing."""
-        refusal = self.check(placement, seat)
+    def check(self, action: Action) -> Refused | None:
+        """None when ``action`` may be done now, otherwise why not. A placement: ``game-over``,
+        ``draw-pending``, ``not-playing``, ``not-your-turn`` (``seat``, when given, must be the seat
+        to move), ``not-in-hand``, ``must-fill-forced`` or the board's rule; a draw: ``no-draw-due``,
+        ``not-your-draw``, ``not-in-bag``. The one predicate :meth:`apply` and the kiosk's hover
+        both ask; it changes nothing."""
+        place = placing(action)
+        if place is not None:
+            return self._placement_refusal(Placement(*place.placement), place.seat)
+        if isinstance(action, Draw):
+            return self._draw_refusal(action)
+        if isinstance(action, Undo):
+            return Refused(Play.NO_UNDO, "in the strategy game a tile stays where it is put")
+        raise TypeError(f"not a strategy game action: {action!r}")
+
+    def apply(self, action: Action) -> None:
+        """Do ``action``; raises the :class:`Refused` of :meth:`check`, and then changes nothing."""
+        refusal = self.check(action)
         if refusal is not None:
             raise refusal
-        self._apply(Placement(*placement))
+        place = placing(action)
+        if place is not None:
+            self._apply(Placement(*place.placement))
+        elif isinstance(action, Draw):
+            self._draw(action.tile)
+            self._changed()
 
-    def _turn_refusal(self, seat: int | None) -> Refused | None:
+    def place(self, placement: Placement, seat: int | None = None) -> None:
+        """Place a tile for the seat to move (``seat``, when given, must be that seat): what
+        ``apply(Place(placement, seat))`` does, without building the action (robots' searches
+        place thousands of tiles)."""
+        placement = Placement(*placement)
+        refusal = self._placement_refusal(placement, seat)
+        if refusal is not None:
+            raise refusal
+        self._apply(placement)
+
+    def _placement_refusal(self, placement: Placement, seat: int | None) -> Refused | None:
+        refusal = self.turn_refusal(seat)
+        if refusal is not None:
+            return refusal
+        return None if placement in self.legal() else self._refusal(placement)
+
+    def turn_refusal(self, seat: int | None = None) -> Refused | None:
         """Why no placement is awaited now (from ``seat``, when given), or None."""
         if self.phase is Phase.OVER:
             return Refused(Play.GAME_OVER, "the game is over")
@@ -424,17 +469,20 @@ class StrategyGame:
         self._changed()
 
     def report_draw(self, tile: int, seat: int | None = None) -> None:
-        """The seat owing a draw (:attr:`awaiting_draw`) drew ``tile`` from the physical bag.
-        A tile that is not in the bag, or a draw nobody owes, is refused and changes nothing."""
+        """The seat owing a draw (:attr:`awaiting_draw`) drew ``tile`` from the physical bag:
+        ``apply(Draw(tile, seat))``. A tile that is not in the bag, or a draw nobody owes, is
+        refused and changes nothing."""
+        self.apply(Draw(tile, seat))
+
+    def _draw_refusal(self, draw: Draw) -> Refused | None:
         if self.awaiting_draw is None or self._hidden:
-            raise Refused(StrategyRule.NO_DRAW_DUE, "nobody has to draw a tile now")
-        if seat is not None and seat != self._due[0]:
-            raise Refused(StrategyRule.NOT_YOUR_DRAW, f"seat {self._due[0]} must draw now, not seat {seat}")
+            return Refused(StrategyRule.NO_DRAW_DUE, "nobody has to draw a tile now")
+        if draw.seat is not None and draw.seat != self._due[0]:
+            return Refused(StrategyRule.NOT_YOUR_DRAW, f"seat {self._due[0]} must draw now, not seat {draw.seat}")
+        tile = draw.tile
         if isinstance(tile, bool) or not isinstance(tile, int) or tile not in self._bag:
-            where = self._where(tile)
-            raise Refused(StrategyRule.NOT_IN_BAG, f"tile {tile} is not in the bag: {where}")
-        self._draw(tile)
-        self._changed()
+            return Refused(StrategyRule.NOT_IN_BAG, f"tile {tile} is not in the bag: {self._where(tile)}")
+        return None
 
     def _where(self, tile: object) -> str:
         if not isinstance(tile, int) or isinstance(tile, bool) or not 1 <= tile <= 56:
@@ -449,7 +497,7 @@ class StrategyGame:
     def set_robot(self, seat: int, robot: str | None) -> None:
         """Let a robot level take over ``seat`` (or give it back to a person with None), any time.
         Only the built-in levels: an external robot (``cmd:``) runs a program, so it is handed to
-        :meth:`robot_move` from the command line and never kept in a game's state or record."""
+        :func:`engine.strategy.robots.robot_move` from the command line and never kept in a game's state or record."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
             raise Refused(StrategyRule.NO_SUCH_SEAT, f"there is no seat {seat!r}")
         if robot is not None:
@@ -484,40 +532,6 @@ class StrategyGame:
             raise Refused(StrategyRule.NO_SUCH_SEAT, f"there is no seat {seat!r}")
         if self.phase is Phase.OVER:
             raise Refused(Play.GAME_OVER, "the game is over")
-
-    def robot_move(self, robot: Robot | None = None) -> Placement:
-        """Let the robot of the seat to move (or ``robot``) choose and make one placement."""
-        choice = self.robot_choice(robot)
-        self.place(choice)
-        return choice
-
-    def robot_choice(self, robot: Robot | None = None) -> Placement:
-        """The placement the robot of the seat to move (or ``robot``) would make, without making
-        it: a UI can let it think in the background (see :meth:`robot_task`), then show and
-        :meth:`place` it.
-
-        The robot sees :meth:`view`: the board, all hands, the unseen tiles, never the bag's order.
-        """
-        return self.robot_task(robot)()
-
-    def robot_task(self, robot: Robot | None = None) -> Callable[[], Placement]:
-        """:meth:`robot_choice` as a call to make later, on any thread: what the robot sees and its
-        random source are taken now, so the thinking needs nothing of this game any more (the
-        table goes on showing it meanwhile) and chooses exactly what :meth:`robot_choice` would."""
-        refusal = self._turn_refusal(None)
-        if refusal is not None:
-            raise refusal
-        assert self.turn is not None
-        if robot is None:
-            level = self.seats[self.turn].robot
-            if level is None:
-                raise Refused(StrategyRule.NOT_A_ROBOT, f"seat {self.turn} is played by a person")
-            if level not in self._robots:
-                from .robots import make_robot
-                self._robots[level] = make_robot(level)
-            robot = self._robots[level]
-        chooser, view, rng = robot, self.view(), self.robot_rng()
-        return lambda: Placement(*chooser.choose(view, rng))
 
     # ---------------------------------------------------------------- what robots see
 
@@ -561,7 +575,6 @@ class StrategyGame:
         other._due = list(self._due)
         other._hidden = self._hidden
         other._legal = self._legal
-        other._robots = {}
         other._recording = False
         other._record = self._record
         return other
@@ -717,7 +730,7 @@ class StrategyGame:
             raise ValueError(f"saved record must be a {RECORD_FORMAT} object")
         game._record = dict(record)
         game._record["events"] = list(record["events"])
-        game._hidden, game._legal, game._robots, game._recording = False, None, {}, True
+        game._hidden, game._legal, game._recording = False, None, True
         return game
 
 
@@ -746,8 +759,6 @@ def _level(robot: Any) -> str:
     """``robot`` if it is a built-in robot level; ValueError for anything else, ``cmd:`` robots
     included: a saved game or a record must never start a program (write access to the card would
     become code execution)."""
-    from .robots import LEVELS  # robots play games: they import this module
-
     if robot not in LEVELS:
         raise ValueError(f"unknown robot {str(robot)[:60]!r}: a seat's robot is one of {', '.join(LEVELS)} or "
                          f"null (external robots are given on the command line only)")

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from ..board import Placement
 from .game import StrategyGame
-from ..modes import Refused
+from ..actions import Refused
 from .robots import Robot, make_robot
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..board import Board, Placement, PositionError
 from .game import RECORD_FORMAT, Options, StrategyGame
-from ..modes import Refused
+from ..actions import Refused
 from ..tiles import ALL_NUMBERS
 
 

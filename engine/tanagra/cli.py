@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, Sequence
 
-from .. import cli
-from ..cli import CliError
+from .. import commandline as cli
+from ..commandline import CliError
 from .game import Game, RecordError
 from .robots import LEVELS, Expert, Robot, make_robot
 from .rules import DEFAULT_QUIET_ROUNDS, X_CHOICES, Options, PositionError
@@ -83,4 +83,4 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return cli.main(argv, build_parser())
+    return cli.run(build_parser(), argv)

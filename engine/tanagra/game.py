@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping, Sequence
 
-from ..modes import Refused, register
+from ..actions import Play, Refused, Undo
 from .lattice import Cell
 from .rules import (
     Action,
@@ -39,7 +39,6 @@ class RecordError(ValueError):
         self.refusal = refusal
 
 
-@register
 class Game:
     """One game: options, seat names, the current state, the actions played and undo.
 
@@ -95,13 +94,21 @@ class Game:
     def legal_actions(self) -> list[Action]:
         return self.state.legal_actions()
 
-    def check(self, action: Action) -> Refused | None:
+    def check(self, action: Action | Undo) -> Refused | None:
+        """None when ``action`` is legal now (the referee decides, :meth:`State.check`), or why not;
+        :class:`~engine.actions.Undo` whenever an action has been played."""
+        if isinstance(action, Undo):
+            return None if self.actions else Refused(Play.NOTHING_TO_UNDO, "there is nothing to take back")
         return self.state.check(action)
 
     # ----------------------------------------------------------------------- changing it
 
-    def apply(self, action: Action) -> None:
-        """Play ``action``; raises :class:`IllegalAction` with the refusal, changing nothing."""
+    def apply(self, action: Action | Undo) -> None:
+        """Play ``action``; raises :class:`IllegalAction` with the refusal of :meth:`check`,
+        changing nothing."""
+        if isinstance(action, Undo):
+            self.undo()
+            return
         before = self.state.copy()
         self.state.apply(action)
         self._before.append(before)
@@ -109,12 +116,14 @@ class Game:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.actions)
+        return self.check(Undo()) is None
 
     def undo(self) -> Action:
-        """Take back the last action (the position before it comes back exactly); returns it."""
-        if not self.actions:
-            raise IndexError("nothing to undo")
+        """Take back the last action (the position before it comes back exactly); returns it.
+        Raises :class:`Refused` (``nothing-to-undo``) at the start."""
+        refusal = self.check(Undo())
+        if refusal is not None:
+            raise refusal
         self.state = self._before.pop()
         return self.actions.pop()
 

@@ -56,7 +56,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, NamedTuple, Union
 
-from ..modes import Refused
+from ..actions import Refused
 from .lattice import FIRST_CENTRES, Cell, is_cell, neighbours, piece_cells, touching_cells
 
 X_CHOICES = range(4, 7)
@@ -167,7 +167,7 @@ class IllegalAction(Refused):
     :class:`~engine.modes.Refused` (a :class:`Reason` and a sentence), and the action."""
 
     def __init__(self, action: Action, refusal: Refused) -> None:
-        super().__init__(refusal.rule, refusal.message)
+        super().__init__(refusal.rule, refusal.message, refusal.cells)
         self.action = action
 
 

@@ -5,6 +5,12 @@ A robot is anything with ``name`` and ``choose(view, rng) -> Placement``: given 
 never the bag's order) it answers one of ``view.legal()``. The game asks again for every placement
 of a turn, so a robot never needs to know the turn procedure beyond what the view says.
 
+The game never runs a robot (as python-chess's board never imports ``chess.engine``): whoever seats
+one asks it here, :func:`robot_move` (or :func:`robot_task` to think on another thread) with the
+robot given or, by default, the level the seat names. The random source is the game's
+:meth:`~engine.strategy.game.StrategyGame.robot_rng`, so the same seed gives the same moves, restores
+included.
+
 Levels: ``beginner`` (legal and obligatory moves with little thought, a fair game for a child),
 ``club`` (a one-ply evaluation of every colour's line and loop potential, engine.strategy.robots.evaluation),
 ``expert`` (search under uncertainty over sampled bags, guided by the club evaluation), ``master``
@@ -17,14 +23,14 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Callable, Protocol
 
+from ...actions import Refused
 from ...board import Placement
+from ..game import LEVELS, StrategyGame, StrategyRule
 
-if TYPE_CHECKING:
-    from ..game import StrategyGame
-
-LEVELS = ("beginner", "club", "expert", "master")
+__all__ = ["LEVELS", "SETTINGS", "Robot", "Settings", "configure", "make_robot", "robot_choice", "robot_move",
+           "robot_task"]
 
 
 @dataclass
@@ -78,3 +84,35 @@ def make_robot(spec: str, budget: float | None = None, timeout: float | None = N
         from ..protocol import ExternalRobot
         return ExternalRobot(spec[4:].strip()) if timeout is None else ExternalRobot(spec[4:].strip(), timeout)
     raise ValueError(f"unknown robot {spec!r}: choose one of {', '.join(LEVELS)} or cmd:<command line>")
+
+
+def robot_task(game: StrategyGame, robot: Robot | None = None) -> Callable[[], Placement]:
+    """The choice of the robot of the seat to move (or of ``robot``) as a call to make later, on
+    any thread: what the robot sees (:meth:`~engine.strategy.game.StrategyGame.view`) and its random
+    source are taken now, so the thinking needs nothing of ``game`` any more (the table goes on
+    showing it meanwhile). Without ``robot``, one of the seat's level is built for this choice (a
+    table that plays many keeps its own, e.g. for the master's worker processes). Raises
+    :class:`Refused` when no placement is awaited or a person plays the seat."""
+    refusal = game.turn_refusal()
+    if refusal is not None:
+        raise refusal
+    assert game.turn is not None
+    if robot is None:
+        level = game.seats[game.turn].robot
+        if level is None:
+            raise Refused(StrategyRule.NOT_A_ROBOT, f"seat {game.turn} is played by a person")
+        robot = make_robot(level)
+    chooser, view, rng = robot, game.view(), game.robot_rng()
+    return lambda: Placement(*chooser.choose(view, rng))
+
+
+def robot_choice(game: StrategyGame, robot: Robot | None = None) -> Placement:
+    """The placement the robot of the seat to move (or ``robot``) would make, without making it."""
+    return robot_task(game, robot)()
+
+
+def robot_move(game: StrategyGame, robot: Robot | None = None) -> Placement:
+    """Let the robot of the seat to move (or ``robot``) choose and make one placement."""
+    choice = robot_choice(game, robot)
+    game.place(choice)
+    return choice

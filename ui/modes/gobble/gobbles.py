@@ -2,7 +2,7 @@
 
 Every hand lies at its player's edge (:class:`GobblesLayout`: big deals wrap into two rows, and an
 edge where only robots sit gets a thin strip, so the board gets the room) and every person drags
-whenever they like: each hand judges and claims its drops for its own seat (:class:`SeatClaims`),
+whenever they like: each hand judges and claims its drops for its own seat (:class:`GobblesHand`),
 so several fingers work at once, and the table (:class:`GobblesTable`) decides who was first. Only
 the loser of a race is told "taken" (another player filled the space while they dragged); a space
 filled before they lifted their tile is refused by the rule, and a release over a hand or off the
@@ -41,7 +41,7 @@ from engine.gobble import rules
 from engine.gobble.gobbles import Ending, Gift, Gobbles, Level, Player
 from engine.gobble.rules import GobbleRule
 from engine.gobble.table import GobblesTable
-from engine.modes import Refused
+from engine.modes import Place, Refused
 
 from ... import theme
 from ...board import BoardView, HandView
@@ -49,6 +49,7 @@ from ...board_controls import ViewControls
 from ...hexes import SQRT3, centre, corners
 from ...howto import HowToPlayScreen, TileStage
 from ...i18n import N_, _, n_
+from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...results import ResultsScreen, Standing, StepMark, ordinal
 from ...services import Cue
@@ -120,43 +121,24 @@ def resume(app: Shell, game: Gobbles) -> Screen:
     return GobblesScreen(app, game)
 
 
-class SeatClaims:
-    """One seat's placement target: what the hover shows, and the claim a drop makes.
-
-    The game decides (:meth:`Gobbles.check`). ``before`` holds the spaces filled when the seat's
-    current drag began: a drop there is refused by the rule ("occupied"); a space filled *during*
-    the drag was lost in a race ("taken")."""
-
-    def __init__(self, screen: GobblesScreen, seat: int) -> None:
-        self.screen, self.seat = screen, seat
-        self.before: frozenset[Cell] = frozenset()
-
-    def drag_began(self) -> None:
-        self.before = frozenset(p.cell for p in self.screen.game.board.placements())
-
-    def check(self, placement: Placement) -> Refused | None:
-        game = self.screen.game
-        refusal = game.check(self.seat, placement)
-        if refusal is not None and refusal.rule is GobbleRule.TAKEN and placement.cell in self.before:
-            return rules.refusal(game.board, placement)  # filled before this drag began: no race lost
-        return refusal
-
-    def place(self, placement: Placement) -> None:
-        self.screen.table.claim(self.seat, placement)
-
-
 class GobblesHand(HandView):
-    """A Gobbles hand: its drags start the race clock of :class:`SeatClaims`; the tile is judged
-    and previewed on the space under the finger itself (not above it), a release with the finger
-    over any hand or off the free table returns the tile silently (nothing is previewed there
-    either), and the end of every drag lets the screen refit the view it held still. Tiles just
-    received from a gobble (``received``) are ringed in white: the message points at them."""
+    """A Gobbles hand: its seat's claims, judged by the game (``Place(placement, seat)``) and made
+    at the table (:meth:`GobblesTable.claim`, which times the race). Each drag starts the race
+    clock: ``before`` holds the spaces filled when it began, so a drop there is refused by the rule
+    ("occupied") while a space filled *during* the drag was lost in a race ("taken"). The tile is
+    judged and previewed on the space under the finger itself (not above it), a release with the
+    finger over any hand or off the free table returns the tile silently (nothing is previewed
+    there either), and the end of every drag lets the screen refit the view it held still. Tiles
+    just received from a gobble (``received``) are ringed in white: the message points at them."""
 
     received = ListProperty([])
 
     def __init__(self, screen: GobblesScreen, seat: int, **kwargs: Any) -> None:
-        super().__init__(target=SeatClaims(screen, seat), **kwargs)
+        target = ModeTarget[Place](screen.game, lambda placement: Place(placement, seat),
+                            apply=lambda action: screen.table.claim(seat, action.placement), vet=self._race)
+        super().__init__(target=target, **kwargs)
         self.screen = screen
+        self.before: frozenset[Cell] = frozenset()
         self._forget_received = Clock.create_trigger(lambda dt: setattr(self, "received", []), RECEIVED_SECONDS)
         self.bind(received=self._redraw)
 
@@ -186,9 +168,15 @@ class GobblesHand(HandView):
         idle = self._drag is None
         taken = super().on_touch_down(touch)
         if idle and self._drag is not None:
-            self.target.drag_began()
+            self.before = frozenset(p.cell for p in self.screen.game.board.placements())
             self.screen.hold_view()
         return taken
+
+    def _race(self, placement: Placement, refusal: Refused | None) -> Refused | None:
+        """A space filled before this drag began was not lost in a race: the rule refuses it."""
+        if refusal is not None and refusal.rule is GobbleRule.TAKEN and placement.cell in self.before:
+            return rules.refusal(self.screen.game.board, placement)
+        return refusal
 
     def _lifted(self, touch: Any) -> tuple[float, float]:
         """The space a drop goes to is the one under the finger: what the preview marks there."""

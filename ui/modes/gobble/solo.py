@@ -21,15 +21,16 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from engine.board import Placement
 from engine.gobble.rules import Gobble
-from engine.gobble.solo import Discard, GobbleSolo, Place, ReturnDiscard
+from engine.actions import Place
+from engine.gobble.solo import Discard, GobbleSolo, ReturnDiscard
 from engine.modes import Refused
 
 from ... import theme
 from ...board import BoardView, HandView, PileView
 from ...howto import HowToPlayScreen, TileStage
 from ...i18n import N_, _, n_
+from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...results import BoardReplay, ResultsScreen, Standing
 from ...services import BagButtonPressed, Cue
@@ -43,22 +44,6 @@ from .common import solo_script
 KIND = "gobble-solo"
 SPEC = SetupSpec(key=KIND, title=N_("Gobble solo"), players=(1, 1), default_players=1,
                  blurb=N_("Place every tile, each touching two."))
-
-
-class SoloRules:
-    """The placement target: the game decides (:meth:`GobbleSolo.check`); this keeps what the last
-    placement earned."""
-
-    def __init__(self, game: GobbleSolo) -> None:
-        self.game = game
-        self.earned: Gobble | None = None
-        """What the last placement earned (a gobble gives the top discard as a reward)."""
-
-    def check(self, placement: Placement) -> Refused | None:
-        return self.game.check(placement)
-
-    def place(self, placement: Placement) -> None:
-        self.earned = self.game.apply(Place(placement))
 
 
 def best_scores(app: Shell, limit: int = 3) -> list[tuple[str, int]]:
@@ -106,7 +91,9 @@ class GobbleSoloScreen(Screen):
         super().__init__(name=KIND, **kwargs)
         u = theme.unit()
         self.app, self.game = app, game
-        self.rules = SoloRules(game)
+        self.earned: Gobble | None = None
+        """What the last placement earned (a gobble gives the top discard as a reward)."""
+        self.rules = ModeTarget(game, Place, after=lambda earned: setattr(self, "earned", earned))
         self.table = TableLayout(orientation=app.services.settings.orientation)
         self.table.board.target = self.rules
         self.table.board.frontier_touching = 2
@@ -169,7 +156,7 @@ class GobbleSoloScreen(Screen):
 
     def after_step(self) -> None:
         """After every action: journal, show, celebrate a gobble, end the game when it is over."""
-        earned, self.rules.earned = self.rules.earned, None
+        earned, self.earned = self.earned, None
         self.app.journal(self.game)
         self.refresh()
         if earned and self.game.reward:

@@ -24,6 +24,7 @@ from kivy.clock import Clock
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
+from engine.actions import Place
 from engine.board import Placement
 from engine.board import Placement as P
 from engine.four import RECORDS, FourLines, FourLoops, FourPuzzle, Goal, best_known, colour_scores
@@ -34,6 +35,7 @@ from ... import theme
 from ...board import HandView
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
+from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...results import Confetti, IconButton
 from ...services import Cue
@@ -93,25 +95,6 @@ def resume(app: Shell, four: FourPuzzle) -> Screen:
     return FourScreen(app, four)
 
 
-class FourTarget:
-    """The placement target: a tile from the tray is placed, a tile already down is moved (or
-    turned where it lies): the mode decides both (:meth:`FourPuzzle.check`)."""
-
-    def __init__(self, four: FourPuzzle) -> None:
-        self.four = four
-
-    def check(self, placement: Placement) -> Refused | None:
-        return self.four.check(placement)
-
-    def place(self, placement: Placement) -> None:
-        four = self.four
-        source = four.board.cell_of(placement.tile)
-        if source is None:
-            four.place(placement.tile, placement.cell, placement.rot)
-        elif four.board.at(source) != placement:  # dropped back where it lay: no step
-            four.move(source, placement.cell, placement.rot)
-
-
 class FourScreen(Screen):
     """One arrangement being built (see the module docstring)."""
 
@@ -122,7 +105,7 @@ class FourScreen(Screen):
         u = theme.unit()
         self.app, self.four = app, four
         self.goal: Goal = four.GOAL
-        self.target = FourTarget(four)
+        self.target = ModeTarget(four, Place)  # from the tray, or moved (or turned) where it lies: the mode decides
         self.page = 0
         self._session_best = four.best_score
         self.board = SoloBoard(tiles_mode="movable", show_forced=False)

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from kivy.clock import Clock
 from kivy.uix.screenmanager import Screen
 
+from engine.actions import Place
 from engine.board import Placement
 from engine.board import Placement as P
 from engine.modes import Refused
@@ -30,6 +31,7 @@ from ... import theme
 from ...board import HandView
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
+from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...shell import Shell
 from ...widgets import TButton
@@ -96,20 +98,6 @@ def resume(app: Shell, play: PuzzlePlay) -> Screen:
     return PuzzleScreen(app, play, resumed=True)
 
 
-class PuzzleTarget:
-    """The placement target: the puzzle's own rules (PuzzlePlay.check/apply)."""
-
-    def __init__(self, play: PuzzlePlay) -> None:
-        self.play = play
-
-    def check(self, placement: Placement) -> Refused | None:
-        return self.play.check(placement)
-
-    def place(self, placement: Placement) -> None:
-        if placement not in self.play.placements:  # dropped back where it lay: no step
-            self.play.apply(placement)
-
-
 class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
     """One puzzle being played (see the module docstring; the clock, Hint, Undo, Reset, Back and the
     solved card are :class:`SoloPuzzleScreen`'s)."""
@@ -124,7 +112,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         super().__init__(app, play, key=name, clock=name, resumed=resumed, howto=show_howto, **kwargs)
         u = theme.unit()
         self.puzzle = play.puzzle
-        self.target = PuzzleTarget(play)
+        self.target = ModeTarget(play, Place)  # a tile dropped back where it lay is no step
         self.choice_card: ChoiceCard | None = None
         shape = self.puzzle.shape
         self.board = SoloBoard(tiles_mode="movable", shape=shape, frame=sorted(shape) if shape else [],

@@ -32,7 +32,7 @@ from .common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard
     format_time, record_solved, record_time
 
 
-class SoloMode(Mode, Protocol):
+class SoloMode(Mode[Any], Protocol):
     """What the frame asks of the puzzle being played (a PuzzlePlay, a RotationPuzzle), besides
     what every mode offers (``finished``, ``to_json``...)."""
 

@@ -21,15 +21,15 @@ from kivy.clock import Clock
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
-from engine.board import Placement
+from engine.actions import Place
 from engine.board import Placement as P
-from engine.modes import Refused
 from engine.solo.solitaire import TILES, Aim, End, Rules, Solitaire
 
 from ... import theme
 from ...board import BoardView, HandView
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
+from ...mode_target import ModeTarget
 from ...results import BoardReplay, ResultsScreen, Standing
 from ...services import BagButtonPressed, Cue
 from ...setup import Choice, SetupScreen, SetupSpec
@@ -99,19 +99,6 @@ def resume(app: Shell, game: Solitaire) -> Screen:
     return SolitaireScreen(app, game)
 
 
-class SolitaireTarget:
-    """The placement target: Solitaire's own rules."""
-
-    def __init__(self, game: Solitaire) -> None:
-        self.game = game
-
-    def check(self, placement: Placement) -> Refused | None:
-        return self.game.check(placement)
-
-    def place(self, placement: Placement) -> None:
-        self.game.apply(placement)
-
-
 class SolitaireScreen(Screen):
     """One game of Solitaire (see the module docstring)."""
 
@@ -124,7 +111,7 @@ class SolitaireScreen(Screen):
         self._ended = False
         self.table = TableLayout(orientation=app.services.settings.orientation)
         self.board = self.table.board
-        self.board.target = SolitaireTarget(game)
+        self.board.target = ModeTarget(game, Place)
         self.board.bind(on_placed=lambda *_: self.after_step())
         self.hand = HandView()
         self.table.seat([self.hand])

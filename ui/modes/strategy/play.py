@@ -40,7 +40,8 @@ from kivy.uix.screenmanager import Screen
 from engine.board import Placement
 from engine.strategy.game import FILL_STEPS, Phase, StrategyGame, StrategyRule, Step
 from engine.geometry import Cell
-from engine.modes import Play, Refused
+from engine.modes import Place, Play, Refused
+from engine.strategy.robots import Robot, make_robot, robot_task
 from engine.strategy.robots.coach import Advice, advise
 
 from ... import theme
@@ -49,6 +50,7 @@ from ...board_controls import ViewControls
 from ...howto import TileSprite
 from ...i18n import N_, _
 from ...jobs import Job, Outcome
+from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...seat_players import rate_finished, seat_again, seated
 from ...services import BagButtonPressed, Cue, TileScanned
@@ -91,30 +93,21 @@ def ink(colour: str) -> theme.RGBA:
     return theme.TABLE_DARK if colour in "YG" else theme.TEXT
 
 
-class SeatTarget:
+def seat_target(screen: StrategyScreen, seat: int) -> ModeTarget[Place]:
     """Seat ``seat``'s placements as the board judges them: the game decides every rule
-    (:meth:`StrategyGame.check`); only whether a person or a robot plays the seat is the table's
-    own business."""
+    (``Place(placement, seat)``); a drop is put down provisionally, for the player to confirm, or
+    for good when the table plays without confirmation (:meth:`StrategyScreen.put`). Only whether a
+    person or a robot plays the seat is the table's own business."""
 
-    def __init__(self, screen: StrategyScreen, seat: int) -> None:
-        self.screen, self.seat = screen, seat
-
-    def check(self, placement: Placement) -> Refused | None:
-        game = self.screen.game
-        refusal = game.check(placement, seat=self.seat)
+    def vet(placement: Placement, refusal: Refused | None) -> Refused | None:
         if refusal is not None and refusal.rule in TURN_RULES:
             return refusal
-        if game.seats[self.seat].robot is not None:
+        if screen.game.seats[seat].robot is not None:
             return Refused(StrategyRule.ROBOT_SEAT, "a robot plays this seat")
         return refusal
 
-    def place(self, placement: Placement) -> None:
-        """Put ``placement`` down: provisionally, for the player to confirm (see
-        :meth:`StrategyScreen.put`), or for good when the table plays without confirmation."""
-        refusal = self.check(placement)
-        if refusal is not None:
-            raise refusal
-        self.screen.put(self.seat, placement)
+    return ModeTarget(screen.game, lambda placement: Place(placement, seat),
+                      apply=lambda action: screen.put(seat, action.placement), vet=vet)
 
 
 # ------------------------------------------------------------------------------------ widgets
@@ -440,6 +433,9 @@ class StrategyScreen(Screen):
         self.thinking = False
         self.flying = False
         self.robot_job: Job[Placement] = Job("strategy-robot")
+        self.robots: dict[str, Robot] = {}
+        """The table's robots, one per level, built when a seat first names it (the game never
+        builds one: engine.strategy.robots)."""
         self.think_log: list[tuple[float, int]] = []
         """(seconds, frames drawn meanwhile) for each robot thought: the UI must keep drawing."""
         self._generation = 0  # a robot's answer for a position that changed meanwhile is dropped
@@ -471,7 +467,7 @@ class StrategyScreen(Screen):
         self.layout.bind(news=lambda *_: self._show_plates())  # table news: on the waiting seats' plates
         # a board larger than the free table is cut at the hands' edges, not shown through them
         self.layout.add_widget(TableMask(self.board), index=self.layout.children.index(self.board))
-        self.hands = [HandView(colour=seat.colour, target=SeatTarget(self, i)) for i, seat in enumerate(game.seats)]
+        self.hands = [HandView(colour=seat.colour, target=seat_target(self, i)) for i, seat in enumerate(game.seats)]
         self._glows = [self._glow(hand) for hand in self.hands]
         for hand in self.hands:
             hand.bind(on_played=lambda *_: self._hand_played(), on_lift=lambda h, tile: self.lifted(h, tile))
@@ -1090,7 +1086,10 @@ class StrategyScreen(Screen):
         def start(_dt: float) -> None:
             if generation != self._generation:
                 return
-            task = self.game.robot_task()
+            level = self.game.seats[seat].robot
+            if level is not None and level not in self.robots:
+                self.robots[level] = make_robot(level)
+            task = robot_task(self.game, None if level is None else self.robots[level])
             self.robot_job.start(lambda cancel: task(), lambda outcome: self._robot_chose(generation, seat, outcome))
 
         Clock.schedule_once(start, self.robot_pause)
