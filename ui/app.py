@@ -24,7 +24,7 @@ from kivy.uix.widget import Widget
 
 from engine import modes as engine_modes
 
-from . import theme
+from . import solo_players, theme
 from .devices_view import SimulatedPanel, StatusBadge
 from .i18n import LANGUAGES, i18n
 from .modes import Family, entry, family, load_screens, resume_factory
@@ -189,8 +189,10 @@ class KioskApp(App):
         self.manager.current = "home"
 
     def open_family(self, fam: Family | str) -> None:
-        """The family's own screen (its setup, or its list of puzzles)."""
+        """The family's own screen (its setup, or its list of puzzles), for a visitor who plays
+        solo as a guest until they pick their name."""
         fam = family(fam) if isinstance(fam, str) else fam
+        solo_players.forget(self)
         self.show(entry(fam)(self))
 
     def open_staff(self) -> None:

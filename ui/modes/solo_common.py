@@ -84,9 +84,14 @@ def format_time(seconds: float) -> str:
 # ----------------------------------------------------------------------- progress, times
 
 
+def time_score(seconds: float) -> int:
+    """A solving time as a best is kept: minus the whole seconds (at least one)."""
+    return -max(1, round(seconds))
+
+
 def record_time(store: Any, key: str, seconds: float) -> None:
     """Keep a solving time for ``key`` (a puzzle name, "rotation-9"...) among the best times."""
-    store.add_score(f"time:{key}", time.strftime("%Y-%m-%d"), -max(1, round(seconds)))
+    store.add_score(f"time:{key}", time.strftime("%Y-%m-%d"), time_score(seconds))
 
 
 def best_time(store: Any, key: str) -> int | None:
@@ -384,6 +389,28 @@ class TopLabel(TLabel):
     def _fit(self, *_args: Any) -> None:
         self.font_size = theme.font(self.scale)
         self.text_size = (self.width, self.height)
+
+
+class SoloCard(BoxLayout):
+    """A solo start card's own rows: who plays (when the table keeps players) and the bests in
+    words, ``bests()`` (the table's, then the player's), shown again when the player changes."""
+
+    def __init__(self, app: Any, bests: Callable[[], str], **kwargs: Any) -> None:
+        from ..solo_players import who_plays
+
+        u = theme.unit()
+        super().__init__(orientation="vertical", spacing=u * 0.1, size_hint=(1, None), **kwargs)
+        self.bests = bests
+        self.who = who_plays(app, on_change=self.refresh, size_hint=(1, None), height=u * 1.1)
+        if self.who is not None:
+            self.add_widget(self.who)
+        self.label = TLabel(scale=0.85, color=theme.TEXT_DIM, size_hint=(1, None), height=u * 1.0)
+        self.add_widget(self.label)
+        self.height = sum(w.height for w in self.children) + self.spacing * (len(self.children) - 1)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.label.text = self.bests()
 
 
 def beside(play_area: Widget, panel: Widget) -> BoxLayout:

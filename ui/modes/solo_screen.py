@@ -26,9 +26,10 @@ from ..jobs import Job
 from ..refusals import explain
 from ..results import Confetti
 from ..services import Cue
+from ..solo_players import BestNote, keep_best, show_time
 from ..widgets import Confirm, TButton
 from .solo_common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, beside, best_time, \
-    format_time, record_solved, record_time
+    format_time, record_solved, record_time, time_score
 
 
 class SoloMode(Protocol):
@@ -226,9 +227,11 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         store = self.app.services.store
         seconds = self.stopwatch.seconds
         best = best_time(store, self.key)
+        mine: BestNote | None = None
         if first_time:
             with store.batch():  # solved, timed and recorded together, and no longer "interrupted"
                 record_time(store, self.key, seconds)
+                mine = keep_best(self.app, f"time:{self.key}", time_score(seconds))
                 record_solved(store, self.key)
                 store.add_record(self.KIND, self.mode.to_json())
                 store.clear_current()
@@ -241,6 +244,8 @@ class SoloPuzzleScreen(Screen, Generic[M]):
             lines.append(_("Your best time!"))
         elif best is not None:
             lines.append(_("Best: {time}", time=format_time(best)))
+        if mine is not None and mine.text(show_time):
+            lines.append(mine.text(show_time))
         self.solved_card = SolvedCard(_("Solved!"), lines, self.solved_buttons())
         self.overlay.add_widget(self.solved_card)
         self._place_card()
