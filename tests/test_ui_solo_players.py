@@ -60,8 +60,8 @@ def _pick(app: Any, who: Any, name: str):
 
 def scenario_gobble_solo_for_a_player(app):
     from ui.i18n import _
-    from ui.modes.gobble_solo import GobbleSoloScreen
-    from ui.modes.solo_common import SoloCard
+    from ui.modes.gobble.solo import GobbleSoloScreen
+    from ui.modes.solo.common import SoloCard
     from ui.screens.ladder import BestsScreen, LadderScreen
 
     app.open_family("gobble-solo")
@@ -126,7 +126,7 @@ def test_a_player_picked_on_the_start_card_keeps_their_gobble_solo_best(size, la
 
 def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
     from ui.i18n import _
-    from ui.modes.learn import LearnScreen
+    from ui.modes.solo.learn import LearnScreen
 
     yield 0.2
     assert app.manager.current == "resume"

@@ -67,7 +67,7 @@ def show_score(score: int) -> str:
 
 
 def show_time(score: int) -> str:
-    from .modes.solo_common import format_time
+    from .modes.solo.common import format_time
 
     return format_time(-score)
 
@@ -169,9 +169,9 @@ def mode_title(mode: str) -> str:
     "5 rows"): the keys are the high scores' (see the modes)."""
     from engine.solo.catalogue import PUZZLES
 
-    from .modes import solitaire, solo_four
-    from .modes.solo_puzzle import puzzle_title
-    from .modes.solo_rotation import rotation_title
+    from .modes.solo import four as solo_four, solitaire
+    from .modes.solo.puzzle import puzzle_title
+    from .modes.solo.rotation import rotation_title
 
     if mode == "gobble-solo":
         return _("Gobble solo")
