@@ -111,6 +111,15 @@ def scenario_gobble_solo_for_a_player(app):
     yield 0.2
     _shot(app, "player-bests")
     assert [_("Gobble solo"), str(game.score)] == [t for t in labels(page.rows)]
+    # Solitaire's start card: the same choice, the best of the rules and aim chosen
+    app.open_family("solitaire")
+    yield 0.2
+    setup = app.manager.current_screen
+    card = next(w for w in setup.walk() if isinstance(w, SoloCard))
+    yield from _pick(app, card.who, "Bartłomiej")
+    assert _("{name}: no best yet", name="Bartłomiej") in card.label.text
+    yield 0.2
+    _shot(app, "solitaire-start-bartlomiej")
     return game.score
 
 
@@ -127,6 +136,7 @@ def test_a_player_picked_on_the_start_card_keeps_their_gobble_solo_best(size, la
 def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
     from ui.i18n import _
     from ui.modes.solo.learn import LearnScreen
+    from ui.modes.solo.puzzles import open_puzzles
 
     yield 0.2
     assert app.manager.current == "resume"
@@ -154,6 +164,12 @@ def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
     assert learn.who.button.text == "Bartłomiej"  # still the same player on the Learn path
     yield 0.2
     _shot(app, "learn-bartlomiej")
+    # the puzzles' list shows their own best under the table's
+    puzzles = open_puzzles(app)
+    yield 0.2
+    assert puzzles.who.button.text == "Bartłomiej"
+    assert "Bartłomiej 1:05" in puzzles.buttons["junior"].text and "Bartłomiej" not in puzzles.buttons["student"].text
+    _shot(app, "puzzles-bartlomiej")
     return -kept
 
 
@@ -170,6 +186,7 @@ def _prepare_cut_puzzle(services):
     services.store.save_current(save(play))
     services.store.set_progress("solo-clock", {"id": "rainbow-blue", "seconds": 42.0})
     services.store.set_progress(SOLO_PLAYER, {"player": bartek.id})  # chosen before the cut
+    players.add_best(bartek.id, "time:junior", -65)  # solved Junior once, in 1:05
 
 
 scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player.prepare = _prepare_cut_puzzle
