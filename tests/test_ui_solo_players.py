@@ -18,12 +18,21 @@ from ui_harness import labels, run_scenario, tap, until
 SHOTS = os.environ.get("TANTRIX_SHOTS")
 
 
+PROBLEMS: list[str] = []
+"""What the audit of test_ui_fit (ui.audit) found on the screens looked at (in the scenario's process)."""
+
+
 def _shot(app: Any, name: str) -> None:
+    """Look at the screen as test_ui_fit does (text fits, controls a fingertip, contrast), and save it."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import Picture, audit
+    from ui.i18n import i18n
+
+    size = tuple(Window.size)
+    PROBLEMS.extend(f"{name}: {p}" for p in audit(app.root, size, theme.min_target(size), Picture(app.root)))
     if SHOTS:
-        from kivy.core.window import Window
-
-        from ui.i18n import i18n
-
         app.root.export_to_png(os.path.join(SHOTS, f"{Window.width}x{Window.height}-{i18n.language}-{name}.png"))
 
 
@@ -55,7 +64,7 @@ def _pick(app: Any, who: Any, name: str):
     assert isinstance(picker, PlayerPickerScreen) and picker.heading.msg == "Who plays?"
     yield 0.1
     _shot(app, "solo-who-plays")
-    yield from tap(next(b for b in picker.buttons if b.text == name))
+    yield from tap(next(b for b in picker.buttons if b.text == name).avatar)  # the avatar is part of the name's button
 
 
 def scenario_gobble_solo_for_a_player(app):
@@ -120,7 +129,7 @@ def scenario_gobble_solo_for_a_player(app):
     assert _("{name}: no best yet", name="Bartłomiej") in card.label.text
     yield 0.2
     _shot(app, "solitaire-start-bartlomiej")
-    return game.score
+    return {"score": game.score, "problems": PROBLEMS}
 
 
 scenario_gobble_solo_for_a_player.prepare = _table
@@ -128,9 +137,9 @@ scenario_gobble_solo_for_a_player.prepare = _table
 
 @pytest.mark.parametrize("size, language", [((800, 480), "pl"), ((1280, 800), "fr")])
 def test_a_player_picked_on_the_start_card_keeps_their_gobble_solo_best(size, language):
-    score = run_scenario("test_ui_solo_players", "scenario_gobble_solo_for_a_player", size=size,
-                         settings={"language": language})
-    assert isinstance(score, int) and score > 0
+    result = run_scenario("test_ui_solo_players", "scenario_gobble_solo_for_a_player", size=size,
+                          settings={"language": language})
+    assert result["score"] > 0 and result["problems"] == []
 
 
 def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
@@ -170,7 +179,7 @@ def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
     assert puzzles.who.button.text == "Bartłomiej"
     assert "Bartłomiej 1:05" in puzzles.buttons["junior"].text and "Bartłomiej" not in puzzles.buttons["student"].text
     _shot(app, "puzzles-bartlomiej")
-    return -kept
+    return {"seconds": -kept, "problems": PROBLEMS}
 
 
 def _prepare_cut_puzzle(services):
@@ -193,6 +202,6 @@ scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player.prepare = _prepare
 
 
 def test_a_puzzle_resumed_after_a_power_cut_keeps_the_time_as_the_same_players_best():
-    seconds = run_scenario("test_ui_solo_players", "scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player",
-                           size=(800, 480))
-    assert seconds >= 42
+    result = run_scenario("test_ui_solo_players", "scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player",
+                          size=(800, 480), settings={"language": "nl"})
+    assert result["seconds"] >= 42 and result["problems"] == []

@@ -132,6 +132,22 @@ def test_staff_run_a_tournament_whose_games_are_played_at_the_table(size):
 
 # ------------------------------------------------------- two players, a robot, a power cut
 
+PROBLEMS: list[str] = []
+"""What the audit of test_ui_fit (ui.audit) found on the screens looked at (in the scenario's process)."""
+
+
+def _look(app: Any, name: str) -> None:
+    """Look at the screen as test_ui_fit does (text fits, controls a fingertip, contrast), and save it."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import Picture, audit
+
+    size = tuple(Window.size)
+    PROBLEMS.extend(f"{name}: {p}" for p in audit(app.root, size, theme.min_target(size), Picture(app.root)))
+    _shot(app, name)
+
+
 class PowerCut(BaseException):
     """The power goes: nothing after it runs, nothing uncommitted is kept."""
 
@@ -170,7 +186,7 @@ def scenario_two_players_and_a_power_cut(app):
     ana, bo = (next(p for p in book.all() if p.name == name) for name in NAMES[:2])
     app.manager.current = "staff"  # past the PIN
     yield 0.3
-    _shot(app, "staff-club-evening")
+    _look(app, "staff-club-evening")
     assert app.staff.club_button.height >= 45 and app.staff.club_button.width >= 45
     yield from tap(app.staff.club_button)
     setup = app.manager.current_screen
@@ -181,7 +197,7 @@ def scenario_two_players_and_a_power_cut(app):
     yield from tap(setup.rounds_row.chip(3))  # two players, three rounds: a best of three
     yield from tap(setup.clock_row.chip(0))
     yield 0.2
-    _shot(app, "tournament-setup-two")
+    _look(app, "tournament-setup-two")
     yield from tap(setup.start_button)
     screen = app.manager.current_screen
     assert isinstance(screen, TournamentScreen), setup.message.text
@@ -227,20 +243,20 @@ def scenario_two_players_and_a_power_cut(app):
     screen = app.manager.current_screen
     assert isinstance(screen, TournamentScreen) and not screen.next_button.disabled
     yield 0.2
-    _shot(app, "tournament-two-round-1-played")
+    _look(app, "tournament-two-round-1-played")
     yield from tap(screen.next_button)
     (second,) = club.load(app).played[1]
     assert {second.first, second.second} == {ana.id, bo.id}  # two players meet again
-    return [s.points for s in standings]
+    return {"points": [s.points for s in standings], "problems": PROBLEMS}
 
 
 scenario_two_players_and_a_power_cut.prepare = _club
 
 
 def test_two_players_play_a_tournament_whose_result_survives_a_power_cut_counted_once():
-    points = run_scenario("test_ui_tournament", "scenario_two_players_and_a_power_cut", size=(800, 480),
+    result = run_scenario("test_ui_tournament", "scenario_two_players_and_a_power_cut", size=(800, 480),
                           timeout=180, settings={"language": "fr"})
-    assert sorted(points) == [0.0, 1.0]
+    assert sorted(result["points"]) == [0.0, 1.0] and result["problems"] == []
 
 
 def scenario_a_robot_fills_an_odd_count(app):
@@ -257,14 +273,14 @@ def scenario_a_robot_fills_an_odd_count(app):
     yield from tap(setup.clock_row.chip(0))
     yield from tap(setup.robot_row.chip("club"))
     yield 0.2
-    _shot(app, "tournament-setup-robot")
+    _look(app, "tournament-setup-robot")
     yield from tap(setup.start_button)
     screen = app.manager.current_screen
     assert isinstance(screen, TournamentScreen)
     players = app.services.store.progress(TOURNAMENT)["tournament"]["players"]
     assert len(players) == 4 and "robot:club" in players and set(players) - {"robot:club"} <= ids
     yield 0.2
-    _shot(app, "tournament-with-robot")
+    _look(app, "tournament-with-robot")
     line = next(line for line in screen.pairings.children if any(
         _("Robot: {level}", level=_("Club")) in getattr(w, "text", "") for w in line.children))
     yield from tap(next(b for b in line.children if getattr(b, "msg", "") == "Play"))
@@ -273,12 +289,13 @@ def scenario_a_robot_fills_an_odd_count(app):
     robot_seat = next(i for i, seat in enumerate(game.seats) if seat.robot is not None)
     assert game.seats[robot_seat].robot == "club" and game.seats[1 - robot_seat].robot is None
     assert app.services.store.progress(SEATED)["players"][robot_seat] is None
-    return robot_seat
+    return {"robot_seat": robot_seat, "problems": PROBLEMS}
 
 
 scenario_a_robot_fills_an_odd_count.prepare = _club
 
 
 def test_a_robot_of_a_fixed_level_fills_an_odd_count():
-    assert run_scenario("test_ui_tournament", "scenario_a_robot_fills_an_odd_count", size=(1280, 800),
-                        settings={"language": "nl"}) in (0, 1)
+    result = run_scenario("test_ui_tournament", "scenario_a_robot_fills_an_odd_count", size=(1280, 800),
+                          settings={"language": "pl"})
+    assert result["robot_seat"] in (0, 1) and result["problems"] == []

@@ -13,7 +13,7 @@ from kivy.uix.widget import Widget
 from .. import theme
 from ..i18n import N_, n_
 from ..widgets import TButton, TLabel, panel_background, scrolling_grid
-from .players import Avatar, PlayerButton, _top_bar
+from .players import Avatar, AvatarMark, PlayerButton, _top_bar
 
 
 class Sparkline(Widget):
@@ -116,7 +116,7 @@ class BestsScreen(Screen):
         panel_background(root, theme.TABLE_DARK, radius=0)
         top, self.heading = _top_bar(N_("Solo bests: {name}"), on_back, u)
         self.heading.values = {"name": player.name}
-        top.add_widget(Avatar(player.avatar, size_hint=(None, 1), width=u * 1.1))
+        top.add_widget(AvatarMark(player.avatar, size_hint=(None, 1), width=u * 1.1))
         root.add_widget(top)
         scroll, self.rows = scrolling_grid(1, u * 0.95, u * 0.12)
         root.add_widget(scroll)

@@ -34,7 +34,10 @@ WHAT = {
 
 
 ROW, SECTION = 1.38, 1.0
-"""Heights in touch units of a row of puzzles and of a section's title: three sections fit 800x480."""
+"""Heights in touch units of a row of puzzles and of a section's title."""
+ROOM_FOR_THREE_TITLES = 11.0
+"""The window height (touch units) below which the last section, Four lines and loops, goes without
+its title (its buttons say what they are): at 800x480 three titles and four rows overran the top bar."""
 
 
 class Entry(NamedTuple):
@@ -139,7 +142,10 @@ class PuzzlesScreen(Screen):
             row.add_widget(button)
         four = four_entries(store)
         if four:
-            self._section(N_("All 56 tiles"), None)
+            from kivy.core.window import Window
+
+            if Window.height >= theme.unit() * ROOM_FOR_THREE_TITLES:
+                self._section(N_("All 56 tiles"), None)
             row = self._row(ROW)
             for item, four_kind in zip(four, solo_four.MODES.values()):
                 button = TButton(msg=item.title, subtitle=with_mine(item.subtitle, four_kind.KIND), scale=1.0,

@@ -240,12 +240,12 @@ class SoloPuzzleScreen(Screen, Generic[M]):
             self.overlay.add_widget(confetti)
             confetti.burst()
         lines = [_("Time: {time}", time=format_time(seconds))]
-        if first_time and (best is None or seconds < best):
-            lines.append(_("Your best time!"))
-        elif best is not None:
-            lines.append(_("Best: {time}", time=format_time(best)))
-        if mine is not None and mine.text(show_time):
+        if mine is not None and mine.text(show_time):  # a named player: their own best first
             lines.append(mine.text(show_time))
+        elif first_time and (best is None or seconds < best):
+            lines.append(_("Your best time!"))
+        if best is not None and not (first_time and seconds < best):
+            lines.append(_("Best: {time}", time=format_time(best)))
         self.solved_card = SolvedCard(_("Solved!"), lines, self.solved_buttons())
         self.overlay.add_widget(self.solved_card)
         self._place_card()
