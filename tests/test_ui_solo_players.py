@@ -129,6 +129,14 @@ def scenario_gobble_solo_for_a_player(app):
     assert _("{name}: no best yet", name="Bartłomiej") in card.label.text
     yield 0.2
     _shot(app, "solitaire-start-bartlomiej")
+    yield from tap(setup.start_button)
+    solitaire = app.manager.current_screen.game
+    while not solitaire.finished:
+        solitaire.apply(solitaire.legal_actions()[0])
+    app.manager.current_screen.after_step()
+    assert _kept_best(app, "Bartłomiej", "solitaire:classic:line") == solitaire.score
+    yield until(lambda: app.manager.current == "solitaire-results" and not app.manager.transition.is_active)
+    assert _("New best for {name}!", name="Bartłomiej") in labels(app.manager.current_screen)
     return {"score": game.score, "problems": PROBLEMS}
 
 
@@ -145,6 +153,8 @@ def test_a_player_picked_on_the_start_card_keeps_their_gobble_solo_best(size, la
 def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
     from ui.i18n import _
     from ui.modes.solo.learn import LearnScreen
+    from engine.four import best_known
+    from engine.modes import Refused
     from ui.modes.solo.puzzles import open_puzzles
 
     yield 0.2
@@ -179,6 +189,25 @@ def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
     assert puzzles.who.button.text == "Bartłomiej"
     assert "Bartłomiej 1:05" in puzzles.buttons["junior"].text and "Bartłomiej" not in puzzles.buttons["student"].text
     _shot(app, "puzzles-bartlomiej")
+    # Four lines from the list: all 56 tiles down (the device's best arrangement, tile by tile)
+    yield from tap(puzzles.buttons["Four lines"])
+    four_screen = app.manager.current_screen
+    score, board = best_known("lines")
+    waiting = list(board.placements())
+    while waiting:  # each tile once it touches the tiles down
+        before = len(waiting)
+        for placement in list(waiting):
+            try:
+                four_screen.four.place(placement.tile, placement.cell, placement.rot)
+            except Refused:
+                continue
+            waiting.remove(placement)
+        assert len(waiting) < before, f"tiles {[p.tile for p in waiting]} fit nowhere"
+    four_screen.after_step()
+    assert four_screen.four.best_score == score and _kept_best(app, "Bartłomiej", "four-lines") == score
+    assert _("New best for {name}!", name="Bartłomiej") in " ".join(labels(four_screen))
+    yield 0.3
+    _shot(app, "four-lines-bartlomiej")
     return {"seconds": -kept, "problems": PROBLEMS}
 
 
