@@ -256,7 +256,7 @@ scenario_two_players_and_a_power_cut.prepare = _club
 def test_two_players_play_a_tournament_whose_result_survives_a_power_cut_counted_once():
     result = run_scenario("test_ui_tournament", "scenario_two_players_and_a_power_cut", size=(800, 480),
                           timeout=180, settings={"language": "fr"})
-    assert sorted(result["points"]) == [0.0, 1.0] and result["problems"] == []
+    assert sorted(result["points"]) in ([0.0, 1.0], [0.5, 0.5]) and result["problems"] == []  # a win or a draw
 
 
 def scenario_a_robot_fills_an_odd_count(app):
