@@ -52,6 +52,11 @@ class ButtonLogic:
         self._last_edge = t
         self._settle_at = t + self.bounce_s
 
+    @property
+    def down(self) -> bool:
+        """The debounced level: True from a press's settling to its release's."""
+        return self._down
+
     def deadline(self) -> float | None:
         """When to poll next (a pending settle first: the pin is moving, a hold can wait for it)."""
         return self._settle_at if self._settle_at is not None else self._hold_at
@@ -100,6 +105,13 @@ class _Button(EventSource):
         self.config = config
         self._logic = ButtonLogic(config.bounce_s, config.hold_s, config.rearm_s)
         self._cond = threading.Condition()
+
+    @property
+    def is_pressed(self) -> bool:
+        """Whether the button is down now, debounced (as gpiozero's ``Button.is_pressed``, but
+        by our rules): what a test waits on to know a press was seen, however slow the machine."""
+        with self._cond:
+            return self._logic.down
 
 
 class SimulatedButton(_Button):

@@ -13,6 +13,14 @@ from firmware.store import SqliteStore
 from ui import services as ui
 
 
+def wait_until(condition: Callable[[], object], limit: float = 30.0) -> None:
+    """Poll ``condition`` until it holds (the limit only stops a broken test hanging)."""
+    end = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < end, "the condition never held"
+        time.sleep(0.005)
+
+
 class Sink:
     """Stands in for the UI's ``app.post``: collects events from any thread, waits for them."""
 
@@ -26,8 +34,9 @@ class Sink:
             self.events.append(event)
             self._cond.notify_all()
 
-    def next(self, match: type | Callable[[Any], bool], timeout: float = 2.0) -> Any:
-        """The next event (after the last one returned) of type ``match``, or satisfying it."""
+    def next(self, match: type | Callable[[Any], bool], timeout: float = 10.0) -> Any:
+        """The next event (after the last one returned) of type ``match``, or satisfying it (as soon
+        as it comes: ``timeout`` only stops a broken test hanging)."""
         test = (lambda event: isinstance(event, match)) if isinstance(match, type) else match
         end = time.monotonic() + timeout
         with self._cond:

@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware.devices import NotSimulated
 from firmware.store import SqliteStore
-from firmware_devices_support import open_devices
+from firmware_devices_support import open_devices, wait_until
 from hardware import SqliteTagStore, TagRegistry
 from hardware.board import Board
 from hardware.protocols import rdm6300_frame
@@ -86,7 +86,7 @@ def test_gpio_button_through_mock_factory(tmp_path, store):
         backend = "gpio"
         pin = 27
         bounce_s = 0.01
-        hold_s = 0.3
+        hold_s = 1.0
         [rings]
         backend = "simulated"
     """, board=Board.PI, pin_factory=factory)
@@ -95,7 +95,7 @@ def test_gpio_button_through_mock_factory(tmp_path, store):
         with devices:
             assert devices.status()[0] == ui.DeviceStatus("button", True, "gpio", "GPIO27") and reports == []
             pin.drive_low()
-            time.sleep(0.05)
+            wait_until(lambda: devices.button.is_pressed)  # held down until the button has seen it
             pin.drive_high()
             assert sink.next(ui.BagButtonPressed)
             pin.drive_low()
@@ -132,12 +132,12 @@ def test_staff_write_tile_numbers_on_blank_stickers_with_a_pn532(tmp_path, store
             pn532.tag = ntag213(UID)
             assert sink.next(ui.StickerProgress, timeout=3) == ui.StickerProgress(1, 56, 55)  # "now tile 55"
             pn532.tag = None
-            time.sleep(0.4)
+            wait_until(lambda: devices.reader.present() == {})  # the reader has seen the sticker go
             pn532.tag = ntag213(UID[::-1])
             assert sink.next(ui.StickerProgress, timeout=3) == ui.StickerProgress(2, None, 56)  # the last tile: done
             assert not any(isinstance(e, (ui.TileScanned, ui.UnknownTag)) for e in sink.events)  # no moves
             pn532.tag = None
-            time.sleep(0.4)
+            wait_until(lambda: devices.reader.present() == {})  # the reader has seen the sticker go
             pn532.tag = ntag213(bytes.fromhex("04 AA BB CC DD EE FF"), tile_tlv(55))
             assert sink.next(ui.TileScanned, timeout=3) == ui.TileScanned(55, None)  # writing over: a move again
     finally:

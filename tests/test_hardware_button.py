@@ -84,76 +84,113 @@ def test_a_missed_edge_is_noticed_by_sampling_and_debounced():
     assert button.deadline() is None
 
 
-# Through gpiozero's MockFactory (its MockPin ignores bounce_time: the debounce here is ours).
+# Through gpiozero's MockFactory (its MockPin ignores bounce_time: the debounce here is ours). The
+# button's thread runs on the real clock, so the tests wait for what it has seen (``is_pressed``, an
+# event) rather than for fixed times, and give it windows no scheduling delay reaches: long holds
+# and rearms where those are not under test, a long debounce where bounces are.
 
-FAST = ButtonConfig(backend="gpio", bounce_s=0.02, hold_s=0.5, rearm_s=0.4)
+STEADY = ButtonConfig(backend="gpio", bounce_s=0.02, hold_s=60, rearm_s=10)
 
 
 @pytest.fixture
-def mock_button():
+def gpio_button():
+    """``open(config) -> (pin, inbox, button)``: a GpioButton on a MockFactory pin."""
     factory = MockFactory()
-    inbox = EventQueue()
-    button = GpioButton(FAST, pin_factory=factory)
-    button.subscribe(inbox)
-    yield factory.pin(FAST.pin), inbox, button
-    button.close()
+    buttons = []
+
+    def open(config: ButtonConfig = STEADY):
+        inbox = EventQueue()
+        button = GpioButton(config, pin_factory=factory)
+        buttons.append(button)
+        button.subscribe(inbox)
+        return factory.pin(config.pin), inbox, button
+
+    yield open
+    for button in buttons:
+        button.close()
     factory.close()
 
 
-def settle(inbox: EventQueue, seconds: float = 0.1) -> list:
-    time.sleep(seconds)
-    return inbox.drain()
+def wait_until(condition, limit: float = 30.0) -> None:
+    """Poll ``condition`` until it holds (the limit only stops a broken test hanging)."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "the button never got there"
+        time.sleep(0.002)
 
 
-def test_mock_pin_bounce_draws_one_tile(mock_button):
-    pin, inbox, _ = mock_button
+def press(pin, button) -> float:
+    """A short press the button sees: down until it counts as down, up until it counts as up.
+    Returns when it began."""
+    began = time.monotonic()
+    pin.drive_low()
+    wait_until(lambda: button.is_pressed)
+    pin.drive_high()
+    wait_until(lambda: not button.is_pressed)
+    return began
+
+
+def test_mock_pin_bounce_draws_one_tile(gpio_button):
+    pin, inbox, button = gpio_button(ButtonConfig(backend="gpio", bounce_s=0.5, hold_s=60, rearm_s=10))
     for _ in range(20):  # rapid toggles while the contact closes
         pin.drive_low()
         pin.drive_high()
     pin.drive_low()
-    assert settle(inbox) == []  # not drawn while still down
+    wait_until(lambda: button.is_pressed)
+    assert inbox.drain() == []  # not drawn while still down
     for _ in range(20):  # and while it opens
         pin.drive_high()
         pin.drive_low()
+    released = time.monotonic()
     pin.drive_high()
-    assert [type(e) for e in settle(inbox)] == [ButtonPressed]
+    drawn = inbox.get(timeout=30)
+    assert isinstance(drawn, ButtonPressed) and drawn.at >= released
+    button.close()  # its thread has stopped: whatever it was to report is in the inbox
+    assert inbox.drain() == []
 
 
-def test_mock_pin_double_press_draws_once(mock_button):
-    pin, inbox, _ = mock_button
-    for _ in range(2):
-        pin.drive_low()
-        time.sleep(0.04)
-        pin.drive_high()
-        time.sleep(0.04)
-    assert [type(e) for e in settle(inbox)] == [ButtonPressed]
-    time.sleep(FAST.rearm_s)
+def test_mock_pin_double_press_draws_once(gpio_button):
+    pin, inbox, button = gpio_button()
+    press(pin, button)
+    press(pin, button)  # within rearm_s of the first
+    assert isinstance(inbox.get(timeout=30), ButtonPressed)
+    button.close()
+    assert inbox.drain() == []
+
+
+def test_mock_pin_press_after_rearm_draws_again(gpio_button):
+    config = ButtonConfig(backend="gpio", bounce_s=0.02, hold_s=60, rearm_s=0.3)
+    pin, inbox, button = gpio_button(config)
+    first = press(pin, button)
+    assert isinstance(inbox.get(timeout=30), ButtonPressed)
+    wait_until(lambda: time.monotonic() >= first + config.rearm_s)  # the time under test: rearm_s has passed
+    second = press(pin, button)
+    drawn = inbox.get(timeout=30)
+    assert isinstance(drawn, ButtonPressed) and drawn.at >= second
+
+
+def test_mock_pin_hold_opens_staff_menu_without_drawing(gpio_button):
+    pin, inbox, button = gpio_button(ButtonConfig(backend="gpio", bounce_s=0.02, hold_s=0.3, rearm_s=0.4))
     pin.drive_low()
-    time.sleep(0.04)
-    pin.drive_high()
-    assert [type(e) for e in settle(inbox)] == [ButtonPressed]
-
-
-def test_mock_pin_hold_opens_staff_menu_without_drawing(mock_button):
-    pin, inbox, button = mock_button
-    pin.drive_low()
-    held = inbox.get(timeout=2)
+    held = inbox.get(timeout=30)
     assert isinstance(held, ButtonHeld)
     assert button.status().details == {"pressed": True}
     pin.drive_high()
-    assert settle(inbox) == []
+    wait_until(lambda: not button.is_pressed)
+    button.close()  # its thread has stopped: whatever the release was to report is in the inbox
+    assert inbox.drain() == []
 
 
 def test_pull_down_wiring_presses_on_high():
     factory = MockFactory()
-    with GpioButton(ButtonConfig(backend="gpio", pin=5, pull_up=False, bounce_s=0.01, hold_s=1), factory) as button:
+    with GpioButton(ButtonConfig(backend="gpio", pin=5, pull_up=False, bounce_s=0.01, hold_s=60), factory) as button:
         inbox = EventQueue()
         button.subscribe(inbox)
         pin = factory.pin(5)
         pin.drive_high()
-        time.sleep(0.03)
+        wait_until(lambda: button.is_pressed)
         pin.drive_low()
-        assert isinstance(inbox.get(timeout=2), ButtonPressed)
+        assert isinstance(inbox.get(timeout=30), ButtonPressed)
         status = button.status()
         assert status.found and status.backend == "gpiozero/MockFactory" and status.port == "GPIO5"
     factory.close()

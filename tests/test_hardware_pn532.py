@@ -202,7 +202,7 @@ def start(device: SimulatedPn532, registry: TagRegistry | None = None, **config)
     return reader, inbox
 
 
-def expect(inbox: EventQueue, kind: type, timeout: float = 3.0):
+def expect(inbox: EventQueue, kind: type, timeout: float = 10.0):
     event = inbox.get(timeout=timeout)
     assert isinstance(event, kind), f"expected {kind.__name__}, got {event!r}"
     return event
@@ -263,7 +263,11 @@ def test_writing_tile_numbers_on_blank_stickers(pn532):
         assert list(ndef.message_decoder(bytes(pn532.tag[18:18 + pn532.tag[17]]))) == [
             ndef.TextRecord("tantrix-tile:12", "en")]
         reader.write_tile(13)  # the next tile: the sticker still lying there is not overwritten
-        time.sleep(0.3)
+        asked = pn532.commands.count(0x4A)
+        deadline = time.monotonic() + 30
+        while pn532.commands.count(0x4A) < asked + 3:  # the reader has looked at the field again and again
+            assert time.monotonic() < deadline, "the reader stopped polling"
+            time.sleep(0.005)
         assert inbox.drain() == [] and tile_of(bytes(pn532.tag[16:])) == 12
         pn532.tag = None
         assert expect(inbox, TagRemoved).tile == 12

@@ -79,7 +79,9 @@ def test_cancel_is_seen_by_the_work_and_marked_and_forget_drops_the_outcome():
     job.start(lambda cancel: "new", outcomes.append)
     release.set()
     tick_until(lambda: len(outcomes) == 2 and old_done.is_set())
-    time.sleep(0.05)  # the old thread hands its outcome to the clock right after returning
+    for worker in [t for t in threading.enumerate() if t.name == "test-job"]:
+        worker.join(30)  # the old thread has handed its outcome to the clock once it has ended
+        assert not worker.is_alive()
     for _ in range(5):  # ... which would deliver it on the next ticks, were it not forgotten
         Clock.tick()
     assert [o.value for o in outcomes] == ["stopped", "new"]

@@ -236,7 +236,7 @@ def scenario_resume(app):
     from kivy.uix.label import Label
     from kivy.uix.screenmanager import Screen
 
-    from ui.modes import kind_screen
+    from ui.navigation import kind_screen
 
     @kind_screen("ui-test-counter")
     def build(app, mode):

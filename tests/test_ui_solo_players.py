@@ -101,7 +101,8 @@ def scenario_gobble_solo_for_a_player(app):
     _shot(app, "gobble-solo-results-ana")
     # a visitor from the home screen starts as a guest; Ana picks her name and sees her best
     app.go_home()
-    app.open_family("gobble-solo")
+    yield 0.2
+    yield from tap(app.home.buttons["gobble-solo"])
     yield 0.2
     setup = app.manager.current_screen
     card = next(w for w in setup.walk() if isinstance(w, SoloCard))
@@ -155,7 +156,6 @@ def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
     from ui.modes.solo.learn import LearnScreen
     from engine.four import best_known
     from engine.modes import Refused
-    from ui.modes.solo.puzzles import open_puzzles
 
     yield 0.2
     assert app.manager.current == "resume"
@@ -184,7 +184,7 @@ def scenario_a_puzzle_cut_by_a_power_cut_ends_for_the_same_player(app):
     yield 0.2
     _shot(app, "learn-bartlomiej")
     # the puzzles' list shows their own best under the table's
-    puzzles = open_puzzles(app)
+    puzzles = app.open("puzzles")  # from the Learn path, not the home screen: the player stays
     yield 0.2
     assert puzzles.who.button.text == "Bartłomiej"
     assert "Bartłomiej 1:05" in puzzles.buttons["junior"].text and "Bartłomiej" not in puzzles.buttons["student"].text

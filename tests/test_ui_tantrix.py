@@ -119,7 +119,7 @@ def scenario_setup(app):
     assert told(screen, _("{colour} team", colour=_("Red"))) and told(screen, _("{colour} team", colour=_("Yellow")))
     screen.leave()
     # Learn's last step: a friendly game against a beginner robot, each step explained as it comes
-    learning = tantrix.start_learning_game(app, seed=7)
+    learning = app.open("learning-game", seed=7)
     yield
     yield 0.3
     game = learning.game
@@ -248,7 +248,7 @@ def scenario_whole_game(app):
 
 
 def test_a_whole_game_by_touch_against_a_beginner_robot():
-    result = run_scenario("test_ui_tantrix", "scenario_whole_game", size=(800, 480), timeout=150)
+    result = run_scenario("test_ui_tantrix", "scenario_whole_game", size=(800, 480), timeout=400)
     assert result["placements"] == 56 and result["touch_placements"] >= 20
 
 

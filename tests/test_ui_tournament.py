@@ -51,7 +51,8 @@ def _play_until_time_out(app: Any, game: Any) -> int:
 
 def scenario_tournament(app):
     from ui.screens.staff_players import StaffPlayersScreen
-    from ui.screens.tournament import TOURNAMENT, TournamentScreen, TournamentSetupScreen
+    from ui.screens.tournament import TournamentScreen, TournamentSetupScreen
+    from ui.tournament_store import TOURNAMENT
     from ui.seat_players import SEATED
 
     book = app.services.players
@@ -177,10 +178,12 @@ def _to_the_end(app: Any) -> Any:
 def scenario_two_players_and_a_power_cut(app):
     import sqlite3
 
-    import ui.screens.tournament as club
+    import ui.modes.strategy.play as strategy_play
+    import ui.tournament_store as club
     from firmware.players import Players
     from firmware.store import SqliteStore
-    from ui.screens.tournament import TOURNAMENT, TournamentScreen, TournamentSetupScreen
+    from ui.screens.tournament import TournamentScreen, TournamentSetupScreen
+    from ui.tournament_store import TOURNAMENT
 
     book = app.services.players
     ana, bo = (next(p for p in book.all() if p.name == name) for name in NAMES[:2])
@@ -206,18 +209,19 @@ def scenario_two_players_and_a_power_cut(app):
     yield until(lambda: app.manager.current == "strategy")
     game = _to_the_end(app)
     # the power goes after the record and the rating are written, before the tournament's report
-    report = club.report
+    report = strategy_play.report
+    assert report is club.report
 
     def cut(*_args: Any) -> bool:
         raise PowerCut
 
-    club.report = cut
+    strategy_play.report = cut
     try:
         app.manager.current_screen.after_step()
         raise AssertionError("the game ended without reporting")
     except PowerCut:
         pass
-    club.report = report
+    strategy_play.report = report
     path = app.services.store.path
     with sqlite3.connect(path) as db:  # what the disk holds: nothing of the end, the journal intact
         assert db.execute("SELECT count(*) FROM records WHERE kind = 'strategy'").fetchone()[0] == 0
@@ -261,8 +265,9 @@ def test_two_players_play_a_tournament_whose_result_survives_a_power_cut_counted
 
 def scenario_a_robot_fills_an_odd_count(app):
     from ui.i18n import _
-    from ui.screens.tournament import TOURNAMENT, TournamentScreen, open_tournament
+    from ui.screens.tournament import TournamentScreen, open_tournament
     from ui.seat_players import SEATED
+    from ui.tournament_store import TOURNAMENT
 
     book = app.services.players
     ids = {p.id for p in book.all()}

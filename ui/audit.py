@@ -97,10 +97,10 @@ def is_control(widget: Any) -> bool:
 
 
 def _is_hand(widget: Any) -> bool:
-    """A hand of tiles a player picks from (each tile is a touch target)."""
-    from .board import HandView
-
-    return isinstance(widget, HandView) and widget.for_fingers
+    """A hand of tiles a player picks from (each tile is a touch target): a
+    :class:`ui.board.HandView` ``for_fingers`` (read by name: the board's widgets use this module's
+    measures through :func:`ui.widgets.fit_font`)."""
+    return getattr(widget, "for_fingers", False) is True
 
 
 class Fonts:

@@ -39,6 +39,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
+from engine.board import Board, Placement
 from engine.geometry import Cell
 
 from . import theme
@@ -447,3 +448,24 @@ class StepMark:
                 Line(rounded_rectangle=(x - w / 2, top, w, h, h / 2), width=1.5)
                 Color(1, 1, 1, 1)
                 Rectangle(texture=text, pos=(x - text.width / 2, top + (h - text.height) / 2), size=text.size)
+
+
+class BoardReplay:
+    """A Tantrix board replayed tile by tile (the order the tiles were placed)."""
+
+    def __init__(self, view: BoardView, placements: list[Placement]) -> None:
+        self.view, self.placements = view, placements
+
+    @property
+    def steps(self) -> int:
+        return len(self.placements)
+
+    def show(self, step: int) -> str:
+        board = Board()
+        for p in self.placements[:step]:
+            board.push(p)
+        self.view.show(board)
+        self.view.recentre(animate=False, cells=[p.cell for p in self.placements])
+        if step == 0:
+            return _("The empty table")
+        return _("Tile {tile} placed", tile=self.placements[step - 1].tile)

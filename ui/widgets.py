@@ -349,3 +349,17 @@ class Keypad(GridLayout):
             self._on_enter(pin)
         elif len(self.entered) < PIN_DIGITS[1]:
             self.entered += key
+
+
+def beside(play_area: Widget, panel: Widget) -> BoxLayout:
+    """A solo screen's play area and its panel: side by side, or on a portrait panel the panel
+    above, full width, so that the table keeps the whole width for its tiles."""
+    if theme.portrait():
+        root = BoxLayout(orientation="vertical")
+        root.add_widget(panel)
+        root.add_widget(play_area)
+    else:
+        root = BoxLayout()
+        root.add_widget(play_area)
+        root.add_widget(panel)
+    return root

@@ -3,15 +3,31 @@ marked for translation) for every screen that shows them."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from .i18n import N_
+from .i18n import N_, _
+
+if TYPE_CHECKING:
+    from engine.strategy.game import StrategyGame
 
 COLOUR_NAMES: Mapping[str, str] = {"R": N_("Red"), "Y": N_("Yellow"), "G": N_("Green"), "B": N_("Blue")}
 """A link colour or a seat's colour as a name ("Red wins!", a seat's plate)."""
 
 COLOUR_WORDS: Mapping[str, str] = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
 """A link colour inside a sentence ("Colour: red", "the longest red line")."""
+
+
+def colour_name(colour: str) -> str:
+    """A link colour's name in the current language (:data:`COLOUR_NAMES`)."""
+    return _(COLOUR_NAMES[colour])
+
+
+def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True) -> str:
+    """A Tantrix game's seat as shown: its colour ("Red"), its team in Doubles ("Red team"), and
+    "(robot)" for a robot's seat (unless ``robot_mark`` is False)."""
+    colour = colour_name(game.seats[seat].colour)
+    name = _("{colour} team", colour=colour) if game.options.doubles else colour
+    return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
 
 LEVEL_NAMES: Mapping[str, str] = {"beginner": N_("Beginner"), "casual": N_("Casual"), "club": N_("Club"),
                                   "expert": N_("Expert"), "master": N_("Master")}

@@ -1,32 +1,23 @@
-"""The game families on the home screen and the registry that mode screens plug into.
+"""The game families on the home screen, and the loading of the screens that plug into the app.
 
 Each family's screens live in one sub-package: ``strategy`` (the Tantrix game: setup, play, results,
 clocks, coach), ``solo`` (Learn, Puzzles, Solitaire, Four lines and loops, the pyramids), ``gobble``
-(Gobble solo and the Gobbles race) and ``tanagra``. :func:`load_screens` imports the modules that open
-a family or resume a mode; such a module registers:
-
-* ``@family_screen("tantrix")`` on ``factory(app) -> Screen``: what the family's home button opens
-  (its setup: players, robots, puzzle choice...);
-* ``@kind_screen("strategy")`` on ``factory(app, mode) -> Screen``: the screen that plays a mode
-  object of that ``KIND``, used to resume a game restored with ``engine.modes.restore`` after a
-  power cut.
+(Gobble solo and the Gobbles race) and ``tanagra``. A family imports nothing of another family's:
+what two families share lives in ``ui/`` itself. :func:`load_screens` imports the modules that
+register screens with :mod:`ui.navigation` (``@family_screen(key)``, ``@kind_screen(KIND)``,
+``@destination(name)``): the app opens them by name.
 
 The screens get the :class:`ui.app.KioskApp` (``app.services``, ``app.show(screen)``,
-``app.go_home()``, ``app.journal(mode)``) and receive device events in ``on_device_event(event)``.
+``app.open(name, **args)``, ``app.open_family(key)``, ``app.go_home()``, ``app.journal(mode)``) and
+receive device events in ``on_device_event(event)``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
 
 from ..i18n import N_
-
-if TYPE_CHECKING:
-    from kivy.uix.screenmanager import Screen
-
-FamilyFactory = Callable[[Any], "Screen"]
-KindFactory = Callable[[Any, Any], "Screen"]
+from ..navigation import Factory, KindFactory, factory, kind_factory
 
 
 @dataclass(frozen=True)
@@ -58,50 +49,34 @@ FAMILIES: tuple[Family, ...] = (
 )
 """The families, in home-screen order."""
 
-_family_screens: dict[str, FamilyFactory] = {}
-_kind_screens: dict[str, KindFactory] = {}
-
-
-def family_screen(key: str) -> Callable[[FamilyFactory], FamilyFactory]:
-    """Decorator: ``factory(app)`` builds the screen family ``key``'s home button opens."""
-
-    def register(factory: FamilyFactory) -> FamilyFactory:
-        _family_screens[key] = factory
-        return factory
-
-    return register
-
-
-def kind_screen(kind: str) -> Callable[[KindFactory], KindFactory]:
-    """Decorator: ``factory(app, mode)`` builds the screen that plays a mode of ``KIND`` ``kind``."""
-
-    def register(factory: KindFactory) -> KindFactory:
-        _kind_screens[kind] = factory
-        return factory
-
-    return register
-
 
 def family(key: str) -> Family:
     return next(f for f in FAMILIES if f.key == key)
 
 
 def load_screens() -> None:
-    """Import every family's screen module: each registers its screens as it is imported (here,
-    not at the package's import, because they import the decorators above)."""
+    """Import every module that registers screens: each registers them as it is imported (in a
+    function, not at this package's import: importing any family's module runs this package first,
+    which must not import that module back half-way)."""
+    from ..screens import staff_players, tournament  # noqa: F401
     from .gobble import gobbles, solo as gobble_solo  # noqa: F401
     from .solo import learn, puzzles, solitaire  # noqa: F401
     from .strategy import setup  # noqa: F401
     from .tanagra import play  # noqa: F401
 
 
-def entry(fam: Family) -> FamilyFactory:
+def entry(fam: Family) -> Factory:
     """The factory of the family's first screen."""
+    return screen_factory(fam.key)
+
+
+def screen_factory(name: str) -> Factory:
+    """The factory of the screen registered as ``name`` (LookupError if none is)."""
     load_screens()
-    return _family_screens[fam.key]
+    return factory(name)
 
 
 def resume_factory(kind: str) -> KindFactory | None:
     """The factory of the screen that plays a restored mode of ``kind`` (None if there is none)."""
     load_screens()
-    return _kind_screens.get(kind)
+    return kind_factory(kind)

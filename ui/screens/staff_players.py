@@ -17,6 +17,7 @@ from engine.players import Player
 
 from .. import theme
 from ..i18n import N_, _
+from ..navigation import destination
 from ..widgets import Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import Avatar, NewPlayerScreen, _top_bar
 from .tournament import open_tournament
@@ -110,6 +111,11 @@ class StaffPlayersScreen(Screen):
         self.message.text = _("Exported to {path}", path=self.book.export_file())
 
 
+@destination("staff-players")
+def staff_players_screen(app: Any) -> Screen:
+    return StaffPlayersScreen(app)
+
+
 def add_players_button(staff: Screen, app: Any) -> None:
     """"Players" and "Club evening" (a tournament: :mod:`.tournament`) side by side at the end of
     the staff menu's pages, when the table keeps players (one row: the column has room for no
@@ -119,7 +125,7 @@ def add_players_button(staff: Screen, app: Any) -> None:
     u = theme.unit()
     row = BoxLayout(spacing=u * 0.1)
     button = TButton(msg=N_("Players"), scale=0.8)
-    button.bind(on_release=lambda *_: app.show(StaffPlayersScreen(app)))
+    button.bind(on_release=lambda *_: app.open("staff-players"))
     row.add_widget(button)
     club = TButton(msg=N_("Club evening"), scale=0.8, bg=list(theme.GO))
     club.bind(on_release=lambda *_: open_tournament(app))

@@ -10,7 +10,7 @@ named on Red, with the players seated (so it is rated) and the tournament's cloc
 ends its result goes into the tournament by itself and the results screen leads back to the
 tournament. **Next round** pairs the next round once every game of this one has a result.
 
-The tournament is kept in the store (progress key :data:`TOURNAMENT`), with the game being played,
+The tournament is kept in the store (:mod:`ui.tournament_store`), with the game being played,
 so a power cut loses nothing: the game resumes as any game does and reports its result when it ends.
 The game's record, its rating and its result in the tournament are written in one store batch (see
 ``ui.modes.strategy.play.StrategyScreen.finish``): a cut before it ends resumes the finished game,
@@ -21,7 +21,6 @@ winner's when it was higher, for the margin tie-break).
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -34,38 +33,18 @@ from engine.tournament import Tournament
 
 from .. import theme
 from ..i18n import N_, _
+from ..navigation import destination
 from ..seat_players import fingerprint, seat_again
+from ..tournament_store import load, save
 from ..words import LEVEL_NAMES
 from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import _top_bar
 
-TOURNAMENT = "tournament"
-"""The store's progress key: {"tournament": Tournament.to_json(), "playing": the game at the table}."""
 CLOCK_LABELS = {0: N_("No clock"), 10: N_("10 min"), 15: N_("15 min"), 20: N_("20 min")}
 """The clock chips, one per engine.clock.CASUAL_MINUTES."""
 MOST_ROUNDS = 5
 HEADER = ("#", N_("Player"), N_("Points"), N_("Buchholz"), N_("S-B"))
 """The standings' columns (S-B: Sonneborn-Berger)."""
-
-log = logging.getLogger(__name__)
-
-
-def load(app: Any) -> Tournament | None:
-    """The tournament in progress, or None (none, or unreadable: then it is dropped, said in the log)."""
-    kept = app.services.store.progress(TOURNAMENT)
-    if not kept:
-        return None
-    try:
-        return Tournament.from_json(kept["tournament"])
-    except (KeyError, TypeError, ValueError) as error:
-        log.warning("the tournament kept cannot be read (%s); it is dropped", error)
-        app.services.store.set_progress(TOURNAMENT, {})
-        return None
-
-
-def save(app: Any, tournament: Tournament | None, playing: dict[str, Any] | None = None) -> None:
-    app.services.store.set_progress(TOURNAMENT, {} if tournament is None else
-                                    {"tournament": tournament.to_json(), "playing": playing})
 
 
 def robot_level(key: str | None) -> str | None:
@@ -76,34 +55,10 @@ def robot_level(key: str | None) -> str | None:
 def play(app: Any, tournament: Tournament, first: str, second: str) -> Any:
     """Start the game between ``first`` and ``second`` at the table (first on Red); a robot of the
     tournament plays its seat itself."""
-    from ..modes.strategy.clock import set_clocks
-    from ..modes.strategy.play import open_game
-
     game = StrategyGame.new(2, "RY", [robot_level(first), robot_level(second)])
     seat_again(app, game, [None if robot_level(key) else key for key in (first, second)])
-    set_clocks(app, game, int(tournament.minutes))
     save(app, tournament, {"first": first, "second": second, "of": fingerprint(game.record())})
-    return open_game(app, game)
-
-
-def report(app: Any, game: StrategyGame) -> bool:
-    """If ``game`` (just finished) is the tournament's game at the table, put its result in the
-    tournament; True when it was."""
-    kept = app.services.store.progress(TOURNAMENT)
-    playing = kept.get("playing") if kept else None
-    tournament = load(app)
-    if tournament is None or not playing or playing.get("of") != fingerprint(game.record()) or game.result is None:
-        return False
-    result = game.result
-    first, second = result.scores.get(game.colour_of(0), 0), result.scores.get(game.colour_of(1), 0)
-    if result.reason == "time" and result.winner is not None:  # lost on time: lost, whatever the score
-        if result.winner == game.colour_of(0):
-            second = min(second, first - 1)
-        else:
-            first = min(first, second - 1)
-    tournament.report(playing["first"], playing["second"], (first, second))
-    save(app, tournament)
-    return True
+    return app.open("tantrix-game", game=game, minutes=int(tournament.minutes))
 
 
 def _name(app: Any, player: str | None) -> str:
@@ -130,7 +85,7 @@ class TournamentSetupScreen(Screen):
         self.minutes = 15
         root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.15)
         panel_background(root, theme.TABLE_DARK, radius=0)
-        top, _heading = _top_bar(N_("New tournament"), lambda: app.show(_players_page(app)), u)
+        top, _heading = _top_bar(N_("New tournament"), lambda: app.open("staff-players"), u)
         self.start_button = TButton(msg=N_("Start"), scale=0.95, bold=True, bg=list(theme.GO), size_hint=(None, 1),
                                     width=u * 2.6)
         self.start_button.bind(on_release=lambda *_: self.start())
@@ -198,7 +153,7 @@ class TournamentScreen(Screen):
         self.app, self.staff = app, staff
         root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.15)
         panel_background(root, theme.TABLE_DARK, radius=0)
-        back = (lambda: app.show(_players_page(app))) if staff else app.go_home
+        back = (lambda: app.open("staff-players")) if staff else app.go_home
         top, self.heading = _top_bar(N_("Tournament"), back, u)
         self.next_button = TButton(msg=N_("Next round"), scale=0.85, bold=True, bg=list(theme.GO),
                                    size_hint=(None, 1), width=u * 3.2)
@@ -286,7 +241,7 @@ class TournamentScreen(Screen):
     def end(self) -> None:
         def really() -> None:
             save(self.app, None)
-            self.app.show(_players_page(self.app))
+            self.app.open("staff-players")
 
         self.add_widget(Confirm(_("End the tournament? Its standings are not kept."), yes=N_("End"), no=N_("Cancel"),
                                 on_yes=really))
@@ -304,10 +259,10 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
-def _players_page(app: Any) -> Screen:
-    from .staff_players import StaffPlayersScreen
-
-    return StaffPlayersScreen(app)
+@destination("tournament")
+def tournament_screen(app: Any) -> Screen:
+    """The players' door (a tournament game's results lead back here)."""
+    return TournamentScreen(app)
 
 
 def open_tournament(app: Any) -> Screen:

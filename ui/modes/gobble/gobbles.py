@@ -56,7 +56,7 @@ from ...setup import Choice, Setup, SetupScreen, SetupSpec
 from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot
 from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from ...words import levels
-from .. import family_screen, kind_screen
+from ...navigation import family_screen, kind_screen
 from .common import race_script
 
 KIND = "gobbles"

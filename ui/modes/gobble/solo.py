@@ -21,7 +21,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from engine.board import Board, Placement
+from engine.board import Placement
 from engine.gobble.rules import Gobble
 from engine.gobble.solo import Discard, GobbleSolo, Place, ReturnDiscard
 from engine.modes import Refused
@@ -31,14 +31,14 @@ from ...board import BoardView, HandView, PileView
 from ...howto import HowToPlayScreen, TileStage
 from ...i18n import N_, _, n_
 from ...refusals import explain
-from ...results import ResultsScreen, Standing
+from ...results import BoardReplay, ResultsScreen, Standing
 from ...services import BagButtonPressed, Cue
 from ...setup import SetupScreen, SetupSpec
 from ...table import TableLayout
-from ...widgets import TButton, TLabel, confirm_leave, panel_background
-from .. import family_screen, kind_screen
+from ...widgets import TButton, TLabel, beside, confirm_leave, panel_background
+from ...navigation import family_screen, kind_screen
 from .common import solo_script
-from ..solo.common import SoloCard, beside
+from ..solo.common import SoloCard
 
 KIND = "gobble-solo"
 SPEC = SetupSpec(key=KIND, title=N_("Gobble solo"), players=(1, 1), default_players=1,
@@ -239,23 +239,3 @@ class GobbleSoloScreen(Screen):
             stage=view, replay=BoardReplay(view, game.board.placements()), notes=notes,
             celebrate=game.goal_reached, on_again=lambda: start(self.app), on_home=self.app.go_home))
 
-
-class BoardReplay:
-    """A Tantrix board replayed tile by tile (the order the tiles were placed)."""
-
-    def __init__(self, view: BoardView, placements: list[Placement]) -> None:
-        self.view, self.placements = view, placements
-
-    @property
-    def steps(self) -> int:
-        return len(self.placements)
-
-    def show(self, step: int) -> str:
-        board = Board()
-        for p in self.placements[:step]:
-            board.push(p)
-        self.view.show(board)
-        self.view.recentre(animate=False, cells=[p.cell for p in self.placements])
-        if step == 0:
-            return _("The empty table")
-        return _("Tile {tile} placed", tile=self.placements[step - 1].tile)

@@ -413,26 +413,12 @@ class SoloCard(BoxLayout):
         self.label.text = self.bests()
 
 
-def beside(play_area: Widget, panel: Widget) -> BoxLayout:
-    """A solo screen's play area and its panel: side by side, or on a portrait panel the panel
-    above, full width, so that the table keeps the whole width for its tiles."""
-    if theme.portrait():
-        root = BoxLayout(orientation="vertical")
-        root.add_widget(panel)
-        root.add_widget(play_area)
-    else:
-        root = BoxLayout()
-        root.add_widget(play_area)
-        root.add_widget(panel)
-    return root
-
-
 class SidePanel(BoxLayout):
     """The column beside the board of every solo screen: the title and "?" (how to play), the goal,
     ``extra`` widgets, progress lines, the clock, rows of buttons. The goal takes the room left and
     its words get smaller when a language needs more of it, so nothing is ever cut off.
 
-    On a portrait panel it is a band above the table instead (see :func:`beside`): the words on
+    On a portrait panel it is a band above the table instead (see :func:`ui.widgets.beside`): the words on
     the left, the buttons on the right, as tall as the taller of the two needs."""
 
     GOAL_SCALES = (0.85, 0.78, 0.72, 0.66, 0.6)

@@ -36,10 +36,10 @@ from ...i18n import N_, _
 from ...refusals import explain
 from ...results import Confetti, IconButton
 from ...services import Cue
-from ...widgets import Confirm, TButton
-from .. import kind_screen
-from .board import SoloBoard, TrayTable
-from .common import SidePanel, beside, chain_name
+from ...widgets import Confirm, TButton, beside
+from ...navigation import kind_screen
+from ...solo_board import SoloBoard, TrayTable
+from .common import SidePanel, chain_name
 
 
 MODES: dict[Goal, type[FourPuzzle]] = {"lines": FourLines, "loops": FourLoops}
@@ -287,10 +287,8 @@ class FourScreen(Screen):
             self.leave()
 
     def leave(self) -> None:
-        from .puzzles import open_puzzles
-
         self.app.services.store.clear_current()
-        open_puzzles(self.app)
+        self.app.open_family("puzzles")
 
     def show_best(self) -> None:
         self.app.show(BestScreen(self.app, self.goal, back=lambda: self.app.show(self)))

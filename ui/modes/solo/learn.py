@@ -4,7 +4,7 @@
 colour of their backs), 3. Solitaire (tiles 1..14 drawn one by one), 4. the game, against a
 friendly robot. The path shows what is done (ticks, from ``services.store.progress("learn")``) and
 rings the next step; touching a step shows its puzzles below, each ticked once solved. The fourth
-step is played by the strategy-game screens (:func:`ui.modes.strategy.setup.start_learning_game`).
+step is played by the strategy-game screens (the ``"learning-game"`` they register).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from engine.solo.catalogue import DISCOVERY_SIZES, PUZZLES
 from ... import solo_players, theme
 from ...i18n import N_, _
 from ...widgets import TButton, TLabel, panel_background
-from .. import family_screen
+from ...navigation import family_screen
+from . import solitaire
 from .common import DONE_BG, LearnProgress, TickButton
 from .puzzle import open_puzzle, show_howto as show_puzzle_howto
-from ..strategy.setup import start_learning_game
 
 KEY = "learn"
 
@@ -50,12 +50,6 @@ SELECTED = theme.rgb("#35607f")
 @family_screen(KEY)
 def learn_screen(app: Any) -> Screen:
     return LearnScreen(app)
-
-
-def open_learn(app: Any) -> LearnScreen:
-    screen = LearnScreen(app)
-    app.show(screen)
-    return screen
 
 
 def steps_done(progress: LearnProgress) -> list[bool]:
@@ -169,7 +163,7 @@ class LearnScreen(Screen):
         self.detail.add_widget(row)
 
     def _puzzle_howto(self) -> None:
-        show_puzzle_howto(self.app, then=lambda: open_learn(self.app))
+        show_puzzle_howto(self.app, then=lambda: self.app.open_family(KEY))
 
     def _discovery(self) -> None:
         self._header(N_("Make one loop with tiles 1 to N, in the colour of the number on the back of tile N."),
@@ -208,10 +202,8 @@ class LearnScreen(Screen):
         self.detail.add_widget(Widget(size_hint=(1, 0.35)))
 
     def _solitaire(self) -> None:
-        from . import solitaire
-
         self._header(N_("Draw tiles 1 to 14 one by one and make one red line through all of them."),
-                     lambda: solitaire.show_howto(self.app, then=lambda: open_learn(self.app)))
+                     lambda: solitaire.show_howto(self.app, then=lambda: self.app.open_family(KEY)))
         self._big_button(N_("Play Solitaire"), lambda: solitaire.start(self.app, from_learn=True))
 
     def _game(self) -> None:
@@ -220,7 +212,7 @@ class LearnScreen(Screen):
         self._big_button(N_("Play the game"), self.play_game)
 
     def play_game(self) -> None:
-        start_learning_game(self.app)
+        self.app.open("learning-game")
 
     def _big_button(self, label: str, action: Callable[[], Any]) -> None:
         u = theme.unit()

@@ -32,8 +32,8 @@ from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
 from ...refusals import explain
 from ...widgets import TButton
-from .. import kind_screen
-from .board import SoloBoard, TrayTable
+from ...navigation import kind_screen
+from ...solo_board import SoloBoard, TrayTable
 from .common import ONE_CHAIN, ChoiceCard, SolvedCard, chain_name, colours_name
 from .screen import SoloPuzzleScreen
 
@@ -78,14 +78,7 @@ def is_learn_puzzle(name: str) -> bool:
 
 def back_to_list(app: Any, name: str) -> None:
     """Open the screen a puzzle was chosen from."""
-    if is_learn_puzzle(name):
-        from .learn import open_learn
-
-        open_learn(app)
-    else:
-        from .puzzles import open_puzzles
-
-        open_puzzles(app)
+    app.open_family("learn" if is_learn_puzzle(name) else "puzzles")
 
 
 def open_puzzle(app: Any, name: str, colours: tuple[str, ...] | None = None) -> PuzzleScreen:

@@ -18,7 +18,7 @@ from engine.solo.rotation import GREAT_PYRAMID_ROWS, ROWS
 from ... import solo_players, theme
 from ...i18n import N_, _
 from ...widgets import TButton, TLabel, panel_background
-from .. import family_screen
+from ...navigation import family_screen
 from . import four as solo_four
 from .common import TickButton, best_time, format_time, solved_puzzles
 from .puzzle import TITLES, open_puzzle, show_howto as show_puzzle_howto
@@ -57,12 +57,6 @@ def four_entries(store: Any) -> list[Entry]:
 @family_screen(KEY)
 def puzzles_screen(app: Any) -> Screen:
     return PuzzlesScreen(app)
-
-
-def open_puzzles(app: Any) -> PuzzlesScreen:
-    screen = PuzzlesScreen(app)
-    app.show(screen)
-    return screen
 
 
 class PuzzlesScreen(Screen):
@@ -122,14 +116,14 @@ class PuzzlesScreen(Screen):
             return button
 
         self._section(N_("Loops and lines (the booklet's puzzles)"),
-                      lambda: show_puzzle_howto(self.app, then=lambda: open_puzzles(self.app)))
+                      lambda: show_puzzle_howto(self.app, then=lambda: self.app.open_family(KEY)))
         for half in (BOOKLET[:3], BOOKLET[3:]):
             row = self._row(ROW)
             for name in half:
                 subtitle = _("{count} tiles", count=len(PUZZLES[name].tiles)) + " · " + _(WHAT[name])
                 row.add_widget(entry(name, TITLES[name], subtitle, lambda n=name: open_puzzle(self.app, n)))
         self._section(N_("Turn the tiles (the pyramids)"),
-                      lambda: show_rotation_howto(self.app, then=lambda: open_puzzles(self.app)))
+                      lambda: show_rotation_howto(self.app, then=lambda: self.app.open_family(KEY)))
         row = self._row(ROW)
         for rows in ROWS:
             tiles = _("{count} tiles", count=rows * (rows + 1) // 2)

@@ -25,8 +25,8 @@ from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
 from ...refusals import explain
 from ...table import Banner, SeatBox
-from .. import kind_screen
-from .board import SoloBoard
+from ...navigation import kind_screen
+from ...solo_board import SoloBoard
 from .common import SolvedCard
 from .screen import SoloPuzzleScreen
 
@@ -141,10 +141,8 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
         self.after_step()
 
     def leave(self) -> None:
-        from .puzzles import open_puzzles
-
         self.app.services.store.clear_current()
-        open_puzzles(self.app)
+        self.app.open_family("puzzles")
 
     # ------------------------------------------------------------------------ hints
 

@@ -27,8 +27,8 @@ from ...refusals import explain
 from ...results import Confetti
 from ...services import Cue
 from ...solo_players import BestNote, keep_best, show_time
-from ...widgets import Confirm, TButton
-from .common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, beside, best_time, \
+from ...widgets import Confirm, TButton, beside
+from .common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, best_time, \
     format_time, record_solved, record_time, time_score
 
 

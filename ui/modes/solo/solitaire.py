@@ -30,14 +30,13 @@ from ... import solo_players, theme
 from ...board import BoardView, HandView
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
-from ...results import ResultsScreen, Standing
+from ...results import BoardReplay, ResultsScreen, Standing
 from ...services import BagButtonPressed, Cue
 from ...setup import Choice, SetupScreen, SetupSpec
 from ...table import TableLayout
-from ...widgets import TButton, TLabel, confirm_leave
-from .. import family_screen, kind_screen
-from ..gobble.solo import BoardReplay
-from .common import ONE_CHAIN, SidePanel, SoloCard, beside, chain_name, record_solitaire_won
+from ...widgets import TButton, TLabel, beside, confirm_leave
+from ...navigation import family_screen, kind_screen
+from .common import ONE_CHAIN, SidePanel, SoloCard, chain_name, record_solitaire_won
 
 KIND = "solitaire"
 RULES = (("classic", N_("One tile at a time")), ("hand", N_("Two in hand")))
@@ -194,9 +193,7 @@ class SolitaireScreen(Screen):
 
     def home(self) -> None:
         if self.from_learn:
-            from .learn import open_learn
-
-            open_learn(self.app)
+            self.app.open_family("learn")
         else:
             self.app.go_home()
 

@@ -31,7 +31,7 @@ from ...board import BoardView
 from ...hexes import corners
 from ...i18n import _
 from ...tileart import FACE_RADIUS, Point, draw_link, link_path
-from ..solo.board import SoloBoard
+from ...solo_board import SoloBoard
 
 
 def best_line(board: Board, colour: str) -> ChainLine | None:

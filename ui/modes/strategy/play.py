@@ -49,13 +49,16 @@ from ...howto import TileSprite
 from ...i18n import N_, _
 from ...jobs import Job, Outcome
 from ...refusals import explain
+from ...seat_players import rate_finished, seat_again, seated
 from ...services import BagButtonPressed, Cue, TileScanned
 from ...table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, overlaps
+from ...tournament_store import report
 from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
-from ...words import COLOUR_NAMES, LEVEL_NAMES, levels
+from ...words import LEVEL_NAMES, colour_name, levels, seat_name
 from .board import StrategyBoard, score_words
 from .clock import TableClocks, set_clocks
 from .coach import CoachCard
+from .results import finished_record, show_results
 
 log = logging.getLogger(__name__)
 
@@ -79,18 +82,6 @@ LEARNING_HINTS = {
     Step.FILL_AGAIN: N_("Your move made a forced space you can fill: fill it now."),
 }
 
-
-
-def colour_name(colour: str) -> str:
-    return _(COLOUR_NAMES[colour])
-
-
-def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True) -> str:
-    """A seat as shown: its colour ("Red"), its team in Doubles ("Red team"), and "(robot)" for a
-    robot's seat (unless ``robot_mark`` is False)."""
-    colour = colour_name(game.seats[seat].colour)
-    name = _("{colour} team", colour=colour) if game.options.doubles else colour
-    return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
 
 
 def ink(colour: str) -> theme.RGBA:
@@ -1311,10 +1302,6 @@ class StrategyScreen(Screen):
         if self._ended:
             return
         self._ended = True
-        from ...screens import tournament
-        from ...seat_players import rate_finished, seat_again, seated
-        from .results import finished_record, show_results
-
         store = self.app.services.store
         # one transaction: after a power cut either all of it is kept, or none and the journal
         # resumes the finished game, whose end comes again: its record, rating and tournament
@@ -1324,7 +1311,7 @@ class StrategyScreen(Screen):
             store.clear_current()
             people = seated(self.app, self.game)
             rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
-            in_tournament = tournament.report(self.app, self.game)
+            in_tournament = report(self.app, self.game)
         clocks = self.clocks.clocks if self.clocks is not None else None
         if self.clocks is not None:
             self.clocks.forget()
@@ -1343,8 +1330,7 @@ class StrategyScreen(Screen):
             if not self.showing:
                 return
             if in_tournament:  # its next game is the tournament's to start
-                show_results(app, game, again=None, back=(N_("Tournament"),
-                                                          lambda: app.show(tournament.TournamentScreen(app))))
+                show_results(app, game, again=None, back=(N_("Tournament"), lambda: app.open("tournament")))
             else:
                 show_results(app, game, again=again)
 

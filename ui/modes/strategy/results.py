@@ -21,8 +21,8 @@ from ...i18n import N_, _
 from ...qr import add_take_home
 from ...results import ResultsScreen, Standing, StepMark
 from ... import theme
+from ...words import colour_name, seat_name
 from .board import LineMarks, best_line, score_words
-from .play import colour_name, seat_name
 
 KIND = "strategy"
 REASONS = {

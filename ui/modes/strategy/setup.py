@@ -6,8 +6,9 @@ colour (tap the colour to change it), the end of the game (all tiles placed, or 
 out) and where tiles are drawn from (the screen's own bag, or the real bag with tiles scanned at
 each seat). The defaults come from the table's settings. The game itself is
 :class:`ui.modes.strategy.play.StrategyScreen`; a game restored after a power cut opens there in
-exactly its state. :func:`start_learning_game` is the Learn family's last step: a friendly game for
-two against a beginner robot.
+exactly its state. Other screens open a game by name: ``"learning-game"`` (:func:`learning_game`)
+is the Learn family's last step, a friendly game for two against a beginner robot; ``"tantrix-game"``
+(:func:`set_game`) a game set up elsewhere (a tournament's pairing).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ...seat_players import remember
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ...widgets import Chip
 from ...words import COLOUR_NAMES
-from .. import family_screen, kind_screen
+from ...navigation import destination, family_screen, kind_screen
 from .howto import script
 from .clock import set_clocks
 from .play import STRATEGY_LEVELS, StrategyScreen, open_game
@@ -163,8 +164,18 @@ def resume(app: Any, game: StrategyGame) -> Screen:
     return StrategyScreen(app, game)
 
 
-def start_learning_game(app: Any, seed: int | None = None) -> StrategyScreen:
+@destination("learning-game")
+def learning_game(app: Any, seed: int | None = None) -> StrategyScreen:
     """Learn's last step, "the game": you (red) against a beginner robot (yellow), the screen drawing
     the tiles, each step explained as it comes."""
     game = StrategyGame.new(2, "RY", [None, "beginner"], seed=seed)
-    return open_game(app, game, learning=True)
+    app.journal(game)
+    return StrategyScreen(app, game, learning=True)
+
+
+@destination("tantrix-game")
+def set_game(app: Any, game: StrategyGame, minutes: int) -> StrategyScreen:
+    """``game`` (new, its seats already taken) with ``minutes`` per player on its clocks (0: none)."""
+    set_clocks(app, game, minutes)
+    app.journal(game)
+    return StrategyScreen(app, game)

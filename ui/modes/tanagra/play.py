@@ -45,7 +45,7 @@ from ...tanagra_board import TanagraBoard, destination_kinds, seat_colours
 from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
 from ... import words
 from ...words import levels
-from .. import family_screen, kind_screen
+from ...navigation import family_screen, kind_screen
 
 KIND = "tanagra"
 ROBOT_PAUSE = 0.6

@@ -1,5 +1,5 @@
-"""The board of the solo screens (:class:`ui.board.BoardView` with what puzzles add) and the
-table with a puzzle's tray under it (:class:`TrayTable`).
+"""The board of the solo screens (:class:`ui.board.BoardView` with what puzzles add; the strategy
+game's board builds on it too) and the table with a puzzle's tray under it (:class:`TrayTable`).
 
 * ``tiles_mode``: "fixed" (Solitaire: a placed tile stays), "movable" (puzzles: tap a placed tile
   to turn it, drag it elsewhere or back onto the ``tray``), "turnable" (rotation puzzles: tap a
@@ -27,10 +27,10 @@ from engine.board import Board, Placement
 from engine.geometry import Cell
 from engine.modes import Refused
 
-from ... import theme, tileart
-from ...board import BoardView, _fill
-from ...hexes import SQRT3, corners, rotated_quad
-from ...table import SeatBox, TableLayout
+from . import theme, tileart
+from .board import BoardView, _fill
+from .hexes import SQRT3, corners, rotated_quad
+from .table import SeatBox, TableLayout
 
 
 CLASH = theme.rgb("#ffb3c0", 0.85)
