@@ -81,8 +81,8 @@ class BestNote:
     previous: int | None
 
     def text(self, show: Show) -> str:
-        """"New best for Ana!" or "Ana's best: 42" (empty for a first score that was no best:
-        a first score always is one)."""
+        """"New best for Ana!", or "Ana's best: 42" when the score did not beat it (a player's
+        first score always is a new best, so ``previous`` is then known)."""
         if self.new:
             return _("New best for {name}!", name=self.name)
         return _("{name}'s best: {best}", name=self.name, best=show(self.previous)) if self.previous is not None else ""
