@@ -5,9 +5,10 @@ standard aim of Swiss systems. It is solved as a maximum-weight perfect matching
 algorithm, ``networkx.max_weight_matching``), the method many Swiss pairing programs use for the
 Dutch system's first criteria: a pair's weight is high when the two have not met and falls with the
 square of their points' difference, so the matching keeps score groups together, never repeats a
-pairing while any pairing of everyone without repeats exists, and repeats as few as it must
-otherwise. With an odd number of players the lowest-placed player who has not had a bye gets one
-(a win, no opponent).
+pairing while any pairing of everyone without repeats exists, and otherwise pairs those who met
+the fewest times (so two players of a quiet club evening can play three rounds: a best of three). With
+an odd number of players the lowest-placed player among those with the fewest byes gets one (a win,
+no opponent).
 
 Standings: tournament points (win 1, draw 1/2, bye 1), then the usual tie-breaks in order:
 Buchholz (the sum of the opponents' points), Sonneborn-Berger (the points of the opponents beaten,
@@ -85,9 +86,13 @@ class Tournament:
     def __post_init__(self) -> None:
         if len(set(self.players)) != len(self.players) or len(self.players) < 2:
             raise ValueError("a tournament needs two or more different players")
-        if not 1 <= self.rounds < len(self.players) + (len(self.players) % 2):
-            raise ValueError(f"{len(self.players)} players can play 1 to "
-                             f"{len(self.players) - 1 + len(self.players) % 2} rounds without meeting twice")
+        if self.rounds < 1:
+            raise ValueError(f"a tournament needs one round or more, got {self.rounds}")
+
+    @property
+    def rounds_without_repeats(self) -> int:
+        """The most rounds in which nobody meets anyone twice (more rounds repeat some pairings)."""
+        return len(self.players) - 1 + len(self.players) % 2
 
     @property
     def finished(self) -> bool:
@@ -104,8 +109,11 @@ class Tournament:
         waiting = list(order)
         games: list[Game] = []
         if len(waiting) % 2:
-            had_bye = {g.first for rnd in self.played for g in rnd if g.second is None}
-            bye = next(p for p in reversed(order) if p not in had_bye)
+            byes = {p: 0 for p in order}
+            for game in (g for rnd in self.played for g in rnd if g.second is None):
+                byes[game.first] += 1
+            fewest = min(byes.values())
+            bye = next(p for p in reversed(order) if byes[p] == fewest)
             waiting.remove(bye)
             games.append(Game(bye, BYE))
         met = self._met()
@@ -113,10 +121,10 @@ class Tournament:
         spread = max(len(self.played), 1)
         for i, a in enumerate(waiting):
             for b in waiting[i + 1:]:
-                repeat = frozenset((a, b)) in met
+                times = met.get(frozenset((a, b)), 0)
                 closeness = (spread * 2) ** 2 - (2 * (points[a] - points[b])) ** 2
-                # a repeat costs more than any gain in closeness could make up for
-                weight = 1 + closeness + (0 if repeat else 100 * (spread * 2) ** 2 * len(waiting))
+                # each earlier meeting costs more than any gain in closeness could make up for
+                weight = 1 + closeness + (spread - times) * 100 * (spread * 2) ** 2 * len(waiting)
                 graph.add_edge(a, b, weight=weight)
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         rank = {p: i for i, p in enumerate(order)}
@@ -158,8 +166,14 @@ class Tournament:
             rows.append(Standing(player, points[player], buchholz, sonneborn, margin[player]))
         return sorted(rows, key=lambda s: (-s.points, -s.buchholz, -s.sonneborn_berger, -s.margin, s.player))
 
-    def _met(self) -> set[frozenset[str]]:
-        return {frozenset((g.first, g.second)) for rnd in self.played for g in rnd if g.second is not None}
+    def _met(self) -> dict[frozenset[str], int]:
+        """How often each pair has met."""
+        met: dict[frozenset[str], int] = {}
+        for game in (g for rnd in self.played for g in rnd):
+            if game.second is not None:
+                pair = frozenset((game.first, game.second))
+                met[pair] = met.get(pair, 0) + 1
+        return met
 
     def to_json(self) -> dict[str, Any]:
         return {"players": list(self.players), "rounds": self.rounds, "minutes": self.minutes,

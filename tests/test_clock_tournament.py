@@ -102,6 +102,40 @@ def test_an_odd_field_gives_one_bye_per_player_at_most():
     assert len(byes) == 5 and len(set(byes)) == 5
 
 
+def test_two_players_play_a_best_of_three():
+    tournament = Tournament(("ana", "bo"), rounds=3)
+    assert tournament.rounds_without_repeats == 1
+    for scores in ((20, 10), (8, 12), (15, 11)):
+        (game,) = tournament.pair_next_round()
+        assert {game.first, game.second} == {"ana", "bo"}
+        tournament.report("ana", "bo", scores)
+    assert tournament.finished
+    assert [(s.player, s.points) for s in tournament.standings()] == [("ana", 2.0), ("bo", 1.0)]
+
+
+def test_more_rounds_than_opponents_repeat_as_few_pairings_as_they_must():
+    rng = random.Random(4)
+    tournament = Tournament(("a", "b", "c", "d"), rounds=5)
+    met: dict[frozenset[str], int] = {}
+    for _round in range(5):
+        for game in tournament.pair_next_round():
+            pair = frozenset((game.first, game.second))
+            met[pair] = met.get(pair, 0) + 1
+        _play_round(tournament, rng)
+    # 3 rounds meet everyone once; the 2 more repeat two pairings each, none a third time
+    assert len(met) == 6 and sorted(met.values()) == [1, 1, 2, 2, 2, 2]
+
+
+def test_an_odd_field_over_more_rounds_spreads_the_byes():
+    tournament = Tournament(("a", "b", "c"), rounds=5)
+    rng = random.Random(2)
+    byes: list[str] = []
+    for _round in range(5):
+        byes += [g.first for g in tournament.pair_next_round() if g.second is None]
+        _play_round(tournament, rng)
+    assert sorted(byes.count(p) for p in "abc") == [1, 2, 2]
+
+
 def test_standings_use_points_then_buchholz_sonneborn_berger_and_margin():
     t = Tournament(("a", "b", "c", "d"), rounds=2)
     t.played = [[Game("a", "b", (20, 10)), Game("c", "d", (15, 15))],
@@ -117,8 +151,8 @@ def test_standings_use_points_then_buchholz_sonneborn_berger_and_margin():
 def test_a_tournament_refuses_what_cannot_be_played():
     with pytest.raises(ValueError, match="different players"):
         Tournament(("a", "a"), rounds=1)
-    with pytest.raises(ValueError, match="without meeting twice"):
-        Tournament(("a", "b", "c", "d"), rounds=4)
+    with pytest.raises(ValueError, match="one round or more"):
+        Tournament(("a", "b"), rounds=0)
     t = Tournament(("a", "b", "c", "d"), rounds=1)
     t.pair_next_round()
     with pytest.raises(ValueError, match="without a result"):

@@ -130,3 +130,178 @@ def test_staff_run_a_tournament_whose_games_are_played_at_the_table(size):
     shown = run_scenario("test_ui_tournament", "scenario_tournament", size=size, timeout=180,
                          settings={"time_out": "loss"})
     assert sorted(shown) == sorted(NAMES)
+
+
+# ------------------------------------------------------- two players, a robot, a power cut
+
+PROBLEMS: list[str] = []
+"""What the audit of test_ui_fit (ui.audit) found on the screens looked at (in the scenario's process)."""
+
+
+def _look(app: Any, name: str) -> None:
+    """Look at the screen as test_ui_fit does (text fits, controls a fingertip, contrast), and save it."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import Picture, audit
+
+    size = tuple(Window.size)
+    PROBLEMS.extend(f"{name}: {p}" for p in audit(app.root, size, theme.min_target(size), Picture(app.root)))
+    _shot(app, name)
+
+
+class PowerCut(BaseException):
+    """The power goes: nothing after it runs, nothing uncommitted is kept."""
+
+
+def _club(services: Any) -> None:
+    """The store and the players book in one SQLite database, as on the table."""
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+
+    services.store = SqliteStore(tempfile.mkdtemp(prefix="tantrix-club-"))
+    services.players = Players(services.store)
+    for name, avatar in zip(NAMES, ("sky:star", "vermilion:triangle", "green:hexagon", "purple:circle")):
+        services.players.create(name, avatar)
+
+
+def _to_the_end(app: Any) -> Any:
+    """Both seats play like beginners through the engine until the game is over (its end not yet seen)."""
+    from engine.strategy.robots import make_robot
+
+    game = app.manager.current_screen.game
+    robot = make_robot("beginner")
+    while not game.finished:
+        game.robot_move(robot)
+    return game
+
+
+def scenario_two_players_and_a_power_cut(app):
+    import sqlite3
+
+    import ui.modes.strategy.play as strategy_play
+    import ui.tournament_store as club
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+    from ui.screens.tournament import TournamentScreen, TournamentSetupScreen
+    from ui.tournament_store import TOURNAMENT
+
+    book = app.services.players
+    ana, bo = (next(p for p in book.all() if p.name == name) for name in NAMES[:2])
+    app.manager.current = "staff"  # past the PIN
+    yield 0.3
+    _look(app, "staff-club-evening")
+    assert app.staff.club_button.height >= 45 and app.staff.club_button.width >= 45
+    yield from tap(app.staff.club_button)
+    setup = app.manager.current_screen
+    assert isinstance(setup, TournamentSetupScreen)
+    for chip in setup.chips:
+        if chip.value in (ana.id, bo.id):
+            yield from tap(chip)
+    yield from tap(setup.rounds_row.chip(3))  # two players, three rounds: a best of three
+    yield from tap(setup.clock_row.chip(0))
+    yield 0.2
+    _look(app, "tournament-setup-two")
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen), setup.message.text
+    play = next(b for line in screen.pairings.children for b in line.children if getattr(b, "msg", "") == "Play")
+    yield from tap(play)
+    yield until(lambda: app.manager.current == "strategy")
+    game = _to_the_end(app)
+    # the power goes after the record and the rating are written, before the tournament's report
+    report = strategy_play.report
+    assert report is club.report
+
+    def cut(*_args: Any) -> bool:
+        raise PowerCut
+
+    strategy_play.report = cut
+    try:
+        app.manager.current_screen.after_step()
+        raise AssertionError("the game ended without reporting")
+    except PowerCut:
+        pass
+    strategy_play.report = report
+    path = app.services.store.path
+    with sqlite3.connect(path) as db:  # what the disk holds: nothing of the end, the journal intact
+        assert db.execute("SELECT count(*) FROM records WHERE kind = 'strategy'").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM current").fetchone()[0] == 1
+    # the table starts again on the same database and resumes the finished game
+    app.services.store = SqliteStore(path.parent)
+    app.services.players = book = Players(app.services.store)
+    app.offer_resume(app.services.store.load_current())
+    yield 0.2
+    yield from tap(app.manager.current_screen.resume_button)
+    yield until(lambda: app.manager.current == "results", 10.0)
+    kept = app.services.store.progress(TOURNAMENT)
+    first = kept["tournament"]["played"][0][0]
+    assert first["scores"] is not None and kept["playing"] is None
+    standings = club.load(app).standings()
+    assert sum(s.points for s in standings) == 1.0  # one game, counted once
+    assert len(app.services.store.records("strategy")) == 1
+    assert len(book.results(ana.id)) == 1 and len(book.results(bo.id)) == 1
+    assert not club.report(app, game)  # the end seen again changes nothing
+    assert club.load(app).standings() == standings
+    yield from tap(app.manager.current_screen.home_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen) and not screen.next_button.disabled
+    yield 0.2
+    _look(app, "tournament-two-round-1-played")
+    yield from tap(screen.next_button)
+    (second,) = club.load(app).played[1]
+    assert {second.first, second.second} == {ana.id, bo.id}  # two players meet again
+    return {"points": [s.points for s in standings], "problems": PROBLEMS}
+
+
+scenario_two_players_and_a_power_cut.prepare = _club
+
+
+def test_two_players_play_a_tournament_whose_result_survives_a_power_cut_counted_once():
+    result = run_scenario("test_ui_tournament", "scenario_two_players_and_a_power_cut", size=(800, 480),
+                          timeout=180, settings={"language": "fr"})
+    assert sorted(result["points"]) in ([0.0, 1.0], [0.5, 0.5]) and result["problems"] == []  # a win or a draw
+
+
+def scenario_a_robot_fills_an_odd_count(app):
+    from ui.i18n import _
+    from ui.screens.tournament import TournamentScreen, open_tournament
+    from ui.seat_players import SEATED
+    from ui.tournament_store import TOURNAMENT
+
+    book = app.services.players
+    ids = {p.id for p in book.all()}
+    setup = open_tournament(app)
+    for chip in setup.chips[:3]:
+        yield from tap(chip)
+    yield from tap(setup.rounds_row.chip(1))
+    yield from tap(setup.clock_row.chip(0))
+    yield from tap(setup.robot_row.chip("club"))
+    yield 0.2
+    _look(app, "tournament-setup-robot")
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen)
+    players = app.services.store.progress(TOURNAMENT)["tournament"]["players"]
+    assert len(players) == 4 and "robot:club" in players and set(players) - {"robot:club"} <= ids
+    yield 0.2
+    _look(app, "tournament-with-robot")
+    line = next(line for line in screen.pairings.children if any(
+        _("Robot: {level}", level=_("Club")) in getattr(w, "text", "") for w in line.children))
+    yield from tap(next(b for b in line.children if getattr(b, "msg", "") == "Play"))
+    yield until(lambda: app.manager.current == "strategy")
+    game = app.manager.current_screen.game
+    robot_seat = next(i for i, seat in enumerate(game.seats) if seat.robot is not None)
+    assert game.seats[robot_seat].robot == "club" and game.seats[1 - robot_seat].robot is None
+    assert app.services.store.progress(SEATED)["players"][robot_seat] is None
+    return {"robot_seat": robot_seat, "problems": PROBLEMS}
+
+
+scenario_a_robot_fills_an_odd_count.prepare = _club
+
+
+def test_a_robot_of_a_fixed_level_fills_an_odd_count():
+    result = run_scenario("test_ui_tournament", "scenario_a_robot_fills_an_odd_count", size=(1280, 800),
+                          settings={"language": "pl"})
+    assert result["robot_seat"] in (0, 1) and result["problems"] == []

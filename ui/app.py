@@ -25,7 +25,7 @@ from kivy.uix.widget import Widget
 from engine import modes as engine_modes
 from engine.modes import Mode
 
-from . import theme
+from . import solo_players, theme
 from .devices_view import SimulatedPanel, StatusBadge
 from .i18n import LANGUAGES, i18n
 from .modes import Family, family, load_screens, resume_factory, screen_factory
@@ -118,7 +118,7 @@ class KioskApp(App):
         self.manager = ScreenManager(transition=NoTransition())
         root.add_widget(self.manager)
         self.attract = AttractScreen(self)
-        self.home = HomeScreen(on_family=self.open_family, on_language=self.set_language)
+        self.home = HomeScreen(on_family=self._visit, on_language=self.set_language)
         add_ladder_button(self.home, self)
         self.pin = PinScreen(self.services.settings, on_open=self._open_staff_menu, on_cancel=self.leave_staff)
         self.staff = StaffScreen(self)
@@ -199,6 +199,12 @@ class KioskApp(App):
     def open_family(self, fam: Family | str) -> Screen:
         """The family's own screen (its setup, or its list of puzzles)."""
         return self.open(family(fam).key if isinstance(fam, str) else fam.key)
+
+    def _visit(self, fam: Family) -> None:
+        """A visitor at the home screen opens a family: a guest in the solo games until they pick
+        their name (nobody plays under the previous visitor's)."""
+        solo_players.forget(self)
+        self.open_family(fam)
 
     def open_staff(self) -> None:
         if self.manager.current not in ("staff", "staff-pin"):

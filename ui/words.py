@@ -45,3 +45,11 @@ MODE_NAMES: Mapping[str, str] = {
     "four-loops": N_("Four loops"),
 }
 """A mode's ``KIND`` as its players know it (the staff statistics)."""
+
+
+def format_time(seconds: float) -> str:
+    """0:42, 12:05, 1:02:03."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -11,10 +11,10 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from .. import theme
-from ..i18n import N_
+from ..i18n import N_, n_
 from ..shell import Shell
 from ..widgets import TButton, TLabel, panel_background, scrolling_grid
-from .players import Avatar, _top_bar
+from .players import Avatar, AvatarMark, PlayerButton, _top_bar
 
 
 class Sparkline(Widget):
@@ -67,7 +67,6 @@ class LadderScreen(Screen):
         if not ladder:
             self.rows.add_widget(TLabel(msg=N_("No rated games yet: pick your name at a seat before a game."),
                                         scale=0.9, color=theme.TEXT_DIM))
-            return
         for place, row in enumerate(ladder, 1):
             line = BoxLayout(spacing=u * 0.2, padding=[u * 0.15, u * 0.08])
             panel_background(line, theme.PANEL, radius=0.15)
@@ -81,6 +80,55 @@ class LadderScreen(Screen):
                            size_hint=(None, 1), width=u * 1.9)
             line.add_widget(games)
             line.add_widget(Sparkline([r.points for r in self.book.history(row.player.id)], size_hint=(1, 1)))
+            self.rows.add_widget(line)
+        self.best_buttons: list[PlayerButton] = []
+        for player in self.book.all():
+            bests = self.book.bests(player.id)
+            if not bests:
+                continue
+            if not self.best_buttons:
+                self.rows.add_widget(TLabel(msg=N_("Solo bests"), scale=0.9, bold=True, color=theme.TEXT_DIM,
+                                            halign="left", valign="bottom"))
+            button = PlayerButton(player, scale=0.9, subtitle=n_("{count} solo best", "{count} solo bests", len(bests),
+                                                                count=len(bests)))
+            button.bind(on_release=lambda b: self._open(BestsScreen(self.book, b.player, on_back=self.back)))
+            self.rows.add_widget(button)
+            self.best_buttons.append(button)
+
+    def back(self) -> None:
+        self._open(self)
+
+    @staticmethod
+    def _open(screen: Screen) -> None:
+        from kivy.app import App
+
+        App.get_running_app().show(screen)
+
+
+class BestsScreen(Screen):
+    """A player's solo bests, one row per game or puzzle (the player page the ladder opens)."""
+
+    def __init__(self, book: Any, player: Any, on_back: Callable[[], None], **kwargs: Any) -> None:
+        from ..modes.solo.titles import mode_title
+        from ..solo_players import show_for
+
+        super().__init__(name="player-bests", **kwargs)
+        u = theme.unit()
+        root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.2)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        top, self.heading = _top_bar(N_("Solo bests: {name}"), on_back, u)
+        self.heading.values = {"name": player.name}
+        top.add_widget(AvatarMark(player.avatar, size_hint=(None, 1), width=u * 1.1))
+        root.add_widget(top)
+        scroll, self.rows = scrolling_grid(1, u * 0.95, u * 0.12)
+        root.add_widget(scroll)
+        self.add_widget(root)
+        for title, text in sorted((mode_title(mode), show_for(mode)(score))
+                                  for mode, score in book.bests(player.id).items()):
+            line = BoxLayout(spacing=u * 0.2, padding=[u * 0.25, 0])
+            panel_background(line, theme.PANEL, radius=0.15)
+            line.add_widget(TLabel(text=title, scale=0.9, halign="left", shorten=True, shorten_from="right"))
+            line.add_widget(TLabel(text=text, scale=1.0, bold=True, size_hint=(None, 1), width=u * 2.4))
             self.rows.add_widget(line)
 
 

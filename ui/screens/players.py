@@ -53,7 +53,7 @@ def symbol_points(symbol: str, cx: float, cy: float, r: float) -> list[tuple[flo
     return ring(32, 0)
 
 
-class Avatar(ButtonBehavior, Widget):
+class AvatarMark(Widget):
     """A player's avatar: a symbol in the player's colour (two cues, never colour alone)."""
 
     def __init__(self, avatar: str = DEFAULT_AVATAR, selected: bool = False, **kwargs: Any) -> None:
@@ -80,13 +80,20 @@ class Avatar(ButtonBehavior, Widget):
             Line(points=[c for p in [*points, points[0]] for c in p], width=1.2)
 
 
+class Avatar(ButtonBehavior, AvatarMark):
+    """An avatar to tap (the new player's choice of colour and symbol)."""
+
+    def __init__(self, avatar: str = DEFAULT_AVATAR, selected: bool = False, **kwargs: Any) -> None:
+        super().__init__(avatar=avatar, selected=selected, **kwargs)
+
+
 class PlayerButton(TButton):
     """A big name button with the player's avatar at its left."""
 
     def __init__(self, player: Player, **kwargs: Any) -> None:
         super().__init__(text=player.name, **kwargs)
         self.player = player
-        self.avatar = Avatar(player.avatar)
+        self.avatar = AvatarMark(player.avatar)  # a mark, not a button: a tap on it is the name's
         self.add_widget(self.avatar)
         self.bind(pos=self._place_avatar, size=self._place_avatar)
         self.padding = [0, 0, 0, 0]

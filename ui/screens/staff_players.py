@@ -41,7 +41,7 @@ class StaffPlayersScreen(Screen):
                                      bg=list(theme.rgb("#35607f")))
         self.export_button.bind(on_release=lambda *_: self.export())
         top.add_widget(self.export_button)
-        self.tournament_button = TButton(msg=N_("Tournament"), scale=0.9, size_hint=(None, 1), width=u * 3.2,
+        self.tournament_button = TButton(msg=N_("Club evening"), scale=0.9, size_hint=(None, 1), width=u * 3.2,
                                          bg=list(theme.GO))
         self.tournament_button.bind(on_release=lambda *_: open_tournament(app))
         top.add_widget(self.tournament_button)
@@ -121,11 +121,19 @@ def staff_players_screen(app: Shell) -> Screen:
 
 
 def add_players_button(staff: Screen, app: Shell) -> None:
-    """A "Players" button at the end of the staff menu's pages, when the table keeps players."""
+    """"Players" and "Club evening" (a tournament: :mod:`.tournament`) side by side at the end of
+    the staff menu's pages, when the table keeps players (one row: the column has room for no
+    more rows at 800x480)."""
     if app.services.players is None:
         return
-    button = TButton(msg=N_("Players"), scale=0.85)
+    u = theme.unit()
+    row = BoxLayout(spacing=u * 0.1)
+    button = TButton(msg=N_("Players"), scale=0.8)
     button.bind(on_release=lambda *_: app.open("staff-players"))
+    row.add_widget(button)
+    club = TButton(msg=N_("Club evening"), scale=0.8, bg=list(theme.GO))
+    club.bind(on_release=lambda *_: open_tournament(app))
+    row.add_widget(club)
     column = staff.nav["system"].parent
-    column.add_widget(button, index=column.children.index(staff.nav["system"]))
-    staff.players_button = button
+    column.add_widget(row, index=column.children.index(staff.nav["system"]))
+    staff.players_button, staff.club_button = button, club

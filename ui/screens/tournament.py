@@ -1,7 +1,9 @@
 """A club evening at the table: a Swiss tournament of two-player games between the table's players.
 
-Staff start it from the staff menu's Players page (**Tournament**): they tap the players taking
-part, the number of rounds and the clock per player. The tournament screen then shows the round's
+Staff start it from the staff menu (**Club evening**, beside Players): they tap the players taking
+part (two are enough: more rounds than opponents repeat pairings, a best of three for two), the
+number of rounds, the clock per player, and what fills an odd count: a bye each round, or a robot
+of a fixed level (its games rated as any robot's). The tournament screen then shows the round's
 pairings and the standings (points, Buchholz, Sonneborn-Berger: :mod:`engine.tournament` pairs and
 ranks, nothing here decides either). **Play** on a pairing starts that game at the table, the first
 named on Red, with the players seated (so it is rated) and the tournament's clocks; when the game
@@ -10,6 +12,9 @@ tournament. **Next round** pairs the next round once every game of this one has 
 
 The tournament is kept in the store (:mod:`ui.tournament_store`), with the game being played,
 so a power cut loses nothing: the game resumes as any game does and reports its result when it ends.
+The game's record, its rating and its result in the tournament are written in one store batch (see
+``ui.modes.strategy.play.StrategyScreen.finish``): a cut before it ends resumes the finished game,
+which reports once; a cut after it leaves nothing to report, so a result counts exactly once.
 A game lost on time counts as lost whatever its scores (its loser's score is taken as one below the
 winner's when it was higher, for the margin tie-break).
 """
@@ -23,6 +28,7 @@ from kivy.uix.screenmanager import Screen
 
 from engine.clock import CASUAL_MINUTES
 from engine.strategy.game import StrategyGame
+from engine.ratings import ROBOT
 from engine.tournament import Tournament
 
 from .. import theme
@@ -31,6 +37,7 @@ from ..navigation import destination
 from ..seat_players import fingerprint, seat_again
 from ..tournament_store import load, save
 from ..shell import Shell
+from ..words import LEVEL_NAMES
 from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import _top_bar
 
@@ -40,15 +47,25 @@ MOST_ROUNDS = 5
 HEADER = ("#", N_("Player"), N_("Points"), N_("Buchholz"), N_("S-B"))
 """The standings' columns (S-B: Sonneborn-Berger)."""
 
+
+def robot_level(key: str | None) -> str | None:
+    """The level of a tournament's robot (``robot:<level>``), None for a player."""
+    return key.removeprefix(ROBOT) if key is not None and key.startswith(ROBOT) else None
+
+
 def play(app: Shell, tournament: Tournament, first: str, second: str) -> Any:
-    """Start the game between ``first`` and ``second`` at the table (first on Red)."""
-    game = StrategyGame.new(2, "RY", [None, None])
-    seat_again(app, game, [first, second])
+    """Start the game between ``first`` and ``second`` at the table (first on Red); a robot of the
+    tournament plays its seat itself."""
+    game = StrategyGame.new(2, "RY", [robot_level(first), robot_level(second)])
+    seat_again(app, game, [None if robot_level(key) else key for key in (first, second)])
     save(app, tournament, {"first": first, "second": second, "of": fingerprint(game.record())})
     return app.open("tantrix-game", game=game, minutes=int(tournament.minutes))
 
 
 def _name(app: Shell, player: str | None) -> str:
+    level = robot_level(player)
+    if level is not None:
+        return _("Robot: {level}", level=_(LEVEL_NAMES.get(level, level)))
     book = app.services.players
     if book is not None and player is not None:
         try:
@@ -95,6 +112,11 @@ class TournamentSetupScreen(Screen):
                                     self.rounds, lambda v: setattr(self, "rounds", v))
         self.clock_row = self._row(root, N_("Clock per player"), tuple((m, CLOCK_LABELS[m]) for m in CASUAL_MINUTES),
                                    self.minutes, lambda v: setattr(self, "minutes", v))
+        from ..modes.strategy.play import STRATEGY_LEVELS
+
+        self.robot: str | None = None  # an odd count: a bye each round, or a robot of this level
+        self.robot_row = self._row(root, N_("Odd number"), ((None, N_("A bye")), *STRATEGY_LEVELS), self.robot,
+                                   lambda v: setattr(self, "robot", v))
         self.add_widget(root)
 
     @staticmethod
@@ -116,14 +138,12 @@ class TournamentSetupScreen(Screen):
 
     def start(self) -> None:
         players = self.chosen()
-        try:
-            tournament = Tournament(tuple(players), self.rounds, float(self.minutes))
-        except ValueError:
-            count = len(players)
-            self.message.msg = (N_("Choose two players or more.") if count < 2 else
-                                N_("{count} players can play {most} rounds at most."))
-            self.message.values = {"count": count, "most": max(count - 1 + count % 2, 1)}
+        if len(players) < 2:
+            self.message.msg, self.message.values = N_("Choose two players or more."), {}
             return
+        if len(players) % 2 and self.robot is not None:
+            players.append(f"{ROBOT}{self.robot}")
+        tournament = Tournament(tuple(players), self.rounds, float(self.minutes))
         tournament.pair_next_round()
         save(self.app, tournament)
         self.app.show(TournamentScreen(self.app, staff=True))

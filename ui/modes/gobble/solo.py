@@ -26,7 +26,7 @@ from engine.actions import Place
 from engine.gobble.solo import Discard, GobbleSolo, ReturnDiscard
 from engine.modes import Refused
 
-from ... import theme
+from ... import solo_players, theme
 from ...board import BoardView, HandView, PileView
 from ...howto import HowToPlayScreen, TileStage
 from ...i18n import N_, _, n_
@@ -52,11 +52,11 @@ def best_scores(app: Shell, limit: int = 3) -> list[tuple[str, int]]:
 
 @family_screen(KIND)
 def open_setup(app: Shell) -> Screen:
-    """The start card: how to play, the best scores, Start."""
+    """The start card: who plays, how to play, the table's best scores and the player's, Start."""
     scores = best_scores(app)
-    extra = TLabel(msg=N_("Best scores: {scores}") if scores else N_("No scores yet: be the first!"),
-                   values={"scores": ", ".join(str(s) for _n, s in scores)}, scale=0.9, color=theme.TEXT_DIM,
-                   size_hint=(1, None), height=theme.unit() * 1.0)
+    extra = solo_players.SoloCard(app, lambda: "\n".join(filter(None, (
+        _("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores)) if scores
+        else _("No scores yet: be the first!"), solo_players.best_text(app, KIND, solo_players.show_score)))))
     return SetupScreen(SPEC, on_start=lambda setup: start(app), on_back=app.go_home,
                        on_howto=lambda: show_howto(app), orientation=app.services.settings.orientation, extra=extra)
 
@@ -94,6 +94,8 @@ class GobbleSoloScreen(Screen):
         self.earned: Gobble | None = None
         """What the last placement earned (a gobble gives the top discard as a reward)."""
         self.rules = ModeTarget(game, Place, after=lambda earned: setattr(self, "earned", earned))
+        self.best: solo_players.BestNote | None = None
+        """What the finished game meant for the solo player's own best (None: a guest)."""
         self.table = TableLayout(orientation=app.services.settings.orientation)
         self.table.board.target = self.rules
         self.table.board.frontier_touching = 2
@@ -194,6 +196,7 @@ class GobbleSoloScreen(Screen):
         game = self.game
         with store.batch():
             store.add_score(KIND, time.strftime("%Y-%m-%d"), game.score)
+            self.best = solo_players.keep_best(self.app, KIND, game.score)
             store.add_record(KIND, game.to_json())
             store.clear_current()
         if game.goal_reached:
@@ -211,12 +214,14 @@ class GobbleSoloScreen(Screen):
         view.show(game.board)
         scores = best_scores(self.app)
         notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
+        if self.best is not None and self.best.text(solo_players.show_score):
+            notes.insert(0, self.best.text(solo_players.show_score))
         self.app.show(ResultsScreen(
             KIND,
             title=_("Goal reached!") if game.goal_reached else _("Game over"),
             headline=n_("You placed {placed} of {total} tiles.", "You placed {placed} of {total} tiles.", placed,
                         placed=placed, total=total),
-            standings=[Standing(1 if game.goal_reached else None, _("You"), None,
+            standings=[Standing(1 if game.goal_reached else None, self.best.name if self.best else _("You"), None,
                                 _("discarded: {count}", count=len(game.discards)))],
             stage=view, replay=BoardReplay(view, game.board.placements()), notes=notes,
             celebrate=game.goal_reached, on_again=lambda: start(self.app), on_home=self.app.go_home))

@@ -73,20 +73,17 @@ def chain_name(colour: str, loop: bool) -> str:
     return _(CHAINS[(colour, loop)])
 
 
-def format_time(seconds: float) -> str:
-    """0:42, 12:05, 1:02:03."""
-    whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
 # ----------------------------------------------------------------------- progress, times
+
+
+def time_score(seconds: float) -> int:
+    """A solving time as a best is kept: minus the whole seconds (at least one)."""
+    return -max(1, round(seconds))
 
 
 def record_time(store: Any, key: str, seconds: float) -> None:
     """Keep a solving time for ``key`` (a puzzle name, "rotation-9"...) among the best times."""
-    store.add_score(f"time:{key}", time.strftime("%Y-%m-%d"), -max(1, round(seconds)))
+    store.add_score(f"time:{key}", time.strftime("%Y-%m-%d"), time_score(seconds))
 
 
 def best_time(store: Any, key: str) -> int | None:

@@ -31,7 +31,7 @@ from engine.four import RECORDS, FourLines, FourLoops, FourPuzzle, Goal, best_kn
 from engine.modes import Refused
 from engine.tiles import ALL_NUMBERS, COLOURS
 
-from ... import theme
+from ... import solo_players, theme
 from ...board import HandView
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
@@ -208,15 +208,19 @@ class FourScreen(Screen):
     def celebrate(self, score: int) -> None:
         store = self.app.services.store
         kept = player_best(store, self.goal)
+        with store.batch():
+            if kept is None or score > kept:
+                store.add_score(self.four.KIND, time.strftime("%Y-%m-%d"), score)
+            mine = solo_players.keep_best(self.app, self.four.KIND, score)
+        said = "" if mine is None or not mine.text(solo_players.show_score) else " " + mine.text(solo_players.show_score)
         if kept is None or score > kept:
-            store.add_score(self.four.KIND, time.strftime("%Y-%m-%d"), score)
-            self.tell(_("All 56 tiles in one arrangement: {score} points. Your best!", score=score), good=True)
+            self.tell(_("All 56 tiles in one arrangement: {score} points. Your best!", score=score) + said, good=True)
             self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
             confetti = Confetti(size=self.overlay.size, pos=self.overlay.pos)
             self.overlay.add_widget(confetti)
             confetti.burst()
         else:
-            self.tell(_("All 56 tiles in one arrangement: {score} points.", score=score), good=True)
+            self.tell(_("All 56 tiles in one arrangement: {score} points.", score=score) + said, good=True)
         self.refresh()
 
     def _act(self, action: Callable[[], Any], cells: tuple[Any, ...] = ()) -> None:

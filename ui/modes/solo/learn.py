@@ -19,7 +19,7 @@ from kivy.uix.widget import Widget
 
 from engine.solo.catalogue import DISCOVERY_SIZES, PUZZLES
 
-from ... import theme
+from ... import solo_players, theme
 from ...i18n import N_, _
 from ...shell import Shell
 from ...widgets import TButton, TLabel, panel_background
@@ -97,6 +97,9 @@ class LearnScreen(Screen):
         top = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.2)
         top.add_widget(Widget(size_hint=(None, 1), width=u * 0.9))  # the staff corner
         top.add_widget(TLabel(msg=N_("Learn Tantrix in four steps"), scale=1.25, bold=True, halign="left"))
+        self.who = solo_players.who_plays(app, size_hint=(None, 1), width=u * 5.2)
+        if self.who is not None:
+            top.add_widget(self.who)
         home = TButton(msg=N_("Home"), scale=0.9, size_hint=(None, 1), width=u * 2.4)
         home.bind(on_release=lambda *_: app.go_home())
         top.add_widget(home)

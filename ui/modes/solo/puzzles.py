@@ -16,13 +16,14 @@ from kivy.uix.widget import Widget
 from engine.solo.catalogue import PUZZLES
 from engine.solo.rotation import GREAT_PYRAMID_ROWS, ROWS
 
-from ... import theme
+from ... import solo_players, theme
 from ...i18n import N_, _
 from ...shell import Shell
 from ...widgets import TButton, TLabel, panel_background
 from ...navigation import family_screen
 from . import four as solo_four
-from .common import TickButton, best_time, format_time, solved_puzzles
+from ...words import format_time
+from .common import TickButton, best_time, solved_puzzles
 from .puzzle import TITLES, open_puzzle, show_howto as show_puzzle_howto
 from .rotation import open_rotation, rotation_key, show_howto as show_rotation_howto
 
@@ -36,7 +37,10 @@ WHAT = {
 
 
 ROW, SECTION = 1.38, 1.0
-"""Heights in touch units of a row of puzzles and of a section's title: three sections fit 800x480."""
+"""Heights in touch units of a row of puzzles and of a section's title."""
+ROOM_FOR_THREE_TITLES = 11.0
+"""The window height (touch units) below which the last section, Four lines and loops, goes without
+its title (its buttons say what they are): at 800x480 three titles and four rows overran the top bar."""
 
 
 class Entry(NamedTuple):
@@ -71,6 +75,9 @@ class PuzzlesScreen(Screen):
         top = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.2)
         top.add_widget(Widget(size_hint=(None, 1), width=u * 0.9))  # the staff corner
         top.add_widget(TLabel(msg=N_("Puzzles"), scale=1.3, bold=True, halign="left"))
+        self.who = solo_players.who_plays(app, on_change=self.build, size_hint=(None, 1), width=u * 5.2)
+        if self.who is not None:
+            top.add_widget(self.who)
         home = TButton(msg=N_("Home"), scale=0.9, size_hint=(None, 1), width=u * 2.4)
         home.bind(on_release=lambda *_: app.go_home())
         top.add_widget(home)
@@ -89,6 +96,15 @@ class PuzzlesScreen(Screen):
         solved = solved_puzzles(store)
         self.rows.clear_widgets()
         self.buttons.clear()
+        player = solo_players.current(self.app)
+        book = self.app.services.players
+        mine = book.bests(player.id) if player is not None and book is not None else {}
+
+        def with_mine(subtitle: str, mode: str) -> str:
+            """The player's own best on a line of its own (their name and the time or score)."""
+            if mode not in mine:
+                return subtitle
+            return f"{subtitle}\n{player.name} {solo_players.show_for(mode)(mine[mode])}"
 
         def entry(key: str, title: str, subtitle: str, action: Callable[[], Any], scale: float = 1.0,
                   values: dict[str, Any] | None = None) -> TickButton:
@@ -96,6 +112,7 @@ class PuzzlesScreen(Screen):
             best = best_time(store, key)
             if best is not None:
                 subtitle += "\n" + _("best {time}", time=format_time(best))
+            subtitle = with_mine(subtitle, f"time:{key}")
             button = TickButton(msg=title, values=values or {}, subtitle=subtitle, scale=scale, bold=True,
                                 done=key in solved)
             button.bind(on_release=lambda *_: action())
@@ -123,10 +140,14 @@ class PuzzlesScreen(Screen):
             row.add_widget(button)
         four = four_entries(store)
         if four:
-            self._section(N_("All 56 tiles"), None)
+            from kivy.core.window import Window
+
+            if Window.height >= theme.unit() * ROOM_FOR_THREE_TITLES:
+                self._section(N_("All 56 tiles"), None)
             row = self._row(ROW)
-            for item in four:
-                button = TButton(msg=item.title, subtitle=item.subtitle, scale=1.0, bold=True)
+            for item, four_kind in zip(four, solo_four.MODES.values()):
+                button = TButton(msg=item.title, subtitle=with_mine(item.subtitle, four_kind.KIND), scale=1.0,
+                                 bold=True)
                 button.bind(on_release=lambda _b, opener=item.open: opener(self.app))
                 row.add_widget(button)
                 self.buttons[item.title] = button

@@ -27,9 +27,11 @@ from ...refusals import explain
 from ...results import Confetti
 from ...services import Cue
 from ...shell import Shell
+from ...solo_players import BestNote, keep_best, show_time
 from ...widgets import Confirm, TButton, beside
+from ...words import format_time
 from .common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, best_time, \
-    format_time, record_solved, record_time
+    record_solved, record_time, time_score
 
 
 class SoloMode(Mode[Any], Protocol):
@@ -223,9 +225,11 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         store = self.app.services.store
         seconds = self.stopwatch.seconds
         best = best_time(store, self.key)
+        mine: BestNote | None = None
         if first_time:
             with store.batch():  # solved, timed and recorded together, and no longer "interrupted"
                 record_time(store, self.key, seconds)
+                mine = keep_best(self.app, f"time:{self.key}", time_score(seconds))
                 record_solved(store, self.key)
                 store.add_record(self.KIND, self.mode.to_json())
                 store.clear_current()
@@ -234,9 +238,11 @@ class SoloPuzzleScreen(Screen, Generic[M]):
             self.overlay.add_widget(confetti)
             confetti.burst()
         lines = [_("Time: {time}", time=format_time(seconds))]
-        if first_time and (best is None or seconds < best):
+        if mine is not None and mine.text(show_time):  # a named player: their own best first
+            lines.append(mine.text(show_time))
+        elif first_time and (best is None or seconds < best):
             lines.append(_("Your best time!"))
-        elif best is not None:
+        if best is not None and not (first_time and seconds < best):
             lines.append(_("Best: {time}", time=format_time(best)))
         self.solved_card = SolvedCard(_("Solved!"), lines, self.solved_buttons())
         self.overlay.add_widget(self.solved_card)

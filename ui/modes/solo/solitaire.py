@@ -25,7 +25,7 @@ from engine.actions import Place
 from engine.board import Placement as P
 from engine.solo.solitaire import TILES, Aim, End, Rules, Solitaire
 
-from ... import theme
+from ... import solo_players, theme
 from ...board import BoardView, HandView
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _
@@ -65,14 +65,23 @@ def best_scores_text(app: Shell, rules: str, aim: str) -> str:
 
 @family_screen(KIND)
 def open_setup(app: Shell) -> Screen:
-    """The start card: rules, aim, the best scores of that choice, how to play, Start."""
-    extra = TLabel(scale=0.9, color=theme.TEXT_DIM, size_hint=(1, None), height=theme.unit() * 1.0)
+    """The start card: who plays, rules, aim, the best scores of that choice (the table's and the
+    player's), how to play, Start."""
+    options = {c.key: c.default for c in SPEC.options}
+
+    def bests() -> str:
+        key = score_key(options["rules"], options["aim"])
+        return "\n".join(filter(None, (best_scores_text(app, options["rules"], options["aim"]),
+                                        solo_players.best_text(app, key, solo_players.show_score))))
+
+    extra = solo_players.SoloCard(app, bests)
     setup = SetupScreen(SPEC, on_start=lambda s: start(app, s.options["rules"], s.options["aim"]),
                         on_back=app.go_home, on_howto=lambda: show_howto(app, then=lambda: app.show(open_setup(app))),
                         orientation=app.services.settings.orientation, extra=extra)
+    options = setup.options
 
     def show_best(*_args: Any) -> None:
-        extra.text = best_scores_text(app, setup.options["rules"], setup.options["aim"])
+        extra.refresh()
 
     def chosen(*_args: Any) -> None:  # returns None: the chip row's own handler must run too
         Clock.schedule_once(show_best, 0)
@@ -109,6 +118,8 @@ class SolitaireScreen(Screen):
         u = theme.unit()
         self.app, self.game, self.from_learn = app, game, from_learn
         self._ended = False
+        self.best: solo_players.BestNote | None = None
+        """What the finished game meant for the solo player's own best (None: a guest)."""
         self.table = TableLayout(orientation=app.services.settings.orientation)
         self.board = self.table.board
         self.board.target = ModeTarget(game, Place)
@@ -185,6 +196,7 @@ class SolitaireScreen(Screen):
         status = game.status()
         with store.batch():
             store.add_score(score_key(game.rules.value, game.aim.value), time.strftime("%Y-%m-%d"), game.score)
+            self.best = solo_players.keep_best(self.app, score_key(game.rules.value, game.aim.value), game.score)
             store.add_record(KIND, game.to_json())
             store.clear_current()
             if status.won:
@@ -213,10 +225,12 @@ class SolitaireScreen(Screen):
         view.show(game.board)
         scores = self.app.services.store.high_scores(score_key(game.rules.value, game.aim.value), 3)
         notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
+        if self.best is not None and self.best.text(solo_players.show_score):
+            notes.insert(0, self.best.text(solo_players.show_score))
         notes.insert(0, _("Longest red line: {line} · longest red loop: {loop}", line=status.line, loop=status.loop))
         self.app.show(ResultsScreen(
             KIND, title=_("You did it!") if status.won else _("Game over"), headline=headline,
-            standings=[Standing(1 if status.won else None, _("You"), theme.LINK["R"],
+            standings=[Standing(1 if status.won else None, self.best.name if self.best else _("You"), theme.LINK["R"],
                                 _("score: {score}", score=game.score))],
             stage=view, replay=BoardReplay(view, game.board.placements()), notes=notes, celebrate=status.won,
             on_again=lambda: start(self.app, game.rules.value, game.aim.value, from_learn=self.from_learn),

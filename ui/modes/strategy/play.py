@@ -1307,12 +1307,15 @@ class StrategyScreen(Screen):
             return
         self._ended = True
         store = self.app.services.store
+        # one transaction: after a power cut either all of it is kept, or none and the journal
+        # resumes the finished game, whose end comes again: its record, rating and tournament
+        # result each count once
         with store.batch():
             record_id = store.add_record(self.game.KIND, finished_record(self.game))
             store.clear_current()
-        people = seated(self.app, self.game)
-        rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
-        in_tournament = report(self.app, self.game)
+            people = seated(self.app, self.game)
+            rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
+            in_tournament = report(self.app, self.game)
         clocks = self.clocks.clocks if self.clocks is not None else None
         if self.clocks is not None:
             self.clocks.forget()
