@@ -58,6 +58,8 @@ def hand_depth(width: float, height: float) -> float:
 
 ROW_DEPTH = 0.62
 """Each extra row of tiles deepens a hand by this share of a one-row hand's depth."""
+_ROW_HEIGHT = 2 * 1.02 / 0.94
+"""A row of tiles' share of a hand's depth, in circumradii (as :class:`HandView` lays them)."""
 
 
 def seat_boxes(
@@ -67,12 +69,15 @@ def seat_boxes(
     orientation: Literal["flat", "upright"] = "flat",
     hand_tiles: int = 6,
     rows: int = 1,
+    min_radius: float = 0.0,
 ) -> tuple[list[SeatBox], tuple[float, float, float, float]]:
     """The hands' boxes, in seating order (clockwise seen from above, starting at the bottom), and
-    the rectangle (x, y, w, h) left free for the board. ``rows``: rows of tiles a hand wraps into."""
+    the rectangle (x, y, w, h) left free for the board. ``rows``: rows of tiles a hand wraps into;
+    a hand is deep enough for its rows of tiles of circumradius ``min_radius`` (a fingertip's: on a
+    dense panel, such as the 7" portrait one, a big deal's rows need more than their share)."""
     one_row = hand_depth(width, height)
     factor = 1 + ROW_DEPTH * (rows - 1)
-    depth = one_row * factor
+    depth = max(one_row * factor, rows * min_radius * _ROW_HEIGHT)
     radius = one_row / 2.15
     wanted = math.ceil(hand_tiles / rows) * SQRT3 * radius * 1.1
     if players <= 0:
@@ -483,7 +488,8 @@ class TableLayout(FloatLayout):
         most = max(max((len(h.tiles) for h in self.hands), default=6), 6)
         best: tuple[float, int, list[SeatBox], tuple[float, float, float, float]] | None = None
         for rows in range(1, max(int(self.hand_rows), 1) + 1):
-            boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, most, rows)
+            boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, most, rows,
+                                     theme.min_tile_radius())
             radius = min((_tile_radius(box, most, rows) for box in boxes), default=0.0)
             if best is None or radius > best[0] * 1.15:  # another row only for clearly larger tiles
                 best = (radius, rows, boxes, free)
