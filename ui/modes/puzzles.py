@@ -16,7 +16,7 @@ from engine.solo.catalogue import PUZZLES
 from engine.solo.rotation import GREAT_PYRAMID_ROWS, ROWS
 
 from .. import theme
-from ..i18n import N_, _
+from ..i18n import N_, _, n_
 from ..widgets import TButton, TLabel, panel_background
 from . import family_screen
 from . import solo_four
@@ -111,13 +111,14 @@ class PuzzlesScreen(Screen):
         for half in (BOOKLET[:3], BOOKLET[3:]):
             row = self._row(ROW)
             for name in half:
-                subtitle = _("{count} tiles", count=len(PUZZLES[name].tiles)) + " · " + _(WHAT[name])
+                count = len(PUZZLES[name].tiles)
+                subtitle = n_("{count} tile", "{count} tiles", count, count=count) + " · " + _(WHAT[name])
                 row.add_widget(entry(name, TITLES[name], subtitle, lambda n=name: open_puzzle(self.app, n)))
         self._section(N_("Turn the tiles (the pyramids)"),
                       lambda: show_rotation_howto(self.app, then=lambda: open_puzzles(self.app)))
         row = self._row(ROW)
         for rows in ROWS:
-            tiles = _("{count} tiles", count=rows * (rows + 1) // 2)
+            tiles = n_("{count} tile", "{count} tiles", rows * (rows + 1) // 2, count=rows * (rows + 1) // 2)
             opener = (lambda r=rows: open_rotation(self.app, r))
             if rows == GREAT_PYRAMID_ROWS:
                 button = entry(rotation_key(rows), N_("Great Pyramid"), tiles, opener)
