@@ -441,7 +441,7 @@ class TableLayout(FloatLayout):
         if 0 <= seat < len(self._tags) and self._tag_texts[seat] != (text, rgba):
             self._tag_texts[seat] = (text, rgba)
             if seat < len(self.boxes) and not self.news:
-                self._tags[seat].show(text, self._placed(self.boxes[seat]), rgba)
+                self._tags[seat].show(text, self._beyond_raised(seat), rgba)
 
     def announce(self, text: str) -> None:
         """Table-wide news ("Red starts", "Player 2 is out"), given once and read from every side:
@@ -453,29 +453,36 @@ class TableLayout(FloatLayout):
 
     def _show_tags(self) -> None:
         """Each labelled seat's tag: the news while there is some, else its own text."""
-        for tag, (text, rgba), box in zip(self._tags, self._tag_texts, self.boxes):
+        for seat, (tag, (text, rgba)) in enumerate(zip(self._tags, self._tag_texts)):
+            if seat >= len(self.boxes):
+                break
             if self.news and text:
-                tag.show(self.news, self._placed(box), news=True)
+                tag.show(self.news, self._beyond_raised(seat), news=True)
             else:
-                tag.show(text, self._placed(box), rgba)
+                tag.show(text, self._beyond_raised(seat), rgba)
 
     def tell(self, seat: int, text: str, good: bool = False) -> None:
         """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
         says lies at that seat's inner edge), over none of the cells the board marks (a refusal
         points at them) where it can."""
         if 0 <= seat < len(self._banners):
-            box = self._placed(self.boxes[seat])
             clear = [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)
                      for w in self.keep_clear if w.opacity > 0 and w.parent is not None]
             r = self.board.size_px
             clear += [(x - r, y - r, 2 * r, 2 * r)
                       for x, y in (self.board.window_cell_centre(cell) for cell in self.board.highlighted)]
-            self._banners[seat].say(text, box._replace(depth=box.depth + 2 * self.raised.get(seat, 0.0)), good,
+            self._banners[seat].say(text, self._beyond_raised(seat), good,
                                     tuple(self.board.fit_area) if self.board.fit_area else None, clear)
 
     def _placed(self, box: SeatBox) -> SeatBox:
         """``box`` in the coordinates of this layout's parent (boxes are relative to the layout)."""
         return box._replace(cx=self.x + box.cx, cy=self.y + box.cy)
+
+    def _beyond_raised(self, seat: int) -> SeatBox:
+        """``seat``'s box placed (:meth:`_placed`), deepened by what :attr:`raised` says lies at
+        its inner edge: what is shown at that edge (tag, messages) lies beyond it."""
+        box = self._placed(self.boxes[seat])
+        return box._replace(depth=box.depth + 2 * self.raised.get(seat, 0.0))
 
     def refresh_hints(self) -> None:
         """Mark, in every hand, the tiles that fit a forced space."""
