@@ -116,16 +116,19 @@ class PuzzlesScreen(Screen):
                 row.add_widget(entry(name, TITLES[name], subtitle, lambda n=name: open_puzzle(self.app, n)))
         self._section(N_("Turn the tiles (the pyramids)"),
                       lambda: show_rotation_howto(self.app, then=lambda: open_puzzles(self.app)))
-        row = self._row(ROW)
-        for rows in ROWS:
-            tiles = n_("{count} tile", "{count} tiles", rows * (rows + 1) // 2, count=rows * (rows + 1) // 2)
-            opener = (lambda r=rows: open_rotation(self.app, r))
-            if rows == GREAT_PYRAMID_ROWS:
-                button = entry(rotation_key(rows), N_("Great Pyramid"), tiles, opener)
-                button.size_hint_x = 1.5
-            else:
-                button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.8, values={"rows": rows})
-            row.add_widget(button)
+        pyramids = list(ROWS)
+        for part in (pyramids[:4], pyramids[4:]) if theme.portrait() else (pyramids,):  # narrow: two rows
+            row = self._row(ROW)
+            for rows in part:
+                tiles = n_("{count} tile", "{count} tiles", rows * (rows + 1) // 2, count=rows * (rows + 1) // 2)
+                opener = (lambda r=rows: open_rotation(self.app, r))
+                if rows == GREAT_PYRAMID_ROWS:
+                    button = entry(rotation_key(rows), N_("Great Pyramid"), tiles, opener)
+                    button.size_hint_x = 1.5
+                else:
+                    button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.8,
+                                   values={"rows": rows})
+                row.add_widget(button)
         four = four_entries(store)
         if four:
             self._section(N_("All 56 tiles"), None)
