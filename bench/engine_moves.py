@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.playout import playout  # noqa: E402
+from engine.strategy.playout import playout  # noqa: E402
 from engine.tiles import ALL_NUMBERS  # noqa: E402
 
 

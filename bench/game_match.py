@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.match import match  # noqa: E402
+from engine.strategy.match import match  # noqa: E402
 
 BARS = (("club", "beginner", 0.80), ("expert", "club", 0.65))
 

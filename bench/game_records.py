@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import StrategyGame  # noqa: E402
-from engine.record import replay  # noqa: E402
+from engine.strategy.game import StrategyGame  # noqa: E402
+from engine.strategy.record import replay  # noqa: E402
 
 SETUPS = [
     dict(players=2, robots=["beginner", "club"]),

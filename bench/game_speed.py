@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import StrategyGame  # noqa: E402
-from engine.robots import LEVELS, make_robot  # noqa: E402
+from engine.strategy.game import StrategyGame  # noqa: E402
+from engine.strategy.robots import LEVELS, make_robot  # noqa: E402
 
 
 def positions(games: int) -> list[StrategyGame]:

@@ -38,7 +38,8 @@ def child(size: tuple[int, int], out: Path) -> dict[str, Any]:
     from ui.app import KioskApp
     from ui.hexes import SQRT3
     from ui.memory import memory_services
-    from ui.modes import family, gobbles
+    from ui.modes.gobble import gobbles
+    from ui.modes import family
 
     services = memory_services()
     app = KioskApp(services, kiosk=True, simulated_panel=False)

@@ -1,10 +1,10 @@
 """Benchmark: tune the master by matches of a variant against a partner, with 95 % intervals.
 
 A variant is the master's settings as ``key=value`` pairs (``iterations``, ``widen``,
-``exploration``, ``batch``, ``horizon``: engine.robots.master's arguments);
+``exploration``, ``batch``, ``horizon``: engine.strategy.robots.master's arguments);
 the partner is ``expert``, ``club`` or ``sparring`` (bench/sparring_robot.py through the external
 protocol, so the master is not tuned to one opponent). Games are 2-player blocks of one bag played
-both ways (duplicate play, as engine.match), each block from its own seed, spread over ``--workers``
+both ways (duplicate play, as engine.strategy.match), each block from its own seed, spread over ``--workers``
 processes (at most 2 on the shared machine). Every block is appended to ``--out`` as it ends, so
 runs pool and resume; ``--minutes`` stops starting new blocks after that long. The summary per
 (variant, partner): games, the master's wins, draws and share of points with a Wilson 95 %
@@ -30,9 +30,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.game import StrategyGame  # noqa: E402
-from engine.robots import Robot, make_robot  # noqa: E402
-from engine.robots.master import Master  # noqa: E402
+from engine.strategy.game import StrategyGame  # noqa: E402
+from engine.strategy.robots import Robot, make_robot  # noqa: E402
+from engine.strategy.robots.master import Master  # noqa: E402
 
 SPARRING = f"cmd:{sys.executable} {ROOT / 'bench' / 'sparring_robot.py'}"
 
@@ -66,7 +66,7 @@ class Timed:
 
 def block(variant: str, partner: str, seed: int) -> dict[str, Any]:
     """One bag played both ways: the master's points (1 a win, 1/2 a draw) and score margins."""
-    from engine.match import play_game
+    from engine.strategy.match import play_game
 
     mine = Timed(master(parse(variant)))
     other = make_robot(SPARRING if partner == "sparring" else partner, 1000.0, 60.0)

@@ -1,5 +1,5 @@
 """Benchmark: matches between every pair of robots, with 95 % confidence intervals and an
-Elo-like ladder, measured with the match command's own code (engine.match).
+Elo-like ladder, measured with the match command's own code (engine.strategy.match).
 
 Games come in blocks of one bag played both ways (duplicate play); every block is appended to a
 JSON-lines file as soon as it ends, so a long run can be stopped and resumed, and several runs
@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.match import match  # noqa: E402
+from engine.strategy.match import match  # noqa: E402
 
 
 def play(robots: list[str], blocks: int, seed: int, out: Path, players: int, doubles: bool, budget: float) -> None:

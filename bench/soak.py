@@ -232,12 +232,15 @@ class Kiosk:
         """A game of ``family`` by robots, to its end."""
         from kivy.clock import Clock
 
-        from engine.game import StrategyGame
+        from engine.strategy.game import StrategyGame
         from engine.gobble.gobbles import Gobbles, Level, Player
         from engine.tanagra.game import Game as TanagraGame
         from engine.tanagra.rules import Options
-        from ui.modes import gobble_solo, solitaire, strategy_play, tanagra
-        from ui.modes.gobbles import GobblesScreen
+        from ui.modes.gobble import solo as gobble_solo
+        from ui.modes.solo import solitaire
+        from ui.modes.strategy import play as strategy_play
+        from ui.modes.tanagra.play import play as tanagra
+        from ui.modes.gobble.gobbles import GobblesScreen
 
         app, rng = self.app, self.rng
         seed = rng.randrange(1 << 30)

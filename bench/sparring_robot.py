@@ -1,6 +1,6 @@
-"""A sparring robot for the ladder, written apart from engine.robots from the booklets' strategy
+"""A sparring robot for the ladder, written apart from engine.strategy.robots from the booklets' strategy
 chapter: a static evaluation of each colour's potential and a one-reply check. It speaks the
-external robot protocol (engine.protocol) on stdin/stdout, so it plays like any outside program:
+external robot protocol (engine.strategy.protocol) on stdin/stdout, so it plays like any outside program:
 
     python -m engine match --robots master,"cmd:python bench/sparring_robot.py" --games 20 --seed 1
 

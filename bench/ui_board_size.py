@@ -36,11 +36,11 @@ def main() -> int:
     Config.set("graphics", "height", str(height))
     from kivy.clock import Clock
 
-    from engine.game import StrategyGame
-    from engine.robots import make_robot
+    from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import make_robot
     from ui.app import KioskApp
     from ui.memory import memory_services
-    from ui.modes import strategy_play
+    from ui.modes.strategy import play as strategy_play
 
     services = memory_services()
     app = KioskApp(services, kiosk=True, simulated_panel=False)

@@ -35,7 +35,7 @@ def child(size: tuple[int, int], placements: int, idle_seconds: float, started: 
     from kivy.clock import Clock
     from kivy.uix.screenmanager import Screen
 
-    from engine.playout import playout
+    from engine.strategy.playout import playout
     from ui.app import KioskApp
     from ui.board import HandView
     from ui.memory import memory_services

@@ -190,7 +190,9 @@ def mode_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
 strategy game's are :func:`strategy_shots`)."""
     from engine.tanagra.game import Game
     from engine.tanagra.rules import Options
-    from ui.modes import family, gobble_common as gc, gobble_solo, tanagra
+    from ui.modes.gobble import common as gc, solo as gobble_solo
+    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes import family
 
     # ---- Gobble solo
     services.store.add_score("gobble-solo", "2025-11-01", 49)
@@ -302,7 +304,8 @@ def gobbles_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
 the gift card, the news of a player out, the zoom controls, the results' replay."""
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
-    from ui.modes import family, gobble_common as gc, gobbles
+    from ui.modes.gobble import common as gc, gobbles
+    from ui.modes import family
 
     app.open_family(family("gobbles"))
     yield 0.1
@@ -386,8 +389,9 @@ def solo_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     a pyramid, the Great Pyramid, Solitaire (both rules), a celebration, the how-to animations."""
     from engine.board import Placement as P
     from engine.solo.solitaire import Solitaire
-    from ui.modes import family, solitaire, solo_four, solo_puzzle, solo_rotation
-    from ui.modes.solo_common import record_solved, record_time
+    from ui.modes.solo import solitaire, four as solo_four, puzzle as solo_puzzle, rotation as solo_rotation
+    from ui.modes import family
+    from ui.modes.solo.common import record_solved, record_time
 
     store = services.store
     for name in ("discovery-3", "discovery-4", "discovery-5", "rainbow-green", "junior", "rotation-4"):
@@ -510,7 +514,7 @@ def four_shots(app: Any, shot: Any) -> Iterator[float]:
     the how to play."""
     from engine.four import best_known
     from engine.modes import Refused
-    from ui.modes import solo_four
+    from ui.modes.solo import four as solo_four
 
     screen = solo_four.open_four(app, "lines")
     four = screen.four
@@ -545,7 +549,7 @@ def four_shots(app: Any, shot: Any) -> Iterator[float]:
 
 def _strategy_game(players: int, moves: int, seed: int, **options: Any) -> Any:
     """A strategy game ``moves`` placements in, played by club robots, then handed to people."""
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
 
     game = StrategyGame.new(players, "RYGB"[: 2 if options.get("doubles") else players], ["club"] * players,
                             seed=seed, **options)
@@ -560,9 +564,9 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     """Tantrix, the strategy game: setup (Doubles too), how to play, the table flat with 2, 3 and 4
     players and upright, a refused drop, a forced fill, the review, the endgame, the real bag, a
     robot taking a seat over, the results with the winning line, and the replay."""
-    from engine.game import StrategyGame
-    from ui.modes import strategy_clock, strategy_play, tantrix
-    from ui.modes.strategy_results import show_results
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import clock as strategy_clock, play as strategy_play, setup as tantrix
+    from ui.modes.strategy.results import show_results
     from ui.services import TileScanned
 
     def open_game(game: Any) -> Any:
@@ -670,10 +674,10 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     yield 0.2
     shot("60-tantrix-takeover")
     # the coach's card: the master's suggestion and why, in English and in Polish (the longest)
-    from engine.robots.coach import advise
-    from engine.robots.master import Master
+    from engine.strategy.robots.coach import advise
+    from engine.strategy.robots.master import Master
     from ui.i18n import i18n
-    from ui.modes.strategy_coach import CoachCard
+    from ui.modes.strategy.coach import CoachCard
 
     game = _strategy_game(2, 20, seed=6)
     screen = open_game(game)
@@ -714,7 +718,7 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
 
 def _finished_game(players: int, seed: int) -> Any:
     """A strategy game played to its end by beginner robots, then seated by people."""
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
 
     game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
     while not game.finished:
@@ -733,7 +737,7 @@ def ending_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     """The strategy game's endings: the winning line traced (2 players; 4 players with a loop; a
     draw), another colour's line picked, and the review: the first step, a forced fill, auto-play;
     last, the staff statistics (after them, as the records they add stay in the store)."""
-    from ui.modes.strategy_results import show_results
+    from ui.modes.strategy.results import show_results
 
     results = show_results(app, _finished_game(2, 2), again=lambda: None)
     yield 0.9
@@ -792,7 +796,7 @@ class _BoardRules:
 def _table(app: Any, players: int, orientation: str) -> tuple[Any, Any, list[Any]]:
     from kivy.uix.screenmanager import Screen
 
-    from engine.playout import playout
+    from engine.strategy.playout import playout
     from ui.board import HandView
     from ui.table import TableLayout
 

@@ -80,7 +80,7 @@ def kiosk_child(directory: Path, seconds: float, size: tuple[int, int]) -> dict:
 
 
 def run_kiosk(directory: Path, seconds: float, size: str) -> dict:
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
     from engine.modes import save
     from firmware.store import SqliteStore
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
 from .board import Board, PositionError
-from .playout import playout
+from .strategy.playout import playout
 from .tiles import ALL_NUMBERS, COLOURS, TILES
 
 class CliError(Exception):
@@ -165,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("demo", _demo, "one random legal game of all 56 tiles, its position and analysis").add_argument(
         "--seed", type=int, default=None
     )
-    from . import game_cli, solve_cli  # they import this module's CliError: imported here, not above
+    from . import solve_cli
+    from .strategy import cli as game_cli  # they import this module's CliError: imported here, not above
     from .gobble import cli as gobble_cli
 
     for module in (game_cli, gobble_cli, solve_cli):

@@ -1,7 +1,7 @@
 """A finished game in a few hundred characters: what the QR code at the end of a game holds, and
 what the replay page (``replay/index.html``) reads back.
 
-A full record (``engine.record``) is several kilobytes, far beyond one QR code a phone reads at arm's
+A full record (``engine.strategy.record``) is several kilobytes, far beyond one QR code a phone reads at arm's
 length, but to *show* a game a page needs only the seats' colours, the placements in order and the
 final scores. Those are packed as bits and written in base64url (RFC 4648, no padding), so the
 longest possible game, every one of the 56 tiles placed, stays under 250 characters:

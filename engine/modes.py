@@ -20,7 +20,7 @@ __all__ = ["Mode", "Play", "Refused", "register", "restore", "save"]
 
 class Play(StrEnum):
     """Rule codes every mode may refuse with (a family's own codes live with it: the strategy game's
-    in :mod:`engine.game`, the solo modes' in :mod:`engine.solo`, Gobble's in
+    in :mod:`engine.strategy.game`, the solo modes' in :mod:`engine.solo`, Gobble's in
     :mod:`engine.gobble.rules`, Four lines' in :mod:`engine.four`, Tanagra's in
     :mod:`engine.tanagra.rules`; the board's placement rules are :class:`engine.board.Rule`)."""
 
@@ -89,7 +89,8 @@ def restore(data: dict[str, Any]) -> Mode:
 def _load_modes() -> None:
     """Import every module that defines a mode: each registers its classes as it is imported (here,
     not at the top, because they import this module)."""
-    from . import four, game  # noqa: F401
+    from . import four  # noqa: F401
+    from .strategy import game  # noqa: F401
     from .gobble import gobbles, solo as gobble_solo  # noqa: F401
     from .solo import puzzle, rotation, solitaire  # noqa: F401
     from .tanagra import game as tanagra_game  # noqa: F401

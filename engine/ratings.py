@@ -91,7 +91,7 @@ def ranks_from_scores(scores: Sequence[int], winner: int | None) -> tuple[int, .
 
 
 def outcome_of_record(game: str, record: Mapping[str, Any], people: Sequence[str | None]) -> Outcome | None:
-    """The outcome of a finished strategy game's record (``engine.record``): one side per colour
+    """The outcome of a finished strategy game's record (``engine.strategy.record``): one side per colour
     (partners share one in Doubles), placed by the result. ``people[i]`` is the player id at seat
     ``i`` or None for a guest; a seat a robot plays at the end counts as that robot. None when the
     record has no result."""

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from engine.robots import configure as configure_robots
+from engine.strategy.robots import configure as configure_robots
 
 from .config import config_path, load_config
 from .logs import setup_logging

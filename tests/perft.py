@@ -21,7 +21,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 import tantrix_reference as ref  # noqa: E402
 from engine.board import Board, Status  # noqa: E402
-from engine.playout import playout  # noqa: E402
+from engine.strategy.playout import playout  # noqa: E402
 from engine.tiles import ALL_NUMBERS  # noqa: E402
 
 TABLE = HERE / "perft.json"

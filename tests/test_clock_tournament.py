@@ -8,10 +8,10 @@ import random
 import pytest
 
 from engine.clock import Clocks, penalised_scores
-from engine.game import StrategyGame
+from engine.strategy.game import StrategyGame
 from engine.modes import Refused
 from engine.ratings import outcome_of_record
-from engine.record import replay
+from engine.strategy.record import replay
 from engine.tournament import Game, Tournament
 
 # ------------------------------------------------------------------------------------ clocks

@@ -10,7 +10,7 @@ import pytest
 from ui_harness import run_scenario
 
 from engine.compact import Compact, decode, encode, of_record
-from engine.game import StrategyGame
+from engine.strategy.game import StrategyGame
 
 
 def _finished(**setup):
@@ -87,8 +87,8 @@ def scenario_results_take_home(app):
     import zxingcpp
     from ui_harness import Pixels, tap
 
-    from engine.robots import make_robot
-    from ui.modes.strategy_results import show_results
+    from engine.strategy.robots import make_robot
+    from ui.modes.strategy.results import show_results
     from ui.qr import TakeHome
 
     game = StrategyGame.new(3, robots=["club", "beginner", "club"], seed=6)

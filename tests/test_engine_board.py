@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import tantrix_reference as ref
 from engine.board import Board, IllegalPlacement, Placement, PositionError, Rule
-from engine.playout import playout
+from engine.strategy.playout import playout
 from engine.tiles import ALL_NUMBERS, COLOURS, FACES
 
 

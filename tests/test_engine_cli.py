@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tantrix_reference as ref
-from engine.playout import playout
+from engine.strategy.playout import playout
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from engine.cli import main
 from engine.tanagra import cli as tanagra_cli
-from engine.game import StrategyGame
-from engine.match import play_game
-from engine.robots import make_robot
+from engine.strategy.game import StrategyGame
+from engine.strategy.match import play_game
+from engine.strategy.robots import make_robot
 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

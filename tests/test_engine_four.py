@@ -23,7 +23,7 @@ from engine.modes import Refused, restore, save
 from engine import optimise as optimise_module
 from engine.optimise import _SCANS, _clean, _decisions, _fitted, beam_search, greedy_arrangement, optimise
 from engine.polish import polish
-from engine.playout import playout
+from engine.strategy.playout import playout
 from engine.tiles import ALL_NUMBERS, COLOURS, FACES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@
 A finished game writes its record, its statistics (counters, scores, solved puzzles) and clears the
 journal of the game in progress. Each family's ending below is the sequence of store calls its
 screen makes (``ui/modes/*``: ``finish`` or ``show_solved``), with the shared helpers of
-``ui.modes.solo_common`` called for real. For every statement the store sends to SQLite during that
+``ui.modes.solo.common`` called for real. For every statement the store sends to SQLite during that
 ending, a forked child is killed (``os._exit``, no clean-up, as a power cut) just before it; one more
 run is killed right after the ending. The parent then starts again as the kiosk does: if a game is
 still journaled it is resumed and ended again. Whatever the crash point, every count must be exactly
@@ -19,7 +19,7 @@ from typing import Any, Callable
 import pytest
 
 from firmware.store import SqliteStore
-from ui.modes.solo_common import record_solitaire_won, record_solved, record_time, solved_puzzles
+from ui.modes.solo.common import record_solitaire_won, record_solved, record_time, solved_puzzles
 
 Ending = Callable[[SqliteStore], None]
 FINISHED = {"kind": "test-finished", "state": {"over": True}}

@@ -25,7 +25,7 @@ KILLS = 51
 PLAYER = r"""
 import hashlib, json, random, sys
 from engine import modes
-from engine.game import StrategyGame
+from engine.strategy.game import StrategyGame
 from engine.gobble.solo import GobbleSolo
 from engine.solo.puzzle import PickUp, PuzzlePlay
 from engine.tanagra.game import Game as Tanagra

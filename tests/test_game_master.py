@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from engine.game import FILL_STEPS, StrategyGame
-from engine.robots import make_robot
-from engine.robots.club import perspective, ranked
-from engine.robots.coach import REASONS, advise
-from engine.robots.master import Master
+from engine.strategy.game import FILL_STEPS, StrategyGame
+from engine.strategy.robots import make_robot
+from engine.strategy.robots.club import perspective, ranked
+from engine.strategy.robots.coach import REASONS, advise
+from engine.strategy.robots.master import Master
 
 
 @pytest.mark.parametrize("setup", [
@@ -124,8 +124,8 @@ def small_own_loops(club, seeds) -> int:
 
 
 def test_the_club_closes_fewer_small_loops_of_its_own_than_without_the_booklets_warning():
-    from engine.robots.club import Club
-    from engine.robots.evaluation import Weights
+    from engine.strategy.robots.club import Club
+    from engine.strategy.robots.evaluation import Weights
 
     careless = small_own_loops(Club(Weights(small_loop=0.0)), range(1, 9))
     careful = small_own_loops(Club(), range(1, 9))

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from engine.board import Placement
-from engine.game import StrategyGame
-from engine.match import match
-from engine.protocol import PROTOCOL, ExternalRobot, RobotError, Session, move_message
+from engine.strategy.game import StrategyGame
+from engine.strategy.match import match
+from engine.strategy.protocol import PROTOCOL, ExternalRobot, RobotError, Session, move_message
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_robot.py'}"

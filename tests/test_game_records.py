@@ -9,8 +9,8 @@ import json
 import pytest
 
 from engine.board import Board, Placement
-from engine.game import StrategyGame
-from engine.record import RecordError, replay
+from engine.strategy.game import StrategyGame
+from engine.strategy.record import RecordError, replay
 
 
 def finish(game: StrategyGame, order: list[int] | None = None) -> StrategyGame:

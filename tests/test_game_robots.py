@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from engine.game import StrategyGame
-from engine.robots import LEVELS, make_robot
-from engine.robots.club import evaluator
-from engine.robots.evaluation import ColourAnalysis, Evaluator
-from engine.robots.expert import Expert
+from engine.strategy.game import StrategyGame
+from engine.strategy.robots import LEVELS, make_robot
+from engine.strategy.robots.club import evaluator
+from engine.strategy.robots.evaluation import ColourAnalysis, Evaluator
+from engine.strategy.robots.expert import Expert
 from engine.tiles import FACES
 
 

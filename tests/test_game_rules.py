@@ -13,7 +13,7 @@ import pytest
 
 import tantrix_reference as ref
 from engine.board import Board, Placement
-from engine.game import EndRule, Phase, Step, StrategyGame
+from engine.strategy.game import EndRule, Phase, Step, StrategyGame
 from engine.modes import Refused, restore, save
 from engine.tiles import ALL_NUMBERS
 
@@ -330,7 +330,7 @@ def test_a_saved_game_restores_through_the_mode_registry():
 
 def test_no_saved_game_or_record_ever_starts_a_program(tmp_path):
     from engine.modes import restore, save
-    from engine.record import replay
+    from engine.strategy.record import replay
 
     planted = tmp_path / "planted"
     command = f"cmd:touch {planted}"

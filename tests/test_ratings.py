@@ -76,7 +76,7 @@ def test_an_outcome_without_two_sides_or_a_place_each_is_refused():
 
 
 def _finished(**setup):
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
 
     game = StrategyGame.new(**setup)
     while not game.finished:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.compact import decode, encode, of_record
-from engine.game import StrategyGame
+from engine.strategy.game import StrategyGame
 from engine.tiles import TILES
 
 PAGE = Path(__file__).resolve().parent.parent / "replay" / "index.html"

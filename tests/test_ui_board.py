@@ -11,7 +11,7 @@ import random
 
 from engine.board import Board, Placement
 from engine.modes import Refused
-from engine.playout import playout
+from engine.strategy.playout import playout
 from engine.tiles import FACES
 from ui_harness import Pixels, drag, labels, near, run_scenario, tap
 

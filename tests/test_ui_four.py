@@ -156,7 +156,7 @@ def test_four_loops_resume_after_a_power_cut():
 
 def test_the_four_how_to_play_shows_legal_play():
     from engine.four import FourLines
-    from ui.modes import solo_four
+    from ui.modes.solo import four as solo_four
 
     four = FourLines()
     for p in solo_four.HOWTO_TILES:

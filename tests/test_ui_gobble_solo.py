@@ -35,7 +35,7 @@ def play_by_touch(screen, placement, taps=True):
 def scenario_play(app):
     from engine.modes import restore
     from ui.i18n import _
-    from ui.modes import gobble_common as gc, gobble_solo
+    from ui.modes.gobble import common as gc, solo as gobble_solo
     from ui.refusals import RULE_MESSAGES
     from ui.services import BagButtonPressed
 
@@ -151,7 +151,7 @@ def scenario_resume(app):
 def _prepare_resume(services):
     from engine.gobble.solo import Discard, GobbleSolo, Place
     from engine.modes import save
-    from ui.modes import gobble_common as gc
+    from ui.modes.gobble import common as gc
 
     order = [p.tile for p in (*gc.OPENING, *gc.BUILD)] + [gc.NOWHERE, gc.GOBBLE.tile, *ORDER_TAIL]
     game = GobbleSolo.start(seed=1, order=order)
@@ -174,7 +174,7 @@ def test_the_how_to_play_script_shows_legal_play():
     tile, the discard fits nowhere, the gobble fills a space with three neighbours."""
     from engine.board import Board
     from engine.gobble import rules
-    from ui.modes import gobble_common as gc
+    from ui.modes.gobble import common as gc
 
     board = Board()
     for placement in (*gc.OPENING, *gc.BUILD):

@@ -12,7 +12,7 @@ from ui_harness import drag, labels, run_scenario, tap, touch_at, until
 
 def _game(hands, play_on=True, robot=True):
     from engine.gobble.gobbles import Gobbles, Level, Player
-    from ui.modes import gobble_common as gc
+    from ui.modes.gobble import common as gc
 
     players = [Player("Player 1"), Player("Player 2")] + ([Player("Robot 3", Level.EXPERT)] if robot else [])
     return Gobbles(players, gc.OPENING, hands, play_on=play_on)
@@ -68,7 +68,7 @@ def scenario_race(app):
     from engine.gobble.table import ManualClock
     from engine.modes import restore
     from ui.i18n import _, n_
-    from ui.modes import gobble_common as gc, gobbles
+    from ui.modes.gobble import common as gc, gobbles
     from ui.refusals import RULE_MESSAGES
 
     robot_tiles = [5, 7, 13, 14, 19]
@@ -158,7 +158,7 @@ def test_two_fingers_at_once_gift_by_touch_and_a_robot_on_the_clock():
 def scenario_end(app):
     from engine.gobble.table import ManualClock
     from ui.i18n import _
-    from ui.modes import gobble_common as gc, gobbles
+    from ui.modes.gobble import common as gc, gobbles
 
     game = _game([[36], [40]], play_on=False, robot=False)
     screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
@@ -205,7 +205,7 @@ def test_the_end_gives_places_and_a_replay():
 def test_the_how_to_play_script_races_legally():
     from engine.board import Board
     from engine.gobble import rules
-    from ui.modes import gobble_common as gc
+    from ui.modes.gobble import common as gc
 
     board = Board()
     for placement in (*gc.OPENING, *gc.BUILD, gc.RACE[0]):
@@ -218,7 +218,7 @@ def test_the_how_to_play_script_races_legally():
 def _prepare_resume(services):
     from engine.gobble.table import GobblesTable, ManualClock
     from engine.modes import save
-    from ui.modes import gobble_common as gc
+    from ui.modes.gobble import common as gc
 
     clock = ManualClock()
     table = GobblesTable(_game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]]), clock=clock)
@@ -234,7 +234,7 @@ def scenario_resume(app):
     """A race journaled with a gift pending comes back where it stood: the clock goes on from the
     recorded time, so the countdown is not reset and the robots plan afresh."""
     from ui.i18n import _
-    from ui.modes import gobbles
+    from ui.modes.gobble import gobbles
 
     yield 0.2
     assert app.manager.current == "resume"
@@ -264,7 +264,7 @@ def scenario_fingers(app):
     never moves under a dragging finger and refits once it lifts."""
     from engine.gobble.table import ManualClock
     from ui.i18n import _
-    from ui.modes import gobble_common as gc, gobbles
+    from ui.modes.gobble import common as gc, gobbles
     from ui.refusals import RULE_MESSAGES
 
     game = _game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]])
@@ -337,7 +337,7 @@ def scenario_room(app):
     from engine.gobble.table import ManualClock
     from ui import theme
     from ui.hexes import SQRT3
-    from ui.modes import gobbles
+    from ui.modes.gobble import gobbles
 
     game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
     screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
@@ -376,7 +376,7 @@ def test_a_robot_edge_is_thin_and_board_tiles_stay_big_at_800x480():
 
 def test_the_view_focus_keeps_tiles_big_and_shows_where_people_can_play():
     from ui.hexes import centre
-    from ui.modes.gobbles import focus
+    from ui.modes.gobble.gobbles import focus
 
     cells = [(q, r) for q in range(-6, 7) for r in range(-6, 7) if abs(q + r) <= 6]  # a board 13 cells across
     spaces = [(7, -3), (-7, 3), (0, 7)]
@@ -392,7 +392,7 @@ def test_the_view_focus_keeps_tiles_big_and_shows_where_people_can_play():
 
 def test_the_ending_names_who_it_is_about():
     from engine.gobble.gobbles import Gobbles
-    from ui.modes import gobble_common as gc, gobbles
+    from ui.modes.gobble import common as gc, gobbles
 
     game = Gobbles(["Player 1", "Player 2"], gc.OPENING, [[36], [40]])
     game.claim(0, gc.BUILD[0], 10)
@@ -418,7 +418,7 @@ def scenario_controls(app):
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
     from ui import theme
-    from ui.modes import gobbles
+    from ui.modes.gobble import gobbles
 
     game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
     screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
@@ -484,7 +484,7 @@ def scenario_gift_at_a_small_table(app):
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
     from ui import theme
-    from ui.modes import gobble_common as gc, gobbles
+    from ui.modes.gobble import common as gc, gobbles
 
     players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
                Player("Robot 5", Level.BEGINNER)]
@@ -535,7 +535,7 @@ def scenario_portrait_strips(app):
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
     from ui import theme
-    from ui.modes import gobbles
+    from ui.modes.gobble import gobbles
 
     people = [Player(f"Player {i + 1}") if i % 2 == 0 else Player(f"Robot {i + 1}", Level.EXPERT) for i in range(6)]
     screen = gobbles.GobblesScreen(app, Gobbles.deal(people, seed=3), clock=ManualClock())

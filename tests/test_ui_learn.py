@@ -64,7 +64,7 @@ def scenario_discovery(app):
     yield 0.1
     yield from tap(path.play_button)
     yield until(lambda: app.manager.current_screen is not path)
-    from ui.modes.strategy_play import StrategyScreen
+    from ui.modes.strategy.play import StrategyScreen
 
     screen = app.manager.current_screen
     assert isinstance(screen, StrategyScreen) and screen.learning
@@ -78,8 +78,8 @@ def test_discovery_solved_by_touch_ticks_the_learn_path():
 
 
 def test_the_path_knows_the_next_step():
-    from ui.modes.learn import next_step, steps_done
-    from ui.modes.solo_common import LearnProgress
+    from ui.modes.solo.learn import next_step, steps_done
+    from ui.modes.solo.common import LearnProgress
 
     nothing = LearnProgress(frozenset(), frozenset(), False, False)
     assert next_step(nothing) == 0 and steps_done(nothing) == [False] * 4
@@ -93,9 +93,9 @@ def test_the_path_knows_the_next_step():
 
 
 def test_progress_is_kept_where_the_lists_read_it():
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
     from ui.memory import MemoryStore
-    from ui.modes.solo_common import LearnProgress, best_time, record_solitaire_won, record_solved, record_time, \
+    from ui.modes.solo.common import LearnProgress, best_time, record_solitaire_won, record_solved, record_time, \
         solved_puzzles
 
     store = MemoryStore()

@@ -131,8 +131,8 @@ def test_the_ladder_lists_players_best_first_with_their_charts(size, language):
 
 
 def scenario_a_seated_player_is_rated_at_the_end(app):
-    from engine.robots import make_robot
-    from ui.modes import strategy_play, tantrix
+    from engine.strategy.robots import make_robot
+    from ui.modes.strategy import play as strategy_play, setup as tantrix
     from ui.screens.players import PlayerPickerScreen
     from ui.seat_players import rate_finished
 

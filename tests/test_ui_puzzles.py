@@ -74,8 +74,8 @@ def scenario_puzzle_play(app):
     from engine.board import Placement as P
     from engine.solo.puzzle import PuzzlePlay
     from ui.i18n import _
-    from ui.modes import solo_puzzle
-    from ui.modes.solo_common import colours_name
+    from ui.modes.solo import puzzle as solo_puzzle
+    from ui.modes.solo.common import colours_name
     from ui.refusals import RULE_MESSAGES
 
     app.go_home()
@@ -262,7 +262,7 @@ def test_puzzles_resume_after_a_power_cut():
 def test_the_puzzle_how_to_play_shows_legal_play():
     """The script's placements are legal, its refused one breaks the golden rule, and it ends solved."""
     from engine.solo.puzzle import PuzzlePlay
-    from ui.modes import solo_puzzle as sp
+    from ui.modes.solo import puzzle as sp
 
     play = PuzzlePlay.start("discovery-3")
     play.apply(sp.HOWTO_FIRST)
@@ -274,7 +274,7 @@ def test_the_puzzle_how_to_play_shows_legal_play():
 
 def test_the_rotation_how_to_play_ends_solved():
     from engine.solo.rotation import RotationPuzzle
-    from ui.modes import solo_rotation as sr
+    from ui.modes.solo import rotation as sr
 
     puzzle = RotationPuzzle.start(sr.HOWTO_ROWS, seed=sr.HOWTO_SEED)
     taps = {p.tile: (p.rot - puzzle.rotations[p.tile]) % 6 for p in puzzle.solution}
@@ -283,6 +283,6 @@ def test_the_rotation_how_to_play_ends_solved():
 
 def test_the_puzzle_list_offers_four_lines_and_four_loops():
     from ui.memory import MemoryStore
-    from ui.modes import puzzles
+    from ui.modes.solo import puzzles
 
     assert [e.title for e in puzzles.four_entries(MemoryStore())] == ["Four lines", "Four loops"]

@@ -11,7 +11,7 @@ import pytest
 
 from engine.board import Board, IllegalPlacement, Placement, Refused, Rule
 from engine.four import FourRule
-from engine.game import StrategyRule
+from engine.strategy.game import StrategyRule
 from engine.gobble.rules import GobbleRule
 from engine.modes import Play
 from engine.solo.rules import SoloRule

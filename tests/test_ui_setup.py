@@ -21,7 +21,7 @@ def _overlap(a, b) -> bool:
 
 def scenario_flat(app):
     from engine.gobble.gobbles import Level, Player
-    from ui.modes import gobbles
+    from ui.modes.gobble import gobbles
     from ui.table import seat_boxes
 
     app.open_family("gobbles")
@@ -90,7 +90,7 @@ def scenario_six_small(app):
 
 def scenario_upright(app):
     from ui.i18n import _
-    from ui.modes import tanagra
+    from ui.modes.tanagra.play import play as tanagra
 
     app.open_family("tanagra")
     yield 0.2
@@ -142,7 +142,7 @@ def scenario_howto(app):
     from kivy.animation import Animation
 
     from ui.i18n import _
-    from ui.modes import gobble_common as gc
+    from ui.modes.gobble import common as gc
 
     app.open_family("gobbles")
     yield 0.1

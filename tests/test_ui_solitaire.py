@@ -11,7 +11,7 @@ from ui_harness import labels, run_scenario, tap
 
 def scenario_play(app):
     from ui.i18n import _
-    from ui.modes import solitaire
+    from ui.modes.solo import solitaire
     from ui.refusals import FIRST_TILE, RULE_MESSAGES
     from ui.services import BagButtonPressed
 
@@ -116,7 +116,7 @@ def test_the_how_to_play_script_shows_the_rules():
     forced space must be filled, and the fill is legal."""
     from engine.board import Board
     from engine.solo.solitaire import Rules, Aim, Solitaire
-    from ui.modes import solitaire as s
+    from ui.modes.solo import solitaire as s
 
     order = [p.tile for p in s.HOWTO_BUILD] + [s.HOWTO_FILL.tile]
     rest = [t for t in range(1, 15) if t not in order]

@@ -11,7 +11,7 @@ SIMULATED = [1000.0]
 
 
 def _simulate_time():
-    from ui.modes import strategy_clock
+    from ui.modes.strategy import clock as strategy_clock
 
     strategy_clock.monotonic = lambda: SIMULATED[0]
 
@@ -34,7 +34,7 @@ def _setup_and_start(app):
 
 
 def scenario_penalties(app):
-    from ui.modes.strategy_clock import CLOCKS
+    from ui.modes.strategy.clock import CLOCKS
 
     _simulate_time()
     screen = yield from _setup_and_start(app)
@@ -72,7 +72,7 @@ def test_clocks_run_for_the_seat_to_act_pause_off_screen_and_count_penalties():
 
 
 def scenario_loss_and_power_cut(app):
-    from ui.modes.strategy_clock import CLOCKS
+    from ui.modes.strategy.clock import CLOCKS
 
     _simulate_time()
     screen = yield from _setup_and_start(app)

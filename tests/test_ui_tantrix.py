@@ -71,7 +71,7 @@ def told(screen, text):
 
 def scenario_setup(app):
     from ui.i18n import _
-    from ui.modes import strategy_play, tantrix
+    from ui.modes.strategy import play as strategy_play, setup as tantrix
 
     app.open_family("tantrix")
     yield 0.2
@@ -141,10 +141,10 @@ def test_setup_players_colours_doubles_rules_and_how_to_play():
 def scenario_whole_game(app):
     """Red (a person, by touch) against a beginner robot, from the opening draw to the results."""
     from engine.board import Placement
-    from engine.game import FILL_STEPS, Step, StrategyGame
+    from engine.strategy.game import FILL_STEPS, Step, StrategyGame
     from ui.i18n import _
-    from ui.modes import strategy_play
-    from ui.modes.strategy_board import best_line, score_words
+    from ui.modes.strategy import play as strategy_play
+    from ui.modes.strategy.board import best_line, score_words
     from ui.refusals import RULE_MESSAGES
     from ui.words import COLOUR_NAMES
 
@@ -259,8 +259,8 @@ def _forced_position():
     """A position with a forced space that a tile of Red's hand fills, Red to move."""
     import random
 
-    from engine.game import StrategyGame
-    from engine.playout import playout
+    from engine.strategy.game import StrategyGame
+    from engine.strategy.playout import playout
 
     for seed in range(200):
         board = playout(random.Random(seed), stop_after=18)
@@ -282,9 +282,9 @@ def _forced_position():
 
 
 def scenario_forced(app):
-    from engine.game import Step
+    from engine.strategy.game import Step
     from ui.i18n import _
-    from ui.modes import strategy_play
+    from ui.modes.strategy import play as strategy_play
     from ui.refusals import RULE_MESSAGES
 
     game = _forced_position()
@@ -332,8 +332,8 @@ def test_an_obligatory_fill_is_explained_and_accepted_and_a_forced_space_reviewe
 
 def test_the_how_to_play_script_shows_legal_play():
     from engine.board import Board, Rule
-    from ui.modes import strategy_howto as h
-    from ui.modes.strategy_board import best_line
+    from ui.modes.strategy import howto as h
+    from ui.modes.strategy.board import best_line
 
     board = Board(bag=40)
     for placement in (h.OPENING, h.SECOND):
@@ -360,8 +360,8 @@ def test_the_how_to_play_script_shows_legal_play():
 def test_best_line_is_what_the_score_counts():
     import random
 
-    from engine.playout import playout
-    from ui.modes.strategy_board import best_line
+    from engine.strategy.playout import playout
+    from ui.modes.strategy.board import best_line
 
     for seed in range(6):
         board = playout(random.Random(seed))
@@ -374,9 +374,9 @@ def test_best_line_is_what_the_score_counts():
 
 
 def scenario_real_bag(app):
-    from engine.game import Phase, StrategyGame
+    from engine.strategy.game import Phase, StrategyGame
     from ui.i18n import _
-    from ui.modes import strategy_play
+    from ui.modes.strategy import play as strategy_play
 
     game = StrategyGame.new(2, "RY", [None, None], physical_bag=True)
     screen = strategy_play.open_game(app, game)
@@ -443,10 +443,11 @@ def test_the_real_bag_tiles_scanned_at_the_seats():
 def scenario_resume(app):
     """A game journaled after some moves by touch, restored as after a power cut: exactly as it was;
     a restored robot's turn goes on, and a restored draw owed is asked again."""
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
     from engine.modes import restore
     from ui.i18n import _
-    from ui.modes import resume_factory, strategy_play
+    from ui.modes.strategy import play as strategy_play
+    from ui.modes import resume_factory
 
     game = StrategyGame.new(2, "GB", [None, None], seed=5)
     screen = strategy_play.open_game(app, game)
@@ -507,9 +508,9 @@ def test_a_restored_game_opens_exactly_as_it_was():
 def scenario_takeover(app):
     """Yellow leaves: an expert robot takes the seat over (it thinks while the UI keeps drawing),
     then Yellow comes back and takes the seat back."""
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
     from ui.i18n import _
-    from ui.modes import strategy_play
+    from ui.modes.strategy import play as strategy_play
 
     game = StrategyGame.new(2, "RY", [None, None], seed=21)
     screen = strategy_play.open_game(app, game)
@@ -562,8 +563,8 @@ def test_a_robot_takes_a_seat_over_thinking_off_the_ui_thread_and_gives_it_back(
 
 
 def test_robot_results_for_the_staff_statistics():
-    from engine.game import Result, StrategyGame
-    from ui.modes.strategy_results import finished_record, robot_outcomes
+    from engine.strategy.game import Result, StrategyGame
+    from ui.modes.strategy.results import finished_record, robot_outcomes
 
     game = StrategyGame.new(3, "RYG", ["club", "beginner", "club"], seed=1)
     game.result = Result("all-placed", {"R": 3, "Y": 9, "G": 4}, "Y")

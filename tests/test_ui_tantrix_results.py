@@ -11,7 +11,7 @@ from ui_harness import Pixels, labels, near, run_scenario, tap, until
 
 def _finished(players, seed):
     """A game played to its end by beginner robots, its seats then given to people."""
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
 
     game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
     while not game.finished:
@@ -23,8 +23,8 @@ def scenario_trace_and_review(app):
     """A 2-player ending: the winner's line traced, Yellow's picked, the review stepped by touch."""
     from ui import theme
     from ui.i18n import _
-    from ui.modes.strategy_board import best_line
-    from ui.modes.strategy_results import show_results
+    from ui.modes.strategy.board import best_line
+    from ui.modes.strategy.results import show_results
 
     game = _finished(2, 2)
     winner = game.result.winner
@@ -140,7 +140,7 @@ def test_the_winning_line_is_traced_and_the_review_marks_and_fits_each_step():
 def scenario_auto_play(app):
     """The review plays itself at the chosen speed to the end, and stops there; a step button
     pauses it."""
-    from ui.modes.strategy_results import show_results
+    from ui.modes.strategy.results import show_results
     from ui.results import SPEEDS
 
     game = _finished(4, 5)
@@ -186,8 +186,8 @@ def test_the_review_plays_itself_to_the_end_at_the_chosen_speed():
 def scenario_play_again_after_a_take_over(app):
     """Two people sit down; near the end robots take both seats over (each seat's card); the game
     ends; "Play again" seats two people again, as set at setup."""
-    from engine.game import StrategyGame
-    from ui.modes import strategy_play
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
 
     game = StrategyGame.new(2, "RY", [None, None], seed=3)
     while len(game.board) < 48 and not game.finished:

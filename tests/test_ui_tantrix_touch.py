@@ -11,8 +11,8 @@ from ui_harness import drag, labels, run_scenario, tap
 
 
 def _open(app, seed=3):
-    from engine.game import StrategyGame, Step
-    from ui.modes import strategy_play
+    from engine.strategy.game import StrategyGame, Step
+    from ui.modes.strategy import play as strategy_play
 
     game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=seed)
     while len(game.board) < 6 or game.step is not Step.FREE:  # a few tiles down, a free move to make
@@ -156,7 +156,7 @@ def test_staff_may_turn_confirmation_off():
 
 def scenario_hints_and_view(app):
     from test_ui_tantrix import _forced_position
-    from ui.modes import strategy_play
+    from ui.modes.strategy import play as strategy_play
 
     game = _forced_position()
     screen = strategy_play.open_game(app, game)
@@ -198,7 +198,7 @@ def test_lifting_lights_the_spaces_a_forced_space_lights_its_tiles_and_zoom_keep
 
 
 def scenario_seat_disc(app):
-    from ui.modes import strategy_play
+    from ui.modes.strategy import play as strategy_play
 
     game, screen = _open(app)
     yield
@@ -217,9 +217,9 @@ def test_a_tap_on_a_plates_disc_opens_who_plays_that_seat():
 
 
 def scenario_news_once(app):
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
     from ui.i18n import _ as tr
-    from ui.modes import strategy_play
+    from ui.modes.strategy import play as strategy_play
 
     game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
     while game.bag_count > 1 or game.step is None:
@@ -250,8 +250,8 @@ def test_table_news_is_shown_once_on_the_waiting_plates_and_to_the_player_who_ac
 
 
 def scenario_robot_failure(app):
-    from engine.game import StrategyGame
-    from ui.modes import strategy_play
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
     from ui_harness import until
 
     class Broken:
@@ -276,7 +276,7 @@ def test_a_failing_robot_never_leaves_the_table_waiting():
 
 
 def scenario_coach(app):
-    from ui.modes.strategy_coach import coach_sentence
+    from ui.modes.strategy.coach import coach_sentence
     from ui_harness import until
 
     game, screen = _open(app)
@@ -327,9 +327,9 @@ def scenario_side_seat_at_800x480(app):
     the corners are the ends' hands')."""
     import math
 
-    from engine.game import StrategyGame, Step
+    from engine.strategy.game import StrategyGame, Step
     from test_ui_tantrix import play_by_touch
-    from ui.modes import strategy_play
+    from ui.modes.strategy import play as strategy_play
 
     game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
     while len(game.board) < 16 or game.step is not Step.FREE or game.turn not in (1, 3):

@@ -38,7 +38,7 @@ def _book(services: Any) -> None:
 def _play_until_time_out(app: Any, game: Any) -> int:
     """The two people play a few tiles like beginners (through the engine), then the one ahead
     runs out of time (the table plays "loss on time"): the seat that lost."""
-    from engine.robots import make_robot
+    from engine.strategy.robots import make_robot
 
     robot = make_robot("beginner")
     while len(game.board) < 8:

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from engine.game import StrategyGame
+from engine.strategy.game import StrategyGame
 from engine.modes import save
 from engine.ratings import Outcome
 from firmware.config import load_config

@@ -16,7 +16,7 @@ Opener = Callable[[Any], Any]
 
 
 def _strategy_game(players: int, moves: int, seed: int) -> Any:
-    from engine.game import StrategyGame
+    from engine.strategy.game import StrategyGame
 
     game = StrategyGame.new(players, "RYGB"[:players], ["club"] * players, seed=seed)
     while len(game.board) < moves and not game.finished and game.bag_count > 0:
@@ -62,7 +62,7 @@ def _setup(key: str, players: int | None = None) -> Opener:
 
 def _tantrix(players: int) -> Opener:
     def open_game(app: Any) -> None:
-        from ui.modes import strategy_play
+        from ui.modes.strategy import play as strategy_play
 
         screen = strategy_play.open_game(app, _strategy_game(players, 14 + 3 * players, seed=players))
         screen.robot_pause = 600.0
@@ -71,8 +71,8 @@ def _tantrix(players: int) -> Opener:
 
 
 def _tantrix_results(app: Any) -> None:
-    from engine.game import StrategyGame
-    from ui.modes.strategy_results import show_results
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy.results import show_results
 
     game = StrategyGame.new(2, "RY", ["club", "beginner"], seed=9)
     while not game.finished:
@@ -85,7 +85,7 @@ def _gobbles(players: int) -> Opener:
     def open_game(app: Any) -> None:
         from engine.gobble.gobbles import Gobbles, Level, Player
         from engine.gobble.table import ManualClock
-        from ui.modes import gobbles
+        from ui.modes.gobble import gobbles
 
         people = [Player(f"Player {i + 1}") if i % 2 == 0 else Player(f"Robot {i + 1}", Level.EXPERT)
                   for i in range(players)]
@@ -96,7 +96,7 @@ def _gobbles(players: int) -> Opener:
 
 
 def _gobble_solo(app: Any) -> None:
-    from ui.modes import gobble_solo
+    from ui.modes.gobble import solo as gobble_solo
 
     gobble_solo.start(app, seed=4)
 
@@ -105,7 +105,7 @@ def _tanagra(players: int) -> Opener:
     def open_game(app: Any) -> None:
         from engine.tanagra.game import Game
         from engine.tanagra.rules import Options
-        from ui.modes import tanagra
+        from ui.modes.tanagra.play import play as tanagra
 
         kinds = ["person", "robot:expert", "person", "robot:beginner"][:players]
         app.show(tanagra.TanagraScreen(app, Game(Options(players=players, x=4), kinds)))
@@ -115,7 +115,7 @@ def _tanagra(players: int) -> Opener:
 
 def _puzzle(name: str) -> Opener:
     def open_game(app: Any) -> None:
-        from ui.modes import solo_puzzle
+        from ui.modes.solo import puzzle as solo_puzzle
 
         solo_puzzle.open_puzzle(app, name)
 
@@ -123,20 +123,20 @@ def _puzzle(name: str) -> Opener:
 
 
 def _rotation(app: Any) -> None:
-    from ui.modes import solo_rotation
+    from ui.modes.solo import rotation as solo_rotation
 
     solo_rotation.open_rotation(app, 9, seed=3)
 
 
 def _solitaire(app: Any) -> None:
-    from ui.modes import solitaire
+    from ui.modes.solo import solitaire
 
     solitaire.start(app, "classic", "line", seed=6)
 
 
 def _solitaire_results(app: Any) -> None:
     from engine.solo.solitaire import Solitaire
-    from ui.modes import solitaire
+    from ui.modes.solo import solitaire
 
     game = Solitaire.start("classic", "line", seed=6)
     while not game.finished:
@@ -145,7 +145,7 @@ def _solitaire_results(app: Any) -> None:
 
 
 def _four(app: Any) -> None:
-    from ui.modes import solo_four
+    from ui.modes.solo import four as solo_four
 
     solo_four.open_four(app, "lines")
 

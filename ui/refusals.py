@@ -6,7 +6,7 @@ and each family's own). :data:`RULE_MESSAGES` words each code once, in English t
 is built here, whole, and read-only, so that no screen can reword another's rules (as each screen
 once did by adding its own entries when it was imported). A code without an entry falls back to the
 engine's English message, so a new rule is never silent; a test keeps every code worded.
-Tanagra's pawn rules are worded by its own screen (:mod:`ui.modes.tanagra`).
+Tanagra's pawn rules are worded by its own screen (:mod:`ui.modes.tanagra.play`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Mapping
 
 from engine.board import Rule
 from engine.four import FourRule
-from engine.game import StrategyRule
+from engine.strategy.game import StrategyRule
 from engine.gobble.rules import GobbleRule
 from engine.modes import Play, Refused
 from engine.solo.rules import SoloRule
@@ -51,7 +51,7 @@ RULE_MESSAGES: Mapping[str, str] = MappingProxyType({
     Play.NO_UNDO: N_("In this game a tile stays where it is put: there is no taking back."),
     Play.NO_SUCH_OPTION: N_("This game does not offer that choice."),
     Play.NO_GAME: N_("No game is being played."),
-    # the strategy game (engine.game.StrategyRule)
+    # the strategy game (engine.strategy.game.StrategyRule)
     StrategyRule.DRAW_PENDING: N_("First draw a tile from the bag and scan it."),
     StrategyRule.NOT_PLAYING: N_("First everyone draws a tile from the bag."),
     StrategyRule.NO_DRAW_DUE: N_("No tile is to be drawn now."),

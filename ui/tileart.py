@@ -146,7 +146,7 @@ are specks no one can read and only clutter the links."""
 def draw_link(colour: str, path: list[Point], flat: Callable[[list[Point]], list[float]], radius: float) -> None:
     """Draw one link band as the tiles show it, into the current canvas: ``path`` on the unit tile,
     ``flat`` turning unit points into flat pixel coordinates, ``radius`` the tile's circumradius in
-    pixels. The tile faces and the lines lit on the board (ui.modes.strategy_board) both draw
+    pixels. The tile faces and the lines lit on the board (ui.modes.strategy.board) both draw
     with it, so a lit link looks exactly like the link on the tile, patterns included."""
     band = radius * 0.2
     points = flat(path)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.board import Board, Placement
-from engine.game import StrategyGame
+from engine.strategy.game import StrategyGame
 from engine.modes import restore
 from engine.tiles import tile
 

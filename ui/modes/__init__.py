@@ -1,7 +1,9 @@
 """The game families on the home screen and the registry that mode screens plug into.
 
-Each family is played by the screen module ``ui.modes.<key with _>`` (e.g. ``ui/modes/tantrix.py``,
-``ui/modes/gobble_solo.py``), which :func:`load_screens` imports. A screen module registers:
+Each family's screens live in one sub-package: ``strategy`` (the Tantrix game: setup, play, results,
+clocks, coach), ``solo`` (Learn, Puzzles, Solitaire, Four lines and loops, the pyramids), ``gobble``
+(Gobble solo and the Gobbles race) and ``tanagra``. :func:`load_screens` imports the modules that open
+a family or resume a mode; such a module registers:
 
 * ``@family_screen("tantrix")`` on ``factory(app) -> Screen``: what the family's home button opens
   (its setup: players, robots, puzzle choice...);
@@ -87,7 +89,10 @@ def family(key: str) -> Family:
 def load_screens() -> None:
     """Import every family's screen module: each registers its screens as it is imported (here,
     not at the package's import, because they import the decorators above)."""
-    from . import gobble_solo, gobbles, learn, puzzles, solitaire, tanagra, tantrix  # noqa: F401
+    from .gobble import gobbles, solo as gobble_solo  # noqa: F401
+    from .solo import learn, puzzles, solitaire  # noqa: F401
+    from .strategy import setup  # noqa: F401
+    from .tanagra import play  # noqa: F401
 
 
 def entry(fam: Family) -> FamilyFactory:

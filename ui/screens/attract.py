@@ -16,7 +16,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from engine.board import Board
-from engine.playout import playout
+from engine.strategy.playout import playout
 
 from .. import theme
 from ..board import BoardView

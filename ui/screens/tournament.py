@@ -23,7 +23,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from engine.clock import CASUAL_MINUTES
-from engine.game import StrategyGame
+from engine.strategy.game import StrategyGame
 from engine.tournament import Tournament
 
 from .. import theme
@@ -63,8 +63,8 @@ def save(app: Any, tournament: Tournament | None, playing: dict[str, Any] | None
 
 def play(app: Any, tournament: Tournament, first: str, second: str) -> Any:
     """Start the game between ``first`` and ``second`` at the table (first on Red)."""
-    from ..modes.strategy_clock import set_clocks
-    from ..modes.strategy_play import open_game
+    from ..modes.strategy.clock import set_clocks
+    from ..modes.strategy.play import open_game
 
     game = StrategyGame.new(2, "RY", [None, None])
     seat_again(app, game, [first, second])

@@ -1,0 +1,197 @@
+"""The master robot: a determinized Monte-Carlo search over the placements of a turn.
+
+The bag's order is the only hidden information (hands lie face up), so every *iteration* of the
+search draws one determinization: the unseen tiles in a random order (``StrategyGame.sample``).
+At the root stand the placements the turn allows now, in the club's order (each free move judged
+with the fills it forces played out, engine.strategy.robots.club). An iteration picks one of them by UCB1,
+with **progressive widening**: only the best ``widen * sqrt(n)`` of them are in play after ``n``
+iterations, so the search spends its work on the promising placements and reaches the others
+only when they stay close. It then plays that determinization forward with the club policy for
+every seat: the rest of its own turn (forced fills, free move, fills again, draws) and every
+other player's whole turn with their real hands (``horizon`` 2 adds its own next turn), then
+judges the position from its own side with the evaluation (a finished game by its scores). A fill
+with one legal placement is made without judging. The placement visited most wins, the best mean
+breaking ties. Its settings come from matches against the expert and an independent sparring
+robot (bench/master_tune.py, bench/RESULTS.md).
+
+A placement's k-th visit uses the k-th determinization, so placements are compared on the same
+luck. Its work is bounded by ``iterations`` (and wall-clock ``cap`` seconds only as a safety net),
+so for a given seed and budget its choice is the same on a busy machine or a slow Pi. Iterations
+are evaluated in batches of ``batch`` chosen by UCB with a virtual loss; ``workers`` > 1 spreads a
+batch over worker processes, which changes the speed and never the choice (a batch of 6 splits
+evenly over the 2 or 3 workers a Pi's spare cores give).
+
+Partners in Doubles share a colour, so the evaluation never counts a partner's line against it.
+Every visit records what happened on its own colour and the best opponent's, which the coach
+(engine.strategy.robots.coach) turns into a sentence.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ...board import Placement
+from ..game import StrategyGame
+from .club import perspective, ranked
+from .evaluation import WEIGHTS, Evaluator, Weights
+
+
+@dataclass
+class Child:
+    """One root placement: its club value and rank, and the values its visits found."""
+
+    placement: Placement
+    prior: float
+    values: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values) if self.values else -math.inf
+
+
+@dataclass
+class Search:
+    """What a decision found: the children in club order, the iterations made and the choice."""
+
+    children: list[Child]
+    iterations: int
+    choice: Placement
+
+
+def rollout(view: StrategyGame, placement: Placement, seed: int, weights: Weights = WEIGHTS,
+            horizon: int = 1) -> float:
+    """The value for the mover of ``placement`` in the determinization ``seed``: the game played
+    on with the club policy through the other players' turns (``horizon`` 1: the replies the move
+    meets) or also the mover's own next turn (``horizon`` 2), or to its end, then judged."""
+    rng = random.Random(seed)
+    me = view.turn
+    assert me is not None
+    mine, others = perspective(view)
+    game = view.sample(rng)
+    game.place(placement)
+    stage = 0  # 0: the rest of this turn, 1: the other players' turns, 2: the next own turn
+    while not game.finished:
+        if game.turn != me:
+            if stage == 2:
+                break
+            stage = 1
+        elif stage == 1:
+            if horizon < 2:
+                break
+            stage = 2
+        legal = game.legal()
+        if len(legal) == 1:  # a forced fill: nothing to judge
+            game.place(legal[0])
+            continue
+        options = ranked(game, weights, fills=False)
+        top = options[0][0]
+        game.place(rng.choice([p for value, p in options if value >= top - 1e-9]))
+    if game.finished:
+        assert game.result is not None
+        scores = game.result.scores
+        return float(scores[mine] - max((scores[c] for c in others), default=0))
+    placed = game.board.placed_tiles()
+    judge = Evaluator([t for t in range(1, 57) if t not in placed], game.bag_count, weights)
+    return judge.value(game.board, mine, others)
+
+
+def _rollouts(view: StrategyGame, jobs: Sequence[tuple[Placement, int]], weights: Weights,
+              horizon: int) -> list[float]:
+    return [rollout(view, p, seed, weights, horizon) for p, seed in jobs]
+
+
+class Master:
+    name = "master"
+
+    def __init__(self, iterations: int = 96, widen: float = 1.5, exploration: float = 0.7,
+                 batch: int = 6, workers: int = 1, cap: float = 30.0, weights: Weights = WEIGHTS,
+                 horizon: int = 1) -> None:
+        self.iterations = iterations
+        self.widen = widen
+        self.exploration = exploration
+        self.batch = batch
+        self.workers = workers
+        self.cap = cap
+        self.weights = weights
+        self.horizon = horizon
+        self._pool: Executor | None = None
+        self.last: Search | None = None
+
+    def choose(self, view: StrategyGame, rng: random.Random) -> Placement:
+        return self.search(view, rng).choice
+
+    def search(self, view: StrategyGame, rng: random.Random) -> Search:
+        """Search the position and keep the result in :attr:`last` (the coach reads it)."""
+        deadline = time.perf_counter() + self.cap
+        scored = ranked(view, self.weights)
+        children = [Child(p, value) for value, p in scored]
+        seeds = [rng.randrange(1 << 30) for _ in range(self.iterations)]
+        done = 0
+        if len(children) > 1:
+            while done < self.iterations and time.perf_counter() < deadline:
+                picks = self._pick(children, done, min(self.batch, self.iterations - done))
+                jobs = [(children[i].placement, seeds[len(children[i].values) + extra])
+                        for i, extra in picks]
+                for (i, _), value in zip(picks, self._evaluate(view, jobs)):
+                    children[i].values.append(value)
+                done += len(picks)
+        choice = max(children, key=lambda c: (len(c.values), c.mean, c.prior)).placement
+        self.last = Search(children, done, choice)
+        return self.last
+
+    def _pick(self, children: list[Child], done: int, count: int) -> list[tuple[int, int]]:
+        """``count`` picks by UCB1 over the widened set, as (child, visits already pending for it
+        in this batch): a pending visit counts as made (a virtual visit), spreading the batch."""
+        pending = [0] * len(children)
+        picks = []
+        for n in range(done, done + count):
+            width = min(len(children), max(2, math.ceil(self.widen * math.sqrt(n + 1))))
+            best, best_score = 0, -math.inf
+            spread = self._spread(children[:width])
+            for i in range(width):
+                visits = len(children[i].values) + pending[i]
+                if visits == 0:
+                    best = i
+                    break
+                mean = children[i].mean if children[i].values else children[i].prior
+                score = mean + self.exploration * spread * math.sqrt(math.log(n + 1) / visits)
+                if score > best_score:
+                    best, best_score = i, score
+            picks.append((best, pending[best]))
+            pending[best] += 1
+        return picks
+
+    @staticmethod
+    def _spread(children: list[Child]) -> float:
+        """The scale of the values seen (their standard deviation, at least 1)."""
+        values = [v for c in children for v in c.values]
+        if len(values) < 2:
+            return 4.0
+        mean = sum(values) / len(values)
+        return max(1.0, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)))
+
+    def _evaluate(self, view: StrategyGame, jobs: list[tuple[Placement, int]]) -> list[float]:
+        if self.workers <= 1 or len(jobs) < 2:
+            return _rollouts(view, jobs, self.weights, self.horizon)
+        if self._pool is None:
+            # a fork server, not fork: the kiosk's process has threads and a GL context
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"))
+        parts = [jobs[i:: self.workers] for i in range(self.workers)]
+        futures = [self._pool.submit(_rollouts, view, part, self.weights, self.horizon) for part in parts if part]
+        results = [f.result() for f in futures]
+        values: list[float] = [0.0] * len(jobs)
+        for i, part in enumerate(results):
+            values[i:: self.workers] = part
+        return values
+
+    def close(self) -> None:
+        """Stop the worker processes, if any were started."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None

@@ -1,0 +1,1 @@
+"""Gobble solo and the Gobbles race."""

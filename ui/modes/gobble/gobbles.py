@@ -1,0 +1,797 @@
+"""Gobbles at the kiosk: 2 to 6 players race to place their tiles, all at once, with their fingers.
+
+Every hand lies at its player's edge (:class:`GobblesLayout`: big deals wrap into two rows, and an
+edge where only robots sit gets a thin strip, so the board gets the room) and every person drags
+whenever they like: each hand judges and claims its drops for its own seat (:class:`SeatClaims`),
+so several fingers work at once, and the table (:class:`GobblesTable`) decides who was first. Only
+the loser of a race is told "taken" (another player filled the space while they dragged); a space
+filled before they lifted their tile is refused by the rule, and a release over a hand or off the
+table returns the tile without a word. Robots act when ``table.tick()`` (every 0.1 s from the Kivy
+clock) says their look is due; they are paced like people (:mod:`engine.gobble.pace`).
+
+The view follows the play (:func:`focus`) with tiles at least :func:`ui.theme.min_tile_radius` (9 mm) across
+while a person still plays, and never moves while anyone's finger is down: a new tile's refit waits
+until every drag and pan has ended. After a gobble a card facing the gobbler asks
+who gets their tiles (the table's suggestion preselected, tiles picked in their own hand) with the
+countdown to ``gift_deadline``, after which the table gives for them. A tag on each seat says who
+sits there, how many tiles they hold and, once out, their place. Every step is journaled; a
+restored race goes on from its recorded time (the table rebases its clock on ``game.now_ms``).
+There are no turns, so the LED rings show nothing until the winners at the end.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from kivy.animation import Animation
+from kivy.clock import Clock
+from kivy.graphics import Color, Line
+from kivy.properties import ListProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.scatter import Scatter
+from kivy.uix.screenmanager import Screen
+
+from engine.board import Board, Placement
+from engine.geometry import Cell
+from engine.gobble import rules
+from engine.gobble.gobbles import Ending, Gift, Gobbles, Level, Player
+from engine.gobble.rules import GobbleRule
+from engine.gobble.table import GobblesTable
+from engine.modes import Refused
+
+from ... import theme
+from ...board import BoardView, HandView
+from ...board_controls import ViewControls
+from ...hexes import SQRT3, centre, corners
+from ...howto import HowToPlayScreen, TileStage
+from ...i18n import N_, _, n_
+from ...refusals import explain
+from ...results import ResultsScreen, Standing, StepMark, ordinal
+from ...services import Cue
+from ...setup import Choice, Setup, SetupScreen, SetupSpec
+from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot
+from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
+from ...words import levels
+from .. import family_screen, kind_screen
+from .common import race_script
+
+KIND = "gobbles"
+TICK_SECONDS = 0.1
+LEVELS = levels(Level.BEGINNER.value, Level.CASUAL.value, Level.EXPERT.value)
+SPEC = SetupSpec(
+    key=KIND, title=N_("Gobbles"), players=(2, 6), default_players=2, levels=LEVELS,
+    default_level=Level.CASUAL.value, robots=(1,),
+    options=(Choice("play_on", N_("When someone is out"), ((True, N_("Play on for places")), (False, N_("Stop"))),
+                    True),),
+    blurb=N_("Everyone plays at once: be the first to place all your tiles."),
+)
+RING_COLOURS = "RYGBRY"
+"""The LED rings show a winner in a colour; Gobbles seats have none of their own."""
+ROBOT_STRIP = 0.75
+"""Depth of a robot's hand strip, in touch units (one row of small tiles: people glance at a
+robot's hand, they do not play from it)."""
+RECEIVED_SECONDS = 6.0
+"""How long tiles received from a gobble stay ringed in white in the receiver's hand."""
+
+
+def seat_name(game: Gobbles, seat: int) -> str:
+    """A seat as shown: "Player 2" or "Robot 2" (translated; the record keeps English names)."""
+    if game.players[seat].robot is not None:
+        return _("Robot {number}", number=seat + 1)
+    return _("Player {number}", number=seat + 1)
+
+
+@family_screen(KIND)
+def open_setup(app: Any) -> Screen:
+    def begin(setup: Setup) -> None:
+        start(app, players_of(setup), bool(setup.options.get("play_on", True)))
+
+    return SetupScreen(SPEC, on_start=begin, on_back=app.go_home,
+                       on_howto=lambda: show_howto(app), orientation=app.services.settings.orientation)
+
+
+def show_howto(app: Any) -> None:
+    stage = TileStage(hands=2)
+    steps, reset = race_script(stage)
+    app.show(HowToPlayScreen(KIND, N_("Gobbles"), stage, steps, reset, on_done=lambda: app.show(open_setup(app))))
+
+
+def players_of(setup: Setup) -> list[Player]:
+    return [Player(f"Robot {i + 1}", Level(s.robot)) if s.robot else Player(f"Player {i + 1}")
+            for i, s in enumerate(setup.seats)]
+
+
+def start(app: Any, players: Sequence[Player], play_on: bool = True, seed: int | None = None) -> Screen:
+    """Deal a new race for ``players`` and show it."""
+    game = Gobbles.deal(players, seed=seed if seed is not None else random.randrange(1 << 32), play_on=play_on)
+    app.journal(game)
+    screen = GobblesScreen(app, game)
+    app.show(screen)
+    return screen
+
+
+@kind_screen(KIND)
+def resume(app: Any, game: Gobbles) -> Screen:
+    return GobblesScreen(app, game)
+
+
+class SeatClaims:
+    """One seat's placement target: what the hover shows, and the claim a drop makes.
+
+    The game decides (:meth:`Gobbles.check`). ``before`` holds the spaces filled when the seat's
+    current drag began: a drop there is refused by the rule ("occupied"); a space filled *during*
+    the drag was lost in a race ("taken")."""
+
+    def __init__(self, screen: GobblesScreen, seat: int) -> None:
+        self.screen, self.seat = screen, seat
+        self.before: frozenset[Cell] = frozenset()
+
+    def drag_began(self) -> None:
+        self.before = frozenset(p.cell for p in self.screen.game.board.placements())
+
+    def check(self, placement: Placement) -> Refused | None:
+        game = self.screen.game
+        refusal = game.check(self.seat, placement)
+        if refusal is not None and refusal.rule is GobbleRule.TAKEN and placement.cell in self.before:
+            return rules.refusal(game.board, placement)  # filled before this drag began: no race lost
+        return refusal
+
+    def place(self, placement: Placement) -> None:
+        self.screen.table.claim(self.seat, placement)
+
+
+class GobblesHand(HandView):
+    """A Gobbles hand: its drags start the race clock of :class:`SeatClaims`; the tile is judged
+    and previewed on the space under the finger itself (not above it), a release with the finger
+    over any hand or off the free table returns the tile silently (nothing is previewed there
+    either), and the end of every drag lets the screen refit the view it held still. Tiles just
+    received from a gobble (``received``) are ringed in white: the message points at them."""
+
+    received = ListProperty([])
+
+    def __init__(self, screen: GobblesScreen, seat: int, **kwargs: Any) -> None:
+        super().__init__(target=SeatClaims(screen, seat), **kwargs)
+        self.screen = screen
+        self._forget_received = Clock.create_trigger(lambda dt: setattr(self, "received", []), RECEIVED_SECONDS)
+        self.bind(received=self._redraw)
+
+    def receive(self, tiles: Sequence[int]) -> None:
+        """Ring ``tiles`` (just given to this seat) for :data:`RECEIVED_SECONDS`."""
+        self.received = list(tiles)
+        self._forget_received.cancel()
+        self._forget_received()
+
+    def _redraw(self, *_args: Any) -> None:
+        super()._redraw()
+        r = self.tile_radius()
+        with self.canvas:
+            for i, tile in enumerate(self.tiles):
+                if tile in self.received:
+                    cx, cy = self.slot_centre(i)
+                    Color(*theme.TABLE_DARK[:3], 0.9)
+                    Line(points=corners(cx, cy, r * 1.08, -self.seat_angle), width=max(3.0, r * 0.13), close=True)
+                    Color(1, 1, 1, 1)
+                    Line(points=corners(cx, cy, r * 1.08, -self.seat_angle), width=max(1.8, r * 0.07), close=True)
+
+    @property
+    def dragging(self) -> bool:
+        return self._drag is not None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        idle = self._drag is None
+        taken = super().on_touch_down(touch)
+        if idle and self._drag is not None:
+            self.target.drag_began()
+            self.screen.hold_view()
+        return taken
+
+    def _lifted(self, touch: Any) -> tuple[float, float]:
+        """The space a drop goes to is the one under the finger: what the preview marks there."""
+        return self.to_window(*touch.pos)
+
+    def _show_drag(self, touch: Any) -> None:
+        if self.screen.off_table(self.to_window(*touch.pos)):
+            self.board.hover(None, who=self)
+            if self.drag_layer is not None:
+                self.drag_layer.show(self._lifted(touch), self._drag["tile"], self.rotation(self._drag["tile"]),
+                                     self.tile_radius(), self)
+            return
+        super()._show_drag(touch)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        drag = self._drag
+        if (drag is not None and touch.grab_current is self and touch.uid == drag["uid"] and drag["moving"]
+                and self.screen.off_table(self.to_window(*touch.pos))):
+            touch.ungrab(self)
+            self._drag = self._twist = None
+            self.board.hover(None, who=self)
+            self.board.release(self)  # the board view's own hold (ui.board.HandView) ends too
+            self.dispatch("on_lift", None)
+            if self.drag_layer is not None:
+                self.drag_layer.hide(self)
+            self._redraw()
+            self.screen.release_view()
+            return True
+        handled = super().on_touch_up(touch)
+        if self._drag is None:
+            self.screen.release_view()
+        return handled
+
+
+def focus(cells: Sequence[Cell], spaces: Sequence[Cell], wanted: Sequence[Cell], area: tuple[float, float],
+          radius: float, keep: Cell | None = None) -> list[Cell]:
+    """The cells to fit in view so that hexagons keep at least ``radius`` (px, circumradius) in an
+    ``area`` (w, h px): all of ``cells`` (placed) and ``spaces`` when they fit, else those inside
+    the window around the ``wanted`` space that shows the most other wanted spaces (``keep``, the
+    last centre, while it shows nearly as many: the view does not hop for nothing)."""
+    everything = list(cells) + list(spaces)
+    if not everything:
+        return []
+    w, h = area
+    half_x = max(0.0, (w / radius - SQRT3 * 3) / 2)  # recentre adds a ring of spaces around its cells
+    half_y = max(0.0, (h / radius - 5) / 2)
+    unit = {c: centre(c, 1.0) for c in everything}
+    xs, ys = [p[0] for p in unit.values()], [p[1] for p in unit.values()]
+    if max(xs) - min(xs) <= 2 * half_x and max(ys) - min(ys) <= 2 * half_y:
+        return list(cells) or everything
+
+    def window(middle: Cell) -> list[Cell]:
+        mx, my = centre(middle, 1.0)
+        return [c for c in everything if abs(unit[c][0] - mx) <= half_x and abs(unit[c][1] - my) <= half_y]
+
+    def shown(middle: Cell) -> int:
+        return sum(1 for c in window(middle) if c in wanted_set)
+
+    wanted_set = set(wanted) or set(spaces) or set(cells)
+    mid = (sum(xs) / len(xs), sum(ys) / len(ys))
+    candidates = sorted(wanted_set, key=lambda c: (-shown(c), math.dist(unit.get(c, centre(c, 1.0)), mid), c))
+    best = candidates[0]
+    if keep is not None and keep in unit and shown(keep) >= 0.8 * shown(best):
+        best = keep
+    return window(best) or [best]
+
+
+class GobblesLayout(TableLayout):
+    """The table of :class:`ui.table.TableLayout`, where a robot's hand is a thin strip at the very
+    edge (``robots``: their seats): an edge where only robots sit gives its room to the board. A
+    seat may also :meth:`reserve` a band of the table at its hand's inner edge (the gift card lies
+    there): the board's free area ends before it, so the card covers no space anyone plays on."""
+
+    def __init__(self, robots: Sequence[int], **kwargs: Any) -> None:
+        self.robots = frozenset(robots)
+        self.reserved: dict[int, float] = {}
+        super().__init__(**kwargs)
+        self.mask = TableMask(self.board)
+        self.add_widget(self.mask, index=self.children.index(self.board))  # just above the board
+
+    def reserve(self, seat: int, depth: float) -> None:
+        """Keep a band ``depth`` deep (0: none) at ``seat``'s hand's inner edge clear of the board;
+        that seat's messages are shown beyond it."""
+        if self.reserved.get(seat, 0.0) == depth:
+            return
+        if depth > 0:
+            self.reserved[seat] = depth
+        else:
+            self.reserved.pop(seat, None)
+        self._relayout()
+        bands: dict[float, float] = {}
+        for other, band in self.reserved.items():
+            angle = self.boxes[other].angle
+            bands[angle] = max(bands.get(angle, 0.0), band)
+        self.raised = {other: bands[box.angle] for other, box in enumerate(self.boxes) if box.angle in bands}
+        self._show_tags()  # the tags at that edge, beyond the band
+
+    def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
+        rows, boxes, (fx, fy, fw, fh) = super()._layout()
+        if self.orientation != "flat" or not boxes:
+            return rows, boxes, (fx, fy, fw, fh)
+        width, height = self.size
+        thin = theme.unit() * ROBOT_STRIP
+        edges: dict[float, list[int]] = {}
+        for seat, box in enumerate(boxes):
+            edges.setdefault(box.angle, []).append(seat)
+        boxes = list(boxes)
+        for angle, seats in edges.items():
+            saved = boxes[seats[0]].depth - thin
+            if saved <= 0:
+                continue
+            for seat in seats:
+                if seat not in self.robots:
+                    continue
+                box = boxes[seat]
+                if angle == BOTTOM:
+                    boxes[seat] = box._replace(cy=thin / 2, depth=thin)
+                elif angle == TOP:
+                    boxes[seat] = box._replace(cy=height - thin / 2, depth=thin)
+                elif angle == LEFT:
+                    boxes[seat] = box._replace(cx=thin / 2, depth=thin)
+                elif angle == RIGHT:
+                    boxes[seat] = box._replace(cx=width - thin / 2, depth=thin)
+            if not all(seat in self.robots for seat in seats):
+                continue  # a person's hand on this edge keeps its depth
+            if angle == BOTTOM:
+                fy, fh = fy - saved, fh + saved
+            elif angle == TOP:
+                fh += saved
+            elif angle == LEFT:
+                fx, fw = fx - saved, fw + saved
+            elif angle == RIGHT:
+                fw += saved
+        for angle in edges:
+            band = max((self.reserved.get(seat, 0.0) for seat in edges[angle]), default=0.0)
+            if angle == BOTTOM:
+                fy, fh = fy + band, fh - band
+            elif angle == TOP:
+                fh -= band
+            elif angle == LEFT:
+                fx, fw = fx + band, fw - band
+            elif angle == RIGHT:
+                fw -= band
+        return rows, boxes, (fx, fy, fw, fh)
+
+    def _relayout(self, *_args: Any) -> None:
+        super()._relayout()
+        for seat, hand in enumerate(self.hands):
+            if seat in self.robots:
+                hand.max_rows = 1
+
+
+class GobblesScreen(Screen):
+    """A Gobbles race (see the module docstring). ``clock`` is the table's (tests pass a
+    ManualClock); ``robot_seed`` makes the robots reproducible."""
+
+    attract_when_idle = False
+
+    def __init__(self, app: Any, game: Gobbles, clock: Callable[[], float] = time.monotonic,
+                 robot_seed: int | None = None, **kwargs: Any) -> None:
+        super().__init__(name=KIND, **kwargs)
+        self.app, self.game = app, game
+        self.table = GobblesTable(game, clock=clock, seed=robot_seed)
+        robots = [seat for seat, p in enumerate(game.players) if p.robot is not None]
+        self.layout = GobblesLayout(robots, orientation=app.services.settings.orientation, hand_rows=3)
+        self.layout.board.frontier_touching = 2
+        self.layout.board.auto_fit = False  # the screen refits (see follow_play): never under a finger
+        self._refit_waiting = False
+        self._centre: Cell | None = None
+        self.hands = [GobblesHand(self, seat, for_fingers=seat not in robots) for seat in range(len(game.players))]
+        for hand in self.hands:
+            hand.bind(on_played=lambda *_: self.refresh())
+        self.layout.seat(self.hands)
+        self.overlay = FloatLayout()
+        self.overlay.add_widget(self.layout)
+        self.gifts: dict[int, GiftCard] = {}
+        self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
+        self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
+        self.overlay.add_widget(self.leave_button)
+        self.view_controls = ViewControls(self.layout.board)
+        self.overlay.add_widget(self.view_controls)
+        board = self.layout.board
+        board.shields = [*board.shields, self.leave_button, *self.view_controls.parts]
+        self.layout.keep_clear = [self.view_controls, self.leave_button]
+        board.bind(fit_area=self._place_controls)
+        board.bind(fit_area=lambda *_: self.follow_play())
+        self.add_widget(self.overlay)
+        self._known_events = len(game.events)
+        self._shown_tiles = -1
+        self._ticking = None
+        self._ended = False
+        self.refresh(journal=False)
+
+    def _place_controls(self, *_args: Any) -> None:
+        """Leave, then the zoom buttons and overview map, where they cover nothing: a corner of the
+        screen between the hands, else a corner of the free table (:func:`ui.table.clear_spot`)."""
+        u = theme.unit()
+        layout = self.layout
+        self.leave_button.size = (u * 1.8, u * 1.0)
+        taken = [(layout.x, layout.top - u * 1.1, u * 1.1, u * 1.1)]  # the staff corner
+        for box in layout.boxes:
+            across = abs(math.sin(math.radians(box.angle))) > 0.5
+            w, h = (box.depth, box.length) if across else (box.length, box.depth)
+            taken.append((layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h))
+        taken += [(*tag.bbox[0], *tag.bbox[1]) for tag in layout._tags if tag.opacity]
+        taken += [(*card.bbox[0], *card.bbox[1]) for card in self.gifts.values()]
+        table = tuple(layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height))
+        for widget, spots in ((self.leave_button, ("top-right", "bottom-right", "bottom-left")),
+                              (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
+            widget.pos = clear_spot(tuple(widget.size), spots, taken, tuple(layout.size), table)
+            taken.append((*widget.pos, *widget.size))
+
+    # ------------------------------------------------------------------ the clock
+
+    def on_enter(self, *_args: Any) -> None:
+        self.app.services.devices.cue(Cue())  # no turns: the rings stay dark until the winners
+        if self._ticking is None and not self.game.finished:
+            self._ticking = Clock.schedule_interval(self.tick, TICK_SECONDS)
+        if self.game.finished:
+            self.finish()
+
+    def on_leave(self, *_args: Any) -> None:
+        self._stop_ticking()
+
+    def _stop_ticking(self) -> None:
+        if self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+
+    @property
+    def showing(self) -> bool:
+        return self.manager is not None and self.manager.current_screen is self
+
+    def tick(self, _dt: float = 0.0) -> None:
+        """Robots and late gifts act (on the table's clock); countdowns follow."""
+        if self.manager is None:  # replaced by another screen: this race is over for us
+            self._stop_ticking()
+            return
+        if self.table.tick():
+            self.refresh()
+        for card in self.gifts.values():
+            card.count_down()
+
+    # ------------------------------------------------------------------ showing
+
+    def refresh(self, journal: bool = True) -> None:
+        """Show the game as it stands (after every step) and journal it."""
+        game = self.game
+        if journal:
+            self.app.journal(game)
+        self._announce(game.events[self._known_events:])
+        self._known_events = len(game.events)
+        if len(game.board) != self._shown_tiles:
+            self._shown_tiles = len(game.board)
+            self.layout.board.show(game.board)
+            self.follow_play()
+        for seat, hand in enumerate(self.hands):
+            if hand.tiles != game.hands[seat]:
+                hand.tiles = list(game.hands[seat])
+            person = game.players[seat].robot is None
+            hand.active = person and game.playing(seat) and seat not in game.pending and not game.finished
+            self.layout.tag(seat, self._tag(seat))
+        self.layout.refresh_hints()
+        for seat in list(self.gifts):
+            if seat not in game.pending:
+                self.gifts.pop(seat).close()
+        for seat in game.pending:
+            if seat not in self.gifts and game.players[seat].robot is None:
+                self.gifts[seat] = GiftCard(self, seat)
+        if game.finished and not self._ended:
+            self.finish()
+
+    # ------------------------------------------------------------------ the view
+
+    @property
+    def held(self) -> bool:
+        """Whether a finger is down on a hand (a drag) or on the board (a pan or pinch)."""
+        board = self.layout.board
+        return any(hand.dragging for hand in self.hands) or bool(board._touches)
+
+    def hold_view(self) -> None:
+        """A drag began: stop any refit under way where it is (it is redone once every finger is up)."""
+        Animation.cancel_all(self.layout.board)
+        self._refit_waiting = True
+
+    def release_view(self) -> None:
+        if self._refit_waiting and not self.held:
+            self.follow_play()
+
+    def follow_play(self) -> None:
+        """Fit the board to the play (tiles at least 9 mm across while a person plays,
+        see :func:`focus`), unless someone's finger is down: then wait for it to lift. A view the
+        players moved themselves stays until a double tap."""
+        board = self.layout.board
+        if self.held:
+            self._refit_waiting = True
+            return
+        self._refit_waiting = False
+        if board._user_moved or not board.fit_area:
+            return
+        game = self.game
+        _x, _y, w, h = board.fit_area
+        people = [s for s in range(len(game.players)) if game.players[s].robot is None and game.playing(s)]
+        cells = [p.cell for p in game.board.placements()]
+        if not people or game.finished:
+            board.min_fit_px = 0.0
+            board.recentre(cells=cells)
+            return
+        need = rules.needed_neighbours(game.board)
+        spaces = [c for c in game.board.frontier() if game.board.neighbour_count(c) >= need]
+        wanted = sorted({p.cell for s in people for p in game.legal_placements(s)})
+        radius = theme.min_tile_radius()
+        board.min_fit_px = radius  # even where the table is small (a gift card's band), tiles stay 9 mm
+        shown = focus(cells, spaces, wanted, (w, h), radius, self._centre)
+        self._centre = min(wanted or spaces or cells, key=lambda c: self._distance(c, shown))
+        board.recentre(cells=shown, focus=[c for c in shown if c in set(wanted)] or None)
+
+    @staticmethod
+    def _distance(cell: Cell, shown: Sequence[Cell]) -> float:
+        """How far ``cell`` is from the middle of ``shown`` (board units)."""
+        xs = [centre(c, 1.0) for c in shown]
+        mid = (sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs))
+        return math.dist(centre(cell, 1.0), mid)
+
+    def off_table(self, window_pos: tuple[float, float]) -> bool:
+        """Whether a finger at ``window_pos`` is over a hand, a control, a card or off the free
+        table (a release there returns the tile)."""
+        board = self.layout.board
+        x, y = self.layout.to_widget(*window_pos)
+        fx, fy, fw, fh = board.fit_area or (0, 0, 0, 0)
+        if not (fx <= x <= fx + fw and fy <= y <= fy + fh) or not board.on_table(window_pos):
+            return True
+        wx, wy = window_pos
+        return any(card.collide_point(*card.parent.to_widget(wx, wy)) for card in self.gifts.values() if card.parent)
+
+    def _tag(self, seat: int) -> str:
+        game = self.game
+        name = seat_name(game, seat)
+        if not game.playing(seat):
+            place = next(s.place for s in game.standings() if s.player == seat)
+            return _("{name}: {place} place!", name=name, place=ordinal(place))
+        return _("{name} · tiles: {count}", name=name, count=len(game.hands[seat]))
+
+    def _announce(self, events: Sequence[dict[str, Any]]) -> None:
+        """Tell players what others did that concerns them, pointing at tiles instead of numbering
+        them: tiles received are ringed in the receiver's hand; a player out is the table's news
+        (:meth:`ui.table.TableLayout.announce`: once, at every seat). A gobble says so on the gift
+        card at the gobbler's seat."""
+        game = self.game
+        for event in events:
+            if "gift" in event:
+                gift, giver = event["gift"], event["player"]
+                count = len(gift["tiles"])
+                if game.players[gift["to"]].robot is None:  # a robot's edge gets no message
+                    self.hands[gift["to"]].receive(gift["tiles"])
+                    self.layout.tell(gift["to"], n_("{name} gobbled: you get {count} tile, ringed in white.",
+                                                    "{name} gobbled: you get {count} tiles, ringed in white.",
+                                                    count, name=seat_name(game, giver), count=count), good=True)
+                if event.get("auto"):
+                    self.layout.tell(giver, n_("Time is up: {name} got {count} of your tiles.",
+                                               "Time is up: {name} got {count} of your tiles.", count,
+                                               name=seat_name(game, gift["to"]), count=count))
+            elif event.get("result") == "placed" and not game.playing(event["player"]):
+                seat = event["player"]
+                place = next(s.place for s in game.standings() if s.player == seat)
+                self.layout.announce(_("{name}: {place} place!", name=seat_name(game, seat), place=ordinal(place)))
+
+    # ------------------------------------------------------------------ gifts
+
+    def give(self, seat: int, to: int, tiles: Sequence[int]) -> Refused | None:
+        try:
+            self.table.give(seat, to, tiles)
+        except Refused as refusal:
+            self.layout.tell(seat, explain(refusal))
+            return refusal
+        self.refresh()
+        return None
+
+    # ------------------------------------------------------------------ the end
+
+    def leave(self) -> None:
+        self._stop_ticking()
+        self.app.discard()
+
+    def finish(self) -> None:
+        if self._ended:
+            return
+        self._ended = True
+        self._stop_ticking()
+        game = self.game
+        store = self.app.services.store
+        with store.batch():
+            store.add_record(KIND, game.to_json())
+            store.clear_current()
+        winners = tuple(s.player for s in game.standings() if s.place == 1)
+        self.app.services.devices.cue(Cue(winners=winners, colours=tuple(RING_COLOURS[: len(game.players)])))
+        Clock.schedule_once(lambda dt: self.show_results(), 2.0)
+
+    def show_results(self) -> None:
+        if not self.showing:
+            return
+        game = self.game
+        standings = game.standings()
+        first = [s.player for s in standings if s.place == 1]
+        headline = (_("{name} wins!", name=seat_name(game, first[0])) if len(first) == 1
+                    else _("A shared win!")) + "\n" + ending_line(game)
+        rows = [Standing(s.place, seat_name(game, s.player), None,
+                         _("all tiles placed") if s.tiles == 0 else _("tiles left: {count}", count=s.tiles))
+                for s in standings]
+        view = BoardView(show_frontier=False)
+        view.show(game.board)
+        people_won = any(game.players[seat].robot is None for seat in first)
+        self.app.show(ResultsScreen(
+            KIND, title=_("Game over"), headline=headline, standings=rows, stage=view,
+            replay=GobblesReplay(view, game.to_json()), celebrate=people_won,
+            on_again=lambda: start(self.app, game.players, game.play_on), on_home=self.app.go_home))
+
+
+ENDINGS = {
+    Ending.LAST_PLAYER: N_("Only {name} still holds tiles."),
+    Ending.FIRST_OUT: N_("{name} placed all their tiles first: the game stops."),
+    Ending.DEADLOCK: N_("Nobody can place a tile any more."),
+}
+
+
+def ending_line(game: Gobbles) -> str:
+    """Why the game ended, naming the player it is about: the one left holding tiles, or the first
+    out (never "everyone else" while a person still holds tiles)."""
+    ending = game.ending or Ending.LAST_PLAYER
+    if ending is Ending.LAST_PLAYER:
+        last = next(s for s in range(len(game.players)) if game.playing(s))  # players go out one by one
+        return _(ENDINGS[ending], name=seat_name(game, last))
+    if ending is Ending.FIRST_OUT:
+        return _(ENDINGS[ending], name=seat_name(game, game.out[0]))
+    return _(ENDINGS[ending])
+
+
+class GiftCard(Scatter):
+    """After a gobble, facing the gobbler at their hand's inner edge, in a band of the table the
+    board keeps clear (:meth:`GobblesLayout.reserve`): who gets the tiles (chips), which tiles
+    (picked in the gobbler's own hand), Give, and the seconds left before the table gives for
+    them. Compact: as long as the edge allows, the chips wrapping into rows where it is short."""
+
+    def __init__(self, screen: GobblesScreen, seat: int, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        u = theme.unit()
+        self.screen, self.seat = screen, seat
+        game = screen.game
+        suggestion = game.suggest_gift(seat)
+        self.owed = game.pending[seat].count
+        opponents = [p for p in range(len(game.players)) if p != seat and game.playing(p)]
+        self.length = self._length()
+        self.chip_height = max(u * 0.95, theme.min_target())
+        self.give_width = u * 2.0
+        per_row = max(1, min(len(opponents), int((self.length - self.give_width - u * 0.35) // (u * 1.8))))
+        chip_rows = math.ceil(len(opponents) / per_row)
+        self.depth = u * (0.15 + 0.95 + 0.05) + chip_rows * self.chip_height + (chip_rows - 1) * u * 0.1
+        self.box = BoxLayout(orientation="vertical", padding=u * 0.075, spacing=u * 0.05)
+        panel_background(self.box, theme.rgb("#3b2a05", 0.96), radius=0.2)
+        top = BoxLayout(spacing=u * 0.1, size_hint=(1, None), height=u * 0.95)
+        words = BoxLayout(orientation="vertical")
+        self.title = TLabel(msg=N_("Gobble! Give {count} of your tiles. Who gets them?") if self.owed > 1
+                            else N_("Gobble! Give 1 of your tiles. Who gets it?"),
+                            values={"count": self.owed}, scale=0.72, bold=True, halign="left")
+        words.add_widget(self.title)
+        words.add_widget(TLabel(msg=N_("Tap your tiles to choose them."), scale=0.65, color=theme.TEXT_DIM,
+                                halign="left"))
+        top.add_widget(words)
+        self.clock = TLabel(msg=N_("{seconds} s"), scale=1.0, bold=True,
+                            color=theme.ACCENT, size_hint=(None, 1), width=u * 1.2)
+        top.add_widget(self.clock)
+        self.box.add_widget(top)
+        bottom = BoxLayout(spacing=u * 0.15)
+        self.recipients = ChipRow([(p, "") for p in opponents], suggestion.to, lambda p: None, scale=0.68,
+                                  cols=per_row, spacing=u * 0.1)
+        for chip in self.recipients.chips:
+            chip.text = _("{name} ({count})", name=seat_name(game, chip.value), count=len(game.hands[chip.value]))
+        bottom.add_widget(self.recipients)
+        self.give_button = TButton(msg=N_("Give"), scale=0.95, bold=True, bg=list(theme.GO), size_hint=(None, None),
+                                   width=self.give_width, height=self.chip_height)
+        self.give_button.bind(on_release=lambda *_: self.give())
+        bottom.add_widget(self.give_button)
+        self.box.add_widget(bottom)
+        self.add_widget(self.box)
+        hand = screen.hands[seat]
+        hand.picked = list(suggestion.tiles)
+        hand.picking = True
+        screen.overlay.add_widget(self)
+        screen.layout.reserve(seat, self.depth + u * 0.1)
+        screen.layout.keep_clear.append(self)
+        screen.layout.board.bind(fit_area=self._place)
+        self._place()
+        self.count_down()
+
+    def _length(self) -> float:
+        """As long as the free edge of the table along the gobbler's hand allows (at most 12 units)."""
+        low, high = self._span()
+        return min(high - low - theme.unit() * 0.2, theme.unit() * 12)
+
+    def _span(self) -> tuple[float, float]:
+        """Where the card may lie along the gobbler's edge: the free table's span there, less the
+        name tags of the seats on the two edges it runs into (a tag lies at its hand's inner edge,
+        on the free table: the card would cover it)."""
+        layout = self.screen.layout
+        fx, fy, fw, fh = layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height)
+        crossing = abs(math.sin(math.radians(layout.boxes[self.seat].angle))) > 0.5
+        low, high = (fy, fy + fh) if crossing else (fx, fx + fw)
+        tag = theme.unit() * 0.7
+        ends = (BOTTOM, TOP) if crossing else (LEFT, RIGHT)
+        angles = {box.angle for seat, box in enumerate(layout.boxes) if seat != self.seat}
+        return low + (tag if ends[0] in angles else 0.0), high - (tag if ends[1] in angles else 0.0)
+
+    def _place(self, *_args: Any) -> None:
+        """At the gobbler's hand's inner edge, facing them, slid along the edge so that it stays on
+        the free table."""
+        u = theme.unit()
+        layout = self.screen.layout
+        if self.seat >= len(layout.boxes):
+            return
+        box: SeatBox = layout.boxes[self.seat]
+        self.rotation = 0
+        self.size = self.box.size = (self.length, self.depth)
+        self.box.pos = (0, 0)
+        self.rotation = box.angle
+        ux, uy = box.up()
+        ay = math.sin(math.radians(box.angle))
+        gap = box.depth / 2 + self.depth / 2 + u * 0.05
+        cx, cy = layout.x + box.cx + ux * gap, layout.y + box.cy + uy * gap
+        # slide along the edge to stay within the free table's span there, clear of the seats' tags
+        low, high = self._span()
+        if abs(ay) > 0.5:
+            cy = min(max(cy, low + self.length / 2), high - self.length / 2)
+        else:
+            cx = min(max(cx, low + self.length / 2), high - self.length / 2)
+        self.center = (cx, cy)
+
+    def count_down(self) -> None:
+        deadline = self.screen.table.gift_deadline(self.seat)
+        if deadline is not None:
+            left = max(0, math.ceil((deadline - self.screen.table.now_ms()) / 1000))
+            if self.clock.values.get("seconds") != left:
+                self.clock.values = {"seconds": left}
+
+    def give(self) -> None:
+        hand = self.screen.hands[self.seat]
+        self.screen.give(self.seat, self.recipients.value, list(hand.picked))
+
+    def close(self) -> None:
+        hand = self.screen.hands[self.seat]
+        hand.picking = False
+        hand.picked = []
+        layout = self.screen.layout
+        layout.board.unbind(fit_area=self._place)
+        layout.reserve(self.seat, 0.0)
+        if self in layout.keep_clear:
+            layout.keep_clear.remove(self)
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+
+class GobblesReplay:
+    """A Gobbles record replayed placement by placement and gift by gift (races lost are skipped:
+    they changed nothing). Each placement's space is marked on the board (:class:`ui.results.StepMark`):
+    the caption says who, the mark says where."""
+
+    def __init__(self, view: BoardView, record: dict[str, Any]) -> None:
+        self.view = view
+        self.step_mark = StepMark(view)
+        opening = {k: v for k, v in record.items() if k not in ("ending", "standings")}
+        game = Gobbles.from_json({**opening, "events": []})
+        self.frames: list[tuple[Board, Cell | None, dict[str, Any]]] = [(game.board.copy(), None, {})]
+        for event in record["events"]:
+            player = event["player"]
+            if "gift" in event:
+                gift = event["gift"]
+                game.give(player, Gift(gift["to"], tuple(gift["tiles"])), event["at"], bool(event.get("auto")))
+                frame: dict[str, Any] = {"player": player, "other": gift["to"], "count": len(gift["tiles"])}
+                cell = None
+            elif event.get("result") == "placed":
+                c = event["claim"]
+                placement = Placement(c["tile"], c["q"], c["r"], c["rot"])
+                game.claim(player, placement, event["at"])
+                frame, cell = {"player": player, "gobble": bool(event.get("gobble"))}, placement.cell
+            else:
+                continue
+            self.frames.append((game.board.copy(), cell, frame))
+        self.game = game
+        self.cells = [p.cell for p in game.board.placements()]
+
+    @property
+    def steps(self) -> int:
+        return len(self.frames) - 1
+
+    def show(self, step: int) -> str:
+        board, cell, frame = self.frames[step]
+        self.view.show(board)
+        self.view.recentre(animate=False, cells=self.cells)
+        self.step_mark.show(cell)
+        if not frame:
+            return _("The deal")
+        name = seat_name(self.game, frame["player"])
+        if "other" in frame:
+            return n_("{name} gave {count} tile to {other}", "{name} gave {count} tiles to {other}", frame["count"],
+                      name=name, other=seat_name(self.game, frame["other"]), count=frame["count"])
+        return _("{name} placed a tile: gobble!", name=name) if frame["gobble"] else _("{name} placed a tile",
+                                                                                          name=name)

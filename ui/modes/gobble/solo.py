@@ -1,0 +1,256 @@
+"""Gobble solo at the kiosk: place all 56 tiles, one drawn at a time, each touching two.
+
+The home button opens a start card (how to play, best scores, Start). The game screen shows the
+board, the drawn tile (a hand of one; two for the opening pair), the discard pile with its top
+tile, progress, and the reward after a gobble (play the top discard, which then lies in the hand,
+or return it to the bag). Refusals say the rule in plain words (two neighbours, the golden rule,
+"it fits: place it"). There is no undo button: in Gobble a placed tile stays. The engine draws the
+next tile by itself, so the bag button only points at the tile already drawn. A finished game is
+kept as a record and its score as a high score, and the results replay it tile by tile.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Sequence
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from engine.board import Board, Placement
+from engine.gobble.rules import Gobble
+from engine.gobble.solo import Discard, GobbleSolo, Place, ReturnDiscard
+from engine.modes import Refused
+
+from ... import theme
+from ...board import BoardView, HandView, PileView
+from ...howto import HowToPlayScreen, TileStage
+from ...i18n import N_, _, n_
+from ...refusals import explain
+from ...results import ResultsScreen, Standing
+from ...services import BagButtonPressed, Cue
+from ...setup import SetupScreen, SetupSpec
+from ...table import TableLayout
+from ...widgets import TButton, TLabel, confirm_leave, panel_background
+from .. import family_screen, kind_screen
+from .common import solo_script
+from ..solo.common import beside
+
+KIND = "gobble-solo"
+SPEC = SetupSpec(key=KIND, title=N_("Gobble solo"), players=(1, 1), default_players=1,
+                 blurb=N_("Place every tile, each touching two."))
+
+
+class SoloRules:
+    """The placement target: the game decides (:meth:`GobbleSolo.check`); this keeps what the last
+    placement earned."""
+
+    def __init__(self, game: GobbleSolo) -> None:
+        self.game = game
+        self.earned: Gobble | None = None
+        """What the last placement earned (a gobble gives the top discard as a reward)."""
+
+    def check(self, placement: Placement) -> Refused | None:
+        return self.game.check(placement)
+
+    def place(self, placement: Placement) -> None:
+        self.earned = self.game.apply(Place(placement))
+
+
+def best_scores(app: Any, limit: int = 3) -> list[tuple[str, int]]:
+    return app.services.store.high_scores(KIND, limit)
+
+
+@family_screen(KIND)
+def open_setup(app: Any) -> Screen:
+    """The start card: how to play, the best scores, Start."""
+    scores = best_scores(app)
+    extra = TLabel(msg=N_("Best scores: {scores}") if scores else N_("No scores yet: be the first!"),
+                   values={"scores": ", ".join(str(s) for _n, s in scores)}, scale=0.9, color=theme.TEXT_DIM,
+                   size_hint=(1, None), height=theme.unit() * 1.0)
+    return SetupScreen(SPEC, on_start=lambda setup: start(app), on_back=app.go_home,
+                       on_howto=lambda: show_howto(app), orientation=app.services.settings.orientation, extra=extra)
+
+
+def show_howto(app: Any, then: Any = None) -> None:
+    stage = TileStage(hands=1, pile=True)
+    steps, reset = solo_script(stage)
+    app.show(HowToPlayScreen(KIND, N_("Gobble solo"), stage, steps, reset,
+                             on_done=then or (lambda: app.show(open_setup(app)))))
+
+
+def start(app: Any, seed: int | None = None, order: Sequence[int] | None = None) -> GobbleSoloScreen:
+    """A new game (``order``: the drawing order, default shuffled by ``seed``), journaled and shown."""
+    game = GobbleSolo.start(seed=seed if seed is not None else random.randrange(1 << 32), order=order)
+    app.journal(game)
+    screen = GobbleSoloScreen(app, game)
+    app.show(screen)
+    return screen
+
+
+@kind_screen(KIND)
+def resume(app: Any, game: GobbleSolo) -> Screen:
+    return GobbleSoloScreen(app, game)
+
+
+class GobbleSoloScreen(Screen):
+    """One solo Gobble game (see the module docstring)."""
+
+    attract_when_idle = False  # a game in progress stays on screen (it is journaled anyway)
+
+    def __init__(self, app: Any, game: GobbleSolo, **kwargs: Any) -> None:
+        super().__init__(name=KIND, **kwargs)
+        u = theme.unit()
+        self.app, self.game = app, game
+        self.rules = SoloRules(game)
+        self.table = TableLayout(orientation=app.services.settings.orientation)
+        self.table.board.target = self.rules
+        self.table.board.frontier_touching = 2
+        self.hand = HandView()
+        self.table.seat([self.hand])
+        self.hand.bind(on_played=lambda *_: self.after_step())
+        # beside the table a column; on a portrait panel a band above it: the words, the pile, the buttons
+        band = theme.portrait()
+        side = BoxLayout(orientation="horizontal" if band else "vertical", size_hint=(1, None) if band else (None, 1),
+                         width=u * 4.2, height=u * 3.2, padding=u * 0.2, spacing=u * 0.15)
+        panel_background(side, theme.TABLE_DARK, radius=0)
+        title = TLabel(msg=N_("Gobble solo"), scale=1.15, bold=True, size_hint=(1, None), height=u * 0.8)
+        self.progress = TLabel(msg=N_("Placed: {placed} of {total}"), scale=1.0, size_hint=(1, None), height=u * 0.8)
+        self.pile = PileView(size_hint=(0.6, 1) if band else (1, None), height=u * 3.0)
+        self.offer = TLabel(scale=0.82, color=theme.ACCENT, bold=True)
+        self.action = TButton(scale=0.85, size_hint=(1, None), height=u * 1.35)
+        self.action.bind(on_release=lambda *_: self.press_action())
+        leave = TButton(msg=N_("Leave the game"), scale=0.8, size_hint=(1, None), height=u * 1.0)
+        leave.bind(on_release=lambda *_: confirm_leave(self))
+        if band:
+            words = BoxLayout(orientation="vertical", spacing=u * 0.1)
+            buttons = BoxLayout(orientation="vertical", spacing=u * 0.15)
+            columns = [(words, (title, self.progress, self.offer)), (self.pile, ()),
+                       (buttons, (Widget(), self.action, leave))]
+        else:
+            columns = [(w, ()) for w in (title, self.progress, self.pile, self.offer, self.action, leave)]
+        for column, parts in columns:
+            for part in parts:
+                column.add_widget(part)
+            side.add_widget(column)
+        self.overlay = FloatLayout()
+        self.overlay.add_widget(beside(self.table, side))
+        self.add_widget(self.overlay)
+        self.refresh()
+
+    # ------------------------------------------------------------------ showing
+
+    def refresh(self) -> None:
+        game = self.game
+        self.table.board.show(game.board)
+        self.hand.tiles = list(game.playable)
+        self.table.bag = len(game.bag)
+        self.table.refresh_hints()
+        placed, total = game.progress
+        self.progress.values = {"placed": placed, "total": total}
+        self.pile.tiles = list(game.discards[:-1] if game.reward else game.discards)
+        if game.reward:
+            self.offer.msg = N_("Gobble! Your reward is the top discard: drag it onto the table, or return it.")
+            self.action.msg = N_("Return it to the bag")
+            self.action.bg = list(theme.BUTTON)
+        elif game.finished:
+            self.offer.msg = ""
+            self.action.msg = N_("See the result")
+            self.action.bg = list(theme.GO)
+        else:
+            self.offer.msg = ""
+            self.action.msg = N_("It fits nowhere: discard it")
+            self.action.bg = list(theme.BUTTON)
+        self.action.opacity = 1 if (game.reward or game.hand or game.finished) else 0
+
+    def after_step(self) -> None:
+        """After every action: journal, show, celebrate a gobble, end the game when it is over."""
+        earned, self.rules.earned = self.rules.earned, None
+        self.app.journal(self.game)
+        self.refresh()
+        if earned and self.game.reward:
+            self.table.tell(0, _("Gobble! You may play the top discard."), good=True)
+        if self.game.finished:
+            self.finish()
+
+    # ------------------------------------------------------------------ actions
+
+    def press_action(self) -> None:
+        game = self.game
+        if game.finished:
+            self.show_results()
+            return
+        try:
+            game.apply(ReturnDiscard() if game.reward else Discard())
+        except Refused as refusal:
+            self.table.board.highlight(refusal.cells, theme.MARK_FITS)  # where the tile fits
+            self.table.tell(0, explain(refusal))
+            return
+        self.after_step()
+
+    def on_device_event(self, event: Any) -> None:
+        if isinstance(event, BagButtonPressed) and not self.game.finished:
+            # the engine draws by itself: the tile is already in the hand
+            self.table.tell(0, _("Your tile is already drawn: place it on the table."), good=True)
+
+    def leave(self) -> None:
+        self.app.discard()
+
+    # ------------------------------------------------------------------ the end
+
+    def finish(self) -> None:
+        store = self.app.services.store
+        game = self.game
+        with store.batch():
+            store.add_score(KIND, time.strftime("%Y-%m-%d"), game.score)
+            store.add_record(KIND, game.to_json())
+            store.clear_current()
+        if game.goal_reached:
+            self.table.tell(0, n_("All {total} tile placed: you did it!", "All {total} tiles placed: you did it!", game.total,
+                                       total=game.total), good=True)
+            self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
+        Clock.schedule_once(lambda dt: self.show_results(), 2.5)
+
+    def show_results(self) -> None:
+        if self.manager is None or self.manager.current_screen is not self:
+            return
+        game = self.game
+        placed, total = game.progress
+        view = BoardView(show_frontier=False)
+        view.show(game.board)
+        scores = best_scores(self.app)
+        notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
+        self.app.show(ResultsScreen(
+            KIND,
+            title=_("Goal reached!") if game.goal_reached else _("Game over"),
+            headline=n_("You placed {placed} of {total} tiles.", "You placed {placed} of {total} tiles.", placed,
+                        placed=placed, total=total),
+            standings=[Standing(1 if game.goal_reached else None, _("You"), None,
+                                _("discarded: {count}", count=len(game.discards)))],
+            stage=view, replay=BoardReplay(view, game.board.placements()), notes=notes,
+            celebrate=game.goal_reached, on_again=lambda: start(self.app), on_home=self.app.go_home))
+
+
+class BoardReplay:
+    """A Tantrix board replayed tile by tile (the order the tiles were placed)."""
+
+    def __init__(self, view: BoardView, placements: list[Placement]) -> None:
+        self.view, self.placements = view, placements
+
+    @property
+    def steps(self) -> int:
+        return len(self.placements)
+
+    def show(self, step: int) -> str:
+        board = Board()
+        for p in self.placements[:step]:
+            board.push(p)
+        self.view.show(board)
+        self.view.recentre(animate=False, cells=[p.cell for p in self.placements])
+        if step == 0:
+            return _("The empty table")
+        return _("Tile {tile} placed", tile=self.placements[step - 1].tile)

@@ -1,0 +1,1 @@
+"""The solo screens: Learn, Puzzles, Solitaire, Four lines and loops, the booklet puzzles and the pyramids."""

@@ -1,0 +1,157 @@
+"""Puzzles: the booklet's puzzles (Junior, Student, Professor, Master, Genius A and B) and the
+rotation puzzles (pyramids of 3 to 8 rows, and the Great Pyramid of 45 tiles), each ticked once
+solved, with its best time; and Four lines and Four loops (all 56 tiles, scored, the best kept:
+``ui.modes.solo.four``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from engine.solo.catalogue import PUZZLES
+from engine.solo.rotation import GREAT_PYRAMID_ROWS, ROWS
+
+from ... import theme
+from ...i18n import N_, _, n_
+from ...widgets import TButton, TLabel, panel_background
+from .. import family_screen
+from . import four as solo_four
+from .common import TickButton, best_time, format_time, solved_puzzles
+from .puzzle import TITLES, open_puzzle, show_howto as show_puzzle_howto
+from .rotation import open_rotation, rotation_key, show_howto as show_rotation_howto
+
+KEY = "puzzles"
+BOOKLET = ("junior", "student", "professor", "master", "genius-a", "genius-b")
+WHAT = {
+    "junior": N_("one loop: which colour?"), "student": N_("one loop: which colour?"),
+    "professor": N_("two loops at once"), "master": N_("one loop: which colour?"),
+    "genius-a": N_("red and yellow lines"), "genius-b": N_("red and blue lines"),
+}
+
+
+ROW, SECTION = 1.38, 1.0
+"""Heights in touch units of a row of puzzles and of a section's title: three sections fit 800x480."""
+
+
+class Entry(NamedTuple):
+    """A puzzle in the list: its English title, the line under it (in words), and how to open it."""
+
+    title: str
+    subtitle: str
+    open: Callable[[Any], Any]
+
+
+def four_entries(store: Any) -> list[Entry]:
+    """Four lines and Four loops (all 56 tiles, scored): their screen module's ``entries(store)``
+    gives (title, line in words, open(app))."""
+    return [Entry(*entry) for entry in solo_four.entries(store)]
+
+
+@family_screen(KEY)
+def puzzles_screen(app: Any) -> Screen:
+    return PuzzlesScreen(app)
+
+
+def open_puzzles(app: Any) -> PuzzlesScreen:
+    screen = PuzzlesScreen(app)
+    app.show(screen)
+    return screen
+
+
+class PuzzlesScreen(Screen):
+    """The list (see the module docstring); ``buttons`` holds each entry's button by key."""
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(name=KEY, **kwargs)
+        u = theme.unit()
+        self.app = app
+        self.buttons: dict[str, TButton] = {}
+        root = BoxLayout(orientation="vertical", padding=[u * 0.25, u * 0.15, u * 0.25, u * 0.25], spacing=u * 0.12)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        top = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.2)
+        top.add_widget(Widget(size_hint=(None, 1), width=u * 0.9))  # the staff corner
+        top.add_widget(TLabel(msg=N_("Puzzles"), scale=1.3, bold=True, halign="left"))
+        home = TButton(msg=N_("Home"), scale=0.9, size_hint=(None, 1), width=u * 2.4)
+        home.bind(on_release=lambda *_: app.go_home())
+        top.add_widget(home)
+        root.add_widget(top)
+        self.rows = BoxLayout(orientation="vertical", spacing=u * 0.12)
+        root.add_widget(self.rows)
+        self.add_widget(root)
+        self.build()
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.build()
+
+    def build(self) -> None:
+        """Lay out the entries with the ticks and best times as they are now."""
+        store = self.app.services.store
+        solved = solved_puzzles(store)
+        self.rows.clear_widgets()
+        self.buttons.clear()
+
+        def entry(key: str, title: str, subtitle: str, action: Callable[[], Any], scale: float = 1.0,
+                  values: dict[str, Any] | None = None) -> TickButton:
+            """A button: ``title`` English (its ``values`` filled in), ``subtitle`` already in words."""
+            best = best_time(store, key)
+            if best is not None:
+                subtitle += "\n" + _("best {time}", time=format_time(best))
+            button = TickButton(msg=title, values=values or {}, subtitle=subtitle, scale=scale, bold=True,
+                                done=key in solved)
+            button.bind(on_release=lambda *_: action())
+            self.buttons[key] = button
+            return button
+
+        self._section(N_("Loops and lines (the booklet's puzzles)"),
+                      lambda: show_puzzle_howto(self.app, then=lambda: open_puzzles(self.app)))
+        for half in (BOOKLET[:3], BOOKLET[3:]):
+            row = self._row(ROW)
+            for name in half:
+                count = len(PUZZLES[name].tiles)
+                subtitle = n_("{count} tile", "{count} tiles", count, count=count) + " · " + _(WHAT[name])
+                row.add_widget(entry(name, TITLES[name], subtitle, lambda n=name: open_puzzle(self.app, n)))
+        self._section(N_("Turn the tiles (the pyramids)"),
+                      lambda: show_rotation_howto(self.app, then=lambda: open_puzzles(self.app)))
+        pyramids = list(ROWS)
+        for part in (pyramids[:4], pyramids[4:]) if theme.portrait() else (pyramids,):  # narrow: two rows
+            row = self._row(ROW)
+            for rows in part:
+                tiles = n_("{count} tile", "{count} tiles", rows * (rows + 1) // 2, count=rows * (rows + 1) // 2)
+                opener = (lambda r=rows: open_rotation(self.app, r))
+                if rows == GREAT_PYRAMID_ROWS:
+                    button = entry(rotation_key(rows), N_("Great Pyramid"), tiles, opener)
+                    button.size_hint_x = 1.5
+                else:
+                    button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.8,
+                                   values={"rows": rows})
+                row.add_widget(button)
+        four = four_entries(store)
+        if four:
+            self._section(N_("All 56 tiles"), None)
+            row = self._row(ROW)
+            for item in four:
+                button = TButton(msg=item.title, subtitle=item.subtitle, scale=1.0, bold=True)
+                button.bind(on_release=lambda _b, opener=item.open: opener(self.app))
+                row.add_widget(button)
+                self.buttons[item.title] = button
+        self.rows.add_widget(Widget())
+
+    def _section(self, title: str, howto: Callable[[], None] | None) -> None:
+        u = theme.unit()
+        row = self._row(SECTION)
+        row.add_widget(TLabel(msg=title, scale=0.9, bold=True, color=theme.TEXT_DIM, halign="left"))
+        if howto is not None:
+            button = TButton(msg=N_("How to play"), scale=0.75, size_hint=(None, 1), width=u * 3.0,
+                             bg=list(theme.rgb("#35607f")))
+            button.bind(on_release=lambda *_: howto())
+            row.add_widget(button)
+
+    def _row(self, height: float) -> BoxLayout:
+        u = theme.unit()
+        row = BoxLayout(size_hint=(1, None), height=u * height, spacing=u * 0.15)
+        self.rows.add_widget(row)
+        return row

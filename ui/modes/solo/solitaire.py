@@ -1,0 +1,287 @@
+"""Tantrix Solitaire at the kiosk: tiles 1..14 come out of the bag, each placed touching the table
+and matching it, aiming at one red line (or, harder, one red loop) through all fourteen.
+
+The start card offers the rules (one tile at a time, as the French and English booklets play it,
+or two in hand with a bonus tile for every forced space filled, as the Polish one does) and the
+aim, with the best scores of that choice. The game screen shows the drawn tile(s) under the table,
+the bag's count, the goal and the longest red line and loop so far. Forced spaces are orange and a
+tile that fits one is ringed: it must go there (a drop elsewhere is refused in plain words). There
+is no undo: a tile once down stays (the booklets' rule). The engine draws the next tile itself, so
+the bag button only points at it. The end (all placed, or stuck, or the loop closed) shows the
+result with a replay; the score is kept, and a win ticks Solitaire on the Learn path.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import Screen
+
+from engine.board import Placement
+from engine.board import Placement as P
+from engine.modes import Refused
+from engine.solo.solitaire import TILES, Aim, End, Rules, Solitaire
+
+from ... import theme
+from ...board import BoardView, HandView
+from ...howto import HowToPlayScreen, Step, TileStage
+from ...i18n import N_, _, n_
+from ...results import ResultsScreen, Standing
+from ...services import BagButtonPressed, Cue
+from ...setup import Choice, SetupScreen, SetupSpec
+from ...table import TableLayout
+from ...widgets import TButton, TLabel, confirm_leave
+from .. import family_screen, kind_screen
+from ..gobble.solo import BoardReplay
+from .common import ONE_CHAIN, SidePanel, beside, chain_name, record_solitaire_won
+
+KIND = "solitaire"
+RULES = (("classic", N_("One tile at a time")), ("hand", N_("Two in hand")))
+AIMS = (("line", N_("Red line")), ("loop", N_("Red loop")))
+SPEC = SetupSpec(key=KIND, title=N_("Solitaire"), players=(1, 1), default_players=1,
+                 blurb=N_("Tiles 1 to 14, drawn one by one: make one red line through all of them."),
+                 options=(Choice("rules", N_("Rules"), RULES, "classic"), Choice("aim", N_("Aim"), AIMS, "line")))
+RULE_WORDS = {
+    Rules.CLASSIC: N_("Draw a tile, place it. A tile that fits a forced space must go into one."),
+    Rules.HAND: N_("Hold two tiles, place one. Fill a forced space and draw a bonus tile."),
+}
+
+
+def score_key(rules: str, aim: str) -> str:
+    """The high-score table of one choice of rules and aim."""
+    return f"{KIND}:{rules}:{aim}"
+
+
+def best_scores_text(app: Any, rules: str, aim: str) -> str:
+    scores = app.services.store.high_scores(score_key(rules, aim), 3)
+    if not scores:
+        return _("No scores yet: be the first!")
+    return _("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))
+
+
+@family_screen(KIND)
+def open_setup(app: Any) -> Screen:
+    """The start card: rules, aim, the best scores of that choice, how to play, Start."""
+    extra = TLabel(scale=0.9, color=theme.TEXT_DIM, size_hint=(1, None), height=theme.unit() * 1.0)
+    setup = SetupScreen(SPEC, on_start=lambda s: start(app, s.options["rules"], s.options["aim"]),
+                        on_back=app.go_home, on_howto=lambda: show_howto(app, then=lambda: app.show(open_setup(app))),
+                        orientation=app.services.settings.orientation, extra=extra)
+
+    def show_best(*_args: Any) -> None:
+        extra.text = best_scores_text(app, setup.options["rules"], setup.options["aim"])
+
+    def chosen(*_args: Any) -> None:  # returns None: the chip row's own handler must run too
+        Clock.schedule_once(show_best, 0)
+
+    for row in setup.choices.values():
+        for chip in row.chips:
+            chip.bind(on_release=chosen)
+    show_best()
+    return setup
+
+
+def start(app: Any, rules: str = "classic", aim: str = "line", seed: int | None = None,
+          from_learn: bool = False) -> SolitaireScreen:
+    """A new game, journaled and shown (``from_learn``: its end leads back to the Learn path)."""
+    game = Solitaire.start(rules, aim, seed if seed is not None else random.randrange(1 << 32))
+    app.journal(game)
+    screen = SolitaireScreen(app, game, from_learn=from_learn)
+    app.show(screen)
+    return screen
+
+
+@kind_screen(KIND)
+def resume(app: Any, game: Solitaire) -> Screen:
+    return SolitaireScreen(app, game)
+
+
+class SolitaireTarget:
+    """The placement target: Solitaire's own rules."""
+
+    def __init__(self, game: Solitaire) -> None:
+        self.game = game
+
+    def check(self, placement: Placement) -> Refused | None:
+        return self.game.check(placement)
+
+    def place(self, placement: Placement) -> None:
+        self.game.apply(placement)
+
+
+class SolitaireScreen(Screen):
+    """One game of Solitaire (see the module docstring)."""
+
+    attract_when_idle = False
+
+    def __init__(self, app: Any, game: Solitaire, from_learn: bool = False, **kwargs: Any) -> None:
+        super().__init__(name=KIND, **kwargs)
+        u = theme.unit()
+        self.app, self.game, self.from_learn = app, game, from_learn
+        self._ended = False
+        self.table = TableLayout(orientation=app.services.settings.orientation)
+        self.board = self.table.board
+        self.board.target = SolitaireTarget(game)
+        self.board.bind(on_placed=lambda *_: self.after_step())
+        self.hand = HandView()
+        self.table.seat([self.hand])
+        self.panel = SidePanel(on_howto=lambda: show_howto(app, then=lambda: app.show(self)))
+        self.panel.title.text = _("Solitaire")
+        loop = game.aim is Aim.LOOP
+        self.panel.goal.text = _(ONE_CHAIN[("R", loop)], count=len(TILES)) + "\n" + _(RULE_WORDS[game.rules])
+        self.advice = TLabel(scale=0.78, halign="left", color=theme.ACCENT, size_hint=(1, None), height=u * 1.3)
+        self.panel.add_extra(self.advice)
+        self.panel.clock.height = 0  # Solitaire is not timed
+        leave = TButton(msg=N_("Leave the game"), scale=0.85)
+        leave.bind(on_release=lambda *_: confirm_leave(self))
+        self.panel.add_row(leave)
+        self.overlay = FloatLayout()
+        self.overlay.add_widget(beside(self.table, self.panel))
+        self.add_widget(self.overlay)
+        self.refresh()
+        if game.finished:
+            Clock.schedule_once(lambda dt: self.finish(), 0)
+
+    # ---------------------------------------------------------------------- showing
+
+    def refresh(self) -> None:
+        game = self.game
+        self.board.show(game.board)
+        self.hand.tiles = list(game.hand)
+        self.hand.active = not game.finished
+        self.table.bag = len(game.bag)
+        self.table.refresh_hints()
+        status = game.status()
+        self.panel.set_lines([
+            (_("Tiles down: {placed} of {total}", placed=status.placed, total=len(TILES)), None),
+            (_("{chain}: {length} of {needed}", chain=chain_name("R", False), length=status.line, needed=len(TILES)),
+             theme.LINK["R"]),
+            (_("{chain}: {length} of {needed}", chain=chain_name("R", True), length=status.loop, needed=len(TILES)),
+             theme.LINK["R"]),
+        ])
+        self.advice.text = _("A tile in your hand fits an orange forced space: it must go there.") \
+            if self.hand.marked else ""
+
+    def after_step(self) -> None:
+        """After every placement: journal, show the next tile, end the game when it is over."""
+        self.app.journal(self.game)
+        self.refresh()
+        if self.game.finished:
+            self.finish()
+
+    def on_device_event(self, event: Any) -> None:
+        if isinstance(event, BagButtonPressed) and not self.game.finished:
+            # the engine draws by itself: the next tile is already in the hand
+            self.table.tell(0, _("Your tile is already drawn: place it on the table."), good=True)
+
+    def leave(self) -> None:
+        self.app.services.store.clear_current()
+        self.home()
+
+    def home(self) -> None:
+        if self.from_learn:
+            from .learn import open_learn
+
+            open_learn(self.app)
+        else:
+            self.app.go_home()
+
+    # ----------------------------------------------------------------------- the end
+
+    def finish(self) -> None:
+        if self._ended:
+            return
+        self._ended = True
+        game = self.game
+        store = self.app.services.store
+        status = game.status()
+        with store.batch():
+            store.add_score(score_key(game.rules.value, game.aim.value), time.strftime("%Y-%m-%d"), game.score)
+            store.add_record(KIND, game.to_json())
+            store.clear_current()
+            if status.won:
+                record_solitaire_won(store)
+        if status.won:
+            self.app.services.devices.cue(Cue(winners=(0,), colours=("R",)))
+            self.table.tell(0, _("One red chain through all 14 tiles: you did it!"), good=True)
+        elif game.end is End.STUCK:
+            self.table.tell(0, _("Your tiles fit nowhere: the game is over."))
+        Clock.schedule_once(lambda dt: self.show_results(), 2.5)
+
+    def show_results(self) -> None:
+        if self.manager is None or self.manager.current_screen is not self:
+            return
+        game = self.game
+        status = game.status()
+        if status.won:
+            headline = _(ONE_CHAIN[("R", game.aim is Aim.LOOP or status.loop == len(TILES))], count=len(TILES))
+        elif game.end is End.LOOP_CLOSED:
+            headline = n_("Your red loop closed with {count} tile.", "Your red loop closed with {count} tiles.",
+                          status.loop, count=status.loop)
+        elif game.end is End.STUCK:
+            headline = n_("Stuck with {count} tile down: no space for the tile drawn.",
+                          "Stuck with {count} tiles down: no space for the tile drawn.", status.placed, count=status.placed)
+        else:
+            headline = _("All tiles down, but not in one red chain.")
+        view = BoardView(show_frontier=False)
+        view.show(game.board)
+        scores = self.app.services.store.high_scores(score_key(game.rules.value, game.aim.value), 3)
+        notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
+        notes.insert(0, _("Longest red line: {line} · longest red loop: {loop}", line=status.line, loop=status.loop))
+        self.app.show(ResultsScreen(
+            KIND, title=_("You did it!") if status.won else _("Game over"), headline=headline,
+            standings=[Standing(1 if status.won else None, _("You"), theme.LINK["R"],
+                                _("score: {score}", score=game.score))],
+            stage=view, replay=BoardReplay(view, game.board.placements()), notes=notes, celebrate=status.won,
+            on_again=lambda: start(self.app, game.rules.value, game.aim.value, from_learn=self.from_learn),
+            on_home=self.home))
+
+
+# ----------------------------------------------------------------------- how to play
+
+HOWTO_BUILD = (P(11, 0, 0, 2), P(7, -1, 0, 1), P(3, -1, -1, 0))
+"""The first three tiles drawn: after them (0, -1) is a forced space."""
+HOWTO_ELSEWHERE = P(4, -2, -1, 1)
+"""Fits there, but tile 4 fits the forced space: refused."""
+HOWTO_FILL = P(4, 0, -1, 2)
+
+
+def solitaire_script(stage: TileStage) -> tuple[list[Step], Any]:
+    """Solitaire's "how to play" (real tiles and rules: the tests replay it on the engine)."""
+    hand = stage.hands[0]
+
+    def reset() -> None:
+        stage.reset((), [[HOWTO_BUILD[0].tile]], [p.cell for p in (*HOWTO_BUILD, HOWTO_ELSEWHERE, HOWTO_FILL)])
+
+    def build() -> None:
+        delay = 0.0
+        for index, placement in enumerate(HOWTO_BUILD):
+            if index:
+                stage.timeline.later(delay, lambda t=placement.tile: hand.tiles.append(t))
+                delay += 0.4
+            stage.slide(0, placement, seconds=0.7, delay=delay)
+            delay += 1.1
+
+    def forced() -> None:
+        hand.tiles.append(HOWTO_FILL.tile)
+        stage.slide(0, HOWTO_ELSEWHERE, refused=True, delay=0.6)
+
+    steps = [
+        Step(N_("Solitaire: tiles 1 to 14 come out of the bag one by one. Aim: one red line through all."),
+             None, 3.4),
+        Step(N_("Place each tile you draw touching the others, colours matching."), build, 4.2),
+        Step(N_("Orange: a forced space, with three tiles around it. Your tile fits it, so it must go there."),
+             forced, 4.2),
+        Step(N_("Filled! The next tile comes out of the bag by itself."), lambda: stage.slide(0, HOWTO_FILL), 3.0),
+        Step(N_("There is no undo: a tile once placed stays. Keep the red line growing!"), None, 3.2),
+    ]
+    return steps, reset
+
+
+def show_howto(app: Any, then: Any) -> None:
+    stage = TileStage(hands=1)
+    steps, reset = solitaire_script(stage)
+    app.show(HowToPlayScreen(KIND, N_("Solitaire"), stage, steps, reset, on_done=then))

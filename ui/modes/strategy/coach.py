@@ -1,0 +1,96 @@
+"""The coach in the strategy game: "what would the master play?", asked by a learner.
+
+The play screen calls :func:`ask_coach` when the player to move asks (staff can turn the coach off
+in the settings; the screen decides whether to offer the button). The master searches on a worker
+thread, so the board keeps drawing; when it is done ``on_advice`` gets the
+:class:`engine.strategy.robots.coach.Advice` on the UI thread. The screen shows the placement pale on the
+board and a :class:`CoachCard` with one sentence of why (:func:`coach_sentence`, in the player's
+language) and two buttons: play it, or close the card and think again.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+
+from engine.strategy.game import StrategyGame
+from engine.strategy.robots.coach import Advice, Reason, advise
+from engine.strategy.robots.master import Master
+
+from ... import theme
+from ...i18n import N_, _
+from ...widgets import TButton, TLabel, panel_background
+from ...words import COLOUR_WORDS
+
+SENTENCES = {
+    "closes-loop": N_("Closes your {colour} loop of {length} tiles."),
+    "link": N_("Joins two pieces of your {colour} line into one line of {length} tiles."),
+    "link-block": N_("Joins two pieces of your {colour} line into one line of {length} tiles and blocks the {other} line."),
+    "extend": N_("Extends your {colour} line to {length} tiles."),
+    "extend-block": N_("Extends your {colour} line to {length} tiles and blocks an end of the {other} line."),
+    "fill-block": N_("Fills a forced space that would otherwise help the {other} line."),
+    "block": N_("Blocks the best {other} line."),
+    "fill": N_("Fills a forced space, as the rules ask."),
+    "only": N_("The only placement the rules allow."),
+    "outlook": N_("Came out best over {tries} tries of the bag's future."),
+}
+"""One sentence per reason code of engine.strategy.robots.coach."""
+
+
+def coach_sentence(reason: Reason) -> str:
+    """The reason in the current language, colours named as the player sees them."""
+    return _(SENTENCES[reason.code], **_values(reason))
+
+
+def ask_coach(game: StrategyGame, on_advice: Callable[[Advice], None], master: Master | None = None,
+              ) -> threading.Thread:
+    """Let the master think about ``game`` on a worker thread (it works on a view, the game is
+    never changed) and call ``on_advice`` on the UI thread with its suggestion."""
+
+    def think() -> None:
+        advice = advise(game, master)
+        Clock.schedule_once(lambda _dt: on_advice(advice))
+
+    worker = threading.Thread(target=think, name="coach", daemon=True)
+    worker.start()
+    return worker
+
+
+class CoachCard(BoxLayout):
+    """The coach's answer: its sentence, "Play it" and "Close" (the screen gives the actions)."""
+
+    def __init__(self, advice: Advice, on_play: Callable[[], None], on_close: Callable[[], None],
+                 **kwargs: Any) -> None:
+        u = theme.unit()
+        kwargs.setdefault("size_hint", (None, None))
+        kwargs.setdefault("size", (u * 9.5, u * 2.6))
+        super().__init__(orientation="vertical", padding=u * 0.15, spacing=u * 0.12, **kwargs)
+        self.advice = advice
+        panel_background(self, theme.rgb("#1d2530", 0.97), radius=0.25)
+        self.sentence = TLabel(msg=SENTENCES[advice.reason.code], values=_values(advice.reason),
+                               scale=0.8, halign="left")
+        self.sentence.bind(size=lambda label, size: setattr(label, "text_size", size))
+        self.add_widget(TLabel(msg=N_("The master would play this:"), scale=0.7, bold=True, halign="left",
+                               size_hint_y=None, height=u * 0.55))
+        self.add_widget(self.sentence)
+        buttons = BoxLayout(spacing=u * 0.2, size_hint_y=None, height=u * 1.0)
+        self.play_button = TButton(msg=N_("Play it"), scale=0.8)
+        self.play_button.bind(on_release=lambda *_: on_play())
+        self.close_button = TButton(msg=N_("Close"), scale=0.8)
+        self.close_button.bind(on_release=lambda *_: on_close())
+        buttons.add_widget(self.play_button)
+        buttons.add_widget(self.close_button)
+        self.add_widget(buttons)
+
+
+def _values(reason: Reason) -> dict[str, Any]:
+    """The sentence's fields, colours as translated names (TLabel re-translates the sentence,
+    the colour names follow the language the card was opened in)."""
+    values = dict(reason.params)
+    for key in ("colour", "other"):
+        if key in values:
+            values[key] = _(COLOUR_WORDS[values[key]])
+    return values

@@ -1,0 +1,1367 @@
+"""The strategy game at the kiosk: 2 to 4 players (or Doubles), people and robots, around the table.
+
+Each seat's hand lies at its player's edge, facing them (flat), or all hands lie at the bottom
+(upright). A plate by each hand names the seat and its score (its longest line, or loop counted
+double); the plate of the player to act is lit in their colour and says what to do: "Fill the
+forced space", "Your free move", "Fill again", or, with the real bag, "Draw a tile and scan it". Their
+hand glows in their colour; the others are dimmed. Forced spaces are drawn in orange and the tiles
+that fit one are outlined in orange; while one must be filled, the game accepts nothing else.
+
+A person drags a tile from their hand (tap to turn it, or twist it with two fingers); the space
+under it shows at once whether it fits, and a refused drop is explained facing the player, with
+the cells involved outlined in red. Robots think on a worker thread (the UI keeps drawing) and
+their tile flies from their hand to its place. Holding a seat's plate opens a small card where a
+robot can take the seat over, or give it back. Tapping a forced space tells how many unseen tiles
+fit it now and in the endgame (the official game's review). The engine does whatever needs no
+decision (draws from its own bag, passing a turn with nothing left to do); with the real bag the
+player who owes a draw scans the tile at their seat's reader, and the bag button reminds them.
+
+After every step the game is journaled (a power cut loses nothing) and the LED rings are cued with
+the turn, the step, the forced spaces and the endgame; at the end, the winners.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any, Callable, Sequence
+
+from kivy.animation import Animation
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+from kivy.uix.scatter import Scatter
+from kivy.uix.screenmanager import Screen
+
+from engine.board import Placement
+from engine.strategy.game import FILL_STEPS, Phase, StrategyGame, StrategyRule, Step
+from engine.geometry import Cell
+from engine.modes import Play, Refused
+from engine.strategy.robots.coach import Advice, advise
+
+from ... import theme
+from ...board import HandView
+from ...board_controls import ViewControls
+from ...howto import TileSprite
+from ...i18n import N_, _
+from ...jobs import Job, Outcome
+from ...refusals import explain
+from ...services import BagButtonPressed, Cue, TileScanned
+from ...table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, overlaps
+from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
+from ...words import COLOUR_NAMES, LEVEL_NAMES, levels
+from .board import StrategyBoard, score_words
+from .clock import TableClocks, set_clocks
+from .coach import CoachCard
+
+log = logging.getLogger(__name__)
+
+ROBOT_PAUSE = 0.5
+"""Seconds a robot waits before it thinks, so people see whose turn it is."""
+FLIGHT_SECONDS = 0.7
+"""How long a robot's tile takes to fly from its hand to its place."""
+LONG_PRESS = 1.2
+"""Holding a seat's plate this long opens its card (a robot takes over, or gives the seat back)."""
+
+STRATEGY_LEVELS = levels("beginner", "club", "expert", "master")
+"""The strategy game's robots, weakest first."""
+TURN_RULES = frozenset({Play.GAME_OVER, StrategyRule.DRAW_PENDING, StrategyRule.NOT_PLAYING, Play.NOT_YOUR_TURN})
+"""The refusals that say the seat is not to place now, which come before whoever plays it."""
+
+STEP_WORDS = {Step.FILL: N_("Fill the forced space"), Step.FREE: N_("Your free move"),
+              Step.FILL_AGAIN: N_("Fill again")}
+LEARNING_HINTS = {
+    Step.FILL: N_("A tile of yours fits the orange forced space: fill it first."),
+    Step.FREE: N_("Your free move: place one tile anywhere it fits."),
+    Step.FILL_AGAIN: N_("Your move made a forced space you can fill: fill it now."),
+}
+
+
+
+def colour_name(colour: str) -> str:
+    return _(COLOUR_NAMES[colour])
+
+
+def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True) -> str:
+    """A seat as shown: its colour ("Red"), its team in Doubles ("Red team"), and "(robot)" for a
+    robot's seat (unless ``robot_mark`` is False)."""
+    colour = colour_name(game.seats[seat].colour)
+    name = _("{colour} team", colour=colour) if game.options.doubles else colour
+    return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
+
+
+def ink(colour: str) -> theme.RGBA:
+    """What reads on the bright link colour ``colour`` (a seat's disc): dark on yellow and green."""
+    return theme.TABLE_DARK if colour in "YG" else theme.TEXT
+
+
+class SeatTarget:
+    """Seat ``seat``'s placements as the board judges them: the game decides every rule
+    (:meth:`StrategyGame.check`); only whether a person or a robot plays the seat is the table's
+    own business."""
+
+    def __init__(self, screen: StrategyScreen, seat: int) -> None:
+        self.screen, self.seat = screen, seat
+
+    def check(self, placement: Placement) -> Refused | None:
+        game = self.screen.game
+        refusal = game.check(placement, seat=self.seat)
+        if refusal is not None and refusal.rule in TURN_RULES:
+            return refusal
+        if game.seats[self.seat].robot is not None:
+            return Refused(StrategyRule.ROBOT_SEAT, "a robot plays this seat")
+        return refusal
+
+    def place(self, placement: Placement) -> None:
+        """Put ``placement`` down: provisionally, for the player to confirm (see
+        :meth:`StrategyScreen.put`), or for good when the table plays without confirmation."""
+        refusal = self.check(placement)
+        if refusal is not None:
+            raise refusal
+        self.screen.put(self.seat, placement)
+
+
+# ------------------------------------------------------------------------------------ widgets
+
+
+class SeatPlate(Scatter):
+    """By a hand, facing its player: a colour disc showing who plays the seat (a person or a robot's
+    head), the seat's name and score, and, lit in the seat's colour while they are to act, what to
+    do. A tap on the disc, or holding the plate anywhere, opens the seat's card (who plays it)."""
+
+    def __init__(self, on_long_press: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        self.colour = "R"
+        self.lit = False
+        self.name_label = Label(bold=True, halign="left", valign="middle", shorten=True, shorten_from="right")
+        self.step_label = Label(bold=True, halign="right", valign="middle")
+        self.clock_label = Label(bold=True, halign="left", valign="middle")
+        with self.canvas.before:
+            self._bg_colour = Color(0, 0, 0, 0.5)
+            self._bg = RoundedRectangle(radius=[8])
+            self._disc_colour = Color(1, 1, 1, 1)
+            self._disc = Ellipse()
+            self._ring_colour = Color(1, 1, 1, 0.9)
+            self._ring = Line(circle=(0, 0, 1), width=1.4)
+            self._glyph = InstructionGroup()
+        self.add_widget(self.name_label)
+        self.add_widget(self.step_label)
+        self.add_widget(self.clock_label)
+        self._open = on_long_press
+        self._hold = Clock.create_trigger(lambda dt: on_long_press(), LONG_PRESS)
+        self._disc_end = 0.0  # a touch up to here (plate coordinates) is a tap on the disc
+        self._disc_touch: Any = None
+        self.clock_shown = False
+
+    def _draw_glyph(self, cx: float, cy: float, d: float, robot: bool, ink_rgba: theme.RGBA) -> None:
+        """Who plays the seat, drawn in the disc: a robot's head (antenna, two eyes) or a person."""
+        g = self._glyph
+        g.clear()
+        g.add(Color(*ink_rgba))
+        if robot:
+            w = d * 0.5
+            g.add(RoundedRectangle(pos=(cx - w / 2, cy - w * 0.55), size=(w, w * 0.8), radius=[w * 0.18]))
+            g.add(Line(points=[cx, cy + w * 0.25, cx, cy + w * 0.5], width=max(1.0, d * 0.05)))
+            g.add(Ellipse(pos=(cx - d * 0.05, cy + w * 0.45), size=(d * 0.1, d * 0.1)))
+            g.add(Color(*theme.LINK[self.colour]))
+            for dx in (-w * 0.2, w * 0.2):
+                g.add(Ellipse(pos=(cx + dx - d * 0.05, cy - w * 0.2), size=(d * 0.1, d * 0.1)))
+        else:
+            g.add(Ellipse(pos=(cx - d * 0.12, cy + d * 0.02), size=(d * 0.24, d * 0.24)))
+            g.add(Line(ellipse=(cx - d * 0.22, cy - d * 0.36, d * 0.44, d * 0.4, -90, 90), width=max(1.2, d * 0.06)))
+
+    def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str,
+             names: Sequence[str], step: str, lit: bool, robot: bool = False, clock: str | None = None) -> None:
+        """Lay the plate out: ``size`` (length along the edge, depth), centred on ``centre``, turned
+        ``angle`` degrees to face its player, with the seat's ``clock`` (its time left, when the
+        game has clocks) after the disc, then the first of ``names`` (longest wording first, each
+        ending in the score) that fits. A deep plate (beside a hand) puts the instruction on a
+        second line; a thin one (along the hand's inner edge) puts it at the far end."""
+        name = names[0]
+        u = theme.unit()
+        length, height = size
+        self.colour, self.lit = colour, lit
+        self.rotation = 0
+        self.size = size
+        self._bg.pos, self._bg.size = (0, 0), self.size
+        self._bg.radius = [min(height, u * 0.72) * 0.3]
+        self._bg_colour.rgba = theme.PLATE[colour][:3] + (0.95,) if lit else (0.04, 0.1, 0.08, 0.82)
+        two_lines = height >= u * 1.2
+        d = u * 0.72 * 0.66
+        disc_y = height - u * 0.36 - d / 2 if two_lines else (height - d) / 2
+        self._disc.pos, self._disc.size = (u * 0.12, disc_y), (d, d)
+        self._disc_colour.rgba = theme.LINK[colour]
+        self._ring_colour.rgba = theme.TEXT if lit else theme.TEXT_DIM
+        self._ring.circle = (u * 0.12 + d / 2, disc_y + d / 2, d / 2)
+        self._draw_glyph(u * 0.12 + d / 2, disc_y + d / 2, d, robot, ink(colour))
+        self._disc_end = u * 0.12 + d + u * 0.25
+        self.disc_centre = (u * 0.12 + d / 2, disc_y + d / 2)
+        """The disc's centre, in the plate's own (turned) coordinates."""
+        pad = u * 0.14
+        left = u * 0.12 + d + pad
+        text = theme.TEXT  # white reads on every lit plate (theme.PLATE) and on the dark one
+        step_label, name_label = self.step_label, self.name_label
+        step_label.text, step_label.color = step, text
+        name_label.text, name_label.color = name, text
+        name_label.font_size = theme.font(0.72)
+        clock_label = self.clock_label
+        clock_label.font_size, clock_label.color = theme.font(0.72), text
+        clock_label.text = clock or ""
+        # room for the widest time it shows, so the plate stays as it is while the clock runs
+        clock_w = CoreLabel(font_size=clock_label.font_size, bold=True).get_extents("-88:88")[0] if clock else 0.0
+        left += clock_w + (pad if clock is not None else 0.0)
+        room = length - 2 * pad if two_lines else (length - left - pad) * 0.72
+        step_label.font_size = theme.font(0.85 if two_lines else 0.82)
+        step_label.text_size = (None, None)
+        step_label.texture_update()
+        wide = step_label.texture_size[0]
+        if step and wide > room:  # shrink a long instruction rather than cut it
+            step_label.font_size *= max(0.6, room / wide)
+            step_label.texture_update()
+            wide = step_label.texture_size[0]
+        step_w = min(wide, room) if step else 0.0
+        if two_lines:
+            name_label.size = (max(length - left - pad, 1), u * 0.72)
+            name_label.pos = (left, height - u * 0.72)
+            clock_label.size, clock_label.pos = (clock_w, u * 0.72), (left - clock_w - pad, height - u * 0.72)
+            step_label.size = (step_w, height - u * 0.72)
+            step_label.pos = ((length - step_w) / 2, 0)
+        else:
+            step_label.size = (step_w, height)
+            step_label.pos = (length - pad - step_w, 0)
+            name_label.size = (max(length - left - pad - step_w - pad, 1), height)
+            name_label.pos = (left, 0)
+            clock_label.size, clock_label.pos = (clock_w, height), (left - clock_w - pad, 0)
+        clock_label.text_size = clock_label.size
+        name_label.text_size = (None, None)
+        for text in names[1:]:  # the longest wording that fits whole: the score is never cut
+            name_label.texture_update()
+            if name_label.texture_size[0] <= name_label.width:
+                break
+            name_label.text = text
+        name_label.texture_update()
+        if clock is not None and name_label.texture_size[0] > name_label.width:
+            # too narrow for both (a waiting seat's plate in a full upright bar): the score, whose
+            # clock is not running; the plate shows it again once the seat is to act
+            self.show(angle, centre, size, colour, names, step, lit, robot, None)
+            return
+        if name_label.texture_size[0] > name_label.width:  # even the score alone: smaller rather than cut
+            name_label.font_size *= max(0.6, name_label.width / name_label.texture_size[0])
+        self.clock_shown = clock is not None
+        name_label.text_size = name_label.size
+        self.rotation = angle
+        self.center = centre
+
+    def set_clock(self, clock: str) -> None:
+        """The seat's time left, as the clock runs (the layout stays: its room is kept)."""
+        if self.clock_shown:
+            self.clock_label.text = clock
+
+    # a tap on the disc or a long press anywhere: the seat's card
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        touch.grab(self)
+        self._disc_touch = touch.uid if self.to_local(*touch.pos)[0] <= self._disc_end else None
+        self._hold()
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is self and not self.collide_point(*touch.pos):
+            self._hold.cancel()
+        return touch.grab_current is self
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self:
+            touch.ungrab(self)
+            held = not self._hold.is_triggered
+            self._hold.cancel()
+            if touch.uid == self._disc_touch and self.collide_point(*touch.pos) and not held:
+                self._open()
+            self._disc_touch = None
+            return True
+        return False
+
+
+class Bubble(Scatter):
+    """A short note turned to face one player (a forced space's review); it ignores touches."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        self.label = Label(halign="center", valign="middle", color=theme.TEXT)
+        self.add_widget(self.label)
+        with self.canvas.before:
+            Color(*theme.rgb("#3b2a05", 0.95))
+            self._bg = RoundedRectangle(radius=[10])
+            Color(*theme.ACCENT)
+            self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 10), width=1.6)
+        self._hide = Clock.create_trigger(lambda dt: self.hide(), 6.0)
+        self.opacity = 0
+        self.text = ""
+
+    def say(self, text: str, angle: float, centre: tuple[float, float], bounds: tuple[float, float]) -> None:
+        u = theme.unit()
+        self.text = text
+        self.rotation = 0
+        self.size = (u * 6.4, u * 1.6)
+        self.label.size = self.size
+        self.label.text_size = (self.width - u * 0.4, None)
+        self.label.font_size = theme.font(0.8)
+        self.label.text = text
+        self._bg.pos, self._bg.size = (0, 0), self.size
+        self._edge.rounded_rectangle = (0, 0, self.width, self.height, 10)
+        self.rotation = angle
+        half_w, half_h = (self.bbox[1][0] / 2, self.bbox[1][1] / 2)
+        x = min(max(centre[0], half_w), bounds[0] - half_w)
+        y = min(max(centre[1], half_h), bounds[1] - half_h)
+        self.center = (x, y)
+        self.opacity = 1
+        self._hide()
+
+    def hide(self) -> None:
+        self.opacity = 0
+        self.text = ""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
+
+class SeatBar(Scatter):
+    """A bar of big buttons at one player's seat, facing them, rimmed in the seat's colour; the
+    buttons are (message, action, share of the length, background) in reading order. Hidden, it
+    takes no touch."""
+
+    def __init__(self, buttons: list[tuple[str, Callable[[], None], float, theme.RGBA]], **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        u = theme.unit()
+        self.box = BoxLayout(spacing=u * 0.15, padding=u * 0.08)
+        panel_background(self.box, (0.02, 0.06, 0.05, 0.9), radius=0.25)
+        self.buttons: list[TButton] = []
+        for msg, action, share, bg in buttons:
+            button = TButton(msg=msg, scale=0.85, bold=True, size_hint=(share, 1), bg=list(bg))
+            button.bind(on_release=lambda *_, act=action: act())
+            self.box.add_widget(button)
+            self.buttons.append(button)
+        self.add_widget(self.box)
+        with self.box.canvas.after:  # the bar's rim in the seat's colour: whose bar it is
+            self._edge_colour = Color(1, 1, 1, 1)
+            self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 1), width=2.0)
+        self.opacity = 0
+        self.disabled = True
+
+    def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str) -> None:
+        self.rotation = 0
+        self.size = self.box.size = size
+        self.box.pos = (0, 0)
+        self._edge_colour.rgba = theme.LINK[colour]
+        self._edge.rounded_rectangle = (0, 0, size[0], size[1], theme.unit() * 0.25)
+        self.rotation = angle
+        self.center = centre
+        self.opacity, self.disabled = 1, False
+
+    def hide(self) -> None:
+        self.opacity, self.disabled = 0, True
+
+    @property
+    def shown(self) -> bool:
+        return self.opacity > 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return self.shown and super().on_touch_down(touch)
+
+
+class ConfirmBar(SeatBar):
+    """At the seat of a player whose tile lies provisionally on the table: **Take back** and a big
+    green **Confirm**. Only a confirmed tile is played (journaled, replaced from the bag, the turn
+    moving on); until then it can be turned, moved or taken back."""
+
+    def __init__(self, on_confirm: Callable[[], None], on_take_back: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__([(N_("Take back"), on_take_back, 0.42, theme.BUTTON),
+                          (N_("Confirm"), on_confirm, 0.58, theme.GO)], **kwargs)
+        self.back_button, self.confirm_button = self.buttons
+
+
+class TakeOverCard(Scatter):
+    """Facing one seat: who plays it, a person or a robot of some level, chosen with one tap."""
+
+    def __init__(self, screen: StrategyScreen, seat: int, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        u = theme.unit()
+        self.screen, self.seat = screen, seat
+        game = screen.game
+        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=u * 0.12)
+        panel_background(self.box, theme.rgb("#1d2530", 0.97), radius=0.25)
+        top = BoxLayout(spacing=u * 0.1)
+        top.add_widget(TLabel(msg=N_("Who plays for {name}?"),
+                              values={"name": seat_name(game, seat, robot_mark=False)},
+                              scale=0.85, bold=True, halign="left"))
+        self.close_button = TButton(msg=N_("Close"), scale=0.8, size_hint=(None, 1), width=u * 2.0)
+        self.close_button.bind(on_release=lambda *_: self.close())
+        top.add_widget(self.close_button)
+        self.box.add_widget(top)
+        choices = ((None, N_("Person")),) + STRATEGY_LEVELS
+        self.choices = ChipRow(choices, game.seats[seat].robot, self._choose, scale=0.75)
+        self.box.add_widget(self.choices)
+        self.add_widget(self.box)
+
+    def _choose(self, level: str | None) -> None:
+        self.close()
+        self.screen.set_robot(self.seat, level)
+
+    def place(self, box: SeatBox, centre: tuple[float, float]) -> None:
+        u = theme.unit()
+        self.rotation = 0
+        self.size = self.box.size = (min(box.length, u * 9.5), u * 2.5)
+        self.box.pos = (0, 0)
+        self.rotation = box.angle
+        self.center = centre
+
+    def close(self) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        if self.screen.card is self:
+            self.screen.card = None
+
+
+# ------------------------------------------------------------------------------------ the screen
+
+
+class StrategyScreen(Screen):
+    """One strategy game (see the module docstring). ``learning``: a friendly first game (each step
+    explained as it comes)."""
+
+    attract_when_idle = False
+
+    def __init__(self, app: Any, game: StrategyGame, learning: bool = False, **kwargs: Any) -> None:
+        super().__init__(name="strategy", **kwargs)
+        self.app, self.game, self.learning = app, game, learning
+        self.robot_pause = ROBOT_PAUSE
+        self.flight_seconds = FLIGHT_SECONDS
+        self.thinking = False
+        self.flying = False
+        self.robot_job: Job[Placement] = Job("strategy-robot")
+        self.think_log: list[tuple[float, int]] = []
+        """(seconds, frames drawn meanwhile) for each robot thought: the UI must keep drawing."""
+        self._generation = 0  # a robot's answer for a position that changed meanwhile is dropped
+        self._ended = False
+        self._last_cue: Cue | None = None
+        self._events_seen = len(game.record()["events"])
+        self._bag_seen = game.bag_count
+        self._announced_start = len(game.board) > 0
+        self._last_step: tuple[int | None, Step | None, int | None] = (None, None, None)
+        self.card: TakeOverCard | None = None
+        self.confirming = bool(getattr(app.services.settings, "confirm_moves", True))
+        """Whether a person's placement waits for their Confirm (a staff setting may turn it off)."""
+        self.provisional: tuple[int, Placement] | None = None
+        """(seat, placement): a tile a person has put down and not yet confirmed."""
+        self._told_confirm: set[int] = set()
+        self.coaching = bool(getattr(app.services.settings, "coach", True))
+        """Whether a person may ask what the master would play (a staff setting may turn it off)."""
+        self.coach_job: Job[Advice] = Job("coach")
+        self.advice: tuple[int, Advice] | None = None
+        """(seat, advice): the coach's suggestion shown pale on the board, with its card."""
+        self.coach_card: Scatter | None = None
+        self.board = StrategyBoard(auto_fit=False)
+        self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos),
+                        on_tile_tap=lambda _b, placement: self.turn_provisional(),
+                        on_pick_up=lambda _b, tile: self.take_back(),
+                        on_move_refused=lambda _b, refusal: self._refused_move(refusal),
+                        on_ghost_tap=lambda _b, placement: self.play_advice())
+        self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation)
+        self.layout.bind(news=lambda *_: self._show_plates())  # table news: on the waiting seats' plates
+        # a board larger than the free table is cut at the hands' edges, not shown through them
+        self.layout.add_widget(TableMask(self.board), index=self.layout.children.index(self.board))
+        self.hands = [HandView(colour=seat.colour, target=SeatTarget(self, i)) for i, seat in enumerate(game.seats)]
+        self._glows = [self._glow(hand) for hand in self.hands]
+        for hand in self.hands:
+            hand.bind(on_played=lambda *_: self._hand_played(), on_lift=lambda h, tile: self.lifted(h, tile))
+        self.layout.seat(self.hands)
+        self.plates = [SeatPlate(lambda i=i: self.open_card(i)) for i in range(len(self.hands))]
+        # above the hands, below the layout's messages (one banner per hand, just under the drag layer)
+        under_banners = self.layout.children.index(self.layout.drag_layer) + len(self.hands) + 1
+        for plate in self.plates:
+            self.layout.add_widget(plate, index=under_banners)
+        self.bubble = Bubble()
+        self.confirm_bar = ConfirmBar(self.confirm, self.take_back)
+        self.coach_bar = SeatBar([(N_("Ask the coach"), self.ask_coach, 1.0, theme.BUTTON)])
+        self.overlay = FloatLayout()
+        self.overlay.add_widget(self.layout)
+        self.overlay.add_widget(self.confirm_bar)
+        self.overlay.add_widget(self.coach_bar)
+        self.overlay.add_widget(self.bubble)
+        self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
+        self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
+        self.overlay.add_widget(self.leave_button)
+        self.bag_label = BagBadge(msg=N_("Bag: {count}"), values={"count": game.bag_count}, bold=True,
+                                  color=theme.TEXT, font_size=theme.font(0.8), size_hint=(None, None))
+        panel_background(self.bag_label, (0, 0, 0, 0.35), radius=0.2)
+        self.overlay.add_widget(self.bag_label)
+        self.add_widget(self.overlay)
+        self.view_controls = ViewControls(self.board)
+        self.overlay.add_widget(self.view_controls)
+        self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.coach_bar, self.leave_button,
+                              self.bag_label,
+                              *self.view_controls.parts]
+        self.layout.keep_clear = [self.view_controls, self.leave_button, self.bag_label, self.confirm_bar,
+                                  self.coach_bar]
+        self._free = (0.0, 0.0, 1.0, 1.0)
+        self._followed: tuple[Any, ...] | None = None
+        self.clocks = TableClocks.load(app, game)
+        """The seats' clocks, when the game has them (see :mod:`.clock`)."""
+        self._clock_tick: Any = None
+        self.board.bind(fit_area=self._fit_area)
+        self.refresh()
+
+    # ------------------------------------------------------------------ layout
+
+    @staticmethod
+    def _glow(hand: HandView) -> tuple[Color, RoundedRectangle]:
+        """The hand's light: its player's colour while they are to act (under the tiles)."""
+        group = InstructionGroup()
+        colour = Color(0, 0, 0, 0)
+        rect = RoundedRectangle(radius=[theme.unit() * 0.2])
+        group.add(colour)
+        group.add(rect)
+        hand.canvas.before.add(group)
+
+        def follow(*_args: Any) -> None:
+            rect.pos, rect.size = hand.pos, hand.size
+
+        hand.bind(pos=follow, size=follow)
+        return colour, rect
+
+    def _fit_area(self, board: StrategyBoard, area: list[float]) -> None:
+        """Keep the tiles clear of the plates: the table's free area (set by the layout) less the
+        plates lying along its edges (this narrows it once per change)."""
+        if not area or list(area) == self._fitted():
+            return
+        self._free = tuple(area)
+        board.fit_area = self._fitted()
+        self._place_widgets()
+
+    def _fitted(self) -> list[float]:
+        x, y, w, h = self._free
+        left, bottom, right, top = self._insets()
+        return [x + left, y + bottom, max(w - left - right, 1.0), max(h - bottom - top, 1.0)]
+
+    def _insets(self) -> tuple[float, float, float, float]:
+        """How far the plates reach into the free table from its left, bottom, right and top."""
+        inset = theme.unit() * 0.85
+        if self.layout.orientation == "upright":
+            return 0.0, 0.0, 0.0, inset
+        sides = {BOTTOM: 1, LEFT: 0, RIGHT: 2, TOP: 3}
+        found = [0.0, 0.0, 0.0, 0.0]
+        for place in self._plate_places():
+            if place[0] == "edge":
+                found[sides[place[1]]] = inset
+        return found[0], found[1], found[2], found[3]
+
+    def _plate_places(self) -> list[tuple[str, float, tuple[float, float], tuple[float, float]]]:
+        """Where each seat's plate lies with the screen flat: ("beside", angle, centre, size) at the
+        player's right of their hand when the edge has room for it there (it then costs the table
+        nothing), else ("edge", ...) along the hand's inner edge."""
+        layout, u = self.layout, theme.unit()
+        places = []
+        for box in layout.boxes:
+            room, along, (ux, uy), (cx, cy) = self._beside(box)
+            if room >= u * 3.6:
+                length = min(room, u * 6.5)
+                shift = box.length / 2 + u * 0.15 + length / 2
+                places.append(("beside", box.angle, (cx + along[0] * shift, cy + along[1] * shift),
+                               (length, box.depth * 0.9)))
+            else:
+                rise = box.depth / 2 + u * 0.42
+                places.append(("edge", box.angle, (cx + ux * rise, cy + uy * rise), (box.length, u * 0.72)))
+        return places
+
+    def _beside(self, box: SeatBox) -> tuple[float, tuple[float, float], tuple[float, float], tuple[float, float]]:
+        """Around a hand, with the screen flat: the room left on each side of it along its edge
+        (what the plate on its right and the confirm bar on its left may take), the directions
+        along the edge and towards the table, and its centre (layout's parent coordinates)."""
+        layout, u = self.layout, theme.unit()
+        side_depth = max((b.depth for b in layout.boxes if abs(math.sin(math.radians(b.angle))) > 0.5), default=0.0)
+        # the corners are the side hands' (ui.table.seat_boxes); on a portrait panel the ends'
+        corners = max((b.depth for b in layout.boxes), default=0.0) if side_depth and layout.height > layout.width else 0.0
+        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        span = layout.height - 2 * corners if turned else layout.width - 2 * (side_depth if not corners else 0.0)
+        a = math.radians(box.angle)
+        return ((span - box.length) / 2 - u * 0.25, (math.cos(a), math.sin(a)), box.up(),
+                (layout.x + box.cx, layout.y + box.cy))
+
+    def _place_widgets(self) -> None:
+        """The plates by the hands, then the bag count, Leave and the view controls where they
+        cover nothing: a corner of the screen between the hands, else a corner of the free table."""
+        u = theme.unit()
+        bag = self.bag_label
+        bag.texture_update()
+        bag.size = (max(bag.texture_size[0], u * 2.0) + u * 0.4, u * 0.8)
+        self._show_plates()
+        self.leave_button.size = (u * 1.8, u * 1.0)
+        self._show_confirm()
+        self._place_controls()
+
+    def _place_controls(self) -> None:
+        """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names."""
+        bag = self.bag_label
+        taken, soft = self._obstacles()
+        for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
+                                (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
+                                (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
+            widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
+                                    tuple(self._fitted()), soft)
+            taken.append((*widget.pos, *widget.size))
+
+    def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
+        """What a control must not cover: the hands, the plates, the hidden staff corner, the
+        confirm bar shown and where a person's bars lie beside their hand; and what it had better
+        not cover: where a person's confirm and coach bars lie along their hand's inner edge."""
+        layout, u = self.layout, theme.unit()
+        soft: list[Rect] = []
+        rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
+        for box in layout.boxes:
+            across = abs(math.sin(math.radians(box.angle))) > 0.5
+            w, h = (box.depth, box.length) if across else (box.length, box.depth)
+            rects.append((layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h))
+        for plate in self.plates:
+            (x, y), (w, h) = plate.bbox
+            rects.append((x, y, w, h))
+        for bar in (self.confirm_bar, self.coach_bar):
+            if bar.shown:
+                (x, y), (w, h) = bar.bbox
+                rects.append((x, y, w, h))
+        if (self.confirming or self.coaching) and self.layout.orientation == "flat":
+            for seat, player in enumerate(self.game.seats):
+                kind, angle, (cx, cy), (length, depth) = self._confirm_place(seat)
+                if player.robot is None:  # where its confirm and coach bars will lie
+                    across = abs(math.sin(math.radians(angle))) > 0.5
+                    w, h = (depth, length) if across else (length, depth)
+                    (rects if kind == "beside" else soft).append((cx - w / 2, cy - h / 2, w, h))
+        return rects, soft
+
+    def actor(self) -> int | None:
+        """The seat that must act now: the one owing a draw, else the one to move."""
+        game = self.game
+        if game.finished:
+            return None
+        due = game.awaiting_draw
+        return due if due is not None else game.turn
+
+    def _show_plates(self) -> None:
+        game, layout = self.game, self.layout
+        if len(layout.boxes) != len(self.plates):
+            return
+        actor = self.actor()
+        u = theme.unit()
+        texts = []
+        for seat in range(len(self.plates)):
+            colour = game.seats[seat].colour
+            score = score_words(game.board, colour)
+            names = [f"{seat_name(game, seat)} · {score}", f"{seat_name(game, seat, robot_mark=False)} · {score}",
+                     score]
+            step = self._step_words(seat) if seat == actor else layout.news if layout.orientation == "flat" else ""
+            clock = self.clocks.text(seat) if self.clocks is not None else None
+            texts.append((colour, names, step, seat == actor, game.seats[seat].robot is not None, clock))
+        if layout.orientation == "flat":
+            for plate, (_mode, angle, centre, size), text in zip(self.plates, self._plate_places(), texts):
+                plate.show(angle, centre, size, *text)
+            return
+        # upright: the plates are a bar along the top of the table (clear of the staff corner and
+        # the bag), the actor's the widest; a narrow plate gives the score only
+        x0, y0, w, h = self._free
+        corner = u * 1.15
+        bar = w - corner - self.bag_label.width - u * 0.3
+        count = len(self.plates)
+        share = bar * (0.5 if count > 2 else 0.6) if actor is not None else bar / count
+        rest = (bar - share) / max(count - 1, 1) if actor is not None else share
+        x = x0 + corner
+        for seat, (plate, (colour, names, step, lit, robot, clock)) in enumerate(zip(self.plates, texts)):
+            length = (share if lit else rest) - u * 0.1
+            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, names, step, lit, robot,
+                       clock)
+            x += length + u * 0.1
+
+    def _step_words(self, seat: int) -> str:
+        game = self.game
+        if game.awaiting_draw == seat:
+            return _("Draw a tile and scan it")
+        if game.seats[seat].robot is not None:
+            return _("Thinking...") if self.thinking or self.flying else ""
+        if game.step is Step.FILL and len(game.forced_cells()) > 1:
+            return _("Fill a forced space")
+        return _(STEP_WORDS[game.step]) if game.step is not None else ""
+
+    # ------------------------------------------------------------------ showing
+
+    @property
+    def showing(self) -> bool:
+        return self.manager is not None and self.manager.current_screen is self
+
+    def refresh(self) -> None:
+        """Show the game as it stands (with a provisional tile on the table, out of its hand):
+        board, hands, who acts and how, scores, bag; and let the view follow the play."""
+        game = self.game
+        pending = self.provisional
+        shown = game.board
+        if pending is not None:
+            shown = game.board.copy()
+            shown.push(pending[1])
+        board = self.board
+        board.provisional = pending[1] if pending is not None else None
+        board.target = self.hands[pending[0]].target if pending is not None else None
+        board.tray = self.hands[pending[0]] if pending is not None else None
+        board.show(shown)
+        board.mark_last(self._last_placed())
+        actor = self.actor()
+        for seat, hand in enumerate(self.hands):
+            tiles = [t for t in game.hands[seat] if pending is None or (seat, t) != (pending[0], pending[1].tile)]
+            if hand.tiles != tiles:
+                hand.tiles = tiles
+            hand.active = seat == actor and game.awaiting_draw is None and not self.flying
+            colour, _rect = self._glows[seat]
+            colour.rgba = theme.LINK[game.seats[seat].colour][:3] + (0.85,) if seat == actor else (0, 0, 0, 0)
+        bag = self.bag_label
+        bag.msg = N_("Bag: {count}") if game.bag_count or game.phase is not Phase.PLAY else N_("Bag empty")
+        if bag.values.get("count") != game.bag_count:
+            bag.values = {"count": game.bag_count}
+        self.layout.refresh_hints()
+        self._place_widgets()
+        self._follow()
+        self.view_controls.refresh()
+
+    def _last_placed(self) -> dict[Cell, str]:
+        """Each seat's latest placement (cell: the seat's colour), marked until it plays again."""
+        last: dict[int, Cell] = {}
+        for event in self.game.record()["events"]:
+            if "place" in event:
+                last[event["place"]] = (event["q"], event["r"])
+        return {cell: self.game.seats[seat].colour for seat, cell in last.items()}
+
+    def min_tile_px(self) -> float:
+        """The smallest board tile (circumradius, pixels) a player acts on: 9 mm across."""
+        return theme.min_tile_radius()
+
+    def _follow(self) -> None:
+        """Let the view follow the play: after each step the board is fitted again, never below
+        :meth:`min_tile_px`, centred on the forced spaces a person must fill (else the middle of
+        the board); a view a player moved stays until the turn passes to someone else."""
+        game, board = self.game, self.board
+        board.min_fit_px = self.min_tile_px()
+        actor = self.actor()
+        key = (actor, game.step, len(game.board), game.awaiting_draw)
+        if key == self._followed:
+            return
+        new_turn = self._followed is None or self._followed[0] != actor
+        self._followed = key
+        if board.moved_by_player and not new_turn:
+            return
+        acting = actor is not None and game.seats[actor].robot is None and game.awaiting_draw is None
+        focus = game.forced_cells() if acting and game.step in FILL_STEPS else None
+        board.recentre(animate=self.showing, focus=focus or None)
+
+    # ------------------------------------------------------------------ provisional placements
+
+    def put(self, seat: int, placement: Placement) -> None:
+        """``placement`` (already judged legal) is put down by ``seat``: provisionally when the
+        table confirms moves and a person plays that seat (it is then shown, out of the hand, until
+        :meth:`confirm` or :meth:`take_back`), else played at once."""
+        if self.confirming and self.game.seats[seat].robot is None:
+            self.provisional = (seat, placement)
+            self.refresh()
+            if seat not in self._told_confirm:  # each player is told once how it works
+                self._told_confirm.add(seat)
+                self.layout.tell(seat, _("Not played yet: tap Confirm. Until then you can turn it, move it or "
+                                         "take it back."), good=True)
+            return
+        self.game.place(placement, seat=seat)
+
+    def _hand_played(self) -> None:
+        """A hand's drop was accepted: a provisional tile waits for Confirm, a played one goes on."""
+        if self.provisional is None:
+            self.after_step()
+
+    def _lift_provisional(self) -> tuple[int, Placement] | None:
+        """The provisional placement, no longer provisional (None if there was none)."""
+        pending, self.provisional = self.provisional, None
+        return pending
+
+    def confirm(self) -> None:
+        """The provisional tile is played for good: journaled, replaced from the bag, turn on."""
+        pending = self._lift_provisional()
+        if pending is None:
+            return
+        seat, placement = pending
+        try:
+            self.game.place(placement, seat=seat)
+        except Refused as refusal:  # the game moved on meanwhile (a robot took the seat...)
+            self.layout.tell(seat, explain(refusal))
+            self.refresh()
+            return
+        self.after_step()
+
+    def take_back(self) -> None:
+        """The provisional tile goes back into its hand, turned as it lay."""
+        pending = self._lift_provisional()
+        if pending is None:
+            return
+        seat, placement = pending
+        self.hands[seat].rotations[placement.tile] = placement.rot
+        self.refresh()
+
+    def turn_provisional(self) -> None:
+        """A tap on the provisional tile turns it to the next way round that the rules accept."""
+        if self.provisional is None:
+            return
+        seat, placement = self.provisional
+        target = self.hands[seat].target
+        for step in range(1, 6):
+            turned = placement._replace(rot=(placement.rot + step) % 6)
+            if target.check(turned) is None:
+                self.provisional = (seat, turned)
+                self.refresh()
+                return
+        self.layout.tell(seat, _("This tile fits this space only the way it lies."))
+
+    def lifted(self, hand: HandView, tile: int | None) -> None:
+        """A tile lifted from the hand of the seat to act lights the spaces where it may go now
+        (in a fill step, only the forced spaces it fills); let go, they go out."""
+        game = self.game
+        seat = self.hands.index(hand)
+        if tile is None or seat != game.turn or game.seats[seat].robot is not None:
+            self.board.light(())
+            return
+        self.board.light(sorted({p.cell for p in game.legal() if p.tile == tile}))
+
+    def _refused_move(self, refusal: Refused) -> None:
+        """The provisional tile, moved, was refused where it was let go: it stays where it was."""
+        if self.provisional is not None:
+            self.layout.tell(self.provisional[0], explain(refusal, len(self.game.board) == 0))
+
+    def _show_confirm(self) -> None:
+        """The confirm bar at the seat whose tile lies provisionally, facing them (see
+        :meth:`_confirm_place`); that seat's messages are shown beyond it."""
+        bar, layout = self.confirm_bar, self.layout
+        pending = self.provisional
+        # a seat's messages lie beyond a plate along its hand's inner edge, never over its instruction
+        layout.raised = {seat: theme.unit() * 0.85 for seat, place in enumerate(self._plate_places())
+                         if place[0] == "edge"} if layout.orientation == "flat" else {}
+        self._show_coach_bar()
+        if pending is None or self.game.finished or len(layout.boxes) != len(self.hands):
+            bar.hide()
+            return
+        seat = pending[0]
+        kind, angle, centre, size = self._confirm_place(seat)
+        bar.show(angle, centre, size, self.game.seats[seat].colour)
+        self._clear_bar(bar)
+        self._raise(seat, kind, centre, size)
+
+    def _raise(self, seat: int, kind: str, centre: tuple[float, float], size: tuple[float, float]) -> None:
+        """A bar lies along ``seat``'s hand's inner edge: that seat's messages go beyond it."""
+        if kind == "edge":
+            layout = self.layout
+            box = layout.boxes[seat]
+            ux, uy = box.up()
+            rise = (centre[0] - layout.x - box.cx) * ux + (centre[1] - layout.y - box.cy) * uy
+            layout.raised[seat] = rise + size[1] / 2 - box.depth / 2
+
+    def _clear_bar(self, bar: SeatBar) -> None:
+        """A bar just shown lies where a control is (every edge of a small table may hold a
+        person's bar): the controls move out of its way."""
+        (x, y), (w, h) = bar.bbox
+        if any(overlaps((x, y, w, h), (*c.pos, *c.size)) for c in (self.leave_button, self.bag_label, self.view_controls)):
+            self._place_controls()
+
+    def _show_coach_bar(self) -> None:
+        """"Ask the coach", where the confirm bar would lie, while a person is to place a tile."""
+        game, bar = self.game, self.coach_bar
+        actor = self.actor()
+        if (not self.coaching or self.provisional is not None or self.advice is not None or actor is None
+                or game.awaiting_draw is not None or game.seats[actor].robot is not None
+                or len(self.layout.boxes) != len(self.hands)):
+            bar.hide()
+            return
+        kind, angle, centre, size = self._confirm_place(actor)
+        bar.show(angle, centre, size, game.seats[actor].colour)
+        self._clear_bar(bar)
+        self._raise(actor, kind, centre, size)
+        bar.buttons[0].msg = N_("The coach is thinking...") if self.coach_job.busy else N_("Ask the coach")
+        bar.buttons[0].disabled = self.coach_job.busy
+
+    def ask_coach(self) -> None:
+        """What would the master play here? It thinks on a snapshot (the table goes on); its
+        answer is shown pale on the board with one sentence of why, facing the player."""
+        game = self.game
+        seat = self.actor()
+        if seat is None or self.coach_job.busy:
+            return
+        view, position = game.view(), (len(game.board), game.turn, game.step)
+        if self.coach_job.start(lambda cancel: advise(view), lambda outcome: self._advised(seat, position, outcome)):
+            self._show_coach_bar()
+
+    def _advised(self, seat: int, position: tuple[Any, ...], outcome: Outcome[Advice]) -> None:
+        game = self.game
+        if outcome.value is None or position != (len(game.board), game.turn, game.step) or not self.showing:
+            self._show_coach_bar()
+            return
+        self.advice = (seat, outcome.value)
+        self.board.show_ghost(outcome.value.placement)
+        card = Scatter(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                       auto_bring_to_front=False)
+        inner = CoachCard(outcome.value, on_play=self.play_advice, on_close=self.close_coach)
+        card.add_widget(inner)
+        card.size = inner.size
+        box = self.layout.boxes[seat]
+        flat = self.layout.orientation == "flat"
+        placed = box._replace(cx=self.layout.x + box.cx, cy=self.layout.y + box.cy)
+        ux, uy = placed.up() if flat else (0.0, 1.0)
+        rise = box.depth / 2 + inner.height / 2 + theme.unit() * 1.3
+        card.rotation = box.angle if flat else 0.0
+        card.center = (placed.cx + ux * rise, placed.cy + uy * rise) if flat else (self.width / 2, self.height / 2)
+        self.coach_card = card
+        self.overlay.add_widget(card)
+        self._show_coach_bar()
+
+    def play_advice(self) -> None:
+        """The coach's placement is put down for the player (still to confirm, as their own)."""
+        if self.advice is None:
+            return
+        seat, advice = self.advice
+        self.close_coach()
+        if self.game.turn != seat or advice.placement not in self.game.legal():
+            return
+        self.put(seat, advice.placement)
+        if self.provisional is None:  # played at once: the table goes on as after a drop
+            self.after_step()
+
+    def close_coach(self) -> None:
+        """The coach's answer goes: its card and the pale tile."""
+        self.advice = None
+        self.board.show_ghost(None)
+        if self.coach_card is not None and self.coach_card.parent is not None:
+            self.coach_card.parent.remove_widget(self.coach_card)
+        self.coach_card = None
+        self._show_coach_bar()
+
+    def _confirm_place(self, seat: int) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
+        """Where ``seat``'s confirm bar lies: ("beside", angle, centre, size) on the player's left
+        of their hand where the edge has room for it (it then covers no table, and the corner
+        stays free for it), else ("edge", ...) along the hand's inner edge, beyond the plate if
+        one lies there; upright, at the bottom of the table."""
+        layout, u = self.layout, theme.unit()
+        deep = max(u * 1.1, theme.min_target() + u * 0.2)  # its buttons 9 mm tall on any panel
+        if layout.orientation == "upright":
+            fx, fy, fw, _fh = self._free
+            return "edge", 0.0, (fx + fw / 2, fy + deep * 0.65), (min(fw * 0.6, u * 6.5), deep)
+        box = layout.boxes[seat]
+        room, along, (ux, uy), (cx, cy) = self._beside(box)
+        if room >= u * 3.4:
+            length = min(room, u * 5.5)
+            shift = box.length / 2 + u * 0.15 + length / 2
+            return "beside", box.angle, (cx - along[0] * shift, cy - along[1] * shift), \
+                (length, max(min(box.depth * 0.9, u * 1.3), deep))
+        plate_edge = self._plate_places()[seat][0] == "edge"
+        depth = deep
+        rise = box.depth / 2 + (u * 0.85 if plate_edge else u * 0.1) + depth / 2
+        return "edge", box.angle, (cx + ux * rise, cy + uy * rise), (min(box.length, u * 7.0), depth)
+
+    def after_step(self) -> None:
+        """After every step (a placement, a draw, a seat change): journal, show, tell, cue, go on."""
+        if self.advice is not None:
+            self.close_coach()  # the position it was about has changed
+        self.app.journal(self.game)
+        self._run_clock()
+        self.refresh()
+        self._announce()
+        self._cue()
+        self._next()
+
+    def _announce(self) -> None:
+        """Tell players what just happened that concerns them."""
+        game = self.game
+        if not self._announced_start and game.phase is Phase.PLAY and game.starter is not None:
+            self._announced_start = True
+            self.announce(_("{name} drew the highest number and starts.", name=seat_name(game, game.starter)))
+        events = game.record()["events"]
+        for event in events[self._events_seen:]:
+            if "skip" in event:
+                self.layout.tell(event["skip"], _("Your hand is empty: your turn is skipped."), good=True)
+        self._events_seen = len(events)
+        if self._bag_seen > 0 and game.bag_count == 0 and game.phase is Phase.PLAY:
+            self.announce(_("The bag is empty: the restrictions are lifted."))
+        self._bag_seen = game.bag_count
+        actor = self.actor()
+        key = (actor, game.step, game.awaiting_draw)
+        if key != self._last_step and actor is not None:
+            self._last_step = key
+            if game.awaiting_draw is not None:
+                self.prompt_draw(actor)
+            elif self.learning and game.seats[actor].robot is None and game.step in LEARNING_HINTS:
+                self.layout.tell(actor, _(LEARNING_HINTS[game.step]), good=True)
+
+    def announce(self, text: str) -> None:
+        """Table-wide news (:meth:`ui.table.TableLayout.announce`), shown once and covering nothing
+        that matters: on the plate of every seat that waits (facing its player, off the board) and
+        to the player who acts, in their message (with the screen upright, only there: everyone
+        reads the same way)."""
+        actor = self.actor()
+        if actor is not None:
+            self.layout.tell(actor, text, good=True)
+        self.layout.announce(text)
+
+    def _cue(self) -> None:
+        """Cue the LED rings when what they show changes."""
+        game = self.game
+        colours = tuple(s.colour for s in game.seats)
+        if game.finished:
+            winner = game.result.winner if game.result is not None else None
+            winners = tuple(i for i, s in enumerate(game.seats) if s.colour == winner)
+            cue = Cue(colours=colours, bag_empty=True, winners=winners)
+        else:
+            must_fill = game.awaiting_draw is None and game.step in FILL_STEPS and bool(game.obligatory())
+            cue = Cue(turn=self.actor(), colours=colours, pulse=must_fill, forced=len(game.board.forced_spaces()),
+                      bag_empty=game.bag_count == 0 and game.phase is Phase.PLAY)
+        if cue != self._last_cue:
+            self._last_cue = cue
+            self.app.services.devices.cue(cue)
+
+    def on_enter(self, *_args: Any) -> None:
+        self._last_step = (None, None, None)
+        self._run_clock()
+        if self.clocks is not None and self._clock_tick is None:
+            self._clock_tick = Clock.schedule_interval(self.tick_clocks, 1.0)
+        self.refresh()
+        self._announce()
+        self._next()
+        Clock.schedule_once(self._cue_again, 0)  # after the screen we came from has put out its own
+
+    def _cue_again(self, _dt: float = 0.0) -> None:
+        self._last_cue = None
+        if self.showing:
+            self._cue()
+
+    def on_leave(self, *_args: Any) -> None:
+        self._generation += 1  # a robot's thought or flight in progress is dropped; re-done on return
+        self.robot_job.forget()
+        self.thinking = False
+        self._run_clock()  # off screen: every clock stops
+        if self._clock_tick is not None:
+            self._clock_tick.cancel()
+            self._clock_tick = None
+
+    # ------------------------------------------------------------------ clocks
+
+    def _run_clock(self) -> None:
+        """Run the clock of the seat that must act, only while the game is on screen and goes on."""
+        if self.clocks is not None and not self.game.finished:
+            self.clocks.run(self.actor() if self.showing else None)
+
+    def tick_clocks(self, _dt: float = 0.0) -> None:
+        """Every second: the plates' times, and what running out of time calls for (a time
+        penalty, or the loss on time, as the game rules them: journaled like any step)."""
+        clocks = self.clocks
+        if clocks is None or not self.showing or self.game.finished:
+            return
+        if clocks.check():
+            self.after_step()
+            return
+        for seat, plate in enumerate(self.plates):
+            plate.set_clock(clocks.text(seat))
+
+    # ------------------------------------------------------------------ robots
+
+    def _next(self) -> None:
+        """Let a robot act if it is its turn; end the game when it is over."""
+        game = self.game
+        if game.finished:
+            self.finish()
+            return
+        if not self.showing or self.thinking or self.flying or game.awaiting_draw is not None:
+            return
+        seat = game.turn
+        if seat is not None and game.seats[seat].robot is not None:
+            self._think(seat)
+
+    def _think(self, seat: int) -> None:
+        """After a short pause, the robot of ``seat`` thinks on a worker thread (:class:`Job`, on a
+        snapshot of the game); its choice comes back on the Kivy clock. Frames drawn meanwhile are
+        counted (:attr:`think_log`)."""
+        self.thinking = True
+        self._show_plates()
+        generation = self._generation
+
+        def start(_dt: float) -> None:
+            if generation != self._generation:
+                return
+            task = self.game.robot_task()
+            self.robot_job.start(lambda cancel: task(), lambda outcome: self._robot_chose(generation, seat, outcome))
+
+        Clock.schedule_once(start, self.robot_pause)
+
+    def _robot_chose(self, generation: int, seat: int, outcome: Outcome[Placement]) -> None:
+        self.think_log.append((outcome.seconds, outcome.frames))
+        if generation != self._generation:
+            return
+        self.thinking = False
+        game = self.game
+        if game.turn != seat or game.seats[seat].robot is None:
+            self.refresh()
+            self._next()
+            return
+        choice = outcome.value
+        if choice is None:  # the robot failed (logged): the table plays on with a legal placement
+            choice = game.legal()[0]
+        self._fly(generation, seat, choice)
+
+    def _fly(self, generation: int, seat: int, choice: Placement) -> None:
+        """The robot's tile flies from its hand to its place, then it is placed."""
+        hand = self.hands[seat]
+        self.flying = True
+        if choice.tile in hand.tiles:
+            start = hand.to_window(*hand.slot_centre(hand.tiles.index(choice.tile)))
+            radius = hand.tile_radius() * 0.95
+            hand.tiles.remove(choice.tile)
+        else:
+            start, radius = hand.to_window(*hand.center), hand.tile_radius()
+        sprite = TileSprite(size_hint=(None, None), size=(1, 1))
+        self.overlay.add_widget(sprite)
+        sprite.cx, sprite.cy = self.overlay.to_widget(*start)
+        sprite.radius, sprite.rot = radius, 0
+        sprite.show(choice.tile)
+        sprite.outline(theme.LINK[self.game.seats[seat].colour])
+        board = self.board
+        fx, fy, fw, fh = board.fit_area or (board.x, board.y, board.width, board.height)
+        bx, by = board.cell_centre(choice.cell)
+        if not (fx <= bx <= fx + fw and fy <= by <= fy + fh):  # the robot plays out of view: look there
+            board.recentre(animate=False, focus=[choice.cell])
+        x, y = self.overlay.to_widget(*board.window_cell_centre(choice.cell))
+        turn = choice.rot if choice.rot <= 3 else choice.rot - 6
+        flight = Animation(cx=x, cy=y, radius=self.board.size_px, rot=turn, d=self.flight_seconds, t="in_out_quad")
+        flight.bind(on_complete=lambda *_: self._landed(generation, seat, choice, sprite))
+        flight.start(sprite)
+        self._show_plates()
+
+    def _landed(self, generation: int, seat: int, choice: Placement, sprite: TileSprite) -> None:
+        self.overlay.remove_widget(sprite)
+        self.flying = False
+        if generation != self._generation:
+            self.refresh()
+            self._next()  # a seat changed hands in flight: whoever plays now goes on
+            return
+        try:
+            self.game.place(choice, seat=seat)
+        except Refused as refusal:  # the game moved on meanwhile (a seat given back...)
+            log.warning("robot move %s no longer applies: %s", choice, refusal)
+            self.refresh()
+            self._next()
+            return
+        self.after_step()
+
+    def set_robot(self, seat: int, level: str | None) -> None:
+        """A robot of ``level`` takes ``seat`` over (None: a person plays it again); a tile the
+        person had put down and not confirmed goes back into the hand."""
+        game = self.game
+        if game.finished or game.seats[seat].robot == level:
+            return
+        if self.provisional is not None and self.provisional[0] == seat:
+            self.take_back()
+        game.set_robot(seat, level)
+        if self.thinking or self.flying:
+            self._generation += 1  # whatever a robot was about to do for this turn is dropped
+            self.robot_job.forget()
+            self.thinking = False
+        name = seat_name(game, seat)
+        if level is None:
+            self.layout.tell(seat, _("{name}: your seat is yours again.", name=name), good=True)
+        else:
+            self.layout.tell(seat, _("A robot ({level}) plays for {name} now. Hold the name to take the seat back.",
+                                     level=_(LEVEL_NAMES[level]), name=colour_name(game.seats[seat].colour)),
+                             good=True)
+        self.after_step()
+
+    def open_card(self, seat: int) -> None:
+        """The seat's card (robot take-over), facing that seat."""
+        if self.game.finished:
+            return
+        if self.card is not None:
+            self.card.close()
+        self.card = TakeOverCard(self, seat)
+        self.overlay.add_widget(self.card)
+        box = self.layout.boxes[seat]
+        u = theme.unit()
+        if self.layout.orientation == "upright":
+            fx, fy, fw, fh = self._free
+            self.card.place(box._replace(angle=0.0, length=fw), (fx + fw / 2, fy + fh / 2))
+            return
+        placed = box._replace(cx=self.layout.x + box.cx, cy=self.layout.y + box.cy)
+        ux, uy = placed.up()
+        rise = box.depth / 2 + u * 2.2
+        self.card.place(placed, (placed.cx + ux * rise, placed.cy + uy * rise))
+
+    # ------------------------------------------------------------------ review, devices
+
+    def review(self, cell: Cell, window_pos: Any) -> None:
+        """A tap on a forced space: how many unseen tiles fit it now and in the endgame."""
+        entry = next((r for r in self.game.review() if r.cell == cell), None)
+        if entry is None:
+            self.bubble.hide()
+            return
+        if self.game.bag_count:
+            text = _("Forced space: {now} unseen tiles fit it now, {later} in the endgame.",
+                     now=len(entry.fits_now), later=len(entry.fits_endgame))
+        else:
+            text = _("Forced space: {now} unseen tiles fit it.", now=len(entry.fits_endgame))
+        seat = self._asker(window_pos)
+        fitting = sorted({p.tile for p in self.game.legal() if p.cell == cell}) if seat == self.game.turn else []
+        if seat is not None and fitting:
+            self.hands[seat].marked = fitting  # the tiles of the asker's hand that fill it, outlined
+        angle = self.layout.boxes[seat].angle if seat is not None and self.layout.orientation == "flat" else 0.0
+        a = math.radians(angle)
+        lift = theme.unit() * 1.6
+        centre = (window_pos[0] - math.sin(a) * lift, window_pos[1] + math.cos(a) * lift)
+        self.bubble.say(text, angle, centre, (self.width, self.height))
+
+    def _asker(self, window_pos: Any) -> int | None:
+        """Who most likely tapped at ``window_pos``: the person to act, else the nearest seat a
+        person plays, else the nearest seat (a note faces them, never a robot's empty chair)."""
+        game = self.game
+        actor = self.actor()
+        if actor is not None and game.seats[actor].robot is None:
+            return actor
+        people = [i for i, s in enumerate(game.seats) if s.robot is None]
+        boxes = self.layout.boxes
+        if people and len(boxes) == len(game.seats):
+            return min(people, key=lambda i: math.dist((self.layout.x + boxes[i].cx, self.layout.y + boxes[i].cy),
+                                                       window_pos))
+        return self._nearest_seat(window_pos)
+
+    def _nearest_seat(self, window_pos: Any) -> int | None:
+        boxes = self.layout.boxes
+        if not boxes:
+            return None
+        return min(range(len(boxes)), key=lambda i: math.dist((self.layout.x + boxes[i].cx,
+                                                               self.layout.y + boxes[i].cy), window_pos))
+
+    def on_device_event(self, event: Any) -> None:
+        if isinstance(event, TileScanned):
+            self.scanned(event.tile, event.reader)
+        elif isinstance(event, BagButtonPressed):
+            self.bag_button()
+
+    def scanned(self, tile: int, reader: int | None) -> None:
+        """A tile read at a seat's reader (``reader`` None: the centre pad): the draw it reports."""
+        game = self.game
+        seat = reader if reader is not None and 0 <= reader < game.players else None
+        due = game.awaiting_draw
+        tell_to = seat if seat is not None else (due if due is not None else game.turn)
+        if not game.options.physical_bag:
+            if tell_to is not None:
+                self.layout.tell(tell_to, _("The table draws for you in this game: no need to scan tiles."))
+            return
+        # someone draws for a robot: any reader will do
+        report_as = None if due is not None and game.seats[due].robot is not None else seat
+        try:
+            game.report_draw(tile, report_as)
+        except Refused as refusal:
+            if tell_to is not None:
+                if refusal.rule == "not-your-draw" and due is not None:
+                    text = _("{name} draws now, not you.", name=seat_name(game, due))
+                elif refusal.rule == "not-in-bag":
+                    text = _("Tile {tile} is not in the bag: draw another one.", tile=tile)
+                else:
+                    text = _("Tile {tile}: {why}", tile=tile, why=explain(refusal))
+                self.layout.tell(tell_to, text)
+            return
+        self.layout.tell(due if due is not None else tell_to, _("Tile {tile} is in your hand.", tile=tile), good=True)
+        self.after_step()
+
+    def prompt_draw(self, seat: int) -> None:
+        """Ask the player of ``seat`` (or, for a robot, whoever sits nearest) to draw and scan."""
+        if self.game.seats[seat].robot is None:
+            self.layout.tell(seat, _("Draw a tile from the bag and scan it at your seat."), good=True)
+        else:
+            self.layout.tell(seat, _("Draw a tile from the bag for {name} and scan it.",
+                                     name=seat_name(self.game, seat, robot_mark=False)), good=True)
+
+    def bag_button(self) -> None:
+        game = self.game
+        due = game.awaiting_draw
+        if game.finished:
+            return
+        if due is not None:
+            self.prompt_draw(due)
+        elif game.options.physical_bag and game.turn is not None:
+            self.layout.tell(game.turn, _("Place a tile first, then draw from the bag."))
+        elif game.turn is not None:
+            self.layout.tell(game.turn, _("The table draws for you: your new tile is already in your hand."),
+                             good=True)
+
+    # ------------------------------------------------------------------ leaving, the end
+
+    def leave(self) -> None:
+        self._generation += 1
+        self.robot_job.forget()
+        self.app.discard()
+
+    def finish(self) -> None:
+        """The game is over: keep its record, forget the journal, light the winners, then results."""
+        if self._ended:
+            return
+        self._ended = True
+        from ...screens import tournament
+        from ...seat_players import rate_finished, seat_again, seated
+        from .results import finished_record, show_results
+
+        store = self.app.services.store
+        with store.batch():
+            record_id = store.add_record(self.game.KIND, finished_record(self.game))
+            store.clear_current()
+        people = seated(self.app, self.game)
+        rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
+        in_tournament = tournament.report(self.app, self.game)
+        clocks = self.clocks.clocks if self.clocks is not None else None
+        if self.clocks is not None:
+            self.clocks.forget()
+        self._cue()
+        game, app, learning = self.game, self.app, self.learning
+
+        def again() -> None:
+            """Another game like it, with the same people in their seats and the same clocks."""
+            new = like(game)
+            seat_again(app, new, people)
+            if clocks is not None:
+                set_clocks(app, new, round(clocks.limit / 60), clocks.overtime)
+            open_game(app, new, learning)
+
+        def results(_dt: float) -> None:
+            if not self.showing:
+                return
+            if in_tournament:  # its next game is the tournament's to start
+                show_results(app, game, again=None, back=(N_("Tournament"),
+                                                          lambda: app.show(tournament.TournamentScreen(app))))
+            else:
+                show_results(app, game, again=again)
+
+        Clock.schedule_once(results, 2.0)
+
+
+def like(game: StrategyGame) -> StrategyGame:
+    """A new game with the same seats as set at setup (a robot that took a seat over during the
+    game leaves it again), colours and rules."""
+    options = game.options
+    robots = [seat["robot"] for seat in game.record()["seats"]]
+    return StrategyGame.new(options.players, "".join(game.colours()), robots,
+                            doubles=options.doubles, end=options.end, physical_bag=options.physical_bag)
+
+
+def open_game(app: Any, game: StrategyGame, learning: bool = False) -> StrategyScreen:
+    """Journal ``game`` and show it."""
+    app.journal(game)
+    screen = StrategyScreen(app, game, learning=learning)
+    app.show(screen)
+    return screen

@@ -1,0 +1,1 @@
+"""Tanagra, the second game in the box."""
