@@ -105,7 +105,7 @@ def _tanagra(players: int) -> Opener:
     def open_game(app: Any) -> None:
         from engine.tanagra.game import Game
         from engine.tanagra.rules import Options
-        from ui.modes.tanagra.play import play as tanagra
+        from ui.modes.tanagra import play as tanagra
 
         kinds = ["person", "robot:expert", "person", "robot:beginner"][:players]
         app.show(tanagra.TanagraScreen(app, Game(Options(players=players, x=4), kinds)))

@@ -93,6 +93,9 @@ class PuzzlesScreen(Screen):
         solved = solved_puzzles(store)
         self.rows.clear_widgets()
         self.buttons.clear()
+        four = four_entries(store)
+        self._entry_units = self._entry_row_units(entry_rows=2 + (2 if theme.portrait() else 1) + bool(four),
+                                                  sections=2 + bool(four))
 
         def entry(key: str, title: str, subtitle: str, action: Callable[[], Any], scale: float = 1.0,
                   values: dict[str, Any] | None = None) -> TickButton:
@@ -109,7 +112,7 @@ class PuzzlesScreen(Screen):
         self._section(N_("Loops and lines (the booklet's puzzles)"),
                       lambda: show_puzzle_howto(self.app, then=lambda: open_puzzles(self.app)))
         for half in (BOOKLET[:3], BOOKLET[3:]):
-            row = self._row(ROW)
+            row = self._row(self._entry_units)
             for name in half:
                 count = len(PUZZLES[name].tiles)
                 subtitle = n_("{count} tile", "{count} tiles", count, count=count) + " · " + _(WHAT[name])
@@ -118,7 +121,7 @@ class PuzzlesScreen(Screen):
                       lambda: show_rotation_howto(self.app, then=lambda: open_puzzles(self.app)))
         pyramids = list(ROWS)
         for part in (pyramids[:4], pyramids[4:]) if theme.portrait() else (pyramids,):  # narrow: two rows
-            row = self._row(ROW)
+            row = self._row(self._entry_units)
             for rows in part:
                 tiles = n_("{count} tile", "{count} tiles", rows * (rows + 1) // 2, count=rows * (rows + 1) // 2)
                 opener = (lambda r=rows: open_rotation(self.app, r))
@@ -129,10 +132,9 @@ class PuzzlesScreen(Screen):
                     button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.8,
                                    values={"rows": rows})
                 row.add_widget(button)
-        four = four_entries(store)
         if four:
             self._section(N_("All 56 tiles"), None)
-            row = self._row(ROW)
+            row = self._row(self._entry_units)
             for item in four:
                 button = TButton(msg=item.title, subtitle=item.subtitle, scale=1.0, bold=True)
                 button.bind(on_release=lambda _b, opener=item.open: opener(self.app))
@@ -149,6 +151,16 @@ class PuzzlesScreen(Screen):
                              bg=list(theme.rgb("#35607f")))
             button.bind(on_release=lambda *_: howto())
             row.add_widget(button)
+
+    def _entry_row_units(self, entry_rows: int, sections: int) -> float:
+        """The height (touch units) of a row of entries: :data:`ROW`, or as much lower as it takes
+        for the whole list to fit the screen (the 7" panel), never below a fingertip and a bit."""
+        from kivy.core.window import Window
+
+        u = theme.unit()
+        fixed = 1.0 + 0.15 + 0.25 + 0.12 + SECTION * sections + 0.12 * (entry_rows + sections)  # and the filler
+        room = (Window.height / u - fixed) / entry_rows
+        return min(ROW, max(room, theme.min_target() * 1.2 / u))
 
     def _row(self, height: float) -> BoxLayout:
         u = theme.unit()
