@@ -239,7 +239,7 @@ class Kiosk:
         from ui.modes.gobble import solo as gobble_solo
         from ui.modes.solo import solitaire
         from ui.modes.strategy import play as strategy_play
-        from ui.modes.tanagra.play import play as tanagra
+        from ui.modes.tanagra import play as tanagra
         from ui.modes.gobble.gobbles import GobblesScreen
 
         app, rng = self.app, self.rng

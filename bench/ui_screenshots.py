@@ -191,7 +191,7 @@ strategy game's are :func:`strategy_shots`)."""
     from engine.tanagra.game import Game
     from engine.tanagra.rules import Options
     from ui.modes.gobble import common as gc, solo as gobble_solo
-    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes.tanagra import play as tanagra
     from ui.modes import family
 
     # ---- Gobble solo

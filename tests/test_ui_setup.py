@@ -90,7 +90,7 @@ def scenario_six_small(app):
 
 def scenario_upright(app):
     from ui.i18n import _
-    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes.tanagra import play as tanagra
 
     app.open_family("tanagra")
     yield 0.2

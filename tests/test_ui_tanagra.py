@@ -22,7 +22,7 @@ def scenario_build(app):
     """Two players, black a person, yellow a beginner robot: triangles put down by touch."""
     from engine.tanagra.rules import Pawn, Phase, Size
     from ui.i18n import _
-    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes.tanagra import play as tanagra
 
     app.open_family("tanagra")
     yield 0.2
@@ -76,7 +76,7 @@ def scenario_move(app):
     from engine.tanagra.game import Game
     from engine.tanagra.rules import Leave, Move, Phase, Relocate
     from ui.i18n import _
-    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes.tanagra import play as tanagra
     from ui.tanagra_board import destination_kinds
 
     game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
@@ -148,7 +148,7 @@ def scenario_end(app):
     from engine.tanagra.game import Game
     from engine.tanagra.rules import EndReason
     from ui.i18n import _
-    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes.tanagra import play as tanagra
 
     start = tanagra.howto_position()
     for cell, pawn in list(start.pawns.items()):
@@ -187,7 +187,7 @@ def test_the_end_names_the_winner_and_reason_and_replays():
 def test_the_how_to_play_script_shows_legal_play():
     from engine.tanagra.rules import Move, Place, Remove, State
 
-    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes.tanagra import play as tanagra
 
     state = State(tanagra.HOWTO_OPTIONS)
     for centre, size in tanagra.HOWTO_BUILD:
@@ -207,7 +207,7 @@ def test_the_how_to_play_script_shows_legal_play():
 def _prepare_resume(services):
     from engine.modes import save
     from engine.tanagra.game import Game
-    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes.tanagra import play as tanagra
 
     game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
     game.apply(tanagra.HOWTO_EMPTY)  # black emptied a triangle: the board change is due
@@ -216,7 +216,7 @@ def _prepare_resume(services):
 
 def scenario_resume(app):
     from engine.tanagra.rules import Phase, Remove
-    from ui.modes.tanagra.play import play as tanagra
+    from ui.modes.tanagra import play as tanagra
 
     yield 0.2
     yield from tap(app.manager.current_screen.resume_button)
