@@ -10,9 +10,6 @@ language (``bench/ui_screenshots.py --matrix`` also saves the pictures). A turn 
 a screen out as 0 does; the turned panels of the matrix are 90 degree ones, the turn applied before
 the app is built, as ``[display] rotation`` does. That picture and touches turn together is
 ``test_ui_rotation``'s.
-
-``STILL_OPEN`` names what the audit still finds in screens other work is rewriting (issue 28's
-note lists them): each is allowed only where named, with its kind of problem; anything else fails.
 """
 
 from __future__ import annotations
@@ -32,13 +29,6 @@ PANELS = [((800, 480), 0), ((1024, 600), 0), ((1280, 800), 0), ((1920, 1080), 0)
 QUICK = [((800, 480), 0), ((720, 1280), 0)]
 FULL = bool(os.environ.get("FIT_FULL"))
 
-STILL_OPEN = {
-    # a person's 27 Gobbles tiles in three rows on a portrait panel (66 px, 71 needed); the 4-player
-    # strategy table's seat banners and plates on a narrow panel
-    "gobbles-2": {"small-control"}, "tantrix-4": {"overflow"},
-}
-
-
 def scenario_survey(app):
     spec = json.loads(os.environ["FIT_SPEC"])
     only = tuple(filter(None, os.environ.get("FIT_ONLY", "").split(",")))
@@ -54,8 +44,4 @@ def test_every_screen_fits_every_panel(size, rotation, monkeypatch):
     problems = run_scenario("test_ui_fit", "scenario_survey", size=size, timeout=1800, rotation=rotation,
                             settings={"idle_seconds": 1e6})
     problems.pop("timings", None)
-    unexpected = {where: [p for p in found if p.split(":")[0] not in
-                          STILL_OPEN.get(where.split(" ")[1].split("/")[0], set())]
-                  for where, found in problems.items()}
-    unexpected = {where: found for where, found in unexpected.items() if found}
-    assert not unexpected, "\n".join(f"{where}:\n  " + "\n  ".join(found) for where, found in unexpected.items())
+    assert not problems, "\n".join(f"{where}:\n  " + "\n  ".join(found) for where, found in problems.items())

@@ -479,8 +479,8 @@ def test_zoom_buttons_and_map_and_nothing_moves_under_a_dragging_finger():
 
 def scenario_gift_at_a_small_table(app):
     """At 800x480 with five seats the gift card lies at the gobbler's edge in a band the board
-    leaves free: it covers no hand and no board space, the board keeps its 9 mm tiles in what is
-    left, and the band returns to the board once the gift is given by touch."""
+    leaves free: it covers no hand, no seat's name tag and no board space, the board keeps its
+    9 mm tiles in what is left, and the band returns to the board once the gift is given by touch."""
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
     from ui import theme
@@ -507,6 +507,8 @@ def scenario_gift_at_a_small_table(app):
     assert board.fit_area[3] < before[3] and board.fit_area[1] > before[1]  # the band is cut from the bottom
     for box in screen.layout.boxes:
         assert not _overlap(card.bbox, _box_rect(screen.layout, box)), box
+    for tag in screen.layout._tags:  # every seat's name tag stays in sight (the side robots' too)
+        assert tag.opacity == 0 or not _overlap(card.bbox, (*tag.bbox[0], *tag.bbox[1])), tag.label.text
     assert board.size_px >= theme.min_tile_radius() - 0.01
     # the card's own controls are fingertip-sized
     assert card.give_button.height >= theme.min_target() - 0.5

@@ -6,6 +6,8 @@ a power cut. The helpers here are shared by the Learn and Solitaire tests."""
 
 from __future__ import annotations
 
+import pytest
+
 from ui_harness import drag, labels, run_scenario, tap
 
 
@@ -286,3 +288,22 @@ def test_the_puzzle_list_offers_four_lines_and_four_loops():
     from ui.modes.solo import puzzles
 
     assert [e.title for e in puzzles.four_entries(MemoryStore())] == ["Four lines", "Four loops"]
+
+
+def scenario_puzzle_list_fits(app):
+    """The whole list fits the screen under its title and Home button, every entry fingertip-sized."""
+    from ui import theme
+
+    app.open_family("puzzles")
+    yield 0.3
+    rows = app.manager.current_screen.rows
+    assert max(row.top for row in rows.children) <= rows.top + 1  # nothing over the title and Home
+    assert min(row.y for row in rows.children) >= rows.y - 1
+    buttons = app.manager.current_screen.buttons.values()
+    assert len(buttons) == 15 and all(b.height >= theme.min_target() - 0.5 for b in buttons)
+    return {}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_puzzle_list_fits_under_its_title(size):
+    run_scenario("test_ui_puzzles", "scenario_puzzle_list_fits", size=size)

@@ -324,7 +324,8 @@ def test_staff_may_turn_the_coach_off():
 def scenario_side_seat_at_800x480(app):
     """Four people at the 7" panel: a side seat places a tile. Its confirm bar, the message that
     tells it how confirming works, the view controls, Leave and the bag count cover neither each
-    other nor any hand or plate."""
+    other nor any hand or plate, and no plate covers a hand (also on the 7" portrait panel, where
+    the corners are the ends' hands')."""
     import math
 
     from engine.strategy.game import StrategyGame, Step
@@ -367,7 +368,7 @@ def scenario_side_seat_at_800x480(app):
     def overlap(a, b):
         return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
 
-    movable = ("banner", "confirm", "controls", "leave", "bag")
+    movable = ("banner", "confirm", "controls", "leave", "bag", *(f"plate {i}" for i in range(4)))
     clashes = [(a, b) for a in movable for b in parts if a != b and (b not in movable or a < b)
                and overlap(parts[a], parts[b])]
     assert clashes == [], clashes
@@ -376,3 +377,7 @@ def scenario_side_seat_at_800x480(app):
 
 def test_a_side_seats_bar_and_message_cover_no_control_at_800x480():
     run_scenario("test_ui_tantrix_touch", "scenario_side_seat_at_800x480", size=(800, 480))
+
+
+def test_no_plate_or_bar_covers_a_hand_on_the_portrait_panel():
+    run_scenario("test_ui_tantrix_touch", "scenario_side_seat_at_800x480", size=(720, 1280))

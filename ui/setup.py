@@ -400,6 +400,21 @@ class SetupScreen(Screen):
         for row, base in rows.items():
             lowest = getattr(row, "lowest", floor)
             row.height = base if base == 0 or row is self.title else max(base * scale, min(base, lowest))
+        if self.blurb is not None and self.blurb.opacity and not self._fits_at_smallest(self.blurb):
+            self.blurb.opacity = 0  # a long translation on a narrow panel: the title and choices say enough
+
+    def _fits_at_smallest(self, label: TLabel) -> bool:
+        """Whether ``label``'s text fits its row of the middle even in the smallest font
+        :func:`ui.widgets.fit_font` would shrink it to."""
+        from kivy.core.text import Label as CoreLabel
+
+        from .widgets import SMALLEST_FONT
+
+        width = self.middle.width - 2 * self.middle.padding[0]
+        core = CoreLabel(text=label.text, font_size=theme.font(label.scale) * SMALLEST_FONT, bold=label.bold,
+                         font_name=label.font_name, text_size=(width, None), halign=label.halign)
+        core.refresh()
+        return core.texture.size[1] <= label.height + 1
 
     def _layout(self) -> None:
         u = theme.unit()

@@ -58,6 +58,8 @@ def hand_depth(width: float, height: float) -> float:
 
 ROW_DEPTH = 0.62
 """Each extra row of tiles deepens a hand by this share of a one-row hand's depth."""
+_ROW_HEIGHT = 2 * 1.02 / 0.94
+"""A row of tiles' share of a hand's depth, in circumradii (as :class:`HandView` lays them)."""
 
 
 def seat_boxes(
@@ -67,12 +69,15 @@ def seat_boxes(
     orientation: Literal["flat", "upright"] = "flat",
     hand_tiles: int = 6,
     rows: int = 1,
+    min_radius: float = 0.0,
 ) -> tuple[list[SeatBox], tuple[float, float, float, float]]:
     """The hands' boxes, in seating order (clockwise seen from above, starting at the bottom), and
-    the rectangle (x, y, w, h) left free for the board. ``rows``: rows of tiles a hand wraps into."""
+    the rectangle (x, y, w, h) left free for the board. ``rows``: rows of tiles a hand wraps into;
+    a hand is deep enough for its rows of tiles of circumradius ``min_radius`` (a fingertip's: on a
+    dense panel, such as the 7" portrait one, a big deal's rows need more than their share)."""
     one_row = hand_depth(width, height)
     factor = 1 + ROW_DEPTH * (rows - 1)
-    depth = one_row * factor
+    depth = max(one_row * factor, rows * min_radius * _ROW_HEIGHT)
     radius = one_row / 2.15
     wanted = math.ceil(hand_tiles / rows) * SQRT3 * radius * 1.1
     if players <= 0:
@@ -436,7 +441,7 @@ class TableLayout(FloatLayout):
         if 0 <= seat < len(self._tags) and self._tag_texts[seat] != (text, rgba):
             self._tag_texts[seat] = (text, rgba)
             if seat < len(self.boxes) and not self.news:
-                self._tags[seat].show(text, self._placed(self.boxes[seat]), rgba)
+                self._tags[seat].show(text, self._beyond_raised(seat), rgba)
 
     def announce(self, text: str) -> None:
         """Table-wide news ("Red starts", "Player 2 is out"), given once and read from every side:
@@ -448,29 +453,36 @@ class TableLayout(FloatLayout):
 
     def _show_tags(self) -> None:
         """Each labelled seat's tag: the news while there is some, else its own text."""
-        for tag, (text, rgba), box in zip(self._tags, self._tag_texts, self.boxes):
+        for seat, (tag, (text, rgba)) in enumerate(zip(self._tags, self._tag_texts)):
+            if seat >= len(self.boxes):
+                break
             if self.news and text:
-                tag.show(self.news, self._placed(box), news=True)
+                tag.show(self.news, self._beyond_raised(seat), news=True)
             else:
-                tag.show(text, self._placed(box), rgba)
+                tag.show(text, self._beyond_raised(seat), rgba)
 
     def tell(self, seat: int, text: str, good: bool = False) -> None:
         """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
         says lies at that seat's inner edge), over none of the cells the board marks (a refusal
         points at them) where it can."""
         if 0 <= seat < len(self._banners):
-            box = self._placed(self.boxes[seat])
             clear = [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)
                      for w in self.keep_clear if w.opacity > 0 and w.parent is not None]
             r = self.board.size_px
             clear += [(x - r, y - r, 2 * r, 2 * r)
                       for x, y in (self.board.window_cell_centre(cell) for cell in self.board.highlighted)]
-            self._banners[seat].say(text, box._replace(depth=box.depth + 2 * self.raised.get(seat, 0.0)), good,
+            self._banners[seat].say(text, self._beyond_raised(seat), good,
                                     tuple(self.board.fit_area) if self.board.fit_area else None, clear)
 
     def _placed(self, box: SeatBox) -> SeatBox:
         """``box`` in the coordinates of this layout's parent (boxes are relative to the layout)."""
         return box._replace(cx=self.x + box.cx, cy=self.y + box.cy)
+
+    def _beyond_raised(self, seat: int) -> SeatBox:
+        """``seat``'s box placed (:meth:`_placed`), deepened by what :attr:`raised` says lies at
+        its inner edge: what is shown at that edge (tag, messages) lies beyond it."""
+        box = self._placed(self.boxes[seat])
+        return box._replace(depth=box.depth + 2 * self.raised.get(seat, 0.0))
 
     def refresh_hints(self) -> None:
         """Mark, in every hand, the tiles that fit a forced space."""
@@ -483,7 +495,8 @@ class TableLayout(FloatLayout):
         most = max(max((len(h.tiles) for h in self.hands), default=6), 6)
         best: tuple[float, int, list[SeatBox], tuple[float, float, float, float]] | None = None
         for rows in range(1, max(int(self.hand_rows), 1) + 1):
-            boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, most, rows)
+            boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, most, rows,
+                                     theme.min_tile_radius())
             radius = min((_tile_radius(box, most, rows) for box in boxes), default=0.0)
             if best is None or radius > best[0] * 1.15:  # another row only for clearly larger tiles
                 best = (radius, rows, boxes, free)

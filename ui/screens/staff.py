@@ -15,7 +15,7 @@ from kivy.uix.slider import Slider
 from engine.tiles import ALL_NUMBERS
 
 from .. import theme
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, n_
 from ..services import DeviceStatus, EnrolmentProgress, Settings, StickerProgress, UnknownTag
 from ..devices_view import DEVICE_NAMES
 from ..qr import TakeHome
@@ -225,7 +225,8 @@ class StaffScreen(Screen):
         if progress is None:
             lines.append(_("Enrolment teaches the reader the tags of a new set of tiles."))
         elif progress.next_tile is None:
-            lines.append(_("Done: {count} tiles learned.", count=progress.learned))
+            lines.append(n_("Done: {count} tile learned.", "Done: {count} tiles learned.", progress.learned,
+                            count=progress.learned))
         else:
             lines.append(_("{count} of 56 learned. Put tile {tile} on the reader.",
                            count=progress.learned, tile=progress.next_tile))

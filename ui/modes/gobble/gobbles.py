@@ -274,6 +274,7 @@ class GobblesLayout(TableLayout):
             angle = self.boxes[other].angle
             bands[angle] = max(bands.get(angle, 0.0), band)
         self.raised = {other: bands[box.angle] for other, box in enumerate(self.boxes) if box.angle in bands}
+        self._show_tags()  # the tags at that edge, beyond the band
 
     def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
         rows, boxes, (fx, fy, fw, fh) = super()._layout()
@@ -675,12 +676,21 @@ class GiftCard(Scatter):
 
     def _length(self) -> float:
         """As long as the free edge of the table along the gobbler's hand allows (at most 12 units)."""
+        low, high = self._span()
+        return min(high - low - theme.unit() * 0.2, theme.unit() * 12)
+
+    def _span(self) -> tuple[float, float]:
+        """Where the card may lie along the gobbler's edge: the free table's span there, less the
+        name tags of the seats on the two edges it runs into (a tag lies at its hand's inner edge,
+        on the free table: the card would cover it)."""
         layout = self.screen.layout
-        u = theme.unit()
         fx, fy, fw, fh = layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height)
-        box = layout.boxes[self.seat]
-        span = fh if abs(math.sin(math.radians(box.angle))) > 0.5 else fw
-        return min(span - u * 0.2, u * 12)
+        crossing = abs(math.sin(math.radians(layout.boxes[self.seat].angle))) > 0.5
+        low, high = (fy, fy + fh) if crossing else (fx, fx + fw)
+        tag = theme.unit() * 0.7
+        ends = (BOTTOM, TOP) if crossing else (LEFT, RIGHT)
+        angles = {box.angle for seat, box in enumerate(layout.boxes) if seat != self.seat}
+        return low + (tag if ends[0] in angles else 0.0), high - (tag if ends[1] in angles else 0.0)
 
     def _place(self, *_args: Any) -> None:
         """At the gobbler's hand's inner edge, facing them, slid along the edge so that it stays on
@@ -698,12 +708,12 @@ class GiftCard(Scatter):
         ay = math.sin(math.radians(box.angle))
         gap = box.depth / 2 + self.depth / 2 + u * 0.05
         cx, cy = layout.x + box.cx + ux * gap, layout.y + box.cy + uy * gap
-        # slide along the edge to stay within the free table's span there
-        fx, fy, fw, fh = layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height)
+        # slide along the edge to stay within the free table's span there, clear of the seats' tags
+        low, high = self._span()
         if abs(ay) > 0.5:
-            cy = min(max(cy, fy + self.length / 2), fy + fh - self.length / 2)
+            cy = min(max(cy, low + self.length / 2), high - self.length / 2)
         else:
-            cx = min(max(cx, fx + self.length / 2), fx + fw - self.length / 2)
+            cx = min(max(cx, low + self.length / 2), high - self.length / 2)
         self.center = (cx, cy)
 
     def count_down(self) -> None:

@@ -30,7 +30,7 @@ from engine.solver import Hint, HintKind
 from ... import theme
 from ...board import HandView
 from ...howto import HowToPlayScreen, Step, TileStage
-from ...i18n import N_, _
+from ...i18n import N_, _, n_
 from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...shell import Shell
@@ -274,7 +274,8 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         size = self.puzzle.discovery_size
         if size is not None and size < 30:
             buttons += [(_("Add tile {tile}: keep the loop", tile=size + 1), lambda: self.go_on(True), True),
-                        (_("Start over with {count} tiles", count=size + 1), lambda: self.go_on(False), False)]
+                        (n_("Start over with {count} tile", "Start over with {count} tiles", size + 1,
+                           count=size + 1), lambda: self.go_on(False), False)]
         elif size is None:
             buttons.append((_("Play again"), self.again, False))
         buttons.append((_("Back"), self.leave, size is None or size >= 30))

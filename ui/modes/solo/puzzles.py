@@ -17,7 +17,7 @@ from engine.solo.catalogue import PUZZLES
 from engine.solo.rotation import GREAT_PYRAMID_ROWS, ROWS
 
 from ... import solo_players, theme
-from ...i18n import N_, _
+from ...i18n import N_, _, n_
 from ...shell import Shell
 from ...widgets import TButton, TLabel, panel_background
 from ...navigation import family_screen
@@ -38,9 +38,6 @@ WHAT = {
 
 ROW, SECTION = 1.38, 1.0
 """Heights in touch units of a row of puzzles and of a section's title."""
-ROOM_FOR_THREE_TITLES = 11.0
-"""The window height (touch units) below which the last section, Four lines and loops, goes without
-its title (its buttons say what they are): at 800x480 three titles and four rows overran the top bar."""
 
 
 class Entry(NamedTuple):
@@ -106,6 +103,10 @@ class PuzzlesScreen(Screen):
                 return subtitle
             return f"{subtitle}\n{player.name} {solo_players.show_for(mode)(mine[mode])}"
 
+        four = four_entries(store)
+        self._entry_units = self._entry_row_units(entry_rows=2 + (2 if theme.portrait() else 1) + bool(four),
+                                                  sections=2 + bool(four))
+
         def entry(key: str, title: str, subtitle: str, action: Callable[[], Any], scale: float = 1.0,
                   values: dict[str, Any] | None = None) -> TickButton:
             """A button: ``title`` English (its ``values`` filled in), ``subtitle`` already in words."""
@@ -122,29 +123,29 @@ class PuzzlesScreen(Screen):
         self._section(N_("Loops and lines (the booklet's puzzles)"),
                       lambda: show_puzzle_howto(self.app, then=lambda: self.app.open_family(KEY)))
         for half in (BOOKLET[:3], BOOKLET[3:]):
-            row = self._row(ROW)
+            row = self._row(self._entry_units)
             for name in half:
-                subtitle = _("{count} tiles", count=len(PUZZLES[name].tiles)) + " · " + _(WHAT[name])
+                count = len(PUZZLES[name].tiles)
+                subtitle = n_("{count} tile", "{count} tiles", count, count=count) + " · " + _(WHAT[name])
                 row.add_widget(entry(name, TITLES[name], subtitle, partial(open_puzzle, self.app, name)))
         self._section(N_("Turn the tiles (the pyramids)"),
                       lambda: show_rotation_howto(self.app, then=lambda: self.app.open_family(KEY)))
-        row = self._row(ROW)
-        for rows in ROWS:
-            tiles = _("{count} tiles", count=rows * (rows + 1) // 2)
-            opener = (lambda r=rows: open_rotation(self.app, r))
-            if rows == GREAT_PYRAMID_ROWS:
-                button = entry(rotation_key(rows), N_("Great Pyramid"), tiles, opener)
-                button.size_hint_x = 1.5
-            else:
-                button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.8, values={"rows": rows})
-            row.add_widget(button)
-        four = four_entries(store)
+        pyramids = list(ROWS)
+        for part in (pyramids[:4], pyramids[4:]) if theme.portrait() else (pyramids,):  # narrow: two rows
+            row = self._row(self._entry_units)
+            for rows in part:
+                tiles = n_("{count} tile", "{count} tiles", rows * (rows + 1) // 2, count=rows * (rows + 1) // 2)
+                opener = (lambda r=rows: open_rotation(self.app, r))
+                if rows == GREAT_PYRAMID_ROWS:
+                    button = entry(rotation_key(rows), N_("Great Pyramid"), tiles, opener)
+                    button.size_hint_x = 1.5
+                else:
+                    button = entry(rotation_key(rows), N_("{rows} rows"), tiles, opener, scale=0.8,
+                                   values={"rows": rows})
+                row.add_widget(button)
         if four:
-            from kivy.core.window import Window
-
-            if Window.height >= theme.unit() * ROOM_FOR_THREE_TITLES:
-                self._section(N_("All 56 tiles"), None)
-            row = self._row(ROW)
+            self._section(N_("All 56 tiles"), None)
+            row = self._row(self._entry_units)
             for item, four_kind in zip(four, solo_four.MODES.values()):
                 button = TButton(msg=item.title, subtitle=with_mine(item.subtitle, four_kind.KIND), scale=1.0,
                                  bold=True)
@@ -162,6 +163,16 @@ class PuzzlesScreen(Screen):
                              bg=list(theme.rgb("#35607f")))
             button.bind(on_release=lambda *_: howto())
             row.add_widget(button)
+
+    def _entry_row_units(self, entry_rows: int, sections: int) -> float:
+        """The height (touch units) of a row of entries: :data:`ROW`, or as much lower as it takes
+        for the whole list to fit the screen (the 7" panel), never below a fingertip and a bit."""
+        from kivy.core.window import Window
+
+        u = theme.unit()
+        fixed = 1.0 + 0.15 + 0.25 + 0.12 + SECTION * sections + 0.12 * (entry_rows + sections)  # and the filler
+        room = (Window.height / u - fixed) / entry_rows
+        return min(ROW, max(room, theme.min_target() * 1.2 / u))
 
     def _row(self, height: float) -> BoxLayout:
         u = theme.unit()

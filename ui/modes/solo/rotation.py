@@ -22,7 +22,7 @@ from engine.solver import Hint, HintKind
 
 from ... import theme
 from ...howto import HowToPlayScreen, Step, TileStage
-from ...i18n import N_, _
+from ...i18n import N_, _, n_
 from ...refusals import explain
 from ...shell import Shell
 from ...table import Banner, SeatBox
@@ -40,7 +40,7 @@ def rotation_key(rows: int) -> str:
 
 
 def rotation_title(rows: int) -> str:
-    return _("Great Pyramid") if rows == GREAT_PYRAMID_ROWS else _("Pyramid of {rows} rows", rows=rows)
+    return _("Great Pyramid") if rows == GREAT_PYRAMID_ROWS else n_("Pyramid of {rows} row", "Pyramid of {rows} rows", rows, rows=rows)
 
 
 def open_rotation(app: Shell, rows: int, seed: int | None = None) -> RotationScreen:

@@ -28,7 +28,7 @@ from engine.solo.solitaire import TILES, Aim, End, Rules, Solitaire
 from ... import solo_players, theme
 from ...board import BoardView, HandView
 from ...howto import HowToPlayScreen, Step, TileStage
-from ...i18n import N_, _
+from ...i18n import N_, _, n_
 from ...mode_target import ModeTarget
 from ...results import BoardReplay, ResultsScreen, Standing
 from ...services import BagButtonPressed, Cue
@@ -216,9 +216,11 @@ class SolitaireScreen(Screen):
         if status.won:
             headline = _(ONE_CHAIN[("R", game.aim is Aim.LOOP or status.loop == len(TILES))], count=len(TILES))
         elif game.end is End.LOOP_CLOSED:
-            headline = _("Your red loop closed with {count} tiles.", count=status.loop)
+            headline = n_("Your red loop closed with {count} tile.", "Your red loop closed with {count} tiles.",
+                          status.loop, count=status.loop)
         elif game.end is End.STUCK:
-            headline = _("Stuck with {count} tiles down: no space for the tile drawn.", count=status.placed)
+            headline = n_("Stuck with {count} tile down: no space for the tile drawn.",
+                          "Stuck with {count} tiles down: no space for the tile drawn.", status.placed, count=status.placed)
         else:
             headline = _("All tiles down, but not in one red chain.")
         view = BoardView(show_frontier=False)

@@ -577,8 +577,10 @@ class StrategyScreen(Screen):
         along the edge and towards the table, and its centre (layout's parent coordinates)."""
         layout, u = self.layout, theme.unit()
         side_depth = max((b.depth for b in layout.boxes if abs(math.sin(math.radians(b.angle))) > 0.5), default=0.0)
+        # the corners are the side hands' (ui.table.seat_boxes); on a portrait panel the ends'
+        corners = max((b.depth for b in layout.boxes), default=0.0) if side_depth and layout.height > layout.width else 0.0
         turned = abs(math.sin(math.radians(box.angle))) > 0.5
-        span = layout.height if turned else layout.width - 2 * side_depth
+        span = layout.height - 2 * corners if turned else layout.width - 2 * (side_depth if not corners else 0.0)
         a = math.radians(box.angle)
         return ((span - box.length) / 2 - u * 0.25, (math.cos(a), math.sin(a)), box.up(),
                 (layout.x + box.cx, layout.y + box.cy))
