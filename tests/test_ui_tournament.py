@@ -172,7 +172,7 @@ def _to_the_end(app: Any) -> Any:
     game = app.manager.current_screen.game
     robot = make_robot("beginner")
     while not game.finished:
-        game.robot_move(robot)
+        robot_move(game, robot)
     return game
 
 
