@@ -100,8 +100,8 @@ def scenario_four(app):
     assert four.complete and four.best_score == best_score == four.score
     store = app.services.store
     assert store.high_scores("four-lines", 1)[0][1] == best_score and journaled(app, four)
-    assert _("All 56 tiles in one arrangement: {score} points. Your best!", score=best_score) in labels(screen.table)
-    assert _("Your best: {score}", score=best_score) in labels(screen.panel)
+    assert _("All 56 tiles in one arrangement: {score} points. The table's best!", score=best_score) in labels(screen.table)
+    assert _("Table's best: {score}", score=best_score) in labels(screen.panel)
 
     # ---- the table's best, to look at; back to the arrangement
     yield from tap(screen.best_button)

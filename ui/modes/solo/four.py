@@ -159,7 +159,7 @@ class FourScreen(Screen):
              None)]
         lines += [(_("{chain}: {length}", chain=chain_name(c, loop), length=scores[c]), theme.LINK[c]) for c in COLOURS]
         best = player_best(self.app.services.store, self.goal)
-        lines.append((_("Your best: {score}", score=best) if best is not None else _("Your best: not yet"), None))
+        lines.append((_("Table's best: {score}", score=best) if best is not None else _("Table's best: not yet"), None))
         self.panel.set_lines(lines)
         self.panel.clock.text = _("Score: {score}", score=sum(scores.values()))
 
@@ -214,7 +214,7 @@ class FourScreen(Screen):
             mine = solo_players.keep_best(self.app, self.four.KIND, score)
         said = "" if mine is None or not mine.text(solo_players.show_score) else " " + mine.text(solo_players.show_score)
         if kept is None or score > kept:
-            self.tell(_("All 56 tiles in one arrangement: {score} points. Your best!", score=score) + said, good=True)
+            self.tell(_("All 56 tiles in one arrangement: {score} points. The table's best!", score=score) + said, good=True)
             self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
             confetti = Confetti(size=self.overlay.size, pos=self.overlay.pos)
             self.overlay.add_widget(confetti)
@@ -296,7 +296,7 @@ class BestScreen(Screen):
             (_("{chain}: {length}", chain=chain_name(c, goal == "loops"), length=scores[c]), theme.LINK[c])
             for c in COLOURS]
         best = player_best(app.services.store, goal)
-        lines.append((_("Your best: {score}", score=best) if best is not None else _("Your best: not yet"), None))
+        lines.append((_("Table's best: {score}", score=best) if best is not None else _("Table's best: not yet"), None))
         panel.set_lines(lines)
         panel.clock.text = _("Score: {score}", score=score)
         panel.clock.bold, panel.clock.color = True, theme.TEXT
