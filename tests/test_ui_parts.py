@@ -102,9 +102,9 @@ def test_upright_puts_every_hand_at_the_bottom_facing_the_same_way(width, height
 
 
 def test_every_family_on_the_home_screen_opens_its_own_screen():
-    from ui.modes import FAMILIES, entry
+    from ui.modes import FAMILIES, screen_factory
 
-    assert all(callable(entry(fam)) for fam in FAMILIES)
+    assert all(callable(screen_factory(fam.key)) for fam in FAMILIES)
 
 
 def test_every_message_is_translated_in_every_language():

@@ -3,7 +3,7 @@
 Every screen gets the app as a ``Shell`` (never as ``ui.app.KioskApp``): it reads the table's
 :class:`ui.services.Services`, shows a screen, goes home, journals the mode in play after every
 step, and the staff menu's few requests. :class:`ui.app.KioskApp` implements it; mypy checks that
-wherever the app hands itself to a screen (``AttractScreen(self)``, ``entry(family)(self)``...),
+wherever the app hands itself to a screen (``AttractScreen(self)``, ``screen_factory(name)(self)``...),
 so a screen that asks for more than this fails the type check rather than a visitor's game.
 """
 

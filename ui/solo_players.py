@@ -23,6 +23,7 @@ from kivy.uix.screenmanager import Screen
 
 from . import theme
 from .i18n import N_, _
+from .services import PlayerBook
 from .shell import Shell
 from .widgets import TButton, TLabel
 from .words import format_time
@@ -35,9 +36,9 @@ Show = Callable[[int], str]
 """How a mode's kept score reads: a score as it is, a time (kept negated) as 1:23."""
 
 
-def book(app: Shell) -> Any:
+def book(app: Shell) -> PlayerBook | None:
     """The table's players book, or None when the table keeps no players."""
-    return getattr(getattr(app, "services", None), "players", None)
+    return app.services.players
 
 
 def current(app: Shell) -> Any:
@@ -92,20 +93,19 @@ def keep_best(app: Shell, mode: str, score: int) -> BestNote | None:
     """Keep ``score`` (higher is better: times negated) as the solo player's best in ``mode`` if it
     beats theirs; None for a guest. Call it inside the store batch that keeps the game, so a
     power cut keeps both or neither."""
-    player = current(app)
-    if player is None:
+    player, players = current(app), book(app)
+    if player is None or players is None:
         return None
-    players = book(app)
     previous = players.bests(player.id).get(mode)
     return BestNote(player.name, players.add_best(player.id, mode, score), previous)
 
 
 def best_text(app: Shell, mode: str, show: Show) -> str:
     """The solo player's best in ``mode`` in words ("Ana's best: 1:23"), or "" for a guest."""
-    player = current(app)
-    if player is None:
+    player, players = current(app), book(app)
+    if player is None or players is None:
         return ""
-    best = book(app).bests(player.id).get(mode)
+    best = players.bests(player.id).get(mode)
     if best is None:
         return _("{name}: no best yet", name=player.name)
     return _("{name}'s best: {best}", name=player.name, best=show(best))

@@ -65,11 +65,6 @@ def load_screens() -> None:
     from .tanagra import play  # noqa: F401
 
 
-def entry(fam: Family) -> Factory:
-    """The factory of the family's first screen."""
-    return screen_factory(fam.key)
-
-
 def screen_factory(name: str) -> Factory:
     """The factory of the screen registered as ``name`` (LookupError if none is)."""
     load_screens()

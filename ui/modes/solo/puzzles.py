@@ -94,7 +94,7 @@ class PuzzlesScreen(Screen):
         self.rows.clear_widgets()
         self.buttons.clear()
         player = solo_players.current(self.app)
-        book = self.app.services.players
+        book = solo_players.book(self.app)
         mine = book.bests(player.id) if player is not None and book is not None else {}
 
         def with_mine(subtitle: str, mode: str) -> str:
