@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from test_ui_tantrix import reach, slot
 from ui_harness import drag, labels, run_scenario, tap
-from engine.strategy.robots import robot_move
+from engine.strategy.robots import make_robot, robot_move
 
 
 def _open(app, seed=3):
@@ -381,3 +381,70 @@ def test_a_side_seats_bar_and_message_cover_no_control_at_800x480():
 
 def test_no_plate_or_bar_covers_a_hand_on_the_portrait_panel():
     run_scenario("test_ui_tantrix_touch", "scenario_side_seat_at_800x480", size=(720, 1280))
+
+
+def scenario_coach_button_covers_no_tile(app):
+    """Four people at the 7" panel, every seat in turn to move in a game: "Hint" (ask the coach)
+    faces that player, is at least 9 mm both ways, and covers no tile or forced space of the board
+    as the view fits it, no hand, plate or control (a bar across the hand's whole edge once covered
+    the board's outer row, forced spaces included)."""
+    import math
+
+    from engine.strategy.game import StrategyGame, Step
+    from ui import theme
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
+    while len(game.board) < 12 or game.step is not Step.FREE:
+        robot_move(game)
+    for seat in range(4):
+        game.set_robot(seat, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    yield
+    yield 0.6
+    layout, board, bar = screen.layout, screen.board, screen.coach_bar
+    flat = layout.orientation == "flat"
+    stand_in = make_robot("club")
+
+    def rect(widget):
+        (x, y), (w, h) = widget.bbox if hasattr(widget, "bbox") else (widget.pos, widget.size)
+        return x, y, w, h
+
+    def overlap(a, b):
+        return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
+
+    seen = set()
+    while len(seen) < 4 and not game.finished:
+        seat = game.turn
+        if game.step is Step.FREE and seat not in seen:
+            seen.add(seat)
+            assert screen.coached_seat() == seat and bar.shown
+            turned = bar.rotation - (layout.boxes[seat].angle if flat else 0)
+            assert abs((turned + 180) % 360 - 180) < 0.01, (seat, bar.rotation)
+            button = bar.buttons[0]
+            assert min(button.size) >= theme.min_target() - 0.5, button.size
+            box = rect(bar)
+            inner = board.size_px * math.sqrt(3) / 2  # a hex's inscribed circle
+            fx, fy, fw, fh = screen._fitted()  # where the view shows the board (larger, it goes under the plates)
+            centres = {cell: board.window_cell_centre(cell)
+                       for cell in [p.cell for p in game.board.placements()] + game.forced_cells()}
+            covered = [cell for cell, (x, y) in centres.items() if fx <= x <= fx + fw and fy <= y <= fy + fh
+                       and overlap(box, (x - inner, y - inner, 2 * inner, 2 * inner))]
+            assert covered == [], (seat, covered)
+            others = [screen.leave_button, screen.bag_label, screen.view_controls, *screen.plates, *screen.hands]
+            assert not any(overlap(box, rect(w)) for w in others), seat
+        robot_move(game, stand_in)  # the player's move, made for them
+        screen.after_step()
+        yield 0.5
+    assert len(seen) == 4
+    return {}
+
+
+def test_the_coach_button_covers_no_tile_on_the_7_inch_panel():
+    run_scenario("test_ui_tantrix_touch", "scenario_coach_button_covers_no_tile", size=(800, 480))
+
+
+def test_the_coach_button_covers_no_tile_with_the_screen_upright():
+    run_scenario("test_ui_tantrix_touch", "scenario_coach_button_covers_no_tile", size=(800, 480),
+                 settings={"orientation": "upright"})

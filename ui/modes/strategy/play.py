@@ -57,7 +57,7 @@ from ...services import BagButtonPressed, Cue, TileScanned
 from ...shell import Shell
 from ...table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, overlaps
 from ...tournament_store import report
-from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
+from ...widgets import SMALLEST_FONT, ChipRow, TButton, TLabel, confirm_leave, panel_background
 from ...words import LEVEL_NAMES, colour_name, levels, seat_name
 from .board import StrategyBoard, score_words
 from .clock import TableClocks, set_clocks
@@ -200,11 +200,20 @@ class SeatPlate(Scatter):
         # room for the widest time it shows, so the plate stays as it is while the clock runs
         clock_w = CoreLabel(font_size=clock_label.font_size, bold=True).get_extents("-88:88")[0] if clock else 0.0
         left += clock_w + (pad if clock is not None else 0.0)
-        room = length - 2 * pad if two_lines else (length - left - pad) * 0.72
+        share = length - 2 * pad if two_lines else (length - left - pad) * 0.72
         step_label.font_size = theme.font(0.85 if two_lines else 0.82)
         step_label.text_size = (None, None)
         step_label.texture_update()
         wide = step_label.texture_size[0]
+        room = share
+        if not two_lines and step:
+            # the colour's name (for colour-blind players) before a large instruction, as long as
+            # the instruction still fits in the smallest font it shrinks to
+            name_label.text_size = (None, None)
+            name_label.text = names[-2] if len(names) > 1 else name
+            name_label.texture_update()
+            room = max(min(share, length - left - 3 * pad - name_label.texture_size[0]), min(wide * 0.6, share))
+            name_label.text = name
         if step and wide > room:  # shrink a long instruction rather than cut it
             step_label.font_size *= max(0.6, room / wide)
             step_label.texture_update()
@@ -317,16 +326,23 @@ class Bubble(Scatter):
         return False
 
 
+BAR_BESIDE = 3.4
+"""The room (touch units) beside a hand, along its edge, that takes a seat's bars there, off the table."""
+
+
 class SeatBar(Scatter):
     """A bar of big buttons at one player's seat, facing them, rimmed in the seat's colour; the
     buttons are (message, action, share of the length, background) in reading order. Hidden, it
     takes no touch."""
 
-    def __init__(self, buttons: list[tuple[str, Callable[[], None], float, theme.RGBA]], **kwargs: Any) -> None:
+    def __init__(self, buttons: list[tuple[str, Callable[[], None], float, theme.RGBA]], rim: float = 0.08,
+                 **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
                          auto_bring_to_front=False, **kwargs)
         u = theme.unit()
-        self.box = BoxLayout(spacing=u * 0.15, padding=u * 0.08)
+        self.rim = u * rim
+        """The margin (pixels) between the bar's rim and its buttons."""
+        self.box = BoxLayout(spacing=u * 0.15, padding=self.rim)
         panel_background(self.box, (0.02, 0.06, 0.05, 0.9), radius=0.25)
         self.buttons: list[TButton] = []
         for msg, action, share, bg in buttons:
@@ -457,6 +473,7 @@ class StrategyScreen(Screen):
         self.advice: tuple[int, Advice] | None = None
         """(seat, advice): the coach's suggestion shown pale on the board, with its card."""
         self.coach_card: Scatter | None = None
+        self._coached_plate: int | None = None  # the seat whose plate gives room to the coach button
         self.board = StrategyBoard(auto_fit=False)
         self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos),
                         on_tile_tap=lambda _b, placement: self.turn_provisional(),
@@ -479,7 +496,7 @@ class StrategyScreen(Screen):
             self.layout.add_widget(plate, index=under_banners)
         self.bubble = Bubble()
         self.confirm_bar = ConfirmBar(self.confirm, self.take_back)
-        self.coach_bar = SeatBar([(N_("Ask the coach"), self.ask_coach, 1.0, theme.BUTTON)])
+        self.coach_bar = SeatBar([(N_("Hint"), self.ask_coach, 1.0, theme.BUTTON)], rim=0.03)
         self.overlay = FloatLayout()
         self.overlay.add_widget(self.layout)
         self.overlay.add_widget(self.confirm_bar)
@@ -559,7 +576,8 @@ class StrategyScreen(Screen):
         nothing), else ("edge", ...) along the hand's inner edge."""
         layout, u = self.layout, theme.unit()
         places = []
-        for box in layout.boxes:
+        coached = self.coached_seat()
+        for seat, box in enumerate(layout.boxes):
             room, along, (ux, uy), (cx, cy) = self._beside(box)
             if room >= u * 3.6:
                 length = min(room, u * 6.5)
@@ -568,7 +586,12 @@ class StrategyScreen(Screen):
                                (length, box.depth * 0.9)))
             else:
                 rise = box.depth / 2 + u * 0.42
-                places.append(("edge", box.angle, (cx + ux * rise, cy + uy * rise), (box.length, u * 0.72)))
+                length, shift = box.length, 0.0
+                if seat == coached and room < u * BAR_BESIDE:  # its left end: the coach button (_coach_place)
+                    given = self._coach_length(box) + u * 0.1
+                    length, shift = length - given, given / 2
+                places.append(("edge", box.angle, (cx + ux * rise + along[0] * shift, cy + uy * rise + along[1] * shift),
+                               (length, u * 0.72)))
         return places
 
     def _beside(self, box: SeatBox) -> tuple[float, tuple[float, float], tuple[float, float], tuple[float, float]]:
@@ -626,10 +649,11 @@ class StrategyScreen(Screen):
             if bar.shown:
                 (x, y), (w, h) = bar.bbox
                 rects.append((x, y, w, h))
-        if (self.confirming or self.coaching) and self.layout.orientation == "flat":
+        if self.layout.orientation == "flat":
+            places = ([self._confirm_place] if self.confirming else []) + ([self._coach_place] if self.coaching else [])
             for seat, player in enumerate(self.game.seats):
-                kind, angle, (cx, cy), (length, depth) = self._confirm_place(seat)
-                if player.robot is None:  # where its confirm and coach bars will lie
+                for place in places if player.robot is None else ():  # where its bars will lie
+                    kind, angle, (cx, cy), (length, depth) = place(seat)
                     across = abs(math.sin(math.radians(angle))) > 0.5
                     w, h = (depth, length) if across else (length, depth)
                     (rects if kind == "beside" else soft).append((cx - w / 2, cy - h / 2, w, h))
@@ -867,20 +891,31 @@ class StrategyScreen(Screen):
         if any(overlaps((x, y, w, h), (*c.pos, *c.size)) for c in (self.leave_button, self.bag_label, self.view_controls)):
             self._place_controls()
 
-    def _show_coach_bar(self) -> None:
-        """"Ask the coach", where the confirm bar would lie, while a person is to place a tile."""
-        game, bar = self.game, self.coach_bar
-        actor = self.actor()
+    def coached_seat(self) -> int | None:
+        """The seat that may ask the coach now: a person's, to place a tile, with nothing of
+        theirs pending (no provisional tile, no advice shown)."""
+        game, actor = self.game, self.actor()
         if (not self.coaching or self.provisional is not None or self.advice is not None or actor is None
                 or game.awaiting_draw is not None or game.seats[actor].robot is not None
                 or len(self.layout.boxes) != len(self.hands)):
+            return None
+        return actor
+
+    def _show_coach_bar(self) -> None:
+        """"Hint" (ask the coach) at the seat of a person who is to place a tile (:meth:`_coach_place`)."""
+        game, bar = self.game, self.coach_bar
+        actor = self.coached_seat()
+        if actor != self._coached_plate:  # the plate beside it gives up room, or takes it back
+            self._coached_plate = actor
+            self._show_plates()
+        if actor is None:
             bar.hide()
             return
-        kind, angle, centre, size = self._confirm_place(actor)
+        kind, angle, centre, size = self._coach_place(actor)
         bar.show(angle, centre, size, game.seats[actor].colour)
         self._clear_bar(bar)
         self._raise(actor, kind, centre, size)
-        bar.buttons[0].msg = N_("The coach is thinking...") if self.coach_job.busy else N_("Ask the coach")
+        bar.buttons[0].msg = N_("Thinking...") if self.coach_job.busy else N_("Hint")
         bar.buttons[0].disabled = self.coach_job.busy
 
     def ask_coach(self) -> None:
@@ -944,13 +979,13 @@ class StrategyScreen(Screen):
         stays free for it), else ("edge", ...) along the hand's inner edge, beyond the plate if
         one lies there; upright, at the bottom of the table."""
         layout, u = self.layout, theme.unit()
-        deep = max(u * 1.1, theme.min_target() + u * 0.2)  # its buttons 9 mm tall on any panel
+        deep = self._bar_depth()  # its buttons 9 mm tall on any panel
         if layout.orientation == "upright":
             fx, fy, fw, _fh = self._free
             return "edge", 0.0, (fx + fw / 2, fy + deep * 0.65), (min(fw * 0.6, u * 6.5), deep)
         box = layout.boxes[seat]
         room, along, (ux, uy), (cx, cy) = self._beside(box)
-        if room >= u * 3.4:
+        if room >= u * BAR_BESIDE:
             length = min(room, u * 5.5)
             shift = box.length / 2 + u * 0.15 + length / 2
             return "beside", box.angle, (cx - along[0] * shift, cy - along[1] * shift), \
@@ -959,6 +994,45 @@ class StrategyScreen(Screen):
         depth = deep
         rise = box.depth / 2 + (u * 0.85 if plate_edge else u * 0.1) + depth / 2
         return "edge", box.angle, (cx + ux * rise, cy + uy * rise), (min(box.length, u * 7.0), depth)
+
+    def _bar_depth(self) -> float:
+        """How deep a bar's buttons are: 9 mm and a margin on any panel."""
+        u = theme.unit()
+        return max(u * 1.1, theme.min_target() + u * 0.2)
+
+    def _coach_length(self, box: SeatBox | None) -> float:
+        """How long the short "Hint" button is: its wording on one line in the current language
+        (and "Thinking...", shown while the coach thinks, in the smallest font a button shrinks
+        to), at most 38 % of ``box``'s edge (None: upright); the plate beside it keeps the rest."""
+        u = theme.unit()
+        measure = CoreLabel(font_size=theme.font(self.coach_bar.buttons[0].scale), bold=True)
+        text = max(measure.get_extents(_(N_("Hint")))[0], measure.get_extents(_(N_("Thinking...")))[0] * SMALLEST_FONT)
+        length = max(text / 0.92 + 2 * self.coach_bar.rim + u * 0.3, u * 1.5)
+        return min(length, box.length * 0.38) if box is not None else length
+
+    def _coach_place(self, seat: int) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
+        """Where ``seat``'s "Hint" (ask the coach) lies: beside the hand, as the confirm bar, where the
+        edge has room for it; else a short button at the player's left end of their plate's row,
+        the plate giving up that length, and no deeper than a finger needs (it reaches a few
+        pixels past the plate, over the outer ring of spaces at most, where a bar across the
+        whole edge covered the board's outer row); upright, under the bag count, in the table's
+        top right corner."""
+        layout, u = self.layout, theme.unit()
+        depth = theme.min_target() + 2 * self.coach_bar.rim + 1.0
+        if layout.orientation == "upright":
+            fx, fy, fw, fh = self._free
+            length = self._coach_length(None)
+            top = fy + fh - u * 0.04 - u * 0.8 - u * 0.15  # the bag count's height (see _place_widgets)
+            return "edge", 0.0, (fx + fw - u * 0.04 - length / 2, top - depth / 2), (length, depth)
+        kind, angle, centre, size = self._confirm_place(seat)
+        if kind == "beside":
+            return kind, angle, centre, size
+        box = layout.boxes[seat]
+        _room, along, (ux, uy), (cx, cy) = self._beside(box)
+        length = self._coach_length(box)
+        rise = box.depth / 2 + u * 0.06 + depth / 2
+        shift = box.length / 2 - length / 2
+        return "edge", box.angle, (cx + ux * rise - along[0] * shift, cy + uy * rise - along[1] * shift), (length, depth)
 
     def after_step(self) -> None:
         """After every step (a placement, a draw, a seat change): journal, show, tell, cue, go on."""
