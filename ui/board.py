@@ -107,6 +107,7 @@ class BoardView(Widget):
         self._focus: list[Cell] | None = None
         self._held: set[Any] = set()  # fingers dragging a tile over this view: it must not move
         self._deferred: tuple[bool, list[Cell] | None, list[Cell] | None] | None = None
+        self._target: tuple[float, tuple[float, float]] | None = None  # (size_px, origin) a move ends at
         with self.canvas:
             Color(*theme.TABLE)
             self._bg = Rectangle(pos=self.pos, size=self.size)
@@ -138,6 +139,13 @@ class BoardView(Widget):
 
     def window_cell_centre(self, cell: Cell) -> tuple[float, float]:
         return self.to_window(*self.cell_centre(cell))
+
+    def settled_cell(self, cell: Cell) -> tuple[float, float, float]:
+        """Where ``cell``'s centre will be (window coordinates) and the size of a tile, once the
+        view's move under way ends: what the table lays its controls around."""
+        size, (ox, oy) = self._target or (self.size_px, (self.origin[0], self.origin[1]))
+        x, y = centre(cell, size)
+        return (*self.to_window(ox + x, oy + y), size)
 
     def on_table(self, finger: tuple[float, float]) -> bool:
         """Whether a finger at ``finger`` (window coordinates) is over the open table: inside this
@@ -442,6 +450,7 @@ class BoardView(Widget):
         origin = [x0 + w / 2 - mid_x, y0 + h / 2 - mid_y]
         self._user_moved = False
         Animation.cancel_all(self)
+        self._target = (size, (origin[0], origin[1]))
         if animate and self.get_root_window() is not None:
             Animation(size_px=size, origin=origin, d=0.35, t="out_quad").start(self)
         else:
@@ -497,6 +506,7 @@ class BoardView(Widget):
         x, y = self.cell_centre(cell)
         origin = [self.origin[0] + x0 + w / 2 - x, self.origin[1] + y0 + h / 2 - y]
         Animation.cancel_all(self)
+        self._target = (self.size_px, (origin[0], origin[1]))
         if animate and self.get_root_window() is not None:
             Animation(origin=origin, d=0.3, t="out_quad").start(self)
         else:
@@ -523,6 +533,7 @@ class BoardView(Widget):
         ax, ay = about
         self.size_px = size
         self.origin = [ax + (ox - ax) * factor, ay + (oy - ay) * factor]
+        self._target = None
         self._user_moved = True
 
 

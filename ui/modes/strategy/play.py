@@ -634,9 +634,14 @@ class StrategyScreen(Screen):
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
         confirm bar shown and where a person's bars lie beside their hand; and what it had better
-        not cover: where a person's confirm and coach bars lie along their hand's inner edge."""
+        not cover: the board's tiles and forced spaces where the view settles, and where a
+        person's confirm and coach bars lie along their hand's inner edge."""
         layout, u = self.layout, theme.unit()
         soft: list[Rect] = []
+        shown = self.board.board  # with a provisional tile, if one lies there
+        for cell in [p.cell for p in shown.placements()] + [s.cell for s in shown.forced_spaces()]:
+            x, y, size = self.board.settled_cell(cell)
+            soft.append((x - size * 0.87, y - size, size * 1.74, size * 2))
         rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
         for box in layout.boxes:
             across = abs(math.sin(math.radians(box.angle))) > 0.5
@@ -745,8 +750,8 @@ class StrategyScreen(Screen):
         if bag.values.get("count") != game.bag_count:
             bag.values = {"count": game.bag_count}
         self.layout.refresh_hints()
-        self._place_widgets()
         self._follow()
+        self._place_widgets()  # around the tiles where the view settles
         self.view_controls.refresh()
 
     def _last_placed(self) -> dict[Cell, str]:
