@@ -172,13 +172,14 @@ def overlaps(a: Rect, b: Rect) -> bool:
 
 def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequence[Rect],
                screen: tuple[float, float], table: Rect, inner: Sequence[float] | None = None,
-               soft: Sequence[Rect] = ()) -> tuple[float, float]:
+               soft: Sequence[Rect] = (), board: Sequence[Rect] = ()) -> tuple[float, float]:
     """Where a control of ``size`` covers none of ``taken`` nor ``soft`` (places something may
     appear later): the first free corner of the ``screen`` (between the hands) in the order of
     ``corners`` ("bottom-left", "bottom-right", "top-right", "top-left"), else of the free
     ``table``, else a place along the edges of ``inner`` (the table less what lies along its edges;
-    default ``table``). Where every place covers something, the one covering least, ``taken``
-    counting a hundred times ``soft``."""
+    default ``table``), then of ``table``. Where every place covers something, the one covering
+    least, ``taken`` counting a hundred times ``soft``, and the ``board``'s tiles (shown now, where
+    ``soft`` may only come later) ten times."""
     u = theme.unit()
     w, h = size
     width, height = screen
@@ -189,24 +190,28 @@ def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequenc
     at_table = {"bottom-left": (fx + gap, fy + gap), "bottom-right": (fx + fw - w - gap, fy + gap),
                 "top-right": (fx + fw - w - gap, fy + fh - h - gap), "top-left": (fx + gap, fy + fh - h - gap)}
     step = u * 0.5
-    ex, ey, ew, eh = inner or table
-    edges = [(ex + gap + i * step, y) for i in range(int(max(ew - w, 0) / step) + 1)
-             for y in (ey + gap, ey + eh - h - gap)]
-    edges += [(x, ey + gap + i * step) for i in range(int(max(eh - h, 0) / step) + 1)
-              for x in (ex + gap, ex + ew - w - gap)]
+    edges = []
+    for ex, ey, ew, eh in (inner or table, table) if inner else (table,):
+        edges += [(ex + gap + i * step, y) for i in range(int(max(ew - w, 0) / step) + 1)
+                  for y in (ey + gap, ey + eh - h - gap)]
+        edges += [(x, ey + gap + i * step) for i in range(int(max(eh - h, 0) / step) + 1)
+                  for x in (ex + gap, ex + ew - w - gap)]
     candidates = [spots[c] for c in corners] + [at_table[c] for c in corners] + edges
 
-    def covered(p: tuple[float, float]) -> float:
-        return sum(weight * shared((*p, w, h), r) for weight, rects in ((100.0, taken), (1.0, soft)) for r in rects)
-
-    return min(candidates, key=covered)  # the first of the least covering (min keeps the first)
-
-
-def shared(a: Rect, b: Rect) -> float:
-    """The area two rectangles share."""
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    return max(0.0, min(ax + aw, bx + bw) - max(ax, bx)) * max(0.0, min(ay + ah, by + bh) - max(ay, by))
+    weighted = [(100.0, r) for r in taken] + [(10.0, r) for r in board] + [(1.0, r) for r in soft]
+    best, least = candidates[0], math.inf
+    for x, y in candidates:  # the first of the least covering: the first covering nothing ends the search
+        covered = 0.0
+        for weight, (rx, ry, rw, rh) in weighted:
+            if rx < x + w and x < rx + rw and ry < y + h and y < ry + rh:
+                covered += weight * (min(x + w, rx + rw) - max(x, rx)) * (min(y + h, ry + rh) - max(y, ry))
+                if covered >= least:
+                    break
+        if covered < least:
+            best, least = (x, y), covered
+            if covered == 0.0:
+                break
+    return best
 
 
 class Banner(Scatter):

@@ -621,27 +621,24 @@ class StrategyScreen(Screen):
         self._place_controls()
 
     def _place_controls(self) -> None:
-        """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names."""
+        """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names
+        and, where they can be, of the board's tiles (:meth:`_board_runs`)."""
         bag = self.bag_label
         taken, soft = self._obstacles()
+        board = self._board_runs()
         for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
                                 (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
                                 (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
             widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
-                                    tuple(self._fitted()), soft)
+                                    tuple(self._fitted()), soft, board)
             taken.append((*widget.pos, *widget.size))
 
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
         confirm bar shown and where a person's bars lie beside their hand; and what it had better
-        not cover: the board's tiles and forced spaces where the view settles, and where a
-        person's confirm and coach bars lie along their hand's inner edge."""
+        not cover: where a person's confirm and coach bars lie along their hand's inner edge."""
         layout, u = self.layout, theme.unit()
         soft: list[Rect] = []
-        shown = self.board.board  # with a provisional tile, if one lies there
-        for cell in [p.cell for p in shown.placements()] + [s.cell for s in shown.forced_spaces()]:
-            x, y, size = self.board.settled_cell(cell)
-            soft.append((x - size * 0.87, y - size, size * 1.74, size * 2))
         rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
         for box in layout.boxes:
             across = abs(math.sin(math.radians(box.angle))) > 0.5
@@ -663,6 +660,26 @@ class StrategyScreen(Screen):
                     w, h = (depth, length) if across else (length, depth)
                     (rects if kind == "beside" else soft).append((cx - w / 2, cy - h / 2, w, h))
         return rects, soft
+
+    def _board_runs(self) -> list[Rect]:
+        """The board's tiles and forced spaces where the view settles, a rectangle per run of
+        them along a row (a tenth as many to weigh as one per tile, on every refresh)."""
+        shown = self.board.board  # with a provisional tile, if one lies there
+        rows: dict[int, list[float]] = {}
+        size = 0.0
+        for cell in [p.cell for p in shown.placements()] + [s.cell for s in shown.forced_spaces()]:
+            x, y, size = self.board.settled_cell(cell)
+            rows.setdefault(round(y), []).append(x)
+        runs: list[Rect] = []
+        for y, xs in rows.items():
+            xs.sort()
+            start = previous = xs[0]
+            for x in [*xs[1:], math.inf]:
+                if x - previous > size * 1.8:  # a gap: the run ends
+                    runs.append((start - size * 0.87, y - size, previous - start + size * 1.74, size * 2))
+                    start = x
+                previous = x
+        return runs
 
     def actor(self) -> int | None:
         """The seat that must act now: the one owing a draw, else the one to move."""
