@@ -1,7 +1,10 @@
 """Benchmark: tune the master by matches of a variant against a partner, with 95 % intervals.
 
 A variant is the master's settings as ``key=value`` pairs (``iterations``, ``widen``,
-``exploration``, ``batch``, ``horizon``: engine.strategy.robots.master's arguments);
+``exploration``, ``batch``, ``horizon``, ``endgame``: engine.strategy.robots.master's arguments;
+``w.growth=3.5`` and the like change a field of its evaluation's Weights, which are TUNED; the
+master before them is ``w.growth=3.0,w.link_free=5.0,w.link_forced=1.0,w.end_two=2.0,
+w.end_forced=1.5,w.endgame_open=0.5,w.small_loop=6.0``);
 the partner is ``expert``, ``club`` or ``sparring`` (bench/sparring_robot.py through the external
 protocol, so the master is not tuned to one opponent). Games are 2-player blocks of one bag played
 both ways (duplicate play, as engine.strategy.match), each block from its own seed, spread over ``--workers``
@@ -18,6 +21,7 @@ interval, its mean score margin, and its median and slowest placement in CPU sec
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import statistics
@@ -32,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.robots import Robot, make_robot  # noqa: E402
+from engine.strategy.robots.evaluation import TUNED  # noqa: E402
 from engine.strategy.robots.master import Master  # noqa: E402
 
 SPARRING = f"cmd:{sys.executable} {ROOT / 'bench' / 'sparring_robot.py'}"
@@ -47,7 +52,13 @@ def parse(variant: str) -> dict[str, float]:
 
 
 def master(settings: dict[str, float]) -> Master:
-    return Master(cap=1000.0, **settings)  # type: ignore[arg-type]
+    """The master with ``settings``; those named ``w.<field>`` change a field of its evaluation's
+    Weights (TUNED, engine.strategy.robots.evaluation)."""
+    weights = {k[2:]: v for k, v in settings.items() if k.startswith("w.")}
+    rest: dict[str, Any] = {k: v for k, v in settings.items() if not k.startswith("w.")}
+    if weights:
+        rest["weights"] = dataclasses.replace(TUNED, **weights)
+    return Master(cap=1000.0, **rest)
 
 
 class Timed:

@@ -62,8 +62,9 @@ def test_the_masters_safety_cap_stops_the_search_early():
     game = StrategyGame.new(2, robots=["club", "club"], seed=5)
     while len(game.board) < 12 or len(game.legal()) < 3:
         robot_move(game)
-    search = Master(iterations=1000, cap=0.0).search(game.view(), random.Random(1))
-    assert search.iterations == 0 and search.choice == ranked(game.view())[0][1]
+    master = Master(iterations=1000, cap=0.0)
+    search = master.search(game.view(), random.Random(1))
+    assert search.iterations == 0 and search.choice == ranked(game.view(), master.weights)[0][1]
 
 
 def test_in_doubles_the_partner_is_no_opponent():

@@ -12,7 +12,9 @@ other player's whole turn with their real hands (``horizon`` 2 adds its own next
 judges the position from its own side with the evaluation (a finished game by its scores). A fill
 with one legal placement is made without judging. The placement visited most wins, the best mean
 breaking ties. Its settings come from matches against the expert and an independent sparring
-robot (bench/master_tune.py, bench/RESULTS.md).
+robot (bench/master_tune.py, bench/RESULTS.md); its evaluation's weights (``TUNED``) from
+self-play (bench/weights_tune.py), which is what makes it stronger than the expert, whose search
+is alike.
 
 A placement's k-th visit uses the k-th determinization, so placements are compared on the same
 luck. Its work is bounded by ``iterations`` (and wall-clock ``cap`` seconds only as a safety net),
@@ -39,7 +41,7 @@ from typing import Sequence
 from ...board import Placement
 from ..game import StrategyGame
 from .club import perspective, ranked
-from .evaluation import WEIGHTS, Evaluator, Weights
+from .evaluation import TUNED, WEIGHTS, Evaluator, Weights
 
 
 @dataclass
@@ -110,7 +112,7 @@ class Master:
     name = "master"
 
     def __init__(self, iterations: int = 96, widen: float = 1.5, exploration: float = 0.7,
-                 batch: int = 6, workers: int = 1, cap: float = 30.0, weights: Weights = WEIGHTS,
+                 batch: int = 6, workers: int = 1, cap: float = 30.0, weights: Weights = TUNED,
                  horizon: int = 1) -> None:
         self.iterations = iterations
         self.widen = widen

@@ -1,0 +1,145 @@
+"""Benchmark: tune the evaluation's Weights by self-play of the club robot (SPSA), then validate.
+
+Club-against-club games are cheap (a 2-player game in well under a second), so the evaluation's
+few numbers (engine.strategy.robots.evaluation.Weights) can be tuned on thousands of games. The
+method is SPSA (simultaneous perturbation stochastic approximation, Spall 1998), the noisy
+optimiser engine authors use for evaluation weights: each step perturbs every tuned weight at once
+by +-c (in log space: weights are scales), plays ``--blocks`` duplicate blocks (one bag played
+both ways, so the luck of the tiles cancels) of the club with the weights moved up against the
+club with them moved down, and moves the weights along the difference in points. The answer is
+the mean of the second half of the steps (Polyak averaging: the last step alone is noisy).
+
+``--validate A B`` plays club with Weights ``A`` against club with ``B`` on seeds apart from the
+tuning's (``--seed`` picks them) and prints A's share of points with a Wilson 95 % interval.
+Weights are given as ``growth=3.5,end_two=2.2`` over the defaults (``""`` for the defaults).
+
+    nice -n 19 .venv/bin/python bench/weights_tune.py --steps 200 --blocks 4 --seed 1 \\
+        --minutes 25 --workers 1 --out bench/weights_tune.jsonl
+    nice -n 19 .venv/bin/python bench/weights_tune.py --validate "growth=3.5" "" --blocks 150 --seed 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.master_tune import wilson  # noqa: E402
+from engine.strategy.game import StrategyGame  # noqa: E402
+from engine.strategy.match import play_game  # noqa: E402
+from engine.strategy.robots.club import Club  # noqa: E402
+from engine.strategy.robots.evaluation import WEIGHTS, Weights  # noqa: E402
+
+TUNED = ("growth", "link_free", "link_forced", "end_two", "end_forced", "endgame_open", "small_loop")
+
+
+def weights(spec: str | dict[str, float]) -> Weights:
+    """``"growth=3.5,end_two=2"`` (or a dict) over the default Weights."""
+    if isinstance(spec, str):
+        spec = {k.strip(): float(v) for k, _, v in (p.partition("=") for p in filter(None, spec.split(",")))}
+    return dataclasses.replace(WEIGHTS, **spec)
+
+
+def duplicate(a: dict[str, float], b: dict[str, float], seed: int) -> tuple[float, float]:
+    """One bag played both ways by club(a) and club(b): a's points (0 to 2) and summed margin."""
+    first, second = Club(weights(a)), Club(weights(b))
+    points = margin = 0.0
+    for seat in (0, 1):
+        robots = [second, second]
+        robots[seat] = first
+        game = play_game(StrategyGame.new(2, seed=seed, robot_seed=seed + seat), robots)
+        assert game.result is not None
+        colour = game.colour_of(seat)
+        scores = game.result.scores
+        points += 1.0 if game.result.winner == colour else 0.5 if game.result.winner is None else 0.0
+        margin += scores[colour] - max(v for c, v in scores.items() if c != colour)
+    return points, margin
+
+
+def play(pool: ProcessPoolExecutor, a: dict[str, float], b: dict[str, float], seeds: list[int]) -> tuple[float, float]:
+    results = list(pool.map(duplicate, [a] * len(seeds), [b] * len(seeds), seeds))
+    return sum(p for p, _ in results), sum(m for _, m in results)
+
+
+def tune(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    theta = {k: math.log(getattr(WEIGHTS, k)) for k in TUNED}
+    history: list[dict[str, float]] = []
+    stop = time.monotonic() + 60 * args.minutes
+    with ProcessPoolExecutor(args.workers) as pool:
+        for k in range(args.steps):
+            if time.monotonic() > stop:
+                break
+            a_k = args.a / (1 + k / 50) ** 0.602
+            c_k = args.c / (1 + k / 50) ** 0.101
+            delta = {n: rng.choice((-1.0, 1.0)) for n in TUNED}
+            plus = {n: math.exp(theta[n] + c_k * delta[n]) for n in TUNED}
+            minus = {n: math.exp(theta[n] - c_k * delta[n]) for n in TUNED}
+            seeds = [args.seed * 1_000_000 + k * args.blocks + b for b in range(args.blocks)]
+            points, margin = play(pool, plus, minus, seeds)
+            games = 2 * args.blocks
+            # +1 all won by plus, -1 all by minus; the margin breaks the many ties of a short step
+            signal = (2 * points - games) / games + 0.02 * margin / games
+            for n in TUNED:
+                theta[n] += a_k * signal / (2 * c_k * delta[n])
+            now = {n: round(math.exp(v), 4) for n, v in theta.items()}
+            history.append(now)
+            with args.out.open("a") as f:
+                f.write(json.dumps({"step": k, "points": points, "games": games, "margin": margin,
+                                    "theta": now}) + "\n")
+            print(f"step {k}: {points}/{games} margin {margin:+.0f} {now}", file=sys.stderr, flush=True)
+    half = history[len(history) // 2:]
+    mean = {n: round(math.exp(sum(math.log(h[n]) for h in half) / len(half)), 3) for n in TUNED}
+    print(json.dumps({"steps": len(history), "averaged": mean,
+                      "spec": ",".join(f"{n}={v}" for n, v in mean.items())}, indent=2))
+
+
+def validate(args: argparse.Namespace) -> None:
+    a, b = args.validate
+    seeds = [args.seed * 7_000_000 + n for n in range(args.blocks)]
+    stop = time.monotonic() + 60 * args.minutes
+    points = margin = 0.0
+    games = 0
+    with ProcessPoolExecutor(args.workers) as pool:
+        for first in range(0, len(seeds), 10 * args.workers):
+            if time.monotonic() > stop:
+                break
+            chunk = seeds[first: first + 10 * args.workers]
+            p, m = play(pool, dataclasses.asdict(weights(a)), dataclasses.asdict(weights(b)), chunk)
+            points, margin, games = points + p, margin + m, games + 2 * len(chunk)
+            print(f"{games} games: {points / games:.3f}", file=sys.stderr, flush=True)
+    result: dict[str, Any] = {"a": a, "b": b, "games": games, "share": round(points / games, 3),
+                              "ci95": wilson(points, games), "mean_margin": round(margin / games, 2)}
+    print(json.dumps(result, indent=2))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--blocks", type=int, default=4, help="duplicate blocks per step (or to validate)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--a", type=float, default=0.1, help="SPSA step size")
+    parser.add_argument("--c", type=float, default=0.2, help="SPSA perturbation, in log space")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=25.0)
+    parser.add_argument("--out", type=Path, default=Path("bench/weights_tune.jsonl"))
+    parser.add_argument("--validate", nargs=2, metavar=("A", "B"), default=None)
+    args = parser.parse_args()
+    if args.validate:
+        validate(args)
+    else:
+        tune(args)
+
+
+if __name__ == "__main__":
+    main()
