@@ -25,8 +25,10 @@ def finger_for(hand, board, cell):
     return x, y - hand.tile_radius() * 1.3
 
 
-def play_from_hand(hand, board, placement, taps=True):
-    """Turn a hand's tile by taps to the placement's rotation, then drag it onto its cell."""
+def play_from_hand(hand, board, placement, taps=True, settle=True):
+    """Turn a hand's tile by taps to the placement's rotation, then drag it onto its cell (and,
+    unless ``settle`` is false, wait for the board to stop moving: what a refusal marks for a few
+    seconds is best looked at before)."""
     if taps:
         for _ in range((placement.rot - hand.rotation(placement.tile)) % 6):
             yield from tap(tray_slot(hand, placement.tile))
@@ -35,7 +37,8 @@ def play_from_hand(hand, board, placement, taps=True):
     yield from settled(board)
     finger = finger_for(hand, board, placement.cell)
     yield from drag(tray_slot(hand, placement.tile), finger)
-    yield from settled(board)
+    if settle:
+        yield from settled(board)
 
 
 def settled(board):
@@ -102,9 +105,10 @@ def scenario_puzzle_play(app):
     # a drop breaking the golden rule (not snapped to a fitting side): refused, the rule in words
     board.snap_rotation = False
     wrong = next(r for r in range(6) if r not in screen.play.board.fits(5, (1, 0)))
-    yield from play_from_hand(tray, board, P(5, 1, 0, wrong), taps=False)
+    yield from play_from_hand(tray, board, P(5, 1, 0, wrong), taps=False, settle=False)
+    assert (1, 0) in board.highlighted  # marked for a few seconds: looked at at once
     assert screen.play.placements == [P(3, 0, 0, 0)] and 5 in tray.tiles
-    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table) and (1, 0) in board.highlighted
+    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table)
     board.snap_rotation = True
     # a tap on a placed tile turns it to its next rotation (alone on the table, any fits)
     yield from tap(board.window_cell_centre((0, 0)))

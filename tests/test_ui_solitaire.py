@@ -42,9 +42,9 @@ def scenario_play(app):
     assert hand.tiles == [4] and hand.marked == [4] and screen.table.bag == 10
     assert screen.advice.text == _("A tile in your hand fits an orange forced space: it must go there.")
     # tile 4 fits elsewhere too, but a forced space it fits must be filled first
-    yield from play_from_hand(hand, board, solitaire.HOWTO_ELSEWHERE)
+    yield from play_from_hand(hand, board, solitaire.HOWTO_ELSEWHERE, settle=False)
+    assert solitaire.HOWTO_FILL.cell in board.highlighted  # marked for a few seconds: looked at at once
     assert len(game.board) == 3 and _(RULE_MESSAGES["must-fill-forced"]) in labels(screen.table)
-    assert solitaire.HOWTO_FILL.cell in board.highlighted
     yield from play_from_hand(hand, board, solitaire.HOWTO_FILL)
     assert game.board.at(solitaire.HOWTO_FILL.cell) == solitaire.HOWTO_FILL and hand.tiles == [game.hand[0]]
     assert not board.board.forced_spaces() and journaled(app, game)
