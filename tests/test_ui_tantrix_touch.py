@@ -11,14 +11,16 @@ from ui_harness import drag, labels, run_scenario, tap
 from engine.strategy.robots import make_robot, robot_move
 
 
-def _open(app, seed=3):
+def _open(app, seed=3, players=2, tiles=6, seats=None):
+    """People at every seat once robots have put ``tiles`` down and a free move is to make (by one
+    of ``seats``, if given)."""
     from engine.strategy.game import StrategyGame, Step
     from ui.modes.strategy import play as strategy_play
 
-    game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=seed)
-    while len(game.board) < 6 or game.step is not Step.FREE:  # a few tiles down, a free move to make
+    game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
+    while len(game.board) < tiles or game.step is not Step.FREE or (seats is not None and game.turn not in seats):
         robot_move(game)
-    for seat in range(2):
+    for seat in range(players):
         game.set_robot(seat, None)
     screen = strategy_play.open_game(app, game)
     screen.robot_pause = 30.0
@@ -328,17 +330,9 @@ def scenario_side_seat_at_800x480(app):
     the corners are the ends' hands')."""
     import math
 
-    from engine.strategy.game import StrategyGame, Step
     from test_ui_tantrix import play_by_touch
-    from ui.modes.strategy import play as strategy_play
 
-    game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
-    while len(game.board) < 16 or game.step is not Step.FREE or game.turn not in (1, 3):
-        robot_move(game)
-    for seat in range(4):
-        game.set_robot(seat, None)
-    screen = strategy_play.open_game(app, game)
-    screen.robot_pause = 30.0
+    game, screen = _open(app, seed=5, players=4, tiles=16, seats=(1, 3))
     yield
     yield 0.4
     seat = game.turn
@@ -390,17 +384,10 @@ def scenario_coach_button_covers_no_tile(app):
     the board's outer row, forced spaces included)."""
     import math
 
-    from engine.strategy.game import StrategyGame, Step
+    from engine.strategy.game import Step
     from ui import theme
-    from ui.modes.strategy import play as strategy_play
 
-    game = StrategyGame.new(4, "RYGB", ["beginner"] * 4, seed=5)
-    while len(game.board) < 12 or game.step is not Step.FREE:
-        robot_move(game)
-    for seat in range(4):
-        game.set_robot(seat, None)
-    screen = strategy_play.open_game(app, game)
-    screen.robot_pause = 30.0
+    game, screen = _open(app, seed=5, players=4, tiles=12)
     yield
     yield 0.6
     layout, board, bar = screen.layout, screen.board, screen.coach_bar
