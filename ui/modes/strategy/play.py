@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import math
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Callable, Sequence
 
 from kivy.animation import Animation
@@ -324,6 +324,14 @@ class Bubble(Scatter):
 
     def on_touch_down(self, touch: Any) -> bool:
         return False
+
+
+@lru_cache(maxsize=8)
+def _hint_width(hint: str, thinking: str, font_size: float) -> float:
+    """The room the coach's button needs for ``hint`` on one line, and for ``thinking`` in the
+    smallest font a button shrinks to (measured once per language: the layout asks on every refresh)."""
+    measure = CoreLabel(font_size=font_size, bold=True)
+    return float(max(measure.get_extents(hint)[0], measure.get_extents(thinking)[0] * SMALLEST_FONT))
 
 
 BAR_BESIDE = 3.4
@@ -1027,8 +1035,7 @@ class StrategyScreen(Screen):
         (and "Thinking...", shown while the coach thinks, in the smallest font a button shrinks
         to), at most 38 % of ``box``'s edge (None: upright); the plate beside it keeps the rest."""
         u = theme.unit()
-        measure = CoreLabel(font_size=theme.font(self.coach_bar.buttons[0].scale), bold=True)
-        text = max(measure.get_extents(_(N_("Hint")))[0], measure.get_extents(_(N_("Thinking...")))[0] * SMALLEST_FONT)
+        text = _hint_width(_(N_("Hint")), _(N_("Thinking...")), theme.font(self.coach_bar.buttons[0].scale))
         length = max(text / 0.92 + 2 * self.coach_bar.rim + u * 0.3, u * 1.5)
         return min(length, box.length * 0.38) if box is not None else length
 
@@ -1044,7 +1051,7 @@ class StrategyScreen(Screen):
         if layout.orientation == "upright":
             fx, fy, fw, fh = self._free
             length = self._coach_length(None)
-            top = fy + fh - u * 0.04 - u * 0.8 - u * 0.15  # the bag count's height (see _place_widgets)
+            top = fy + fh - u * 0.04 - self.bag_label.height - u * 0.15
             return "edge", 0.0, (fx + fw - u * 0.04 - length / 2, top - depth / 2), (length, depth)
         kind, angle, centre, size = self._confirm_place(seat)
         if kind == "beside":
