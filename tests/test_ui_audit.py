@@ -37,6 +37,11 @@ def scenario_faults(app):
     place(Label(text="Fine", font_size=30, color=theme.TEXT), (10, 150), (200, 60))
     place(Button(text="Big", font_size=20), (500, 150), (200, 80))
     place(Label(text="off the edge", font_size=30), (700, 10), (300, 60))
+    cut = place(Label(text="Speler 4", font_size=30, shorten=True), (420, 400), (100, 40))
+    cut.text_size = cut.size  # drawn "Sp..."
+    from ui.widgets import TLabel
+
+    shrunk = place(TLabel(text="Player 4", scale=0.85, bold=True, shorten=True), (560, 400), (60, 40))
     from ui.board import HandView
 
     place(HandView(tiles=list(range(1, 13))), (10, 10), (300, 30))  # 12 tiles in 300x30: tiny
@@ -45,6 +50,7 @@ def scenario_faults(app):
     app.show(screen)
     yield
     yield
+    found["shrunk"] = shrunk.font_size < theme.font(0.85)  # to fit whole rather than be cut
     for problem in audit(app.root, (800, 480), 45.0, Picture(app.root)):
         found.setdefault(problem.kind, []).append(problem.widget)
     return found
@@ -57,4 +63,6 @@ def test_the_audit_finds_each_kind_of_problem_and_only_those():
     assert found.pop("small-control") == ["Button('Go')", "HandView of 12 tiles"]
     assert found.pop("contrast") == ["Label('faint')"]
     assert found.pop("off-screen") == ["Label('off the edge')"]
+    assert found.pop("shortened") == ["Label('Speler 4')"]
+    assert found.pop("shrunk") is True
     assert found == {}

@@ -1,6 +1,6 @@
 """What a newcomer at the table would stumble on, found in a rendered screen: text larger than its
-box or cut by the screen's edge, a word broken across two lines, a control smaller than a fingertip,
-text too faint to read.
+box, cut short with an ellipsis or cut by the screen's edge, a word broken across two lines, a
+control smaller than a fingertip, text too faint to read.
 
 :func:`audit` walks the widgets on screen and returns :class:`Problem` s (an empty list: nothing
 found). The rules are the issue's: a control is at least 9 mm in both directions (45 px on the 7"
@@ -27,7 +27,7 @@ _TAG = re.compile(r"\[(/?)(\w+)(?:=([^\]]*))?\]")
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # "overflow", "off-screen", "split-word", "small-control", "contrast"
+    kind: str  # "overflow", "shortened", "off-screen", "split-word", "small-control", "contrast"
     widget: str  # class and text, to find it
     detail: str
 
@@ -217,6 +217,13 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
         if tw > widget.width + TOLERANCE or th > widget.height + TOLERANCE:
             problems.append(Problem("overflow", describe(widget),
                                     f"text {tw:.0f}x{th:.0f} px in a box of {widget.width:.0f}x{widget.height:.0f}"))
+        if widget.shorten and not widget.markup:  # it fits by drawing "..." for what it leaves out
+            room = (widget.text_size[0] or widget.width) - widget.padding[0] - widget.padding[2]
+            full = max(fonts.width(line, widget.font_size, widget.bold, widget.font_name)
+                       for line in widget.text.split("\n"))
+            if full > room + TOLERANCE:
+                problems.append(Problem("shortened", describe(widget),
+                                        f"the text is {full:.0f} px wide in {room:.0f}: it is cut short"))
         x0, y0, x1, y1 = window_box(widget)
         if not widget._audit_scrolled and tw > 0:
             # the text's own box (centred in the label's, as the labels here draw it)

@@ -45,7 +45,12 @@ def fit_font(label: Label, base: float) -> None:
         label.texture_update()
         tw, th = label.texture_size
         line = label.text_size[0] or label.width
-        fits = tw <= label.width + 1 and th <= label.height + 1 and all(
+        # a label that shortens its text ("Play...") fits its box whatever its length: its whole text
+        # is measured instead, so it shrinks before it cuts (and cuts only what is longer still)
+        whole = label.shorten and not label.markup and max(
+            fonts.width(text, size, label.bold, label.font_name) for text in label.text.split("\n")
+        ) > line - label.padding[0] - label.padding[2] + 1
+        fits = not whole and tw <= label.width + 1 and th <= label.height + 1 and all(
             fonts.width(word, w_size, bold, label.font_name) <= line
             for word, w_size, bold in words(label))
         if fits or size <= base * SMALLEST_FONT:
