@@ -61,11 +61,19 @@ def _setup(key: str, players: int | None = None) -> Opener:
     return open_setup
 
 
-def _tantrix(players: int) -> Opener:
+def _tantrix(players: int, orientation: str = "flat") -> Opener:
+    """A table of ``players`` in mid-game, the screen ``flat`` or ``upright`` (that one with clocks:
+    the plates are a bar at the top, each with its clock)."""
     def open_game(app: Any) -> None:
-        from ui.modes.strategy import play as strategy_play
+        from ui.modes.strategy import clock as strategy_clock, play as strategy_play
 
-        screen = strategy_play.open_game(app, _strategy_game(players, 14 + 3 * players, seed=players))
+        app.services.settings.orientation = orientation
+        game = _strategy_game(players, 14 + 3 * players, seed=players)
+        strategy_clock.set_clocks(app, game, 15 if orientation == "upright" else 0)
+        try:
+            screen = strategy_play.open_game(app, game)
+        finally:
+            app.services.settings.orientation = "flat"
         screen.robot_pause = 600.0
 
     return open_game
@@ -168,6 +176,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("puzzles", _setup("puzzles")),
     ("tantrix-2", _tantrix(2)),
     ("tantrix-4", _tantrix(4)),
+    ("tantrix-4-upright", _tantrix(4, "upright")),
     ("tantrix-results", _tantrix_results),
     ("gobbles-2", _gobbles(2)),
     ("gobbles-6", _gobbles(6)),

@@ -239,13 +239,26 @@ class SeatPlate(Scatter):
                 break
             name_label.text = wording
         name_label.texture_update()
-        if clock is not None and name_label.texture_size[0] > name_label.width:
-            # too narrow for both (a waiting seat's plate in a full upright bar): the score, whose
-            # clock is not running; the plate shows it again once the seat is to act
+        if not lit and len(names) > 1 and name_label.text == names[-1]:
+            # a waiting plate keeps the colour's name (for colour-blind players) in a font down to
+            # three quarters of its own
+            name_label.text = names[-2]
+            name_label.texture_update()
+            scale = name_label.width / name_label.texture_size[0] * 0.97  # a margin for rounding
+            if scale >= 0.75:
+                name_label.font_size *= scale
+            else:
+                name_label.text = names[-1]
+            name_label.texture_update()
+        if clock is not None and (name_label.texture_size[0] > name_label.width
+                                  or (not lit and len(names) > 1 and name_label.text == names[-1])):
+            # too narrow for both (a waiting seat's plate in an upright bar): the colour's name and
+            # the score before the clock, which is not running; the plate shows it again once the
+            # seat is to act
             self.show(angle, centre, size, colour, names, step, lit, robot, None)
             return
         if name_label.texture_size[0] > name_label.width:  # even the score alone: smaller rather than cut
-            name_label.font_size *= max(0.6, name_label.width / name_label.texture_size[0])
+            name_label.font_size *= max(0.6, name_label.width / name_label.texture_size[0] * 0.97)
         self.clock_shown = clock is not None
         name_label.text_size = name_label.size
         self.rotation = angle
@@ -570,7 +583,7 @@ class StrategyScreen(Screen):
         """How far the plates reach into the free table from its left, bottom, right and top."""
         inset = theme.unit() * 0.85
         if self.layout.orientation == "upright":
-            return 0.0, 0.0, 0.0, inset
+            return 0.0, 0.0, 0.0, inset * self._plate_rows()
         sides = {BOTTOM: 1, LEFT: 0, RIGHT: 2, TOP: 3}
         found = [0.0, 0.0, 0.0, 0.0]
         for place in self._plate_places():
@@ -719,17 +732,36 @@ class StrategyScreen(Screen):
         # upright: the plates are a bar along the top of the table (clear of the staff corner and
         # the bag), the actor's the widest; a narrow plate gives the score only
         x0, y0, w, h = self._free
-        corner = u * 1.15
+        corner, gap = u * 1.15, u * 0.1
         bar = w - corner - self.bag_label.width - u * 0.3
+        top = y0 + h - u * 0.45
+        if self._plate_rows() == 2:
+            # the actor's plate has the top row to itself; the others share the row under it, left
+            # of the Hint button's column (kept while it is hidden, so the plates stay put)
+            end = x0 + w - u * 0.04 - ((self._coach_length(None) + u * 0.15) if self.coaching else 0.0)
+            waiting = [seat for seat in range(len(self.plates)) if seat != actor]
+            length = min((end - x0 - u * 0.04) / max(len(waiting), 1) - gap, u * 6.5)
+            for seat, plate in enumerate(self.plates):
+                if seat == actor:
+                    plate.show(0.0, (x0 + corner + (bar - gap) / 2, top), (bar - gap, u * 0.72), *texts[seat])
+                else:
+                    x = x0 + u * 0.04 + waiting.index(seat) * (length + gap)
+                    plate.show(0.0, (x + length / 2, top - u * 0.82), (length, u * 0.72), *texts[seat])
+            return
         count = len(self.plates)
         share = bar * (0.5 if count > 2 else 0.6) if actor is not None else bar / count
         rest = (bar - share) / max(count - 1, 1) if actor is not None else share
         x = x0 + corner
-        for seat, (plate, (colour, names, step, lit, robot, clock)) in enumerate(zip(self.plates, texts)):
-            length = (share if lit else rest) - u * 0.1
-            plate.show(0.0, (x + length / 2, y0 + h - u * 0.45), (length, u * 0.72), colour, names, step, lit, robot,
-                       clock)
-            x += length + u * 0.1
+        for plate, text in zip(self.plates, texts):
+            length = (share if text[3] else rest) - gap
+            plate.show(0.0, (x + length / 2, top), (length, u * 0.72), *text)
+            x += length + gap
+
+    def _plate_rows(self) -> int:
+        """How many rows of plates lie along the top of the table with the screen upright: two on a
+        portrait panel (one row across its width leaves a waiting seat's plate only its disc and
+        cuts the actor's words), else one."""
+        return 2 if self.layout.height > self.layout.width else 1
 
     def _step_words(self, seat: int) -> str:
         game = self.game
