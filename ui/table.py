@@ -28,6 +28,7 @@ from .board import BoardView, DragLayer, HandView
 from .hexes import SQRT3, extent
 from .i18n import N_, Translated
 from .refusals import explain
+from .widgets import fit_font
 
 
 class SeatBox(NamedTuple):
@@ -314,6 +315,8 @@ class SeatTag(Scatter):
             self.size = (min(box.length * 0.6, u * 6), u * 0.6)
             label.text_size = (self.width - u * 0.3, self.height)
         label.size = self.size
+        if not news:  # a smaller font rather than "Joueur 1 · tui..."
+            fit_font(label, label.font_size)
         self._bg.pos, self._bg.size = (0, 0), self.size
         label.color = theme.ON_CHOSEN if news else theme.TEXT  # dark ink on the light green: 10:1
         if news:
