@@ -5,6 +5,8 @@ reason and the replay; and the "how to play" script, checked against the referee
 
 from __future__ import annotations
 
+import pytest
+
 from ui_harness import Pixels, labels, run_scenario, tap
 
 
@@ -62,12 +64,20 @@ def scenario_build(app):
     assert len(screen.game.actions) == 3 and screen.state.pawns[spot].size is Size.SMALL  # as chosen before
     assert Pixels(app.root).digest()
     assert screen.game.phase is Phase.BUILD
-    return {"actions": len(screen.game.actions)}
+    board, panel = screen.board, screen.panel
+    return {"actions": len(screen.game.actions), "board": [board.x, board.y, board.width, board.height],
+            "panel": [panel.x, panel.y, panel.width, panel.height]}
 
 
-def test_building_by_touch_with_sizes_refusals_and_a_robot():
-    result = run_scenario("test_ui_tanagra", "scenario_build", size=(1280, 800))
+@pytest.mark.parametrize("size", [(1280, 800), (720, 1280)], ids=["landscape", "portrait"])
+def test_building_by_touch_with_sizes_refusals_and_a_robot(size):
+    result = run_scenario("test_ui_tanagra", "scenario_build", size=size)
     assert result["actions"] == 3
+    (bx, by, bw, bh), (px, py, pw, ph) = result["board"], result["panel"]
+    if size[1] > size[0]:  # portrait: the panel is a band above the board, which keeps the whole width
+        assert bw == size[0] and pw == size[0] and py >= by + bh and bh > size[1] / 2
+    else:  # the panel is a column on the right
+        assert px >= bx + bw and ph == size[1] and bw > size[0] / 2
 
 
 def scenario_move(app):

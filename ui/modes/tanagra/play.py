@@ -44,7 +44,7 @@ from ...services import Cue
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ...shell import Shell
 from ...tanagra_board import TanagraBoard, destination_kinds, seat_colours
-from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
+from ...widgets import ChipRow, TButton, TLabel, beside, confirm_leave, panel_background
 from ... import words
 from ...words import levels
 from ...navigation import family_screen, kind_screen
@@ -201,34 +201,34 @@ class TanagraScreen(Screen):
         self._last_move: Move | None = None
         self._ended = False
         self.robot_pause = ROBOT_PAUSE
-        root = BoxLayout()
         self.board = TanagraBoard()
         self.board.bind(on_tap=lambda _b, cell: self.tap(cell), on_hover=lambda _b, cell: self.hover(cell))
-        root.add_widget(self.board)
         self.panel = self._build_panel(u)
-        root.add_widget(self.panel)
+        root = beside(self.board, self.panel)
         self.overlay = FloatLayout()
         self.overlay.add_widget(root)
         self.add_widget(self.overlay)
         self.refresh()
 
     def _build_panel(self, u: float) -> BoxLayout:
-        panel = BoxLayout(orientation="vertical", size_hint=(None, 1), width=u * 4.8, padding=u * 0.2,
-                          spacing=u * 0.12)
+        """The column beside the board: whose turn, what to do, a refusal, the actions the phase
+        offers, the seats' pawns, Undo and Leave. On a portrait panel a band above the board
+        instead, in two columns (the words and the seats; the refusal, the actions and the
+        buttons), as tall as the most the actions take (three buttons), so that the board keeps
+        the whole width and does not move when the actions change."""
+        band = theme.portrait()
+        panel = BoxLayout(orientation="horizontal" if band else "vertical", padding=u * 0.2,
+                          spacing=u * 0.2 if band else u * 0.12)
         panel_background(panel, theme.TABLE_DARK, radius=0)
         turn = BoxLayout(size_hint=(1, None), height=u * 1.1, spacing=u * 0.1)
         self.turn_icon = PawnIcon(self.colours[0], size_hint=(None, 1), width=u * 1.0)
         turn.add_widget(self.turn_icon)
         self.turn_label = TLabel(scale=1.0, bold=True, halign="left")
         turn.add_widget(self.turn_label)
-        panel.add_widget(turn)
         self.prompt = TLabel(scale=0.8, halign="left", valign="top")
-        panel.add_widget(self.prompt)
         self.message = TLabel(scale=0.78, color=theme.BAD, bold=True, halign="left", size_hint=(1, None),
                               height=u * 1.2)
-        panel.add_widget(self.message)
         self.actions = BoxLayout(orientation="vertical", size_hint=(1, None), height=u * 3.4, spacing=u * 0.12)
-        panel.add_widget(self.actions)
         self.sizes = ChipRow(((Size.SMALL, N_("Small")), (Size.BIG, N_("Big"))), self.size_choice,
                              self._choose_size, scale=0.85, size_hint=(1, None), height=u * 1.05)
         self.leave_it = TButton(msg=N_("Leave it"), scale=0.85)
@@ -248,7 +248,6 @@ class TanagraScreen(Screen):
             row.add_widget(label)
             self.score_rows.append(label)
             self.scores.add_widget(row)
-        panel.add_widget(self.scores)
         bottom = BoxLayout(size_hint=(1, None), height=u * 1.1, spacing=u * 0.15)
         self.undo_button = TButton(msg=N_("Undo"), scale=0.85)
         self.undo_button.bind(on_release=lambda *_: self.undo())
@@ -256,7 +255,22 @@ class TanagraScreen(Screen):
         leave.bind(on_release=lambda *_: confirm_leave(self))
         bottom.add_widget(self.undo_button)
         bottom.add_widget(leave)
-        panel.add_widget(bottom)
+        if not band:
+            panel.size_hint, panel.width = (None, 1), u * 4.8
+            for part in (turn, self.prompt, self.message, self.actions, self.scores, bottom):
+                panel.add_widget(part)
+            return panel
+        said = BoxLayout(orientation="vertical", spacing=u * 0.12, size_hint=(0.55, 1))
+        for part in (turn, self.prompt, self.scores):
+            said.add_widget(part)
+        buttons = BoxLayout(orientation="vertical", spacing=u * 0.12, size_hint=(0.45, 1))
+        for part in (self.message, self.actions, Widget(), bottom):
+            buttons.add_widget(part)
+        most_actions = 3 * u * 1.0 + 2 * self.actions.spacing  # Leave it, Move it, Remove it
+        panel.size_hint, panel.height = (1, None), (self.message.height + most_actions + bottom.height
+                                                    + 3 * buttons.spacing + 2 * u * 0.2)
+        panel.add_widget(said)
+        panel.add_widget(buttons)
         return panel
 
     # ------------------------------------------------------------------ state of play
