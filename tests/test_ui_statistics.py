@@ -28,8 +28,8 @@ def test_the_statistics_read_as_sentences_in_each_language():
         assert summary({"games": {}, "robots": {}}) == ["No games played yet."]
         i18n.language = "pl"
         polish = summary(STATS)
-        assert polish[0] == "Rozegrano 6 gier." and polish[2] == "Tantrix: 5 gier" and polish[3] == "Gobbles: 1 gra"
-        assert "wygrane 3 z 4 gier (75 %)" in polish[4]
+        assert polish[0] == "Rozegrano łącznie 6 gier." and polish[2] == "Tantrix: 5 gier" and polish[3] == "Gobbles: 1 gra"
+        assert "wygrane 3 z 4 gier (75%)" in polish[4]
         assert summary(recent)[1:3] == ["5 gier w ostatnich czterech tygodniach.", "Najwięcej gier: sob., 21 lis, 3 gry."]
         i18n.language = "fr"
         assert summary(STATS)[3] == "Gobbles : 1 partie"
