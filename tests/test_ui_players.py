@@ -112,7 +112,8 @@ def scenario_ladder(app):
     charts = [w for row in rows for w in row.children if isinstance(w, Sparkline)]
     assert [len(c.points) for c in charts] == [len(book.history(r.player.id)) for r in book.ladder()]
     assert all(len(c.canvas.children) > 0 for c in charts)
-    return shown
+    games = [[w.text for w in reversed(row.children) if hasattr(w, "text")][3] for row in rows]
+    return shown, [[row.games, text] for row, text in zip(book.ladder(), games)]
 
 
 scenario_ladder.prepare = _book
@@ -127,8 +128,10 @@ def test_a_seat_picks_a_player_or_makes_one_on_the_keyboard(size, language):
 
 @pytest.mark.parametrize("size, language", [((800, 480), "nl"), ((1280, 800), "en")])
 def test_the_ladder_lists_players_best_first_with_their_charts(size, language):
-    shown = run_scenario("test_ui_players", "scenario_ladder", size=size, settings={"language": language})
+    shown, games = run_scenario("test_ui_players", "scenario_ladder", size=size, settings={"language": language})
     assert sorted(shown) == ["Ana", "Bartłomiej", "Cécile"]
+    word = {"nl": ("partij", "partijen"), "en": ("game", "games")}[language]  # a count in the language's plural
+    assert games == [[count, f"{count} {word[count != 1]}"] for count, _text in games], games
 
 
 def scenario_a_seated_player_is_rated_at_the_end(app):

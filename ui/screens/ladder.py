@@ -76,8 +76,8 @@ class LadderScreen(Screen):
                                    shorten=True, shorten_from="right"))
             line.add_widget(TLabel(text=str(row.rating.points), scale=1.1, bold=True, size_hint=(None, 1),
                                    width=u * 1.6))
-            games = TLabel(msg=N_("{games} games"), values={"games": row.games}, scale=0.75, color=theme.TEXT_DIM,
-                           size_hint=(None, 1), width=u * 1.9)
+            games = TLabel(text=n_("{games} game", "{games} games", row.games, games=row.games), scale=0.75,
+                           color=theme.TEXT_DIM, size_hint=(None, 1), width=u * 1.9)
             line.add_widget(games)
             line.add_widget(Sparkline([r.points for r in self.book.history(row.player.id)], size_hint=(1, 1)))
             self.rows.add_widget(line)
