@@ -8,6 +8,7 @@ by +-c (in log space: weights are scales), plays ``--blocks`` duplicate blocks (
 both ways, so the luck of the tiles cancels) of the club with the weights moved up against the
 club with them moved down, and moves the weights along the difference in points. The answer is
 the mean of the second half of the steps (Polyak averaging: the last step alone is noisy).
+``--start`` continues from a previous run's answer instead of the defaults.
 
 ``--validate A B`` plays club with Weights ``A`` against club with ``B`` on seeds apart from the
 tuning's (``--seed`` picks them) and prints A's share of points with a Wilson 95 % interval.
@@ -73,7 +74,7 @@ def play(pool: ProcessPoolExecutor, a: dict[str, float], b: dict[str, float], se
 
 def tune(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
-    theta = {k: math.log(getattr(WEIGHTS, k)) for k in TUNED}
+    theta = {k: math.log(getattr(weights(args.start), k)) for k in TUNED}
     history: list[dict[str, float]] = []
     stop = time.monotonic() + 60 * args.minutes
     with ProcessPoolExecutor(args.workers) as pool:
@@ -133,6 +134,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=25.0)
     parser.add_argument("--out", type=Path, default=Path("bench/weights_tune.jsonl"))
+    parser.add_argument("--start", default="", help="weights to start from, e.g. a previous run's spec")
     parser.add_argument("--validate", nargs=2, metavar=("A", "B"), default=None)
     args = parser.parse_args()
     if args.validate:
