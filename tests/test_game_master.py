@@ -146,3 +146,24 @@ def test_each_playout_horizon_gives_the_same_values_for_the_same_seed_and_the_tw
         found[horizon] = [c.values for c in first.children]
         assert [c.values for c in again.children] == found[horizon]
     assert found[1] != found[2]
+
+
+def _midgame(players: int) -> StrategyGame:
+    game = StrategyGame.new(players, robots=["club"] * players, seed=5)
+    while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
+        robot_move(game)
+    return game
+
+
+def test_a_playout_plays_as_many_replies_as_asked_and_with_two_players_the_one_there_is():
+    from engine.strategy.robots.master import rollout
+
+    two, four = _midgame(2).view(), _midgame(4).view()
+    seeds = range(6)
+    for view, asked in ((two, (1, None)), (four, (1, 3, None))):
+        placement = view.legal()[0]
+        found = {replies: [rollout(view, placement, seed, replies=replies) for seed in seeds] for replies in asked}
+        if view.players == 2:  # one opponent: their reply is every other turn
+            assert found[1] == found[None]
+        else:  # three opponents: the next one's reply alone is another playout; all three are all of them
+            assert found[3] == found[None] and found[1] != found[None]
