@@ -123,6 +123,20 @@ fonts = Fonts()
 """The shared measures (the audit's and :func:`ui.widgets.fit_font`'s)."""
 
 
+SHORTEN_MARGIN = 2
+"""Pixels Kivy's ``Label.shorten`` keeps clear inside the padding (``CoreLabel.shorten``'s margin)."""
+
+
+def shortened(label: Any) -> bool:
+    """Whether Kivy draws ``label``'s text cut short with "...": it shortens (``shorten``) and a line
+    of its text is wider than Kivy's rule allows (its line, less the padding and the margin, in
+    whole pixels)."""
+    if not label.shorten or label.markup or not label.text:
+        return False
+    room = int((label.text_size[0] or label.width) - label.padding[0] - label.padding[2] - SHORTEN_MARGIN)
+    return max(fonts.width(line, label.font_size, label.bold, label.font_name) for line in label.text.split("\n")) > room
+
+
 def words(label: Any) -> Iterator[tuple[str, float, bool]]:
     """The words of a label with the font size and boldness each is drawn in (markup followed)."""
     text = label.text
@@ -217,13 +231,8 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
         if tw > widget.width + TOLERANCE or th > widget.height + TOLERANCE:
             problems.append(Problem("overflow", describe(widget),
                                     f"text {tw:.0f}x{th:.0f} px in a box of {widget.width:.0f}x{widget.height:.0f}"))
-        if widget.shorten and not widget.markup:  # it fits by drawing "..." for what it leaves out
-            room = (widget.text_size[0] or widget.width) - widget.padding[0] - widget.padding[2]
-            full = max(fonts.width(line, widget.font_size, widget.bold, widget.font_name)
-                       for line in widget.text.split("\n"))
-            if full > room + TOLERANCE:
-                problems.append(Problem("shortened", describe(widget),
-                                        f"the text is {full:.0f} px wide in {room:.0f}: it is cut short"))
+        if shortened(widget):  # it fits by drawing "..." for what it leaves out
+            problems.append(Problem("shortened", describe(widget), f"{widget.text!r} is drawn cut short"))
         x0, y0, x1, y1 = window_box(widget)
         if not widget._audit_scrolled and tw > 0:
             # the text's own box (centred in the label's, as the labels here draw it)

@@ -33,7 +33,7 @@ SMALLEST_FONT = 0.62
 def fit_font(label: Label, base: float) -> None:
     """Set ``label``'s font to ``base``, or smaller until the text fits its box and its longest word
     its line: a long word in another language neither spills out nor breaks in the middle."""
-    from .audit import fonts, words
+    from .audit import fonts, shortened, words
 
     size = base
     for _attempt in range(6):
@@ -47,10 +47,7 @@ def fit_font(label: Label, base: float) -> None:
         line = label.text_size[0] or label.width
         # a label that shortens its text ("Play...") fits its box whatever its length: its whole text
         # is measured instead, so it shrinks before it cuts (and cuts only what is longer still)
-        whole = label.shorten and not label.markup and max(
-            fonts.width(text, size, label.bold, label.font_name) for text in label.text.split("\n")
-        ) > line - label.padding[0] - label.padding[2] + 1
-        fits = not whole and tw <= label.width + 1 and th <= label.height + 1 and all(
+        fits = not shortened(label) and tw <= label.width + 1 and th <= label.height + 1 and all(
             fonts.width(word, w_size, bold, label.font_name) <= line
             for word, w_size, bold in words(label))
         if fits or size <= base * SMALLEST_FONT:

@@ -45,6 +45,7 @@ from engine.strategy.robots import Robot, make_robot, robot_task
 from engine.strategy.robots.coach import Advice, advise
 
 from ... import theme
+from ...audit import SHORTEN_MARGIN
 from ...board import HandView
 from ...board_controls import ViewControls
 from ...howto import TileSprite
@@ -57,7 +58,7 @@ from ...services import BagButtonPressed, Cue, TileScanned
 from ...shell import Shell
 from ...table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, overlaps
 from ...tournament_store import report
-from ...widgets import SMALLEST_FONT, ChipRow, TButton, TLabel, confirm_leave, panel_background
+from ...widgets import SMALLEST_FONT, ChipRow, TButton, TLabel, confirm_leave, fit_font, panel_background
 from ...words import LEVEL_NAMES, colour_name, levels, seat_name
 from .board import StrategyBoard, score_words
 from .clock import TableClocks, set_clocks
@@ -239,28 +240,28 @@ class SeatPlate(Scatter):
                 break
             name_label.text = wording
         name_label.texture_update()
-        if not lit and len(names) > 1 and name_label.text == names[-1]:
+        nameless = not lit and len(names) > 1 and name_label.text == names[-1]
+        if nameless:
             # a waiting plate keeps the colour's name (for colour-blind players) in a font down to
             # three quarters of its own
             name_label.text = names[-2]
             name_label.texture_update()
-            scale = name_label.width / name_label.texture_size[0] * 0.97  # a margin for rounding
-            if scale >= 0.75:
-                name_label.font_size *= scale
-            else:
+            scale = (name_label.width - SHORTEN_MARGIN - 1) / name_label.texture_size[0]  # Kivy's rule
+            nameless = scale < 0.75
+            if nameless:
                 name_label.text = names[-1]
+            else:
+                name_label.font_size *= scale
             name_label.texture_update()
-        if clock is not None and (name_label.texture_size[0] > name_label.width
-                                  or (not lit and len(names) > 1 and name_label.text == names[-1])):
+        if clock is not None and (name_label.texture_size[0] > name_label.width or nameless):
             # too narrow for both (a waiting seat's plate in an upright bar): the colour's name and
             # the score before the clock, which is not running; the plate shows it again once the
             # seat is to act
             self.show(angle, centre, size, colour, names, step, lit, robot, None)
             return
-        if name_label.texture_size[0] > name_label.width:  # even the score alone: smaller rather than cut
-            name_label.font_size *= max(0.6, name_label.width / name_label.texture_size[0] * 0.97)
         self.clock_shown = clock is not None
         name_label.text_size = name_label.size
+        fit_font(name_label, name_label.font_size)  # even the score alone: smaller rather than cut
         self.rotation = angle
         self.center = centre
 
