@@ -156,6 +156,11 @@ def resume(app: Shell, game: Game) -> Screen:
 # ------------------------------------------------------------------------------- the screen
 
 
+CHANGE_BUTTON = 1.0
+"""The height (touch units) of each of Leave it, Move it and Remove it, the most actions a phase offers
+(the portrait band is as tall as they need)."""
+
+
 class PawnIcon(Widget):
     """A seat's pawn, drawn as on the board (colour, and its size with 2 players)."""
 
@@ -266,7 +271,7 @@ class TanagraScreen(Screen):
         buttons = BoxLayout(orientation="vertical", spacing=u * 0.12, size_hint=(0.45, 1))
         for part in (self.message, self.actions, Widget(), bottom):
             buttons.add_widget(part)
-        most_actions = 3 * u * 1.0 + 2 * self.actions.spacing  # Leave it, Move it, Remove it
+        most_actions = 3 * u * CHANGE_BUTTON + 2 * self.actions.spacing  # Leave it, Move it, Remove it
         panel.size_hint, panel.height = (1, None), (self.message.height + most_actions + bottom.height
                                                     + 3 * buttons.spacing + 2 * u * 0.2)
         panel.add_widget(said)
@@ -320,7 +325,7 @@ class TanagraScreen(Screen):
                 self.prompt.msg = N_("You emptied a triangle. Leave it, move it elsewhere, or remove it.")
             for button in (self.leave_it, self.move_it, self.remove_it):
                 button.size_hint = (1, None)
-                button.height = theme.unit() * 1.0
+                button.height = theme.unit() * CHANGE_BUTTON
                 self.actions.add_widget(button)
         self.actions.height = sum(w.height for w in self.actions.children) + self.actions.spacing * max(
             len(self.actions.children) - 1, 0)
