@@ -58,6 +58,21 @@ def test_the_master_makes_exactly_its_iterations_and_the_same_choice_for_the_sam
         pooled.close()
 
 
+@pytest.mark.parametrize("setup, made", [
+    (dict(players=3), 8),
+    (dict(players=4), 6),
+    (dict(players=4, doubles=True), 12),
+], ids=["3p", "4p", "doubles"])
+def test_the_masters_work_is_scaled_to_the_colours_in_play(setup, made):
+    """A playout judges every colour, so 3 and 4 colours get 2/3 and 1/2 of the two-colour count
+    (the time per placement stays that of two players); Doubles' two teams get all of it."""
+    game = StrategyGame.new(**setup, robots=["club"] * setup["players"], seed=5)
+    while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
+        robot_move(game)
+    search = Master(iterations=12, batch=4).search(game.view(), random.Random(7))
+    assert search.iterations == made == sum(len(c.values) for c in search.children)
+
+
 def test_the_masters_safety_cap_stops_the_search_early():
     game = StrategyGame.new(2, robots=["club", "club"], seed=5)
     while len(game.board) < 12 or len(game.legal()) < 3:

@@ -19,7 +19,11 @@ is alike.
 
 A placement's k-th visit uses the k-th determinization, so placements are compared on the same
 luck. Its work is bounded by ``iterations`` (and wall-clock ``cap`` seconds only as a safety net),
-so for a given seed and budget its choice is the same on a busy machine or a slow Pi. Iterations
+so for a given seed and budget its choice is the same on a busy machine or a slow Pi. A playout
+judges every placement for every colour in play, so its cost grows with the colours: ``iterations``
+is the count for two colours (two players, or Doubles' two teams), and a game of ``c`` colours gets
+``2 / c`` of it (3 players 64, 4 players 48), which keeps a placement's work, and so its time on a
+Pi, that of two players (bench/RESULTS.md). Iterations
 are evaluated in batches of ``batch`` chosen by UCB with a virtual loss; ``workers`` > 1 spreads a
 batch over worker processes, which changes the speed and never the choice (a batch of 6 splits
 evenly over the 2 or 3 workers a Pi's spare cores give).
@@ -145,11 +149,12 @@ class Master:
         deadline = time.perf_counter() + self.cap
         scored = ranked(view, self.weights)
         children = [Child(p, value) for value, p in scored]
-        seeds = [rng.randrange(1 << 30) for _ in range(self.iterations)]
+        work = self.work(view)
+        seeds = [rng.randrange(1 << 30) for _ in range(work)]
         done = 0
         if len(children) > 1:
-            while done < self.iterations and time.perf_counter() < deadline:
-                picks = self._pick(children, done, min(self.batch, self.iterations - done))
+            while done < work and time.perf_counter() < deadline:
+                picks = self._pick(children, done, min(self.batch, work - done))
                 jobs = [(children[i].placement, seeds[len(children[i].values) + extra])
                         for i, extra in picks]
                 for (i, _), value in zip(picks, self._evaluate(view, jobs)):
@@ -158,6 +163,10 @@ class Master:
         choice = max(children, key=lambda c: (len(c.values), c.mean, c.prior)).placement
         self.last = Search(children, done, choice)
         return self.last
+
+    def work(self, view: StrategyGame) -> int:
+        """The iterations a search of ``view`` makes: ``iterations`` scaled to the colours in play."""
+        return max(1, round(self.iterations * 2 / len(view.colours())))
 
     def _pick(self, children: list[Child], done: int, count: int) -> list[tuple[int, int]]:
         """``count`` picks by UCB1 over the widened set, as (child, visits already pending for it
