@@ -1,7 +1,7 @@
 """Benchmark: tune the master by matches of a variant against a partner, with 95 % intervals.
 
 A variant is the master's settings as ``key=value`` pairs (``iterations``, ``widen``,
-``exploration``, ``batch``, ``horizon``, ``endgame``: engine.strategy.robots.master's arguments;
+``exploration``, ``batch``, ``horizon``, ``replies``: engine.strategy.robots.master's arguments;
 ``w.growth=3.5`` and the like change a field of its evaluation's Weights, which are TUNED; the
 master before them is ``w.growth=3.0,w.link_free=5.0,w.link_forced=1.0,w.end_two=2.0,
 w.end_forced=1.5,w.endgame_open=0.5,w.small_loop=6.0``);
