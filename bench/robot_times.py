@@ -3,9 +3,9 @@ projection.
 
 Plays ``--games`` games of the robot against club (2 players unless ``--players`` or ``--doubles``)
 and times each of its decisions by the CPU time of this process (``time.process_time``: on a
-shared, busy machine wall-clock time measures the neighbours) and by the wall clock. Prints the median, 90th
-percentile and maximum of both, the master's iterations, and the CPU figures times ``--pi-factor``
-(default 4.2: a Pi 4 core runs the benchmarks-game n-body program in pure Python 4.2 times slower
+shared, busy machine wall-clock time measures the neighbours) and by the wall clock. Prints the
+median, 90th percentile and maximum of both, the master's iterations, and the CPU figures times
+``--pi-factor`` (default 4.2: a Pi 4 core runs the benchmarks-game n-body program in pure Python 4.2 times slower
 than one core of this machine, see the README's robot section). For the master it also divides
 that by ``--pi-workers`` (default 3: the kiosk gives it the Pi 4's cores but one, and its batch of
 6 splits evenly over them), except the root's ranking of every placement, which stays in the
@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.robots import make_robot, robot_move  # noqa: E402
 from engine.strategy.robots.club import ranked  # noqa: E402
+from engine.strategy.robots.master import Master  # noqa: E402
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -67,19 +68,17 @@ def main() -> None:
             if len(game.legal()) == 1:
                 robot_move(game, robot)  # no decision: not timed (the robot answers at once)
                 continue
-            weights = getattr(robot, "weights", None)
             root = 0.0
-            if getattr(robot, "name", "") == "master" and weights is not None:
+            if isinstance(robot, Master):  # its root ranking, which the workers do not share
                 start_cpu = time.process_time()
-                ranked(game.view(), weights)
+                ranked(game.view(), robot.weights)
                 root = time.process_time() - start_cpu
             start_cpu, start_wall = time.process_time(), time.perf_counter()
             robot_move(game, robot)
             cpu.append(time.process_time() - start_cpu)
             wall.append(time.perf_counter() - start_wall)
-            last = getattr(robot, "last", None)
-            if last is not None:
-                iterations.append(last.iterations)
+            if isinstance(robot, Master) and robot.last is not None:
+                iterations.append(robot.last.iterations)
                 pooled.append(args.pi_factor * (root + max(0.0, cpu[-1] - root) / args.pi_workers))
     report = {"robot": args.robot, "decisions": len(cpu), "cpu_s": percentiles(cpu), "wall_s": percentiles(wall),
               "pi4_projection_s": {k: round(v * args.pi_factor, 2) for k, v in percentiles(cpu).items()},

@@ -23,10 +23,10 @@ so for a given seed and budget its choice is the same on a busy machine or a slo
 judges every placement for every colour in play, so its cost grows with the colours: ``iterations``
 is the count for two colours (two players, or Doubles' two teams), and a game of ``c`` colours gets
 ``2 / c`` of it (3 players 64, 4 players 48), which keeps a placement's work, and so its time on a
-Pi, that of two players (bench/RESULTS.md). Iterations
-are evaluated in batches of ``batch`` chosen by UCB with a virtual loss; ``workers`` > 1 spreads a
-batch over worker processes, which changes the speed and never the choice (a batch of 6 splits
-evenly over the 2 or 3 workers a Pi's spare cores give).
+Pi, that of two players (bench/RESULTS.md). Iterations are evaluated in batches of ``batch``
+chosen by UCB with a virtual loss; ``workers`` > 1 spreads a batch over worker processes, which
+changes the speed and never the choice (a batch of 6 splits evenly over the 2 or 3 workers a Pi's
+spare cores give).
 
 Partners in Doubles share a colour, so the evaluation never counts a partner's line against it.
 Every visit records what happened on its own colour and the best opponent's, which the coach
