@@ -5,9 +5,9 @@ Plays ``--games`` games of the robot against club (2 players unless ``--players`
 and times each of its decisions by the CPU time of this process (``time.process_time``: on a
 shared, busy machine wall-clock time measures the neighbours) and by the wall clock. Prints the
 median, 90th percentile and maximum of both, the master's iterations, and the CPU figures times
-``--pi-factor`` (default 4.2: a Pi 4 core runs the benchmarks-game n-body program in pure Python 4.2 times slower
-than one core of this machine, see the README's robot section). For the master it also divides
-that by ``--pi-workers`` (default 3: the kiosk gives it the Pi 4's cores but one, and its batch of
+``--pi-factor`` (default 4.2: a Pi 4 core runs the benchmarks-game n-body program in pure Python
+4.2 times slower than one core of this machine, see the README's robot section). For the master it
+also divides that by ``--pi-workers`` (default 3: the kiosk gives it the Pi 4's cores but one, and its batch of
 6 splits evenly over them), except the root's ranking of every placement, which stays in the
 deciding process (timed apart, on a copy of the position, and not divided); the projection leaves
 out the few milliseconds a batch spends travelling to the workers.
