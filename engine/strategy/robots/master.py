@@ -9,9 +9,8 @@ iterations, so the search spends its work on the promising placements and reache
 only when they stay close. It then plays that determinization forward with the club policy for
 every seat: the rest of its own turn (forced fills, free move, fills again, draws) and the next
 player's whole turn with their real hand (``replies``; ``horizon`` 2 plays every other player's
-turn and its own next one), then
-judges the position from its own side with the evaluation (a finished game by its scores). A fill
-with one legal placement is made without judging. The placement visited most wins, the best mean
+turn and its own next one), then judges the position from its own side with the evaluation (a
+finished game by its scores). A fill with one legal placement is made without judging. The placement visited most wins, the best mean
 breaking ties. Its settings come from matches against the expert and an independent sparring
 robot (bench/master_tune.py, bench/RESULTS.md); its evaluation's weights (``TUNED``) from
 self-play (bench/weights_tune.py), which is what makes it stronger than the expert, whose search
