@@ -1,21 +1,24 @@
-"""Benchmark: matches between every pair of robots, with 95 % confidence intervals and an
-Elo-like ladder, measured with the match command's own code (engine.strategy.match).
+"""Benchmark: 2-player matches between every pair of robots, with 95 % confidence intervals and
+an Elo-like ladder, measured with the match command's own code (engine.strategy.match).
 
 Games come in blocks of one bag played both ways (duplicate play); every block is appended to a
 JSON-lines file as soon as it ends, so a long run can be stopped and resumed, and several runs
 pool. The summary gives, per pair, the games, the first robot's share of points (a win 1, a draw
-1/2) with its 95 % interval (normal approximation, at least 1/n wide), the mean score margin, and
-per robot its median and slowest placement; then a Bradley-Terry fit of all pairs as Elo points
-(club = 1500). Robots are levels or ``cmd:`` programs, e.g. the independent sparring robot:
+1/2) with its Wilson 95 % interval and the mean score margin; then a Bradley-Terry fit of all
+pairs as Elo points (club = 1500). It also reads the 2-player lines of bench/match_probe.py and
+bench/master_tune.py (the master at its defaults), so games those runs played count without being
+played again. Robots are levels or ``cmd:`` programs, e.g. the sparring robots written apart
+from the project's (named by their scripts in the summary):
 
     nice -n 19 .venv/bin/python bench/robot_ladder.py --robots beginner,club,expert,master \\
         --blocks 10 --seed 1 --out bench/ladder.jsonl
     nice -n 19 .venv/bin/python bench/robot_ladder.py --robots master,"cmd:.venv/bin/python bench/sparring_robot.py" ...
-    .venv/bin/python bench/robot_ladder.py --summary bench/ladder.jsonl
+    .venv/bin/python bench/robot_ladder.py --summary bench/ladder.jsonl other-runs.jsonl
 
-``--players 3`` (or 4) plays the robots three (four) at a time over every combination; ``--doubles``
-pits two teams. The expert's and master's time caps are set high (``--budget``), so that their
-work (samples, iterations), not the machine's load, decides their play. Use several seeds: tuning to one bag order or one opponent proves nothing.
+The expert's and master's time caps are set high (``--budget``), so that their work (samples,
+iterations), not the machine's load, decides their play; time per placement is
+bench/robot_times.py's. Use several seeds: tuning to one bag order or one opponent proves nothing.
+3 and 4 players and Doubles: bench/match_probe.py.
 """
 
 from __future__ import annotations
@@ -27,56 +30,86 @@ import math
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.master_tune import wilson  # noqa: E402
 from engine.strategy.match import match  # noqa: E402
+from engine.strategy.robots.master import Master  # noqa: E402
 
 
-def play(robots: list[str], blocks: int, seed: int, out: Path, players: int, doubles: bool, budget: float) -> None:
-    for group in itertools.combinations(robots, 2 if doubles else players):
+def play(robots: list[str], blocks: int, seed: int, out: Path, budget: float) -> None:
+    for pair in itertools.combinations(robots, 2):
         for block in range(blocks):
-            result = match(list(group), len(group), seed=seed * 1000 + block, doubles=doubles, budget=budget,
-                           timeout=budget)
+            result = match(list(pair), 2, seed=seed * 1000 + block, budget=budget, timeout=budget)
             with out.open("a") as f:
-                f.write(json.dumps({"group": list(group), "seed": seed, "block": block, "doubles": doubles,
-                                    "result": result}) + "\n")
-            print(f"{group} block {block}: " + ", ".join(
+                f.write(json.dumps({"group": list(pair), "seed": seed, "block": block, "result": result}) + "\n")
+            print(f"{pair} block {block}: " + ", ".join(
                 f"{k} {v['wins']}W {v['draws']}D" for k, v in result["robots"].items()), file=sys.stderr, flush=True)
 
 
-def summary(path: Path) -> dict:
+def outcome(entry: dict[str, Any]) -> tuple[str, str, list[float], float | None] | None:
+    """One logged block as (first robot, second, the first's points per game, the mean score margin
+    first minus second), from a line of this script, of bench/match_probe.py or of
+    bench/master_tune.py, so that the games those runs played count in the ladder without being
+    played again; None for a table of 3 or 4 players or Doubles (the ladder is one against one)."""
+    if "variant" in entry:  # bench/master_tune.py: the master's points and margins against a partner
+        name = "master" if is_default_master(entry["variant"]) else f"master({entry['variant']})"
+        return name, entry["partner"], entry["points"], statistics.fmean(entry["margins"])
+    result = entry.get("result", entry)  # this script wraps the match's result; match_probe does not
+    if result.get("players", len(result["robots"])) != 2 or result.get("doubles"):
+        return None
+    (a, first), (b, second) = result["robots"].items()
+    games = first["games"]
+    # a win is a point, a game neither won half a point
+    share = first["wins"] + 0.5 * (games - first["wins"] - second["wins"])
+    margin = None if first["mean_score"] is None or second["mean_score"] is None else (
+        first["mean_score"] - second["mean_score"])
+    return short(a), short(b), [share / games] * games, margin
+
+
+def short(name: str) -> str:
+    """A robot's name in the ladder: a ``cmd:`` program of bench/ by its script (``sparring`` for
+    bench/sparring_robot.py, ``sparring-indirect`` for bench/sparring_indirect.py)."""
+    if not name.startswith("cmd:"):
+        return name
+    stem = Path(name.split()[-1]).stem
+    return "sparring" if stem == "sparring_robot" else stem.replace("_", "-")
+
+
+def is_default_master(variant: str) -> bool:
+    """Whether bench/master_tune.py's ``variant`` plays as the master's defaults (the number of
+    workers and the batch size change no choice)."""
+    from bench.master_tune import master, parse  # noqa: PLC0415 (only for master_tune's lines)
+    played, default = master(parse(variant)), Master()
+    return all(getattr(played, k) == getattr(default, k)
+               for k in ("iterations", "widen", "exploration", "weights", "horizon", "replies"))
+
+
+def summary(paths: list[Path]) -> dict[str, Any]:
     pairs: dict[tuple[str, str], list[float]] = {}
     margins: dict[tuple[str, str], list[float]] = {}
-    times: dict[str, list[float]] = {}
-    for line in path.read_text().splitlines():
-        entry = json.loads(line)
-        stats = entry["result"]["robots"]
-        names = list(stats)
-        for name in names:
-            t = stats[name]
-            times.setdefault(name, []).append(t["median_move_ms"] or 0.0)
-            times.setdefault(name + " max", []).append(t["max_move_ms"] or 0.0)
-        for a, b in itertools.combinations(names, 2):
-            key = (a, b) if a < b else (b, a)
-            first, second = stats[key[0]], stats[key[1]]
-            games = first["games"]
-            # a win is a point, a game neither won half a point (in 3 or 4 players: a third won it)
-            points = first["wins"] + 0.5 * (games - first["wins"] - second["wins"])
-            pairs.setdefault(key, []).extend([points / games] * games)
-            if first["mean_score"] is not None and second["mean_score"] is not None:
-                margins.setdefault(key, []).append(first["mean_score"] - second["mean_score"])
+    for path in paths:
+        for line in path.read_text().splitlines():
+            found = outcome(json.loads(line))
+            if found is None:
+                continue
+            a, b, shares, margin = found
+            if a > b:
+                a, b, shares = b, a, [1.0 - s for s in shares]
+                margin = None if margin is None else -margin
+            pairs.setdefault((a, b), []).extend(shares)
+            if margin is not None:
+                margins.setdefault((a, b), []).append(margin)
     table = {}
     for key, shares in sorted(pairs.items()):
         n = len(shares)
-        p = statistics.fmean(shares)
-        half = max(1.96 * math.sqrt(max(p * (1 - p), 0.25 / n) / n), 1 / n)
-        table[f"{key[0]} vs {key[1]}"] = {"games": n, "share": round(p, 3),
-                                          "ci95": [round(max(0.0, p - half), 3), round(min(1.0, p + half), 3)],
+        lo, hi = wilson(sum(shares), n)
+        table[f"{key[0]} vs {key[1]}"] = {"games": n, "share": round(statistics.fmean(shares), 3),
+                                          "ci95": [lo, hi],
                                           "margin": round(statistics.fmean(margins.get(key, [0.0])), 2)}
-    return {"pairs": table, "elo": ladder(pairs),
-            "median_move_ms": {k: round(statistics.median(v), 1) for k, v in times.items() if not k.endswith(" max")},
-            "max_move_ms": {k[:-4]: round(max(v), 1) for k, v in times.items() if k.endswith(" max")}}
+    return {"pairs": table, "elo": ladder(pairs)}
 
 
 def ladder(pairs: dict[tuple[str, str], list[float]]) -> dict[str, int]:
@@ -108,18 +141,18 @@ def main() -> None:
     parser.add_argument("--robots", default="beginner,club,expert,master")
     parser.add_argument("--blocks", type=int, default=5, help="bags per pair (each played both ways)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    parser.add_argument("--doubles", action="store_true")
     parser.add_argument("--budget", type=float, default=1000.0,
                         help="safety cap of expert and master per placement (and an external robot's answer time), s:"
                              " high, so that work decides")
     parser.add_argument("--out", type=Path, default=Path("bench/ladder.jsonl"))
-    parser.add_argument("--summary", type=Path, default=None, help="only summarise this JSON-lines file")
+    parser.add_argument("--summary", type=Path, nargs="+", default=None,
+                        help="only summarise these JSON-lines files (also bench/match_probe.py's and"
+                             " bench/master_tune.py's)")
     args = parser.parse_args()
     if args.summary is None:
         robots = [r.strip() for r in args.robots.split(",")]  # cmd: programs may not contain commas here
-        play(robots, args.blocks, args.seed, args.out, args.players, args.doubles, args.budget)
-    print(json.dumps(summary(args.summary or args.out), indent=2))
+        play(robots, args.blocks, args.seed, args.out, args.budget)
+    print(json.dumps(summary(args.summary or [args.out]), indent=2))
 
 
 if __name__ == "__main__":
