@@ -21,12 +21,12 @@ placement whose answer leaves it best off.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.sparring_robot import serve  # noqa: E402
 from engine.board import Board, Placement, fits  # noqa: E402
 from engine.geometry import DIRECTIONS  # noqa: E402
 from engine.tiles import FACES  # noqa: E402
@@ -167,17 +167,5 @@ def choose(message: dict) -> dict:
     return best.to_json()
 
 
-def main() -> None:
-    for line in sys.stdin:
-        message = json.loads(line)
-        kind = message.get("type")
-        if kind == "hello":
-            print(json.dumps({"type": "ready", "name": "sparring-indirect"}), flush=True)
-        elif kind == "move":
-            print(json.dumps(choose(message)), flush=True)
-        elif kind == "quit":
-            return
-
-
 if __name__ == "__main__":
-    main()
+    serve(choose, "sparring-indirect")

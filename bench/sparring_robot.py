@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -97,12 +98,13 @@ def choose(message: dict) -> dict:
     return best.to_json()
 
 
-def main() -> None:
+def serve(choose: Callable[[dict], dict], name: str) -> None:
+    """Answer the external robot protocol on stdin/stdout with ``choose`` until ``quit``."""
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
-            print(json.dumps({"type": "ready", "name": "sparring"}), flush=True)
+            print(json.dumps({"type": "ready", "name": name}), flush=True)
         elif kind == "move":
             print(json.dumps(choose(message)), flush=True)
         elif kind == "quit":
@@ -110,4 +112,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    serve(choose, "sparring")
