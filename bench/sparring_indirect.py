@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.sparring_robot import serve  # noqa: E402
-from engine.board import Board, Placement, fits  # noqa: E402
+from bench.sparring_robot import position, serve  # noqa: E402
+from engine.board import Board, fits  # noqa: E402
 from engine.geometry import DIRECTIONS  # noqa: E402
 from engine.tiles import FACES  # noqa: E402
 
@@ -120,13 +120,10 @@ def judge(board: Board, mine: str, others: list[str], spare: list[int]) -> float
 
 
 def choose(message: dict) -> dict:
-    legal = [Placement(p["tile"], p["q"], p["r"], p["rot"]) for p in message["legal"]]
+    legal, board, colours = position(message)
     if len(legal) == 1:
         return legal[0].to_json()
-    board = Board.from_json(message["position"])
-    board.bag = len(message["unseen"])
     mine = message["colour"]
-    colours = list(dict.fromkeys(s["colour"] for s in message["seats"]))
     others = [c for c in colours if c != mine]
     placed_hands = [t for h in message["hands"] for t in h]
     scored = []

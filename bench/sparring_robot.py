@@ -53,14 +53,20 @@ def judge(board: Board, mine: str, others: list[str], unseen: list[int]) -> floa
     return potential(board, mine, unseen) - max(potential(board, c, unseen) for c in others)
 
 
-def choose(message: dict) -> dict:
+def position(message: dict) -> tuple[list[Placement], Board, list[str]]:
+    """A ``move`` message's legal placements, its board (with the bag's count, which the
+    restrictions depend on) and the colours in play."""
     legal = [Placement(p["tile"], p["q"], p["r"], p["rot"]) for p in message["legal"]]
-    if len(legal) == 1:
-        return legal[0].to_json()
     board = Board.from_json(message["position"])
     board.bag = len(message["unseen"])
+    return legal, board, list(dict.fromkeys(s["colour"] for s in message["seats"]))
+
+
+def choose(message: dict) -> dict:
+    legal, board, colours = position(message)
+    if len(legal) == 1:
+        return legal[0].to_json()
     mine = message["colour"]
-    colours = list(dict.fromkeys(s["colour"] for s in message["seats"]))
     others = [c for c in colours if c != mine]
     unseen = message["unseen"] + [t for h in message["hands"] for t in h]
     scored = []
