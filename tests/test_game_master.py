@@ -10,8 +10,8 @@ import pytest
 
 from engine.strategy.game import FILL_STEPS, StrategyGame
 from engine.strategy.robots import make_robot, robot_move
-from engine.strategy.robots.club import perspective, ranked
-from engine.strategy.robots.coach import REASONS, advise
+from engine.strategy.robots.club import evaluator, perspective, ranked
+from engine.strategy.robots.coach import HELPING, NOTHING, REASONS, advise, explain
 from engine.strategy.robots.master import Master
 
 
@@ -120,6 +120,48 @@ def test_the_coach_suggests_the_masters_move_with_a_reason_that_describes_it():
             while not game.finished and game.turn != 0:
                 robot_move(game)
     assert len(codes) >= 3  # the reasons differ with the move
+
+
+def test_the_coach_says_what_a_quiet_move_does_for_the_lines():
+    """The reasons for moves that extend, link or block nothing, each checked on the board after
+    the placement (and after the others it is compared with) by the evaluation's full judgement,
+    not the incremental one the coach reads: "starts" a line the colour did not have, "grow" raises
+    the mover's potential, "safe" and "fill-safe" give the named opponent nothing where another
+    placement (on the same space; any fill) would have helped it."""
+    seen = set()
+    for seed in range(3):
+        game = StrategyGame.new(2, robots=["club", "club"], seed=seed)
+        while not game.finished and len(game.board) < 40:
+            view = game.view()
+            if len(view.legal()) > 1:
+                search = Master(iterations=2).search(view, random.Random(seed))
+                reason, choice = explain(view, search), search.choice
+                mine, _ = perspective(view)
+                judge = evaluator(view)
+                board = view.board.copy()
+
+                def potential_after(placement, colour):
+                    board.push(placement)
+                    try:
+                        return judge.potential(board, colour)
+                    finally:
+                        board.undo()
+
+                if reason.code == "start":
+                    assert reason.params["colour"] == mine and not list(board.lines(mine))
+                if reason.code == "grow":
+                    assert potential_after(choice, mine) - judge.potential(board, mine) >= HELPING
+                if reason.code in ("safe", "fill-safe"):
+                    other = reason.params["other"]
+                    assert other != mine and board.is_forced(choice.cell) == (reason.code == "fill-safe")
+                    before = judge.potential(board, other)
+                    assert potential_after(choice, other) - before <= NOTHING
+                    alternatives = [p for p in view.legal() if p != choice
+                                    and (reason.code == "fill-safe" or p.cell == choice.cell)]
+                    assert max(potential_after(p, other) for p in alternatives) - before >= HELPING
+                seen.add(reason.code)
+            robot_move(game)
+    assert {"start", "grow", "safe", "fill-safe"} <= seen
 
 
 def small_own_loops(club, seeds) -> int:

@@ -4,9 +4,10 @@
 placement it chose with a :class:`Reason`: a code and its parameters (colours as letters, lengths
 as numbers), never words, so that the kiosk words it in the player's language
 (ui.modes.strategy.coach). The reason is read from the chosen placement's effect on the lines the
-search judged (the mover's line it extends, links or closes, the opponent's potential it takes
-away, the forced space it fills) and, when none of those stands out, from the search itself (how
-many sampled futures it tried and by how much this placement came out ahead).
+search judged (the mover's line it starts, extends, links, closes or gives room, the opponent's
+potential it takes away or, where another placement would have added to it, leaves alone, the
+forced space it fills) and, when none of those stands out, from the search itself (how many
+sampled futures it tried and by how much this placement came out ahead).
 
 Codes and their parameters:
 
@@ -17,8 +18,15 @@ Codes and their parameters:
   blocks ``other``'s end);
 * ``fill-block``: other: fills a forced space that would otherwise serve ``other``;
 * ``block``: other: takes the most from ``other``'s best line;
+* ``start``: colour: the first tile of ``colour``'s line;
+* ``fill-safe``: other: fills a forced space in a way that gives ``other`` nothing, where
+  another fill the rules allow now would have helped it;
 * ``fill``: fills a forced space, as the rules oblige;
 * ``only``: the only placement the rules allow;
+* ``grow``: colour: ``colour``'s line gains room to grow (its potential rises) without the tile
+  touching its ends, e.g. an end now in a space a tile will soon have to fill;
+* ``safe``: other: put in a way that gives ``other`` nothing, where another tile or turn on that
+  space would have helped it (the booklets: never extend an opponent's line for free);
 * ``outlook``: tries, ahead: the best outcome over ``tries`` sampled futures, ``ahead`` tenths of
   a point better than the next placement.
 """
@@ -38,8 +46,10 @@ if TYPE_CHECKING:
     from ..game import StrategyGame
 
 BLOCKING = 1.0  # potential an opponent must lose for the placement to count as a block
-REASONS = ("closes-loop", "link", "link-block", "extend", "extend-block", "fill-block", "block", "fill",
-           "only", "outlook")
+HELPING = 1.0  # potential a colour must gain for a placement to count as helping it (or growing)
+NOTHING = 0.25  # at most this gain for every opponent: the placement gives them nothing
+REASONS = ("closes-loop", "link", "link-block", "extend", "extend-block", "fill-block", "block", "start",
+           "fill-safe", "fill", "only", "grow", "safe", "outlook")
 
 
 @dataclass(frozen=True)
@@ -96,10 +106,35 @@ def explain(view: StrategyGame, search: Search) -> Reason:
     forced = board.is_forced(cell)
     if blocked:
         return Reason("fill-block" if forced else "block", blocked)
+    if mine in face and not own.lengths and not own.best_loop:
+        return Reason("start", {"colour": mine})
+    spared = _spared(view, placement, [a for a, _ in losses], anywhere=forced)
     if forced:
-        return Reason("fill")
+        return Reason("fill-safe", {"other": spared}) if spared else Reason("fill")
     if len(search.children) == 1:
         return Reason("only")
+    if own.after(cell, face) - own.potential >= HELPING:
+        return Reason("grow", {"colour": mine})
+    if spared:
+        return Reason("safe", {"other": spared})
     tried = sorted((c for c in search.children if c.values), key=lambda c: -c.mean)
     ahead = tried[0].mean - tried[1].mean if len(tried) > 1 else 0.0
     return Reason("outlook", {"tries": search.iterations, "ahead": max(0, round(10 * ahead))})
+
+
+def _spared(view: StrategyGame, placement: Placement, theirs: list[ColourAnalysis], anywhere: bool) -> str:
+    """The opponent colour ``placement`` gives nothing where another legal placement would have
+    helped it most (by at least :data:`HELPING`), or "" when it helps one or no other placement
+    would. The others compared: every fill the rules allow now (``anywhere``: the few choices a
+    fill has), else those on the same space, as a free move has a hundred and that one of them
+    would help an opponent is true of almost any move and teaches nothing."""
+
+    def gains(p: Placement) -> list[tuple[float, str]]:
+        face = FACES[p.tile][p.rot]
+        return [(a.after(p.cell, face) - a.potential, a.colour) for a in theirs]
+
+    if any(gain > NOTHING for gain, _ in gains(placement)):
+        return ""
+    there = [g for p in view.legal() if (anywhere or p.cell == placement.cell) and p != placement for g in gains(p)]
+    gain, colour = max(there, default=(0.0, ""))
+    return colour if gain >= HELPING else ""

@@ -28,8 +28,7 @@ changes the speed and never the choice (a batch of 6 splits evenly over the 2 or
 spare cores give).
 
 Partners in Doubles share a colour, so the evaluation never counts a partner's line against it.
-Every visit records what happened on its own colour and the best opponent's, which the coach
-(engine.strategy.robots.coach) turns into a sentence.
+The coach (engine.strategy.robots.coach) words the choice of a :class:`Search` in one sentence.
 """
 
 from __future__ import annotations

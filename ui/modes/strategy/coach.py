@@ -33,8 +33,12 @@ SENTENCES = {
     "extend-block": N_("Extends your {colour} line to {length} tiles and blocks an end of the {other} line."),
     "fill-block": N_("Fills a forced space that would otherwise help the {other} line."),
     "block": N_("Blocks the best {other} line."),
+    "start": N_("Starts your {colour} line."),
+    "fill-safe": N_("Fills a forced space in a way that gives the {other} line nothing."),
     "fill": N_("Fills a forced space, as the rules ask."),
     "only": N_("The only placement the rules allow."),
+    "grow": N_("Gives your {colour} line more room to grow."),
+    "safe": N_("Placed this way, the tile gives the {other} line nothing."),
     "outlook": N_("Came out best over {tries} tries of the bag's future."),
 }
 """One sentence per reason code of engine.strategy.robots.coach."""
@@ -60,23 +64,31 @@ def ask_coach(game: StrategyGame, on_advice: Callable[[Advice], None], master: M
 
 
 class CoachCard(BoxLayout):
-    """The coach's answer: its sentence, "Play it" and "Close" (the screen gives the actions)."""
+    """The coach's answer: its sentence, "Play it" and "Close" (the screen gives the actions). It
+    is as tall as the sentence's lines need in the language it opens in: a long one wraps, never
+    spills over the buttons."""
 
     def __init__(self, advice: Advice, on_play: Callable[[], None], on_close: Callable[[], None],
                  **kwargs: Any) -> None:
         u = theme.unit()
-        kwargs.setdefault("size_hint", (None, None))
-        kwargs.setdefault("size", (u * 9.5, u * 2.6))
-        super().__init__(orientation="vertical", padding=u * 0.15, spacing=u * 0.12, **kwargs)
+        width, padding, spacing = u * 9.5, u * 0.15, u * 0.12
         self.advice = advice
-        panel_background(self, theme.rgb("#1d2530", 0.97), radius=0.25)
         self.sentence = TLabel(msg=SENTENCES[advice.reason.code], values=_values(advice.reason),
-                               scale=0.8, halign="left")
+                               scale=0.8, halign="left", size_hint_y=None)
+        self.sentence.text_size = (width - 2 * padding, None)
+        self.sentence.texture_update()
+        self.sentence.height = max(u * 0.7, self.sentence.texture_size[1] + u * 0.1)
         self.sentence.bind(size=lambda label, size: setattr(label, "text_size", size))
+        title_height, buttons_height = u * 0.55, u * 1.0
+        kwargs.setdefault("size_hint", (None, None))
+        kwargs.setdefault("size", (width, title_height + self.sentence.height + buttons_height
+                                   + 2 * padding + 2 * spacing))
+        super().__init__(orientation="vertical", padding=padding, spacing=spacing, **kwargs)
+        panel_background(self, theme.rgb("#1d2530", 0.97), radius=0.25)
         self.add_widget(TLabel(msg=N_("The master would play this:"), scale=0.7, bold=True, halign="left",
-                               size_hint_y=None, height=u * 0.55))
+                               size_hint_y=None, height=title_height))
         self.add_widget(self.sentence)
-        buttons = BoxLayout(spacing=u * 0.2, size_hint_y=None, height=u * 1.0)
+        buttons = BoxLayout(spacing=u * 0.2, size_hint_y=None, height=buttons_height)
         self.play_button = TButton(msg=N_("Play it"), scale=0.8)
         self.play_button.bind(on_release=lambda *_: on_play())
         self.close_button = TButton(msg=N_("Close"), scale=0.8)
