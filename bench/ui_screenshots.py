@@ -675,24 +675,20 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     screen.open_card(2)
     yield 0.2
     shot("60-tantrix-takeover")
-    # the coach's card: the master's suggestion and why, in English and in Polish (the longest)
-    from engine.strategy.robots.coach import advise
-    from engine.strategy.robots.master import Master
+    # the coach's card as "Hint" brings it: the master's suggestion and why, facing the player,
+    # clear of the pale tile; in English and in Polish (the longest)
     from ui.i18n import i18n
-    from ui.modes.strategy.coach import CoachCard
 
     game = _strategy_game(2, 20, seed=6)
     screen = open_game(game)
-    advice = advise(game, Master(iterations=8))
     yield 0.4
-    card = CoachCard(advice, on_play=lambda: None, on_close=lambda: None)
-    card.center = (screen.width / 2, screen.height / 2)
-    screen.add_widget(card)
-    yield 0.4
-    shot("60b-tantrix-coach")
-    i18n.language = "pl"
-    yield 0.3
-    shot("60c-tantrix-coach-pl")
+    for language, name in (("en", "60b-tantrix-coach"), ("pl", "60c-tantrix-coach-pl")):
+        i18n.language = language  # the card fits its sentence in the language it opens in
+        screen.ask_coach()
+        yield from until(lambda: screen.advice is not None, 60)
+        yield 0.4
+        shot(name)
+        screen.close_coach()
     i18n.language = "en"
     # results: the winning line lit; then the replay a few steps before the end
     game = StrategyGame.new(2, "RY", ["club", "beginner"], seed=9)

@@ -311,6 +311,53 @@ def test_the_coach_shows_the_masters_move_with_a_reason_and_plays_it_on_request(
     run_scenario("test_ui_tantrix_touch", "scenario_coach", size=(800, 480))
 
 
+def scenario_coach_card_leaves_its_tile_in_sight(app):
+    """On the 7" panel, flat with 2 and 3 people and upright: the coach's card faces the player
+    who asked, lies whole on the screen and leaves the space of the tile it suggests in sight
+    (with 3 people the card once hid it). Upright, a message to that player shows whole on the
+    screen while "Hint" waits in the table's top corner (it was once sent past the top edge, as
+    if "Hint" lay along the hand)."""
+    import math
+
+    from ui_harness import until
+
+    def inside(rect, width, height):
+        x, y, w, h = rect
+        return x >= -0.5 and y >= -0.5 and x + w <= width + 0.5 and y + h <= height + 0.5
+
+    def overlap(a, b):
+        return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
+
+    for players, orientation in ((3, "flat"), (2, "flat"), (2, "upright")):
+        app.services.settings.orientation = orientation
+        game, screen = _open(app, seed=3, players=players, tiles=8)
+        yield
+        yield 0.5
+        seat, layout = game.turn, screen.layout
+        if orientation == "upright":
+            assert screen.coach_bar.shown
+            layout.tell(seat, "Wait for your turn.")
+            yield 0.2
+            (x, y), (w, h) = layout._banners[seat].bbox
+            assert inside((x, y, w, h), screen.width, screen.height), (x, y, w, h)
+        yield from tap(screen.coach_bar.buttons[0])
+        yield until(lambda: screen.advice is not None, 60)
+        yield 0.5  # the view settles
+        card = screen.coach_card
+        (x, y), (w, h) = card.bbox
+        assert card.rotation == layout.boxes[seat].angle
+        assert inside((x, y, w, h), screen.width, screen.height), (players, orientation, (x, y, w, h))
+        gx, gy = screen.board.window_cell_centre(screen.advice[1].placement.cell)
+        inner = screen.board.size_px * math.sqrt(3) / 2
+        assert not overlap((x, y, w, h), (gx - inner, gy - inner, 2 * inner, 2 * inner)), (players, orientation)
+        screen.close_coach()
+    return {}
+
+
+def test_the_coachs_card_leaves_the_suggested_space_in_sight():
+    run_scenario("test_ui_tantrix_touch", "scenario_coach_card_leaves_its_tile_in_sight", size=(800, 480))
+
+
 def scenario_no_coach(app):
     game, screen = _open(app)
     yield

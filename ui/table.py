@@ -12,7 +12,7 @@ board and the hands on screen accordingly, and shows each player's messages faci
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, NamedTuple, Sequence
+from typing import Any, Iterable, Literal, NamedTuple, Sequence
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle, RoundedRectangle
@@ -22,6 +22,7 @@ from kivy.uix.label import Label
 from kivy.uix.scatter import Scatter
 from kivy.uix.widget import Widget
 
+from engine.geometry import Cell
 
 from . import theme
 from .board import BoardView, DragLayer, HandView
@@ -215,6 +216,44 @@ def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequenc
     return best
 
 
+def facing_spot(box: SeatBox, size: tuple[float, float], base: float, span: tuple[float, float] | None,
+                avoid: Sequence[Sequence[Rect]], reach: float) -> tuple[float, float]:
+    """Where the centre of a card facing ``box``'s player goes, its ``size`` being (length along
+    the hand's edge, depth away from it): ``base`` beyond the hand's centre, slid along the edge
+    within ``span`` (the free table along it, as (low, high); None: not slid) and moved further out
+    by up to ``reach``, to the nearest place that covers none of ``avoid``: groups of rectangles,
+    the most important first. Where no place clears every group the last one is given up, and so
+    on; where none clears even the first, the place slid within ``span``."""
+    u = theme.unit()
+    length, depth = size
+    a = math.radians(box.angle)
+    along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
+    turned = abs(along[1]) > 0.5
+    low, high = span if span is not None else (-math.inf, math.inf)
+    middle = box.cy if turned else box.cx
+    slide = min(max(middle, low + length / 2), high - length / 2) - middle
+    step = u * 0.25
+    room = int(max(high - low - length, 0.0) / step) if span is not None else 0
+    shifts = sorted({min(max(middle + slide + k * step, low + length / 2), high - length / 2) - middle
+                     for k in range(-room, room + 1)}, key=lambda s: abs(s - slide))
+    places = [(shift, base + k * step) for k in range(round(reach / step) + 1) for shift in shifts]
+
+    def centre(shift: float, rise: float) -> tuple[float, float]:
+        return box.cx + along[0] * shift + ux * rise, box.cy + along[1] * shift + uy * rise
+
+    def rect(shift: float, rise: float) -> Rect:
+        cx, cy = centre(shift, rise)
+        w, h = (depth, length) if turned else (length, depth)
+        return cx - w / 2, cy - h / 2, w, h
+
+    for kept in range(len(avoid), 0, -1):
+        rects = [r for group in avoid[:kept] for r in group]
+        clear = next((p for p in places if not any(overlaps(rect(*p), r) for r in rects)), None)
+        if clear is not None:
+            return centre(*clear)
+    return centre(slide, base)
+
+
 class Banner(Scatter):
     """A message turned to face one player, shown for a few seconds, just beyond their hand: no
     longer than the free table along their edge (it wraps into more lines instead, in a smaller
@@ -237,9 +276,7 @@ class Banner(Scatter):
         """Show ``text`` beyond ``box`` (the hand, deepened by what lies at its inner edge), within
         the free ``table`` along that edge and over none of ``avoid`` where it can."""
         u = theme.unit()
-        a = math.radians(box.angle)
-        along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
-        turned = abs(along[1]) > 0.5
+        turned = abs(math.sin(math.radians(box.angle))) > 0.5
         low, high = ((table[1], table[1] + table[3]) if turned else (table[0], table[0] + table[2])) if table \
             else (-math.inf, math.inf)
         length = min(max(box.length * 1.05, u * 7), u * 9, high - low)  # a short hand still gets readable lines
@@ -255,24 +292,8 @@ class Banner(Scatter):
         self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
         self.label.color = theme.ON_CHOSEN if good else theme.TEXT  # dark ink on the light green: 10:1
         self.rotation = box.angle
-        depth = self.height
-        base = box.depth / 2 + depth / 2 + u * 0.25
-        middle = box.cy if turned else box.cx
-        slide = min(max(middle, low + length / 2), high - length / 2) - middle
-
-        def rect(shift: float, rise: float) -> Rect:
-            cx = box.cx + along[0] * shift + ux * rise
-            cy = box.cy + along[1] * shift + uy * rise
-            w, h = (depth, length) if turned else (length, depth)
-            return cx - w / 2, cy - h / 2, w, h
-
-        step = u * 0.25
-        reach = int(max(high - low - length, 0.0) / step) if table else 0
-        shifts = sorted({min(max(middle + slide + k * step, low + length / 2), high - length / 2) - middle
-                         for k in range(-reach, reach + 1)}, key=lambda s: abs(s - slide))
-        places = [(shift, base + k * step) for k in range(0, 13) for shift in shifts]
-        shift, rise = next((p for p in places if not any(overlaps(rect(*p), r) for r in avoid)), (slide, base))
-        self.center = (box.cx + along[0] * shift + ux * rise, box.cy + along[1] * shift + uy * rise)
+        self.center = facing_spot(box, (length, self.height), box.depth / 2 + self.height / 2 + u * 0.25,
+                                  (low, high) if table else None, [avoid], u * 3)
         self.opacity = 1
         self._hide()
 
@@ -474,13 +495,44 @@ class TableLayout(FloatLayout):
         says lies at that seat's inner edge), over none of the cells the board marks (a refusal
         points at them) where it can."""
         if 0 <= seat < len(self._banners):
-            clear = [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)
-                     for w in self.keep_clear if w.opacity > 0 and w.parent is not None]
-            r = self.board.size_px
-            clear += [(x - r, y - r, 2 * r, 2 * r)
-                      for x, y in (self.board.window_cell_centre(cell) for cell in self.board.highlighted)]
+            clear = self._kept_clear() + self._cells(self.board.highlighted)
             self._banners[seat].say(text, self._beyond_raised(seat), good,
                                     tuple(self.board.fit_area) if self.board.fit_area else None, clear)
+
+    def facing(self, seat: int, size: tuple[float, float], cells: Iterable[Cell] = ()) -> tuple[float, float]:
+        """Where the centre of a card of ``size`` (length along the edge, depth away from it)
+        facing the player in ``seat`` goes, in this layout's parent's coordinates: beyond their
+        hand and what :attr:`raised` says lies at its edge, whole on the screen and over none of
+        ``cells`` (what the card is about) and, where it can be, over none of the other hands; as
+        near the hand as that allows. It may lie over a control (:attr:`keep_clear`): a card is
+        closed before a control is wanted, and a card far from its player is hard to read."""
+        u = theme.unit()
+        box = self._beyond_raised(seat)
+        x, y, w, h = self.x + u * 0.1, self.y + u * 0.1, self.width - u * 0.2, self.height - u * 0.2
+        far = max(w, h) * 2
+        off_screen = [(x - far, y - far, far, h + 2 * far), (x + w, y - far, far, h + 2 * far),
+                      (x - far, y - far, w + 2 * far, far), (x - far, y + h, w + 2 * far, far)]
+        hands = [self._rect(self._beyond_raised(other)) for other in range(len(self.boxes)) if other != seat]
+        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        low, high = (y, y + h) if turned else (x, x + w)
+        return facing_spot(box, size, box.depth / 2 + size[1] / 2 + u * 0.25, (low, high),
+                           [off_screen + self._cells(cells), hands], max(w, h))
+
+    def _kept_clear(self) -> list[Rect]:
+        """Where the :attr:`keep_clear` controls shown lie."""
+        return [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)
+                for w in self.keep_clear if w.opacity > 0 and w.parent is not None]
+
+    def _cells(self, cells: Iterable[Cell]) -> list[Rect]:
+        """The squares round ``cells`` on the board where its view settles (it may be moving)."""
+        return [(x - r, y - r, 2 * r, 2 * r) for x, y, r in (self.board.settled_cell(cell) for cell in cells)]
+
+    @staticmethod
+    def _rect(box: SeatBox) -> Rect:
+        """Where ``box`` lies, upright or turned."""
+        across = abs(math.sin(math.radians(box.angle))) > 0.5
+        w, h = (box.depth, box.length) if across else (box.length, box.depth)
+        return box.cx - w / 2, box.cy - h / 2, w, h
 
     def _placed(self, box: SeatBox) -> SeatBox:
         """``box`` in the coordinates of this layout's parent (boxes are relative to the layout)."""

@@ -993,6 +993,8 @@ class StrategyScreen(Screen):
             self._show_coach_bar()
 
     def _advised(self, seat: int, position: tuple[Any, ...], outcome: Outcome[Advice]) -> None:
+        """The coach's answer, if it is still about the table as it is: the placement pale on the
+        board and the card facing the player who asked, clear of that space (ui.table.TableLayout.facing)."""
         game = self.game
         if outcome.value is None or position != (len(game.board), game.turn, game.step) or not self.showing:
             self._show_coach_bar()
@@ -1004,13 +1006,8 @@ class StrategyScreen(Screen):
         inner = CoachCard(outcome.value, on_play=self.play_advice, on_close=self.close_coach)
         card.add_widget(inner)
         card.size = inner.size
-        box = self.layout.boxes[seat]
-        flat = self.layout.orientation == "flat"
-        placed = box._replace(cx=self.layout.x + box.cx, cy=self.layout.y + box.cy)
-        ux, uy = placed.up() if flat else (0.0, 1.0)
-        rise = box.depth / 2 + inner.height / 2 + theme.unit() * 1.3
-        card.rotation = box.angle if flat else 0.0
-        card.center = (placed.cx + ux * rise, placed.cy + uy * rise) if flat else (self.width / 2, self.height / 2)
+        card.rotation = self.layout.boxes[seat].angle  # upright, every hand's is the bottom's
+        card.center = self.layout.facing(seat, tuple(inner.size), [outcome.value.placement.cell])
         self.coach_card = card
         self.overlay.add_widget(card)
         self._show_coach_bar()
@@ -1077,15 +1074,16 @@ class StrategyScreen(Screen):
         edge has room for it; else a short button at the player's left end of their plate's row,
         the plate giving up that length, and no deeper than a finger needs (it reaches a few
         pixels past the plate, over the outer ring of spaces at most, where a bar across the
-        whole edge covered the board's outer row); upright, under the bag count, in the table's
-        top right corner."""
+        whole edge covered the board's outer row); upright, ("corner", ...) under the bag count, in
+        the table's top right corner, away from the hands (the seat's messages are not raised
+        past it)."""
         layout, u = self.layout, theme.unit()
         depth = theme.min_target() + 2 * self.coach_bar.rim + 1.0
         if layout.orientation == "upright":
             fx, fy, fw, fh = self._free
             length = self._coach_length(None)
             top = fy + fh - u * 0.04 - self.bag_label.height - u * 0.15
-            return "edge", 0.0, (fx + fw - u * 0.04 - length / 2, top - depth / 2), (length, depth)
+            return "corner", 0.0, (fx + fw - u * 0.04 - length / 2, top - depth / 2), (length, depth)
         kind, angle, centre, size = self._confirm_place(seat)
         if kind == "beside":
             return kind, angle, centre, size
