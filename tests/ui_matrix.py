@@ -79,6 +79,27 @@ def _tantrix(players: int, orientation: str = "flat") -> Opener:
     return open_game
 
 
+def _tantrix_coach(app: Any) -> None:
+    """Three people, a side seat's player asked the coach: its card facing them, the suggestion
+    pale on the board (a short search, given to the screen as its own job would)."""
+    from engine.strategy.robots.coach import advise
+    from engine.strategy.robots.master import Master
+    from ui.jobs import Outcome
+    from ui.modes.strategy import play as strategy_play
+
+    from engine.strategy.game import StrategyGame
+
+    game = StrategyGame.new(3, "RYG", ["club"] * 3, seed=3)
+    while len(game.board) < 13 or game.turn != 1:  # the left side seat's turn: the card is turned
+        robot_move(game)
+    for seat in range(3):
+        game.set_robot(seat, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 600.0
+    advice = advise(game, Master(iterations=6))
+    screen._advised(1, (len(game.board), game.turn, game.step), Outcome(advice, None, False, 0.0, 0))
+
+
 def _tantrix_results(app: Any) -> None:
     from engine.strategy.game import StrategyGame
     from ui.modes.strategy.results import show_results
@@ -177,6 +198,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("tantrix-2", _tantrix(2)),
     ("tantrix-4", _tantrix(4)),
     ("tantrix-4-upright", _tantrix(4, "upright")),
+    ("tantrix-coach", _tantrix_coach),
     ("tantrix-results", _tantrix_results),
     ("gobbles-2", _gobbles(2)),
     ("gobbles-6", _gobbles(6)),

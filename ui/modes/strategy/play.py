@@ -641,6 +641,7 @@ class StrategyScreen(Screen):
         self.leave_button.size = (u * 1.8, u * 1.0)
         self._show_confirm()
         self._place_controls()
+        self._place_coach_card()
 
     def _place_controls(self) -> None:
         """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names
@@ -1006,11 +1007,20 @@ class StrategyScreen(Screen):
         inner = CoachCard(outcome.value, on_play=self.play_advice, on_close=self.close_coach)
         card.add_widget(inner)
         card.size = inner.size
-        card.rotation = self.layout.boxes[seat].angle  # upright, every hand's is the bottom's
-        card.center = self.layout.facing(seat, tuple(inner.size), [outcome.value.placement.cell])
         self.coach_card = card
         self.overlay.add_widget(card)
+        self._place_coach_card()
         self._show_coach_bar()
+
+    def _place_coach_card(self) -> None:
+        """The coach's card, when one is shown, facing the player who asked, as
+        :meth:`TableLayout.facing` places it on the table as it is laid out now."""
+        card, layout = self.coach_card, self.layout
+        if card is None or self.advice is None or self.advice[0] >= len(layout.boxes):
+            return
+        seat, advice = self.advice
+        card.rotation = layout.boxes[seat].angle  # upright, every hand's is the bottom's
+        card.center = layout.facing(seat, (card.width, card.height), [advice.placement.cell])
 
     def play_advice(self) -> None:
         """The coach's placement is put down for the player (still to confirm, as their own)."""
