@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.master_tune import wilson  # noqa: E402
+from engine.intervals import wilson  # noqa: E402
 from engine.board import Placement  # noqa: E402
 from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.match import play_game  # noqa: E402

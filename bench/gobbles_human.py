@@ -41,6 +41,7 @@ from engine.gobble import rules  # noqa: E402
 from engine.gobble.gobbles import Gobbles, Level, Player  # noqa: E402
 from engine.gobble.pace import Pace, duration, fitts_ms, search, sight  # noqa: E402
 from engine.gobble.table import GIFT_TIMEOUT_MS, GobblesTable, ManualClock  # noqa: E402
+from engine.intervals import wilson  # noqa: E402
 
 FIRST_TIMER = Pace(compare_ms=600, overlook=0.2, decide_ms=300, move_ms=0)
 HAND_PX, REACH_PX, DRAG_PX = 55.0, 120.0, 200.0
@@ -128,13 +129,6 @@ def play(level: Level, seed: int, tile_px: float) -> tuple[bool, float, list[int
             person.act(table, game, now)
     first = [s.player for s in game.standings() if s.place == 1]
     return first == [0], game.now_ms / 1000, person.took
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return round(centre - half, 3), round(centre + half, 3)
 
 
 def main(games: int, tile_px: float) -> dict[str, object]:

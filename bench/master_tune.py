@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import statistics
 import sys
 import time
@@ -34,6 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.intervals import wilson  # noqa: E402
 from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.robots import Robot, make_robot  # noqa: E402
 from engine.strategy.robots.evaluation import TUNED  # noqa: E402
@@ -101,16 +101,6 @@ def block(variant: str, partner: str, seed: int) -> dict[str, Any]:
                 close()
     return {"variant": variant, "partner": partner, "seed": seed, "points": points, "margins": margins,
             "cpu": mine.times}
-
-
-def wilson(points: float, n: int) -> tuple[float, float]:
-    """The Wilson 95 % interval of a share ``points / n`` (draws count a half)."""
-    if n == 0:
-        return 0.0, 1.0
-    p, z = points / n, 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return round(centre - half, 3), round(centre + half, 3)
 
 
 def summary(path: Path) -> list[dict[str, Any]]:

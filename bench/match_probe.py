@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine.strategy.match as matches  # noqa: E402
-from bench.master_tune import wilson  # noqa: E402
+from engine.intervals import wilson  # noqa: E402
 from engine.board import Board, Placement  # noqa: E402
 from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.robots import Robot  # noqa: E402

@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.master_tune import wilson  # noqa: E402
+from engine.intervals import wilson  # noqa: E402
 from engine.strategy.match import match  # noqa: E402
 from engine.strategy.robots.master import Master  # noqa: E402
 

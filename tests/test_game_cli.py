@@ -56,6 +56,9 @@ def test_match_prints_results_per_robot():
     for tally in result["robots"].values():
         assert tally["wins"] + tally["draws"] + tally["losses"] == 4
         assert tally["moves"] > 0 and 0 <= tally["median_move_ms"] <= tally["max_move_ms"]
+        low, high = tally["win_rate_ci95"]
+        assert 0 <= low <= tally["win_rate"] <= high <= 1 and high - low > 0.3  # 4 games say little
+        assert tally["points_share"] == (tally["wins"] + tally["draws"] / 2) / 4
     doubles = json.loads(run("match", "--robots", "club,beginner", "--doubles", "--games", "2").stdout)
     assert doubles["players"] == 4 and doubles["robots"]["club"]["games"] == 2
 
@@ -74,3 +77,11 @@ def test_bad_arguments_exit_2_with_one_line():
                  ("match", "--robots", "club", "--games", "2"), ("replay", "no-such-file.json")):
         out = run(*args)
         assert out.returncode == 2 and out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_the_wilson_interval_matches_the_textbook_values_and_stays_within_0_and_1():
+    from engine.intervals import wilson
+
+    assert wilson(5, 10) == (0.237, 0.763)
+    assert wilson(0, 10) == (0.0, 0.278) and wilson(10, 10) == (0.722, 1.0)
+    assert wilson(150, 200)[0] > 0.68 and wilson(0, 0) == (0.0, 1.0)

@@ -14,9 +14,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..board import Placement
-from .game import StrategyGame
 from ..actions import Refused
+from ..board import Placement
+from ..intervals import wilson
+from .game import StrategyGame
 from .robots import Robot, make_robot
 
 
@@ -30,7 +31,9 @@ class RobotFailure(Exception):
 
 @dataclass
 class Tally:
-    """One robot's results over a match."""
+    """One robot's results over a match: its win rate with the Wilson 95 % interval (how far
+    the true rate may lie from what these games showed) and its share of the points (a draw is
+    half a point)."""
 
     games: int = 0
     wins: int = 0
@@ -45,6 +48,8 @@ class Tally:
             "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
             "forfeits": self.forfeits,
             "win_rate": round(self.wins / self.games, 3) if self.games else None,
+            "win_rate_ci95": wilson(self.wins, self.games) if self.games else None,
+            "points_share": round((self.wins + self.draws / 2) / self.games, 3) if self.games else None,
             "mean_score": round(statistics.fmean(self.scores), 2) if self.scores else None,
             "moves": len(self.times),
             "mean_move_ms": round(1000 * statistics.fmean(self.times), 2) if self.times else None,
