@@ -40,6 +40,7 @@ import json
 import logging
 import queue
 import ssl
+import sys
 import threading
 import time
 from pathlib import Path
@@ -179,7 +180,22 @@ class ClubLink:
         self._events.put(("connected", None))
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
-        self._set_state("retrying", f"cannot reach {self.config.broker}:{self.config.port}; trying again")
+        # Paho calls this while it handles the connection's OSError: that error says what staff
+        # must fix. A broker whose certificate the table does not trust is refused (never a
+        # fallback to an unchecked link); Paho keeps trying, so a fixed certificate connects.
+        error = sys.exc_info()[1]
+        where = f"{self.config.broker}:{self.config.port}"
+        if isinstance(error, ssl.SSLCertVerificationError):
+            self._set_state("refused", f"the certificate of {where} is not trusted ({error.verify_message}): "
+                                       f"check [club] ca_file and broker")
+        elif isinstance(error, ssl.SSLError):
+            self._set_state("refused", f"no secure connection with {where} ({error.reason or error}): "
+                                       f"does it listen with TLS on that port?")
+        elif isinstance(error, ConnectionResetError) and self.config.tls:  # a plain listener drops the greeting
+            self._set_state("retrying", f"{where} closed the connection at the TLS greeting: does it listen "
+                                        f"with TLS on that port? Trying again")
+        else:
+            self._set_state("retrying", f"cannot reach {where}; trying again")
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if not self._stopping.is_set() and self._state != "refused":  # a refusal stays shown until a success

@@ -39,13 +39,41 @@ def wait_until(condition: Callable[[], object], what: str, limit: float = STARTU
         time.sleep(0.05)
 
 
+def certificate_authority(directory: Path, name: str) -> tuple[Path, Path]:
+    """A club's own certificate authority, made with openssl as a club would: its certificate and
+    key in ``directory`` (EC keys: quick to make)."""
+    cert, key = directory / f"{name}.crt", directory / f"{name}.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", f"/CN={name}",
+                    "-addext", "basicConstraints=critical,CA:TRUE",
+                    "-addext", "keyUsage=critical,keyCertSign,cRLSign"], check=True, capture_output=True)
+    return cert, key
+
+
+def server_certificate(directory: Path, authority: tuple[Path, Path]) -> tuple[Path, Path]:
+    """The broker's certificate for 127.0.0.1 and localhost, signed by ``authority``."""
+    cert, key, request = directory / "server.crt", directory / "server.key", directory / "server.csr"
+    extensions = directory / "server.ext"
+    extensions.write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n"
+                          "keyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n"
+                          "authorityKeyIdentifier=keyid,issuer\n")
+    subprocess.run(["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", str(key), "-out", str(request), "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
+    subprocess.run(["openssl", "x509", "-req", "-in", str(request), "-CA", str(authority[0]), "-CAkey", str(authority[1]),
+                    "-CAcreateserial", "-out", str(cert), "-days", "2", "-extfile", str(extensions)],
+                   check=True, capture_output=True)
+    return cert, key
+
+
 class Broker:
     """Mosquitto with a password for each of ``tables`` (the password is the name reversed) and
     persistence in ``directory``, so a restart keeps the retained messages. :meth:`stop` and
-    :meth:`start` again on the same port stand for the club's server going away and coming back."""
+    :meth:`start` again on the same port stand for the club's server going away and coming back.
+    With ``tls`` it listens only with TLS, its certificate signed by the club's own authority
+    (:attr:`ca_file`, what a table's ``[club] ca_file`` names)."""
 
     def __init__(self, directory: Path, tables: tuple[str, ...] = ("table-1", "table-2", "table-3"),
-                 topic: str = "tantrix") -> None:
+                 topic: str = "tantrix", tls: bool = False) -> None:
         self.directory = directory
         self.port = free_port()
         self.tables = tables
@@ -56,8 +84,15 @@ class Broker:
             subprocess.run(["mosquitto_passwd", *([] if passwords.exists() else ["-c"]), "-b", str(passwords),
                             table, self.password(table)], check=True, capture_output=True)
         (directory / "acl").write_text(ACL.format(topic=topic))
+        secure = ""
+        self.ca_file: Path | None = None
+        if tls:
+            authority = certificate_authority(directory, "club-ca")
+            cert, key = server_certificate(directory, authority)
+            self.ca_file = authority[0]
+            secure = f"cafile {authority[0]}\ncertfile {cert}\nkeyfile {key}\n"
         (directory / "mosquitto.conf").write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
+            f"listener {self.port} 127.0.0.1\n{secure}allow_anonymous false\npassword_file {passwords}\n"
             f"acl_file {directory / 'acl'}\nmax_queued_messages 100000\npersistence true\npersistence_location {directory}/\n"
             f"autosave_interval 1\nuser {getpass.getuser()}\nlog_dest file {directory / 'mosquitto.log'}\nlog_type all\n")
 

@@ -21,7 +21,7 @@ from firmware.players import Players
 from firmware.runtime import Launch, Runtime
 from firmware.store import SqliteStore
 from web.database import KioskDatabase
-from mqtt_broker import Broker, free_port, wait_until
+from mqtt_broker import Broker, certificate_authority, free_port, wait_until
 
 @pytest.fixture
 def broker(tmp_path):
@@ -39,9 +39,11 @@ class Table:
         self.reports: list[str] = []
         self.link: ClubLink | None = None
 
-    def connect(self, password_file: Path | None = None) -> ClubLink:
+    def connect(self, password_file: Path | None = None, ca_file: Path | None = None) -> ClubLink:
+        """Join the club (over TLS, trusting ``ca_file``, when given)."""
         config = ClubConfig(enabled=True, broker="127.0.0.1", port=self.broker.port, table=self.name,
-                            password_file=str(password_file or self.broker.password_file(self.name)))
+                            password_file=str(password_file or self.broker.password_file(self.name)),
+                            tls=ca_file is not None, ca_file=str(ca_file or ""))
         self.link = ClubLink(config, self.players, self.reports.append, reconnect=(1, 2), poll=0.05)
         assert self.link.start()
         return self.link
@@ -231,6 +233,35 @@ def test_a_wrong_password_is_refused_and_shown(tmp_path, broker, tables):
     link = tables[0].connect(password_file=wrong)
     wait_until(lambda: link.status()["state"] == "refused", "the refusal")
     assert "refused" in link.status()["detail"]
+
+
+def test_over_tls_a_table_trusts_only_its_clubs_certificate(tmp_path):
+    """A broker that listens with TLS: tables that trust the club's authority share a game; one
+    given another authority refuses the broker (and says so) rather than talk unchecked, and a
+    table that expects TLS from a broker without it says that instead."""
+    with Broker(tmp_path / "broker", tls=True) as broker:
+        tables = [Table(tmp_path, broker, name) for name in broker.tables]
+        try:
+            for table in tables[:2]:
+                table.connect(ca_file=broker.ca_file)
+            wait_until(lambda: all(t.status()["state"] == "connected" for t in tables[:2]), "the TLS links")
+            stranger, _key = certificate_authority(tmp_path, "another-ca")
+            wary = tables[2].connect(ca_file=stranger)
+            wait_until(lambda: wary.status()["state"] == "refused", "the untrusted broker to be refused")
+            assert "not trusted" in wary.status()["detail"] and "ca_file" in wary.status()["detail"]
+            tables[0].play("ana", None)
+            wait_until(lambda: all_alike(tables[:2], 1), "the game over TLS")
+            assert wary.status()["state"] == "refused" and tables[2].players.shared_games() == []
+        finally:
+            for table in tables:
+                table.close()
+
+
+def test_a_table_that_expects_tls_from_a_broker_without_it_says_so(tmp_path, broker, tables):
+    authority, _key = certificate_authority(tmp_path, "club-ca")
+    link = tables[0].connect(ca_file=authority)
+    wait_until(lambda: "TLS" in link.status()["detail"], "the plain broker's answer to be told")
+    assert link.status()["state"] == "retrying"
 
 
 def write(tmp_path: Path, text: str) -> Path:
