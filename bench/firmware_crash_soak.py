@@ -41,14 +41,15 @@ PLAYER = f"""
 import sys
 from firmware.store import SqliteStore
 FAMILIES, STEPS = {FAMILIES!r}, {STEPS}
-store = SqliteStore(sys.argv[1])
+store = SqliteStore(sys.argv[1], keep_records=10**9)  # every game's record kept: each is checked
 saved = store.load_current()
 state = saved["state"] if saved else {{"game": store.progress("soak").get("next", 0), "step": 0}}
 print("RESUMED", state["game"], state["step"], flush=True)
 while True:
-    state["step"] += 1
-    store.save_current({{"kind": "soak", "state": state}})
-    print("STEP", state["game"], state["step"], flush=True)
+    if state["step"] < STEPS:  # resumed at the last step: the ending was cut short, end it again
+        state["step"] += 1
+        store.save_current({{"kind": "soak", "state": state}})
+        print("STEP", state["game"], state["step"], flush=True)
     if state["step"] == STEPS:
         family = FAMILIES[state["game"] % len(FAMILIES)]
         with store.batch():
@@ -77,7 +78,10 @@ def soak(kills: int, rng: random.Random) -> dict:
             resumed = (int(first[1]), int(first[2]))
             if last is not None:
                 game, step = last
-                ok = resumed in ((game, step), (game, step + 1)) or (step == STEPS and resumed == (game + 1, 0))
+                # the step shown, or the next one (written, killed before it was printed): after a
+                # game's last step, the next game not begun or its first step
+                after = [(game, step + 1)] if step < STEPS else [(game + 1, 0), (game + 1, 1)]
+                ok = resumed in [(game, step), *after]
                 identical += ok
                 mismatched += not ok
                 if not ok:
@@ -88,15 +92,16 @@ def soak(kills: int, rng: random.Random) -> dict:
             while time.monotonic() < deadline:
                 lines.append(child.stdout.readline())
             child.send_signal(signal.SIGKILL)
-            lines += child.stdout.read().splitlines()  # printed before the kill: shown to players
+            lines += child.stdout.read().splitlines(keepends=True)  # printed before the kill: shown to players
             child.wait()
-            for words in map(str.split, lines):
+            # a line the kill cut short (no newline) was never wholly shown: it does not count
+            for words in (line.split() for line in lines if line.endswith("\n")):
                 if words and words[0] == "STEP":
                     last = (int(words[1]), int(words[2]))
                 elif words and words[0] == "ENDED":
                     ended.add(int(words[1]))
-        with SqliteStore(directory) as store:
-            records = store.records(limit=100_000)
+        with SqliteStore(directory, keep_records=10**9) as store:
+            records = store.records(limit=10**9)
             counted = sum(store.statistics()["games"].values())
         games = [r[2]["game"] for r in records]
         return {"files": sorted(p.name for p in directory.iterdir()), "kills": kills, "resumes_identical": identical, "resumes_different": mismatched,
