@@ -342,3 +342,55 @@ scenario_staff_returns_and_locks.prepare = _damaged_store
 
 def test_staff_returns_to_the_game_takes_long_pins_and_shows_the_lock():
     run_scenario("test_ui_screens", "scenario_staff_returns_and_locks", size=(800, 480))
+
+
+def scenario_event_flood(app):
+    """A device thread posts ring frames as fast as it can (the rings' frames on a busy Pi), with a
+    few device statuses among them: the screen keeps drawing, the queue stays short, every status
+    is handled, in order, and the rings show the newest frame, not a backlog."""
+    from kivy.clock import Clock
+
+    from ui.services import DeviceStatus, RingFrames
+
+    handled = []
+    original = app.handle
+
+    def spy(event):
+        handled.append(event)
+        original(event)
+
+    app.handle = spy
+    frames = [0]
+    counter = Clock.schedule_interval(lambda _dt: frames.__setitem__(0, frames[0] + 1), 0)
+    stop, posted, longest = threading.Event(), [0], [0]
+
+    def flood():
+        n = 0
+        while not stop.is_set():
+            n += 1
+            app.post(RingFrames((((n % 256, 0, 0),) * 12,)))  # one ring of 12 LEDs
+            if n % 5000 == 0:
+                app.post(DeviceStatus("reader", n % 10000 == 0, "simulated", str(n)))
+            longest[0] = max(longest[0], len(app._events))
+        posted[0] = n
+
+    worker = threading.Thread(target=flood, daemon=True)
+    worker.start()
+    start = frames[0]
+    yield until(lambda: frames[0] >= start + 30 and sum(isinstance(e, DeviceStatus) for e in handled) >= 4, 60)
+    stop.set()
+    worker.join(10)
+    yield until(lambda: not app._events, 10)
+    counter.cancel()
+    statuses = [int(e.detail) for e in handled if isinstance(e, DeviceStatus)]
+    rings = [e for e in handled if isinstance(e, RingFrames)]
+    assert frames[0] >= start + 30, "the screen stopped drawing under the flood"
+    assert len(statuses) >= 4 and statuses == sorted(statuses) and statuses == list(range(5000, 5000 * len(statuses) + 1, 5000))
+    assert len(rings) < posted[0] / 10  # older frames were dropped, not drawn one by one
+    assert rings[-1].rings[0][0][0] == posted[0] % 256  # the last frame shown is the newest posted
+    return {"posted": posted[0], "drawn": len(rings), "longest": longest[0]}
+
+
+def test_a_device_flooding_the_ui_neither_stops_the_screen_nor_loses_its_statuses():
+    result = run_scenario("test_ui_screens", "scenario_event_flood", size=(800, 480))
+    assert result["posted"] > 20000
