@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from engine.strategy.robots import configure as configure_robots
+from ui.services import valid_pin
 
 from .config import config_path, load_config
 from .logs import setup_logging
-from .pin import hash_pin, valid_pin
+from .pin import hash_pin
 from .runtime import Launch, Runtime
 
 log = logging.getLogger("firmware")

@@ -15,17 +15,11 @@ import hmac
 import os
 import re
 
-from ui.services import PIN_DIGITS
+from ui.services import valid_pin
 
 ROUNDS = 100_000
-PIN_FORMAT = re.compile(rf"^[0-9]{{{PIN_DIGITS[0]},{PIN_DIGITS[1]}}}$")
 HASH_FORMAT = re.compile(r"^pbkdf2-sha256\$([1-9][0-9]{3,7})\$([0-9a-f]{16,64})\$([0-9a-f]{64})$")
 HASH_EXPECTED = 'a hash made by "tantrix-kiosk hash-pin" (pbkdf2-sha256$ROUNDS$SALT$HASH)'
-
-
-def valid_pin(pin: str) -> bool:
-    """A staff PIN is 4 to 12 digits (typed on the on-screen keypad)."""
-    return bool(PIN_FORMAT.match(pin))
 
 
 def hash_pin(pin: str, rounds: int = ROUNDS, salt: bytes | None = None) -> str:

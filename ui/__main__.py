@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .services import PIN_DIGITS, valid_pin
 from .window import prepare_window
 
 
@@ -40,6 +41,13 @@ def idle_seconds(text: str) -> float:
     return value
 
 
+def staff_pin(text: str) -> str:
+    """An argparse type: a PIN the keypad can type (:func:`ui.services.valid_pin`)."""
+    if not valid_pin(text):
+        raise argparse.ArgumentTypeError(f"expected {PIN_DIGITS[0]} to {PIN_DIGITS[1]} digits, got {text[:40]!r}")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ui", description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=parse_size, default=(1280, 800),
@@ -47,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                         help="degrees the picture and the touches are turned")
     parser.add_argument("--language", choices=["en", "fr", "nl", "pl"], default="en")
-    parser.add_argument("--pin", default="1234", help="staff PIN (default 1234)")
+    parser.add_argument("--pin", type=staff_pin, default="1234", help="staff PIN, 4 to 12 digits (default 1234)")
     parser.add_argument("--idle", type=idle_seconds, default=90.0, help="seconds before the attract screen")
     parser.add_argument("--upright", action="store_true", help="all hands at the bottom")
     parser.add_argument("--kiosk", action="store_true", help="refuse to close the window (as on the table)")

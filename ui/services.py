@@ -204,6 +204,12 @@ PIN_DIGITS = (4, 12)
 """A staff PIN has 4 to 12 digits (``tantrix-kiosk hash-pin`` and the keypad agree on it)."""
 
 
+def valid_pin(pin: str) -> bool:
+    """Whether ``pin`` is a staff PIN: :data:`PIN_DIGITS` digits, as typed on the on-screen keypad
+    (a PIN with a letter could never be typed there)."""
+    return pin.isascii() and pin.isdigit() and PIN_DIGITS[0] <= len(pin) <= PIN_DIGITS[1]
+
+
 class Settings(Protocol):
     """Configuration the UI reads, and the few settings staff may change from the menu."""
 
