@@ -127,7 +127,7 @@ def test_the_coach_says_what_a_quiet_move_does_for_the_lines():
     the placement (and after the others it is compared with) by the evaluation's full judgement,
     not the incremental one the coach reads: "starts" a line the colour did not have, "grow" raises
     the mover's potential, "safe" and "fill-safe" give the named opponent nothing where another
-    placement (on the same space; any fill) would have helped it."""
+    placement (on the same space; any fill) would have helped it, "quiet" changes no colour's."""
     seen = set()
     for seed in range(3):
         game = StrategyGame.new(2, robots=["club", "club"], seed=seed)
@@ -151,6 +151,9 @@ def test_the_coach_says_what_a_quiet_move_does_for_the_lines():
                     assert reason.params["colour"] == mine and not list(board.lines(mine))
                 if reason.code == "grow":
                     assert potential_after(choice, mine) - judge.potential(board, mine) >= HELPING
+                if reason.code == "quiet":
+                    colours = [mine, *(c for c in view.colours() if c != mine)]
+                    assert all(abs(potential_after(choice, c) - judge.potential(board, c)) <= NOTHING for c in colours)
                 if reason.code in ("safe", "fill-safe"):
                     other = reason.params["other"]
                     assert other != mine and board.is_forced(choice.cell) == (reason.code == "fill-safe")
@@ -161,7 +164,7 @@ def test_the_coach_says_what_a_quiet_move_does_for_the_lines():
                     assert max(potential_after(p, other) for p in alternatives) - before >= HELPING
                 seen.add(reason.code)
             robot_move(game)
-    assert {"start", "grow", "safe", "fill-safe"} <= seen
+    assert {"start", "grow", "safe", "fill-safe", "quiet"} <= seen
 
 
 def small_own_loops(club, seeds) -> int:

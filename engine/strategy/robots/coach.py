@@ -27,6 +27,8 @@ Codes and their parameters:
   touching its ends, e.g. an end now in a space a tile will soon have to fill;
 * ``safe``: other: put in a way that gives ``other`` nothing, where another tile or turn on that
   space would have helped it (the booklets: never extend an opponent's line for free);
+* ``quiet``: tries: a free move that changes none of the lines in play (no colour's potential
+  moves by more than :data:`NOTHING`), chosen by the search over ``tries`` sampled futures;
 * ``outlook``: tries, ahead: the best outcome over ``tries`` sampled futures, ``ahead`` tenths of
   a point better than the next placement.
 """
@@ -49,7 +51,7 @@ BLOCKING = 1.0  # potential an opponent must lose for the placement to count as 
 HELPING = 1.0  # potential a colour must gain for a placement to count as helping it (or growing)
 NOTHING = 0.25  # at most this gain for every opponent: the placement gives them nothing
 REASONS = ("closes-loop", "link", "link-block", "extend", "extend-block", "fill-block", "block", "start",
-           "fill-safe", "fill", "only", "grow", "safe", "outlook")
+           "fill-safe", "fill", "only", "grow", "safe", "quiet", "outlook")
 
 
 @dataclass(frozen=True)
@@ -113,10 +115,13 @@ def explain(view: StrategyGame, search: Search) -> Reason:
         return Reason("fill-safe", {"other": spared}) if spared else Reason("fill")
     if len(search.children) == 1:
         return Reason("only")
-    if own.after(cell, face) - own.potential >= HELPING:
+    grown = own.after(cell, face) - own.potential
+    if grown >= HELPING:
         return Reason("grow", {"colour": mine})
     if spared:
         return Reason("safe", {"other": spared})
+    if abs(grown) <= NOTHING and all(abs(a.after(cell, face) - a.potential) <= NOTHING for a, _ in losses):
+        return Reason("quiet", {"tries": search.iterations})
     tried = sorted((c for c in search.children if c.values), key=lambda c: -c.mean)
     ahead = tried[0].mean - tried[1].mean if len(tried) > 1 else 0.0
     return Reason("outlook", {"tries": search.iterations, "ahead": max(0, round(10 * ahead))})

@@ -39,6 +39,7 @@ SENTENCES = {
     "only": N_("The only placement the rules allow."),
     "grow": N_("Gives your {colour} line more room to grow."),
     "safe": N_("Placed this way, the tile gives the {other} line nothing."),
+    "quiet": N_("A quiet move: it changes no line in play, and came out best over {tries} tries of the bag's future."),
     "outlook": N_("Came out best over {tries} tries of the bag's future."),
 }
 """One sentence per reason code of engine.strategy.robots.coach."""
