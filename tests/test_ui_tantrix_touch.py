@@ -291,6 +291,10 @@ def scenario_coach(app):
     events = len(game.record()["events"])
     yield from tap(bar.buttons[0])
     yield until(lambda: screen.advice is not None, 60)
+    from engine.strategy.robots import SETTINGS
+
+    coach = screen.robots["coach"]  # the master as the kiosk configures it (Master()'s own cap is 30 s)
+    assert coach.cap == SETTINGS.master_seconds != 30.0 and coach.workers == SETTINGS.workers
     advised_seat, advice = screen.advice
     # the master's placement shown pale on the board, its reason in words, nothing played yet
     assert advised_seat == seat and screen.board.ghost == advice.placement and advice.placement in game.legal()

@@ -43,6 +43,7 @@ from engine.geometry import Cell
 from engine.modes import Place, Play, Refused
 from engine.strategy.robots import Robot, make_robot, robot_task
 from engine.strategy.robots.coach import Advice, advise
+from engine.strategy.robots.master import Master
 
 from ... import theme
 from ...audit import SHORTEN_MARGIN
@@ -983,14 +984,20 @@ class StrategyScreen(Screen):
         bar.buttons[0].disabled = self.coach_job.busy
 
     def ask_coach(self) -> None:
-        """What would the master play here? It thinks on a snapshot (the table goes on); its
-        answer is shown pale on the board with one sentence of why, facing the player."""
+        """What would the master play here? It thinks on a snapshot (the table goes on), as the
+        table's master robots do: on the kiosk's worker processes, within its time cap, so the
+        screen keeps its frame rate; its answer is shown pale on the board with one sentence of
+        why, facing the player."""
         game = self.game
         seat = self.actor()
         if seat is None or self.coach_job.busy:
             return
         view, position = game.view(), (len(game.board), game.turn, game.step)
-        if self.coach_job.start(lambda cancel: advise(view), lambda outcome: self._advised(seat, position, outcome)):
+        coach = self.robots.get("coach")
+        if coach is None:
+            coach = self.robots["coach"] = make_robot("master")  # the kiosk's workers and cap
+        assert isinstance(coach, Master)
+        if self.coach_job.start(lambda cancel: advise(view, coach), lambda outcome: self._advised(seat, position, outcome)):
             self._show_coach_bar()
 
     def _advised(self, seat: int, position: tuple[Any, ...], outcome: Outcome[Advice]) -> None:
