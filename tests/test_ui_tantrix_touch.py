@@ -346,12 +346,18 @@ def scenario_coach_card_leaves_its_tile_in_sight(app):
             assert inside((x, y, w, h), screen.width, screen.height), (x, y, w, h)
         yield from tap(screen.coach_bar.buttons[0])
         yield until(lambda: screen.advice is not None, 60)
-        yield 0.5  # the view settles
+        cell = screen.advice[1].placement.cell
+
+        def settled():
+            (x, y), (sx, sy, _size) = screen.board.window_cell_centre(cell), screen.board.settled_cell(cell)
+            return abs(x - sx) < 0.5 and abs(y - sy) < 0.5
+
+        yield until(settled, 10)  # the view has stopped moving: the player sees what is judged
         card = screen.coach_card
         (x, y), (w, h) = card.bbox
         assert card.rotation == layout.boxes[seat].angle
         assert inside((x, y, w, h), screen.width, screen.height), (players, orientation, (x, y, w, h))
-        gx, gy = screen.board.window_cell_centre(screen.advice[1].placement.cell)
+        gx, gy = screen.board.window_cell_centre(cell)
         inner = screen.board.size_px * math.sqrt(3) / 2
         assert not overlap((x, y, w, h), (gx - inner, gy - inner, 2 * inner, 2 * inner)), (players, orientation)
         screen.close_coach()
