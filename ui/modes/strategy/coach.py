@@ -1,24 +1,20 @@
 """The coach in the strategy game: "what would the master play?", asked by a learner.
 
-The play screen calls :func:`ask_coach` when the player to move asks (staff can turn the coach off
-in the settings; the screen decides whether to offer the button). The master searches on a worker
-thread, so the board keeps drawing; when it is done ``on_advice`` gets the
-:class:`engine.strategy.robots.coach.Advice` on the UI thread. The screen shows the placement pale on the
-board and a :class:`CoachCard` with one sentence of why (:func:`coach_sentence`, in the player's
-language) and two buttons: play it, or close the card and think again.
+The play screen (:meth:`ui.modes.strategy.play.StrategyScreen.ask_coach`) lets the master search
+on a worker thread when the player to move asks (staff can turn the coach off in the settings), so
+the board keeps drawing, and gets the :class:`engine.strategy.robots.coach.Advice` on the UI
+thread. It shows the placement pale on the board and a :class:`CoachCard` with one sentence of why
+(:func:`coach_sentence`, in the player's language) and two buttons: play it, or close the card and
+think again.
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable
 
-from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 
-from engine.strategy.game import StrategyGame
-from engine.strategy.robots.coach import Advice, Reason, advise
-from engine.strategy.robots.master import Master
+from engine.strategy.robots.coach import Advice, Reason
 
 from ... import theme
 from ...i18n import N_, _
@@ -48,20 +44,6 @@ SENTENCES = {
 def coach_sentence(reason: Reason) -> str:
     """The reason in the current language, colours named as the player sees them."""
     return _(SENTENCES[reason.code], **_values(reason))
-
-
-def ask_coach(game: StrategyGame, on_advice: Callable[[Advice], None], master: Master | None = None,
-              ) -> threading.Thread:
-    """Let the master think about ``game`` on a worker thread (it works on a view, the game is
-    never changed) and call ``on_advice`` on the UI thread with its suggestion."""
-
-    def think() -> None:
-        advice = advise(game, master)
-        Clock.schedule_once(lambda _dt: on_advice(advice))
-
-    worker = threading.Thread(target=think, name="coach", daemon=True)
-    worker.start()
-    return worker
 
 
 class CoachCard(BoxLayout):
