@@ -316,7 +316,7 @@ def test_the_coach_shows_the_masters_move_with_a_reason_and_plays_it_on_request(
 
 
 def scenario_coach_card_leaves_its_tile_in_sight(app):
-    """On the 7" panel, flat with 2 and 3 people and upright: the coach's card faces the player
+    """On the 7" panel, flat with 3 people and upright: the coach's card faces the player
     who asked, lies whole on the screen and leaves the space of the tile it suggests in sight
     (with 3 people the card once hid it). Upright, a message to that player shows whole on the
     screen while "Hint" waits in the table's top corner (it was once sent past the top edge, as
@@ -332,7 +332,7 @@ def scenario_coach_card_leaves_its_tile_in_sight(app):
     def overlap(a, b):
         return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
 
-    for players, orientation in ((3, "flat"), (2, "flat"), (2, "upright")):
+    for players, orientation in ((3, "flat"), (2, "upright")):
         app.services.settings.orientation = orientation
         game, screen = _open(app, seed=3, players=players, tiles=8)
         yield
