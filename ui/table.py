@@ -47,6 +47,13 @@ class SeatBox(NamedTuple):
         a = math.radians(self.angle)
         return -math.sin(a), math.cos(a)
 
+    def rect(self, x: float = 0.0, y: float = 0.0) -> Rect:
+        """Where the box lies (x, y, width, height), upright or turned, moved by (``x``, ``y``):
+        its layout's position, for the coordinates the layout's parent uses."""
+        across = abs(math.sin(math.radians(self.angle))) > 0.5
+        w, h = (self.depth, self.length) if across else (self.length, self.depth)
+        return x + self.cx - w / 2, y + self.cy - h / 2, w, h
+
 
 BOTTOM, LEFT, TOP, RIGHT = 0.0, -90.0, 180.0, 90.0
 NEWS_SECONDS = 8.0
@@ -512,7 +519,7 @@ class TableLayout(FloatLayout):
         far = max(w, h) * 2
         off_screen = [(x - far, y - far, far, h + 2 * far), (x + w, y - far, far, h + 2 * far),
                       (x - far, y - far, w + 2 * far, far), (x - far, y + h, w + 2 * far, far)]
-        hands = [self._rect(self._beyond_raised(other)) for other in range(len(self.boxes)) if other != seat]
+        hands = [self._beyond_raised(other).rect() for other in range(len(self.boxes)) if other != seat]
         turned = abs(math.sin(math.radians(box.angle))) > 0.5
         low, high = (y, y + h) if turned else (x, x + w)
         return facing_spot(box, size, box.depth / 2 + size[1] / 2 + u * 0.25, (low, high),
@@ -527,12 +534,6 @@ class TableLayout(FloatLayout):
         """The squares round ``cells`` on the board where its view settles (it may be moving)."""
         return [(x - r, y - r, 2 * r, 2 * r) for x, y, r in (self.board.settled_cell(cell) for cell in cells)]
 
-    @staticmethod
-    def _rect(box: SeatBox) -> Rect:
-        """Where ``box`` lies, upright or turned."""
-        across = abs(math.sin(math.radians(box.angle))) > 0.5
-        w, h = (box.depth, box.length) if across else (box.length, box.depth)
-        return box.cx - w / 2, box.cy - h / 2, w, h
 
     def _placed(self, box: SeatBox) -> SeatBox:
         """``box`` in the coordinates of this layout's parent (boxes are relative to the layout)."""

@@ -379,10 +379,7 @@ class GobblesScreen(Screen):
         layout = self.layout
         self.leave_button.size = (u * 1.8, u * 1.0)
         taken = [(layout.x, layout.top - u * 1.1, u * 1.1, u * 1.1)]  # the staff corner
-        for box in layout.boxes:
-            across = abs(math.sin(math.radians(box.angle))) > 0.5
-            w, h = (box.depth, box.length) if across else (box.length, box.depth)
-            taken.append((layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h))
+        taken += [box.rect(layout.x, layout.y) for box in layout.boxes]
         taken += [(*tag.bbox[0], *tag.bbox[1]) for tag in layout._tags if tag.opacity]
         taken += [(*card.bbox[0], *card.bbox[1]) for card in self.gifts.values()]
         table = tuple(layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height))

@@ -664,10 +664,7 @@ class StrategyScreen(Screen):
         layout, u = self.layout, theme.unit()
         soft: list[Rect] = []
         rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
-        for box in layout.boxes:
-            across = abs(math.sin(math.radians(box.angle))) > 0.5
-            w, h = (box.depth, box.length) if across else (box.length, box.depth)
-            rects.append((layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h))
+        rects += [box.rect(layout.x, layout.y) for box in layout.boxes]
         for plate in self.plates:
             (x, y), (w, h) = plate.bbox
             rects.append((x, y, w, h))
