@@ -93,8 +93,9 @@ def explain(view: StrategyGame, search: Search) -> Reason:
     loop = own.closes_loop(cell, face)
     if loop:
         return Reason("closes-loop", {"colour": mine, "length": loop})
-    losses = [(ColourAnalysis(judge, board, c), c) for c in others]
-    loss, other = max(((a.potential - a.after(cell, face), c) for a, c in losses), default=(0.0, ""))
+    theirs = [ColourAnalysis(judge, board, c) for c in others]
+    changes = [a.after(cell, face) - a.potential for a in theirs]  # what the placement does to each opponent
+    loss, other = max(((-change, a.colour) for change, a in zip(changes, theirs)), default=(0.0, ""))
     blocked = {"other": other} if loss >= BLOCKING else {}
     attached = own.ends_at.get(cell, [])
     if mine in face and attached:
@@ -110,7 +111,7 @@ def explain(view: StrategyGame, search: Search) -> Reason:
         return Reason("fill-block" if forced else "block", blocked)
     if mine in face and not own.lengths and not own.best_loop:
         return Reason("start", {"colour": mine})
-    spared = _spared(view, placement, [a for a, _ in losses], anywhere=forced)
+    spared = _spared(view, placement, theirs, anywhere=forced) if all(c <= NOTHING for c in changes) else ""
     if forced:
         return Reason("fill-safe", {"other": spared}) if spared else Reason("fill")
     if len(search.children) == 1:
@@ -120,7 +121,7 @@ def explain(view: StrategyGame, search: Search) -> Reason:
         return Reason("grow", {"colour": mine})
     if spared:
         return Reason("safe", {"other": spared})
-    if abs(grown) <= NOTHING and all(abs(a.after(cell, face) - a.potential) <= NOTHING for a, _ in losses):
+    if abs(grown) <= NOTHING and all(abs(c) <= NOTHING for c in changes):
         return Reason("quiet", {"tries": search.iterations})
     tried = sorted((c for c in search.children if c.values), key=lambda c: -c.mean)
     ahead = tried[0].mean - tried[1].mean if len(tried) > 1 else 0.0
@@ -128,18 +129,13 @@ def explain(view: StrategyGame, search: Search) -> Reason:
 
 
 def _spared(view: StrategyGame, placement: Placement, theirs: list[ColourAnalysis], anywhere: bool) -> str:
-    """The opponent colour ``placement`` gives nothing where another legal placement would have
-    helped it most (by at least :data:`HELPING`), or "" when it helps one or no other placement
-    would. The others compared: every fill the rules allow now (``anywhere``: the few choices a
+    """For a ``placement`` that gives the opponents nothing: the opponent colour another legal
+    placement would have helped most (by at least :data:`HELPING`), or "" when none would. The
+    others compared: every fill the rules allow now (``anywhere``: the few choices a
     fill has), else those on the same space, as a free move has a hundred and that one of them
     would help an opponent is true of almost any move and teaches nothing."""
 
-    def gains(p: Placement) -> list[tuple[float, str]]:
-        face = FACES[p.tile][p.rot]
-        return [(a.after(p.cell, face) - a.potential, a.colour) for a in theirs]
-
-    if any(gain > NOTHING for gain, _ in gains(placement)):
-        return ""
-    there = [g for p in view.legal() if (anywhere or p.cell == placement.cell) and p != placement for g in gains(p)]
+    there = [(a.after(p.cell, FACES[p.tile][p.rot]) - a.potential, a.colour) for p in view.legal()
+             if (anywhere or p.cell == placement.cell) and p != placement for a in theirs]
     gain, colour = max(there, default=(0.0, ""))
     return colour if gain >= HELPING else ""
