@@ -102,9 +102,9 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str
         yield 0.2
         shot("09-staff-stickers")
         services.devices.cancel_writing()
-        app.staff.open_page("brightness")
+        app.staff.open_page("settings")
         yield 0.1
-        shot("10-staff-brightness")
+        shot("10-staff-settings")
         app.staff.open_page("language")
         yield 0.1
         shot("11-staff-language")

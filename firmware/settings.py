@@ -1,6 +1,7 @@
 """The kiosk's ``ui.services.Settings``: the configuration as the UI sees it, plus staff changes.
 
-Staff may change the language and the LED brightness from the menu. The configuration file is
+Staff may change the language, the LED brightness and whether the strategy game offers the coach
+("Hint") from the menu. The configuration file is
 read-only to the kiosk (systemd's ProtectSystem=strict), so those changes are kept in the store
 (progress key :data:`OVERRIDES`) and win over the file until staff change them again. A new
 brightness also goes to ``on_brightness`` (the runtime points it at the LED rings). The staff web
@@ -166,13 +167,14 @@ class KioskSettings:
         return (max(0, wrong), float(until), min(float(lock), LONGEST_LOCK_SECONDS))
 
     def set_language(self, language: str) -> None:
-        self.language = _language(language)
-        self._save()
+        self._save("language", language)
 
     def set_brightness(self, brightness: float) -> None:
-        self.brightness = _brightness(brightness)
-        self._save()
+        self._save("brightness", brightness)
         self.on_brightness(self.brightness)
+
+    def set_coach(self, coach: bool) -> None:
+        self._save("coach", coach)
 
     def poll(self) -> None:
         """Take up staff changes another process (the staff web page) wrote to the store. The
@@ -182,7 +184,7 @@ class KioskSettings:
             return
         self._overrides = overrides
         language, brightness = self.language, self.brightness
-        self._apply(overrides)
+        self._apply(overrides)  # the coach needs no call: a strategy table reads it as it lays out
         if self.brightness != brightness:
             self.on_brightness(self.brightness)
         if self.language != language:
@@ -192,18 +194,23 @@ class KioskSettings:
         log.warning("%s", message)
         self._reports(message)
 
-    def _save(self) -> None:
-        self._overrides = {"language": self.language, "brightness": self.brightness}
+    def _save(self, key: str, value: Any) -> None:
+        """Check ``value``, apply it and keep it: only the setting staff changed, so the others
+        still follow the configuration file."""
+        setattr(self, key, STAFF_SETTINGS[key](value))
+        self._overrides = {**self._overrides, key: getattr(self, key)}
         self._store.set_progress(OVERRIDES, self._overrides)
 
     def _apply(self, overrides: dict[str, Any]) -> None:
-        try:
-            language = _language(overrides.get("language", self.language))
-            brightness = _brightness(overrides.get("brightness", self.brightness))
-        except ValueError as exc:
-            self._warn(f"a setting staff changed earlier is no longer valid ({exc}); using the configuration's")
-            return
-        self.language, self.brightness = language, brightness
+        """Apply each kept change that still passes its check; one that no longer does (a language
+        since removed, a hand-edited database) is reported and the configuration's value stays."""
+        for key, check in STAFF_SETTINGS.items():
+            if key not in overrides:
+                continue
+            try:
+                setattr(self, key, check(overrides[key]))
+            except ValueError as exc:
+                self._warn(f"a setting staff changed earlier is no longer valid ({exc}); using the configuration's")
 
 
 def _language(language: Any) -> str:
@@ -216,3 +223,13 @@ def _brightness(brightness: Any) -> float:
     if isinstance(brightness, bool) or not isinstance(brightness, (int, float)) or not 0 <= brightness <= 1:
         raise ValueError(f"brightness is a number from 0 to 1, got {brightness!r}")
     return float(brightness)
+
+
+def _coach(coach: Any) -> bool:
+    if not isinstance(coach, bool):
+        raise ValueError(f"coach is true or false, got {coach!r}")
+    return coach
+
+
+STAFF_SETTINGS: dict[str, Callable[[Any], Any]] = {"language": _language, "brightness": _brightness, "coach": _coach}
+"""What staff may change (from the menu or the staff web page), each with the check its value passes."""

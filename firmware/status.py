@@ -20,7 +20,7 @@ from ui.services import Devices, Settings, Store
 
 STATUS = "kiosk-status"
 """The store's progress key of the snapshot:
-``{"devices": [...], "reports": [...], "applied": {"language", "brightness"}, "club": {...} or None,
+``{"devices": [...], "reports": [...], "applied": {"language", "brightness", "coach"}, "club": {...} or None,
 "seen": t}``."""
 HEARTBEAT_SECONDS = 60.0
 
@@ -44,7 +44,8 @@ class StatusSnapshot:
     def tick(self) -> None:
         snapshot = {"devices": [asdict(status) for status in self._devices.status()],
                     "reports": list(self._settings.warnings),
-                    "applied": {"language": self._settings.language, "brightness": self._settings.brightness},
+                    "applied": {"language": self._settings.language, "brightness": self._settings.brightness,
+                                "coach": self._settings.coach},
                     "club": dict(self._club()) if self._club is not None else None}
         now = self._clock()
         if snapshot == self._last and now - self._written < self._heartbeat:

@@ -85,12 +85,30 @@ def test_staff_changes_persist_and_win_over_the_file(tmp_path):
     store.close()
 
 
-def test_a_stale_staff_change_is_reported_not_applied(tmp_path):
+def test_a_stale_staff_change_is_reported_not_applied_and_the_others_still_are(tmp_path):
     with SqliteStore(tmp_path / "state") as store:
-        store.set_progress(OVERRIDES, {"language": "xx", "brightness": 0.2})
+        store.set_progress(OVERRIDES, {"language": "xx", "brightness": 0.2, "coach": "no"})
     settings, store, reports = make(tmp_path)
-    assert settings.language == "en" and settings.brightness == 0.4
-    assert any("no longer valid" in warning for warning in settings.warnings)
+    assert (settings.language, settings.brightness, settings.coach) == ("en", 0.2, True)
+    stale = [warning for warning in settings.warnings if "no longer valid" in warning]
+    assert len(stale) == 2 and "'xx'" in stale[0] and "'no'" in stale[1], stale
+    store.close()
+
+
+def test_staff_may_turn_the_coach_off_and_only_what_they_changed_outlives_the_file(tmp_path):
+    settings, store, _ = make(tmp_path, "[rules]\ncoach = true\n[rings]\nbrightness = 0.5\n")
+    settings.set_coach(False)
+    with pytest.raises(ValueError, match="true or false"):
+        settings.set_coach("off")  # type: ignore[arg-type]
+    assert settings.coach is False
+    store.close()
+
+    # the owner edits the file's brightness later: staff never changed it, so the file's wins
+    again, store, _ = make(tmp_path, "[rules]\ncoach = true\n[rings]\nbrightness = 0.8\n")
+    assert (again.coach, again.brightness) == (False, 0.8)
+    store.set_progress(OVERRIDES, {**store.progress(OVERRIDES), "coach": True})  # the staff web page
+    again.poll()
+    assert again.coach is True
     store.close()
 
 

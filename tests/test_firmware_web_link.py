@@ -75,7 +75,8 @@ def test_the_status_snapshot_is_written_on_change_and_as_a_heartbeat(tmp_path):
     snapshot.tick()
     first = services.store.progress(STATUS)
     assert first["seen"] == 1000.0 and first["applied"] == {"language": services.settings.language,
-                                                            "brightness": services.settings.brightness}
+                                                            "brightness": services.settings.brightness,
+                                                            "coach": services.settings.coach}
     now[0] = 1030.0
     snapshot.tick()
     assert services.store.progress(STATUS)["seen"] == 1000.0  # nothing new: no write
@@ -117,9 +118,9 @@ def test_the_running_kiosk_takes_up_changes_and_a_restart_made_in_its_database(t
         while "READY=1" not in listener.recv(4096).decode():  # each recv waits at most 60 s
             pass
         database = KioskDatabase(tmp_path / "state")
-        database.set_overrides({"brightness": 0.7, "language": "fr"})
+        database.set_overrides({"brightness": 0.7, "language": "fr", "coach": False})
         deadline = time.monotonic() + 60
-        while database.status().get("applied") != {"language": "fr", "brightness": 0.7}:
+        while database.status().get("applied") != {"language": "fr", "brightness": 0.7, "coach": False}:
             assert time.monotonic() < deadline, f"the kiosk did not take the change up: {database.status()}"
             time.sleep(0.05)
         assert {d["name"] for d in database.status()["devices"]} == {"button", "reader", "rings"}

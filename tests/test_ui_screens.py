@@ -78,7 +78,7 @@ def scenario_staff(app):
     yield from _press_keys(app, ["1", "2", "3", "4", "OK"])
     assert app.manager.current == "staff"
     pages = {}
-    for page in ("language", "brightness", "hardware", "tags", "statistics", "system"):
+    for page in ("language", "settings", "hardware", "tags", "statistics", "system"):
         yield from tap(app.staff.nav[page])
         yield 0.05
         pages[page] = labels(app.staff.content)
@@ -86,7 +86,7 @@ def scenario_staff(app):
     assert any("Tile reader: working" in t for t in pages["hardware"]), pages["hardware"]
     assert "Polski" in pages["language"]
     # brightness follows the slider
-    yield from tap(app.staff.nav["brightness"])
+    yield from tap(app.staff.nav["settings"])
     app.staff.brightness_slider.value = 30
     assert abs(app.services.settings.brightness - 0.30) < 1e-9
     # tag enrolment: progress comes back as events

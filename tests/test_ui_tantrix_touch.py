@@ -369,15 +369,35 @@ def test_the_coachs_card_leaves_the_suggested_space_in_sight():
 
 
 def scenario_no_coach(app):
+    from ui_harness import until
+
     game, screen = _open(app)
     yield
     yield 0.4
-    assert not screen.coaching and not screen.coach_bar.shown
+    assert screen.coaching and screen.coach_bar.shown
+    # staff open their menu over the game, hide the Hint button and come back to the game
+    app.open_staff()
+    yield 0.3
+    for key in ["1", "2", "3", "4", "OK"]:
+        yield from tap(next(w for w in app.pin.keypad.children if getattr(w, "msg", None) == key))
+    assert app.manager.current == "staff"
+    yield from tap(app.staff.nav["settings"])
+    yield from tap(app.staff.coach_choice.chip(False))
+    assert app.services.settings.coach is False
+    yield from tap(next(w for w in app.staff.children[0].walk() if getattr(w, "msg", None) == "Close"))
+    yield until(lambda: app.manager.current_screen is screen and not app.manager.transition.is_active)
+    assert app.manager.current_screen is screen and not screen.coaching and not screen.coach_bar.shown
+    screen.ask_coach()  # nothing left on screen to ask with, and asking is refused too
+    assert not screen.coach_job.busy and screen.advice is None
+    # the staff web page offers it again while the game is on screen: the button comes back
+    app.services.settings.set_coach(True)
+    yield until(lambda: screen.coach_bar.shown, 10)
+    assert screen.coach_bar.shown and screen.coached_seat() == game.turn
     return {}
 
 
 def test_staff_may_turn_the_coach_off():
-    run_scenario("test_ui_tantrix_touch", "scenario_no_coach", size=(800, 480), settings={"coach": False})
+    run_scenario("test_ui_tantrix_touch", "scenario_no_coach", size=(800, 480))
 
 
 def scenario_side_seat_at_800x480(app):

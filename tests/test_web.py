@@ -110,7 +110,15 @@ def test_a_brightness_and_a_language_set_on_the_staff_page_reach_the_running_kio
     wait_for(phone, lambda b: "Language sent" in b.find_element(By.ID, "saved").text, "the change is confirmed")
     settings.poll()
     assert settings.language == "nl" and seen == [0.7, "nl"]
-    assert KioskSettings(load_config(config_path), store, Reports()).brightness == 0.7  # kept for a restart
+    assert settings.coach is True
+    phone.execute_script("const s = document.getElementById('coach'); s.value = 'off';"
+                         "s.dispatchEvent(new Event('change'));")
+    phone.find_element(By.ID, "apply-coach").click()
+    wait_for(phone, lambda b: "Hint button sent" in b.find_element(By.ID, "saved").text, "the change is confirmed")
+    settings.poll()
+    assert settings.coach is False and seen == [0.7, "nl"]
+    restarted = KioskSettings(load_config(config_path), store, Reports())  # kept for a restart
+    assert (restarted.brightness, restarted.coach) == (0.7, False)
 
 
 def test_the_staff_page_shows_the_ladder_and_the_club_link(kiosk, server, phone):
@@ -185,6 +193,7 @@ def test_changes_are_checked_and_only_accepted_from_the_page_itself(kiosk, serve
     session = {**JSON, "cookie": cookie}
     before = store.progress("kiosk-settings")
     for body, code in ((b'{"brightness": 2}', 422), (b'{"brightness": true}', 422), (b'{"language": "xx"}', 422),
+                       (b'{"coach": "off"}', 422), (b'{"coach": 0}', 422),
                        (b'{"brightness": 0.5, "staff_pin": "0"}', 422), (b"{}", 422), (b"[1]", 400),
                        (b"not json", 400), (b'{"brightness": 0.5, "pad": "' + b"x" * 2000 + b'"}', 413)):
         answer = request(server + "/api/settings", body, session)

@@ -136,6 +136,9 @@ class MemorySettings:
             raise ValueError(f"brightness must be between 0 and 1, not {brightness}")
         self.brightness = brightness
 
+    def set_coach(self, coach: bool) -> None:
+        self.coach = coach
+
 
 RING_LEDS = 12
 _CUE_RGB = {"R": (255, 30, 30), "Y": (255, 200, 0), "G": (30, 200, 60), "B": (40, 90, 255), "": (0, 0, 0)}

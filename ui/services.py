@@ -220,7 +220,7 @@ class Settings(Protocol):
     physical_bag: bool  # default for new games: tiles drawn from the real bag and scanned
     end_rule: Literal["all-placed", "first-out"]  # default end-of-game rule
     confirm_moves: bool  # a person's placement in the strategy game waits for their Confirm
-    coach: bool  # a person may ask what the master would play (strategy game)
+    coach: bool  # a person may ask what the master would play (strategy game); staff may change it
     clock_minutes: int  # the clock of a new strategy game, minutes per player (0: none)
     time_out: Literal["penalty", "loss"]  # a player out of time: time penalties, or loss on time
     replay_url: str  # where replay/index.html is served (the results' QR code opens it)
@@ -244,6 +244,9 @@ class Settings(Protocol):
     def set_language(self, language: str) -> None: ...
 
     def set_brightness(self, brightness: float) -> None: ...
+
+    def set_coach(self, coach: bool) -> None:
+        """Offer the coach ("Hint") in strategy games, or not; a table on screen follows at once."""
 
 
 class PlayerBook(Protocol):

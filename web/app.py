@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.staticfiles import StaticFiles
 
 from firmware.config import LANGUAGES, Config
-from firmware.settings import _brightness, _language
+from firmware.settings import STAFF_SETTINGS
 
 from .auth import PinGuard, Sessions
 from .database import KioskDatabase, NoDatabase
@@ -178,8 +178,8 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         except NoDatabase as exc:
             return JSONResponse({"error": str(exc)}, 503)
         settings = {"language": config.kiosk.language, "brightness": config.rings.brightness,
-                    "languages": list(LANGUAGES)}
-        settings.update({k: v for k, v in overrides.items() if k in ("language", "brightness")})
+                    "coach": config.rules.coach, "languages": list(LANGUAGES)}
+        settings.update({k: v for k, v in overrides.items() if k in STAFF_SETTINGS})
         seen = status.get("seen")
         return JSONResponse({"kiosk": {"devices": status.get("devices", []), "reports": status.get("reports", []),
                                        "applied": status.get("applied"),
@@ -194,16 +194,12 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         body = await _json_body(request)
         if isinstance(body, Response):
             return body
-        changes: dict[str, Any] = {}
+        if not body or set(body) - set(STAFF_SETTINGS):
+            return JSONResponse({"error": f"send some of {', '.join(STAFF_SETTINGS)}, nothing else"}, 422)
         try:
-            if "language" in body:
-                changes["language"] = _language(body["language"])
-            if "brightness" in body:
-                changes["brightness"] = _brightness(body["brightness"])
+            changes = {key: STAFF_SETTINGS[key](value) for key, value in body.items()}
         except ValueError as exc:
             return JSONResponse({"error": str(exc)}, 422)
-        if not changes or set(body) - {"language", "brightness"}:
-            return JSONResponse({"error": "send language and/or brightness, nothing else"}, 422)
         try:
             merged = await asyncio.to_thread(database.set_overrides, changes)
         except NoDatabase as exc:

@@ -1,5 +1,5 @@
-"""The staff menu, behind a PIN: language, LED brightness, hardware, tag enrolment, statistics,
-reset, quit to the system. It is the only way out of the app."""
+"""The staff menu, behind a PIN: language, settings (LED brightness, the coach), hardware, tag
+enrolment, statistics, reset, quit to the system. It is the only way out of the app."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ..services import DeviceStatus, EnrolmentProgress, Settings, StickerProgres
 from ..devices_view import DEVICE_NAMES
 from ..qr import TakeHome
 from ..shell import Shell
-from ..widgets import FlagButton, Keypad, TButton, TLabel, panel_background
+from ..widgets import ChipRow, FlagButton, Keypad, TButton, TLabel, panel_background
 from .statistics import statistics_page
 from .stickers import StickerPage
 
@@ -97,11 +97,11 @@ def wait_text(seconds: float) -> str:
     return f"{whole} s"
 
 
-PAGES = ("language", "brightness", "hardware", "tags", "stickers", "statistics", "system")
+PAGES = ("language", "settings", "hardware", "tags", "stickers", "statistics", "system")
 """The menu's pages, one button each in a column that must keep every button at least 9 mm tall
 on the 800x480 panel (with Close and, where players are kept, Players): room for no more."""
 PAGE_TITLES = {
-    "language": N_("Language"), "brightness": N_("LED brightness"), "hardware": N_("Hardware"),
+    "language": N_("Language"), "settings": N_("Settings"), "hardware": N_("Hardware"),
     "tags": N_("Tag enrolment"), "stickers": N_("Write stickers"), "statistics": N_("Statistics"), "system": N_("System"),
 }
 
@@ -150,8 +150,9 @@ class StaffScreen(Screen):
                                        height=theme.unit() * 1.0))
         getattr(self, f"_page_{page}")()
 
-    def _row(self, **kwargs: Any) -> BoxLayout:
-        row = BoxLayout(size_hint=(1, None), height=theme.unit() * 1.3, spacing=theme.unit() * 0.25, **kwargs)
+    def _row(self, units: float = 1.3, **kwargs: Any) -> BoxLayout:
+        """A row of the page ``units`` touch units tall (a button row's 1.3 by default)."""
+        row = BoxLayout(size_hint=(1, None), height=theme.unit() * units, spacing=theme.unit() * 0.25, **kwargs)
         self.content.add_widget(row)
         return row
 
@@ -172,13 +173,17 @@ class StaffScreen(Screen):
             row.add_widget(button)
         self.content.add_widget(BoxLayout())
 
-    def _page_brightness(self) -> None:
-        settings = self.app.services.settings
-        value = TLabel(msg=N_("{percent} %"), values={"percent": round(settings.brightness * 100)}, scale=1.4,
-                       size_hint=(1, None), height=theme.unit() * 1.2)
-        self.content.add_widget(value)
+    def _page_settings(self) -> None:
+        """What staff tune for their room and their players: the rings' brightness, and whether
+        strategy games offer the coach's Hint (a club may want it off for rated evenings)."""
+        settings, u = self.app.services.settings, theme.unit()
+        row = self._row(0.9)
+        row.add_widget(TLabel(msg=N_("LED brightness"), halign="left"))
+        value = TLabel(msg=N_("{percent} %"), values={"percent": round(settings.brightness * 100)}, scale=1.2,
+                       size_hint=(None, 1), width=u * 2.4)
+        row.add_widget(value)
         slider = Slider(min=0, max=100, step=5, value=round(settings.brightness * 100), size_hint=(1, None),
-                        height=theme.unit() * 1.4, cursor_size=(theme.unit() * 0.9, theme.unit() * 0.9))
+                        height=u * 1.3, cursor_size=(u * 0.9, u * 0.9))
 
         def changed(_slider: Any, percent: float) -> None:
             settings.set_brightness(percent / 100)
@@ -187,6 +192,11 @@ class StaffScreen(Screen):
         slider.bind(value=changed)
         self.brightness_slider = slider
         self.content.add_widget(slider)
+        self.content.add_widget(TLabel(msg=N_("Strategy games: the Hint button, which shows what the master robot "
+                                              "would play"), halign="left", size_hint=(1, None), height=u * 1.1))
+        self.coach_choice = ChipRow(((True, N_("Offered")), (False, N_("Not offered"))), settings.coach,
+                                    settings.set_coach, size_hint=(1, None), height=u * 1.2)
+        self.content.add_widget(self.coach_choice)
         self.content.add_widget(BoxLayout())
 
     def _page_hardware(self) -> None:

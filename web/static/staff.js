@@ -4,7 +4,7 @@ const $ = id => document.getElementById(id);
 const COLOUR_NAMES = { R: "Red", Y: "Yellow", G: "Green", B: "Blue" };
 const LANGUAGE_NAMES = { en: "English", fr: "Français", nl: "Nederlands", pl: "Polski" };
 let refresh = null;
-const editing = { language: false, brightness: false };  // chosen here, not applied yet: not refreshed
+const editing = { language: false, brightness: false, coach: false };  // chosen here, not applied yet: not refreshed
 
 async function call(path, body) {
   const options = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
@@ -46,9 +46,11 @@ function show(state) {
   if (!editing.language) $("language").value = settings.language;
   if (!editing.brightness) $("brightness").value = Math.round(settings.brightness * 100);
   $("brightness-shown").textContent = `${$("brightness").value} %`;
+  if (!editing.coach) $("coach").value = settings.coach ? "on" : "off";
   const applied = kiosk.applied;
   $("applied").textContent = applied ? `The table shows: ${LANGUAGE_NAMES[applied.language] || applied.language}, `
-    + `LED brightness ${Math.round(applied.brightness * 100)} %.` : "";
+    + `LED brightness ${Math.round(applied.brightness * 100)} %`
+    + (applied.coach === undefined ? "." : `, Hint button ${applied.coach ? "offered" : "not offered"}.`) : "";
   const game = state.game;
   if (!game.kind) $("game").textContent = "No game in progress.";
   else {
@@ -147,6 +149,8 @@ $("brightness").addEventListener("input", () => {
   $("brightness-shown").textContent = `${$("brightness").value} %`;
 });
 $("apply-brightness").addEventListener("click", () => change({ brightness: Number($("brightness").value) / 100 }, "Brightness"));
+$("coach").addEventListener("change", () => { editing.coach = true; });
+$("apply-coach").addEventListener("click", () => change({ coach: $("coach").value === "on" }, "Hint button"));
 $("restart").addEventListener("click", async () => {
   if (!confirm("Restart the kiosk now?")) return;
   try { await call("/api/restart", {}); $("restarted").textContent = "Restart sent to the table."; }

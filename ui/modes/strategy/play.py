@@ -490,12 +490,12 @@ class StrategyScreen(Screen):
         self.provisional: tuple[int, Placement] | None = None
         """(seat, placement): a tile a person has put down and not yet confirmed."""
         self._told_confirm: set[int] = set()
-        self.coaching = bool(getattr(app.services.settings, "coach", True))
-        """Whether a person may ask what the master would play (a staff setting may turn it off)."""
         self.coach_job: Job[Advice] = Job("coach")
         self.advice: tuple[int, Advice] | None = None
         """(seat, advice): the coach's suggestion shown pale on the board, with its card."""
         self.coach_card: Scatter | None = None
+        self._staff_watch = Clock.schedule_interval(self._follow_staff, 1.0)  # runs while on screen
+        self._staff_watch.cancel()
         self._coached_plate: int | None = None  # the seat whose plate gives room to the coach button
         self.board = StrategyBoard(auto_fit=False)
         self.board.bind(on_cell_tap=lambda _b, cell, pos: self.review(cell, pos),
@@ -953,6 +953,12 @@ class StrategyScreen(Screen):
         if any(overlaps((x, y, w, h), (*c.pos, *c.size)) for c in (self.leave_button, self.bag_label, self.view_controls)):
             self._place_controls()
 
+    @property
+    def coaching(self) -> bool:
+        """Whether a person may ask what the master would play: read at each layout, so staff
+        turning it off or on (staff menu, staff web page) shows at the table's next refresh."""
+        return bool(self.app.services.settings.coach)
+
     def coached_seat(self) -> int | None:
         """The seat that may ask the coach now: a person's, to place a tile, with nothing of
         theirs pending (no provisional tile, no advice shown)."""
@@ -987,7 +993,7 @@ class StrategyScreen(Screen):
         why, facing the player."""
         game = self.game
         seat = self.actor()
-        if seat is None or self.coach_job.busy:
+        if seat is None or self.coach_job.busy or not self.coaching:
             return
         view, position = game.view(), (len(game.board), game.turn, game.step)
         coach = self.robots.get("coach")
@@ -1170,6 +1176,7 @@ class StrategyScreen(Screen):
 
     def on_enter(self, *_args: Any) -> None:
         self._last_step = (None, None, None)
+        self._staff_watch()
         self._run_clock()
         if self.clocks is not None and self._clock_tick is None:
             self._clock_tick = Clock.schedule_interval(self.tick_clocks, 1.0)
@@ -1178,6 +1185,12 @@ class StrategyScreen(Screen):
         self._next()
         Clock.schedule_once(self._cue_again, 0)  # after the screen we came from has put out its own
 
+    def _follow_staff(self, _dt: float = 0.0) -> None:
+        """Staff may turn the coach off or on from their web page while this table is on screen:
+        the Hint button follows within a second (a change made in the staff menu shows on return)."""
+        if self.coach_bar.shown != (self.coached_seat() is not None):
+            self._place_widgets()
+
     def _cue_again(self, _dt: float = 0.0) -> None:
         self._last_cue = None
         if self.showing:
@@ -1185,6 +1198,7 @@ class StrategyScreen(Screen):
 
     def on_leave(self, *_args: Any) -> None:
         self._generation += 1  # a robot's thought or flight in progress is dropped; re-done on return
+        self._staff_watch.cancel()
         self.robot_job.forget()
         self.thinking = False
         self._run_clock()  # off screen: every clock stops
