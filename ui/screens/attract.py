@@ -33,11 +33,11 @@ class AttractScreen(Screen):
 
     STEP_SECONDS = 2.0
     HEAD_START = 14
+    """Tiles already down when a game starts, so the table never looks empty."""
     GAME_TILES = 36
     """Tiles of the shown game: enough to look like a game, few enough to stay large on screen."""
     CANDIDATES = 6
     """Random games played to pick the one that fills the screen best (each takes milliseconds)."""
-    """Tiles already down when a game starts, so the table never looks empty."""
 
     def __init__(self, app: Shell, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(name="attract", **kwargs)
@@ -61,9 +61,13 @@ class AttractScreen(Screen):
         self._language_turn = 0
         self._step_event: Any = None
         self._invite_event: Any = None
+        # a game is dealt in the next frame, once the window has given the screen its size: the
+        # screen is built at start-up at a placeholder size, and a game framed for that would be
+        # played again at once (a second's delay to the first frame on a Pi)
+        self._deal = Clock.create_trigger(lambda _dt: self._new_game())
         self.board.bind(size=lambda *_: self._fit_area())
-        self.bind(size=lambda *_: self._new_game() if not self._shown or len(self._shown) <= self.HEAD_START else None)
-        self._new_game()
+        self.bind(size=lambda *_: self._deal() if len(self._shown) <= self.HEAD_START else None)
+        self._deal()
 
     def _fit_area(self) -> None:
         u = theme.unit()
