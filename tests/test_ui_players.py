@@ -175,7 +175,7 @@ def scenario_a_seated_player_is_rated_at_the_end(app):
     rate_finished(app, game, record_id)  # the end seen again (e.g. after a restart) counts once
     assert {row.player.name: row.games for row in book.ladder()}["Ana"] == after["Ana"]
     # Play again: the same people in the same seats, so Ana's next game is hers too
-    yield until(lambda: app.manager.current == "results")
+    yield until(lambda: app.manager.current == "strategy-results")
     yield from tap(app.manager.current_screen.again_button)
     yield until(lambda: app.manager.current == "strategy" and app.manager.current_screen.game is not game)
     screen = app.manager.current_screen

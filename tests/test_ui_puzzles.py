@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui_harness import drag, labels, run_scenario, tap
+from ui_harness import drag, labels, run_scenario, tap, until
 
 
 # ------------------------------------------------------------------------- shared helpers
@@ -60,14 +60,6 @@ def journaled(app, mode):
 
     saved = app.services.store.load_current()
     return saved is not None and restore(saved).to_json() == mode.to_json()
-
-
-def until(done, seconds=10.0):
-    for _ in range(int(seconds * 20)):
-        if done():
-            return
-        yield 0.05
-    raise AssertionError("waited in vain")
 
 
 # ------------------------------------------------------------------------------ scenarios
@@ -137,18 +129,18 @@ def scenario_puzzle_play(app):
     thinking = screen.thinking
     assert thinking is not None and thinking.parent is not None and thinking.spinner.spinning
     angle = thinking.spinner.angle
-    yield from until(lambda: Clock.frames_displayed >= frames + 12, 5)
+    yield until(lambda: Clock.frames_displayed >= frames + 12, 5)
     assert screen.worker.busy, "the search should still be thinking"
     assert thinking.spinner.angle != angle
     yield from tap(thinking.cancel_button)
-    yield from until(lambda: not screen.worker.busy, 5)
+    yield until(lambda: not screen.worker.busy, 5)
     assert thinking.parent is None and board.ghost is None and screen.play.hints == 1
 
     # ---- a hint shown and taken by touch
     screen = solo_puzzle.open_puzzle(app, "discovery-5")
     yield 0.2
     yield from tap(screen.hint_button)
-    yield from until(lambda: not screen.worker.busy)
+    yield until(lambda: not screen.worker.busy)
     yield 0.1
     hinted = screen.board.ghost
     assert hinted is not None and not screen.board.ghost_take_back and screen.tray.marked == [hinted.tile]
@@ -187,7 +179,7 @@ def scenario_rotation(app):
     assert puzzle.rotations[tile] == before and journaled(app, puzzle)
     # the hint shows one tile as it should lie; a tap on it turns it so
     yield from tap(screen.hint_button)
-    yield from until(lambda: not screen.worker.busy)
+    yield until(lambda: not screen.worker.busy)
     hinted = board.ghost
     assert hinted is not None and hinted.cell == puzzle.cells[hinted.tile]
     yield from tap(board.window_cell_centre(hinted.cell))

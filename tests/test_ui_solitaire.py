@@ -5,8 +5,8 @@ Learn path; a game resumed after a power cut; the "how to play" script replayed 
 
 from __future__ import annotations
 
-from test_ui_puzzles import journaled, play_from_hand, until
-from ui_harness import labels, run_scenario, tap
+from test_ui_puzzles import journaled, play_from_hand
+from ui_harness import labels, run_scenario, tap, until
 
 
 def scenario_play(app):
@@ -63,7 +63,7 @@ def scenario_play(app):
     assert app.services.store.high_scores("solitaire:classic:line")[0][1] == game.score
     won = game.status().won
     assert app.services.store.progress("learn").get("solitaire", False) == won
-    yield from until(lambda: app.manager.current == "solitaire-results")
+    yield until(lambda: app.manager.current == "solitaire-results")
     results = app.manager.current_screen
     assert results.name == "solitaire-results" and results.celebrate == won
     assert results.replay_bar.step == len(game.board)

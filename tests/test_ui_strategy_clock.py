@@ -103,7 +103,7 @@ def scenario_loss_and_power_cut(app):
     assert kept[2]["events"][-1] == {"time": actor} and kept[2]["result"]["reason"] == "time"
     assert app.services.store.progress(CLOCKS) == {}  # a finished game's clocks are not kept
     # the results, then Play again: a new game with the same clocks
-    yield until(lambda: app.manager.current == "results", 10.0)
+    yield until(lambda: app.manager.current == "strategy-results", 10.0)
     yield from tap(app.manager.current_screen.again_button)
     yield until(lambda: app.manager.current == "strategy" and app.manager.current_screen.game is not game)
     again = app.manager.current_screen

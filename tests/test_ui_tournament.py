@@ -93,7 +93,7 @@ def scenario_tournament(app):
         assert app.services.store.progress(SEATED)["players"] == list(pair)  # seated: the game is rated
         assert app.manager.current_screen.clocks is None  # "No clock" chosen
         out = _play_until_time_out(app, game)
-        yield until(lambda: app.manager.current == "results", 10.0)
+        yield until(lambda: app.manager.current == "strategy-results", 10.0)
         results = app.manager.current_screen
         assert results.again_button is None and results.home_button.msg == "Tournament"
         played = app.services.store.progress(TOURNAMENT)["tournament"]["played"][0]
@@ -234,7 +234,7 @@ def scenario_two_players_and_a_power_cut(app):
     app.offer_resume(app.services.store.load_current())
     yield 0.2
     yield from tap(app.manager.current_screen.resume_button)
-    yield until(lambda: app.manager.current == "results", 10.0)
+    yield until(lambda: app.manager.current == "strategy-results", 10.0)
     kept = app.services.store.progress(TOURNAMENT)
     first = kept["tournament"]["played"][0][0]
     assert first["scores"] is not None and kept["playing"] is None

@@ -50,12 +50,20 @@ def run_scenario(module: str, scenario: str, size: tuple[int, int] = (1280, 800)
 
 
 class until:
-    """``yield until(lambda: ...)``: resume the scenario once the condition holds (or after
-    ``seconds``, when the scenario's own assertion then reports what did not happen)."""
+    """``yield until(lambda: ...)``: resume the scenario once the condition holds. A condition
+    still false after ``seconds`` fails the scenario at that ``yield`` (:class:`WaitedInVain`): a
+    wait that never sees what it waits for hides a broken step and costs its whole time (four
+    waits for a screen by a name it does not have once cost 55 s of every run). ``required=False``
+    is for a wait that may end either way (a widget that moves on purpose)."""
 
-    def __init__(self, condition: Any, seconds: float = 15.0) -> None:
+    def __init__(self, condition: Any, seconds: float = 15.0, required: bool = True) -> None:
         self.condition = condition
         self.seconds = seconds
+        self.required = required
+
+
+class WaitedInVain(AssertionError):
+    """An :class:`until`'s condition did not hold within its time."""
 
 
 def touch_at(x: float, y: float) -> Any:
@@ -87,7 +95,7 @@ def settled(widget: Any) -> Iterator[Any]:
         same, last = here == last, here
         return same
 
-    yield until(still, seconds=3.0)
+    yield until(still, seconds=3.0, required=False)
 
 
 def tap(widget_or_pos: Any) -> Iterator[Any]:
@@ -195,9 +203,9 @@ def _main(spec_text: str) -> int:
     def start(_dt: float) -> None:
         steps = scenario(app)
 
-        def advance(_dt: float) -> None:
+        def advance(_dt: float, failure: BaseException | None = None) -> None:
             try:
-                wait = next(steps)
+                wait = steps.throw(failure) if failure is not None else next(steps)
             except StopIteration as stop:
                 outcome["result"] = stop.value
                 app.stop()
@@ -210,8 +218,11 @@ def _main(spec_text: str) -> int:
                 deadline = time.monotonic() + wait.seconds
 
                 def poll(_dt: float, wait: Any = wait) -> None:
-                    if wait.condition() or time.monotonic() > deadline:
+                    if wait.condition():
                         advance(0)
+                    elif time.monotonic() > deadline:
+                        advance(0, WaitedInVain(f"waited {wait.seconds} s for a condition that never held")
+                                if wait.required else None)
                     else:
                         Clock.schedule_once(poll, 0.05)
 
