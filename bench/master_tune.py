@@ -4,7 +4,9 @@ A variant is the master's settings as ``key=value`` pairs (``iterations``, ``wid
 ``exploration``, ``batch``, ``horizon``, ``replies``: engine.strategy.robots.master's arguments;
 ``w.growth=3.5`` and the like change a field of its evaluation's Weights, which are TUNED; the
 master before them is ``w.growth=3.0,w.link_free=5.0,w.link_forced=1.0,w.end_two=2.0,
-w.end_forced=1.5,w.endgame_open=0.5,w.small_loop=6.0``);
+w.end_forced=1.5,w.endgame_open=0.5,w.small_loop=6.0``; ``oracle=1`` tells it the bag's real
+order, so that every determinization is the real future: not a robot, a bound on what better
+guesses about the bag could give);
 the partner is ``expert``, ``club`` or ``sparring`` (bench/sparring_robot.py through the external
 protocol, so the master is not tuned to one opponent). Games are 2-player blocks of one bag played
 both ways (duplicate play, as engine.strategy.match), each block from its own seed, spread over ``--workers``
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import random
 import statistics
 import sys
 import time
@@ -55,21 +58,39 @@ def master(settings: dict[str, float]) -> Master:
     """The master with ``settings``; those named ``w.<field>`` change a field of its evaluation's
     Weights (TUNED, engine.strategy.robots.evaluation)."""
     weights = {k[2:]: v for k, v in settings.items() if k.startswith("w.")}
-    rest: dict[str, Any] = {k: v for k, v in settings.items() if not k.startswith("w.")}
+    rest: dict[str, Any] = {k: v for k, v in settings.items() if not k.startswith("w.") and k != "oracle"}
     if weights:
         rest["weights"] = dataclasses.replace(TUNED, **weights)
     return Master(cap=1000.0, **rest)
 
 
+class InOrder(random.Random):
+    """A random source whose shuffles keep the order: a determinization drawn with it is the bag
+    as it really lies."""
+
+    def shuffle(self, x: Any) -> None:
+        pass
+
+
+def knowing_the_bag(game: StrategyGame) -> StrategyGame:
+    """``game``'s view, except that its every sample is the real future (the oracle bound)."""
+    view = game.view()
+    view._bag = list(game._bag)  # noqa: SLF001 - a bench's cheat, on purpose
+    view.sample = lambda rng: StrategyGame.sample(view, InOrder())  # type: ignore[method-assign]
+    return view
+
+
 class Timed:
-    """A robot whose every choice is timed in CPU seconds of this process."""
+    """A robot whose every choice is timed in CPU seconds of this process; with ``game`` set
+    (the oracle), it decides on :func:`knowing_the_bag` of it instead of the view it is given."""
 
     def __init__(self, robot: Robot) -> None:
         self.robot, self.name, self.times = robot, robot.name, []  # type: list[float]
+        self.game: StrategyGame | None = None
 
     def choose(self, view: StrategyGame, rng: Any) -> Any:
         start = time.process_time()
-        choice = self.robot.choose(view, rng)
+        choice = self.robot.choose(view if self.game is None else knowing_the_bag(self.game), rng)
         if len(view.legal()) > 1:
             self.times.append(time.process_time() - start)
         return choice
@@ -87,6 +108,7 @@ def block(variant: str, partner: str, seed: int) -> dict[str, Any]:
             robots = [other, other]
             robots[seat] = mine  # type: ignore[call-overload]
             game = StrategyGame.new(2, seed=seed, robot_seed=seed + seat)
+            mine.game = game if parse(variant).get("oracle") else None
             play_game(game, robots)
             assert game.result is not None
             colour = game.colour_of(seat)
@@ -126,6 +148,7 @@ def main() -> None:
     parser.add_argument("--variant", default="")
     parser.add_argument("--partner", choices=("expert", "club", "sparring"), default="expert")
     parser.add_argument("--blocks", type=int, default=10)
+    parser.add_argument("--first", type=int, default=0, help="the first block (to extend an earlier run)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--minutes", type=float, default=25.0)
@@ -134,7 +157,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.summary is None:
         stop = time.monotonic() + 60 * args.minutes
-        seeds = [args.seed * 100_000 + b for b in range(args.blocks)]
+        seeds = [args.seed * 100_000 + b for b in range(args.first, args.first + args.blocks)]
         with ProcessPoolExecutor(args.workers) as pool:
             pending = {pool.submit(block, args.variant, args.partner, s) for s in seeds[: args.workers]}
             queue = seeds[args.workers:]
