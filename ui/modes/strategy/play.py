@@ -955,8 +955,9 @@ class StrategyScreen(Screen):
 
     @property
     def coaching(self) -> bool:
-        """Whether a person may ask what the master would play: read at each layout, so staff
-        turning it off or on (staff menu, staff web page) shows at the table's next refresh."""
+        """Whether a person may ask what the master would play: read from the settings at each
+        use, so staff may turn it off or on during a game (staff menu, staff web page); the table
+        follows within a second (:meth:`_follow_staff`)."""
         return bool(self.app.services.settings.coach)
 
     def coached_seat(self) -> int | None:
