@@ -71,11 +71,16 @@ def outcome(entry: dict[str, Any]) -> tuple[str, str, list[float], float | None]
 
 def short(name: str) -> str:
     """A robot's name in the ladder: a ``cmd:`` program of bench/ by its script (``sparring`` for
-    bench/sparring_robot.py, ``sparring-indirect`` for bench/sparring_indirect.py)."""
+    bench/sparring_robot.py, ``sparring-indirect`` for bench/sparring_indirect.py), followed by
+    its arguments' last parts (``robot-from-commit:v_f57921b:expert`` for an earlier version's
+    expert, never mistaken for today's)."""
     if not name.startswith("cmd:"):
         return name
-    stem = Path(name.split()[-1]).stem
-    return "sparring" if stem == "sparring_robot" else stem.replace("_", "-")
+    words = name.split()
+    script = next((i for i, w in enumerate(words) if w.endswith(".py")), len(words) - 1)
+    stem = Path(words[script]).stem
+    stem = "sparring" if stem == "sparring_robot" else stem.replace("_", "-")
+    return ":".join([stem] + [Path(w).name for w in words[script + 1:]])
 
 
 def is_default_master(variant: str) -> bool:
