@@ -100,7 +100,8 @@ def block(variant: str, partner: str, seed: int) -> dict[str, Any]:
     """One bag played both ways: the master's points (1 a win, 1/2 a draw) and score margins."""
     from engine.strategy.match import play_game
 
-    mine = Timed(master(parse(variant)))
+    settings = parse(variant)
+    mine = Timed(master(settings))
     other = make_robot(SPARRING if partner == "sparring" else partner, 1000.0, 60.0)
     points, margins = [], []
     try:
@@ -108,7 +109,7 @@ def block(variant: str, partner: str, seed: int) -> dict[str, Any]:
             robots = [other, other]
             robots[seat] = mine  # type: ignore[call-overload]
             game = StrategyGame.new(2, seed=seed, robot_seed=seed + seat)
-            mine.game = game if parse(variant).get("oracle") else None
+            mine.game = game if settings.get("oracle") else None
             play_game(game, robots)
             assert game.result is not None
             colour = game.colour_of(seat)

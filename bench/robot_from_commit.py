@@ -3,6 +3,7 @@
     git archive f57921b engine | (mkdir -p /tmp/v && tar -x -C /tmp/v)
     python -m engine match --robots master,"cmd:.venv/bin/python bench/robot_from_commit.py /tmp/v expert" ...
 
+Arguments: ``TREE LEVEL [SEED]`` (SEED, default 0, seeds the robot's own random choices).
 ``TREE`` holds the ``engine`` package of that version (``git archive``), and this program imports
 only it, never today's engine: the robot plays exactly as it did then. Each ``move`` message is
 rebuilt as that version's game (the position, every hand, the unseen tiles as the bag, the seat to
