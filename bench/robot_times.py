@@ -5,8 +5,9 @@ Plays ``--games`` games of the robot against club (2 players unless ``--players`
 and times each of its decisions by the CPU time of this process (``time.process_time``: on a
 shared, busy machine wall-clock time measures the neighbours) and by the wall clock. Prints the
 median, 90th percentile and maximum of both, the master's iterations, and the CPU figures times
-``--pi-factor`` (default 4.2: a Pi 4 core runs the benchmarks-game n-body program in pure Python
-4.2 times slower than one core of this machine, see the README's robot section). For the master it
+``--pi-factor``: how many times slower a Pi 4 core runs pure Python than this machine's, measured
+before and after the run with the benchmarks-game n-body program, their mean (bench/pi_factor.py:
+the machine is not always the same host, and its speed drifts within a run). For the master it
 also divides that by ``--pi-workers`` (default 3: the kiosk gives it the Pi 4's cores but one, and its batch of
 6 splits evenly over them), except the root's ranking of every placement, which stays in the
 deciding process (timed apart, on a copy of the position, and not divided); the projection leaves
@@ -30,6 +31,7 @@ from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.robots import make_robot, robot_move  # noqa: E402
 from engine.strategy.robots.club import ranked  # noqa: E402
 from engine.strategy.robots.master import Master  # noqa: E402
+from pi_factor import pi_factor  # noqa: E402
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -46,11 +48,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument("--doubles", action="store_true", help="4 players in two teams")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pi-factor", type=float, default=4.2)
+    parser.add_argument("--pi-factor", type=float, help="default: measured now (bench/pi_factor.py)")
     parser.add_argument("--pi-workers", type=int, default=3)
     parser.add_argument("--budget", type=float, default=1000.0,
                         help="the safety cap in seconds: high, so that the work, not the machine's load, decides")
     args = parser.parse_args()
+    factors = [pi_factor()] if args.pi_factor is None else [args.pi_factor]
     robot = make_robot(args.robot, budget=args.budget)
     club = make_robot("club")
     cpu: list[float] = []
@@ -79,13 +82,16 @@ def main() -> None:
             wall.append(time.perf_counter() - start_wall)
             if isinstance(robot, Master) and robot.last is not None:
                 iterations.append(robot.last.iterations)
-                pooled.append(args.pi_factor * (root + max(0.0, cpu[-1] - root) / args.pi_workers))
+                pooled.append(root + max(0.0, cpu[-1] - root) / args.pi_workers)
+    if args.pi_factor is None:
+        factors.append(pi_factor())
+    factor = statistics.mean(factors)
     report = {"robot": args.robot, "decisions": len(cpu), "cpu_s": percentiles(cpu), "wall_s": percentiles(wall),
-              "pi4_projection_s": {k: round(v * args.pi_factor, 2) for k, v in percentiles(cpu).items()},
-              "pi_factor": args.pi_factor}
+              "pi4_projection_s": {k: round(v * factor, 2) for k, v in percentiles(cpu).items()},
+              "pi_factor": round(factor, 2), "pi_factors_measured": [round(f, 2) for f in factors]}
     if iterations:
         report["iterations"] = percentiles([float(i) for i in iterations])
-        report["pi4_projection_with_workers_s"] = {k: round(v, 2) for k, v in percentiles(pooled).items()}
+        report["pi4_projection_with_workers_s"] = {k: round(v * factor, 2) for k, v in percentiles(pooled).items()}
     print(json.dumps(report, indent=2))
 
 
