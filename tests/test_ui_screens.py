@@ -49,6 +49,44 @@ def test_home_language_switch_and_a_family_screen():
     assert result["opened"] == "puzzles"
 
 
+def scenario_dropped_widgets_leave_nothing_following_the_language(app):
+    import gc
+
+    from ui import i18n
+    from ui.widgets import FlagButton, TLabel
+
+    def following():
+        return len(i18n.i18n.get_property_observers("language")) + len(i18n._FOLLOWERS)
+
+    yield 0.3
+    before = following()
+    for _round in range(3):  # a game's worth of labels and flags, made and dropped, three times
+        made = [TLabel(msg="Choose a game") for _ in range(300)] + [FlagButton(language="fr") for _ in range(4)]
+        assert following() == before + len(made)
+        del made
+        yield  # Kivy's pending triggers let go of them
+        yield
+        gc.collect()
+        # before, each stayed listed on the language until a visitor switched it: a kiosk that
+        # played for weeks in one language gathered them game after game
+        assert following() == before, (following(), before)
+    # what lives still follows a switch: the home screen's words and its flags
+    kept = TLabel(msg="Choose a game")
+    app.go_home()
+    yield until(lambda: app.manager.current == "home")
+    yield 0.3
+    french = next(f for f in app.home.flags.children if f.language == "fr")
+    yield from tap(french)
+    assert kept.text == "Choisissez un jeu" and "Choisissez un jeu" in labels(app.home) and french.selected
+    assert not next(f for f in app.home.flags.children if f.language == "en").selected
+    return {"following": before}
+
+
+def test_dropped_widgets_leave_nothing_following_the_language():
+    assert run_scenario("test_ui_screens", "scenario_dropped_widgets_leave_nothing_following_the_language",
+                        size=(800, 480))["following"] > 0
+
+
 def _press_keys(app, keys):
     for key in keys:
         button = next(w for w in app.pin.keypad.children if getattr(w, "msg", None) == key)

@@ -14,7 +14,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from . import theme
-from .i18n import N_, _, i18n
+from .i18n import N_, _, follow_language
 from .services import DeviceStatus, RingFrames
 from .widgets import TButton
 
@@ -32,7 +32,7 @@ class StatusBadge(Label):
             self._colour = Color(*theme.BAD[:3], 0.9)
             self._bg = RoundedRectangle(radius=[theme.unit() * 0.15])
         self.bind(pos=self._follow, size=self._follow, texture_size=self._follow)
-        i18n.bind(language=lambda *_: self._refresh())
+        follow_language(self, lambda badge: badge._refresh())
         self._refresh()
 
     def update(self, status: DeviceStatus) -> None:
@@ -120,7 +120,7 @@ class SimulatedPanel(BoxLayout):
         self.add_widget(self.scan_button)
         self.hint = Label(font_size=theme.font(0.55), color=theme.TEXT_DIM, size_hint=(None, 1), width=u * 2.6)
         self.add_widget(self.hint)
-        i18n.bind(language=lambda *_: self._retranslate())
+        follow_language(self, lambda panel: panel._retranslate())
         self._retranslate()
 
     def _retranslate(self) -> None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import gettext
 import io
+import weakref
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, Callable
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -49,7 +50,8 @@ def load_catalogue(language: str) -> gettext.NullTranslations:
 
 
 class I18n(EventDispatcher):
-    """The current language; bind to ``language`` to follow switches."""
+    """The current language. A widget follows switches with :func:`follow_language`, not by
+    binding to ``language``: what binds to it stays listed for as long as the process runs."""
 
     language = OptionProperty("en", options=list(LANGUAGES))
 
@@ -75,6 +77,29 @@ i18n = I18n()
 """The app's one language state (Kivy runs one app per process)."""
 
 
+_FOLLOWERS: weakref.WeakKeyDictionary[Any, list[Callable[[Any], None]]] = weakref.WeakKeyDictionary()
+
+
+def follow_language(owner: Any, action: Callable[[Any], None]) -> None:
+    """Call ``action(owner)`` after every language switch, for as long as ``owner`` lives.
+
+    The owner is held weakly and ``action`` must not hold it (it is handed the owner). Each widget
+    binding to :data:`i18n` itself left an entry there after the widget was gone (a weak method
+    Kivy never prunes: 1,000 labels made and dropped left 1,000), and a lambda naming the widget
+    kept it, and its screen, alive: a kiosk that plays for weeks without a language switch
+    gathered them game after game (bench/soak.py)."""
+    _FOLLOWERS.setdefault(owner, []).append(action)
+
+
+def _switched(*_args: Any) -> None:
+    for owner, actions in list(_FOLLOWERS.items()):  # an action may build widgets that follow too
+        for action in actions:
+            action(owner)
+
+
+i18n.bind(language=_switched)
+
+
 def _(message: str, **values: Any) -> str:
     """``message`` in the current language, with ``{name}`` fields filled from ``values``."""
     text = i18n.gettext(message)
@@ -97,7 +122,7 @@ class Translated:
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        i18n.bind(language=self._retranslate)
+        follow_language(self, Translated._retranslate)
         # a mixin: the Kivy widget it is mixed into (an EventDispatcher) has bind()
         self.bind(msg=self._retranslate, values=self._retranslate)  # type: ignore[attr-defined]
         self._retranslate()

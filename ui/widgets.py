@@ -22,7 +22,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from . import theme
-from .i18n import LANGUAGE_NAMES, N_, Translated, _, i18n
+from .i18n import LANGUAGE_NAMES, N_, Translated, _, follow_language, i18n
 from .services import PIN_DIGITS
 
 
@@ -252,7 +252,7 @@ class FlagButton(ButtonBehavior, Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.bind(pos=self._draw, size=self._draw, selected=self._draw, state=self._draw)
-        i18n.bind(language=lambda *_: setattr(self, "selected", i18n.language == self.language))
+        follow_language(self, lambda flag: setattr(flag, "selected", i18n.language == flag.language))
         self.selected = i18n.language == self.language
 
     def _draw(self, *_args: Any) -> None:
