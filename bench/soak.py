@@ -8,7 +8,7 @@ idle time before the attract screen) reads a simulated time that each frame move
 
 The day: closed until 10:00 and after 23:00 (the attract screen running); in between, visitors
 every few minutes (``--gap-minutes`` on average). A visitor taps the attract screen, sometimes a
-language flag, opens a family's setup and goes back, or holds the staff corner and types a wrong
+language flag, opens the setup of one of the day's families and goes back, or holds the staff corner and types a wrong
 PIN before Cancel (scripted touches on the real widgets), then a game is played to its end by
 robots, the families in turn (strategy 2-4 players, Tanagra, Gobbles, Solitaire, Gobble solo),
 with tiles put on the simulated readers and the bag button pressed meanwhile (device noise the
@@ -18,10 +18,17 @@ Power cuts: the process SIGKILLs itself ``--cuts`` times (during a game, at rand
 first ``--cut-hours`` hours); the next process starts on the same state directory and a tap on
 Resume carries on the interrupted game.
 
-Memory: each process samples, every simulated hour, tracemalloc's traced size and the resident
-size (after a full collection); after ``--warmup`` hours of a process a tracemalloc snapshot is
-kept and compared with the one at its end (the top growing allocation sites). Reported: peak,
-growth per simulated hour after warm-up (traced and resident), games played, real time taken.
+Memory: each process samples tracemalloc's traced size and the resident size (after a full
+collection) every ``--sample-minutes`` of simulated time, at the first frame the attract screen
+shows once a sample is due: the same state each time (no game, no results on screen), so that
+what a sample holds does not depend on which screen it caught (one caught in a game held 2 MB
+more than one caught between visitors, and a regression over such samples read that as growth).
+The app keeps one screen of each name (a finished game's screen
+stays until the next game of its family replaces it), so memory climbs in steps until every
+screen the day visits has been built once: the growth is judged from the last such step, once
+``--warmup`` hours of the process have passed and every family has been played to its end once.
+There a tracemalloc snapshot is kept and compared with the one at its end (the top growing allocation sites). Reported: peak, growth per simulated hour after
+warm-up (traced and resident), games played, real time taken.
 
     nice -n 19 .venv/bin/python bench/soak.py --hours 24 [--seed S] [--cuts N] [--json FILE]
 """
@@ -127,6 +134,8 @@ class Kiosk:
         self.until = 0.0
         self.next_sample = self.start + self.sample_every
         self.snapshot: Any = None
+        self.warm: float | None = None
+        self.screens: frozenset[str] = frozenset()
         self.sample()
         Clock.schedule_interval(self._frame, 0)
 
@@ -148,13 +157,18 @@ class Kiosk:
 
     def _every_frame(self) -> None:
         now = self.day_seconds()
-        if now >= self.next_sample:
+        if now >= self.next_sample and self.app.manager.current == "attract":
             self.sample()
-            self.next_sample += self.sample_every
+            self.next_sample = now + self.sample_every
         if self.cut is not None and now >= self.cut and self.app.services.store.load_current() is not None:
             report({"cut": now / HOUR, "games": self.games})
             os.kill(os.getpid(), signal.SIGKILL)  # the power cut: nothing is closed, nothing flushed
         if now >= self.end:
+            if self.snapshot is not None:
+                grown = tracemalloc.take_snapshot().compare_to(self.snapshot, "lineno")
+                report({"top": [{"site": str(s.traceback), "grew": s.size_diff, "count": s.count_diff}
+                                for s in grown[:8]]})
+                self.snapshot = None
             self.script = iter(())
 
     def sample(self) -> None:
@@ -164,15 +178,15 @@ class Kiosk:
         traced, _peak = tracemalloc.get_traced_memory()
         hours = self.day_seconds() / HOUR
         widgets = sum(1 for o in gc.get_objects() if issubclass(type(o), Widget))  # a screen kept alive shows here
+        screens = frozenset(self.app.manager.screen_names)
         report({"hour": round(hours, 3), "traced": traced, "rss": rss(), "widgets": widgets,
-                "games": sum(self.games.values())})
-        if self.snapshot is None and hours - self.start / HOUR >= self.warmup:
+                "games": sum(self.games.values()), "screens": len(screens)})
+        new_screen, self.screens = screens != self.screens, screens
+        ready = hours - self.start / HOUR >= self.warmup and len(self.games) >= len(set(self.families))
+        if ready and (self.warm is None or new_screen):
             self.snapshot = tracemalloc.take_snapshot()
+            self.warm = hours
             report({"warm": round(hours, 3)})
-        if self.snapshot is not None and hours >= self.end / HOUR - 1e-9:
-            grown = tracemalloc.take_snapshot().compare_to(self.snapshot, "lineno")
-            report({"top": [{"site": str(s.traceback), "grew": s.size_diff, "count": s.count_diff}
-                            for s in grown[:8]]})
 
     # -------------------------------------------------------------------------------- the day
 
@@ -202,7 +216,7 @@ class Kiosk:
             flag = self.rng.choice(list(app.home.flags.children))
             yield from self.tap(flag)
         elif whim < 0.5:
-            yield from self.tap(app.home.buttons[self.rng.choice(FAMILIES)])
+            yield from self.tap(app.home.buttons[self.rng.choice(self.families)])
             yield Wait(self.rng.uniform(3, 20), PLAY_STEP)
             app.go_home()
             yield Wait(0.2, PLAY_STEP)
@@ -381,7 +395,7 @@ def simulate(hours: float, seed: int, cuts: int, cut_hours: float, warmup: float
         done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True)
         lines = [json.loads(line[len(MARK):]) for line in done.stdout.splitlines() if line.startswith(MARK)]
         segment = {"start": start, "samples": [x for x in lines if "hour" in x], "exit": done.returncode,
-                   "warm": next((x["warm"] for x in lines if "warm" in x), None),
+                   "warm": next((x["warm"] for x in reversed(lines) if "warm" in x), None),
                    "top": next((x["top"] for x in lines if "top" in x), []),
                    "games": next((x["games"] for x in lines if "end" in x or "cut" in x), {}),
                    "touches": next((x.get("touches", 0) for x in lines if "end" in x), 0)}
