@@ -70,14 +70,24 @@ def scenario_dropped_widgets_leave_nothing_following_the_language(app):
         # before, each stayed listed on the language until a visitor switched it: a kiosk that
         # played for weeks in one language gathered them game after game
         assert following() == before, (following(), before)
-    # what lives still follows a switch: the home screen's words and its flags
+    # what lives still follows a switch: the home screen's words and its flags, and a button's own
+    # retranslation, which fits its font again ("Effacer" is longer than "Clear")
+    from ui import theme
+    from ui.audit import fonts
+    from ui.widgets import TButton
+
     kept = TLabel(msg="Choose a game")
+    clear = TButton(msg="Clear", size_hint=(None, None))
+    clear.size = (fonts.width("Clear", theme.font(1.0), True, clear.font_name) + 6, theme.unit() * 1.2)
+    app.root.add_widget(clear)
     app.go_home()
     yield until(lambda: app.manager.current == "home")
     yield 0.3
     french = next(f for f in app.home.flags.children if f.language == "fr")
     yield from tap(french)
     assert kept.text == "Choisissez un jeu" and "Choisissez un jeu" in labels(app.home) and french.selected
+    yield
+    assert clear.text == "Effacer" and fonts.width("Effacer", clear.font_size, True, clear.font_name) <= clear.width
     assert not next(f for f in app.home.flags.children if f.language == "en").selected
     return {"following": before}
 

@@ -122,7 +122,7 @@ class Translated:
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        follow_language(self, Translated._retranslate)
+        follow_language(self, lambda widget: widget._retranslate())  # its own, overridden or not
         # a mixin: the Kivy widget it is mixed into (an EventDispatcher) has bind()
         self.bind(msg=self._retranslate, values=self._retranslate)  # type: ignore[attr-defined]
         self._retranslate()
