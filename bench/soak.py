@@ -8,11 +8,12 @@ idle time before the attract screen) reads a simulated time that each frame move
 
 The day: closed until 10:00 and after 23:00 (the attract screen running); in between, visitors
 every few minutes (``--gap-minutes`` on average). A visitor taps the attract screen, sometimes a
-language flag, opens the setup of one of the day's families and goes back, or holds the staff corner and types a wrong
-PIN before Cancel (scripted touches on the real widgets), then a game is played to its end by
-robots, the families in turn (strategy 2-4 players, Tanagra, Gobbles, Solitaire, Gobble solo),
-with tiles put on the simulated readers and the bag button pressed meanwhile (device noise the
-screens must ignore or answer). After a game its results stay until the attract screen comes back.
+language flag, opens the setup of one of the day's families and goes back, or holds the staff
+corner and types a wrong PIN before Cancel (scripted touches on the real widgets), then a game is
+played to its end by robots, the families in turn (strategy 2-4 players, Tanagra, Gobbles,
+Solitaire, Gobble solo), with tiles put on the simulated readers and the bag button pressed
+meanwhile (device noise the screens must ignore or answer). After a game its results stay until
+the attract screen comes back.
 
 Power cuts: the process SIGKILLs itself ``--cuts`` times (during a game, at random moments in the
 first ``--cut-hours`` hours); the next process starts on the same state directory and a tap on
@@ -23,12 +24,12 @@ collection) every ``--sample-minutes`` of simulated time, at the first frame the
 shows once a sample is due: the same state each time (no game, no results on screen), so that
 what a sample holds does not depend on which screen it caught (one caught in a game held 2 MB
 more than one caught between visitors, and a regression over such samples read that as growth).
-The app keeps one screen of each name (a finished game's screen
-stays until the next game of its family replaces it), so memory climbs in steps until every
-screen the day visits has been built once: the growth is judged from the last such step, once
-``--warmup`` hours of the process have passed and every family has been played to its end once.
-There a tracemalloc snapshot is kept and compared with the one at its end (the top growing allocation sites). Reported: peak, growth per simulated hour after
-warm-up (traced and resident), games played, real time taken.
+The app keeps one screen of each name (a finished game's screen stays until the next game of its
+family replaces it), so memory climbs in steps until every screen the day visits has been built
+once: growth is judged from the last such step, once ``--warmup`` hours of the process have passed
+and every family has been played to its end. There a tracemalloc snapshot is kept and compared
+with the one at its end (the top growing allocation sites). Reported: peak, growth per simulated
+hour after warm-up (traced and resident), games played, real time taken.
 
     nice -n 19 .venv/bin/python bench/soak.py --hours 24 [--seed S] [--cuts N] [--json FILE]
 """

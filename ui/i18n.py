@@ -51,7 +51,7 @@ def load_catalogue(language: str) -> gettext.NullTranslations:
 
 class I18n(EventDispatcher):
     """The current language. A widget follows switches with :func:`follow_language`, not by
-    binding to ``language``: what binds to it stays listed for as long as the process runs."""
+    binding to ``language``: what binds to it stays listed, gone or not, until the next switch."""
 
     language = OptionProperty("en", options=list(LANGUAGES))
 
@@ -85,9 +85,9 @@ def follow_language(owner: Any, action: Callable[[Any], None]) -> None:
 
     The owner is held weakly and ``action`` must not hold it (it is handed the owner). Each widget
     binding to :data:`i18n` itself left an entry there after the widget was gone (a weak method
-    Kivy never prunes: 1,000 labels made and dropped left 1,000), and a lambda naming the widget
-    kept it, and its screen, alive: a kiosk that plays for weeks without a language switch
-    gathered them game after game (bench/soak.py)."""
+    Kivy prunes only when the language next changes: 1,000 labels made and dropped left 1,000),
+    and a lambda naming the widget kept it, and its screen, alive: a kiosk that plays for weeks in
+    one language gathered them game after game (bench/RESULTS.md, the soak)."""
     _FOLLOWERS.setdefault(owner, []).append(action)
 
 
