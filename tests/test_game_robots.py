@@ -108,3 +108,29 @@ def test_the_expert_plays_legally_at_bigger_tables_and_takes_over_a_seat_mid_gam
         else:
             robot_move(game)
     assert moves == 8 and game.seats[seat].robot == "expert"
+
+
+
+def test_a_free_move_whose_fills_leave_no_threat_is_judged_without_a_board_analysis_of_its_own(monkeypatch):
+    """ranked() skips analysing the board after a forced-space move when no fill follows and no
+    own line faces one cell; the skip must never hide a small-loop threat or change a value."""
+    from engine.strategy.robots import club
+
+    views = []
+    for players, seed in ((2, 4), (2, 5), (3, 6)):
+        game = StrategyGame.new(players, robots=["club"] * players, seed=seed)
+        while not game.finished:
+            views.append(game.view())
+            robot_move(game)
+    skipping = [club.ranked(view) for view in views]
+    real = club._after_fills
+    threats: list[float] = []
+
+    def never_skipping(*args):  # the same call, told a threat may always be left
+        found = real(*args[:-1], True)
+        threats.append(found[2])
+        return found
+
+    monkeypatch.setattr(club, "_after_fills", never_skipping)
+    assert [club.ranked(view) for view in views] == skipping
+    assert len(threats) > 1000 and any(threats)

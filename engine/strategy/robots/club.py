@@ -9,6 +9,7 @@ the fills it obliges played out, and it does not close a small loop of its own e
 
 from __future__ import annotations
 
+import math
 import random
 
 from ...board import Board, Placement
@@ -50,16 +51,17 @@ def ranked(view: StrategyGame, weights: Weights = WEIGHTS, fills: bool = True) -
     early = view.bag_count > 0
     small = weights.small_loop_tiles
     free = fills and view.step is Step.FREE and len(hand) > 1
+    looping = any(a == b for a, b in own.ends)  # an own line both of whose ends face one cell
     scored = []
     for placement in view.legal():
         face = FACES[placement.tile][placement.rot]
         cell = placement.cell
+        value = own.after(cell, face) - max(t.after(cell, face) for t in theirs)
+        loop = own.closes_loop(cell, face)
         if free and _makes_forced_space(board, cell):
-            value, loop, threat = _after_fills(board, placement, hand, judge, mine, others, small)
-            value -= weights.small_loop * threat if early else 0.0
-        else:
-            value = own.after(cell, face) - max(t.after(cell, face) for t in theirs)
-            loop = own.closes_loop(cell, face)
+            value, loop, threat = _after_fills(board, placement, hand, judge, own, others, small, (value, loop),
+                                               early, cell in own.ends_at or looping)
+            value -= weights.small_loop * threat
         if early and 0 < loop <= small:
             value -= weights.small_loop
         scored.append((value, placement))
@@ -72,16 +74,25 @@ def _makes_forced_space(board: Board, cell: Cell) -> bool:
     return any(n not in board and board.neighbour_count(n) == 2 for n in neighbours(cell))
 
 
-def _after_fills(board: Board, placement: Placement, hand: list[int], judge: Evaluator, mine: str,
-                 others: list[str], small: int) -> tuple[float, int, float]:
+def _after_fills(board: Board, placement: Placement, hand: list[int], judge: Evaluator, own: ColourAnalysis,
+                 others: list[str], small: int, quiet: tuple[float, int], early: bool, faced: bool,
+                 ) -> tuple[float, int, float]:
     """The value after ``placement`` and the forced fills the rest of ``hand`` must then make
     (each chosen greedily by the evaluation), the length of the smallest own loop they close (0
     for none), and the threat left behind: the chance that a forced space joining both ends of
     one own line closes a small loop anyway (the tile drawn next, or the next fill, will go
-    there). The board is left as it was."""
-    before = {line.cells for line in board.lines(mine) if line.loop}
+    there). The board is left as it was.
+
+    ``own`` is the mover's analysis before the placement and ``quiet`` the value and closed loop
+    it gives the placement alone (what this returns when no fill follows: the incremental
+    judgement equals judging the board after it). A threat counts only while tiles are to come
+    (``early``); ``faced`` False says none can be left without fills (no own line faces one
+    cell, and the placement extends none), so the board then needs no analysis of its own."""
+    mine = own.colour
     rest = [t for t in hand if t != placement.tile]
+    value, loop = quiet
     board.push(placement)
+    made = {placement.cell}
     pushed = 1
     try:
         while rest:
@@ -89,19 +100,27 @@ def _after_fills(board: Board, placement: Placement, hand: list[int], judge: Eva
             options = board.legal_placements(rest, forced) if forced else []
             if not options:
                 break
-            own = ColourAnalysis(judge, board, mine)
+            mover = ColourAnalysis(judge, board, mine)
             theirs = [ColourAnalysis(judge, board, c) for c in others]
-            best = max(options, key=lambda p: _value_with(own, theirs, p))
+            value, best = -math.inf, options[0]
+            for option in options:  # the first best, as max() would give
+                if (found := _value_with(mover, theirs, option)) > value:
+                    value, best = found, option
             board.push(best)
+            made.add(best.cell)
             pushed += 1
             rest.remove(best.tile)
-        value = judge.value(board, mine, others)
-        closed = [line.length for line in board.lines(mine) if line.loop and line.cells not in before]
-        own = ColourAnalysis(judge, board, mine)
-        threat = max((judge.chance(board.requirement(cell), 2) for cell, chains in own.ends_at.items()
-                      if len(chains) == 2 and chains[0] == chains[1] and own.lengths[chains[0]] < small
+            faced = True
+        if pushed > 1:  # a loop through none of the tiles just placed was there before
+            closed = [line.length for line in board.lines(mine) if line.loop and not made.isdisjoint(line.cells)]
+            loop = min((n for n in closed if n <= small), default=0)
+        if not (early and faced):
+            return value, loop, 0.0
+        after = ColourAnalysis(judge, board, mine)
+        threat = max((judge.chance(board.requirement(cell), 2) for cell, chains in after.ends_at.items()
+                      if len(chains) == 2 and chains[0] == chains[1] and after.lengths[chains[0]] < small
                       and board.is_forced(cell)), default=0.0)
-        return value, min((n for n in closed if n <= small), default=0), threat
+        return value, loop, threat
     finally:
         for _ in range(pushed):
             board.undo()
