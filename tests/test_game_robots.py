@@ -134,3 +134,71 @@ def test_a_free_move_whose_fills_leave_no_threat_is_judged_without_a_board_analy
     monkeypatch.setattr(club, "_after_fills", never_skipping)
     assert [club.ranked(view) for view in views] == skipping
     assert len(threats) > 1000 and any(threats)
+
+
+def plainly_after_fills(view: StrategyGame, placement, small: int = 6) -> tuple[float, int, float]:
+    """What ranked() gives a forced-space move, worked out the plain way: every option of every
+    fill judged on the whole board after it, everything analysed afresh."""
+    from engine.strategy.robots.club import perspective
+
+    mine, others = perspective(view)
+    judge = evaluator(view)
+    board = view.board
+    rest = [t for t in view.hands[view.turn] if t != placement.tile]
+    loops_before = {line.cells for line in board.lines(mine) if line.loop}
+    board.push(placement)
+    pushed = 1
+    while rest:
+        forced = [s.cell for s in board.forced_spaces()]
+        options = board.legal_placements(rest, forced) if forced else []
+        if not options:
+            break
+        judged = []
+        for option in options:
+            board.push(option)
+            judged.append(judge.value(board, mine, others))
+            board.undo()
+        best = options[judged.index(max(judged))]
+        board.push(best)
+        pushed += 1
+        rest.remove(best.tile)
+    value = judge.value(board, mine, others)
+    closed = [line.length for line in board.lines(mine) if line.loop and line.cells not in loops_before]
+    after = ColourAnalysis(judge, board, mine)
+    threat = max((judge.chance(board.requirement(cell), 2) for cell, chains in after.ends_at.items()
+                  if len(chains) == 2 and chains[0] == chains[1] and after.lengths[chains[0]] < small
+                  and board.is_forced(cell)), default=0.0)
+    for _ in range(pushed):
+        board.undo()
+    return value, min((n for n in closed if n <= small), default=0), threat
+
+
+def test_a_free_move_is_judged_with_its_fills_as_the_plain_way_judges_it():
+    from engine.strategy.game import Step
+    from engine.strategy.robots.club import _after_fills, _makes_forced_space, perspective
+
+    compared = filled = 0
+    for seed in (7, 8):
+        game = StrategyGame.new(2, robots=["club", "club"], seed=seed)
+        while not game.finished:
+            view = game.view()
+            hand = view.hands[view.turn]
+            if view.step is Step.FREE and len(hand) > 1 and view.bag_count > 0:
+                mine, others = perspective(view)
+                judge = evaluator(view)
+                own = ColourAnalysis(judge, view.board, mine)
+                theirs = [ColourAnalysis(judge, view.board, c) for c in others]
+                for placement in view.legal():
+                    cell, face = placement.cell, FACES[placement.tile][placement.rot]
+                    if not _makes_forced_space(view.board, cell):
+                        continue
+                    quiet = (own.after(cell, face) - max(t.after(cell, face) for t in theirs),
+                             own.closes_loop(cell, face))
+                    value, loop, threat = _after_fills(view.board, placement, hand, judge, own, others, 6, quiet,
+                                                       True, True)
+                    plain = plainly_after_fills(view, placement)
+                    assert (value, loop if loop <= 6 else 0, threat) == pytest.approx(plain, abs=1e-9), placement
+                    compared += 1
+                    filled += value != pytest.approx(quiet[0], abs=1e-9)
+            robot_move(game)
+    assert compared > 500 and filled > 50

@@ -83,14 +83,17 @@ def _after_fills(board: Board, placement: Placement, hand: list[int], judge: Eva
     one own line closes a small loop anyway (the tile drawn next, or the next fill, will go
     there). The board is left as it was.
 
-    ``own`` is the mover's analysis before the placement and ``quiet`` the value and closed loop
-    it gives the placement alone (what this returns when no fill follows: the incremental
-    judgement equals judging the board after it). A threat counts only while tiles are to come
-    (``early``); ``faced`` False says none can be left without fills (no own line faces one
-    cell, and the placement extends none), so the board then needs no analysis of its own."""
+    Analysing a board is what costs here, so it is done only where needed. ``own`` is the
+    mover's analysis before the placement and ``quiet`` the value and closed loop it gives the
+    placement alone: what this returns when no fill follows (the incremental judgement equals
+    judging the board after it). A fill step with a choice judges its options incrementally, and
+    the best one's value is the board's after it; a fill with no choice is made unjudged. A
+    threat counts only while tiles are to come (``early``); ``faced`` False says none can be
+    left without fills (no own line faces one cell, and the placement extends none)."""
     mine = own.colour
     rest = [t for t in hand if t != placement.tile]
-    value, loop = quiet
+    value: float | None = quiet[0]  # None: not judged yet (a fill with no choice was made)
+    loop = quiet[1]
     board.push(placement)
     made = {placement.cell}
     pushed = 1
@@ -100,12 +103,17 @@ def _after_fills(board: Board, placement: Placement, hand: list[int], judge: Eva
             options = board.legal_placements(rest, forced) if forced else []
             if not options:
                 break
-            mover = ColourAnalysis(judge, board, mine)
-            theirs = [ColourAnalysis(judge, board, c) for c in others]
-            value, best = -math.inf, options[0]
-            for option in options:  # the first best, as max() would give
-                if (found := _value_with(mover, theirs, option)) > value:
-                    value, best = found, option
+            best = options[0]
+            if len(options) == 1:  # no choice: judged with the board it leaves, below
+                value = None
+            else:
+                mover = ColourAnalysis(judge, board, mine)
+                theirs = [ColourAnalysis(judge, board, c) for c in others]
+                top = -math.inf
+                for option in options:  # the first best, as max() would give
+                    if (found := _value_with(mover, theirs, option)) > top:
+                        top, best = found, option
+                value = top
             board.push(best)
             made.add(best.cell)
             pushed += 1
@@ -114,13 +122,16 @@ def _after_fills(board: Board, placement: Placement, hand: list[int], judge: Eva
         if pushed > 1:  # a loop through none of the tiles just placed was there before
             closed = [line.length for line in board.lines(mine) if line.loop and not made.isdisjoint(line.cells)]
             loop = min((n for n in closed if n <= small), default=0)
-        if not (early and faced):
-            return value, loop, 0.0
-        after = ColourAnalysis(judge, board, mine)
-        threat = max((judge.chance(board.requirement(cell), 2) for cell, chains in after.ends_at.items()
-                      if len(chains) == 2 and chains[0] == chains[1] and after.lengths[chains[0]] < small
-                      and board.is_forced(cell)), default=0.0)
-        return value, loop, threat
+        threatened = early and faced
+        if value is None or threatened:
+            after = ColourAnalysis(judge, board, mine)
+            if value is None:
+                value = after.potential - max((ColourAnalysis(judge, board, c).potential for c in others), default=0.0)
+            if threatened:
+                return value, loop, max((judge.chance(board.requirement(cell), 2) for cell, chains in after.ends_at.items()
+                                         if len(chains) == 2 and chains[0] == chains[1]
+                                         and after.lengths[chains[0]] < small and board.is_forced(cell)), default=0.0)
+        return value, loop, 0.0
     finally:
         for _ in range(pushed):
             board.undo()

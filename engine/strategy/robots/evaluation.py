@@ -357,13 +357,17 @@ def _path_value(lengths: list[int], probs: list[float], open_a: float, open_b: f
 
 def _cycle_value(lengths: list[int], probs: list[float], growth: float) -> float:
     """A loop waiting to close: twice its length if every connection fills, else the line left
-    when the weakest one never does (its two ends then blocked)."""
+    when the weakest one never does (its two ends then blocked). Where several are weakest alike,
+    the best line one of them leaves: the value must not hang on where the walk round the cycle
+    began (judging a placement incrementally and judging the board after it walk differently)."""
     closed = 1.0
     for p in probs:
         closed *= p
-    weakest = min(range(len(probs)), key=probs.__getitem__)
-    order = list(range(weakest + 1, len(lengths))) + list(range(weakest + 1))
-    path_probs = [probs[i % len(probs)] for i in order[:-1]]
+    low = min(probs)
     total = sum(lengths) + len(lengths)
-    broken = _path_value([lengths[i] for i in order], path_probs, 0.0, 0.0, growth)
+    broken = 0.0
+    for weakest in (i for i, p in enumerate(probs) if p == low):
+        order = list(range(weakest + 1, len(lengths))) + list(range(weakest + 1))
+        path_probs = [probs[i % len(probs)] for i in order[:-1]]
+        broken = max(broken, _path_value([lengths[i] for i in order], path_probs, 0.0, 0.0, growth))
     return closed * 2 * total + (1 - closed) * broken
