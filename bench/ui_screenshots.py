@@ -690,6 +690,17 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         shot(name)
         screen.close_coach()
     i18n.language = "en"
+    # at a 4-player table the card faces the player who asked and covers no other hand
+    for players, orientation in ((4, "flat"), (3, "flat"), (4, "upright")):
+        services.settings.orientation = orientation
+        screen = open_game(_strategy_game(players, 20, seed=6))
+        yield 0.4
+        screen.ask_coach()
+        yield from until(lambda: screen.advice is not None, 60)
+        yield 0.4
+        shot(f"60d-tantrix-coach-{players}-{orientation}")
+        screen.close_coach()
+    services.settings.orientation = "flat"
     # results: the winning line lit; then the replay a few steps before the end
     game = StrategyGame.new(2, "RY", ["club", "beginner"], seed=9)
     while not game.finished:

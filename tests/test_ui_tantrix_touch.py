@@ -316,9 +316,10 @@ def test_the_coach_shows_the_masters_move_with_a_reason_and_plays_it_on_request(
 
 
 def scenario_coach_card_leaves_its_tile_in_sight(app):
-    """On the 7" panel, flat with 3 people and upright: the coach's card faces the player
+    """On the 7" panel, flat with 3 and 4 people and upright: the coach's card faces the player
     who asked, lies whole on the screen and leaves the space of the tile it suggests in sight
-    (with 3 people the card once hid it). Upright, a message to that player shows whole on the
+    (with 3 people the card once hid it). Flat, asked at a side seat, it covers no other hand (it
+    once lay across the bottom player's). Upright, a message to that player shows whole on the
     screen while "Hint" waits in the table's top corner (it was once sent past the top edge, as
     if "Hint" lay along the hand)."""
     import math
@@ -332,9 +333,9 @@ def scenario_coach_card_leaves_its_tile_in_sight(app):
     def overlap(a, b):
         return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
 
-    for players, orientation in ((3, "flat"), (2, "upright")):
+    for players, orientation, seats in ((3, "flat", (1, 2)), (4, "flat", (1, 3)), (2, "upright", None)):
         app.services.settings.orientation = orientation
-        game, screen = _open(app, seed=3, players=players, tiles=8)
+        game, screen = _open(app, seed=3, players=players, tiles=8, seats=seats)
         yield
         yield 0.5
         seat, layout = game.turn, screen.layout
@@ -355,11 +356,16 @@ def scenario_coach_card_leaves_its_tile_in_sight(app):
         yield until(settled, 10)  # the view has stopped moving: the player sees what is judged
         card = screen.coach_card
         (x, y), (w, h) = card.bbox
-        assert card.rotation == layout.boxes[seat].angle
+        assert card.rotation == layout.boxes[seat].angle % 360, (card.rotation, layout.boxes[seat].angle)
         assert inside((x, y, w, h), screen.width, screen.height), (players, orientation, (x, y, w, h))
         gx, gy = screen.board.window_cell_centre(cell)
         inner = screen.board.size_px * math.sqrt(3) / 2
         assert not overlap((x, y, w, h), (gx - inner, gy - inner, 2 * inner, 2 * inner)), (players, orientation)
+        if orientation == "flat":
+            assert abs(math.sin(math.radians(card.rotation))) > 0.5  # asked at a side seat: its edge is short
+            for other, box in enumerate(layout.boxes):
+                hand = box.rect(layout.x, layout.y)
+                assert other == seat or not overlap((x, y, w, h), hand), (players, other, (x, y, w, h), hand)
         screen.close_coach()
     return {}
 

@@ -79,25 +79,31 @@ def _tantrix(players: int, orientation: str = "flat") -> Opener:
     return open_game
 
 
-def _tantrix_coach(app: Any) -> None:
-    """Three people, a side seat's player asked the coach: its card facing them, the suggestion
-    pale on the board (a short search, given to the screen as its own job would)."""
-    from engine.strategy.robots.coach import advise
-    from engine.strategy.robots.master import Master
-    from ui.jobs import Outcome
-    from ui.modes.strategy import play as strategy_play
+def _tantrix_coach(players: int) -> Opener:
+    """``players`` people, the coach asked by the player whose edge is shortest: the left side
+    seat's on a wide panel (the card is turned), the bottom one's between the side hands on a tall
+    one. Its card facing them, the suggestion pale on the board (a short search, given to the
+    screen as its own job would)."""
+    def open_game(app: Any) -> None:
+        from engine.strategy.game import StrategyGame
+        from engine.strategy.robots.coach import advise
+        from engine.strategy.robots.master import Master
+        from ui import theme
+        from ui.jobs import Outcome
+        from ui.modes.strategy import play as strategy_play
 
-    from engine.strategy.game import StrategyGame
+        seat = 0 if theme.portrait() else 1
+        game = StrategyGame.new(players, "RYGB"[:players], ["club"] * players, seed=3)
+        while len(game.board) < 13 or game.turn != seat:
+            robot_move(game)
+        for other in range(players):
+            game.set_robot(other, None)
+        screen = strategy_play.open_game(app, game)
+        screen.robot_pause = 600.0
+        advice = advise(game, Master(iterations=6))
+        screen._advised(seat, (len(game.board), game.turn, game.step), Outcome(advice, None, False, 0.0, 0))
 
-    game = StrategyGame.new(3, "RYG", ["club"] * 3, seed=3)
-    while len(game.board) < 13 or game.turn != 1:  # the left side seat's turn: the card is turned
-        robot_move(game)
-    for seat in range(3):
-        game.set_robot(seat, None)
-    screen = strategy_play.open_game(app, game)
-    screen.robot_pause = 600.0
-    advice = advise(game, Master(iterations=6))
-    screen._advised(1, (len(game.board), game.turn, game.step), Outcome(advice, None, False, 0.0, 0))
+    return open_game
 
 
 def _tantrix_results(app: Any) -> None:
@@ -198,7 +204,8 @@ SCREENS: list[tuple[str, Opener]] = [
     ("tantrix-2", _tantrix(2)),
     ("tantrix-4", _tantrix(4)),
     ("tantrix-4-upright", _tantrix(4, "upright")),
-    ("tantrix-coach", _tantrix_coach),
+    ("tantrix-coach", _tantrix_coach(3)),
+    ("tantrix-coach-4", _tantrix_coach(4)),
     ("tantrix-results", _tantrix_results),
     ("gobbles-2", _gobbles(2)),
     ("gobbles-6", _gobbles(6)),

@@ -525,6 +525,29 @@ class TableLayout(FloatLayout):
         return facing_spot(box, size, box.depth / 2 + size[1] / 2 + u * 0.25, (low, high),
                            [off_screen + self._cells(cells), hands], max(w, h))
 
+    def room_along(self, seat: int) -> float:
+        """How long a card facing ``seat`` (:meth:`facing`) can be and still lie over none of the
+        other hands: the screen along that player's edge less the hands (and what :attr:`raised`
+        says lies at their edges) that reach across it from either end. A side seat's edge on the
+        wide panel is short."""
+        u = theme.unit()
+        box = self._beyond_raised(seat)
+        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        axis = 1 if turned else 0
+        start, end = (self.y, self.y + self.height) if turned else (self.x, self.x + self.width)
+        low, high, middle = start + u * 0.1, end - u * 0.1, (start + end) / 2
+        for other in range(len(self.boxes)):
+            rect = self._beyond_raised(other).rect()
+            across = abs(math.sin(math.radians(self.boxes[other].angle))) > 0.5
+            if other == seat or across == turned:  # a hand along a parallel edge lies beyond, not beside
+                continue
+            near, far = rect[axis], rect[axis] + rect[axis + 2]
+            if (near + far) / 2 < middle:
+                low = max(low, far)
+            else:
+                high = min(high, near)
+        return high - low - u * 0.2
+
     def _kept_clear(self) -> list[Rect]:
         """Where the :attr:`keep_clear` controls shown lie."""
         return [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)

@@ -49,12 +49,14 @@ def coach_sentence(reason: Reason) -> str:
 class CoachCard(BoxLayout):
     """The coach's answer: its sentence, "Play it" and "Close" (the screen gives the actions). It
     is as tall as the sentence's lines need in the language it opens in: a long one wraps, never
-    spills over the buttons."""
+    spills over the buttons. ``room`` is the length the table gives it along its player's edge
+    (a side seat's edge is short on a wide panel): it is never longer, so it covers no other hand,
+    and never shorter than its two buttons need."""
 
     def __init__(self, advice: Advice, on_play: Callable[[], None], on_close: Callable[[], None],
-                 **kwargs: Any) -> None:
+                 room: float = float("inf"), **kwargs: Any) -> None:
         u = theme.unit()
-        width, padding, spacing = u * 9.5, u * 0.15, u * 0.12
+        width, padding, spacing = max(min(u * 9.5, room), u * 5.0), u * 0.15, u * 0.12
         self.advice = advice
         self.sentence = TLabel(msg=SENTENCES[advice.reason.code], values=_values(advice.reason),
                                scale=0.8, halign="left", size_hint_y=None)

@@ -216,8 +216,11 @@ class SeatPlate(Scatter):
             name_label.texture_update()
             room = max(min(share, length - left - 3 * pad - name_label.texture_size[0]), min(wide * 0.6, share))
             name_label.text = name
-        if step and wide > room:  # shrink a long instruction rather than cut it
-            step_label.font_size *= max(0.6, room / wide)
+        smallest = step_label.font_size * 0.6
+        while step and wide > room and step_label.font_size > smallest:
+            # shrink a long instruction rather than cut it (a text's width is not quite in
+            # proportion to its font size: shrink again while it is still too wide)
+            step_label.font_size = max(smallest, step_label.font_size * room / wide * 0.98)
             step_label.texture_update()
             wide = step_label.texture_size[0]
         step_w = min(wide, room) if step else 0.0
@@ -1015,7 +1018,8 @@ class StrategyScreen(Screen):
         self.board.show_ghost(outcome.value.placement)
         card = Scatter(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
                        auto_bring_to_front=False)
-        inner = CoachCard(outcome.value, on_play=self.play_advice, on_close=self.close_coach)
+        inner = CoachCard(outcome.value, on_play=self.play_advice, on_close=self.close_coach,
+                          room=self.layout.room_along(seat))
         card.add_widget(inner)
         card.size = inner.size
         self.coach_card = card
