@@ -85,7 +85,8 @@ def scenario_provisional(app):
     assert game.board.at(first.cell) is None and first.tile in game.hands[seat]
     assert len(game.record()["events"]) == events and app.services.store.load_current() == journal
     assert screen.confirm_bar.shown and game.turn == seat
-    assert tr("Not played yet: tap Confirm. Until then you can turn it, move it or take it back.") in labels(screen.layout)
+    how = tr("Not played yet: tap Confirm. Until then you can turn it, move it or take it back.")
+    assert how in labels(screen.layout, shown=True)
     # a tap on it turns it to the next way round the rules accept
     yield from tap(board.window_cell_centre(first.cell))
     turned = screen.provisional[1]
@@ -109,6 +110,7 @@ def scenario_provisional(app):
     yield from drag(board.window_cell_centre(other.cell), hand.to_window(*hand.center))
     assert screen.provisional is None and first.tile in hand.tiles and not screen.confirm_bar.shown
     assert board.board.at(other.cell) is None
+    assert how not in labels(screen.layout, shown=True)  # what it said of that tile is over
     board.refit()
     # put down again, then the Take back button
     yield from drag(slot(hand, first.tile), reach(hand, board, first.cell))

@@ -128,13 +128,21 @@ def drag(start: tuple[float, float], end: tuple[float, float], steps: int = 8,
     yield
 
 
-def labels(widget: Any) -> list[str]:
-    """The texts of every label under ``widget``."""
+def labels(widget: Any, shown: bool = False) -> list[str]:
+    """The texts of every label under ``widget`` (``shown``: only those a person can see, no
+    widget between them and ``widget`` made transparent)."""
     from kivy.uix.label import Label
+
+    def visible(child: Any) -> bool:
+        while child is not None and child is not widget:
+            if child.opacity <= 0:
+                return False
+            child = child.parent
+        return True
 
     found = []
     for child in widget.walk(restrict=True):
-        if isinstance(child, Label) and child.text:
+        if isinstance(child, Label) and child.text and (not shown or visible(child)):
             found.append(child.text)
     return found
 

@@ -305,6 +305,7 @@ class Banner(Scatter):
         self._hide()
 
     def hide(self) -> None:
+        self._hide.cancel()
         self.opacity = 0
 
     def on_touch_down(self, touch: Any) -> bool:
@@ -505,6 +506,12 @@ class TableLayout(FloatLayout):
             clear = self._kept_clear() + self._cells(self.board.highlighted)
             self._banners[seat].say(text, self._beyond_raised(seat), good,
                                     tuple(self.board.fit_area) if self.board.fit_area else None, clear)
+
+    def hush(self, seat: int) -> None:
+        """The message shown to the player in ``seat`` goes before its time: what it was about is
+        over (the tile it explained was confirmed or taken back)."""
+        if 0 <= seat < len(self._banners):
+            self._banners[seat].hide()
 
     def facing(self, seat: int, size: tuple[float, float], cells: Iterable[Cell] = ()) -> tuple[float, float]:
         """Where the centre of a card of ``size`` (length along the edge, depth away from it)

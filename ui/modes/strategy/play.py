@@ -866,8 +866,11 @@ class StrategyScreen(Screen):
             self.after_step()
 
     def _lift_provisional(self) -> tuple[int, Placement] | None:
-        """The provisional placement, no longer provisional (None if there was none)."""
+        """The provisional placement, no longer provisional (None if there was none); what its
+        player was told about it (how Confirm works, a turn it cannot take) goes with it."""
         pending, self.provisional = self.provisional, None
+        if pending is not None:
+            self.layout.hush(pending[0])
         return pending
 
     def confirm(self) -> None:
