@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from ui_harness import drag, labels, run_scenario, tap, touch_at, until
 from engine.strategy.robots import robot_move
 
@@ -64,7 +66,8 @@ def settle(screen, seconds=10.0):
 
 
 def told(screen, text):
-    return any(text in t for t in labels(screen.layout))
+    """Whether ``text`` is part of a message on the table that its player can see now."""
+    return any(text in t for t in labels(screen.layout, shown=True))
 
 
 # ----------------------------------------------------------------------------- setup
@@ -319,6 +322,7 @@ def scenario_forced(app):
     yield 0.3
     yield from play_by_touch(screen, 0, fill)
     assert board.at(fill.cell) == fill
+    assert not told(screen, _(RULE_MESSAGES["must-fill-forced"]))  # done as asked: the refusal goes
     assert app.services.store.load_current()["state"]["board"] == game.board.to_json()
     # the bag button: the screen's own bag has drawn already
     app.services.devices.press_button()
@@ -327,8 +331,9 @@ def scenario_forced(app):
     return {}
 
 
-def test_an_obligatory_fill_is_explained_and_accepted_and_a_forced_space_reviewed():
-    run_scenario("test_ui_tantrix", "scenario_forced", size=(800, 480))
+@pytest.mark.parametrize("confirm", [True, False], ids=["confirmed", "played-at-once"])
+def test_an_obligatory_fill_is_explained_and_accepted_and_a_forced_space_reviewed(confirm):
+    run_scenario("test_ui_tantrix", "scenario_forced", size=(800, 480), settings={"confirm_moves": confirm})
 
 
 def test_the_how_to_play_script_shows_legal_play():
