@@ -157,7 +157,9 @@ class GobbleSoloScreen(Screen):
         self.action.opacity = 1 if (game.reward or game.hand or game.finished) else 0
 
     def after_step(self) -> None:
-        """After every action: journal, show, celebrate a gobble, end the game when it is over."""
+        """After every action: journal, show, celebrate a gobble, end the game when it is over.
+        What the player was told before it (a refusal, a reminder) is over."""
+        self.table.hush(0)
         earned, self.earned = self.earned, None
         self.app.journal(self.game)
         self.refresh()

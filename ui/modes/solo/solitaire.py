@@ -164,7 +164,9 @@ class SolitaireScreen(Screen):
             if self.hand.marked else ""
 
     def after_step(self) -> None:
-        """After every placement: journal, show the next tile, end the game when it is over."""
+        """After every placement: journal, show the next tile, end the game when it is over.
+        What the player was told before it (a refusal, a reminder) is over."""
+        self.table.hush(0)
         self.app.journal(self.game)
         self.refresh()
         if self.game.finished:
