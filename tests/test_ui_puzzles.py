@@ -100,11 +100,12 @@ def scenario_puzzle_play(app):
     yield from play_from_hand(tray, board, P(5, 1, 0, wrong), taps=False, settle=False)
     assert (1, 0) in board.highlighted  # marked for a few seconds: looked at at once
     assert screen.play.placements == [P(3, 0, 0, 0)] and 5 in tray.tiles
-    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table)
+    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table, shown=True)
     board.snap_rotation = True
     # a tap on a placed tile turns it to its next rotation (alone on the table, any fits)
     yield from tap(board.window_cell_centre((0, 0)))
     assert screen.play.placements == [P(3, 0, 0, 1)] and journaled(app, screen.play)
+    assert _(RULE_MESSAGES["golden-rule"]) not in labels(screen.table, shown=True)  # a step on: it is over
     # drag it to another space, then back onto the tray (picked up)
     x, y = board.window_cell_centre((0, 0))
     target = (x + board.size_px * 2.6, y - board.size_px * 1.1)  # the finger, under the lifted tile

@@ -501,8 +501,10 @@ class TableLayout(FloatLayout):
     def tell(self, seat: int, text: str, good: bool = False) -> None:
         """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
         says lies at that seat's inner edge), over none of the cells the board marks (a refusal
-        points at them) where it can."""
-        if 0 <= seat < len(self._banners):
+        points at them) where it can; ``text`` empty: what was said to them goes (:meth:`hush`)."""
+        if not text:
+            self.hush(seat)
+        elif 0 <= seat < len(self._banners):
             clear = self._kept_clear() + self._cells(self.board.highlighted)
             self._banners[seat].say(text, self._beyond_raised(seat), good,
                                     tuple(self.board.fit_area) if self.board.fit_area else None, clear)

@@ -197,7 +197,9 @@ class FourScreen(Screen):
     # ---------------------------------------------------------------------- steps
 
     def after_step(self) -> None:
-        """After every change: journal, show, and celebrate a new best complete arrangement."""
+        """After every change: journal, show, and celebrate a new best complete arrangement. What
+        was said about the step before (a refusal) no longer holds after this one."""
+        self.tell("")
         self.app.journal(self.four)
         self.refresh()
         score = self.four.best_score

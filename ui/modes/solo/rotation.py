@@ -117,11 +117,6 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
 
     # ------------------------------------------------------------------------ steps
 
-    def after_step(self) -> None:
-        """What was said about the last turn no longer holds after this one."""
-        self.tell("")
-        super().after_step()
-
     def turn(self, turn: Turn) -> None:
         try:
             self.puzzle.apply(turn)

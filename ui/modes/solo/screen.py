@@ -120,6 +120,7 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         raise NotImplementedError
 
     def tell(self, text: str, good: bool = False) -> None:
+        """Say ``text`` to the player for a few seconds ("" hides what was said)."""
         raise NotImplementedError
 
     def reset(self) -> None:
@@ -170,7 +171,9 @@ class SoloPuzzleScreen(Screen, Generic[M]):
     # ------------------------------------------------------------------------ steps
 
     def after_step(self) -> None:
-        """After every change: journal (with the clock), show, celebrate a solution."""
+        """After every change: journal (with the clock), show, celebrate a solution. What was
+        said about the step before (a refusal, a hint's words) no longer holds after this one."""
+        self.tell("")
         self.app.journal(self.mode)
         self.stopwatch.save()
         self.refresh()
