@@ -23,6 +23,7 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.widget import Widget
 
 from engine.geometry import Cell
+from engine.modes import Refused
 
 from . import theme
 from .board import BoardView, DragLayer, HandView
@@ -429,6 +430,7 @@ class TableLayout(FloatLayout):
         self._tag_texts: list[tuple[str, theme.RGBA | None]] = []
         self._holders: list[Scatter] = []
         self._banners: list[Banner] = []
+        self._refusing: set[int] = set()  # the seats whose message is why their drop was refused
         self.bag_badge = BagBadge(msg=N_("Bag: {count}"), values={"count": 0}, size_hint=(None, None),
                                   color=theme.TEXT, bold=True)
         self.add_widget(self.bag_badge)
@@ -461,7 +463,8 @@ class TableLayout(FloatLayout):
             holder.add_widget(hand)
             hand.board = self.board
             hand.drag_layer = self.drag_layer
-            hand.bind(on_refused=lambda h, refusal, i=index: self.tell(i, explain(refusal, len(self.board.board) == 0)))
+            hand.bind(on_refused=lambda h, refusal, i=index: self._refused(i, refusal),
+                      on_played=lambda h, placement, i=index: self._accepted(i))
             hand.bind(tiles=lambda *_: self._hands_changed())
             self.add_widget(holder)
             self._holders.append(holder)
@@ -502,6 +505,7 @@ class TableLayout(FloatLayout):
         """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
         says lies at that seat's inner edge), over none of the cells the board marks (a refusal
         points at them) where it can; ``text`` empty: what was said to them goes (:meth:`hush`)."""
+        self._refusing.discard(seat)
         if not text:
             self.hush(seat)
         elif 0 <= seat < len(self._banners):
@@ -512,8 +516,20 @@ class TableLayout(FloatLayout):
     def hush(self, seat: int) -> None:
         """The message shown to the player in ``seat`` goes before its time: what it was about is
         over (the tile it explained was confirmed or taken back)."""
+        self._refusing.discard(seat)
         if 0 <= seat < len(self._banners):
             self._banners[seat].hide()
+
+    def _refused(self, seat: int, refusal: Refused) -> None:
+        """A drop from ``seat``'s hand was refused: the rule it breaks, in words, facing them."""
+        self.tell(seat, explain(refusal, len(self.board.board) == 0))
+        self._refusing.add(seat)
+
+    def _accepted(self, seat: int) -> None:
+        """A drop from ``seat``'s hand was accepted: why an earlier one was refused is over (what
+        the drop itself made the screen say stays)."""
+        if seat in self._refusing:
+            self.hush(seat)
 
     def facing(self, seat: int, size: tuple[float, float], cells: Iterable[Cell] = ()) -> tuple[float, float]:
         """Where the centre of a card of ``size`` (length along the edge, depth away from it)

@@ -849,9 +849,7 @@ class StrategyScreen(Screen):
     def put(self, seat: int, placement: Placement) -> None:
         """``placement`` (already judged legal) is put down by ``seat``: provisionally when the
         table confirms moves and a person plays that seat (it is then shown, out of the hand, until
-        :meth:`confirm` or :meth:`take_back`), else played at once. A refusal the player was
-        just shown is over: it goes."""
-        self.layout.hush(seat)
+        :meth:`confirm` or :meth:`take_back`), else played at once."""
         if self.confirming and self.game.seats[seat].robot is None:
             self.provisional = (seat, placement)
             self.refresh()
