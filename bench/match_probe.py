@@ -12,7 +12,7 @@ placement would have killed none of its side's ends.
 
     nice -n 19 timeout 3600 .venv/bin/python bench/match_probe.py --robots master,expert --doubles \\
         --blocks 40 --seed 1 --budget 30 --out /tmp/doubles.jsonl
-    .venv/bin/python bench/match_probe.py --summary /tmp/doubles.jsonl
+    .venv/bin/python bench/match_probe.py --summary /tmp/doubles.jsonl [more runs to pool...]
 """
 
 from __future__ import annotations
@@ -116,16 +116,21 @@ def run(args: argparse.Namespace) -> None:
               file=sys.stderr, flush=True)
 
 
-def summary(path: Path) -> dict[str, Any]:
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
-    robots: dict[str, dict[str, int]] = {}
+def summary(paths: list[Path]) -> dict[str, Any]:
+    """The runs in ``paths`` pooled: each robot's games, win rate (95 % Wilson interval), share of
+    the points (a draw is half a win) and mean score; the master's CPU times and the ends it killed."""
+    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines()]
+    robots: dict[str, dict[str, Any]] = {}
     for row in rows:
         for label, tally in row["robots"].items():
-            total = robots.setdefault(label, dict.fromkeys(("games", "wins", "draws", "losses", "forfeits"), 0))
+            total = robots.setdefault(label, dict.fromkeys(("games", "wins", "draws", "losses", "forfeits", "score"), 0))
             for key in total:
-                total[key] += tally[key]
+                total[key] += tally["mean_score"] * tally["games"] if key == "score" else tally[key]
     for total in robots.values():
-        total["win_rate"], total["ci95"] = round(total["wins"] / total["games"], 3), wilson(total["wins"], total["games"])
+        games = total["games"]
+        total["win_rate"], total["ci95"] = round(total["wins"] / games, 3), wilson(total["wins"], games)
+        total["points_share"] = round((total["wins"] + total["draws"] / 2) / games, 3)
+        total["mean_score"] = round(total.pop("score") / games, 2)
     cpu = sorted(t for row in rows for t in row["probe"]["cpu"])
     return {"players": rows[0]["players"], "doubles": rows[0]["doubles"], "blocks": len(rows), "robots": robots,
             "master_cpu_s": {"placements": len(cpu), "median": round(statistics.median(cpu), 3),
@@ -141,11 +146,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=None, help="the master's and expert's wall-clock cap, s")
     parser.add_argument("--out", type=Path, default=Path("bench/match_probe.jsonl"))
-    parser.add_argument("--summary", type=Path, default=None)
+    parser.add_argument("--summary", type=Path, nargs="+", default=None, help="pool these runs' files")
     args = parser.parse_args()
     if args.summary is None:
         run(args)
-    print(json.dumps(summary(args.summary or args.out), indent=2))
+    print(json.dumps(summary(args.summary or [args.out]), indent=2))
 
 
 if __name__ == "__main__":
