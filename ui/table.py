@@ -33,6 +33,12 @@ from .refusals import explain
 from .widgets import fit_font
 
 
+def crosswise(angle: float) -> bool:
+    """Whether something turned ``angle`` degrees to face a player sits at a side edge of the
+    screen (its length runs up the screen, not across it)."""
+    return abs(math.sin(math.radians(angle))) > 0.5
+
+
 class SeatBox(NamedTuple):
     """A hand's box: its centre, its length along the player's edge and its depth, and the angle
     (degrees counter-clockwise) it is turned so that it faces its player (0: bottom edge)."""
@@ -48,11 +54,15 @@ class SeatBox(NamedTuple):
         a = math.radians(self.angle)
         return -math.sin(a), math.cos(a)
 
+    @property
+    def across(self) -> bool:
+        """Whether the hand lies along a side edge (:func:`crosswise`)."""
+        return crosswise(self.angle)
+
     def rect(self, x: float = 0.0, y: float = 0.0) -> Rect:
         """Where the box lies (x, y, width, height), upright or turned, moved by (``x``, ``y``):
         its layout's position, for the coordinates the layout's parent uses."""
-        across = abs(math.sin(math.radians(self.angle))) > 0.5
-        w, h = (self.depth, self.length) if across else (self.length, self.depth)
+        w, h = (self.depth, self.length) if self.across else (self.length, self.depth)
         return x + self.cx - w / 2, y + self.cy - h / 2, w, h
 
 
@@ -236,7 +246,7 @@ def facing_spot(box: SeatBox, size: tuple[float, float], base: float, span: tupl
     length, depth = size
     a = math.radians(box.angle)
     along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
-    turned = abs(along[1]) > 0.5
+    turned = box.across
     low, high = span if span is not None else (-math.inf, math.inf)
     middle = box.cy if turned else box.cx
     slide = min(max(middle, low + length / 2), high - length / 2) - middle
@@ -284,7 +294,7 @@ class Banner(Scatter):
         """Show ``text`` beyond ``box`` (the hand, deepened by what lies at its inner edge), within
         the free ``table`` along that edge and over none of ``avoid`` where it can."""
         u = theme.unit()
-        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        turned = box.across
         low, high = ((table[1], table[1] + table[3]) if turned else (table[0], table[0] + table[2])) if table \
             else (-math.inf, math.inf)
         length = min(max(box.length * 1.05, u * 7), u * 9, high - low)  # a short hand still gets readable lines
@@ -545,7 +555,7 @@ class TableLayout(FloatLayout):
         off_screen = [(x - far, y - far, far, h + 2 * far), (x + w, y - far, far, h + 2 * far),
                       (x - far, y - far, w + 2 * far, far), (x - far, y + h, w + 2 * far, far)]
         hands = [self._beyond_raised(other).rect() for other in range(len(self.boxes)) if other != seat]
-        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        turned = box.across
         low, high = (y, y + h) if turned else (x, x + w)
         return facing_spot(box, size, box.depth / 2 + size[1] / 2 + u * 0.25, (low, high),
                            [off_screen + self._cells(cells), hands], max(w, h))
@@ -557,13 +567,13 @@ class TableLayout(FloatLayout):
         wide panel is short."""
         u = theme.unit()
         box = self._beyond_raised(seat)
-        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        turned = box.across
         axis = 1 if turned else 0
         start, end = (self.y, self.y + self.height) if turned else (self.x, self.x + self.width)
         low, high, middle = start + u * 0.1, end - u * 0.1, (start + end) / 2
         for other in range(len(self.boxes)):
             rect = self._beyond_raised(other).rect()
-            across = abs(math.sin(math.radians(self.boxes[other].angle))) > 0.5
+            across = self.boxes[other].across
             if other == seat or across == turned:  # a hand along a parallel edge lies beyond, not beside
                 continue
             near, far = rect[axis], rect[axis] + rect[axis + 2]

@@ -682,7 +682,7 @@ class GiftCard(Scatter):
         on the free table: the card would cover it)."""
         layout = self.screen.layout
         fx, fy, fw, fh = layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height)
-        crossing = abs(math.sin(math.radians(layout.boxes[self.seat].angle))) > 0.5
+        crossing = layout.boxes[self.seat].across
         low, high = (fy, fy + fh) if crossing else (fx, fx + fw)
         tag = theme.unit() * 0.7
         ends = (BOTTOM, TOP) if crossing else (LEFT, RIGHT)

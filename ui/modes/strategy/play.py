@@ -57,7 +57,8 @@ from ...refusals import explain
 from ...seat_players import rate_finished, seat_again, seated
 from ...services import BagButtonPressed, Cue, TileScanned
 from ...shell import Shell
-from ...table import BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, overlaps
+from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, crosswise,
+                     overlaps)
 from ...tournament_store import report
 from ...widgets import SMALLEST_FONT, ChipRow, TButton, TLabel, confirm_leave, fit_font, panel_background
 from ...words import LEVEL_NAMES, colour_name, levels, seat_name
@@ -625,10 +626,10 @@ class StrategyScreen(Screen):
         (what the plate on its right and the confirm bar on its left may take), the directions
         along the edge and towards the table, and its centre (layout's parent coordinates)."""
         layout, u = self.layout, theme.unit()
-        side_depth = max((b.depth for b in layout.boxes if abs(math.sin(math.radians(b.angle))) > 0.5), default=0.0)
+        side_depth = max((b.depth for b in layout.boxes if b.across), default=0.0)
         # the corners are the side hands' (ui.table.seat_boxes); on a portrait panel the ends'
         corners = max((b.depth for b in layout.boxes), default=0.0) if side_depth and layout.height > layout.width else 0.0
-        turned = abs(math.sin(math.radians(box.angle))) > 0.5
+        turned = box.across
         span = layout.height - 2 * corners if turned else layout.width - 2 * (side_depth if not corners else 0.0)
         a = math.radians(box.angle)
         return ((span - box.length) / 2 - u * 0.25, (math.cos(a), math.sin(a)), box.up(),
@@ -680,7 +681,7 @@ class StrategyScreen(Screen):
             for seat, player in enumerate(self.game.seats):
                 for place in places if player.robot is None else ():  # where its bars will lie
                     kind, angle, (cx, cy), (length, depth) = place(seat)
-                    across = abs(math.sin(math.radians(angle))) > 0.5
+                    across = crosswise(angle)
                     w, h = (depth, length) if across else (length, depth)
                     (rects if kind == "beside" else soft).append((cx - w / 2, cy - h / 2, w, h))
         return rects, soft
