@@ -21,7 +21,7 @@ luck. Its work is bounded by ``iterations`` (and wall-clock ``cap`` seconds only
 so for a given seed and budget its choice is the same on a busy machine or a slow Pi. A playout
 judges every placement for every colour in play, so its cost grows with the colours: ``iterations``
 is the count for two colours (two players, or Doubles' two teams), and a game of ``c`` colours gets
-``2 / c`` of it (3 players 64, 4 players 48), which keeps a placement's work, and so its time on a
+``2 / c`` of it (3 players 85, 4 players 64), which keeps a placement's work, and so its time on a
 Pi, that of two players (bench/RESULTS.md). Iterations are evaluated in batches of ``batch``
 chosen by UCB with a virtual loss; ``workers`` > 1 spreads a batch over worker processes, which
 changes the speed and never the choice (a batch of 6 splits evenly over the 2 or 3 workers a Pi's
@@ -124,7 +124,7 @@ def _rollouts(view: StrategyGame, jobs: Sequence[tuple[Placement, int]], weights
 class Master:
     name = "master"
 
-    def __init__(self, iterations: int = 96, widen: float = 1.5, exploration: float = 0.7,
+    def __init__(self, iterations: int = 128, widen: float = 1.5, exploration: float = 0.7,
                  batch: int = 6, workers: int = 1, cap: float = 30.0, weights: Weights = TUNED,
                  horizon: int = 1, replies: int | None = 1) -> None:
         self.iterations = iterations
