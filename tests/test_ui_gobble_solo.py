@@ -63,14 +63,14 @@ def scenario_play(app):
     yield from play_by_touch(screen, gc.ONE_NEIGHBOUR._replace(tile=gc.BUILD[0].tile), taps=False)
     yield 0.1
     assert len(screen.game.board) == 2 and gc.ONE_NEIGHBOUR.cell in screen.table.board.highlighted
-    assert _(RULE_MESSAGES["two-neighbours"]) in labels(screen.table, shown=True), labels(screen.table)
+    assert _(RULE_MESSAGES["two-neighbours"]) in labels(screen.table), labels(screen.table)
     # a drop breaking the golden rule (no turning to a fitting side here): refused in words
     screen.table.board.snap_rotation = False
     wrong = next(r for r in range(6) if r not in screen.game.board.fits(gc.BUILD[0].tile, gc.BUILD[0].cell))
     yield from play_by_touch(screen, gc.BUILD[0]._replace(rot=wrong), taps=False)
     yield 0.1
     assert len(screen.game.board) == 2
-    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table, shown=True)
+    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table)
     screen.table.board.snap_rotation = True
     for placement in gc.BUILD:
         yield from play_by_touch(screen, placement, taps=placement is gc.BUILD[0])
@@ -80,7 +80,7 @@ def scenario_play(app):
     # the bag button: the tile is already drawn, it says so
     app.post(BagButtonPressed())
     yield 0.1
-    assert _("Your tile is already drawn: place it on the table.") in labels(screen.table, shown=True)
+    assert _("Your tile is already drawn: place it on the table.") in labels(screen.table)
     # tile 6 fits nowhere: discarded by touch, face up on the pile
     assert screen.hand.tiles == [gc.NOWHERE]
     yield from tap(screen.action)
@@ -89,7 +89,7 @@ def scenario_play(app):
     yield from play_by_touch(screen, gc.GOBBLE)
     assert screen.game.reward and screen.hand.tiles == [gc.NOWHERE] and screen.pile.tiles == []
     assert screen.offer.text and screen.action.text == _("Return it to the bag") and journaled()
-    assert _("Gobble! You may play the top discard.") in labels(screen.table, shown=True)
+    assert _("Gobble! You may play the top discard.") in labels(screen.table)
     yield from play_by_touch(screen, gc.REWARD)
     assert screen.game.board.at(gc.REWARD.cell) == gc.REWARD and not screen.game.reward and journaled()
     # a discard that fits must be placed: refused with the cells where it fits
@@ -97,7 +97,7 @@ def scenario_play(app):
     if screen.game.legal_placements():
         yield from tap(screen.action)
         assert screen.game.discards == [] and screen.table.board.highlighted
-        assert _(RULE_MESSAGES["must-place"]) in labels(screen.table, shown=True)
+        assert _(RULE_MESSAGES["must-place"]) in labels(screen.table)
     # play the rest (engine moves), then the end: score kept, record kept, results with a replay
     while not screen.game.finished:
         screen.game.apply(screen.game.legal_actions()[0])

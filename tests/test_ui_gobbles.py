@@ -95,7 +95,7 @@ def scenario_race(app):
     # two fingers, one space: the first lifted gets it, the other is told "taken"
     yield from _two_fingers(screen, (0, gc.RACE[0]), (1, gc.RACE[1]))
     assert game.owner(gc.RACE[0].cell) == 0 and gc.RACE[1].tile in game.hands[1]
-    assert _(RULE_MESSAGES["taken"]) in labels(screen.layout, shown=True), labels(screen.layout)
+    assert _(RULE_MESSAGES["taken"]) in labels(screen.layout), labels(screen.layout)
     assert journaled()
     # a gobble: the gift card faces the gobbler, with the countdown; the robot plays meanwhile
     yield from _one_finger(screen, 0, gc.GOBBLE)
@@ -127,7 +127,7 @@ def scenario_race(app):
         yield from tap(hand.to_window(*hand.slot_centre(hand.tiles.index(tile))))
     assert hand.picked == []
     yield from tap(card.give_button)
-    assert 0 in game.pending and _(RULE_MESSAGES["gift-count"]) in labels(screen.layout, shown=True)
+    assert 0 in game.pending and _(RULE_MESSAGES["gift-count"]) in labels(screen.layout)
     yield from tap(hand.to_window(*hand.slot_centre(hand.tiles.index(3))))
     assert hand.picked == [3]
     yield from tap(card.recipients.chip(1))

@@ -100,7 +100,7 @@ def scenario_puzzle_play(app):
     yield from play_from_hand(tray, board, P(5, 1, 0, wrong), taps=False, settle=False)
     assert (1, 0) in board.highlighted  # marked for a few seconds: looked at at once
     assert screen.play.placements == [P(3, 0, 0, 0)] and 5 in tray.tiles
-    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table, shown=True)
+    assert _(RULE_MESSAGES["golden-rule"]) in labels(screen.table)
     board.snap_rotation = True
     # a tap on a placed tile turns it to its next rotation (alone on the table, any fits)
     yield from tap(board.window_cell_centre((0, 0)))

@@ -65,9 +65,11 @@ def settle(screen, seconds=10.0):
     yield
 
 
-def told(screen, text):
-    """Whether ``text`` is part of a message on the table that its player can see now."""
-    return any(text in t for t in labels(screen.layout, shown=True))
+def told(screen, text, now=False):
+    """Whether ``text`` is part of a message said on the table (and not yet replaced); ``now``:
+    one its player can see now. A message fades after a few seconds, so only a check that it has
+    gone asks ``now`` (one that it is there would depend on the machine's speed)."""
+    return any(text in t for t in labels(screen.layout, shown=now))
 
 
 # ----------------------------------------------------------------------------- setup
@@ -322,7 +324,7 @@ def scenario_forced(app):
     yield 0.3
     yield from play_by_touch(screen, 0, fill)
     assert board.at(fill.cell) == fill
-    assert not told(screen, _(RULE_MESSAGES["must-fill-forced"]))  # done as asked: the refusal goes
+    assert not told(screen, _(RULE_MESSAGES["must-fill-forced"]), now=True)  # done as asked: the refusal goes
     assert app.services.store.load_current()["state"]["board"] == game.board.to_json()
     # the bag button: the screen's own bag has drawn already
     app.services.devices.press_button()

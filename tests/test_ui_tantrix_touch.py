@@ -86,7 +86,7 @@ def scenario_provisional(app):
     assert len(game.record()["events"]) == events and app.services.store.load_current() == journal
     assert screen.confirm_bar.shown and game.turn == seat
     how = tr("Not played yet: tap Confirm. Until then you can turn it, move it or take it back.")
-    assert how in labels(screen.layout, shown=True)
+    assert how in labels(screen.layout)
     # a tap on it turns it to the next way round the rules accept
     yield from tap(board.window_cell_centre(first.cell))
     turned = screen.provisional[1]
