@@ -525,7 +525,8 @@ class TableLayout(FloatLayout):
 
     def hush(self, seat: int) -> None:
         """The message shown to the player in ``seat`` goes before its time: what it was about is
-        over (the tile it explained was confirmed or taken back)."""
+        over (a refused drop followed by an accepted one, a provisional tile confirmed or taken
+        back, a solo game's next step)."""
         self._refusing.discard(seat)
         if 0 <= seat < len(self._banners):
             self._banners[seat].hide()
