@@ -96,6 +96,16 @@ class Timed:
         return choice
 
 
+PLAYED = ("iterations", "widen", "exploration", "horizon", "replies")
+
+
+def played(robot: Master) -> dict[str, Any]:
+    """The settings that decide a master's choices, written with every block: a variant is
+    relative to the defaults of its day (``""`` played 96 iterations before 2026-11-27 and 128
+    after), so a line says what played and runs of different days pool correctly."""
+    return {**{k: getattr(robot, k) for k in PLAYED}, "weights": dataclasses.asdict(robot.weights)}
+
+
 def block(variant: str, partner: str, seed: int) -> dict[str, Any]:
     """One bag played both ways: the master's points (1 a win, 1/2 a draw) and score margins."""
     from engine.strategy.match import play_game
@@ -122,7 +132,8 @@ def block(variant: str, partner: str, seed: int) -> dict[str, Any]:
             close = getattr(robot, "close", None)
             if close is not None:
                 close()
-    return {"variant": variant, "partner": partner, "seed": seed, "points": points, "margins": margins,
+    return {"variant": variant, "played": played(mine.robot), "partner": partner, "seed": seed,
+            "points": points, "margins": margins,
             "cpu": mine.times}
 
 

@@ -38,6 +38,8 @@ from engine.intervals import wilson  # noqa: E402
 from engine.strategy.match import match  # noqa: E402
 from engine.strategy.robots.master import Master  # noqa: E402
 
+from bench.master_tune import master, parse, played  # noqa: E402
+
 
 def play(robots: list[str], blocks: int, seed: int, out: Path, budget: float) -> None:
     for pair in itertools.combinations(robots, 2):
@@ -55,8 +57,7 @@ def outcome(entry: dict[str, Any]) -> tuple[str, str, list[float], float | None]
     bench/master_tune.py, so that the games those runs played count in the ladder without being
     played again; None for a table of 3 or 4 players or Doubles (the ladder is one against one)."""
     if "variant" in entry:  # bench/master_tune.py: the master's points and margins against a partner
-        name = "master" if is_default_master(entry["variant"]) else f"master({entry['variant']})"
-        return name, entry["partner"], entry["points"], statistics.fmean(entry["margins"])
+        return master_name(entry), entry["partner"], entry["points"], statistics.fmean(entry["margins"])
     result = entry.get("result", entry)  # this script wraps the match's result; match_probe does not
     if result.get("players", len(result["robots"])) != 2 or result.get("doubles"):
         return None
@@ -83,13 +84,16 @@ def short(name: str) -> str:
     return ":".join([stem] + [Path(w).name for w in words[script + 1:]])
 
 
-def is_default_master(variant: str) -> bool:
-    """Whether bench/master_tune.py's ``variant`` plays as the master's defaults (the number of
-    workers and the batch size change no choice)."""
-    from bench.master_tune import master, parse  # noqa: PLC0415 (only for master_tune's lines)
-    played, default = master(parse(variant)), Master()
-    return all(getattr(played, k) == getattr(default, k)
-               for k in ("iterations", "widen", "exploration", "weights", "horizon", "replies"))
+def master_name(entry: dict[str, Any]) -> str:
+    """A line of bench/master_tune.py's master: ``master`` when it played today's defaults (the
+    number of workers and the batch size change no choice), else ``master(...)`` with the settings
+    that differ. A line says what played; one written before it did (2026-11-27) is read by its
+    variant, against today's defaults (its ``""`` may then have been the 96 iterations of its day)."""
+    settings = entry["played"] if "played" in entry else played(master(parse(entry["variant"])))
+    default = played(Master())
+    weights = {f"w.{k}": v for k, v in settings["weights"].items() if default["weights"][k] != v}
+    changed = {k: v for k, v in settings.items() if k != "weights" and default[k] != v} | weights
+    return "master(" + ",".join(f"{k}={v}" for k, v in changed.items()) + ")" if changed else "master"
 
 
 def summary(paths: list[Path]) -> dict[str, Any]:

@@ -10,7 +10,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.master_tune import played  # noqa: E402
 from bench.robot_ladder import summary  # noqa: E402
+from engine.strategy.robots.master import Master  # noqa: E402
 
 
 def stats(games: int, wins: int, score: float) -> dict[str, object]:
@@ -30,6 +32,9 @@ def test_the_ladder_pools_its_own_match_probes_and_master_tunes_lines(tmp_path):
         # bench/master_tune.py: the defaults are the master, another setting a variant of it
         {"variant": "", "partner": "expert", "points": [1.0, 0.5], "margins": [4, 0]},
         {"variant": "iterations=48", "partner": "expert", "points": [0.0, 0.0], "margins": [-3, -5]},
+        # a line says what played: the defaults of an earlier day are a variant of today's
+        {"variant": "", "played": {**played(Master()), "iterations": 48}, "partner": "expert",
+         "points": [0.0, 1.0], "margins": [-2, 2]},
     ]
     path = tmp_path / "runs.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -42,7 +47,8 @@ def test_the_ladder_pools_its_own_match_probes_and_master_tunes_lines(tmp_path):
     assert pairs["club vs sparring"]["margin"] == 3.0  # +6 and 0, the second block seen from club's side
     assert pairs["club vs master"] == {"games": 2, "share": 0.0, "ci95": pairs["club vs master"]["ci95"],
                                        "margin": -10.0}
-    assert pairs["expert vs master"]["share"] == 0.25 and pairs["expert vs master(iterations=48)"]["share"] == 1.0
+    assert pairs["expert vs master"]["share"] == 0.25
+    assert pairs["expert vs master(iterations=48)"]["games"] == 4 and pairs["expert vs master(iterations=48)"]["share"] == 0.75
     low, high = pairs["club vs sparring"]["ci95"]
     assert 0.0 < low < 0.75 < high <= 1.0
     elo = result["elo"]
