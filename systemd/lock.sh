@@ -14,8 +14,11 @@ cp "$here/../pyproject.toml" "$work/"
 # rpi-ws281x is only needed on a Pi (its marker in pyproject.toml); resolving here on any machine,
 # it is asked for plainly and given its marker back below.
 echo 'rpi-ws281x>=5.0' > "$work/pi.in"
+# mypy (with mypyc) compiles the robots' evaluation in the release (install.sh, engine/compile.py);
+# the kiosk never imports it
+echo 'mypy>=2.4' > "$work/build.in"
 (cd "$work" && venv/bin/pip-compile --quiet --generate-hashes --allow-unsafe --no-emit-index-url \
-    --no-emit-find-links --strip-extras --output-file=requirements.lock pyproject.toml pi.in)
+    --no-emit-find-links --strip-extras --output-file=requirements.lock pyproject.toml pi.in build.in)
 marker="sys_platform == 'linux' and (platform_machine == 'aarch64' or platform_machine == 'armv7l')"
 sed -e "s/^rpi-ws281x==\([^ ]*\) \\\\$/rpi-ws281x==\1 ; $marker \\\\/" \
     -e '/^#    pip-compile/ s/$/ (systemd\/lock.sh)/' "$work/requirements.lock" > "$here/requirements.lock"

@@ -23,7 +23,7 @@ blocks opponents' ends and forces their small loops as readily as it extends its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Iterable
 
 from ...board import Board, fits
@@ -43,6 +43,11 @@ class Weights:
     endgame_open: float = 0.5  # openness once the bag is empty and ends are easy to block
     small_loop: float = 6.0  # penalty for closing one's own loop of at most small_loop_tiles early
     small_loop_tiles: int = 6  # (the booklets' first warning: a small loop stops a line for good)
+
+    def __reduce__(self) -> tuple[type[Weights], tuple[float | int, ...]]:
+        # the master's workers get the weights by pickle, and a compiled (engine.compiled) frozen
+        # class cannot be unpickled field by field: it is rebuilt from its values
+        return Weights, tuple(getattr(self, f.name) for f in fields(self))
 
 
 WEIGHTS = Weights()
@@ -366,7 +371,7 @@ def _cycle_value(lengths: list[int], probs: list[float], growth: float) -> float
     low = min(probs)
     total = sum(lengths) + len(lengths)
     broken = 0.0
-    for weakest in (i for i, p in enumerate(probs) if p == low):
+    for weakest in [i for i, p in enumerate(probs) if p == low]:
         order = list(range(weakest + 1, len(lengths))) + list(range(weakest + 1))
         path_probs = [probs[i % len(probs)] for i in order[:-1]]
         broken = max(broken, _path_value([lengths[i] for i in order], path_probs, 0.0, 0.0, growth))

@@ -1,0 +1,101 @@
+"""Which engine runs: the source, or its hot modules compiled to C by mypyc (engine.compile).
+
+The master robot's playouts spend three quarters of their time in the evaluation (bench/RESULTS.md,
+the profile), and a Pi 4 core is several times slower than a desktop's. mypyc compiles those
+modules, from the very source in this package, into extension modules that sit beside it
+(``evaluation.py`` and ``evaluation.cpython-311-aarch64-linux-gnu.so``), and Python imports an
+extension module before a source file of the same name. Nothing else changes: every value comes
+out the same to the last bit (tests/test_engine_compiled.py plays the same searches both ways).
+
+A build writes a stamp: the digest of the sources it compiled and the files it made. ``import
+engine`` calls :func:`guard` before any of them loads, and it imports the sources instead of the
+extension modules whenever the stamp does not match them, so an edited module is never shadowed by
+a stale build, or when ``TANTRIX_PURE_PYTHON=1`` asks for the pure-Python path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+# the evaluation, three quarters of the master's playouts (profile), and the geometry and tiles it
+# reads, compiled together so that their calls to one another are C calls. Compiling the board too
+# gained a tenth more but makes its classes native, which the interpreted exceptions and tests that
+# derive from them or patch them cannot be; the club's ranking loop gained nothing.
+MODULES = ("engine.geometry", "engine.tiles", "engine.strategy.robots.evaluation")
+GROUP = "engine._compiled"  # the shared library the compiled modules live in
+PURE = "TANTRIX_PURE_PYTHON"
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+STAMP = PACKAGE / "compiled.stamp"
+
+
+def source(module: str) -> Path:
+    return ROOT / (module.replace(".", "/") + ".py")
+
+
+def digest() -> str:
+    """What the compiled modules must have been built from: their sources and this Python."""
+    found = hashlib.sha256(sys.implementation.cache_tag.encode())
+    for module in MODULES:
+        found.update(source(module).read_bytes())
+    return found.hexdigest()
+
+
+def built() -> list[str]:
+    """Every extension module in the package (it has no others than a build's), relative to it."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*") if p.name.endswith(suffixes))
+
+
+def stamp(files: list[str]) -> None:
+    STAMP.write_text(json.dumps({"digest": digest(), "files": files}) + "\n")
+
+
+def current() -> bool:
+    """Whether there is a build and its stamp matches the sources and the files beside them."""
+    files = built()
+    try:
+        return bool(files) and json.loads(STAMP.read_text()) == {"digest": digest(), "files": files}
+    except (OSError, ValueError):
+        return False
+
+
+def status() -> str:
+    """``compiled``, or why the sources run: ``pure`` (asked for), ``stale`` or ``not built``."""
+    if not built():
+        return "not built"
+    if os.environ.get(PURE) == "1":
+        return "pure"
+    return "compiled" if current() else "stale"
+
+
+class _Sources(importlib.abc.MetaPathFinder):
+    """Finds an engine module's source ahead of an extension module beside it."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None,
+                  ) -> ModuleSpec | None:
+        if not fullname.startswith("engine."):
+            return None
+        file = source(fullname)
+        return importlib.util.spec_from_file_location(fullname, file) if file.exists() else None
+
+
+def guard() -> None:
+    """Import the sources, not the build, when the build is stale or the pure path is asked for."""
+    now = status()
+    if now in ("pure", "stale") and not any(isinstance(f, _Sources) for f in sys.meta_path):
+        if now == "stale":
+            warnings.warn("engine: the compiled modules do not match their sources; running the pure-Python "
+                          "engine (python -m engine.compile rebuilds them)", RuntimeWarning, stacklevel=2)
+        sys.meta_path.insert(0, _Sources())
