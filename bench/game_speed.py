@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import compiled  # noqa: E402
 from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.robots import LEVELS, make_robot, robot_move  # noqa: E402
 
@@ -55,7 +56,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None, help="expert's budget (default: its own)")
     args = parser.parse_args()
     views = positions(args.games)
-    report: dict[str, object] = {"positions": len(views), "load_average": os.getloadavg()[0]}
+    report: dict[str, object] = {"positions": len(views), "engine": compiled.status(),
+                                 "load_average": os.getloadavg()[0]}
     for level in LEVELS:
         robot = make_robot(level, budget=args.budget)
         wall, cpu = [], []

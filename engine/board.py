@@ -25,6 +25,9 @@ from heapq import heappop, heappush
 from typing import Callable, Iterable, NamedTuple
 
 from .geometry import LIMIT, STEP, Cell, in_range, key, unkey
+from .refusals import IllegalPlacement as IllegalPlacement
+from .refusals import PositionError as PositionError
+from .refusals import Refused as Refused
 from .tiles import COLOURS, FACES, OTHER_END
 
 ORIGIN = key((0, 0))
@@ -72,45 +75,6 @@ class Status(IntFlag):
     """Restriction 2: an empty cell with four or more neighbours."""
     CONTROLLED_SIDE = 4
     """Restriction 3: filling the forced spaces leads to a space with four neighbours."""
-
-
-class Refused(ValueError):
-    """An action or placement the rules do not allow now: the one shape every refusal takes, from
-    the board's own verdicts to a mode's turn order (as python-chess raises one ``IllegalMoveError``).
-
-    ``rule`` is a stable code from one of the rule vocabularies (:class:`Rule` here, the modes'
-    :class:`engine.modes.Play`, each family's own); the UI words it from that code, in the player's
-    language. ``cells`` are the board cells a player should look at; ``message`` says it in plain
-    English for logs, the command line and the external robots' protocol."""
-
-    def __init__(self, rule: StrEnum, message: str, cells: tuple[Cell, ...] = ()) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-        self.cells = cells
-
-    def __str__(self) -> str:
-        return f"{self.rule}: {self.message}"
-
-    def reworded(self, message: str) -> Refused:
-        """The same refusal in other words (same rule and cells)."""
-        return Refused(self.rule, message, self.cells)
-
-
-class IllegalPlacement(Refused):
-    """Raised by :meth:`Board.place` for a placement the rules refuse: the refusal, and the placement."""
-
-    def __init__(self, placement: Placement, refusal: Refused) -> None:
-        super().__init__(refusal.rule, refusal.message, refusal.cells)
-        self.placement = placement
-
-    def __str__(self) -> str:
-        p = self.placement
-        return f"tile {p.tile} at ({p.q}, {p.r}) rot {p.rot}: {self.rule}: {self.message}"
-
-
-class PositionError(ValueError):
-    """A position (JSON) that is malformed or breaks the golden rule."""
 
 
 class ForcedSpace(NamedTuple):

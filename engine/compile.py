@@ -41,8 +41,10 @@ def build() -> None:
             command.build_temp = "temp"
             dist.run_command("build_ext")
             for made in Path("lib").rglob("*"):
-                if made.is_file():
-                    shutil.copy2(made, ROOT / made.relative_to("lib"))
+                if made.is_file():  # a new file renamed into place: a running process keeps the old one
+                    target = ROOT / made.relative_to("lib")
+                    shutil.copy2(made, target.with_name(target.name + ".new"))
+                    os.replace(target.with_name(target.name + ".new"), target)
         finally:
             os.chdir(here)
     stamp(built())

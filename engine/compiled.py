@@ -1,13 +1,13 @@
 """Which engine runs: the source, or its hot modules compiled to C by mypyc (engine.compile).
 
-The master robot's playouts spend three quarters of their time in the evaluation (bench/RESULTS.md,
+The master robot's playouts spend their time in the evaluation and the board's rules (bench/RESULTS.md,
 the profile), and a Pi 4 core is several times slower than a desktop's. mypyc compiles those
 modules, from the very source in this package, into extension modules that sit beside it
 (``evaluation.py`` and ``evaluation.cpython-311-aarch64-linux-gnu.so``), and Python imports an
 extension module before a source file of the same name. Nothing else changes: every value comes
 out the same to the last bit (tests/test_engine_compiled.py plays the same searches both ways).
 
-A build writes a stamp: the digest of the sources it compiled and the files it made. ``import
+A build writes a stamp: the digest of the sources it compiled and of each file it made. ``import
 engine`` calls :func:`guard` before any of them loads, and it imports the sources instead of the
 extension modules whenever the stamp does not match them, so an edited module is never shadowed by
 a stale build, or when ``TANTRIX_PURE_PYTHON=1`` asks for the pure-Python path.
@@ -28,11 +28,11 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-# the evaluation, three quarters of the master's playouts (profile), and the geometry and tiles it
-# reads, compiled together so that their calls to one another are C calls. Compiling the board too
-# gained a tenth more but makes its classes native, which the interpreted exceptions and tests that
-# derive from them or patch them cannot be; the club's ranking loop gained nothing.
-MODULES = ("engine.geometry", "engine.tiles", "engine.strategy.robots.evaluation")
+# the evaluation (three quarters of the master's playouts, profile), the board under it (legal
+# placements, the fill cascade, lines), and the geometry and tiles both read, compiled together so
+# that their calls to one another are C calls. The board's refusals stay in Python
+# (engine.refusals: the families derive their own from them); the club's ranking loop gained nothing.
+MODULES = ("engine.geometry", "engine.tiles", "engine.board", "engine.strategy.robots.evaluation")
 GROUP = "engine._compiled"  # the shared library the compiled modules live in
 PURE = "TANTRIX_PURE_PYTHON"
 PACKAGE = Path(__file__).resolve().parent
@@ -58,15 +58,20 @@ def built() -> list[str]:
     return sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*") if p.name.endswith(suffixes))
 
 
+def _contents(files: list[str]) -> dict[str, str]:
+    return {name: hashlib.sha256((PACKAGE / name).read_bytes()).hexdigest() for name in files}
+
+
 def stamp(files: list[str]) -> None:
-    STAMP.write_text(json.dumps({"digest": digest(), "files": files}) + "\n")
+    STAMP.write_text(json.dumps({"digest": digest(), "files": _contents(files)}) + "\n")
 
 
 def current() -> bool:
-    """Whether there is a build and its stamp matches the sources and the files beside them."""
+    """Whether there is a build, made from these sources, with every file as the build left it: a
+    build cut short (by a power cut, say) or damaged since must never be what crashes a start."""
     files = built()
     try:
-        return bool(files) and json.loads(STAMP.read_text()) == {"digest": digest(), "files": files}
+        return bool(files) and json.loads(STAMP.read_text()) == {"digest": digest(), "files": _contents(files)}
     except (OSError, ValueError):
         return False
 

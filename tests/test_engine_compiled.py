@@ -89,10 +89,12 @@ def probe(tree: Path) -> tuple[str, str, str]:
 
 
 def test_a_build_that_does_not_match_its_sources_is_never_used(tmp_path):
-    """In copies of the package: a source edited after the build, and an extension module the build
-    did not make (one left from an older build), each make the whole engine run from source."""
+    """In copies of the package: a source edited after the build, an extension module the build did
+    not make (one left from an older build) and one damaged since, each make the engine run from
+    source, with a warning, instead of failing to import."""
     source = Path("engine", "strategy", "robots", "evaluation.py")
-    for case in ("edited", "left-over"):
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for case in ("edited", "left-over", "damaged"):
         tree = tmp_path / case
         shutil.copytree(ROOT / "engine", tree / "engine", ignore=shutil.ignore_patterns("__pycache__"))
         file, state, _ = probe(tree)
@@ -100,10 +102,12 @@ def test_a_build_that_does_not_match_its_sources_is_never_used(tmp_path):
         if case == "edited":
             with (tree / source).open("a") as edit:
                 edit.write("\n# an edit after the build\n")
+        elif case == "left-over":
+            (tree / "engine" / ("actions" + suffix)).write_bytes(b"not a module")
         else:
-            suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-            (tree / "engine" / ("board" + suffix)).write_bytes(b"not a module")
+            for made in compiled.built():
+                (tree / "engine" / made).write_bytes(b"damaged")
         file, state, warned = probe(tree)
         assert file == str(tree / source)
-        if compiled.built():
+        if compiled.built() or case == "left-over":
             assert state == "stale" and "do not match their sources" in warned
