@@ -10,7 +10,9 @@ out the same to the last bit (tests/test_engine_compiled.py plays the same searc
 A build writes a stamp: the digest of the sources it compiled and of each file it made. ``import
 engine`` calls :func:`guard` before any of them loads, and it imports the sources instead of the
 extension modules whenever the stamp does not match them, so an edited module is never shadowed by
-a stale build, or when ``TANTRIX_PURE_PYTHON=1`` asks for the pure-Python path.
+a stale build, or when ``TANTRIX_PURE_PYTHON=1`` asks for the pure-Python path. (Compiled, the
+board's class cannot be derived from or patched in Python: a tool that needs to does it with that
+variable set.)
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@
 # Safe to run again (after a "git pull", say): every step checks what is already there. It
 #   1. installs the Debian packages the kiosk needs,
 #   2. makes the system user "tantrix" with the device groups gpio spi dialout video render input,
-#   3. builds the release, installs it from the lock file, compiles the robots' evaluation (mypyc),
+#   3. builds the release, installs it from the lock file, compiles the engine (mypyc),
 #      self-tests it and switches to it,
 #   4. puts config.example.toml at /etc/tantrix-kiosk/config.toml unless a configuration is there,
 #      and sets the staff PIN if it has none (asked for, or made and printed once),
@@ -150,8 +150,8 @@ run "$release/venv/bin/python" -m pip install --quiet --upgrade pip
 run "$release/venv/bin/python" -m pip install --quiet --require-hashes -r "$lock"
 run "$release/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$work/wheel" "$work/src"
 run sh -c "'$release/venv/bin/python' -m pip install --quiet --no-deps --no-index '$work'/wheel/*.whl"
-# the robots' evaluation compiled to C in the release (engine/compile.py, mypy from the lock): about
-# 1.7 times as fast; if it fails, the kiosk runs it from source and only the robots think slower
+# the board and the robots' evaluation compiled to C in the release (engine/compile.py, mypy from the
+# lock): the robots think 1.6-1.9 times as fast; if it fails, the kiosk runs it from source and only the robots think slower
 run sh -c "'$release/venv/bin/python' -m engine.compile >'$work/compile.log' 2>&1 || echo '    note: compiling failed; the engine runs from source'"
 stamp="$version (git $commit, installed $(date -u +%Y-%m-%d))"
 run sh -c "echo '$stamp' > '$release/venv/tantrix-kiosk-version'"

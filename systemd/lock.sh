@@ -14,7 +14,7 @@ cp "$here/../pyproject.toml" "$work/"
 # rpi-ws281x is only needed on a Pi (its marker in pyproject.toml); resolving here on any machine,
 # it is asked for plainly and given its marker back below.
 echo 'rpi-ws281x>=5.0' > "$work/pi.in"
-# mypy (with mypyc) compiles the robots' evaluation in the release (install.sh, engine/compile.py);
+# mypy (with mypyc) compiles the board and the robots' evaluation in the release (install.sh, engine/compile.py);
 # the kiosk never imports it
 echo 'mypy>=2.4' > "$work/build.in"
 (cd "$work" && venv/bin/pip-compile --quiet --generate-hashes --allow-unsafe --no-emit-index-url \
