@@ -65,6 +65,7 @@ def scenario_trace_and_review(app):
     unit = theme.unit()
     yield until(lambda: view.size_px >= 1.7 * unit)
     assert view.size_px >= 1.7 * unit, view.size_px  # 82 px tiles at 800x480, not 35 px
+    yield until(settled(view))  # the size is reached before the pan that centres the tile ends
     cx, cy = view.window_cell_centre(first.cell)
     sx, sy = view.to_window(*view.center)
     assert abs(cx - sx) < 2 and abs(cy - sy) < 2, ((cx, cy), (sx, sy))
