@@ -16,7 +16,8 @@ from engine.strategy.protocol import PROTOCOL, ExternalRobot, RobotError, Sessio
 from engine.strategy.robots import robot_move
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_robot.py'}"
+# seeded, so the match replays alike (unseeded, a CI run once saw its two games take only 40 placements)
+EXAMPLE = f"cmd:{sys.executable} {ROOT / 'examples' / 'random_robot.py'} 7"
 
 
 def program(tmp_path: Path, name: str, on_move: str) -> str:
