@@ -68,10 +68,11 @@ def stamp(files: list[str]) -> None:
     STAMP.write_text(json.dumps({"digest": digest(), "files": _contents(files)}) + "\n")
 
 
-def current() -> bool:
-    """Whether there is a build, made from these sources, with every file as the build left it: a
-    build cut short (by a power cut, say) or damaged since must never be what crashes a start."""
-    files = built()
+def current(files: list[str] | None = None) -> bool:
+    """Whether there is a build (``files``, or :func:`built`'s), made from these sources, with every
+    file as the build left it: a build cut short (by a power cut, say) or damaged since must never
+    be what crashes a start."""
+    files = built() if files is None else files
     try:
         return bool(files) and json.loads(STAMP.read_text()) == {"digest": digest(), "files": _contents(files)}
     except (OSError, ValueError):
@@ -80,11 +81,12 @@ def current() -> bool:
 
 def status() -> str:
     """``compiled``, or why the sources run: ``pure`` (asked for), ``stale`` or ``not built``."""
-    if not built():
+    files = built()
+    if not files:
         return "not built"
     if os.environ.get(PURE) == "1":
         return "pure"
-    return "compiled" if current() else "stale"
+    return "compiled" if current(files) else "stale"
 
 
 class _Sources(importlib.abc.MetaPathFinder):
