@@ -87,7 +87,8 @@ def main() -> None:
     if args.pi_factor is None:
         factors.append(pi_factor())
     factor = statistics.mean(factors)
-    report = {"robot": args.robot, "engine": compiled.status(), "decisions": len(cpu), "cpu_s": percentiles(cpu), "wall_s": percentiles(wall),
+    report = {"robot": args.robot, "engine": compiled.status(), "decisions": len(cpu),
+              "cpu_s": percentiles(cpu), "wall_s": percentiles(wall),
               "pi4_projection_s": {k: round(v * factor, 2) for k, v in percentiles(cpu).items()},
               "pi_factor": round(factor, 2), "pi_factors_measured": [round(f, 2) for f in factors]}
     if iterations:

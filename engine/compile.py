@@ -43,8 +43,9 @@ def build() -> None:
             for made in Path("lib").rglob("*"):
                 if made.is_file():  # a new file renamed into place: a running process keeps the old one
                     target = ROOT / made.relative_to("lib")
-                    shutil.copy2(made, target.with_name(target.name + ".new"))
-                    os.replace(target.with_name(target.name + ".new"), target)
+                    staged = target.with_name(target.name + ".new")
+                    shutil.copy2(made, staged)
+                    os.replace(staged, target)
         finally:
             os.chdir(here)
     stamp(built())
