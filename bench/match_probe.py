@@ -2,7 +2,8 @@
 the master's placements timed in CPU seconds and checked for the ends they kill.
 
 Each block is one call of engine.strategy.match.match (the function the command runs) with as many
-games as robots, so one bag goes round every seat; blocks use seeds ``seed * 1000 + b`` and are
+games as robots, so one bag goes round every seat; blocks use seeds ``seed * 1000 + b`` (b from
+``--first``, 0 by default, so two runs of one seed can split its blocks between the cores) and are
 appended to ``--out`` as they end, so a run stopped by ``timeout`` keeps its games and runs pool.
 For every master placement with a choice it records the CPU seconds (``time.process_time``: a
 busy machine does not inflate them) and whether it left an end of its own side's colour dead (no
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> None:
 
     matches.make_robot = probed  # the match builds its robots by this name
     robots = args.robots.split(",")
-    for b in range(args.blocks):
+    for b in range(args.first, args.first + args.blocks):
         result = matches.match(robots, len(robots), args.seed * 1000 + b, doubles=args.doubles, budget=args.budget)
         result["probe"] = dict(found)
         found.update(fresh())
@@ -143,6 +144,8 @@ def main() -> None:
     parser.add_argument("--robots", default="master,expert", help="one per seat (per team in Doubles)")
     parser.add_argument("--doubles", action="store_true")
     parser.add_argument("--blocks", type=int, default=10)
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first block's number: runs of other blocks of one seed can share the cores")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=None, help="the master's and expert's wall-clock cap, s")
     parser.add_argument("--out", type=Path, default=Path("bench/match_probe.jsonl"))

@@ -14,9 +14,15 @@ the mean of the second half of the steps (Polyak averaging: the last step alone 
 tuning's (``--seed`` picks them) and prints A's share of points with a Wilson 95 % interval.
 Weights are given as ``growth=3.5,end_two=2.2`` over the defaults (``""`` for the defaults).
 
+``--players 3`` (or 4) tunes and validates at a larger table: a bag is played once with A alone
+in each seat among Bs (a win is 1 point, a tie for the top score is split; an even share is
+1 / players), and a tuning step also plays B alone among As, so both sides of the perturbation
+are judged alike.
+
     nice -n 19 .venv/bin/python bench/weights_tune.py --steps 200 --blocks 4 --seed 1 \\
         --minutes 25 --workers 1 --out bench/weights_tune.jsonl
     nice -n 19 .venv/bin/python bench/weights_tune.py --validate "growth=3.5" "" --blocks 150 --seed 9
+    nice -n 19 .venv/bin/python bench/weights_tune.py --players 3 --validate "growth=3.5" "" --blocks 400 --seed 42
 """
 
 from __future__ import annotations
@@ -51,24 +57,29 @@ def weights(spec: str | dict[str, float]) -> Weights:
     return dataclasses.replace(WEIGHTS, **spec)
 
 
-def duplicate(a: dict[str, float], b: dict[str, float], seed: int) -> tuple[float, float]:
-    """One bag played both ways by club(a) and club(b): a's points (0 to 2) and summed margin."""
+def duplicate(a: dict[str, float], b: dict[str, float], seed: int, players: int = 2) -> tuple[float, float]:
+    """One bag played ``players`` times, club(a) in each seat in turn among clubs(b): a's points
+    (a win 1, a tie for the top split among the tied) and summed margin over its best opponent."""
     first, second = Club(weights(a)), Club(weights(b))
     points = margin = 0.0
-    for seat in (0, 1):
-        robots = [second, second]
+    for seat in range(players):
+        robots = [second] * players
         robots[seat] = first
-        game = play_game(StrategyGame.new(2, seed=seed, robot_seed=seed + seat), robots)
+        game = play_game(StrategyGame.new(players, seed=seed, robot_seed=seed + seat), robots)
         assert game.result is not None
         colour = game.colour_of(seat)
         scores = game.result.scores
-        points += 1.0 if game.result.winner == colour else 0.5 if game.result.winner is None else 0.0
+        top = max(scores.values())
+        if scores[colour] == top:
+            points += 1.0 / sum(1 for v in scores.values() if v == top)
         margin += scores[colour] - max(v for c, v in scores.items() if c != colour)
     return points, margin
 
 
-def play(pool: ProcessPoolExecutor, a: dict[str, float], b: dict[str, float], seeds: list[int]) -> tuple[float, float]:
-    results = list(pool.map(duplicate, [a] * len(seeds), [b] * len(seeds), seeds))
+def play(pool: ProcessPoolExecutor, a: dict[str, float], b: dict[str, float], seeds: list[int],
+         players: int = 2) -> tuple[float, float]:
+    n = len(seeds)
+    results = list(pool.map(duplicate, [a] * n, [b] * n, seeds, [players] * n))
     return sum(p for p, _ in results), sum(m for _, m in results)
 
 
@@ -87,10 +98,14 @@ def tune(args: argparse.Namespace) -> None:
             plus = {n: math.exp(theta[n] + c_k * delta[n]) for n in TUNED}
             minus = {n: math.exp(theta[n] - c_k * delta[n]) for n in TUNED}
             seeds = [args.seed * 1_000_000 + k * args.blocks + b for b in range(args.blocks)]
-            points, margin = play(pool, plus, minus, seeds)
-            games = 2 * args.blocks
+            games = args.players * args.blocks
+            points, margin = play(pool, plus, minus, seeds, args.players)
+            if args.players == 2:  # plus alone against minus is minus alone against plus
+                signal = (2 * points - games) / games + 0.02 * margin / games
+            else:  # so at 3 and 4 players each is also played alone among the other
+                against, their_margin = play(pool, minus, plus, seeds, args.players)
+                signal = (points - against) / games + 0.01 * (margin - their_margin) / games
             # +1 all won by plus, -1 all by minus; the margin breaks the many ties of a short step
-            signal = (2 * points - games) / games + 0.02 * margin / games
             for n in TUNED:
                 theta[n] += a_k * signal / (2 * c_k * delta[n])
             now = {n: round(math.exp(v), 4) for n, v in theta.items()}
@@ -116,10 +131,11 @@ def validate(args: argparse.Namespace) -> None:
             if time.monotonic() > stop:
                 break
             chunk = seeds[first: first + 10 * args.workers]
-            p, m = play(pool, dataclasses.asdict(weights(a)), dataclasses.asdict(weights(b)), chunk)
-            points, margin, games = points + p, margin + m, games + 2 * len(chunk)
+            p, m = play(pool, dataclasses.asdict(weights(a)), dataclasses.asdict(weights(b)), chunk, args.players)
+            points, margin, games = points + p, margin + m, games + args.players * len(chunk)
             print(f"{games} games: {points / games:.3f}", file=sys.stderr, flush=True)
-    result: dict[str, Any] = {"a": a, "b": b, "games": games, "share": round(points / games, 3),
+    result: dict[str, Any] = {"a": a, "b": b, "players": args.players, "games": games,
+                              "share": round(points / games, 3), "even_share": round(1 / args.players, 3),
                               "ci95": wilson(points, games), "mean_margin": round(margin / games, 2)}
     print(json.dumps(result, indent=2))
 
@@ -135,6 +151,8 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=25.0)
     parser.add_argument("--out", type=Path, default=Path("bench/weights_tune.jsonl"))
     parser.add_argument("--start", default="", help="weights to start from, e.g. a previous run's spec")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="table size: at 3 and 4 players each club plays alone among the other's")
     parser.add_argument("--validate", nargs=2, metavar=("A", "B"), default=None)
     args = parser.parse_args()
     if args.validate:
