@@ -15,8 +15,8 @@ tuning's (``--seed`` picks them) and prints A's share of points with a Wilson 95
 Weights are given as ``growth=3.5,end_two=2.2`` over the defaults (``""`` for the defaults).
 
 ``--players 3`` (or 4) tunes and validates at a larger table: a bag is played once with A alone
-in each seat among Bs (a win is 1 point, a tie for the top score is split; an even share is
-1 / players), and a tuning step also plays B alone among As, so both sides of the perturbation
+in each seat among Bs (a win is 1 point, a draw is split among the colours tied at the top; an
+even share is 1 / players), and a tuning step also plays B alone among As, so both sides of the perturbation
 are judged alike.
 
     nice -n 19 .venv/bin/python bench/weights_tune.py --steps 200 --blocks 4 --seed 1 \\
@@ -59,7 +59,8 @@ def weights(spec: str | dict[str, float]) -> Weights:
 
 def duplicate(a: dict[str, float], b: dict[str, float], seed: int, players: int = 2) -> tuple[float, float]:
     """One bag played ``players`` times, club(a) in each seat in turn among clubs(b): a's points
-    (a win 1, a tie for the top split among the tied) and summed margin over its best opponent."""
+    (a win 1, a draw split among the colours tied at the top, or among all after a deadlock) and
+    summed margin over its best opponent."""
     first, second = Club(weights(a)), Club(weights(b))
     points = margin = 0.0
     for seat in range(players):
@@ -68,10 +69,14 @@ def duplicate(a: dict[str, float], b: dict[str, float], seed: int, players: int 
         game = play_game(StrategyGame.new(players, seed=seed, robot_seed=seed + seat), robots)
         assert game.result is not None
         colour = game.colour_of(seat)
-        scores = game.result.scores
-        top = max(scores.values())
-        if scores[colour] == top:
-            points += 1.0 / sum(1 for v in scores.values() if v == top)
+        result = game.result
+        scores = result.scores
+        if result.winner is not None:
+            points += result.winner == colour
+        else:  # a draw: shared by the colours tied at the top, or by all after a deadlock
+            top = max(scores.values())
+            drawn = [c for c, v in scores.items() if v == top or result.reason == "deadlock"]
+            points += 1.0 / len(drawn) if colour in drawn else 0.0
         margin += scores[colour] - max(v for c, v in scores.items() if c != colour)
     return points, margin
 
