@@ -16,8 +16,8 @@ Weights are given as ``growth=3.5,end_two=2.2`` over the defaults (``""`` for th
 
 ``--players 3`` (or 4) tunes and validates at a larger table: a bag is played once with A alone
 in each seat among Bs (a win is 1 point, a draw is split among the colours tied at the top; an
-even share is 1 / players), and a tuning step also plays B alone among As, so both sides of the perturbation
-are judged alike.
+even share is 1 / players), and a tuning step also plays B alone among As, so both sides of the
+perturbation are judged alike.
 
     nice -n 19 .venv/bin/python bench/weights_tune.py --steps 200 --blocks 4 --seed 1 \\
         --minutes 25 --workers 1 --out bench/weights_tune.jsonl
@@ -105,12 +105,12 @@ def tune(args: argparse.Namespace) -> None:
             seeds = [args.seed * 1_000_000 + k * args.blocks + b for b in range(args.blocks)]
             games = args.players * args.blocks
             points, margin = play(pool, plus, minus, seeds, args.players)
+            # +1 all won by plus, -1 all by minus; the margin breaks the many ties of a short step
             if args.players == 2:  # plus alone against minus is minus alone against plus
                 signal = (2 * points - games) / games + 0.02 * margin / games
             else:  # so at 3 and 4 players each is also played alone among the other
                 against, their_margin = play(pool, minus, plus, seeds, args.players)
                 signal = (points - against) / games + 0.01 * (margin - their_margin) / games
-            # +1 all won by plus, -1 all by minus; the margin breaks the many ties of a short step
             for n in TUNED:
                 theta[n] += a_k * signal / (2 * c_k * delta[n])
             now = {n: round(math.exp(v), 4) for n, v in theta.items()}
