@@ -152,7 +152,7 @@ run "$release/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$work
 run sh -c "'$release/venv/bin/python' -m pip install --quiet --no-deps --no-index '$work'/wheel/*.whl"
 # the board and the robots' evaluation compiled to C in the release (engine/compile.py, mypy from the
 # lock): the robots think 1.6-1.9 times as fast; if it fails, the kiosk runs it from source and only the robots think slower
-run sh -c "'$release/venv/bin/python' -m engine.compile >'$work/compile.log' 2>&1 || echo '    note: compiling failed; the engine runs from source'"
+run sh -c "'$release/venv/bin/python' -m engine.compile >'$release/compile.log' 2>&1 || echo '    note: compiling failed; the engine runs from source (log: $release/compile.log)'"
 stamp="$version (git $commit, installed $(date -u +%Y-%m-%d))"
 run sh -c "echo '$stamp' > '$release/venv/tantrix-kiosk-version'"
 # the self-test: every module imports, the configuration loads, a copy of the database opens
