@@ -9,6 +9,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from engine.ratings import ROBOT_RATINGS, Ladder, Outcome, Rating, rate_games, ranks_from_scores
+from engine.strategy.game import LEVELS
 from engine.strategy.robots import robot_move
 
 
@@ -31,6 +32,13 @@ def test_robots_keep_their_fixed_rating_and_beating_a_stronger_one_is_worth_more
     beat_expert, _ = rate_games([Outcome("g", (("p",), ("robot:expert",)), (1, 2))])
     assert "robot:expert" not in beat_expert.ratings and beat_expert.rating("robot:expert") == ROBOT_RATINGS["expert"]
     assert beat_expert.ratings["p"].mu > beat_beginner.ratings["p"].mu > Rating().mu
+
+
+def test_every_robot_level_a_player_can_pick_has_its_own_rating_in_order_of_strength():
+    """A level missing here would count as club: beating a master would be worth a club's win."""
+    assert tuple(ROBOT_RATINGS) == LEVELS
+    mus = [ROBOT_RATINGS[level].mu for level in LEVELS]
+    assert mus == sorted(mus) and len(set(mus)) == len(mus)
 
 
 def test_a_person_climbs_by_beating_robots_and_a_guest_is_not_kept():
