@@ -123,7 +123,7 @@ class Options:
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A place at the table: its colour (shared by partners in Doubles) and who plays it,
-    ``robot=None`` for a person, otherwise a robot level (``"beginner"``, ``"club"``, ``"expert"``)."""
+    ``robot=None`` for a person, otherwise a robot level (one of :data:`LEVELS`)."""
 
     colour: str
     robot: str | None = None

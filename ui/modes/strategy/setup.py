@@ -1,7 +1,7 @@
 """Tantrix, the strategy game, at the kiosk: its setup, its "how to play", and the doors into a game.
 
 The home button opens the setup: 2, 3 or 4 players or Doubles (two teams of two: partners sit
-opposite and share a colour), each seat a person or a robot (beginner, club, expert) with its own
+opposite and share a colour), each seat a person or a robot (beginner, club, expert, master) with its own
 colour (tap the colour to change it), the end of the game (all tiles placed, or the first player
 out) and where tiles are drawn from (the screen's own bag, or the real bag with tiles scanned at
 each seat). The defaults come from the table's settings. The game itself is
