@@ -93,7 +93,7 @@ def tile_of(data: bytes) -> int | None:
 def _tile_in_message(message: bytes) -> int | None:
     try:
         records = list(ndef.message_decoder(message))
-    except ndef.DecodeError:
+    except (ndef.DecodeError, ValueError):  # ndeflib raises ValueError too (a non-ASCII language code)
         return None
     for record in records:
         if isinstance(record, ndef.TextRecord):

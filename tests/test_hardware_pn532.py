@@ -251,6 +251,21 @@ def test_a_silent_pn532_is_lost_then_found_again(pn532):
         expect(inbox, ReaderConnected)  # woken again: SAMConfiguration and the rest answered
 
 
+def test_a_sticker_whose_record_ndeflib_refuses_is_not_a_tile_and_reading_goes_on(pn532):
+    # our Text record with the language code's first byte damaged: ndeflib raises ValueError,
+    # not its DecodeError (a sticker written by some other app can read like this)
+    damaged = bytearray(tile_tlv(17))
+    damaged[7] = 0xCC
+    assert tile_of(bytes(damaged)) is None
+    reader, inbox = start(pn532)
+    with reader:
+        pn532.tag = ntag213(UID, bytes(damaged))
+        assert expect(inbox, UnknownTag).uid == UID.hex().upper()
+        pn532.tag = None
+        expect(inbox, TagRemoved)
+        pn532.tag = ntag213(OTHER_UID, tile_tlv(8))  # the reader still reads
+        assert expect(inbox, TagRead).tile == 8
+
 def test_writing_tile_numbers_on_blank_stickers(pn532):
     reader, inbox = start(pn532)
     with reader:
