@@ -42,6 +42,8 @@ GET_FIRMWARE_VERSION, SAM_CONFIGURATION, RF_CONFIGURATION = 0x02, 0x14, 0x32
 IN_LIST_PASSIVE_TARGET, IN_DATA_EXCHANGE = 0x4A, 0x40
 NTAG_READ, NTAG_WRITE = 0x30, 0xA2
 ISO14443A_106 = 0x00
+UID_LENGTHS = (4, 7, 10)
+"""The lengths of an ISO 14443A UID (single, double, triple size): anything else is not a tag's."""
 
 ACK_TIMEOUT_S = 0.1
 RESPONSE_TIMEOUT_S = 0.5
@@ -172,7 +174,10 @@ class Pn532:
         """Wake the PN532, put it in normal mode, make a poll try once; returns its firmware."""
         self.port.write(WAKE_UP)
         self.command(SAM_CONFIGURATION, b"\x01\x14\x01")  # normal mode, 1 s timeout, use IRQ
-        ic, version, revision, _support = self.command(GET_FIRMWARE_VERSION)[:4]
+        firmware = self.command(GET_FIRMWARE_VERSION)
+        if len(firmware) < 4:
+            raise Pn532Error(f"GetFirmwareVersion: a short answer {firmware.hex(' ')}")
+        ic, version, revision, _support = firmware[:4]
         self.command(RF_CONFIGURATION, b"\x05\xff\x01\x00")  # MaxRetries: ATR, PSL, one passive try
         return f"PN5{ic:02X} v{version}.{revision}"
 
@@ -199,8 +204,8 @@ class Pn532:
         if not data or data[0] == 0:
             return None
         # Tg, SENS_RES (2), SEL_RES, NFCIDLength, NFCID1
-        if len(data) < 6 or len(data) < 6 + data[5]:
-            raise Pn532Error(f"InListPassiveTarget: a short target description {data.hex(' ')}")
+        if len(data) < 6 or len(data) < 6 + data[5] or data[5] not in UID_LENGTHS:
+            raise Pn532Error(f"InListPassiveTarget: a short or impossible target description {data.hex(' ')}")
         return Target(bytes(data[6:6 + data[5]]), data[4])
 
     def read(self, page: int) -> bytes:

@@ -266,6 +266,41 @@ def test_a_sticker_whose_record_ndeflib_refuses_is_not_a_tile_and_reading_goes_o
         pn532.tag = ntag213(OTHER_UID, tile_tlv(8))  # the reader still reads
         assert expect(inbox, TagRead).tile == 8
 
+class OddPn532(SimulatedPn532):
+    """A PN532 whose well-checksummed answers say impossible things: a GetFirmwareVersion too short
+    to unpack, a target with a UID of no ISO 14443A length (while ``odd`` is set)."""
+
+    odd = True
+
+    def _respond(self, code: int, params: bytes) -> bytes:
+        if self.odd and code == 0x02:
+            return frame(b"\x03\x32")
+        if self.odd and code == 0x4A and self.tag is not None:
+            return frame(b"\x4b\x01\x01\x00\x44\x00\x00")  # NFCIDLength 0
+        return super()._respond(code, params)
+
+
+def test_impossible_answers_with_good_checksums_are_failures_not_a_dead_reader():
+    device = OddPn532()
+    try:
+        inbox = EventQueue()
+        with SerialTileReader(ReaderConfig(port=device.path, protocol="pn532", reconnect_s=0.05),
+                              TagRegistry(), listener=inbox) as reader:
+            assert "short answer" in expect(inbox, ReaderLost).error
+            device.tag = ntag213(UID, tile_tlv(21))  # in the field before the reader is up
+            device.odd = False  # the firmware answers well from now on...
+            expect(inbox, ReaderConnected)
+            device.odd = True  # ...and a UID of no length is a failed poll, never a tag
+            deadline = time.monotonic() + 30
+            while reader.status().details["failed_commands"] == 0:
+                assert time.monotonic() < deadline, "the odd target was never polled"
+                time.sleep(0.005)
+            device.odd = False
+            read = expect(inbox, TagRead)
+            assert (read.uid, read.tile) == (UID.hex().upper(), 21)
+    finally:
+        device.close()
+
 def test_writing_tile_numbers_on_blank_stickers(pn532):
     reader, inbox = start(pn532)
     with reader:
