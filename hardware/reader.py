@@ -23,6 +23,7 @@ Simulator (desktop run, tests)::
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Callable
@@ -37,6 +38,8 @@ from .pn532 import Pn532, Pn532Error, Pn532FrameDecoder
 from .protocols import Decoder, Gone, Hello, LineDecoder, Message, Seen, decoder_for
 from .registry import RegistryError, TagRegistry, check_tile, normalise_uid
 from .tracker import Change, TagTracker
+
+log = logging.getLogger(__name__)
 
 READ_TIMEOUT_S = 0.1
 """The serial thread wakes at least this often to notice removals, silence and close()."""
@@ -200,6 +203,9 @@ class SerialTileReader(_Reader):
                     self._pump(port, self._decoder)
             except (serial.SerialException, OSError) as exc:
                 self._set_connected(False, f"{self.port}: {exc}")
+            except Exception as exc:  # an answer or a bug nobody foresaw: a dead thread would look connected
+                log.exception("tile reader on %s failed", self.port)
+                self._set_connected(False, f"{self.port}: {type(exc).__name__}: {exc}")
             finally:
                 with self._lock:
                     self._serial = None

@@ -169,6 +169,24 @@ def test_unplug_and_replug(device, registry):
         assert status.found and status.details["reconnects"] == 1
 
 
+def test_an_unforeseen_error_in_the_reader_thread_is_reported_and_survived(device, registry, monkeypatch):
+    reader, inbox = start(device, registry, reconnect_s=0.05)
+    with reader:
+        feed, calls = reader._decoder.feed, []
+
+        def fails_once(data: bytes) -> list:
+            calls.append(data)
+            if len(calls) == 1:
+                raise RuntimeError("a bug")
+            return feed(data)
+
+        monkeypatch.setattr(reader._decoder, "feed", fails_once)
+        device.write(b"x")
+        assert "RuntimeError: a bug" in expect(inbox, ReaderLost).error
+        expect(inbox, ReaderConnected)  # the thread lives on and opens the port again
+        device.write(rdm6300_frame(UID_5) * 2)
+        assert expect(inbox, TagRead).tile == 5
+
 def test_missing_port_at_start_is_reported_once_and_found_later(tmp_path, registry):
     link = tmp_path / "later"
     inbox = EventQueue()
