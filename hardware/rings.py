@@ -283,8 +283,12 @@ class Rings:
             self.strip.show(frame)
             self.writes += 1
         except Exception as exc:  # a dying strip must not take the kiosk with it
-            if self.error is None:
-                self.error = f"{self.strip.name}: {type(exc).__name__}: {exc}"
+            self._failed(exc)
+
+    def _failed(self, exc: Exception) -> None:
+        """Keep the strip's first error for ``status()``."""
+        if self.error is None:
+            self.error = f"{self.strip.name}: {type(exc).__name__}: {exc}"
 
     def status(self) -> DeviceStatus:
         real = self.strip.name != "simulated"
@@ -296,14 +300,18 @@ class Rings:
                                      "writes": self.writes})
 
     def close(self) -> None:
-        """Stop animating, darken the LEDs and release the strip."""
+        """Stop animating, darken the LEDs and release the strip. A dying strip does not stop the
+        shutdown either: the kiosk's store still closes, and staff's "quit" stays a quit."""
         with self._cond:
             if self._closed:
                 return
             self._closed = True
             self._cond.notify()
         self._thread.join()
-        self.strip.close()
+        try:
+            self.strip.close()
+        except Exception as exc:
+            self._failed(exc)
 
     def __enter__(self) -> Self:
         return self

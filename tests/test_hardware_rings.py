@@ -154,6 +154,25 @@ def test_animation_frame_rate_is_bounded():
         assert strip.writes - before <= elapsed * 20 + 2
 
 
+class DyingStrip:
+    """A strip whose device went away: every write fails (SPI or /dev/leds0 answering EIO)."""
+
+    name = "spi"
+
+    def show(self, frame: object) -> None:
+        raise OSError(5, "Input/output error")
+
+    def close(self) -> None:
+        self.show(None)
+
+
+def test_a_dying_strip_is_reported_and_does_not_stop_the_shutdown():
+    rings = Rings(RingsConfig(backend="spi", rings=[{"leds": 4}]), strip=DyingStrip())
+    rings.show(Lamp(0, RED))
+    wait_for(lambda: rings.error is not None)
+    rings.close()  # must not raise: the caller's store and exit status come after it
+    assert rings.error == "spi: OSError: [Errno 5] Input/output error" and rings.writes == 0
+
 def test_strip_order_rotation_and_colour_order():
     rings = (RingSpec(4, rotate=1), RingSpec(2))
     frame = (((1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)), ((5, 0, 0), (6, 0, 0)))
