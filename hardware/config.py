@@ -20,6 +20,10 @@ from typing import Any, Mapping
 BUTTON_BACKENDS = ("auto", "gpio", "simulated")
 READER_PROTOCOLS = ("rdm6300", "pn532", "lines")
 PROTOCOL_BAUDRATES = {"rdm6300": 9600, "pn532": 115200, "lines": 115200}
+LINES_REPEAT_S = 0.25
+"""The longest a reader controller (``lines``) waits before it repeats a tag still in the field."""
+LINES_HEARTBEAT_S = 1.0
+"""The longest a reader controller waits between two heartbeats."""
 RINGS_BACKENDS = ("auto", "spi", "pio", "ws281x", "simulated")
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 WS281X_PINS = (10, 12, 13, 18, 19, 21)
@@ -123,6 +127,21 @@ class ReaderConfig:
         _number("reader.removal_silence_s", self.removal_silence_s, 0.05, 30.0)
         _number("reader.reconnect_s", self.reconnect_s, 0.05, 1.5)
         _number("reader.heartbeat_s", self.heartbeat_s, 0.0, 600.0)
+        if self.protocol == "lines":
+            self._fits_the_controller()
+
+    def _fits_the_controller(self) -> None:
+        """The controller repeats a tag every 250 ms and sends a heartbeat every second
+        (PROTOCOL.md): a shorter silence would remove tiles still lying there, a shorter heartbeat
+        would report a working controller lost and found again and again."""
+        if self.removal_silence_s < LINES_REPEAT_S * 2:
+            raise ConfigError("reader.removal_silence_s", f"at least {LINES_REPEAT_S * 2:g} with protocol "
+                              f'"lines" (the controller repeats a tag every {LINES_REPEAT_S:g} s)',
+                              self.removal_silence_s)
+        if 0 < self.heartbeat_s < LINES_HEARTBEAT_S * 2:
+            raise ConfigError("reader.heartbeat_s", f"0 (off) or at least {LINES_HEARTBEAT_S * 2:g} with protocol "
+                              f'"lines" (the controller sends a heartbeat every {LINES_HEARTBEAT_S:g} s)',
+                              self.heartbeat_s)
 
 
     @property

@@ -35,6 +35,10 @@ def test_toml_tables_map_directly():
     (lambda: ReaderConfig(port=""), "reader.port", "a device path or pyserial URL"),
     (lambda: ReaderConfig(confirm_reads=True), "reader.confirm_reads", "an integer from 1 to 10"),
     (lambda: ReaderConfig(reconnect_s=5), "reader.reconnect_s", "a number from 0.05 to 1.5"),
+    (lambda: ReaderConfig(protocol="lines", removal_silence_s=0.3), "reader.removal_silence_s",
+     'at least 0.5 with protocol "lines"'),
+    (lambda: ReaderConfig(protocol="lines", heartbeat_s=1), "reader.heartbeat_s",
+     '0 (off) or at least 2 with protocol "lines"'),
     (lambda: RingsConfig(brightness=3), "rings.brightness", "a number from 0 to 1"),
     (lambda: RingsConfig(colour_order="GRBW"), "rings.colour_order", "one of 'RGB'"),
     (lambda: RingsConfig(pin=17), "rings.pin", "one of 10, 12, 13, 18, 19, 21"),
@@ -50,6 +54,11 @@ def test_bad_values_name_field_and_expectation(make, field, expected):
         make()
     assert caught.value.field == field
     assert str(caught.value).startswith(f"{field}: expected {expected}")
+
+
+def test_timings_only_the_controller_constrains_are_free_with_other_readers():
+    assert ReaderConfig(protocol="lines", heartbeat_s=0, removal_silence_s=0.5).heartbeat_s == 0
+    assert ReaderConfig(protocol="rdm6300", removal_silence_s=0.3, heartbeat_s=1).removal_silence_s == 0.3
 
 
 def test_unknown_key_is_refused():

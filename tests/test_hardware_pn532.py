@@ -266,6 +266,7 @@ def test_a_sticker_whose_record_ndeflib_refuses_is_not_a_tile_and_reading_goes_o
         pn532.tag = ntag213(OTHER_UID, tile_tlv(8))  # the reader still reads
         assert expect(inbox, TagRead).tile == 8
 
+
 class OddPn532(SimulatedPn532):
     """A PN532 whose well-checksummed answers say impossible things: a GetFirmwareVersion too short
     to unpack, a target with a UID of no ISO 14443A length (while ``odd`` is set)."""
@@ -300,6 +301,7 @@ def test_impossible_answers_with_good_checksums_are_failures_not_a_dead_reader()
             assert (read.uid, read.tile) == (UID.hex().upper(), 21)
     finally:
         device.close()
+
 
 def test_writing_tile_numbers_on_blank_stickers(pn532):
     reader, inbox = start(pn532)

@@ -187,6 +187,7 @@ def test_an_unforeseen_error_in_the_reader_thread_is_reported_and_survived(devic
         device.write(rdm6300_frame(UID_5) * 2)
         assert expect(inbox, TagRead).tile == 5
 
+
 def test_missing_port_at_start_is_reported_once_and_found_later(tmp_path, registry):
     link = tmp_path / "later"
     inbox = EventQueue()
@@ -219,11 +220,11 @@ def test_controller_lines_through_the_port(device, registry):
 
 
 def test_a_silent_controller_is_reported_lost_then_back(device, registry):
-    reader, inbox = start(device, registry, protocol="lines", heartbeat_s=0.3)
+    reader, inbox = start(device, registry, protocol="lines", heartbeat_s=2.0, removal_silence_s=30.0)
     with reader:
         device.write(f"HB 1\nTAG 0 {UID_5}\nTAG 0 {UID_5}\n".encode())
         assert expect(inbox, TagRead).tile == 5
-        assert "silent for 0.3 s" in expect(inbox, ReaderLost).error
+        assert "silent for 2 s" in expect(inbox, ReaderLost).error
         assert expect(inbox, TagRemoved).uid == UID_5
         device.write(b"HB 2\n")
         expect(inbox, ReaderConnected)

@@ -173,6 +173,7 @@ def test_a_dying_strip_is_reported_and_does_not_stop_the_shutdown():
     rings.close()  # must not raise: the caller's store and exit status come after it
     assert rings.error == "spi: OSError: [Errno 5] Input/output error" and rings.writes == 0
 
+
 def test_strip_order_rotation_and_colour_order():
     rings = (RingSpec(4, rotate=1), RingSpec(2))
     frame = (((1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)), ((5, 0, 0), (6, 0, 0)))
