@@ -85,6 +85,29 @@ def club_schema(db: sqlite3.Connection) -> None:
     db.execute("UPDATE games SET record = (SELECT r.record FROM records r WHERE r.id = games.record_id)")
 
 
+TABLES: dict[str, tuple[str, ...]] = {
+    "players": ("CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, avatar TEXT NOT NULL,"
+                " created REAL NOT NULL, merged_into TEXT, deleted REAL, updated REAL NOT NULL DEFAULT 0,"
+                " shared INTEGER NOT NULL DEFAULT 0)",),
+    "games": ("CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, finished REAL NOT NULL,"
+              " record_id INTEGER, outcome TEXT NOT NULL, origin TEXT NOT NULL DEFAULT '', record TEXT,"
+              " shared INTEGER NOT NULL DEFAULT 0)",
+              "CREATE INDEX games_in_order ON games (finished, id)",
+              "CREATE INDEX games_unshared ON games (id) WHERE shared = 0"),
+    "bests": ("CREATE TABLE bests (player TEXT NOT NULL, mode TEXT NOT NULL, score INTEGER NOT NULL,"
+              " created REAL NOT NULL, PRIMARY KEY (player, mode))",),
+    "ratings": ("CREATE TABLE ratings (player TEXT PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL,"
+                " games INTEGER NOT NULL)",),
+    "rating_steps": ("CREATE TABLE rating_steps (seq INTEGER PRIMARY KEY, game TEXT NOT NULL, player TEXT NOT NULL,"
+                     " mu REAL NOT NULL, sigma REAL NOT NULL)",
+                     "CREATE INDEX rating_steps_by_player ON rating_steps (player, seq)"),
+}
+"""Each table of :func:`schema` and :func:`club_schema` as they leave it, in salvage order (people
+and the games that are the ratings' truth before the ratings, a cache of them): the store's
+``TABLES`` include these, so a damaged database healed from its last-known-good copy, and a store
+in memory, keep the players, their games, ratings and bests like every other table."""
+
+
 class BadShare(ValueError):
     """A shared game or player that does not hold together (the message says what is wrong)."""
 

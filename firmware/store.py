@@ -118,9 +118,11 @@ TABLES: dict[str, tuple[str, ...]] = {
                 "CREATE INDEX records_by_kind ON records (kind, id)"),
     "current": ("CREATE TABLE current (id INTEGER PRIMARY KEY CHECK (id = 1), saved TEXT NOT NULL,"
                 " updated REAL NOT NULL)",),
+    **players.TABLES,
 }
 """Each table of the current schema as the migrations leave it, in salvage order (the tag registry
-first: rescanning 56 tiles is the worst loss). Used to make a missing table again."""
+first: rescanning 56 tiles is the worst loss; the players' tables are ``firmware.players``'s). Used
+to make a missing table again, to heal a damaged file and to copy the store to memory and back."""
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that mean "the disk cannot take
 # our writes" as opposed to "the file is damaged".

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from engine.modes import register, restore, save
-from firmware.store import DATABASE, MIGRATIONS, SCHEMA_VERSION, SqliteStore, migrate
+from engine.ratings import Outcome
+from firmware.players import Players
+from firmware.store import DATABASE, MIGRATIONS, SCHEMA_VERSION, TABLES, SqliteStore, migrate
 from ui.services import Store
 
 
@@ -356,6 +358,41 @@ def test_a_damaged_file_is_rebuilt_from_the_good_copy_and_what_it_still_gives(tm
     assert not store.in_memory and len(store.tags()) == 56  # no tile to rescan
     assert store.statistics()["games"] == {"strategy": 1}
     assert "restored from the last-known-good copy" in reports[0]
+    store.close()
+
+
+def test_every_table_of_the_schema_is_known_to_salvage_with_its_columns():
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(db)
+    made = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                             " AND name NOT LIKE 'sqlite_%'")}
+    assert made == set(TABLES)
+    fresh = sqlite3.connect(":memory:", isolation_level=None)
+    for statements in TABLES.values():
+        for statement in statements:
+            fresh.execute(statement)
+    for table in TABLES:
+        columns = "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)"
+        assert db.execute(columns, (table,)).fetchall() == fresh.execute(columns, (table,)).fetchall(), table
+
+
+def test_a_damaged_file_healed_from_the_good_copy_keeps_the_players_and_their_ratings(tmp_path):
+    store, _ = open_store(tmp_path)
+    players = Players(store)
+    alice, bob = players.create("Alice"), players.create("Bob")
+    with store.batch():
+        record_id = store.add_record("strategy", {"n": 1})
+        players.record_game("strategy", Outcome("game-1", ((alice.id,), (bob.id,)), (1, 2)), record_id)
+    store.wait_for_backup()
+    ladder = [(row.player.name, row.rating) for row in players.ladder()]
+    store.close()
+    (tmp_path / DATABASE).write_bytes(bytes(100) + (tmp_path / DATABASE).read_bytes()[100:])  # header gone
+    store, reports = open_store(tmp_path)
+    players = Players(store)
+    assert "restored from the last-known-good copy" in reports[0]
+    assert sorted(player.name for player in players.all()) == ["Alice", "Bob"]
+    assert [(row.player.name, row.rating) for row in players.ladder()] == ladder
+    assert [result.game for result in players.results(alice.id)] == ["game-1"]
     store.close()
 
 
