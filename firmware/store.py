@@ -540,7 +540,7 @@ class SqliteStore:
         """The file database; moved aside, made afresh and healed only on positive evidence of
         damage; in memory when the disk refuses (read-only, full, locked, missing directory)."""
         try:
-            return self._open_file()
+            return self._open_file(first=True)
         except Unusable as exc:
             return self._heal(str(exc))
         except OSError as exc:
@@ -549,7 +549,12 @@ class SqliteStore:
             with readable_copy(self.path) as readable:
                 return self._memory(f"the database {self.path} cannot be written ({exc})", copy_from=readable)
 
-    def _open_file(self) -> sqlite3.Connection:
+    def _open_file(self, first: bool = False) -> sqlite3.Connection:
+        """The file database, checked and migrated. With ``first`` (the kiosk's start), a file
+        without the schema beside a last-known-good copy is unusable: the database was there
+        before (the copy is made from it), so an empty or missing file is damage (a power cut
+        during a file system repair, a card swapped), never a fresh start that would also replace
+        the good copy with an empty one."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = _connect(str(self.path), timeout=self._busy)
         try:
@@ -568,6 +573,8 @@ class SqliteStore:
                 page_size = db.execute("PRAGMA page_size").fetchone()[0]
                 db.execute(f"PRAGMA max_page_count = {max(1, self._max_bytes // page_size)}")
             previous = migrate(db)
+            if first and previous == 0 and self.good_path.exists():
+                raise Unusable(f"it was empty or missing beside the last-known-good copy {self.good_path.name}")
             if previous != SCHEMA_VERSION:
                 log.info("database %s: schema %d -> %d", self.path, previous, SCHEMA_VERSION)
             missing = ensure_tables(db)

@@ -396,6 +396,28 @@ def test_a_damaged_file_healed_from_the_good_copy_keeps_the_players_and_their_ra
     store.close()
 
 
+@pytest.mark.parametrize("loss", ["emptied", "missing"])
+def test_an_emptied_or_missing_file_beside_the_good_copy_is_restored_not_started_afresh(tmp_path, loss):
+    store, _ = open_store(tmp_path)
+    store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)")
+    with store.batch():
+        store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    store.close()
+    database = tmp_path / DATABASE
+    if loss == "emptied":
+        database.write_bytes(b"")
+    else:
+        database.unlink()
+    store, reports = open_store(tmp_path)
+    assert store.tags() == {"00AB": 7} and store.statistics()["games"] == {"strategy": 1}
+    assert "empty or missing" in reports[0] and "restored from the last-known-good copy" in reports[0]
+    store.close()
+    store, reports = open_store(tmp_path)  # and the good copy still holds it all
+    assert store.statistics()["games"] == {"strategy": 1} and not reports
+    store.close()
+
+
 def test_the_tags_survive_a_store_in_memory(tmp_path):
     store, _ = open_store(tmp_path, busy_seconds=0.05)
     store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)")
