@@ -17,9 +17,10 @@ the file cannot be read at all it runs on that copy; when only ``kiosk.staff_pin
 would mean no PIN, or another directory where the old games are not).
 
 Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]``, ``[storage]``, ``[web]``, ``[replay]`` and
-``[club]`` belong to the firmware and are checked here in full. ``[club]`` fails closed: one refused key
-there turns the club link off (a refused ``tls`` must not mean "connect in clear", a refused
-``password_file`` must not mean "connect without credentials"). The device tables ``[button]``,
+``[club]`` belong to the firmware and are checked here in full. ``[club]`` and ``[web]`` fail closed: one
+refused key there turns the club link (or the web pages) off (a refused ``tls`` must not mean
+"connect in clear", a refused ``password_file`` must not mean "connect without credentials", a
+refused ``web.host`` must not mean "listen on every network"). The device tables ``[button]``,
 ``[reader]`` and ``[rings]`` become the
 hardware package's own configurations (``ButtonConfig``, ``ReaderConfig``, ``RingsConfig``), which
 check their values themselves: a value they refuse is reported the same way (file, key, value,
@@ -432,20 +433,29 @@ def _keep(file: Path, last_good: Path) -> None:
         log.warning("cannot keep a copy of the configuration in %s: %s", last_good, exc)
 
 
-def _club_closed(club: ClubConfig, file: Path, refused: set[str], warnings: list[str]) -> ClubConfig:
-    """The club link off when a key of ``[club]`` was refused or a needed one is missing."""
-    problems = sorted(key for key in refused if key.startswith("club."))
-    missing = [f"club.{key}" for key in ("broker", "table") if not getattr(club, key)]
-    if not problems and not missing:
-        return club
-    why = (f"{' and '.join(problems)} refused" if problems else "") + \
-          ("; " if problems and missing else "") + (f"{' and '.join(missing)} not given" if missing else "")
-    warnings.append(f"{file}: [club] {why}: the club link stays off until the table is fixed "
-                    f"(never run with a weaker setting)")
-    return replace(club, enabled=False)
+def _switched_off(name: str, off: str, needed: tuple[str, ...] = ()) -> Callable[[Any, Path, set[str], list[str]], Any]:
+    """The check of a section turned off (``enabled = false``, ``off`` tells staff) when one of its
+    keys was refused or a ``needed`` one is missing: its defaults are the widest settings (every
+    network, no credentials), never a safe stand-in for a value the file meant."""
+
+    def closed(section: Any, file: Path, refused: set[str], warnings: list[str]) -> Any:
+        problems = sorted(key for key in refused if key.startswith(f"{name}."))
+        missing = [f"{name}.{key}" for key in needed if not getattr(section, key)]
+        if not problems and not missing:
+            return section
+        why = (f"{' and '.join(problems)} refused" if problems else "") + \
+              ("; " if problems and missing else "") + (f"{' and '.join(missing)} not given" if missing else "")
+        warnings.append(f"{file}: [{name}] {why}: {off} until the table is fixed "
+                        f"(never run with a weaker setting)")
+        return replace(section, enabled=False)
+
+    return closed
 
 
-FAIL_CLOSED: dict[str, Callable[[Any, Path, set[str], list[str]], Any]] = {"club": _club_closed}
+FAIL_CLOSED: dict[str, Callable[[Any, Path, set[str], list[str]], Any]] = {
+    "club": _switched_off("club", "the club link stays off", needed=("broker", "table")),
+    "web": _switched_off("web", "the web pages stay off"),
+}
 """Sections that are switched off, not run on defaults, when one of their keys is wrong."""
 
 

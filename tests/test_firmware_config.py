@@ -187,3 +187,16 @@ def test_display_rotation_and_density_are_checked(tmp_path):
     rotation, density = config.warnings
     assert "display.rotation" in rotation and "one of 0, 90, 180, 270" in rotation and str(path) in rotation
     assert "display.pixels_per_inch" in density and "a number from 0 to 1000" in density
+
+
+def test_a_refused_web_key_turns_the_web_pages_off_never_wider(tmp_path):
+    path = write(tmp_path, '[web]\nenabled = true\nhost = "127.0.0.1 "\nspectators = false\n')
+    config = load_config(path, environ={})
+    assert not config.web.enabled  # not listening on every network (the default host) instead
+    assert config.warnings[-1] == (f"{path}: [web] web.host refused: the web pages stay off until the table "
+                                   f"is fixed (never run with a weaker setting)")
+    path = write(tmp_path, '[web]\nenabled = true\nhost = "127.0.0.1"\nspectators = "no"\n')
+    assert not load_config(path, environ={}).web.enabled  # nor showing the table to anyone
+    path = write(tmp_path, '[web]\nenabled = true\nhost = "127.0.0.1"\nspectators = false\n')
+    config = load_config(path, environ={})
+    assert config.web.enabled and config.web.host == "127.0.0.1" and not config.warnings
