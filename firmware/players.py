@@ -233,6 +233,7 @@ class Players:
 
     def __init__(self, store: SqliteStore) -> None:
         self._store = store
+        self._damaged: set[str] = set()
 
     # ---------------------------------------------------------------------------- players
 
@@ -348,9 +349,11 @@ class Players:
         ladder, steps = self._ladder(db), []
         for _, game in sorted(new):
             text = db.execute("SELECT outcome FROM games WHERE id = ?", (game,)).fetchone()[0]
-            added = ladder.add(self._resolved(self._in_db(db), Outcome.from_json(json.loads(text))))
-            self._save_steps(db, ladder, added)
-            steps.extend(added)
+            outcome = self._outcome(game, text)
+            if outcome is not None:
+                added = ladder.add(self._resolved(self._in_db(db), outcome))
+                self._save_steps(db, ladder, added)
+                steps.extend(added)
         return steps
 
     def ladder(self) -> list[LadderRow]:
@@ -377,7 +380,9 @@ class Players:
         found = []
         for game, kind, finished, record_id, text in self._store.query(
                 "SELECT id, kind, finished, record_id, outcome FROM games ORDER BY finished DESC, id DESC"):
-            outcome = Outcome.from_json(json.loads(text))
+            outcome = self._outcome(game, text)
+            if outcome is None:
+                continue
             for side, place in zip(outcome.sides, outcome.ranks):
                 if ids & set(side):
                     found.append(GameResult(game, kind, finished, place, len(outcome.sides), record_id))
@@ -433,11 +438,8 @@ class Players:
     def unshared(self) -> tuple[list[SharedGame], list[SharedPlayer]]:
         """What the broker does not hold yet as this table holds it: the games played here and the
         players changed here (or joined here from two views) since the last acknowledgement."""
-        games = [SharedGame(game, kind, finished, origin, Outcome.from_json(json.loads(outcome)),
-                            json.loads(record) if record else None)
-                 for game, kind, finished, origin, outcome, record in self._store.query(
-                     "SELECT id, kind, finished, origin, outcome, record FROM games WHERE shared = 0"
-                     " ORDER BY finished, id")]
+        games = self._shared(self._store.query(
+            "SELECT id, kind, finished, origin, outcome, record FROM games WHERE shared = 0 ORDER BY finished, id"))
         players = [SharedPlayer(*row) for row in self._store.query(
             "SELECT id, name, avatar, created, updated, merged_into, deleted FROM players WHERE shared = 0"
             " ORDER BY created, id")]
@@ -460,10 +462,18 @@ class Players:
 
     def shared_games(self) -> list[SharedGame]:
         """Every rated game kept here, in the ladder's order, with its record (here or elsewhere)."""
-        return [SharedGame(game, kind, finished, origin, Outcome.from_json(json.loads(outcome)),
-                           json.loads(record) if record else None)
-                for game, kind, finished, origin, outcome, record in self._store.query(
-                    "SELECT id, kind, finished, origin, outcome, record FROM games ORDER BY finished, id")]
+        return self._shared(self._store.query(
+            "SELECT id, kind, finished, origin, outcome, record FROM games ORDER BY finished, id"))
+
+    def _shared(self, rows: Iterable[tuple[Any, ...]]) -> list[SharedGame]:
+        """The games of ``rows`` (id, kind, finished, origin, outcome, record) as shared, those whose
+        outcome is damaged left out, a damaged record shared as none."""
+        games = []
+        for game, kind, finished, origin, text, record in rows:
+            outcome = self._outcome(game, text)
+            if outcome is not None:
+                games.append(SharedGame(game, kind, finished, origin, outcome, self._record(game, record)))
+        return games
 
     @staticmethod
     def _shared_player(db: sqlite3.Connection, player_id: str) -> SharedPlayer | None:
@@ -589,17 +599,45 @@ class Players:
                        (step.game, step.key, step.after.mu, step.after.sigma))
 
     def _recompute(self, db: sqlite3.Connection) -> tuple[Ladder, list[Step]]:
-        games = [text for (text,) in db.execute("SELECT outcome FROM games ORDER BY finished, id").fetchall()]
+        games = db.execute("SELECT id, outcome FROM games ORDER BY finished, id").fetchall()
         ladder, history = self._rated(games, self._in_db(db))
         self._replace_ratings(db, ladder, history)
         return ladder, history
 
-    def _rated(self, games: Iterable[str], lookup: Lookup) -> tuple[Ladder, list[Step]]:
-        """Every game (its outcome's JSON, in order) rated from scratch: the ladder and each step."""
+    def _rated(self, games: Iterable[tuple[str, Any]], lookup: Lookup) -> tuple[Ladder, list[Step]]:
+        """Every game (its id and outcome's JSON, in order) rated from scratch: the ladder and each step."""
         ladder, history = Ladder(), []
-        for text in games:
-            history.extend(ladder.add(self._resolved(lookup, Outcome.from_json(json.loads(text)))))
+        for game, text in games:
+            outcome = self._outcome(game, text)
+            if outcome is not None:
+                history.extend(ladder.add(self._resolved(lookup, outcome)))
         return ladder, history
+
+    def _outcome(self, game: str, text: Any) -> Outcome | None:
+        """A kept game's outcome, or None when its row is damaged (a flipped bit on the card, a hand
+        edit): that game is left out of the ladder, the results and what is shared, and staff are
+        told once, so one bad row never stops a game's ending, a staff action or the club link."""
+        try:
+            return Outcome.from_json(json.loads(text))
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            self._tell_damaged(game, f"its outcome ({type(exc).__name__}: {str(exc)[:80]})")
+            return None
+
+    def _record(self, game: str, text: Any) -> Any:
+        """A kept game's record, or None when it has none or it is damaged (staff told once)."""
+        if not text:
+            return None
+        try:
+            return json.loads(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            self._tell_damaged(game, f"its record ({type(exc).__name__}: {str(exc)[:80]})")
+            return None
+
+    def _tell_damaged(self, game: str, what: str) -> None:
+        if game not in self._damaged:
+            self._damaged.add(game)
+            self._store.tell(f"the rated game {game} in {self._store.path} cannot be read back ({what}); "
+                             f"it is left out")
 
     @staticmethod
     def _replace_ratings(db: sqlite3.Connection, ladder: Ladder, history: list[Step]) -> None:
@@ -623,7 +661,7 @@ class Players:
         club's thousands of games never makes its UI wait for the ratings, only for the writes."""
         while True:
             mark = self._store.query(_CHANGES)
-            games = [text for (text,) in self._store.query("SELECT outcome FROM games ORDER BY finished, id")]
+            games = self._store.query("SELECT id, outcome FROM games ORDER BY finished, id")
             people = {row[0]: (row[1], row[2]) for row in self._store.query(
                 "SELECT id, merged_into, deleted FROM players")}
             ladder, history = self._rated(games, people.get)

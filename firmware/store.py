@@ -362,7 +362,7 @@ class SqliteStore:
             try:
                 record = _json(text)
             except ValueError as exc:
-                self._tell(f"record {number} in {self.path} cannot be read back ({exc}); it is skipped")
+                self.tell(f"record {number} in {self.path} cannot be read back ({exc}); it is skipped")
                 continue
             if isinstance(record, dict) and isinstance(what, str) and isinstance(number, int):
                 found.append((number, what, record))
@@ -375,7 +375,7 @@ class SqliteStore:
         try:
             value = _json(row[0][0])
         except ValueError as exc:
-            self._tell(f"the progress {key!r} in {self.path} cannot be read back ({exc}); it starts afresh")
+            self.tell(f"the progress {key!r} in {self.path} cannot be read back ({exc}); it starts afresh")
             return {}
         return value if isinstance(value, dict) else {}
 
@@ -579,7 +579,7 @@ class SqliteStore:
                 log.info("database %s: schema %d -> %d", self.path, previous, SCHEMA_VERSION)
             missing = ensure_tables(db)
             if missing:
-                self._tell(f"the database {self.path} had lost its table(s) {', '.join(missing)}; "
+                self.tell(f"the database {self.path} had lost its table(s) {', '.join(missing)}; "
                            f"made again, empty")
         except sqlite3.DatabaseError as exc:
             db.close()
@@ -618,7 +618,7 @@ class SqliteStore:
             salvaged = copy_rows(damaged, db) if damaged is not None else {}
         kept = ", ".join(f"{table} {count}" for table, count in salvaged.items() if count) or "nothing"
         from_good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
-        self._tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name}; "
+        self.tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name}; "
                    f"restored from the last-known-good copy: {from_good}; salvaged from the damaged file: {kept}")
         return db
 
@@ -644,7 +644,7 @@ class SqliteStore:
         """Go on in memory, starting from a copy of ``copy_from`` when it can be read; the disk is
         tried again later only if the memory copy holds what the disk held."""
         self.in_memory, self.journal_mode, self.memory_reason = True, "memory", reason
-        self._tell(f"{reason}; play goes on, but nothing new is kept after a restart")
+        self.tell(f"{reason}; play goes on, but nothing new is kept after a restart")
         memory = _connect(":memory:")
         migrate(memory)
         seeded = False
@@ -678,7 +678,7 @@ class SqliteStore:
         memory, self._db = self._db, db
         memory.close()
         self.in_memory, self.memory_reason, self._retry_at = False, "", None
-        self._tell(f"the database {self.path} takes writes again; games are kept again")
+        self.tell(f"the database {self.path} takes writes again; games are kept again")
         self.on_state()
 
     def _write(self, change: Callable[[sqlite3.Connection], Any]) -> Any:
@@ -730,7 +730,7 @@ class SqliteStore:
         except sqlite3.Error as exc:
             log.error("cannot prune the records of %s: %s", self.path, exc)
             return False
-        self._tell(f"the database {self.path} reached its size limit (storage.max_mb): the {dropped} oldest "
+        self.tell(f"the database {self.path} reached its size limit (storage.max_mb): the {dropped} oldest "
                    f"finished games were dropped (the statistics keep counting them)")
         return True
 
@@ -754,10 +754,11 @@ class SqliteStore:
             except sqlite3.ProgrammingError:
                 raise
             except sqlite3.Error as exc:
-                self._tell(f"the database {self.path} cannot be read ({exc}); nothing shown from it")
+                self.tell(f"the database {self.path} cannot be read ({exc}); nothing shown from it")
                 return []
 
-    def _tell(self, message: str) -> None:
+    def tell(self, message: str) -> None:
+        """Damage found and worked around: logged, and shown to staff (the start-up report)."""
         log.error("%s", message)
         self._report(message)
 

@@ -103,6 +103,34 @@ def test_a_game_arriving_out_of_order_is_rated_in_its_place(store):
     assert {r.player.id: r.rating for r in players.ladder()} == rate_games([late, *later])[0].ratings
 
 
+@pytest.mark.parametrize("damage", ['{"game": "g2", "sides": [["a"], ["b"]], "ranks": [1, 2]#', '[1, 2]',
+                                    '{"game": "g2", "sides": [["a"]], "ranks": [1]}', b"\xff"])
+def test_one_damaged_game_is_left_out_and_told_never_a_crash(tmp_path, damage):
+    reports: list[str] = []
+    with SqliteStore(tmp_path, report=reports.append) as store:
+        players = Players(store)
+        ana, bo, cy = (players.create(name) for name in ("Ana", "Bo", "Cy"))
+        for number in (1, 2, 3):
+            players.record_game("tantrix", Outcome(f"g{number}", ((ana.id,), (bo.id,)), (1, 2)), finished=number * 10.0)
+        store.transaction(lambda db: db.execute("UPDATE games SET outcome = ?, record = '{' WHERE id = 'g2'",
+                                                (damage,)))
+        players = Players(store)  # a kiosk started after the damage
+        # a game whose end the clock puts before the others: every game is rated again
+        players.record_game("tantrix", Outcome("g0", ((bo.id,), (cy.id,)), (1, 2)), finished=5.0)
+        kept = [Outcome(game, ((ana.id,), (bo.id,)), (1, 2)) for game in ("g1", "g3")]
+        expected = rate_games([Outcome("g0", ((bo.id,), (cy.id,)), (1, 2)), *kept])[0].ratings
+        assert {row.player.id: row.rating for row in players.ladder()} == expected
+        assert [result.game for result in players.results(ana.id)] == ["g3", "g1"]
+        assert len(players.export()["players"]) == 3 and players.recompute().ratings == expected
+        assert [game.id for game in players.shared_games()] == ["g0", "g1", "g3"]
+        assert [game.id for game in players.unshared()[0]] == ["g0", "g1", "g3"]
+        players.delete(cy.id)
+        players.rerate()
+        assert [result.game for result in players.results(bo.id)] == ["g3", "g1", "g0"]
+        told = [report for report in reports if "g2" in report]
+        assert len(told) == 1 and "cannot be read back (its outcome" in told[0] and "left out" in told[0]
+
+
 def test_staff_rename_merge_and_delete(store):
     players = Players(store)
     ana, ana2, bo = (players.create(n) for n in ("Ana", "Anna", "Bo"))
