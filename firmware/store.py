@@ -43,6 +43,7 @@ result is counted too. Only the newest ``keep_records`` records are kept; the co
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -185,6 +186,25 @@ def ensure_tables(db: sqlite3.Connection) -> list[str]:
             _rollback(db)
             raise
     return missing
+
+
+def misshapen_tables(db: sqlite3.Connection) -> list[str]:
+    """The tables of :data:`TABLES` whose columns are not those the schema gives them (damage to the
+    schema's text, a hand edit): every write to them would fail, so the file is not usable as is."""
+    return [name for name, columns in _columns().items()
+            if [row[1] for row in db.execute(f"PRAGMA table_info({name})")] not in ([], columns)]
+
+
+@functools.cache
+def _columns() -> dict[str, list[str]]:
+    """Each table's column names, as :data:`TABLES` makes them."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for statements in TABLES.values():
+            db.execute(statements[0])
+        return {name: [row[1] for row in db.execute(f"PRAGMA table_info({name})")] for name in TABLES}
+    finally:
+        db.close()
 
 
 def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_all: bool = False) -> dict[str, int]:
@@ -577,6 +597,9 @@ class SqliteStore:
                 raise Unusable(f"it was empty or missing beside the last-known-good copy {self.good_path.name}")
             if previous != SCHEMA_VERSION:
                 log.info("database %s: schema %d -> %d", self.path, previous, SCHEMA_VERSION)
+            misshapen = misshapen_tables(db)
+            if misshapen:
+                raise Unusable(f"its table(s) {', '.join(misshapen)} lost their columns")
             missing = ensure_tables(db)
             if missing:
                 self.tell(f"the database {self.path} had lost its table(s) {', '.join(missing)}; "

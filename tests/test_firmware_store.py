@@ -361,6 +361,20 @@ def test_a_damaged_file_is_rebuilt_from_the_good_copy_and_what_it_still_gives(tm
     store.close()
 
 
+def test_a_table_that_lost_its_columns_is_damage_healed_at_start_not_a_crash_at_the_first_save(tmp_path):
+    store, _ = open_store(tmp_path)
+    store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    store._db.execute("DROP TABLE current")
+    store._db.execute("CREATE TABLE current (id INTEGER)")  # what a damaged schema text can leave
+    store.close()
+    store, reports = open_store(tmp_path)
+    assert "current lost their columns" in reports[0] and "restored from the last-known-good copy" in reports[0]
+    store.save_current(save(Journey([4])))  # the first step of a game: refused before the repair
+    assert store.load_current() is not None and store.statistics()["games"] == {"strategy": 1}
+    store.close()
+
+
 def test_every_table_of_the_schema_is_known_to_salvage_with_its_columns():
     db = sqlite3.connect(":memory:", isolation_level=None)
     migrate(db)
