@@ -306,6 +306,9 @@ class SqliteStore:
         self._backup_after_batch = False
         self._backup_thread: threading.Thread | None = None
         self._backup_lock = threading.Lock()
+        self._backup_asked = threading.Lock()  # guards the two flags below
+        self._backup_running = False
+        self._backup_again = False
         self._retry_at: float | None = None
         """When to try the disk again (None: never, e.g. nothing from the disk is in memory)."""
         self.on_state: Callable[[], None] = lambda: None
@@ -532,11 +535,26 @@ class SqliteStore:
                 return False
 
     def backup_soon(self) -> None:
-        """:meth:`backup` on a thread of its own (the UI does not wait for it)."""
-        if self.in_memory or (self._backup_thread is not None and self._backup_thread.is_alive()):
+        """:meth:`backup` on a thread of its own (the UI does not wait for it). Asked while one is
+        being made, it makes one more afterwards: games ending back to back all reach the copy."""
+        if self.in_memory:
             return
-        self._backup_thread = threading.Thread(target=self.backup, name="store-backup", daemon=True)
+        with self._backup_asked:
+            if self._backup_running:
+                self._backup_again = True
+                return
+            self._backup_running = True
+        self._backup_thread = threading.Thread(target=self._backups, name="store-backup", daemon=True)
         self._backup_thread.start()
+
+    def _backups(self) -> None:
+        while True:
+            self.backup()
+            with self._backup_asked:
+                if not self._backup_again:
+                    self._backup_running = False
+                    return
+                self._backup_again = False
 
     def wait_for_backup(self) -> None:
         thread = self._backup_thread

@@ -6,6 +6,7 @@ import datetime
 import json
 import os
 import sqlite3
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -373,6 +374,31 @@ def test_a_table_that_lost_its_columns_is_damage_healed_at_start_not_a_crash_at_
     store.save_current(save(Journey([4])))  # the first step of a game: refused before the repair
     assert store.load_current() is not None and store.statistics()["games"] == {"strategy": 1}
     store.close()
+
+
+def test_a_backup_asked_for_while_one_is_made_is_made_after_it(tmp_path, monkeypatch):
+    store, _ = open_store(tmp_path)
+    store.wait_for_backup()
+    started, release, made = threading.Event(), threading.Event(), []
+    backup = store.backup
+
+    def slow_backup() -> bool:
+        started.set()
+        release.wait()
+        made.append(backup())
+        return made[-1]
+
+    monkeypatch.setattr(store, "backup", slow_backup)
+    store.add_record("strategy", {"n": 1})  # a game ends: a backup starts...
+    started.wait()
+    store.add_record("strategy", {"n": 2})  # ...and two more end while it is being made
+    store.add_record("strategy", {"n": 3})
+    release.set()
+    store.wait_for_backup()
+    assert made == [True, True]  # one more, not one per request, and not none
+    store.close()
+    with sqlite3.connect(tmp_path / "kiosk.db.good") as copy:
+        assert copy.execute("SELECT count(*) FROM records").fetchone()[0] == 3
 
 
 def test_every_table_of_the_schema_is_known_to_salvage_with_its_columns():
