@@ -302,7 +302,6 @@ class SqliteStore:
         self._clock = clock
         self._lock = threading.RLock()
         self._batch: list[Callable[[sqlite3.Connection], Any]] | None = None
-        self._batch_failure: sqlite3.DatabaseError | None = None
         self._backup_after_batch = False
         self._backup_thread: threading.Thread | None = None
         self._backup_lock = threading.Lock()
@@ -457,28 +456,25 @@ class SqliteStore:
                 yield
                 return
             self._retry_disk()
-            self._batch, self._batch_failure, self._backup_after_batch = [], None, False
+            self._batch, self._backup_after_batch = [], False
             try:
                 try:
                     self._db.execute("BEGIN IMMEDIATE")
                 except sqlite3.DatabaseError as exc:
-                    self._batch_failure = exc
+                    self._resume_batch(exc)
                 try:
                     yield
                 except BaseException:
                     _rollback(self._db)
                     raise
-                if self._batch_failure is None:
-                    try:
-                        self._db.execute("COMMIT")
-                    except sqlite3.DatabaseError as exc:
-                        self._batch_failure = exc
-                changes, failure = self._batch, self._batch_failure
+                changes = self._batch
             finally:
                 self._batch = None
-            if failure is not None:
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
                 _rollback(self._db)
-                self._recover(failure)
+                self._recover(exc)
                 self._run(changes)
             if self._backup_after_batch:
                 self.backup_soon()
@@ -726,17 +722,32 @@ class SqliteStore:
         with self._lock:
             if self._batch is not None:
                 self._batch.append(change)
-                if self._batch_failure is not None:
-                    return None  # the batch is replayed as a whole once the store has recovered
                 try:
                     return change(self._db)
                 except sqlite3.DatabaseError as exc:
                     if _code(exc) not in _STORAGE_FAILURES and _code(exc) not in _DAMAGED:
                         raise
-                    self._batch_failure = exc
-                    return None
+                    return self._resume_batch(exc)
             self._retry_disk()
             return self._run([change])
+
+    def _resume_batch(self, exc: sqlite3.DatabaseError) -> Any:
+        """A write of the open batch failed: recover at once (prune, or go on in memory) and make
+        the batch's writes so far again there in a new transaction, the failed one last (its
+        result returned). So the batch carries on with real results, such as the number of the
+        record a finished game's rating refers to, never with none."""
+        assert self._batch is not None
+        while True:
+            _rollback(self._db)
+            self._recover(exc)  # re-raises what is not a storage failure
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                result = None
+                for change in self._batch:
+                    result = change(self._db)
+                return result
+            except sqlite3.DatabaseError as again:
+                exc = again
 
     def _run(self, changes: list[Callable[[sqlite3.Connection], Any]]) -> Any:
         """``changes`` in one transaction (the last one's result); on a storage failure, prune or

@@ -298,6 +298,41 @@ def test_a_batch_that_meets_a_locked_disk_is_replayed_whole_in_memory(tmp_path):
     store.close()
 
 
+@pytest.mark.parametrize("failure", ["locked before the batch", "I/O error within it"])
+def test_a_game_ending_on_a_failing_disk_keeps_its_rating_tied_to_its_record(tmp_path, failure):
+    store, _ = open_store(tmp_path, busy_seconds=0.05)
+    players = Players(store)
+    ana, bo = players.create("Ana"), players.create("Bo")
+    blocker = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    if failure.startswith("locked"):
+        blocker.execute("BEGIN IMMEDIATE")
+    record_game = players.record_game
+
+    def record_game_on_a_failing_card(*args: Any) -> Any:
+        if failure.startswith("I/O"):
+            def fails(db: sqlite3.Connection) -> None:
+                if store.in_memory:
+                    return  # made again in memory, where it succeeds
+                error = sqlite3.OperationalError("disk I/O error")
+                error.sqlite_errorcode = 10  # type: ignore[attr-defined]  # as SQLite sets it
+                raise error
+            store.transaction(fails)
+        return record_game(*args)
+
+    with store.batch():  # what the strategy screen's finish() does
+        record_id = store.add_record("strategy", {"n": 1})
+        steps = record_game_on_a_failing_card("strategy", Outcome("g1", ((ana.id,), (bo.id,)), (1, 2)), record_id)
+        store.clear_current()
+    if blocker.in_transaction:
+        blocker.execute("ROLLBACK")
+    blocker.close()
+    assert store.in_memory and [step.game for step in steps] == ["g1", "g1"]
+    [(number, _, record)] = store.records()
+    assert record == {"n": 1} and number == record_id > 0
+    assert store.query("SELECT record_id, record FROM games") == [(record_id, '{"n":1}')]
+    store.close()
+
+
 def flip_in_current(path: Path) -> None:
     """Flip one bit inside the saved game's JSON (the page checks stay fine: SQLite has no checksums)."""
     data = bytearray(path.read_bytes())
