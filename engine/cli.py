@@ -26,8 +26,13 @@ from .tiles import ALL_NUMBERS, COLOURS, TILES
 
 
 def load_position(path: str) -> Board:
+    """A position file in the rules.md format. Its ``"bag"`` must be there: left out, it would
+    read as an empty bag, the endgame, where the restrictions no longer apply."""
     try:
-        return Board.from_json(load_json(path))
+        data = load_json(path)
+        if isinstance(data, dict) and "bag" not in data:
+            raise PositionError('"bag" is missing: the number of tiles still in the bag (0: the endgame)')
+        return Board.from_json(data)
     except (PositionError, ValueError, TypeError) as exc:
         raise CliError(f"{path}: {exc}") from None
 

@@ -75,6 +75,7 @@ def test_moves(position):
         ('{"tiles": [{"tile": 4, "q": 0, "r": 0, "rot": 0}, {"tile": 4, "q": 1, "r": 0, "rot": 1}], "bag": 0}', "appears twice"),
         ('{"tiles": [{"tile": 4, "q": 0, "r": 0, "rot": 0}, {"tile": 5, "q": 0, "r": 0, "rot": 1}], "bag": 0}', "holds two tiles"),
         ('{"tiles": [{"tile": 1, "q": 0, "r": 0, "rot": 0}, {"tile": 2, "q": 1, "r": 0, "rot": 0}], "bag": 0}', "golden rule"),
+        ('{"tiles": [{"tile": 4, "q": 0, "r": 0, "rot": 0}]}', '"bag" is missing'),
     ],
 )
 def test_malformed_positions_exit_nonzero_with_one_line(tmp_path, content, words):

@@ -74,9 +74,17 @@ def test_match_and_play_accept_an_external_program_as_a_robot():
 
 def test_bad_arguments_exit_2_with_one_line():
     for args in (("play", "--robots", "grandmaster,club"), ("play", "--players", "3", "--robots", "club,club"),
-                 ("match", "--robots", "club", "--games", "2"), ("replay", "no-such-file.json")):
+                 ("match", "--robots", "club", "--games", "2"), ("replay", "no-such-file.json"),
+                 ("play", "--players", "3", "--doubles", "--robots", "club,club")):
         out = run(*args)
         assert out.returncode == 2 and out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_doubles_is_four_players_and_says_so_when_asked_for_three():
+    out = run("play", "--players", "3", "--doubles", "--robots", "club,beginner", "--seed", "1")
+    assert "Doubles is played by 4 players" in out.stderr
+    record = json.loads(run("play", "--doubles", "--robots", "club,beginner", "--seed", "1").stdout)
+    assert record["options"]["players"] == 4 and record["options"]["doubles"]
 
 
 def test_the_wilson_interval_matches_the_textbook_values_and_stays_within_0_and_1():

@@ -25,7 +25,9 @@ def _robot_list(text: str, players: int, doubles: bool) -> list[str]:
 
 
 def _play(args: argparse.Namespace) -> Any:
-    players = 4 if args.doubles else args.players
+    if args.doubles and args.players not in (None, 4):
+        raise CliError(f"Doubles is played by 4 players (two teams of two), not --players {args.players}")
+    players = 4 if args.doubles else args.players or 2
     specs = _robot_list(args.robots, players, args.doubles)
     try:
         robots = [make_robot(s, args.budget, args.timeout) for s in specs]
@@ -89,7 +91,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
     p = sub.add_parser("play", help="play a robots-only strategy game and print its record",
                        description="Play a robots-only strategy game and print its record.")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None, help="2 (default), 3 or 4; Doubles: 4")
     p.add_argument("--colours", default=None, help="one colour per player (per team in Doubles), e.g. RB")
     common(p)
     p.set_defaults(run=_play)
