@@ -52,6 +52,7 @@ import sqlite3
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -207,23 +208,32 @@ def _columns() -> dict[str, list[str]]:
         db.close()
 
 
-def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_all: bool = False) -> dict[str, int]:
+@dataclass
+class Copied:
+    """What :func:`copy_rows` copied: the rows per table, and the tables it could not read to the end."""
+
+    rows: dict[str, int] = field(default_factory=dict)
+    partial: set[str] = field(default_factory=set)
+
+
+def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_all: bool = False) -> Copied:
     """Copy every row of :data:`TABLES` that ``source`` can still give into ``target`` (replacing
     rows with the same key, or all of ``target``'s with ``replace_all``), table by table in salvage
-    order, each as far as it can be read; one transaction. Returns the rows copied per table. For
-    salvage: nothing in ``source`` is trusted."""
-    copied: dict[str, int] = {}
+    order, each as far as it can be read; one transaction. For salvage: nothing in ``source`` is
+    trusted."""
+    copied = Copied()
     target.execute("BEGIN IMMEDIATE")
     try:
         for table in TABLES:
             if replace_all:
                 target.execute(f"DELETE FROM {table}")
             columns = [row[1] for row in target.execute(f"PRAGMA table_info({table})")]
-            copied[table] = 0
+            copied.rows[table] = 0
             try:
                 cursor = source.execute(f"SELECT * FROM {table}")
                 names = [d[0] for d in cursor.description]
             except sqlite3.Error:
+                copied.partial.add(table)
                 continue
             keep = [i for i, name in enumerate(names) if name in columns]
             insert = (f"INSERT OR REPLACE INTO {table} ({', '.join(names[i] for i in keep)})"
@@ -232,12 +242,13 @@ def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_al
                 try:
                     row = cursor.fetchone()
                 except sqlite3.Error:
+                    copied.partial.add(table)
                     break  # the rest of this table is past the damage
                 if row is None:
                     break
                 try:
                     target.execute(insert, [row[i] for i in keep])
-                    copied[table] += 1
+                    copied.rows[table] += 1
                 except sqlite3.IntegrityError:
                     pass  # a damaged row that breaks a rule of the table
         target.execute("COMMIT")
@@ -647,12 +658,12 @@ class SqliteStore:
                     good = _connect(self.good_path.resolve().as_uri() + "?mode=ro", uri=True)
                     try:
                         if good.execute("PRAGMA quick_check").fetchall() == [("ok",)]:
-                            restored = copy_rows(good, db)
+                            restored = copy_rows(good, db).rows
                     finally:
                         good.close()
                 except sqlite3.Error as exc:
                     log.error("the last-known-good copy %s cannot be read: %s", self.good_path, exc)
-            salvaged = copy_rows(damaged, db) if damaged is not None else {}
+            salvaged = copy_rows(damaged, db).rows if damaged is not None else {}
         kept = ", ".join(f"{table} {count}" for table, count in salvaged.items() if count) or "nothing"
         from_good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
         self.tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name}; "
@@ -679,7 +690,8 @@ class SqliteStore:
 
     def _memory(self, reason: str, copy_from: sqlite3.Connection | None = None) -> sqlite3.Connection:
         """Go on in memory, starting from a copy of ``copy_from`` when it can be read; the disk is
-        tried again later only if the memory copy holds what the disk held."""
+        tried again later only if the memory copy holds all the disk held (every table read to its
+        end), since going back replaces the disk's tables with the memory's."""
         self.in_memory, self.journal_mode, self.memory_reason = True, "memory", reason
         self.tell(f"{reason}; play goes on, but nothing new is kept after a restart")
         memory = _connect(":memory:")
@@ -687,8 +699,11 @@ class SqliteStore:
         seeded = False
         if copy_from is not None:
             try:
-                copy_rows(copy_from, memory)
-                seeded = True
+                copied = copy_rows(copy_from, memory)
+                seeded = not copied.partial
+                if copied.partial:
+                    log.error("cannot read %s of %s into memory: the disk is left as it is",
+                              ", ".join(sorted(copied.partial)), self.path)
             except sqlite3.Error as exc:
                 log.error("cannot copy %s into memory: %s", self.path, exc)
         self._retry_at = self._clock() + RETRY_SECONDS if seeded or not self.path.exists() else None

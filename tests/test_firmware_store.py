@@ -267,6 +267,32 @@ def test_a_store_in_memory_goes_back_to_the_disk_once_it_takes_writes(tmp_path):
     store.close()
 
 
+def test_a_disk_whose_tables_the_memory_copy_could_not_all_read_is_never_replaced_by_it(tmp_path):
+    now = [0.0]
+    store, _ = open_store(tmp_path, busy_seconds=0.05, clock=lambda: now[0])
+    store.add_record("strategy", {"n": 1})
+    store.add_record("strategy", {"n": 2})
+
+    def records_unreadable(action: int, table: str | None, *_: object) -> int:
+        """The records' pages past a failing sector: reading them fails, the rest reads."""
+        return sqlite3.SQLITE_DENY if action == sqlite3.SQLITE_READ and table == "records" else sqlite3.SQLITE_OK
+
+    store._db.set_authorizer(records_unreadable)
+    blocker = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    store.save_current(save(Journey([1])))
+    assert store.in_memory and store.records() == []  # what the copy to memory could not read
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    now[0] += 31
+    store.add_record("strategy", {"n": 3})  # the disk takes writes again, but memory lacks its records
+    assert store.in_memory
+    store.close()
+    store, _ = open_store(tmp_path)
+    assert [record["n"] for _, _, record in store.records()] == [2, 1]
+    store.close()
+
+
 def test_a_batch_is_one_transaction(tmp_path):
     store, _ = open_store(tmp_path)
     store.save_current(save(Journey([5])))
