@@ -305,3 +305,36 @@ def test_a_robot_of_a_fixed_level_fills_an_odd_count():
     result = run_scenario("test_ui_tournament", "scenario_a_robot_fills_an_odd_count", size=(1280, 800),
                           settings={"language": "pl"})
     assert result["robot_seat"] in (0, 1) and result["problems"] == []
+
+
+def test_damaged_seats_or_tournament_game_kept_leave_a_finished_game_unrated_never_a_crash(tmp_path):
+    from types import SimpleNamespace
+
+    from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import make_robot
+    from engine.tournament import Tournament
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+    from ui import tournament_store
+    from ui.seat_players import SEATED, fingerprint, rate_finished, seated
+
+    with SqliteStore(tmp_path) as store:
+        app: Any = SimpleNamespace(services=SimpleNamespace(store=store, players=Players(store)))
+        game = StrategyGame.new(2, "RY", [None, None], seed=3)
+        robot = make_robot("beginner")
+        while not game.finished:
+            robot_move(game, robot)
+        of = fingerprint(game.record())
+        for damaged in ({"of": of, "game": "g"}, {"of": of, "game": "g", "players": ["a"]},
+                        {"of": of, "game": 7, "players": [None, None]}):
+            store.set_progress(SEATED, damaged)
+            assert seated(app, game) == [None, None]
+            rate_finished(app, game, None)  # what the end of the game calls
+        assert store.query("SELECT count(*) FROM games") == [(0,)]
+        tournament = Tournament(("a", "b"), rounds=1)
+        tournament.pair_next_round()
+        for playing in ({"of": of}, {"of": of, "first": "a", "second": "z"}, ["of", of]):
+            tournament_store.save(app, tournament, playing)  # type: ignore[arg-type]
+            assert not tournament_store.report(app, game)
+        tournament_store.save(app, tournament, {"of": of, "first": "a", "second": "b"})
+        assert tournament_store.report(app, game)  # and one that holds together is entered

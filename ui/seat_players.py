@@ -80,10 +80,22 @@ def remember(app: Shell, game: Any, seats: list[Any]) -> None:
 
 def seated(app: Shell, game: Any) -> list[str | None]:
     """The player ids at ``game``'s seats (None: a guest), as kept at its start."""
+    kept = _kept(app, game)
+    return [None] * len(game.seats) if kept is None else kept[1]
+
+
+def _kept(app: Shell, game: Any) -> tuple[str, list[str | None]] | None:
+    """The rating's game id and the seats' player ids kept for ``game``; None when none are kept
+    for it, or what is kept does not hold together (a damaged value: the game is then simply not
+    rated, never a crash at its end)."""
     kept = app.services.store.progress(SEATED)
     if not kept or kept.get("of") != fingerprint(game.record()):
-        return [None] * len(game.seats)
-    return list(kept["players"])
+        return None
+    rating_id, people = kept.get("game"), kept.get("players")
+    if not isinstance(rating_id, str) or not isinstance(people, list) or len(people) != len(game.seats) \
+            or not all(p is None or isinstance(p, str) for p in people):
+        return None
+    return rating_id, people
 
 
 def seat_again(app: Shell, game: Any, people: list[str | None]) -> None:
@@ -99,11 +111,10 @@ def seat_again(app: Shell, game: Any, people: list[str | None]) -> None:
 def rate_finished(app: Shell, game: Any, record_id: int | None) -> None:
     """Rate a finished strategy game if players sat at it (once: its id is kept from the start)."""
     book, store = app.services.players, app.services.store
-    seated = store.progress(SEATED)
-    record = game.record()
-    if book is None or not seated or seated.get("of") != fingerprint(record):
+    kept = _kept(app, game)
+    if book is None or kept is None:
         return
-    outcome = outcome_of_record(seated["game"], record, seated["players"])
+    outcome = outcome_of_record(kept[0], game.record(), kept[1])
     if outcome is not None:
         book.record_game(game.KIND, outcome, record_id)
     store.set_progress(SEATED, {})

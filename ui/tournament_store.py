@@ -45,7 +45,8 @@ def report(app: Shell, game: StrategyGame) -> bool:
     kept = app.services.store.progress(TOURNAMENT)
     playing = kept.get("playing") if kept else None
     tournament = load(app)
-    if tournament is None or not playing or playing.get("of") != fingerprint(game.record()) or game.result is None:
+    if tournament is None or not isinstance(playing, dict) or playing.get("of") != fingerprint(game.record()) \
+            or game.result is None:
         return False
     result = game.result
     first, second = result.scores.get(game.colour_of(0), 0), result.scores.get(game.colour_of(1), 0)
@@ -54,6 +55,10 @@ def report(app: Shell, game: StrategyGame) -> bool:
             second = min(second, first - 1)
         else:
             first = min(first, second - 1)
-    tournament.report(playing["first"], playing["second"], (first, second))
+    try:
+        tournament.report(playing["first"], playing["second"], (first, second))
+    except (KeyError, TypeError, ValueError) as error:  # damaged: a finished game must still end
+        log.warning("the tournament's game kept cannot be matched (%s); its result is not entered", error)
+        return False
     save(app, tournament)
     return True
