@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from engine.players import DEFAULT_AVATAR, BadName, Player, check_avatar, clean_name, new_id
 from engine.ratings import GUEST, Ladder, Outcome, Rating, Step, is_rated
 
+from .stored import read_json
+
 if TYPE_CHECKING:
     from .store import SqliteStore
 
@@ -618,8 +620,8 @@ class Players:
         edit): that game is left out of the ladder, the results and what is shared, and staff are
         told once, so one bad row never stops a game's ending, a staff action or the club link."""
         try:
-            return Outcome.from_json(json.loads(text))
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            return Outcome.from_json(read_json(text))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
             self._tell_damaged(game, f"its outcome ({type(exc).__name__}: {str(exc)[:80]})")
             return None
 
@@ -628,8 +630,8 @@ class Players:
         if not text:
             return None
         try:
-            return json.loads(text)
-        except (ValueError, TypeError, RecursionError) as exc:
+            return read_json(text)
+        except ValueError as exc:
             self._tell_damaged(game, f"its record ({type(exc).__name__}: {str(exc)[:80]})")
             return None
 

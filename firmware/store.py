@@ -59,6 +59,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 from ui.services import STAT_DAYS, games_per_day
 
 from . import players
+from .stored import decode_text, read_json
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -169,7 +170,9 @@ def _code(exc: sqlite3.Error) -> int:
 def _connect(target: str, uri: bool = False, timeout: float = 5.0) -> sqlite3.Connection:
     # isolation_level=None: we issue BEGIN/COMMIT ourselves, so DDL and pragmas are transactional
     # exactly where we say; check_same_thread=False: all use is serialised by the store's lock.
-    return sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False, timeout=timeout)
+    db = sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False, timeout=timeout)
+    db.text_factory = decode_text
+    return db
 
 
 def ensure_tables(db: sqlite3.Connection) -> list[str]:
@@ -218,9 +221,9 @@ class Copied:
 
 def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_all: bool = False) -> Copied:
     """Copy every row of :data:`TABLES` that ``source`` can still give into ``target`` (replacing
-    rows with the same key, or all of ``target``'s with ``replace_all``), table by table in salvage
-    order, each as far as it can be read; one transaction. For salvage: nothing in ``source`` is
-    trusted."""
+    rows with the same key unless visibly damaged, or all of ``target``'s with ``replace_all``),
+    table by table in salvage order, each as far as it can be read; one transaction. For salvage:
+    nothing in ``source`` is trusted."""
     copied = Copied()
     target.execute("BEGIN IMMEDIATE")
     try:
@@ -236,8 +239,7 @@ def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_al
                 copied.partial.add(table)
                 continue
             keep = [i for i, name in enumerate(names) if name in columns]
-            insert = (f"INSERT OR REPLACE INTO {table} ({', '.join(names[i] for i in keep)})"
-                      f" VALUES ({', '.join('?' for _ in keep)})")
+            into = f"INTO {table} ({', '.join(names[i] for i in keep)}) VALUES ({', '.join('?' for _ in keep)})"
             while True:
                 try:
                     row = cursor.fetchone()
@@ -246,8 +248,12 @@ def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_al
                     break  # the rest of this table is past the damage
                 if row is None:
                     break
+                values = [row[i] for i in keep]
+                # a row with bytes that are not text (decode_text's U+FFFD) is damaged: it never
+                # replaces the target's row of the same key, but is kept where there is none
+                damaged = any(isinstance(value, str) and "\ufffd" in value for value in values)
                 try:
-                    target.execute(insert, [row[i] for i in keep])
+                    target.execute(f"INSERT OR {'IGNORE' if damaged else 'REPLACE'} {into}", values)
                     copied.rows[table] += 1
                 except sqlite3.IntegrityError:
                     pass  # a damaged row that breaks a rule of the table
@@ -352,7 +358,7 @@ class SqliteStore:
                 raise ValueError(f"the saved game cannot be read: {exc}") from None
         if not rows:
             return None
-        saved = _json(rows[0][0])
+        saved = read_json(rows[0][0])
         if not isinstance(saved, dict):
             raise ValueError("the saved game is damaged (it is not a JSON object)")
         return saved
@@ -393,7 +399,7 @@ class SqliteStore:
         found = []
         for number, what, text in rows:
             try:
-                record = _json(text)
+                record = read_json(text)
             except ValueError as exc:
                 self.tell(f"record {number} in {self.path} cannot be read back ({exc}); it is skipped")
                 continue
@@ -406,7 +412,7 @@ class SqliteStore:
         if not row:
             return {}
         try:
-            value = _json(row[0][0])
+            value = read_json(row[0][0])
         except ValueError as exc:
             self.tell(f"the progress {key!r} in {self.path} cannot be read back ({exc}); it starts afresh")
             return {}
@@ -828,13 +834,3 @@ class SqliteStore:
         """Damage found and worked around: logged, and shown to staff (the start-up report)."""
         log.error("%s", message)
         self._report(message)
-
-
-def _json(text: Any) -> Any:
-    """A stored JSON value; ValueError for anything that is not (a flipped bit, a wrong type)."""
-    if not isinstance(text, (str, bytes)):
-        raise ValueError(f"a stored value is {type(text).__name__}, not JSON text")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise ValueError(f"damaged JSON: {str(exc)[:80]}") from None

@@ -16,7 +16,7 @@ import pytest
 from engine.modes import register, restore, save
 from engine.ratings import Outcome
 from firmware.players import Players
-from firmware.store import DATABASE, MIGRATIONS, SCHEMA_VERSION, TABLES, SqliteStore, migrate
+from firmware.store import DATABASE, MIGRATIONS, SCHEMA_VERSION, TABLES, SqliteStore, copy_rows, migrate
 from ui.services import Store
 
 
@@ -357,6 +357,32 @@ def test_a_game_ending_on_a_failing_disk_keeps_its_rating_tied_to_its_record(tmp
     assert record == {"n": 1} and number == record_id > 0
     assert store.query("SELECT record_id, record FROM games") == [(record_id, '{"n":1}')]
     store.close()
+
+
+def test_a_record_whose_text_is_not_utf8_any_more_is_skipped_alone(tmp_path):
+    store, reports = open_store(tmp_path)
+    for n in range(3):
+        store.add_record("strategy", {"n": n, "who": "x"})
+    # a flipped bit makes one byte invalid UTF-8, inside a string of the JSON (SQLite does not check)
+    store._db.execute("UPDATE records SET record = CAST(replace(CAST(record AS BLOB), X'78', X'F8') AS TEXT)"
+                      " WHERE id = 2")
+    assert [record["n"] for _, _, record in store.records()] == [2, 0]  # not: nothing at all
+    assert len(reports) == 1 and "record 2" in reports[0] and "not UTF-8" in reports[0]
+    assert store.statistics()["records"] == 3
+    store.close()
+
+
+def test_salvage_never_replaces_a_good_row_with_one_whose_bytes_are_not_text(tmp_path):
+    good, damaged = SqliteStore(tmp_path / "good"), SqliteStore(tmp_path / "damaged")
+    for store in (good, damaged):
+        store.add_record("strategy", {"n": 1, "who": "x"})
+    damaged.add_record("strategy", {"n": 2, "who": "x"})  # newer than the good copy
+    damaged._db.execute("UPDATE records SET record = CAST(replace(CAST(record AS BLOB), X'78', X'F8') AS TEXT)")
+    copy_rows(damaged._db, good._db)
+    assert [record for _, _, record in good.records()] == [{"n": 1, "who": "x"}]  # kept, not replaced
+    assert good.query("SELECT count(*) FROM records") == [(2,)]  # the damaged one kept where none was
+    good.close()
+    damaged.close()
 
 
 def flip_in_current(path: Path) -> None:
