@@ -180,11 +180,12 @@ class SerialTileReader(_Reader):
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                if self.config.port == "auto":
-                    self.port = find_controller() or self.port
-                    if self.port == "auto":
+                if self.config.port == "auto":  # looked for at every (re)open: another USB serial
+                    found = find_controller()     # device may have taken the unplugged Pico's name
+                    if found is None:
                         raise serial.SerialException("no reader controller (USB %04X:%04X, a Pico running "
                                                      "controller/) is plugged in" % CONTROLLER_USB)
+                    self.port = found
                 port = serial.serial_for_url(self.port, baudrate=self.config.speed,
                                              timeout=READ_TIMEOUT_S, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:

@@ -9,6 +9,7 @@ import ast
 import os
 import sys
 import threading
+import time
 import types
 from pathlib import Path
 
@@ -219,6 +220,39 @@ def test_no_controller_plugged_in_is_said_plainly(monkeypatch):
         assert "no reader controller (USB 2E8A:0005" in lost.error
     with pytest.raises(ConfigError, match='"auto" finds only the controller'):
         ReaderConfig(port="auto", protocol="rdm6300")
+
+
+def test_an_unplugged_controller_is_looked_for_again_never_opened_at_its_old_name(monkeypatch, tmp_path):
+    class Port:
+        """What pyserial's list_ports gives for the Pico."""
+
+        vid, pid = CONTROLLER_USB
+
+        def __init__(self, device: str) -> None:
+            self.device = device
+
+    link, (master, slave) = tmp_path / "ttyACM0", os.openpty()
+    link.symlink_to(os.ttyname(slave))
+    plugged = [Port(str(link))]
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: list(plugged))
+    inbox = EventQueue()
+    with SerialTileReader(ReaderConfig(port="auto", protocol="lines", reconnect_s=0.05), TagRegistry(),
+                          listener=inbox) as reader:
+        assert expect(inbox, ReaderConnected).port == str(link)
+        plugged.clear()  # the Pico unplugged, and another USB serial device takes its name
+        other_master, other_slave = os.openpty()
+        link.unlink()
+        link.symlink_to(os.ttyname(other_slave))
+        os.close(master)
+        os.close(slave)
+        expect(inbox, ReaderLost)
+        deadline = time.monotonic() + 10
+        while "no reader controller" not in (reader.status().last_error or ""):
+            assert time.monotonic() < deadline, reader.status()
+            time.sleep(0.01)
+        assert inbox.drain() == [] and not reader.status().found  # the other device was never opened
+    os.close(other_master)
+    os.close(other_slave)
 
 
 def crc_a(data: bytes) -> bytes:
