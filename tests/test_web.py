@@ -4,6 +4,7 @@ checked through HTTP and in Debian's headless Chromium."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -227,6 +228,25 @@ def test_the_staff_page_shows_the_kiosks_health_statistics_and_exports_records(k
     assert store.progress("kiosk-restart")["requested"] > 0
     assert request(server + "/api/logout", b"{}", {**JSON, "cookie": cookie})[0] == 200
     assert request(server + "/api/staff", headers={"cookie": cookie})[0] == 401
+
+
+def first_answer_line(base: str, head: bytes, body: bytes) -> bytes:
+    """The status line the server sends after ``head`` and the start of a body that is never
+    finished (a socket timeout, and the test fails, if the server waits for the rest)."""
+    with socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])), timeout=WAIT) as connection:
+        connection.sendall(head + body)
+        return connection.makefile("rb").readline()
+
+
+def test_a_huge_body_is_refused_as_it_arrives_not_read_into_memory(server):
+    host = server.split("//")[1].encode()
+    start = b"POST /api/login HTTP/1.1\r\nHost: " + host + b"\r\ncontent-type: application/json\r\n"
+    announced = first_answer_line(server, start + b"content-length: 1000000000\r\n\r\n", b'{"pin": "')
+    assert announced.startswith(b"HTTP/1.1 413")
+    chunk = b"x" * 4096
+    chunked = first_answer_line(server, start + b"transfer-encoding: chunked\r\n\r\n",
+                                b"%x\r\n%s\r\n" % (len(chunk), chunk))
+    assert chunked.startswith(b"HTTP/1.1 413")
 
 
 def test_every_answer_forbids_scripts_and_frames_from_elsewhere(server):

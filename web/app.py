@@ -43,7 +43,10 @@ COOKIE = "tantrix_staff"
 POLL_SECONDS = 0.1
 """How often the feed asks SQLite whether the kiosk committed (a read of shared memory)."""
 MAX_BODY = 1024
-"""The largest request body accepted (a PIN or a setting fits in far less)."""
+"""The largest request body accepted (a PIN or a setting fits in far less). Starlette's own limit
+refuses a larger one as it arrives, before it is read into memory: a body of any size, sent
+without a PIN, must not run the process into its memory cap, whose restart would end the PIN's
+lockout."""
 SECURITY_HEADERS = {
     "content-security-policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
                                "form-action 'self'; frame-ancestors 'none'",
@@ -238,11 +241,8 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
             return JSONResponse({"error": "requests from other sites are refused"}, 403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"error": "send JSON (content-type: application/json)"}, 415)
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, 413)
         try:
-            data = json.loads(body)
+            data = json.loads(await request.body())
         except ValueError:
             return JSONResponse({"error": "the request is not valid JSON"}, 400)
         return data if isinstance(data, dict) else JSONResponse({"error": "send a JSON object"}, 400)
@@ -252,11 +252,11 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         Route("/api/table", table_now),
         Route("/events", events),
         Route("/staff", staff_page),
-        Route("/api/login", login, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"], max_body_size=MAX_BODY),
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/staff", staff_state),
-        Route("/api/settings", change_settings, methods=["POST"]),
-        Route("/api/restart", restart, methods=["POST"]),
+        Route("/api/settings", change_settings, methods=["POST"], max_body_size=MAX_BODY),
+        Route("/api/restart", restart, methods=["POST"], max_body_size=MAX_BODY),
         Route("/api/records", export_records),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
