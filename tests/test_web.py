@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -247,6 +248,39 @@ def test_a_huge_body_is_refused_as_it_arrives_not_read_into_memory(server):
     chunked = first_answer_line(server, start + b"transfer-encoding: chunked\r\n\r\n",
                                 b"%x\r\n%s\r\n" % (len(chunk), chunk))
     assert chunked.startswith(b"HTTP/1.1 413")
+
+
+def wait_until(condition, what: str):
+    """``condition()`` once it is true (polled), failing after :data:`WAIT` seconds."""
+    deadline = time.monotonic() + WAIT
+    while not (value := condition()):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+    return value
+
+
+def test_a_damaged_row_in_the_kiosks_database_costs_that_row_only(tmp_path):
+    store = SqliteStore(tmp_path / "state")
+    for moves in range(3):
+        store.add_record("strategy", {"moves": moves})
+    damage = sqlite3.connect(store.path, isolation_level=None)  # a flipped bit: no longer JSON
+    with web_server(write_config(tmp_path)) as base:
+        damage.execute("INSERT INTO current (id, saved, updated) VALUES (1, '{\"kind\":', 0)")
+        wait_until(lambda: b"damaged" in request(base + "/api/table")[2], "the damaged game is said so")
+        store.save_current(save(StrategyGame.new(2, robots=["beginner", "beginner"], seed=5)))
+        wait_until(lambda: json.loads(request(base + "/api/table")[2])["kind"] == "strategy",
+                   "the live table follows the game saved over the damaged one")
+        damage.execute("UPDATE records SET record = '{\"moves\":' WHERE id = 2")
+        for key in ("kiosk-status", "kiosk-settings"):
+            damage.execute("INSERT OR REPLACE INTO progress (key, value) VALUES (?, '{\"devices\":[')", (key,))
+        _, cookie = sign_in(base)
+        assert request(base + "/api/staff", headers={"cookie": cookie})[0] == 200
+        assert request(base + "/api/settings", b'{"brightness": 0.5}', {**JSON, "cookie": cookie})[0] == 200
+        assert store.progress("kiosk-settings") == {"brightness": 0.5}
+        status, _, body = request(base + "/api/records", headers={"cookie": cookie})
+        assert status == 200 and [json.loads(line)["record"]["moves"] for line in body.splitlines()] == [0, 2]
+    damage.close()
+    store.close()
 
 
 def test_every_answer_forbids_scripts_and_frames_from_elsewhere(server):

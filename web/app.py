@@ -81,6 +81,9 @@ class TableFeed:
             except NoDatabase as exc:
                 seen_version, seen_updated = None, -1.0
                 await self._publish({"kind": None, "waiting": True, "error": str(exc)})
+            except ValueError as exc:  # a damaged saved game: shown as none until the kiosk replaces it
+                seen_updated = -1.0
+                await self._publish({"kind": None, "error": str(exc)})
             await asyncio.sleep(POLL_SECONDS)
 
     async def _publish(self, view: dict[str, Any]) -> None:

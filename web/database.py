@@ -14,6 +14,7 @@ never creates the file or its schema.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -26,6 +27,7 @@ from firmware.restart import RESTART
 from firmware.settings import OVERRIDES
 from firmware.status import STATUS
 from firmware.store import DATABASE, ROBOT_RESULTS, open_read_only
+from firmware.stored import decode_text, read_json
 
 
 class NoDatabase(Exception):
@@ -46,14 +48,21 @@ class KioskDatabase:
         return version != seen, version
 
     def current(self) -> tuple[dict[str, Any] | None, float | None]:
-        """The game in progress as the kiosk journalled it, and when (None, None: none)."""
+        """The game in progress as the kiosk journalled it, and when (None, None: none). ValueError
+        when it cannot be read back, as :meth:`firmware.store.SqliteStore.load_current` says."""
         rows = self._rows("SELECT saved, updated FROM current")
-        return (json.loads(rows[0][0]), rows[0][1]) if rows else (None, None)
+        if not rows:
+            return None, None
+        saved = read_json(rows[0][0])
+        if not isinstance(saved, dict):
+            raise ValueError("the saved game is damaged (it is not a JSON object)")
+        return saved, rows[0][1]
 
     def progress(self, key: str) -> dict[str, Any]:
+        """The kiosk's value for ``key``; {} when it is missing or damaged (the kiosk then starts
+        it afresh too, :meth:`firmware.store.SqliteStore.progress`)."""
         rows = self._rows("SELECT value FROM progress WHERE key = ?", (key,))
-        value = json.loads(rows[0][0]) if rows else {}
-        return value if isinstance(value, dict) else {}
+        return _object(rows[0][0]) if rows else {}
 
     def status(self) -> dict[str, Any]:
         """The kiosk's health snapshot (``firmware.status``)."""
@@ -86,13 +95,20 @@ class KioskDatabase:
         return self._rows(sql, parameters)
 
     def records(self, batch: int = 200) -> Iterator[dict[str, Any]]:
-        """Every finished game kept, oldest first, read in batches (no long transaction)."""
+        """Every finished game kept, oldest first, read in batches (no long transaction). A record
+        that cannot be read back is left out, as the kiosk leaves it out: one damaged row must not
+        end the export there."""
         after = 0
         while True:
             rows = self._rows("SELECT id, kind, created, record FROM records WHERE id > ? ORDER BY id LIMIT ?",
                               (after, batch))
-            for record_id, kind, created, record in rows:
-                yield {"id": record_id, "kind": kind, "created": created, "record": json.loads(record)}
+            for record_id, kind, created, text in rows:
+                try:
+                    record = read_json(text)
+                except ValueError:
+                    continue
+                if isinstance(record, dict):
+                    yield {"id": record_id, "kind": kind, "created": created, "record": record}
             if len(rows) < batch:
                 return
             after = rows[-1][0]
@@ -106,22 +122,24 @@ class KioskDatabase:
         self._merge(RESTART, {"requested": time.time()})
 
     def _merge(self, key: str, changes: dict[str, Any]) -> dict[str, Any]:
+        """``changes`` over the kiosk's value for ``key`` (a damaged one starts afresh, as the
+        kiosk's own write would); NoDatabase when the kiosk's database refuses the write (missing,
+        locked beyond the busy timeout, read-only)."""
         path = (self.directory / DATABASE).resolve()
         try:
-            db = sqlite3.connect(path.as_uri() + "?mode=rw", uri=True, isolation_level=None, timeout=5.0)
+            with contextlib.closing(sqlite3.connect(path.as_uri() + "?mode=rw", uri=True, isolation_level=None,
+                                                    timeout=5.0)) as db:
+                db.text_factory = decode_text
+                db.execute("BEGIN IMMEDIATE")
+                row = db.execute("SELECT value FROM progress WHERE key = ?", (key,)).fetchone()
+                merged = {**(_object(row[0]) if row else {}), **changes}
+                db.execute("INSERT INTO progress (key, value) VALUES (?, ?)"
+                           " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                           (key, json.dumps(merged, separators=(",", ":"))))
+                db.execute("COMMIT")
+                return merged
         except sqlite3.Error as exc:
             raise NoDatabase(f"the kiosk's database {path} cannot be written ({exc})") from exc
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT value FROM progress WHERE key = ?", (key,)).fetchone()
-            merged = {**(json.loads(row[0]) if row else {}), **changes}
-            db.execute("INSERT INTO progress (key, value) VALUES (?, ?)"
-                       " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                       (key, json.dumps(merged, separators=(",", ":"))))
-            db.execute("COMMIT")
-            return merged
-        finally:
-            db.close()
 
     def close(self) -> None:
         with self._lock:
@@ -140,3 +158,12 @@ class KioskDatabase:
                     self._db.close()
                     self._db = None
                 raise NoDatabase(f"the kiosk's database in {self.directory} cannot be read ({exc})") from exc
+
+
+def _object(text: Any) -> dict[str, Any]:
+    """A stored JSON object; {} for one that cannot be read back (a flipped bit, not an object)."""
+    try:
+        value = read_json(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
