@@ -40,4 +40,8 @@ def verify_pin(pin: str, pin_hash: str) -> bool:
     if match is None:
         return False
     rounds, salt, expected = int(match[1]), bytes.fromhex(match[2]), bytes.fromhex(match[3])
-    return hmac.compare_digest(hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, rounds), expected)
+    try:
+        secret = pin.encode()
+    except UnicodeEncodeError:  # a lone surrogate from a JSON "\ud800": no PIN is made of it
+        return False
+    return hmac.compare_digest(hashlib.pbkdf2_hmac("sha256", secret, salt, rounds), expected)

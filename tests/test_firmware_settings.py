@@ -26,6 +26,7 @@ def test_pin_hashes_are_salted_pbkdf2_and_verify():
     assert one != two and is_pin_hash(one) and one.startswith("pbkdf2-sha256$100000$")
     assert verify_pin("482916", one) and verify_pin("482916", two)
     assert not verify_pin("482917", one) and not verify_pin("482916", "pbkdf2-sha256$1$00$00")
+    assert not verify_pin("\ud800", one)  # what JSON's "\ud800" decodes to: wrong, not an error
     with pytest.raises(ValueError):
         hash_pin("12a4")
     with pytest.raises(ValueError):

@@ -250,6 +250,36 @@ def test_a_huge_body_is_refused_as_it_arrives_not_read_into_memory(server):
     assert chunked.startswith(b"HTTP/1.1 413")
 
 
+def test_a_crowd_of_spectators_never_leaves_staff_without_a_connection(tmp_path):
+    from web.app import MAX_STREAMS
+
+    with web_server(write_config(tmp_path)) as base:
+        port, streams = int(base.rsplit(":", 1)[1]), []
+        ask = b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        try:
+            for _ in range(MAX_STREAMS):
+                stream = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+                stream.sendall(ask)
+                assert stream.makefile("rb").readline().startswith(b"HTTP/1.1 200")  # watching
+                streams.append(stream)
+            status, headers, _ = request(base + "/events")
+            assert status == 503 and headers["retry-after"] == "60"  # one spectator too many
+            status, _, _ = request(base + "/api/login", json.dumps({"pin": STAFF_PIN}).encode(),
+                                   {**JSON, "origin": base})
+            assert status == 200  # staff still sign in
+            streams.pop().close()  # a spectator leaves: a place for the next one
+            wait_until(lambda: _stream_opens(port, ask), "a free stream")
+        finally:
+            for stream in streams:
+                stream.close()
+
+
+def _stream_opens(port: int, ask: bytes) -> bool:
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as stream:
+        stream.sendall(ask)
+        return stream.makefile("rb").readline().startswith(b"HTTP/1.1 200")
+
+
 def wait_until(condition, what: str):
     """``condition()`` once it is true (polled), failing after :data:`WAIT` seconds."""
     deadline = time.monotonic() + WAIT

@@ -18,9 +18,6 @@ from firmware.config import load_config
 from firmware.logs import setup_logging
 
 log = logging.getLogger("web")
-MAX_CONNECTIONS = 100
-"""Open connections served at once (each spectator holds one); more get "503 busy", so a flood of
-connections cannot exhaust the Pi's memory or file descriptors."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     import uvicorn
 
-    from .app import create_app
+    from .app import MAX_CONNECTIONS, create_app
 
     directory = config.storage.path(os.environ)
     log.info("web pages on http://%s:%d/ (staff: /staff), reading %s", config.web.host, config.web.port, directory)

@@ -42,6 +42,12 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "tantrix_staff"
 POLL_SECONDS = 0.1
 """How often the feed asks SQLite whether the kiosk committed (a read of shared memory)."""
+MAX_CONNECTIONS = 100
+"""Open connections served at once (uvicorn's ``limit_concurrency``): more get "503 busy", so a flood
+of connections cannot exhaust the Pi's memory or file descriptors."""
+MAX_STREAMS = MAX_CONNECTIONS - 20
+"""Spectators' live streams served at once (each holds a connection for as long as it watches):
+fewer than :data:`MAX_CONNECTIONS`, so a crowd of spectators never leaves staff without one."""
 MAX_BODY = 1024
 """The largest request body accepted (a PIN or a setting fits in far less). Starlette's own limit
 refuses a larger one as it arrives, before it is read into memory: a body of any size, sent
@@ -64,6 +70,8 @@ class TableFeed:
         self._changed = asyncio.Condition()
         self.sequence = 0
         """Counts the views published; a stream sends each one it has not sent yet."""
+        self.streams = 0
+        """The live streams open now."""
         self.text = json.dumps(table_view(None) | {"waiting": True})
 
     async def run(self) -> None:
@@ -98,11 +106,15 @@ class TableFeed:
     async def stream(self) -> AsyncIterator[dict[str, str]]:
         """Each view from now on, as server-sent events (the current one first)."""
         sent = -1
-        while True:
-            async with self._changed:
-                await self._changed.wait_for(lambda: self.sequence != sent)
-                sent, text = self.sequence, self.text
-            yield {"event": "table", "id": str(sent), "data": text}
+        self.streams += 1
+        try:
+            while True:
+                async with self._changed:
+                    await self._changed.wait_for(lambda: self.sequence != sent)
+                    sent, text = self.sequence, self.text
+                yield {"event": "table", "id": str(sent), "data": text}
+        finally:
+            self.streams -= 1
 
 
 def create_app(config: Config, directory: Path, clock: Callable[[], float] = time.monotonic) -> Starlette:
@@ -147,6 +159,9 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
 
     @spectators
     async def events(request: Request) -> Response:
+        if feed.streams >= MAX_STREAMS:
+            return JSONResponse({"error": "too many spectators at once: try again in a minute"}, 503,
+                                headers={"retry-after": "60"})
         return EventSourceResponse(feed.stream(), ping=15)
 
     async def staff_page(request: Request) -> Response:
