@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from engine.players import DEFAULT_AVATAR, BadName, Player, check_avatar, clean_name, new_id
-from engine.ratings import GUEST, Ladder, Outcome, Rating, Step, is_rated
+from engine.ratings import GUEST, ROBOT, Ladder, Outcome, Rating, Step, is_rated
 
 from .stored import read_json
 
@@ -53,6 +53,9 @@ RERATE = "club-rerate"
 _CHANGES = ("SELECT (SELECT count(*) FROM games), (SELECT max(rowid) FROM games),"
             " (SELECT count(*) FROM players), (SELECT total(updated) FROM players)")
 """What moves when a game or a player's change is kept (rerate checks nothing moved meanwhile)."""
+MAX_PARTICIPANTS = 8
+"""The most participant keys a shared game's outcome may name (Gobbles, the largest, seats 6): rating a
+game costs time under the store's lock, so a message naming thousands would freeze the UI."""
 
 Lookup = Callable[[str], "tuple[str | None, float | None] | None"]
 """A player's (merged_into, deleted) by id, None for an id not known here."""
@@ -120,6 +123,16 @@ def _ident(value: Any, what: str) -> str:
     return value
 
 
+def _participant(value: str) -> None:
+    """A shared outcome's participant key: a player's id, ``robot:<level>`` or ``guest:<n>``, each
+    part an identifier, so nothing the database cannot store (a lone surrogate) ever reaches it."""
+    for prefix in (ROBOT, GUEST):
+        if value.startswith(prefix):
+            _ident(value[len(prefix):], "outcome: a participant")
+            return
+    _ident(value, "outcome: a participant")
+
+
 def _time(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
         raise BadShare(f"{what}: expected a time in seconds since 1970, got {str(value)[:40]!r}")
@@ -147,12 +160,16 @@ class SharedPlayer:
         """A player from another table, checked as a name typed here would be; BadShare if not."""
         deleted = None if data.get("deleted") is None else _time(data["deleted"], "deleted")
         merged = None if data.get("merged_into") is None else _ident(data["merged_into"], "merged_into")
+        if merged is not None and merged == data.get("id"):
+            raise BadShare("merged_into: a player cannot be merged into itself")
         name, avatar = data.get("name"), data.get("avatar")
         if deleted is not None:
             name, avatar = "", ""
+        elif not isinstance(name, str) or not isinstance(avatar, str):  # a null name is no player "None"
+            raise BadShare("player: expected a name and an avatar as text")
         else:
             try:
-                name, avatar = clean_name(str(name)), check_avatar(str(avatar))
+                name, avatar = clean_name(name), check_avatar(avatar)
             except ValueError as exc:
                 raise BadShare(f"player: {exc}") from None
         return cls(_ident(data.get("id"), "id"), name, avatar, _time(data.get("created"), "created"),
@@ -196,12 +213,15 @@ class SharedGame:
         outcome = data.get("outcome")
         try:
             parsed = Outcome.from_json(outcome) if isinstance(outcome, dict) else None
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, ArithmeticError) as exc:  # ArithmeticError: a place of Infinity
             raise BadShare(f"outcome: {exc}") from None
         if parsed is None or parsed.game != game:
             raise BadShare("outcome: expected the game's sides and places, with the game's id")
-        if any(len(key) > 80 for side in parsed.sides for key in side) or len(parsed.sides) > 8:
-            raise BadShare("outcome: too many sides or too long a participant key")
+        if sum(len(side) for side in parsed.sides) > MAX_PARTICIPANTS:
+            raise BadShare(f"outcome: more than {MAX_PARTICIPANTS} participants")
+        for side in parsed.sides:
+            for key in side:
+                _participant(key)
         return cls(game, _ident(data.get("kind"), "kind"), _time(data.get("finished"), "finished"),
                    _ident(data.get("origin"), "origin"), parsed, record)
 

@@ -320,3 +320,40 @@ def test_the_kiosk_joins_its_club_and_leaves_the_link_for_the_staff_page(tmp_pat
     with Runtime(Launch(str(alone_config), simulate=True), environ={}) as alone:
         alone.status.tick()
         assert alone.club is None and KioskDatabase(alone.store.path.parent).status()["club"] is None
+
+
+def test_poisoned_messages_among_good_ones_are_dropped_alone(broker: Broker, tables: list[Table]) -> None:
+    """Messages that parse as JSON but cannot be kept (a place of Infinity, a participant the
+    database cannot store, thousands of participants, a player merged into itself, a null name)
+    are each dropped and counted, and the good ones sent in the same burst are all kept: one bad
+    message used to take its whole batch with it, on every reconnection."""
+    _, two, _ = tables
+    two.connect()
+    wait_until(lambda: two.status()["state"] == "connected", "table 2's link")
+    sender = raw_client(broker, "table-1")
+    try:
+        def game(game_id: str, sides: Any = (["p-ana"], ["robot:club"]), ranks: Any = (1, 2)) -> str:
+            return json.dumps({"id": game_id, "kind": "tantrix", "finished": 1000.0, "origin": "table-1",
+                               "outcome": {"game": game_id, "sides": sides, "ranks": ranks}, "record": None})
+
+        ana = {"id": "p-ana", "name": "Ana", "avatar": "green:star", "created": 1.0, "updated": 1.0,
+               "merged_into": None, "deleted": None}
+        messages = [("player/p-ana", json.dumps(ana)), ("game/g1", game("g1")),
+                    ("game/bad1", game("bad1", ranks=[1, "INF"]).replace('"INF"', "Infinity")),
+                    ("game/bad2", game("bad2", sides=[["\\ud800"], ["robot:club"]]).replace("\\\\", "\\")),
+                    ("game/bad3", game("bad3", sides=[[f"p{i}" for i in range(5000)], ["robot:club"]])),
+                    ("player/p-self", json.dumps({**ana, "id": "p-self", "merged_into": "p-self"})),
+                    ("player/p-null", json.dumps({**ana, "id": "p-null", "name": None})),
+                    ("game/g2", game("g2"))]
+        sent = [sender.publish(f"tantrix/table-1/{topic}", payload, qos=1, retain=True) for topic, payload in messages]
+        for info in sent:
+            info.wait_for_publish(30)
+        wait_until(lambda: two.status()["dropped"] == 5 and len(two.players.shared_games()) == 2,
+                   "the 5 bad messages dropped and both good games kept")
+        wait_until(lambda: not two.players.stale() and two.players.ladder()[0].games == 2, "Ana's 2 games rated")
+        assert [p.name for p in two.players.all()] == ["Ana"]
+        assert "unexpected" not in two.status()["detail"]
+    finally:
+        sender.loop_stop()
+        sender.disconnect()
+
