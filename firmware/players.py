@@ -294,7 +294,7 @@ class Players:
         def change(db: sqlite3.Connection) -> None:
             self._check_free(db, name, player_id)
             db.execute("UPDATE players SET name = ?, avatar = ?, updated = ?, shared = 0 WHERE id = ?",
-                       (name, avatar, time.time(), player_id))
+                       (name, avatar, self._stamp(db, player_id), player_id))
 
         self._store.transaction(change)
         return self.get(player_id)
@@ -308,7 +308,7 @@ class Players:
 
         def change(db: sqlite3.Connection) -> None:
             db.execute("UPDATE players SET merged_into = ?, updated = ?, shared = 0 WHERE id = ? OR merged_into = ?",
-                       (into, time.time(), duplicate, duplicate))
+                       (into, self._stamp(db, duplicate), duplicate, duplicate))
             self._move_bests(db, duplicate, into)
             self._recompute(db)
 
@@ -320,9 +320,9 @@ class Players:
         self.get(player_id)
 
         def change(db: sqlite3.Connection) -> None:
-            now = time.time()
             db.execute("UPDATE players SET name = '', avatar = '', deleted = ?, updated = ?, shared = 0"
-                       " WHERE id = ? OR merged_into = ?", (now, now, player_id, player_id))
+                       " WHERE id = ? OR merged_into = ?",
+                       (time.time(), self._stamp(db, player_id), player_id, player_id))
             db.execute("DELETE FROM bests WHERE player = ?", (player_id,))
             self._recompute(db)
 
@@ -540,6 +540,16 @@ class Players:
                          " AND deleted IS NULL AND id IS NOT ?", (name, own_id)).fetchone()
         if row is not None:
             raise BadName("taken", f"{name} is already a player here: choose that name, or another one", name=name)
+
+    @staticmethod
+    def _stamp(db: sqlite3.Connection, player_id: str) -> float:
+        """The ``updated`` of a change staff make here to a player (and those merged into it): now,
+        or just after the latest change this table holds of them when its clock is behind another
+        table's. :func:`joined` keeps the latest view, so a change made after seeing another must
+        be later than it, or the tables keep different names (each its own, none republished)."""
+        row = db.execute("SELECT max(updated) FROM players WHERE id = ? OR merged_into = ?",
+                         (player_id, player_id)).fetchone()
+        return time.time() if row[0] is None else max(time.time(), math.nextafter(row[0], math.inf))
 
     def _aliases(self, player_id: str) -> set[str]:
         rows = self._store.query("SELECT id FROM players WHERE merged_into = ?", (player_id,))

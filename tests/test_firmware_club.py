@@ -7,8 +7,10 @@ is for a condition (``wait_until``), never for a time."""
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -357,3 +359,21 @@ def test_poisoned_messages_among_good_ones_are_dropped_alone(broker: Broker, tab
         sender.loop_stop()
         sender.disconnect()
 
+
+def test_a_rename_after_a_table_whose_clock_is_ahead_wins_on_every_table(tables: list[Table],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Table 1's clock runs a day ahead when its staff rename Ana; staff at table 2, whose clock is
+    right, rename her afterwards. The later rename must win on both tables (it used to be stamped
+    earlier than the name it replaced, so each table kept its own)."""
+    one, two, _ = tables
+    one.connect(), two.connect()
+    ana = one.players.create("Ana")
+    wait_until(lambda: two.players.all() == [ana], "Ana at table 2")
+    ahead = time.time() + 86400
+    monkeypatch.setattr("firmware.players.time", SimpleNamespace(time=lambda: ahead))
+    one.players.rename(ana.id, "Anna")
+    monkeypatch.undo()
+    wait_until(lambda: two.players.get(ana.id).name == "Anna", "Anna at table 2")
+    two.players.rename(ana.id, "Ana Lee")
+    wait_until(lambda: one.players.get(ana.id).name == two.players.get(ana.id).name == "Ana Lee",
+               "the later rename on both tables")
