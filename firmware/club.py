@@ -241,19 +241,39 @@ class ClubLink:
             try:
                 found = self._read(topic, payload)
             except BadShare as exc:
-                with self._lock:
-                    self._counts["dropped"] += 1
-                log.warning("club link: dropped a message on %s: %s", topic[:120], exc)
+                self._dropped(f"a message on {topic[:120]}", exc)
                 continue
             if isinstance(found, SharedPlayer):
                 players.append(found)
             elif isinstance(found, SharedGame):
                 games.append(found)
-        if players or games:
-            _, new = self._players.take(players, games)
-            with self._lock:
-                self._counts["received players"] += len(players)
-                self._counts["received games"] += new
+        if not players and not games:
+            return
+        try:
+            new = self._players.take(players, games)[1]
+        except Exception:  # one passed the checks yet cannot be kept: keep the others one by one
+            log.exception("club link: a batch of %d messages could not be kept whole", len(players) + len(games))
+            every: list[SharedPlayer | SharedGame] = [*players, *games]
+            new = sum(self._take_one(shared) for shared in every)
+        with self._lock:
+            self._counts["received players"] += len(players)
+            self._counts["received games"] += new
+
+    def _take_one(self, shared: SharedPlayer | SharedGame) -> int:
+        """Keep one player or one game alone (how many games were new); one that cannot be kept is
+        dropped and counted, so a message nobody foresaw costs itself only, never its batch."""
+        players: list[SharedPlayer] = [shared] if isinstance(shared, SharedPlayer) else []
+        games: list[SharedGame] = [shared] if isinstance(shared, SharedGame) else []
+        try:
+            return self._players.take(players, games)[1]
+        except Exception as exc:
+            self._dropped(f"{type(shared).__name__} {shared.id}", exc)
+            return 0
+
+    def _dropped(self, what: str, why: Exception) -> None:
+        with self._lock:
+            self._counts["dropped"] += 1
+        log.warning("club link: dropped %s: %s", what, why)
 
     def _read(self, topic: str, payload: bytes) -> SharedGame | SharedPlayer | None:
         """One message, checked against its topic; BadShare names what does not fit; None for a

@@ -7,6 +7,7 @@ is for a condition (``wait_until``), never for a time."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import uuid
 from pathlib import Path
@@ -377,3 +378,39 @@ def test_a_rename_after_a_table_whose_clock_is_ahead_wins_on_every_table(tables:
     two.players.rename(ana.id, "Ana Lee")
     wait_until(lambda: one.players.get(ana.id).name == two.players.get(ana.id).name == "Ana Lee",
                "the later rename on both tables")
+
+
+def test_a_message_that_passes_the_checks_but_cannot_be_kept_costs_itself_only(
+        broker: Broker, tables: list[Table], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a bug nobody foresaw makes of one message (here the store refusing game g2), the
+    batch it came in is kept one by one around it, and it is dropped and counted."""
+    _, two, _ = tables
+    take = two.players.take
+
+    def refuses_g2(players: Any = (), games: Any = ()) -> tuple[int, int]:
+        games = list(games)
+        if any(game.id == "g2" for game in games):
+            raise sqlite3.InterfaceError("a value the database cannot bind")
+        return take(players, games)
+
+    monkeypatch.setattr(two.players, "take", refuses_g2)
+    two.connect()
+    wait_until(lambda: two.status()["state"] == "connected", "table 2's link")
+    sender = raw_client(broker, "table-1")
+    try:
+        ana = {"id": "p-ana", "name": "Ana", "avatar": "green:star", "created": 1.0, "updated": 1.0,
+               "merged_into": None, "deleted": None}
+        messages = [("player/p-ana", json.dumps(ana))] + [
+            (f"game/g{n}", json.dumps({"id": f"g{n}", "kind": "tantrix", "finished": 1000.0 + n, "origin": "table-1",
+                                       "outcome": {"game": f"g{n}", "sides": [["p-ana"], ["robot:club"]],
+                                                   "ranks": [1, 2]}, "record": None})) for n in (1, 2, 3)]
+        sent = [sender.publish(f"tantrix/table-1/{topic}", payload, qos=1, retain=True) for topic, payload in messages]
+        for info in sent:
+            info.wait_for_publish(30)
+        wait_until(lambda: two.status()["dropped"] == 1 and len(two.players.shared_games()) == 2,
+                   "g2 dropped, g1 and g3 kept")
+        assert [game.id for game in two.players.shared_games()] == ["g1", "g3"]
+        assert [p.name for p in two.players.all()] == ["Ana"] and "unexpected" not in two.status()["detail"]
+    finally:
+        sender.loop_stop()
+        sender.disconnect()
