@@ -274,6 +274,19 @@ def test_a_crowd_of_spectators_never_leaves_staff_without_a_connection(tmp_path)
                 stream.close()
 
 
+def test_a_page_reached_under_another_sites_name_is_refused(server):
+    """DNS rebinding: a page on the Internet makes a visitor's browser ask the Pi with its own name."""
+    port = server.rsplit(":", 1)[1]
+    login = json.dumps({"pin": "0000"}).encode()
+    for host in (f"evil.example:{port}", f"127.0.0.1.evil.example:{port}"):
+        status, headers, _ = request(server + "/api/login", login,
+                                     {**JSON, "host": host, "origin": f"http://{host}"})
+        assert status == 400 and "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert request(server + "/api/table", headers={"host": host})[0] == 400
+    for host in (f"localhost:{port}", f"[::1]:{port}", f"{socket.gethostname()}.local:{port}"):
+        assert request(server + "/api/table", headers={"host": host})[0] == 200
+
+
 def _stream_opens(port: int, ask: bytes) -> bool:
     with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as stream:
         stream.sendall(ask)

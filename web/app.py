@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
+import socket
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
 
@@ -25,7 +28,7 @@ from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -277,7 +280,7 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         Route("/api/restart", restart, methods=["POST"], max_body_size=MAX_BODY),
         Route("/api/records", export_records),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    ], lifespan=lifespan, middleware=[Middleware(SecurityHeaders), Middleware(OwnHost)])
 
     return app
 
@@ -308,3 +311,34 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class OwnHost:
+    """Answers only requests addressed to this Pi: by an IP address, ``localhost`` or the Pi's own
+    name (with ``.local``, as mDNS gives it). A DNS-rebinding page on the Internet reaches the Pi
+    through the browser of someone on the café's Wi-Fi with its own domain name in ``Host``; that
+    is refused, so such a page can neither try PINs (locking staff out) nor read the table."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        name = socket.gethostname().lower()
+        self.names = {"localhost", name, f"{name}.local", socket.getfqdn().lower()}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not self.allowed(Headers(scope=scope).get("host", "")):
+            await JSONResponse({"error": "this page answers only at the table's own address"}, 400)(
+                scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def allowed(self, host: str) -> bool:
+        """Whether ``host`` (a Host header: a name or address, maybe with a port) names this Pi."""
+        try:
+            name = urllib.parse.urlsplit(f"//{host}").hostname or ""
+        except ValueError:  # "[::1" and the like
+            return False
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return name.rstrip(".") in self.names
+        return True  # an address is never a rebinding: the attacker's page cannot send one as its own
