@@ -376,6 +376,45 @@ def test_the_coachs_card_leaves_the_suggested_space_in_sight():
     run_scenario("test_ui_tantrix_touch", "scenario_coach_card_leaves_its_tile_in_sight", size=(800, 480))
 
 
+def scenario_coach_brings_its_tile_into_view(app):
+    """A board of 30 tiles on the 7" panel is larger than the table at the size a finger needs:
+    the coach may suggest a space out of sight (under a hand, past the edge). The view pans to
+    it, so the pale tile is on the open table and clear of the card ("The master would play
+    this:" once pointed at nothing), and "Play it" puts exactly that placement down. The coach's
+    answer is fixed here (a legal placement out of sight) so the view, not the master, is tested."""
+    from engine.strategy.robots.coach import Advice, Reason
+    from ui.modes.strategy import play as strategy_play
+    from ui_harness import until
+
+    game, screen = _open(app, seed=4, tiles=30)
+    yield
+    yield 0.5
+    seat, board = game.turn, screen.board
+
+    def out_of_sight(placement):
+        x, y, _size = board.settled_cell(placement.cell)
+        return not board.on_table((x, y))
+
+    far = next((p for p in game.legal() if out_of_sight(p)), None)
+    assert far is not None, "every legal space is in view: the position no longer tests this"
+    strategy_play.advise = lambda view, coach: Advice(far, Reason("only"), 1)
+    yield from tap(screen.coach_bar.buttons[0])
+    yield until(lambda: screen.advice is not None, 30)
+    assert screen.board.ghost == far
+    x, y = board.window_cell_centre(far.cell)
+    assert board.on_table((x, y)), "the suggested space is out of sight"
+    assert not screen.coach_card.collide_point(x, y)
+    yield from tap(screen.coach_card.children[0].play_button)
+    assert screen.provisional == (seat, far)
+    yield from tap(screen.confirm_bar.confirm_button)
+    assert game.board.at(far.cell) == far
+    return {}
+
+
+def test_the_coach_brings_a_suggestion_out_of_sight_into_view():
+    run_scenario("test_ui_tantrix_touch", "scenario_coach_brings_its_tile_into_view", size=(800, 480))
+
+
 def scenario_no_coach(app):
     from ui_harness import until
 

@@ -1020,6 +1020,7 @@ class StrategyScreen(Screen):
             return
         self.advice = (seat, outcome.value)
         self.board.show_ghost(outcome.value.placement)
+        self._bring_into_view(outcome.value.placement.cell)
         card = Scatter(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
                        auto_bring_to_front=False)
         inner = CoachCard(outcome.value, on_play=self.play_advice, on_close=self.close_coach,
@@ -1030,6 +1031,17 @@ class StrategyScreen(Screen):
         self.overlay.add_widget(card)
         self._place_coach_card()
         self._show_coach_bar()
+
+    def _bring_into_view(self, cell: Cell) -> None:
+        """Pan the view to ``cell`` if, once the view settles, it lies out of sight (past the
+        table's edge or under a hand): a board shown at the size a finger needs is larger than
+        the 7" table, and a pale tile nobody can see leaves "The master would play this:"
+        pointing at nothing. At once, not animated: the card is then placed clear of the space
+        where it stays."""
+        board = self.board
+        x, y, _size = board.settled_cell(cell)
+        if not board.on_table((x, y)):
+            board.look_at(cell, animate=False)
 
     def _place_coach_card(self) -> None:
         """The coach's card, when one is shown, facing the player who asked, as
