@@ -415,6 +415,39 @@ def test_the_coach_brings_a_suggestion_out_of_sight_into_view():
     run_scenario("test_ui_tantrix_touch", "scenario_coach_brings_its_tile_into_view", size=(800, 480))
 
 
+def scenario_wait_while_the_robot_thinks(app):
+    """A person touches their tiles while the robot thinks: the hand stays as it is (nothing
+    turned, lifted or played) and the person is told, facing them, to wait (the only
+    "Thinking..." faces the robot's empty chair; a finger that got no answer took the table for
+    frozen)."""
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import _
+    from ui.modes.strategy import play as strategy_play
+    from ui.refusals import RULE_MESSAGES
+    from ui_harness import until
+
+    game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=3)
+    while game.turn != 1 or len(game.board) < 3:
+        robot_move(game)
+    game.set_robot(0, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0  # the robot thinks as long as the scenario needs
+    yield until(lambda: screen.thinking)
+    hand, wait = screen.hands[0], _(RULE_MESSAGES["not-your-turn"])
+    tile = hand.tiles[0]
+    turned, events = hand.rotation(tile), len(game.record()["events"])
+    assert not any(wait in t for t in labels(screen.layout))
+    yield from tap(slot(hand, tile))
+    assert hand.rotation(tile) == turned and tile in hand.tiles and screen.provisional is None
+    assert len(game.record()["events"]) == events and game.turn == 1
+    assert any(wait in t for t in labels(screen.layout._banners[0]))  # said to the person, facing them
+    return {}
+
+
+def test_a_person_touching_their_tiles_while_the_robot_thinks_is_told_to_wait():
+    run_scenario("test_ui_tantrix_touch", "scenario_wait_while_the_robot_thinks", size=(800, 480))
+
+
 def scenario_no_coach(app):
     from ui_harness import until
 

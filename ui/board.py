@@ -569,7 +569,7 @@ class HandView(Widget):
     picking = BooleanProperty(False)
     picked = ListProperty([])
 
-    __events__ = ("on_played", "on_refused", "on_lift")
+    __events__ = ("on_played", "on_refused", "on_lift", "on_waiting")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -672,6 +672,7 @@ class HandView(Widget):
             self.picked = [t for t in self.picked if t != tile] if tile in self.picked else [*self.picked, tile]
             return True
         if not self.active:
+            self.dispatch("on_waiting", tile)
             return True
         touch.grab(self)
         self._drag = {"uid": touch.uid, "tile": tile, "start": touch.pos, "moving": False}
@@ -785,6 +786,10 @@ class HandView(Widget):
     def on_lift(self, tile: int | None) -> None:
         """Event: ``tile`` was lifted out of the hand to be dragged (None: the drag ended), so a
         screen can light the spaces where it fits."""
+
+    def on_waiting(self, tile: int) -> None:
+        """Event: ``tile`` was touched while this hand may not play (dimmed), so a screen can say
+        why: a finger that gets no answer takes the table for frozen."""
 
 
 class DragLayer(Widget):

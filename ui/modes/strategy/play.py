@@ -53,7 +53,7 @@ from ...howto import TileSprite
 from ...i18n import N_, _
 from ...jobs import Job, Outcome
 from ...mode_target import ModeTarget
-from ...refusals import explain
+from ...refusals import RULE_MESSAGES, explain
 from ...seat_players import rate_finished, seat_again, seated
 from ...services import BagButtonPressed, Cue, TileScanned
 from ...shell import Shell
@@ -514,7 +514,8 @@ class StrategyScreen(Screen):
         self.hands = [HandView(colour=seat.colour, target=seat_target(self, i)) for i, seat in enumerate(game.seats)]
         self._glows = [self._glow(hand) for hand in self.hands]
         for hand in self.hands:
-            hand.bind(on_played=lambda *_: self._hand_played(), on_lift=lambda h, tile: self.lifted(h, tile))
+            hand.bind(on_played=lambda *_: self._hand_played(), on_lift=lambda h, tile: self.lifted(h, tile),
+                      on_waiting=lambda h, _tile: self.waiting(h))
         self.layout.seat(self.hands)
         self.plates = [SeatPlate(partial(self.open_card, i)) for i in range(len(self.hands))]
         # above the hands, below the layout's messages (one banner per hand, just under the drag layer)
@@ -920,6 +921,15 @@ class StrategyScreen(Screen):
             self.board.light(())
             return
         self.board.light(sorted({p.cell for p in game.legal() if p.tile == tile}))
+
+    def waiting(self, hand: HandView) -> None:
+        """A person touched their tiles while another seat is to act (a robot thinking, its tile
+        in flight): the hand does not move, and "Thinking..." faces the robot's chair, so the
+        person is told to wait, facing them."""
+        seat = self.hands.index(hand)
+        if self.game.finished or self.game.seats[seat].robot is not None or seat == self.actor():
+            return
+        self.layout.tell(seat, _(RULE_MESSAGES[Play.NOT_YOUR_TURN]))
 
     def _refused_move(self, refusal: Refused) -> None:
         """The provisional tile, moved, was refused where it was let go: it stays where it was."""
