@@ -313,6 +313,30 @@ def scenario_coach(app):
     return {}
 
 
+def scenario_coach_goes_when_the_player_puts_their_own_tile(app):
+    from ui_harness import until
+
+    game, screen = _open(app)
+    yield
+    yield 0.4
+    seat = game.turn
+    hand, board = screen.hands[seat], screen.board
+    yield from tap(screen.coach_bar.buttons[0])
+    yield until(lambda: screen.advice is not None, 60)
+    advised = screen.advice[1].placement
+    own = next(p for p in game.legal() if p.tile != advised.tile and board.on_table(board.settled_cell(p.cell)[:2]))
+    for _ in range((own.rot - hand.rotation(own.tile)) % 6):
+        yield from tap(slot(hand, own.tile))
+    yield from drag(slot(hand, own.tile), reach(hand, board, own.cell))
+    assert screen.provisional == (seat, own)  # the player's own choice, waiting for Confirm...
+    assert screen.advice is None and screen.coach_card is None and board.ghost is None  # ...and the coach gone
+    return {}
+
+
+def test_the_coach_goes_when_the_player_puts_down_a_tile_of_their_own():
+    run_scenario("test_ui_tantrix_touch", "scenario_coach_goes_when_the_player_puts_their_own_tile", size=(800, 480))
+
+
 def test_the_coach_shows_the_masters_move_with_a_reason_and_plays_it_on_request():
     run_scenario("test_ui_tantrix_touch", "scenario_coach", size=(800, 480))
 

@@ -851,7 +851,10 @@ class StrategyScreen(Screen):
     def put(self, seat: int, placement: Placement) -> None:
         """``placement`` (already judged legal) is put down by ``seat``: provisionally when the
         table confirms moves and a person plays that seat (it is then shown, out of the hand, until
-        :meth:`confirm` or :meth:`take_back`), else played at once."""
+        :meth:`confirm` or :meth:`take_back`), else played at once. A coach's suggestion shown
+        goes: the player chose (its "Play it" would otherwise swap their tile for its own)."""
+        if self.advice is not None:
+            self.close_coach()
         if self.confirming and self.game.seats[seat].robot is None:
             self.provisional = (seat, placement)
             self.refresh()
