@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import logging
+import os
 import shutil
 import signal
 import sys
@@ -145,6 +146,9 @@ def run_self_test(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The command line is ours: Kivy, once imported (self-test imports every module), would parse it
+    # too and fail on our --config. Its own test for pytest in sys.argv hid that from the suite.
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     return run(args)

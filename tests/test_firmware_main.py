@@ -8,6 +8,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,15 @@ def test_self_test_opens_a_copy_of_the_database_and_writes_nothing_there(tmp_pat
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("self-test: ") and "2 games counted" in done.stdout
     assert {p.name: p.stat().st_mtime_ns for p in state.iterdir()} == before
+
+
+def test_self_test_run_by_hand_with_a_configuration_is_not_parsed_by_kivy():
+    """As staff type it on the Pi: ``--config`` is ours even once self-test has imported Kivy. The
+    paths must not contain "pytest" (as ``tmp_path``'s do): Kivy then skips its parsing, hiding this."""
+    with tempfile.TemporaryDirectory(prefix="tantrix-by-hand-") as scratch:
+        place = Path(scratch)
+        (place / "config.toml").write_text(f'[storage]\ndirectory = "{place / "state"}"\n')
+        done = kiosk("--config", str(place / "config.toml"), "self-test", "--state", str(place / "state"),
+                     env={"KIVY_WINDOW": "", "KIVY_HOME": str(place / "kivy"), "KIVY_NO_CONSOLELOG": "1"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("self-test: ") and "fine" in done.stdout
