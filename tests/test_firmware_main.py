@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -136,3 +137,28 @@ def test_self_test_run_by_hand_with_a_configuration_is_not_parsed_by_kivy():
                      env={"KIVY_WINDOW": "", "KIVY_HOME": str(place / "kivy"), "KIVY_NO_CONSOLELOG": "1"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("self-test: ") and "fine" in done.stdout
+
+
+def test_a_tty_hang_up_stops_the_kiosk_cleanly(tmp_path):
+    """SIGHUP (tty1 hung up) unwinds as systemctl stop does: the store closes, systemd hears
+    STOPPING=1, and the exit status (0) is one the unit restarts."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\ndirectory = "{tmp_path / "state"}"\n')
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify"))
+    listener.settimeout(60)
+    environ = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
+    environ.update(NOTIFY_SOCKET=str(tmp_path / "notify"), SDL_VIDEODRIVER="offscreen")
+    process = subprocess.Popen([sys.executable, "-m", "firmware", "--config", str(config), "--simulate",
+                                "--size", "800x480"], cwd=ROOT, env=environ, stderr=subprocess.PIPE, text=True)
+    try:
+        while "READY=1" not in listener.recv(4096).decode():  # each recv waits at most 60 s
+            pass
+        process.send_signal(signal.SIGHUP)
+        while listener.recv(4096) != b"STOPPING=1":
+            pass
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        listener.close()
+    assert process.returncode == 0, stderr
