@@ -3,7 +3,7 @@
 The web page cannot signal the kiosk (they share no socket, and its sandbox sees no other
 processes), so it writes the time of its request under the progress key :data:`RESTART`; the kiosk
 compares that with what it found at start on its UI clock and, on a new request, stops with
-:data:`EXIT_RESTART`. systemd's ``Restart=on-failure`` starts it again, and the game in progress is
+:data:`EXIT_RESTART`. systemd's ``Restart=always`` starts it again, and the game in progress is
 offered for resuming as after a power cut.
 """
 
