@@ -4,7 +4,9 @@ opponent, and a coach whose reason describes the move it shows."""
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -55,6 +57,40 @@ def test_the_master_makes_exactly_its_iterations_and_the_same_choice_for_the_sam
             [c.values for c in first.children]
     finally:
         pooled.close()
+
+
+def _descendants() -> set[int]:
+    """The live processes below this one (workers hang below multiprocessing's fork server)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if fields[0] != "Z":
+            parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = set(), {os.getpid()}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def test_every_master_of_a_process_shares_one_set_of_workers():
+    """The kiosk makes a Master for each game screen and one for the coach: their worker processes
+    are one set, not one set each left idle behind every screen."""
+    game = StrategyGame.new(2, robots=["club", "club"], seed=5)
+    while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
+        robot_move(game)
+    masters = [Master(iterations=8, batch=4, workers=2) for _ in range(3)]
+    try:
+        masters[0].search(game.view(), random.Random(1))
+        running = _descendants()
+        for master in masters[1:]:
+            master.search(game.view(), random.Random(1))
+        assert _descendants() == running
+    finally:
+        masters[0].close()
 
 
 @pytest.mark.parametrize("setup, made", [

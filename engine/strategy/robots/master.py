@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -121,6 +122,23 @@ def _rollouts(view: StrategyGame, jobs: Sequence[tuple[Placement, int]], weights
     return [rollout(view, p, seed, weights, horizon, replies) for p, seed in jobs]
 
 
+_POOLS: dict[int, Executor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(workers: int) -> Executor:
+    """The process's one pool of ``workers`` worker processes, shared by every Master: a kiosk makes
+    a Master for each game screen and one for the coach, and a pool each left idle processes behind
+    every screen until it was collected (on a Pi, three processes a pool). Threads may submit to it
+    at once: a search on a screen just left runs out its batch beside the next one's."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(workers)
+        if pool is None:
+            # a fork server, not fork: the kiosk's process has threads and a GL context
+            pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
+        return pool
+
+
 class Master:
     name = "master"
 
@@ -136,7 +154,6 @@ class Master:
         self.weights = weights
         self.horizon = horizon
         self.replies = replies
-        self._pool: Executor | None = None
         self.last: Search | None = None
 
     def choose(self, view: StrategyGame, rng: random.Random) -> Placement:
@@ -200,11 +217,9 @@ class Master:
     def _evaluate(self, view: StrategyGame, jobs: list[tuple[Placement, int]]) -> list[float]:
         if self.workers <= 1 or len(jobs) < 2:
             return _rollouts(view, jobs, self.weights, self.horizon, self.replies)
-        if self._pool is None:
-            # a fork server, not fork: the kiosk's process has threads and a GL context
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"))
+        pool = _pool(self.workers)
         parts = [jobs[i:: self.workers] for i in range(self.workers)]
-        futures = [self._pool.submit(_rollouts, view, part, self.weights, self.horizon, self.replies)
+        futures = [pool.submit(_rollouts, view, part, self.weights, self.horizon, self.replies)
                    for part in parts if part]
         results = [f.result() for f in futures]
         values: list[float] = [0.0] * len(jobs)
@@ -213,7 +228,9 @@ class Master:
         return values
 
     def close(self) -> None:
-        """Stop the worker processes, if any were started."""
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Stop the worker processes of this Master's size of pool, if they were started (a match's
+        end; a Master that searches again later starts them anew)."""
+        with _POOLS_LOCK:
+            pool = _POOLS.pop(self.workers, None)
+        if pool is not None:
+            pool.shutdown()
