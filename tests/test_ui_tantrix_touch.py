@@ -333,6 +333,26 @@ def scenario_coach_goes_when_the_player_puts_their_own_tile(app):
     return {}
 
 
+def scenario_who_starts_faces_the_people(app):
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import _ as tr
+    from ui.modes.strategy import play as strategy_play
+
+    game = next(g for g in (StrategyGame.new(2, "RY", [None, "beginner"], seed=seed) for seed in range(50))
+                if g.starter == 1)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 60.0
+    yield 0.3
+    news = tr("{name} drew the highest number and starts.", name=strategy_play.seat_name(game, 1))
+    assert screen.layout.news == news  # on the person's plate, facing them...
+    assert news not in screen.layout._banners[1].label.text  # ...never to the robot's empty chair
+    return {}
+
+
+def test_who_starts_is_told_to_the_people_not_to_a_robots_chair():
+    run_scenario("test_ui_tantrix_touch", "scenario_who_starts_faces_the_people", size=(800, 480))
+
+
 def test_the_coach_goes_when_the_player_puts_down_a_tile_of_their_own():
     run_scenario("test_ui_tantrix_touch", "scenario_coach_goes_when_the_player_puts_their_own_tile", size=(800, 480))
 

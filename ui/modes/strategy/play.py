@@ -1186,9 +1186,9 @@ class StrategyScreen(Screen):
         """Table-wide news (:meth:`ui.table.TableLayout.announce`), shown once and covering nothing
         that matters: on the plate of every seat that waits (facing its player, off the board) and
         to the player who acts, in their message (with the screen upright, only there: everyone
-        reads the same way)."""
+        reads the same way); never to a robot's empty chair."""
         actor = self.actor()
-        if actor is not None:
+        if actor is not None and self.game.seats[actor].robot is None:
             self.layout.tell(actor, text, good=True)
         self.layout.announce(text)
 
