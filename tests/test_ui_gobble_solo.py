@@ -137,6 +137,16 @@ def scenario_resume(app):
     assert screen.action.text == "Return it to the bag"
     yield from tap(screen.action)
     assert not screen.game.reward and screen.game.discards == []
+    # the screen says what to do, and "?" shows how to play, then comes back to this very game
+    assert "Place every tile, each touching two." in labels(screen)
+    game = screen.game
+    yield from tap(screen.howto_button)
+    from ui.howto import HowToPlayScreen
+
+    assert isinstance(app.manager.current_screen, HowToPlayScreen)
+    yield from tap((5, 5))  # a tap anywhere ends the animation
+    yield 0.1
+    assert app.manager.current_screen is screen and screen.game is game
     # leaving asks first; "Stay" keeps the game, "Leave" forgets it
     leave = next(w for w in screen.walk() if getattr(w, "msg", "") == "Leave the game")
     yield from tap(leave)

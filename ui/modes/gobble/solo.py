@@ -107,7 +107,15 @@ class GobbleSoloScreen(Screen):
         side = BoxLayout(orientation="horizontal" if band else "vertical", size_hint=(1, None) if band else (None, 1),
                          width=u * 4.2, height=u * 3.2, padding=u * 0.2, spacing=u * 0.15)
         panel_background(side, theme.TABLE_DARK, radius=0)
-        title = TLabel(msg=N_("Gobble solo"), scale=1.15, bold=True, size_hint=(1, None), height=u * 0.8)
+        # the title with "?" (how to play, then back to this game) and the goal: what a player
+        # who skipped the start card must know to begin, as every solo screen says it
+        title = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.1)
+        title.add_widget(TLabel(msg=N_("Gobble solo"), scale=1.15, bold=True))
+        self.howto_button = TButton(text="?", scale=1.1, bold=True, size_hint=(None, 1), width=u * 1.0,
+                                    bg=list(theme.rgb("#35607f")))
+        self.howto_button.bind(on_release=lambda *_: show_howto(app, then=lambda: app.show(self)))
+        title.add_widget(self.howto_button)
+        goal = TLabel(msg=SPEC.blurb, scale=0.8, size_hint=(1, None), height=u * 1.0)
         self.progress = TLabel(msg=N_("Placed: {placed} of {total}"), scale=1.0, size_hint=(1, None), height=u * 0.8)
         self.pile = PileView(size_hint=(0.6, 1) if band else (1, None), height=u * 3.0)
         self.offer = TLabel(scale=0.82, color=theme.ACCENT, bold=True)
@@ -118,10 +126,10 @@ class GobbleSoloScreen(Screen):
         if band:
             words = BoxLayout(orientation="vertical", spacing=u * 0.1)
             buttons = BoxLayout(orientation="vertical", spacing=u * 0.15)
-            columns = [(words, (title, self.progress, self.offer)), (self.pile, ()),
+            columns = [(words, (title, goal, self.progress, self.offer)), (self.pile, ()),
                        (buttons, (Widget(), self.action, leave))]
         else:
-            columns = [(w, ()) for w in (title, self.progress, self.pile, self.offer, self.action, leave)]
+            columns = [(w, ()) for w in (title, goal, self.progress, self.pile, self.offer, self.action, leave)]
         for column, parts in columns:
             for part in parts:
                 column.add_widget(part)
