@@ -296,6 +296,16 @@ def scenario_resume(app):
     yield 0.2
     assert app.manager.current == "resume"
     assert "A game was interrupted" in labels(app.root)
+    # a stray touch on Discard asks first; "Keep it" keeps the game
+    from ui.widgets import Confirm
+
+    card = app.manager.current_screen
+    yield from tap(card.discard_button)
+    question = next(w for w in card.children if isinstance(w, Confirm))
+    assert "Discard this game? It cannot be resumed." in labels(question)
+    yield from tap(question.no_button)
+    assert app.manager.current == "resume" and question.parent is None
+    assert app.services.store.load_current() is not None
     yield from tap(app.manager.current_screen.resume_button)
     assert app.manager.current == "counter"
     assert app.manager.current_screen.mode.count == 2

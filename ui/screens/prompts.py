@@ -10,7 +10,7 @@ from kivy.uix.screenmanager import Screen
 
 from .. import theme
 from ..i18n import N_
-from ..widgets import TButton, TLabel, panel_background
+from ..widgets import Confirm, TButton, TLabel, panel_background
 
 
 def card(screen: Screen, *rows: Any, buttons: list[TButton]) -> BoxLayout:
@@ -40,9 +40,19 @@ class ResumeScreen(Screen):
         self.detail = TLabel(msg=N_("The table was switched off during a game. Resume it where it stopped?"))
         self.resume_button = TButton(msg=N_("Resume"), bg=list(theme.rgb("#2e7d32")), scale=1.2)
         self.discard_button = TButton(msg=N_("Discard"), bg=list(theme.rgb("#8e2b2b")), scale=1.2)
+        self._on_discard = on_discard
         self.resume_button.bind(on_release=lambda *_: on_resume())
-        self.discard_button.bind(on_release=lambda *_: on_discard())
+        self.discard_button.bind(on_release=lambda *_: self.discard())
         card(self, self.title, self.detail, buttons=[self.discard_button, self.resume_button])
+
+    def discard(self) -> None:
+        """Discard asks first while the game can be resumed: a passer's stray touch must not end a
+        family's game (as Leave asks during play); a game that cannot be read goes at once."""
+        if self.resume_button.disabled:
+            self._on_discard()
+        else:
+            self.add_widget(Confirm(N_("Discard this game? It cannot be resumed."), N_("Discard"), N_("Keep it"),
+                                    self._on_discard))
 
     def cannot_resume(self, reason: str) -> None:
         """The saved game could not be restored: say so and leave only Discard."""
