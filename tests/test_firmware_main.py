@@ -17,6 +17,7 @@ import pytest
 from firmware.__main__ import window_size
 from firmware.pin import verify_pin
 from firmware.runtime import Launch, Runtime
+from kiosk_process import kiosk_process
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
@@ -33,22 +34,12 @@ def test_the_kiosk_starts_on_a_broken_configuration_draws_and_keeps_the_watchdog
     datagram socket standing in for systemd's notify socket."""
     config = tmp_path / "config.toml"
     config.write_text(f'[storage]\ndirectory = "{tmp_path / "state"}"\n[kiosk]\nidle_seconds = -1\n')
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(str(tmp_path / "notify"))
-    listener.settimeout(60)
-    environ = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
-    environ.update(NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="2000000", SDL_VIDEODRIVER="offscreen")
-    process = subprocess.Popen([sys.executable, "-m", "firmware", "--config", str(config), "--simulate",
-                                "--size", "800x480"], cwd=ROOT, env=environ, stderr=subprocess.PIPE, text=True)
-    try:
-        messages: list[str] = []
-        while not ("READY=1" in "".join(messages) and "WATCHDOG=1" in "".join(messages[-1:])):
-            messages.append(listener.recv(4096).decode())  # each recv waits at most 60 s
+    with kiosk_process(tmp_path, config, WATCHDOG_USEC="2000000") as kiosk:
+        messages = kiosk.said("READY=1")
+        while "WATCHDOG=1" not in messages[-1]:
+            messages += kiosk.said("WATCHDOG=1")
         assert sum("READY=1" in m for m in messages) == 1
-    finally:
-        process.terminate()  # systemctl stop
-        _, stderr = process.communicate(timeout=30)
-        listener.close()
+    process, stderr = kiosk.process, kiosk.stderr  # stopped as systemctl stop does
     assert process.returncode == 0, stderr
     assert f"{config}: kiosk.idle_seconds = -1: expected a number from 10 to 3600" in stderr
     assert (tmp_path / "state" / "kiosk.db").exists()
@@ -144,21 +135,10 @@ def test_a_tty_hang_up_stops_the_kiosk_cleanly(tmp_path):
     STOPPING=1, and the exit status (0) is one the unit restarts."""
     config = tmp_path / "config.toml"
     config.write_text(f'[storage]\ndirectory = "{tmp_path / "state"}"\n')
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(str(tmp_path / "notify"))
-    listener.settimeout(60)
-    environ = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
-    environ.update(NOTIFY_SOCKET=str(tmp_path / "notify"), SDL_VIDEODRIVER="offscreen")
-    process = subprocess.Popen([sys.executable, "-m", "firmware", "--config", str(config), "--simulate",
-                                "--size", "800x480"], cwd=ROOT, env=environ, stderr=subprocess.PIPE, text=True)
-    try:
-        while "READY=1" not in listener.recv(4096).decode():  # each recv waits at most 60 s
-            pass
-        process.send_signal(signal.SIGHUP)
-        while listener.recv(4096) != b"STOPPING=1":
-            pass
-        _, stderr = process.communicate(timeout=30)
-    finally:
-        process.kill()
-        listener.close()
+    with kiosk_process(tmp_path, config) as kiosk:
+        kiosk.said("READY=1")
+        kiosk.process.send_signal(signal.SIGHUP)
+        kiosk.said("STOPPING=1")
+        kiosk.process.wait(timeout=30)  # by itself: not the end of the block's stop
+    process, stderr = kiosk.process, kiosk.stderr
     assert process.returncode == 0, stderr

@@ -3,10 +3,6 @@ process, and leaves its health there; the ``[web]`` table of the configuration."
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,8 +13,8 @@ from firmware.status import STATUS, StatusSnapshot
 from firmware.store import SqliteStore, open_read_only
 from ui.memory import memory_services
 from web.database import KioskDatabase
+from kiosk_process import kiosk_process
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def settings_over(tmp_path: Path) -> tuple[KioskSettings, SqliteStore, list[object]]:
@@ -107,16 +103,8 @@ def test_the_running_kiosk_takes_up_changes_and_a_restart_made_in_its_database(t
     the status systemd restarts."""
     config = tmp_path / "config.toml"
     config.write_text(f'[storage]\ndirectory = "{tmp_path / "state"}"\n')
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(str(tmp_path / "notify"))
-    listener.settimeout(60)
-    environ = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
-    environ.update(NOTIFY_SOCKET=str(tmp_path / "notify"), SDL_VIDEODRIVER="offscreen")
-    process = subprocess.Popen([sys.executable, "-m", "firmware", "--config", str(config), "--simulate",
-                                "--size", "800x480"], cwd=ROOT, env=environ, stderr=subprocess.PIPE, text=True)
-    try:
-        while "READY=1" not in listener.recv(4096).decode():  # each recv waits at most 60 s
-            pass
+    with kiosk_process(tmp_path, config) as kiosk:
+        kiosk.said("READY=1")
         database = KioskDatabase(tmp_path / "state")
         database.set_overrides({"brightness": 0.7, "language": "fr", "coach": False})
         deadline = time.monotonic() + 60
@@ -126,12 +114,8 @@ def test_the_running_kiosk_takes_up_changes_and_a_restart_made_in_its_database(t
         assert {d["name"] for d in database.status()["devices"]} == {"button", "reader", "rings"}
         database.request_restart()
         database.close()
-        process.wait(timeout=60)  # the kiosk stops by itself, for systemd to start it again
-    finally:
-        if process.poll() is None:
-            process.terminate()
-        _, stderr = process.communicate(timeout=30)
-        listener.close()
+        kiosk.process.wait(timeout=60)  # the kiosk stops by itself, for systemd to start it again
+    process, stderr = kiosk.process, kiosk.stderr
     assert process.returncode == EXIT_RESTART, stderr
     assert "staff asked for a restart from the web page" in stderr
 
