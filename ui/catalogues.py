@@ -91,6 +91,9 @@ def update() -> None:
         old = read(language) if path(language).exists() else Catalog(locale=language, domain=DOMAIN)
         new = Catalog(locale=language, domain=DOMAIN, project="Tantrix Table", version="1", fuzzy=False,
                       header_comment=old.header_comment, language_team=old.language_team)
+        # the catalogue's own plural rule, not the one this babel's CLDR has (French went from 2
+        # forms to 3 there: every plural would read as untranslated)
+        new.mime_headers = [(name, value) for name, value in old.mime_headers if name.lower() == "plural-forms"]
         for message, places in messages.items():
             entry = old.get(key(message))
             blank = ("",) * new.num_plurals if isinstance(message, tuple) else ""
