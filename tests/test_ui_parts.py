@@ -114,6 +114,21 @@ def test_every_message_is_translated_in_every_language():
     assert found == []
 
 
+def test_updating_the_catalogues_keeps_every_translation(tmp_path, monkeypatch):
+    """``python -m ui.catalogues update`` on complete catalogues leaves them complete (it once took
+    babel's plural rule for French, 3 forms, over the catalogue's 2: every plural then lacked one)."""
+    import shutil
+
+    from ui import catalogues
+
+    for language in ("fr", "nl", "pl"):
+        (tmp_path / language).mkdir()
+        shutil.copy(catalogues.path(language), tmp_path / language / "tantrix.po")
+    monkeypatch.setattr(catalogues, "path", lambda language: tmp_path / language / "tantrix.po")
+    catalogues.update()
+    assert [p for language in ("fr", "nl", "pl") for p in catalogues.problems(language)] == []
+
+
 def test_catalogues_compile_and_use_the_booklets_words():
     from ui.i18n import load_catalogue
     from ui.refusals import RULE_MESSAGES
