@@ -360,3 +360,21 @@ def test_off_by_default_nothing_listens(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "the web pages are off" in done.stderr + done.stdout
     assert load_config(Path("/nonexistent")).web.enabled is False
+
+
+def test_a_staff_session_ends_when_idle_and_at_the_latest_a_working_day_after_sign_in():
+    from web.auth import MAX_SESSION_SECONDS, Sessions
+
+    now = [0.0]
+    sessions = Sessions(600.0, clock=lambda: now[0])
+    idle, busy, leaving = sessions.start(), sessions.start(), sessions.start()
+    now[0] = 599.0
+    assert sessions.valid(busy) and sessions.valid(leaving)
+    sessions.end(leaving)  # signed out
+    now[0] = 700.0
+    assert not sessions.valid(idle) and sessions.valid(busy) and not sessions.valid(leaving)
+    while now[0] + 300.0 < MAX_SESSION_SECONDS:  # a staff page left open asks every few seconds...
+        now[0] += 300.0
+        assert sessions.valid(busy)
+    now[0] = MAX_SESSION_SECONDS
+    assert not sessions.valid(busy)  # ...and still has to sign in again the next day

@@ -9,8 +9,10 @@ lockout that doubles with each further wrong PIN, up to :data:`MAX_LOCKOUT_SECON
 flooding the page can thus keep staff out of the web page, never out of the table itself.
 
 A session is a random token (``secrets``) in an HttpOnly, SameSite=Strict cookie, kept only in this
-process's memory: it ends after ``session_minutes`` without a request, at sign-out, and when the
-process restarts.
+process's memory: it ends after ``session_minutes`` without a request, :data:`MAX_SESSION_SECONDS`
+after sign-in however much it is used (the staff page asks every few seconds, so a page left open
+on a shared computer would otherwise stay signed in for ever), at sign-out, and when the process
+restarts.
 """
 
 from __future__ import annotations
@@ -63,32 +65,40 @@ class PinGuard:
             return False
 
 
+MAX_SESSION_SECONDS = 12 * 3600.0
+"""The longest a staff session lasts, however much it is used: a working day."""
+
+
 class Sessions:
-    """Staff sessions: a token per sign-in, ended after ``idle_seconds`` without use."""
+    """Staff sessions: a token per sign-in, ended after ``idle_seconds`` without use or
+    :data:`MAX_SESSION_SECONDS` after sign-in."""
 
     def __init__(self, idle_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self._idle = idle_seconds
         self._clock = clock
         self._lock = threading.Lock()
-        self._until: dict[str, float] = {}
+        self._until: dict[str, tuple[float, float]] = {}
+        """Each token's (end if unused, end at the latest)."""
 
     def start(self) -> str:
         token = secrets.token_urlsafe(32)
+        now = self._clock()
         with self._lock:
-            self._until[token] = self._clock() + self._idle
+            self._until[token] = (now + self._idle, now + MAX_SESSION_SECONDS)
         return token
 
     def valid(self, token: str | None) -> bool:
-        """Whether ``token`` is a live session; using it extends it."""
+        """Whether ``token`` is a live session; using it extends it (up to its latest end)."""
         if not token:
             return False
         now = self._clock()
         with self._lock:
-            for stale in [t for t, until in self._until.items() if until <= now]:
+            for stale in [t for t, (idle, last) in self._until.items() if min(idle, last) <= now]:
                 del self._until[stale]
             if token not in self._until:
                 return False
-            self._until[token] = now + self._idle
+            last = self._until[token][1]
+            self._until[token] = (now + self._idle, last)
             return True
 
     def end(self, token: str | None) -> None:
