@@ -35,8 +35,8 @@ SENTENCES = {
     "only": N_("The only placement the rules allow."),
     "grow": N_("Gives your {colour} line more room to grow."),
     "safe": N_("Placed this way, the tile gives the {other} line nothing."),
-    "quiet": N_("A quiet move: it changes no line in play, and came out best over {tries} tries of the bag's future."),
-    "outlook": N_("Came out best over {tries} tries of the bag's future."),
+    "quiet": N_("A quiet move: it changes no line in play, and tried {tries} times with tiles the bag might bring next, it did best."),
+    "outlook": N_("Tried {tries} times with tiles the bag might bring next, it did best."),
 }
 """One sentence per reason code of engine.strategy.robots.coach."""
 
