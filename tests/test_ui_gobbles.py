@@ -563,3 +563,54 @@ def scenario_portrait_strips(app):
 
 def test_robot_hands_are_thin_strips_on_a_portrait_panel():
     run_scenario("test_ui_gobbles", "scenario_portrait_strips", size=(720, 1280))
+
+
+def scenario_left_table(app):
+    """The race waits while the table is hidden (the staff PIN pad, then Cancel): no robot plays
+    and the gift countdown stands still. A tile still being dragged when another player confirms
+    Leave does not bring the abandoned race back into the journal."""
+    from engine.gobble.table import ManualClock
+    from ui.i18n import _
+    from ui.modes.gobble import common as gc, gobbles
+    from ui.widgets import Confirm
+
+    game = _game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]])
+    clock = ManualClock()
+    screen = gobbles.GobblesScreen(app, game, clock=clock, robot_seed=2)
+    app.journal(game)
+    app.show(screen)
+    for seat, placement in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3])):
+        screen.table.claim(seat, placement)
+    screen.refresh()
+    yield 0.3
+    yield from _one_finger(screen, 0, gc.GOBBLE)
+    assert 0 in game.pending
+    events = len(game.events)
+    app.open_staff()
+    yield until(lambda: app.manager.current == "staff-pin")
+    clock.advance(60_000)  # a minute at the staff menu
+    yield 0.3
+    yield from tap(next(w for w in app.pin.walk() if getattr(w, "msg", "") == "Cancel"))
+    yield until(lambda: app.manager.current == "gobbles")
+    yield 0.3
+    assert len(game.events) == events and 0 in game.pending  # nothing happened while nobody could see
+    assert screen.gifts[0].clock.text == _("{seconds} s", seconds=10)
+    # seat 1 is dragging when seat 0 confirms Leave; seat 1's tile lands after that
+    touch, start, end = _grab(screen, 1, gc.RACE[1])
+    touch.touch_down()
+    yield
+    touch.touch_move(*end)
+    yield
+    yield from tap(screen.leave_button)
+    confirm = next(w for w in screen.overlay.children if isinstance(w, Confirm))
+    yield from tap(next(w for w in confirm.walk() if getattr(w, "msg", "") == "Leave"))
+    yield until(lambda: app.manager.current == "home")
+    touch.touch_up()
+    yield 0.3
+    assert app.services.store.load_current() is None  # no resume card for an abandoned race
+    assert app.services.store.records("gobbles") == []
+    return {}
+
+
+def test_the_race_waits_at_the_staff_menu_and_a_late_drop_does_not_revive_a_left_race():
+    run_scenario("test_ui_gobbles", "scenario_left_table", size=(800, 480))

@@ -60,6 +60,7 @@ class GobblesTable:
         self.gift_timeout_ms = gift_timeout_ms
         self._clock = clock
         self._origin = clock() - game.now_ms / 1000
+        self._paused_at: float | None = None
         self._lock = threading.Lock()
         rng = random.Random(seed)
         self.robots = {
@@ -101,6 +102,20 @@ class GobblesTable:
             self._advance(self._now())
             return self.game.events[before:]
 
+    def pause(self) -> None:
+        """Stop the race's clock (the table was left for the staff menu): no robot plays and no
+        gift countdown runs while nobody can see the table, not even its people's."""
+        with self._lock:
+            if self._paused_at is None:
+                self._paused_at = self._clock()
+
+    def resume(self) -> None:
+        """Let the race's clock run on from where :meth:`pause` stopped it."""
+        with self._lock:
+            if self._paused_at is not None:
+                self._origin += self._clock() - self._paused_at
+                self._paused_at = None
+
     def snapshot(self) -> Gobbles:
         """A consistent copy of the game to read from another thread."""
         with self._lock:
@@ -109,7 +124,8 @@ class GobblesTable:
     # ------------------------------------------------------------------------ inside the lock
 
     def _now(self) -> int:
-        return round((self._clock() - self._origin) * 1000)
+        clock = self._paused_at if self._paused_at is not None else self._clock()
+        return round((clock - self._origin) * 1000)
 
     def _advance(self, now: int) -> None:
         """Run everything due up to ``now`` in time order: gift timeouts, then robot looks (by

@@ -370,6 +370,7 @@ class GobblesScreen(Screen):
         self._shown_tiles = -1
         self._ticking = None
         self._ended = False
+        self._left = False
         self.refresh(journal=False)
 
     def _place_controls(self, *_args: Any) -> None:
@@ -392,13 +393,16 @@ class GobblesScreen(Screen):
 
     def on_enter(self, *_args: Any) -> None:
         self.app.services.devices.cue(Cue())  # no turns: the rings stay dark until the winners
+        self.table.resume()
         if self._ticking is None and not self.game.finished:
             self._ticking = Clock.schedule_interval(self.tick, TICK_SECONDS)
         if self.game.finished:
             self.finish()
 
     def on_leave(self, *_args: Any) -> None:
+        """The table is hidden (the staff menu, the results): the race waits for its players."""
         self._stop_ticking()
+        self.table.pause()
 
     def _stop_ticking(self) -> None:
         if self._ticking is not None:
@@ -422,7 +426,11 @@ class GobblesScreen(Screen):
     # ------------------------------------------------------------------ showing
 
     def refresh(self, journal: bool = True) -> None:
-        """Show the game as it stands (after every step) and journal it."""
+        """Show the game as it stands (after every step) and journal it. Not once the race was
+        left: a tile another player was still dragging must not bring the abandoned game back
+        (journaled, offered again after a restart) nor record it as played."""
+        if self._left:
+            return
         game = self.game
         if journal:
             self.app.journal(game)
@@ -557,6 +565,7 @@ class GobblesScreen(Screen):
     # ------------------------------------------------------------------ the end
 
     def leave(self) -> None:
+        self._left = True
         self._stop_ticking()
         self.app.discard()
 
