@@ -249,3 +249,31 @@ scenario_resume.prepare = _prepare_resume
 
 def test_a_journaled_game_resumes_mid_turn_and_the_robot_plays_on():
     run_scenario("test_ui_tanagra", "scenario_resume", size=(800, 480))
+
+
+def scenario_leave_while_a_pawn_flies(app):
+    """Leave while a robot's pawn is still flying: the game stays forgotten (no resume card after a
+    restart) and the robots stop playing behind the home screen."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Options, Phase
+    from ui.modes.tanagra import play as tanagra
+    from ui_harness import until
+
+    game = Game(Options(players=2, x=4), ["robot:beginner", "robot:beginner"])
+    app.journal(game)
+    screen = tanagra.TanagraScreen(app, game, robot_seed=1)
+    screen.robot_pause = 0.02
+    app.show(screen)
+    yield until(lambda: game.phase is not Phase.BUILD and screen.board.animating, seconds=30)
+    screen.leave()
+    yield until(lambda: app.manager.current == "home")
+    yield until(lambda: not screen.board.animating)
+    actions = len(game.actions)
+    yield 0.5  # long enough for a robot's next move (0.02 s pause, 0.45 s flight)
+    assert app.services.store.load_current() is None
+    assert len(game.actions) == actions and not screen.board.animating
+    return {}
+
+
+def test_leaving_while_a_pawn_flies_forgets_the_game():
+    run_scenario("test_ui_tanagra", "scenario_leave_while_a_pawn_flies", size=(800, 480))

@@ -205,6 +205,7 @@ class TanagraScreen(Screen):
         self.robot_job: Job[Action] = Job("tanagra-robot")
         self._last_move: Move | None = None
         self._ended = False
+        self._left = False
         self.robot_pause = ROBOT_PAUSE
         self.board = TanagraBoard()
         self.board.bind(on_tap=lambda _b, cell: self.tap(cell), on_hover=lambda _b, cell: self.hover(cell))
@@ -424,6 +425,10 @@ class TanagraScreen(Screen):
         self.board.play(self.state, action, on_done=self._after_action, apply=self.game.apply)
 
     def _after_action(self) -> None:
+        """An action's animation ended: journal it and go on, unless the game was left meanwhile
+        (a robot's pawn still flying must not bring the abandoned game back, nor play on)."""
+        if self._left:
+            return
         game = self.game
         self.app.journal(game)
         if not game.finished:
@@ -486,6 +491,7 @@ class TanagraScreen(Screen):
         self.refresh()
 
     def leave(self) -> None:
+        self._left = True
         self._generation += 1
         self.robot_job.forget()
         self.app.discard()
