@@ -614,3 +614,39 @@ def scenario_left_table(app):
 
 def test_the_race_waits_at_the_staff_menu_and_a_late_drop_does_not_revive_a_left_race():
     run_scenario("test_ui_gobbles", "scenario_left_table", size=(800, 480))
+
+
+def scenario_gift_time_up(app):
+    """The gobbler picks a tile and a recipient on the card but does not tap Give: when the time is
+    up, what the card showed chosen is given (not the table's own pick)."""
+    from engine.gobble.table import ManualClock
+    from ui.modes.gobble import common as gc, gobbles
+
+    game = _game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]])
+    clock = ManualClock()
+    screen = gobbles.GobblesScreen(app, game, clock=clock, robot_seed=2)
+    app.show(screen)
+    for seat, placement in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3])):
+        screen.table.claim(seat, placement)
+    screen.refresh()
+    yield 0.3
+    yield from _one_finger(screen, 0, gc.GOBBLE)
+    card, hand = screen.gifts[0], screen.hands[0]
+    suggestion = game.suggest_gift(0)
+    for tile in list(hand.picked):
+        yield from tap(hand.to_window(*hand.slot_centre(hand.tiles.index(tile))))
+    mine = next(t for t in hand.tiles if t not in suggestion.tiles)
+    yield from tap(hand.to_window(*hand.slot_centre(hand.tiles.index(mine))))
+    yield from tap(card.recipients.chip(2))
+    assert hand.picked == [mine] and card.recipients.value == 2
+    clock.advance(10_500)
+    yield until(lambda: 0 not in game.pending)
+    gift = next(e for e in game.events if "gift" in e and e["player"] == 0)
+    assert gift["gift"] == {"to": 2, "tiles": [mine]} and gift["auto"]
+    assert card.parent is None and not hand.picking
+    screen.leave()
+    return {}
+
+
+def test_when_the_gift_time_is_up_the_cards_choice_is_given():
+    run_scenario("test_ui_gobbles", "scenario_gift_time_up", size=(800, 480))

@@ -9,7 +9,7 @@ gets ``Refused(GobbleRule.TAKEN, ...)``.
 Robots and kiosk timeouts run on the same clock, which the caller injects (``time.monotonic`` by
 default; :class:`ManualClock` in tests and simulations). Nothing here sleeps or starts threads:
 :meth:`GobblesTable.tick`, called from the UI's clock (e.g. every 100 ms), lets each robot whose
-look is due act, stamped at the moment it was due, and settles gifts whose chooser ran out of time.
+look is due act, stamped at the moment it was due, and settles gifts whose chooser ran out of time (with what they had chosen, if whole).
 A human claim first catches up with everything due before it, so a robot that was quicker wins.
 """
 
@@ -21,7 +21,7 @@ import time
 from typing import Any, Callable, Iterable
 
 from ..board import Placement
-from .gobbles import Claimed, Gift, Gobbles
+from .gobbles import Claimed, Gift, Give, Gobbles
 from .robots import GobbleRobot
 
 GIFT_TIMEOUT_MS = 10_000
@@ -61,6 +61,7 @@ class GobblesTable:
         self._clock = clock
         self._origin = clock() - game.now_ms / 1000
         self._paused_at: float | None = None
+        self._choices: dict[int, Gift] = {}
         self._lock = threading.Lock()
         rng = random.Random(seed)
         self.robots = {
@@ -88,6 +89,14 @@ class GobblesTable:
             now = self._now()
             self._advance(now)
             self.game.give(player, Gift(to, tuple(tiles)), max(now, self.game.now_ms))
+            self._choices.pop(player, None)
+
+    def choose(self, player: int, gift: Gift) -> None:
+        """What ``player``'s gift card shows chosen so far: if their time runs out, that is given
+        for them while it is a valid gift (what a player saw picked is what goes), else
+        :meth:`Gobbles.suggest_gift`."""
+        with self._lock:
+            self._choices[player] = gift
 
     def gift_deadline(self, player: int) -> int | None:
         """When (ms) the kiosk gives ``player``'s owed tiles for them, or None if nothing is owed."""
@@ -140,7 +149,9 @@ class GobblesTable:
             t, kind, seat = min(due)
             at = max(t, game.now_ms)
             if kind == 0:
-                game.give(seat, game.suggest_gift(seat), at, auto=True)
+                chosen = self._choices.pop(seat, None)
+                valid = chosen is not None and game.check(Give(seat, chosen)) is None
+                game.give(seat, chosen if chosen is not None and valid else game.suggest_gift(seat), at, auto=True)
                 continue
             robot = self.robots[seat]
             placement = robot.look(game)

@@ -659,7 +659,7 @@ class GiftCard(Scatter):
         top.add_widget(self.clock)
         self.box.add_widget(top)
         bottom = BoxLayout(spacing=u * 0.15)
-        self.recipients = ChipRow([(p, "") for p in opponents], suggestion.to, lambda p: None, scale=0.68,
+        self.recipients = ChipRow([(p, "") for p in opponents], suggestion.to, lambda p: self._choose(), scale=0.68,
                                   cols=per_row, spacing=u * 0.1)
         for chip in self.recipients.chips:
             chip.text = _("{name} ({count})", name=seat_name(game, chip.value), count=len(game.hands[chip.value]))
@@ -673,6 +673,8 @@ class GiftCard(Scatter):
         hand = screen.hands[seat]
         hand.picked = list(suggestion.tiles)
         hand.picking = True
+        hand.bind(picked=self._choose)
+        self._choose()
         screen.overlay.add_widget(self)
         screen.layout.reserve(seat, self.depth + u * 0.1)
         screen.layout.keep_clear.append(self)
@@ -729,12 +731,18 @@ class GiftCard(Scatter):
             if self.clock.values.get("seconds") != left:
                 self.clock.values = {"seconds": left}
 
+    def _choose(self, *_args: Any) -> None:
+        """Tell the table what the card shows chosen: given as it is if the time runs out."""
+        hand = self.screen.hands[self.seat]
+        self.screen.table.choose(self.seat, Gift(self.recipients.value, tuple(hand.picked)))
+
     def give(self) -> None:
         hand = self.screen.hands[self.seat]
         self.screen.give(self.seat, self.recipients.value, list(hand.picked))
 
     def close(self) -> None:
         hand = self.screen.hands[self.seat]
+        hand.unbind(picked=self._choose)
         hand.picking = False
         hand.picked = []
         layout = self.screen.layout
