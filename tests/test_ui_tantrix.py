@@ -445,6 +445,49 @@ def test_the_real_bag_tiles_scanned_at_the_seats():
     run_scenario("test_ui_tantrix", "scenario_real_bag", size=(800, 480))
 
 
+def scenario_drawing_for_a_robot(app):
+    """A person and a robot with the real bag: every draw the robot owes is asked of the person
+    (facing them, never the robot's empty chair), a scan at the robot's own reader counts, and the
+    person is told whose hand the tile went to."""
+    from engine.strategy.game import Phase, StrategyGame
+    from ui.i18n import _
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(2, "RY", [None, "beginner"], physical_bag=True)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause, screen.flight_seconds = 0.05, 0.1
+    devices, banners = app.services.devices, screen.layout._banners
+    for_robot = _("Draw a tile from the bag for {name} and scan it.", name=_("Yellow"))
+    yield 0.3
+    devices.scan(50, 0)
+    yield until(lambda: game.awaiting_draw == 1)
+    assert banners[0].label.text == for_robot and for_robot not in banners[1].label.text
+    devices.scan(1, 0)
+    yield until(lambda: 1 in game.hands[1])
+    tiles = iter(range(2, 50))
+    while game.phase is not Phase.PLAY:
+        devices.scan(next(tiles), 0)
+        yield
+    yield 0.3
+    yield from play_by_touch(screen, 0, game.legal()[0])
+    devices.scan(next(tiles), 0)
+    yield until(lambda: game.awaiting_draw == 1)  # the robot placed its tile: its draw is owed
+    assert banners[0].label.text == for_robot
+    devices.press_button()
+    yield 0.1
+    assert banners[0].label.text == for_robot and for_robot not in banners[1].label.text
+    assert devices.cues[-1].turn == 1 and not devices.cues[-1].pulse
+    drawn = next(tiles)
+    devices.scan(drawn, 1)  # at the robot's reader: nobody sits there, whoever draws for it uses it
+    yield until(lambda: drawn in game.hands[1])
+    assert banners[0].label.text == _("Tile {tile} is in {name}'s hand.", tile=drawn, name=_("Yellow"))
+    return {}
+
+
+def test_a_person_is_asked_to_draw_for_a_robot_facing_them():
+    run_scenario("test_ui_tantrix", "scenario_drawing_for_a_robot", size=(800, 480))
+
+
 # ----------------------------------------------------------------------------- resuming
 
 

@@ -1443,11 +1443,14 @@ class StrategyScreen(Screen):
             self.bag_button()
 
     def scanned(self, tile: int, reader: int | None) -> None:
-        """A tile read at a seat's reader (``reader`` None: the centre pad): the draw it reports."""
+        """A tile read at a seat's reader (``reader`` None: the centre pad): the draw it reports.
+        Nobody sits at a robot's reader, so whoever uses it draws for the table, as at the pad."""
         game = self.game
         seat = reader if reader is not None and 0 <= reader < game.players else None
+        if seat is not None and game.seats[seat].robot is not None:
+            seat = None
         due = game.awaiting_draw
-        tell_to = seat if seat is not None else (due if due is not None else game.turn)
+        tell_to = seat if seat is not None else self._drawer(due if due is not None else game.turn)
         if not game.options.physical_bag:
             if tell_to is not None:
                 self.layout.tell(tell_to, _("The table draws for you in this game: no need to scan tiles."))
@@ -1466,18 +1469,34 @@ class StrategyScreen(Screen):
                     text = _("Tile {tile}: {why}", tile=tile, why=explain(refusal))
                 self.layout.tell(tell_to, text)
             return
-        told = due if due is not None else tell_to
-        if told is not None:
-            self.layout.tell(told, _("Tile {tile} is in your hand.", tile=tile), good=True)
+        assert due is not None  # the draw was accepted: one was owed
+        if game.seats[due].robot is None:
+            self.layout.tell(due, _("Tile {tile} is in your hand.", tile=tile), good=True)
+        elif tell_to is not None:
+            self.layout.tell(tell_to, _("Tile {tile} is in {name}'s hand.", tile=tile,
+                                        name=seat_name(game, due, robot_mark=False)), good=True)
         self.after_step()
 
     def prompt_draw(self, seat: int) -> None:
         """Ask the player of ``seat`` (or, for a robot, whoever sits nearest) to draw and scan."""
         if self.game.seats[seat].robot is None:
             self.layout.tell(seat, _("Draw a tile from the bag and scan it at your seat."), good=True)
-        else:
-            self.layout.tell(seat, _("Draw a tile from the bag for {name} and scan it.",
-                                     name=seat_name(self.game, seat, robot_mark=False)), good=True)
+            return
+        drawer = self._drawer(seat)
+        if drawer is not None:
+            self.layout.tell(drawer, _("Draw a tile from the bag for {name} and scan it.",
+                                       name=seat_name(self.game, seat, robot_mark=False)), good=True)
+
+    def _drawer(self, seat: int | None) -> int | None:
+        """Who draws for ``seat``: its player, or for a robot the person seated nearest it (a robot's
+        chair is empty: a word facing it reaches nobody); None when no person plays."""
+        game, boxes = self.game, self.layout.boxes
+        if seat is None or game.seats[seat].robot is None:
+            return seat
+        people = [i for i, s in enumerate(game.seats) if s.robot is None]
+        if not people or len(boxes) != len(game.seats):
+            return None
+        return min(people, key=lambda i: math.dist((boxes[i].cx, boxes[i].cy), (boxes[seat].cx, boxes[seat].cy)))
 
     def bag_button(self) -> None:
         game = self.game
