@@ -488,6 +488,55 @@ def test_a_person_is_asked_to_draw_for_a_robot_facing_them():
     run_scenario("test_ui_tantrix", "scenario_drawing_for_a_robot", size=(800, 480))
 
 
+def bag_game_down_to(tiles_left):
+    """A two-person game with the real bag, played by the engine until the bag holds ``tiles_left``
+    and no draw is owed."""
+    from engine.strategy.game import StrategyGame
+
+    game = StrategyGame.new(2, "RY", [None, None], physical_bag=True)
+    while game.bag_count > tiles_left or game.awaiting_draw is not None:
+        if game.awaiting_draw is not None:
+            game.report_draw(game.unseen()[-1])
+        else:
+            game.place(game.legal()[0])
+    return game
+
+
+def scenario_the_real_bag_says_what_to_do(app):
+    """What the table says when the bag is used at the wrong moment: a tile drawn before Confirm,
+    a tag it does not know, the button once the bag is empty; nothing is drawn meanwhile."""
+    from ui.i18n import _
+    from ui.modes.strategy import play as strategy_play
+    from ui.services import UnknownTag
+
+    game = bag_game_down_to(1)
+    screen = strategy_play.open_game(app, game)
+    devices, banners = app.services.devices, screen.layout._banners
+    yield 0.4
+    seat, last = game.turn, game.unseen()[0]
+    yield from play_by_touch(screen, seat, game.legal()[0], confirm=False)
+    assert screen.provisional is not None
+    devices.press_button()
+    yield until(lambda: banners[seat].label.text == _("Tap Confirm first, then draw from the bag."))
+    devices.scan(last, seat)
+    yield until(lambda: banners[seat].label.text == _("Tap Confirm first, then scan tile {tile} again.", tile=last))
+    assert last not in game.hands[seat]
+    app.post(UnknownTag("0A1B2C3D4E", seat))
+    yield until(lambda: banners[seat].label.text == _("The table does not know this tile's tag: ask staff to "
+                                                      "teach it (staff menu, Tag enrolment)."))
+    yield from tap(screen.confirm_bar.confirm_button)
+    assert game.awaiting_draw == seat
+    devices.scan(last, seat)
+    yield until(lambda: game.bag_count == 0)
+    devices.press_button()
+    yield until(lambda: banners[game.turn].label.text == _("The bag is empty: no more tiles are drawn."))
+    return {}
+
+
+def test_the_real_bag_says_what_to_do_at_the_wrong_moment():
+    run_scenario("test_ui_tantrix", "scenario_the_real_bag_says_what_to_do", size=(800, 480))
+
+
 # ----------------------------------------------------------------------------- resuming
 
 

@@ -55,7 +55,7 @@ from ...jobs import Job, Outcome
 from ...mode_target import ModeTarget
 from ...refusals import RULE_MESSAGES, explain
 from ...seat_players import rate_finished, seat_again, seated
-from ...services import BagButtonPressed, Cue, TileScanned
+from ...services import BagButtonPressed, Cue, TileScanned, UnknownTag
 from ...shell import Shell
 from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, crosswise,
                      overlaps)
@@ -1441,6 +1441,8 @@ class StrategyScreen(Screen):
             self.scanned(event.tile, event.reader)
         elif isinstance(event, BagButtonPressed):
             self.bag_button()
+        elif isinstance(event, UnknownTag):
+            self.unknown_tag(event.reader)
 
     def scanned(self, tile: int, reader: int | None) -> None:
         """A tile read at a seat's reader (``reader`` None: the centre pad): the draw it reports.
@@ -1465,6 +1467,8 @@ class StrategyScreen(Screen):
                     text = _("{name} draws now, not you.", name=seat_name(game, due))
                 elif refusal.rule == "not-in-bag":
                     text = _("Tile {tile} is not in the bag: draw another one.", tile=tile)
+                elif refusal.rule == StrategyRule.NO_DRAW_DUE and self.provisional is not None:
+                    text = _("Tap Confirm first, then scan tile {tile} again.", tile=tile)
                 else:
                     text = _("Tile {tile}: {why}", tile=tile, why=explain(refusal))
                 self.layout.tell(tell_to, text)
@@ -1505,11 +1509,30 @@ class StrategyScreen(Screen):
             return
         if due is not None:
             self.prompt_draw(due)
-        elif game.options.physical_bag and game.turn is not None:
-            self.layout.tell(game.turn, _("Place a tile first, then draw from the bag."))
-        elif game.turn is not None:
+        elif game.turn is None:
+            return
+        elif not game.options.physical_bag:
             self.layout.tell(game.turn, _("The table draws for you: your new tile is already in your hand."),
                              good=True)
+        elif self.provisional is not None:  # a tile is down but not played: the draw comes after Confirm
+            self.layout.tell(self.provisional[0], _("Tap Confirm first, then draw from the bag."))
+        elif game.bag_count == 0:
+            self.layout.tell(game.turn, _("The bag is empty: no more tiles are drawn."))
+        else:
+            self.layout.tell(game.turn, _("Place a tile first, then draw from the bag."))
+
+    def unknown_tag(self, reader: int | None) -> None:
+        """A tag the table has not learnt was read: no draw follows, so the player who scanned it
+        learns why (staff can teach the tag; its UID waits on their page)."""
+        game = self.game
+        if not game.options.physical_bag or game.finished:
+            return
+        seat = reader if reader is not None and 0 <= reader < game.players else None
+        if seat is None or game.seats[seat].robot is not None:
+            seat = self._drawer(self.actor())
+        if seat is not None:
+            self.layout.tell(seat, _("The table does not know this tile's tag: ask staff to teach it "
+                                     "(staff menu, Tag enrolment)."))
 
     # ------------------------------------------------------------------ leaving, the end
 
