@@ -156,8 +156,10 @@ def test_which_colour_puzzles_are_solved_in_whichever_colour_works():
         game.apply(p)
     assert game.finished  # blue works, without having chosen it
     game.choose(("Y",))
-    assert not game.finished  # aimed at yellow, the same tiles are not a yellow loop
-    assert game.hint().kind is HintKind.IMPOSSIBLE
+    assert game.finished and game.status().chains[0].colour == "B"  # aimed at yellow, found in blue: solved
+    assert game.hint().kind is HintKind.IMPOSSIBLE  # the hint still aims at yellow
+    game.apply(PickUp(game.placements[-1].tile))
+    assert not game.finished and [c.colour for c in game.status().chains] == ["Y"]  # unsolved: the aim's progress
     assert restore(save(game)).goal_colours() == ("Y",)
 
 

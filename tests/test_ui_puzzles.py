@@ -304,3 +304,31 @@ def scenario_puzzle_list_fits(app):
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_the_puzzle_list_fits_under_its_title(size):
     run_scenario("test_ui_puzzles", "scenario_puzzle_list_fits", size=size)
+
+
+def scenario_solved_in_another_colour(app):
+    """Junior: the child taps red at the colour question, then finds the one loop there is (blue)
+    by dragging the tiles on: solved at once, kept once, the panel naming the blue loop."""
+    from engine.solver import solve
+    from ui.i18n import _
+    from ui.modes.solo import puzzle as solo_puzzle
+    from ui.modes.solo.common import colours_name
+
+    screen = solo_puzzle.open_puzzle(app, "junior")
+    yield until(lambda: screen.choice_card is not None and screen.choice_card.parent is not None)
+    yield from tap(screen.choice_card.buttons[("R",)])
+    assert screen.play.colours == ("R",)
+    blue = solve(screen.play.puzzle.goal(("B",))).solution
+    for placement in blue:
+        assert screen.solved_card is None
+        yield from play_from_hand(screen.tray, screen.board, placement, taps=False)
+    yield until(lambda: screen.solved_card is not None)
+    store = app.services.store
+    assert store.progress("puzzles")["solved"] == ["junior"] and len(store.high_scores("time:junior", 5)) == 1
+    assert store.load_current() is None
+    assert screen.aim_button.text == _("Colour: {colours}", colours=colours_name(("B",)))
+    return {}
+
+
+def test_a_colour_puzzle_solved_in_another_colour_than_chosen_is_solved():
+    run_scenario("test_ui_puzzles", "scenario_solved_in_another_colour", size=(800, 480))

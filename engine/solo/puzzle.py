@@ -97,13 +97,20 @@ class PuzzlePlay:
         return self.puzzle.choices
 
     def status(self) -> Status:
-        """Progress towards the goal in the chosen colours; without a choice, in whichever allowed
-        colours it is solved, or else gets furthest."""
+        """Solved in whichever allowed colours it is solved: a choice only aims the hints, so a
+        child who picked red and then found the blue loop has solved it all the same. Unsolved,
+        the progress in the chosen colours, or without a choice in the colours that get furthest."""
         board = self.board
         chosen = self.goal_colours()
         options = [chosen] if chosen is not None else list(self.puzzle.choices)
         found = [status(board, self.puzzle.goal(colours)) for colours in options]
-        return max(found, key=lambda s: (s.solved, sum(c.length for c in s.chains)))
+        if not found[0].solved:
+            found += [status(board, self.puzzle.goal(colours)) for colours in self.puzzle.choices
+                      if colours not in options]
+        solved = [s for s in found if s.solved]
+        if solved or chosen is None:
+            return max(solved or found, key=lambda s: sum(c.length for c in s.chains))
+        return found[0]
 
     def goal_colours(self) -> tuple[str, ...] | None:
         """The colours the goal is checked and hinted in: the choice made, or the puzzle's own."""

@@ -162,8 +162,8 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
             lines.append((_("{chain}: {length} of {needed}", chain=chain_name(chain.colour, self.puzzle.closed),
                             length=chain.length, needed=chain.needed), theme.LINK[chain.colour]))
         self.panel.set_lines(lines)
-        if self.aim_button is not None:
-            chosen = play.goal_colours()
+        if self.aim_button is not None:  # solved in other colours than those chosen: the ones it is solved in
+            chosen = tuple(c.colour for c in status.chains) if status.solved else play.goal_colours()
             self.aim_button.text = _("Colour: {colours}", colours=colours_name(chosen)) if chosen \
                 else _("Colour: you find it")
         done = play.finished
