@@ -327,6 +327,8 @@ def scenario_solved_in_another_colour(app):
     assert store.progress("puzzles")["solved"] == ["junior"] and len(store.high_scores("time:junior", 5)) == 1
     assert store.load_current() is None
     assert screen.aim_button.text == _("Colour: {colours}", colours=colours_name(("B",)))
+    yield from tap(screen.aim_button)  # solved: the colour is no longer asked, nothing journaled anew
+    assert screen.choice_card.parent is None and store.load_current() is None
     return {}
 
 

@@ -167,6 +167,8 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
             self.aim_button.text = _("Colour: {colours}", colours=colours_name(chosen)) if chosen \
                 else _("Colour: you find it")
         done = play.finished
+        if self.aim_button is not None:  # a solved puzzle's colour is settled: asking again would journal it anew
+            self.aim_button.disabled = done
         self.board.tiles_mode = "fixed" if done else "movable"
         self.tray.active = not done
         self.show_panel_state(done)
