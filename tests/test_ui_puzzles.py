@@ -136,6 +136,12 @@ def scenario_puzzle_play(app):
     yield from tap(thinking.cancel_button)
     yield until(lambda: not screen.worker.busy, 5)
     assert thinking.parent is None and board.ghost is None and screen.play.hints == 1
+    # a hint still thinking when the puzzle is cleared (staff's "clear the game") does not bring it back
+    yield from tap(screen.hint_button)
+    assert screen.worker.busy
+    app.discard()
+    yield until(lambda: not screen.worker.busy and screen.thinking is None, 10)
+    assert app.services.store.load_current() is None
 
     # ---- a hint shown and taken by touch
     screen = solo_puzzle.open_puzzle(app, "discovery-5")

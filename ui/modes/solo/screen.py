@@ -216,8 +216,10 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         if self.thinking is not None:
             self.thinking.dismiss()
             self.thinking = None
+        if self.manager is None or self.manager.current_screen is not self:
+            return  # the puzzle was left (or cleared by staff) meanwhile: journaling it would bring it back
         self.app.journal(self.mode)  # the hint is counted
-        if cancelled or hint is None or self.manager is None:
+        if cancelled or hint is None:
             return
         self.show_hint(hint)
 
