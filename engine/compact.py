@@ -13,8 +13,8 @@ version            4       :data:`VERSION`
 players            2       players - 1
 doubles            1       partners share a colour
 colours            2 each  index in ``RYGB`` of each side's colour (2 in Doubles)
-has result         1       then: each side's score (8 bits), winner (3 bits: 0
-                           none, else side + 1)
+has result         1       then: each side's score (8 bits, two's complement),
+                           winner (3 bits: 0 none, else side + 1)
 placements         6       how many, then each: seat (2), tile - 1 (6), q + 64
                            (7), r + 64 (7), rotation (3)
 =================  ======  =====================================================
@@ -86,6 +86,18 @@ def of_record(record: Mapping[str, Any]) -> Compact:
     return Compact(int(options["players"]), doubles, colours, scores, winner, placements)
 
 
+def _score_bits(score: int) -> int:
+    """A score as 8-bit two's complement: time penalties (engine.clock) can take a score below 0,
+    and the replay must show the kiosk's score. A colour is on 42 tiles, so no real score reaches
+    128 and every code written before scores could be negative reads the same."""
+    return max(-128, min(score, 127)) & 0xFF
+
+
+def _score_of(bits: int) -> int:
+    """The score :func:`_score_bits` wrote."""
+    return bits - 256 if bits >= 128 else bits
+
+
 def encode(game: Compact) -> str:
     bits = _Bits()
     bits.put(VERSION, 4)
@@ -96,7 +108,7 @@ def encode(game: Compact) -> str:
     bits.put(int(game.scores is not None), 1)
     if game.scores is not None:
         for score in game.scores:
-            bits.put(max(0, min(score, 255)), 8)  # time penalties can take a score below 0
+            bits.put(_score_bits(score), 8)
         bits.put(0 if game.winner is None else game.winner + 1, 3)
     bits.put(len(game.placements), 6)
     for seat, tile, q, r, rot in game.placements:
@@ -122,7 +134,7 @@ def decode(code: str) -> Compact:
     colours = tuple(COLOURS[reader.take(2)] for _ in range(2 if doubles else players))
     scores = winner = None
     if reader.take(1):
-        scores = tuple(reader.take(8) for _ in colours)
+        scores = tuple(_score_of(reader.take(8)) for _ in colours)
         won = reader.take(3)
         winner = None if won == 0 else won - 1
     placements = tuple((reader.take(2), reader.take(6) + 1, reader.take(7) - OFFSET, reader.take(7) - OFFSET,

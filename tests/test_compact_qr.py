@@ -33,16 +33,29 @@ def test_a_finished_game_round_trips_through_its_code(setup):
 
 
 def longest() -> Compact:
-    """Every one of the 56 tiles placed, four players, the farthest cells a code can hold."""
+    """Every one of the 56 tiles placed, four players, the farthest cells and the extreme scores a
+    code can hold."""
     rng = random.Random(5)
     cells = [(rng.randint(-64, 63), rng.randint(-64, 63)) for _ in range(56)]
-    return Compact(4, False, tuple("RYGB"), (255, 200, 37, 0), 3,
+    return Compact(4, False, tuple("RYGB"), (127, -128, 37, 0), 3,
                    tuple((i % 4, tile, q, r, i % 6) for i, (tile, (q, r)) in enumerate(zip(range(1, 57), cells))))
 
 
 def test_the_longest_possible_game_fits_a_short_code():
     code = encode(longest())
     assert decode(code) == longest() and len(code) <= 250
+
+
+def test_a_score_below_zero_round_trips():
+    """Time penalties (engine.clock) take a score below 0: the code keeps it, not 0."""
+    game = StrategyGame.new(3, robots=["beginner"] * 3, seed=1, end="first-out")
+    for _ in range(30):
+        game.time_penalty(0)
+    while not game.finished:
+        robot_move(game)
+    record = game.record()
+    assert record["result"]["scores"]["R"] < 0
+    assert decode(encode(of_record(record))).scores == tuple(record["result"]["scores"][c] for c in "RYG")
 
 
 def test_a_code_that_is_not_a_game_is_refused():

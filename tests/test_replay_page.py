@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.compact import decode, encode, of_record
+from engine.compact import Compact, decode, encode, of_record
 from engine.strategy.game import StrategyGame
 from engine.tiles import TILES
 from engine.strategy.robots import robot_move
@@ -61,3 +61,11 @@ def test_the_page_shows_the_game_from_its_code(game_code):
 def test_a_broken_code_gets_a_message():
     page = dom("not-a-code")
     assert "This is not a Tantrix Table game code" in page and 'class="tile"' not in page
+
+
+def test_a_score_below_zero_is_shown_as_it_is():
+    """Time penalties can take a score below 0 (engine.clock): the page shows the kiosk's score."""
+    code = encode(Compact(3, False, ("R", "Y", "G"), (-17, 26, 16), 1, ((0, 5, 0, 0, 1),)))
+    page = dom(code)
+    assert "Red: -17" in page and "Yellow: 26" in page
+
