@@ -17,6 +17,7 @@ from engine.compact import Compact, decode, encode, of_record
 from engine.strategy.game import StrategyGame
 from engine.tiles import TILES
 from engine.strategy.robots import robot_move
+from web_support import chromium
 
 PAGE = Path(__file__).resolve().parent.parent / "replay" / "index.html"
 
@@ -69,3 +70,20 @@ def test_a_score_below_zero_is_shown_as_it_is():
     page = dom(code)
     assert "Red: -17" in page and "Yellow: 26" in page
 
+
+def test_another_games_address_in_the_same_tab_shows_that_game():
+    """A second QR code opened in the same tab, or Back to the first, changes only the address's
+    fragment, which does not load the page again by itself."""
+    first = encode(Compact(2, False, ("R", "Y"), (3, 4), 1, ((0, 5, 0, 0, 1),)))
+    second = encode(Compact(2, False, ("G", "B"), (9, 2), 0, ((1, 7, 0, 0, 2), (0, 8, 1, 0, 0))))
+    browser = chromium(412, 800)
+    try:
+        shown = []
+        for go in (lambda: browser.get(f"{PAGE.as_uri()}#{first}"), lambda: browser.get(f"{PAGE.as_uri()}#{second}"),
+                   browser.back):
+            go()
+            shown.append(browser.execute_script(
+                "return document.body.dataset.ready === 'yes' && document.getElementById('scores').textContent"))
+        assert shown == ["Red: 3Yellow: 4 \u2605", "Green: 9 \u2605Blue: 2", "Red: 3Yellow: 4 \u2605"]
+    finally:
+        browser.quit()
