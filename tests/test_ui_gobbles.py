@@ -565,14 +565,11 @@ def test_robot_hands_are_thin_strips_on_a_portrait_panel():
     run_scenario("test_ui_gobbles", "scenario_portrait_strips", size=(720, 1280))
 
 
-def scenario_left_table(app):
-    """The race waits while the table is hidden (the staff PIN pad, then Cancel): no robot plays
-    and the gift countdown stands still. A tile still being dragged when another player confirms
-    Leave does not bring the abandoned race back into the journal."""
+def _gobbled(app):
+    """Two people and a robot on a manual clock, journaled and shown; seat 0 has just gobbled (its
+    gift card is open). Yields the frames it takes; returns (game, clock, screen)."""
     from engine.gobble.table import ManualClock
-    from ui.i18n import _
     from ui.modes.gobble import common as gc, gobbles
-    from ui.widgets import Confirm
 
     game = _game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]])
     clock = ManualClock()
@@ -584,6 +581,18 @@ def scenario_left_table(app):
     screen.refresh()
     yield 0.3
     yield from _one_finger(screen, 0, gc.GOBBLE)
+    return game, clock, screen
+
+
+def scenario_left_table(app):
+    """The race waits while the table is hidden (the staff PIN pad, then Cancel): no robot plays
+    and the gift countdown stands still. A tile still being dragged when another player confirms
+    Leave does not bring the abandoned race back into the journal."""
+    from ui.i18n import _
+    from ui.modes.gobble import common as gc
+    from ui.widgets import Confirm
+
+    game, clock, screen = yield from _gobbled(app)
     assert 0 in game.pending
     events = len(game.events)
     app.open_staff()
@@ -619,18 +628,7 @@ def test_the_race_waits_at_the_staff_menu_and_a_late_drop_does_not_revive_a_left
 def scenario_gift_time_up(app):
     """The gobbler picks a tile and a recipient on the card but does not tap Give: when the time is
     up, what the card showed chosen is given (not the table's own pick)."""
-    from engine.gobble.table import ManualClock
-    from ui.modes.gobble import common as gc, gobbles
-
-    game = _game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]])
-    clock = ManualClock()
-    screen = gobbles.GobblesScreen(app, game, clock=clock, robot_seed=2)
-    app.show(screen)
-    for seat, placement in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3])):
-        screen.table.claim(seat, placement)
-    screen.refresh()
-    yield 0.3
-    yield from _one_finger(screen, 0, gc.GOBBLE)
+    game, clock, screen = yield from _gobbled(app)
     card, hand = screen.gifts[0], screen.hands[0]
     suggestion = game.suggest_gift(0)
     for tile in list(hand.picked):
