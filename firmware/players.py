@@ -651,7 +651,7 @@ class Players:
         told once, so one bad row never stops a game's ending, a staff action or the club link."""
         try:
             return Outcome.from_json(read_json(text))
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError) as exc:  # a place of Infinity
             self._tell_damaged(game, f"its outcome ({type(exc).__name__}: {str(exc)[:80]})")
             return None
 

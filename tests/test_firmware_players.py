@@ -104,7 +104,8 @@ def test_a_game_arriving_out_of_order_is_rated_in_its_place(store):
 
 
 @pytest.mark.parametrize("damage", ['{"game": "g2", "sides": [["a"], ["b"]], "ranks": [1, 2]#', '[1, 2]',
-                                    '{"game": "g2", "sides": [["a"]], "ranks": [1]}', b"\xff"])
+                                    '{"game": "g2", "sides": [["a"]], "ranks": [1]}', b"\xff",
+                                    '{"game": "g2", "sides": [["a"], ["b"]], "ranks": [1, Infinity]}'])
 def test_one_damaged_game_is_left_out_and_told_never_a_crash(tmp_path, damage):
     reports: list[str] = []
     with SqliteStore(tmp_path, report=reports.append) as store:
