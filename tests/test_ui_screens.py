@@ -251,6 +251,28 @@ def test_staff_corner_simulated_rings_and_idle_attract():
     run_scenario("test_ui_screens", "scenario_corner_rings_idle", size=(800, 480), panel=True)
 
 
+def scenario_rings_out_at_home(app):
+    """A game left mid-turn lights no seat at the home screen (nor, from there, in the staff menu)."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+    from ui.services import Cue
+
+    devices = app.services.devices
+    screen = strategy_play.open_game(app, StrategyGame.new(2, "RY", [None, None], seed=5))
+    yield until(lambda: devices.cues[-1].turn is not None)
+    screen.leave()
+    yield until(lambda: app.manager.current == "home")
+    assert devices.cues[-1] == Cue(), devices.cues[-1]
+    app.open_staff()
+    yield until(lambda: app.manager.current == "staff-pin")
+    assert devices.cues[-1] == Cue(), devices.cues[-1]
+    return {}
+
+
+def test_the_rings_go_out_at_the_home_screen_after_a_game_is_left():
+    run_scenario("test_ui_screens", "scenario_rings_out_at_home", size=(800, 480))
+
+
 class _Counter:
     """A test-only mode: a counter that finishes at 3."""
 

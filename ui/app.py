@@ -35,8 +35,8 @@ from .screens.ladder import add_ladder_button
 from .screens.prompts import ResumeScreen
 from .screens.staff import PinScreen, StaffScreen
 from .screens.staff_players import add_players_button
-from .services import (BagButtonHeld, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services, StickerProgress,
-                       UnknownTag)
+from .services import (BagButtonHeld, Cue, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services,
+                       StickerProgress, UnknownTag)
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +119,7 @@ class KioskApp(App):
         root.add_widget(self.manager)
         self.attract = AttractScreen(self)
         self.home = HomeScreen(on_family=self._visit, on_language=self.set_language)
+        self.home.bind(on_pre_enter=self._rings_idle)
         add_ladder_button(self.home, self)
         self.pin = PinScreen(self.services.settings, on_open=self._open_staff_menu, on_cancel=self.leave_staff)
         self.staff = StaffScreen(self)
@@ -185,6 +186,11 @@ class KioskApp(App):
         if not self.manager.has_screen(screen.name):
             self.manager.add_widget(screen)
         self.manager.current = screen.name
+
+    def _rings_idle(self, *_args: Any) -> None:
+        """Put the rings out at the home screen: nobody plays there, and what a game left on them
+        (a seat's turn after Leave, the winner after the results) would otherwise stay lit."""
+        self.services.devices.cue(Cue())
 
     def go_home(self) -> None:
         self.manager.current = "home"
