@@ -51,17 +51,23 @@ class NotSimulated(RuntimeError):
 
 
 def ring_cue(cue: ui.Cue) -> RingCue:
-    """The rings' cue for the UI's ``cue``: attract, else the (first) winner, else play, else off."""
+    """The rings' cue for the UI's ``cue``: attract, else the winners (every seat of a shared win),
+    else play, else off."""
     colours = tuple(_colour(letter) for letter in cue.colours)
     if cue.attract:
         return hw.Attract()
     if cue.winners:
-        seat = cue.winners[0]  # the rings celebrate one seat; a shared win shows the first
-        return hw.Winner(seat, (colours[seat] if seat < len(colours) else None) or WHITE)
+        first, *rest = cue.winners
+        return hw.Winner(first, _won(colours, first), tuple((seat, _won(colours, seat)) for seat in rest))
     if cue.turn is None and not any(colours):
         return hw.Off()
     arcs = tuple(SEAT_ARCS.get(letter, 1) for letter in cue.colours)
     return hw.Play(colours, cue.turn, cue.pulse, cue.forced, cue.bag_empty, arcs)
+
+
+def _won(colours: tuple[RGB | None, ...], seat: int) -> RGB:
+    """The colour a winning ``seat`` is celebrated in: its player's, else white."""
+    return (colours[seat] if seat < len(colours) else None) or WHITE
 
 
 def _colour(letter: str) -> RGB | None:

@@ -12,7 +12,8 @@ Cues (colours are (r, g, b) 0..255; this module knows seats and colours, not the
   fully, and breathes (``pulse``) while that player must fill a forced space. A seat's ring may
   be lit in ``arcs`` (a colour's shape, for colour-blind players). The centre ring
   shows one pip per open forced space, on a dim red ground once the bag is empty.
-* ``Winner``: the winner's ring breathes in their colour, comets in it circle the other rings.
+* ``Winner``: the winner's ring (and those of the seats that share the win) breathes in their
+  colour, comets in the first winner's colour circle the other rings.
 * ``Attract``: a slow rainbow turning on every ring, for an idle kiosk.
 * ``Lamp``: one ring lit steadily (wiring check).
 * ``set_error``: the centre ring (or, without one, each seat ring's first LED) blinks red.
@@ -76,6 +77,9 @@ class Play:
 class Winner:
     seat: int
     colour: RGB
+    shared: tuple[tuple[int, RGB], ...] = ()
+    """Further seats that won as well, each ``(seat, colour)``: a tie for first, or a team's other
+    players. Each breathes in its colour like ``seat``: lighting one of them would name a sole winner."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,8 @@ class Renderer:
             seats = [self._seat(cue, seat, n, t) for seat, n in enumerate(self.seats)]
             centre = self._centre(cue)
         elif isinstance(cue, Winner):
-            seats = [((dim(cue.colour, pulse_level(t)),) * n if seat == cue.seat else self._comet(cue.colour, n, t))
+            won = {cue.seat: cue.colour, **dict(cue.shared)}
+            seats = [((dim(won[seat], pulse_level(t)),) * n if seat in won else self._comet(cue.colour, n, t))
                      for seat, n in enumerate(self.seats)]
             centre = self._comet(cue.colour, len(centre), t)
         elif isinstance(cue, Attract):

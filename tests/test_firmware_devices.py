@@ -112,7 +112,9 @@ def test_ui_cues_become_ring_cues():
     blue = PLAYER_COLOURS["B"]
     assert ring_cue(ui.Cue()) == Off()
     assert ring_cue(ui.Cue(attract=True, turn=0, colours=("R",))) == Attract()
-    assert ring_cue(ui.Cue(winners=(1, 0), colours=("R", "B"), turn=1)) == Winner(1, blue)
+    # a shared win (a tie, a Doubles team) celebrates every winning seat, not only the first
+    assert ring_cue(ui.Cue(winners=(1, 0), colours=("R", "B"), turn=1)) == Winner(1, blue, ((0, PLAYER_COLOURS["R"]),))
+    assert ring_cue(ui.Cue(winners=(1,), colours=("R", "B"))) == Winner(1, blue)
     assert ring_cue(ui.Cue(winners=(2,), colours=("R", "B"))) == Winner(2, WHITE)
     assert ring_cue(ui.Cue(turn=1, colours=("R", "B"), pulse=True, forced=2, bag_empty=True)) == \
         Play((PLAYER_COLOURS["R"], blue), 1, True, 2, True, arcs=(1, 4))

@@ -79,6 +79,9 @@ def test_winner_attract_lamp_and_error_blink():
     early, later = renderer.frame(winner, False, 0.0), renderer.frame(winner, False, 0.5)
     assert early[1] == (dim(BLUE, PULSE_FLOOR),) * 6
     assert early[0] != later[0] and sum(led != BLACK for led in early[0]) == 5  # a comet with its tail
+    shared = renderer.frame(Winner(0, RED, shared=((2, BLUE),)), False, 0.0)  # a tie, or a team
+    assert shared[0] == (dim(RED, PULSE_FLOOR),) * 6 and shared[2] == (dim(BLUE, PULSE_FLOOR),) * 6
+    assert sum(led != BLACK for led in shared[1]) == 5  # the seat that did not win: a comet
     rainbow = renderer.frame(Attract(), False, 1.0)
     assert renderer.animated(Attract(), False) and len({led for ring in rainbow for led in ring}) > 10
     assert renderer.frame(Lamp(3), False, 0) == ((BLACK,) * 6,) * 3 + (((255, 255, 255),) * 8,)
