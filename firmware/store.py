@@ -59,7 +59,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 from ui.services import STAT_DAYS, games_per_day
 
 from . import players
-from .stored import decode_text, read_json
+from .stored import decode_text, read_json, undecodable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -249,9 +249,9 @@ def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_al
                 if row is None:
                     break
                 values = [row[i] for i in keep]
-                # a row with bytes that are not text (decode_text's U+FFFD) is damaged: it never
-                # replaces the target's row of the same key, but is kept where there is none
-                damaged = any(isinstance(value, str) and "\ufffd" in value for value in values)
+                # a row with bytes that are not text is damaged: it never replaces the target's
+                # row of the same key, but is kept where there is none
+                damaged = any(isinstance(value, str) and undecodable(value) for value in values)
                 try:
                     target.execute(f"INSERT OR {'IGNORE' if damaged else 'REPLACE'} {into}", values)
                     copied.rows[table] += 1

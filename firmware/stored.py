@@ -18,13 +18,18 @@ def decode_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def undecodable(text: str) -> bool:
+    """Whether ``text`` holds bytes :func:`decode_text` could not decode: damage, since the kiosk
+    stores JSON as ASCII (``json.dumps``' default)."""
+    return "\ufffd" in text
+
+
 def read_json(text: Any) -> Any:
-    """A stored JSON value; ValueError for anything that is not (a flipped bit, a wrong type). The
-    kiosk stores JSON as ASCII (``json.dumps``' default), so a U+FFFD in it stands for bytes
-    :func:`decode_text` could not decode: damage, even where the text would still parse."""
+    """A stored JSON value; ValueError for anything that is not (a flipped bit, a wrong type, text
+    :func:`undecodable` even where it would still parse)."""
     if not isinstance(text, (str, bytes)):
         raise ValueError(f"a stored value is {type(text).__name__}, not JSON text")
-    if isinstance(text, str) and "\ufffd" in text:
+    if isinstance(text, str) and undecodable(text):
         raise ValueError("damaged JSON: bytes that are not UTF-8 text")
     try:
         return json.loads(text)
