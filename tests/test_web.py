@@ -378,3 +378,23 @@ def test_a_staff_session_ends_when_idle_and_at_the_latest_a_working_day_after_si
         assert sessions.valid(busy)
     now[0] = MAX_SESSION_SECONDS
     assert not sessions.valid(busy)  # ...and still has to sign in again the next day
+
+
+def test_the_session_cookie_is_secure_behind_a_tls_proxy_and_still_works_over_plain_http(kiosk, server):
+    """Behind a TLS reverse proxy (which says so with X-Forwarded-Proto) the cookie is Secure, so a
+    browser never sends it back over plain HTTP; reached directly over HTTP it cannot be (a browser
+    drops a Secure cookie set there), and the sign-in must still work."""
+    def cookie_attributes(headers: dict[str, str]) -> set[str]:
+        return {part.strip().split("=")[0].lower() for part in headers.get("set-cookie", "").split(";")[1:]}
+
+    body = json.dumps({"pin": STAFF_PIN}).encode()
+    status, direct, _ = request(server + "/api/login", body, JSON)
+    assert status == 200 and {"httponly", "samesite"} <= cookie_attributes(direct)
+    assert "secure" not in cookie_attributes(direct)
+    status, proxied, _ = request(server + "/api/login", body, {**JSON, "x-forwarded-proto": "https"})
+    assert status == 200 and {"secure", "httponly", "samesite"} <= cookie_attributes(proxied)
+    cookie = proxied["set-cookie"].split(";")[0]
+    assert request(server + "/api/staff", headers={"cookie": cookie, "x-forwarded-proto": "https"})[0] == 200
+    status, gone, _ = request(server + "/api/logout", b"{}", {**JSON, "cookie": cookie, "x-forwarded-proto": "https"})
+    assert status == 200 and "secure" in cookie_attributes(gone)
+    assert request(server + "/api/staff", headers={"cookie": cookie})[0] == 401

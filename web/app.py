@@ -185,13 +185,14 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
                 return _locked(guard.wait())
             return JSONResponse({"error": "wrong PIN"}, 401)
         response = JSONResponse({"ok": True})
-        response.set_cookie(COOKIE, sessions.start(), httponly=True, samesite="strict", path="/")
+        response.set_cookie(COOKIE, sessions.start(), httponly=True, samesite="strict", path="/",
+                            secure=_over_tls(request))
         return response
 
     async def logout(request: Request) -> Response:
         sessions.end(request.cookies.get(COOKIE))
         response = JSONResponse({"ok": True})
-        response.delete_cookie(COOKIE, path="/")
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict", secure=_over_tls(request))
         return response
 
     @staff
@@ -283,6 +284,16 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
     ], lifespan=lifespan, middleware=[Middleware(SecurityHeaders), Middleware(OwnHost)])
 
     return app
+
+
+def _over_tls(request: Request) -> bool:
+    """Whether the browser reached the pages over HTTPS, through a TLS reverse proxy that says
+    so (``X-Forwarded-Proto: https``, as nginx's ``proxy_set_header X-Forwarded-Proto
+    $scheme`` sends): then the session cookie is ``Secure``, never sent back over plain HTTP.
+    Over plain HTTP it cannot be (browsers drop a Secure cookie set there). The header is
+    believed from anyone: all it can do is make the sender's own cookie stricter."""
+    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    return request.url.scheme == "https" or forwarded == "https"
 
 
 def _locked(seconds: float) -> Response:
