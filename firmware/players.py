@@ -16,7 +16,7 @@ keeps every record and score and gains empty ones):
   the store's high scores are).
 
 Participant keys in an outcome: a player's id, ``robot:<level>``, ``guest:<n>``. A merged player's
-id counts as the player it was merged into; a deleted player's as a guest; an id the table has not
+id counts as the player its merges lead to (:func:`chain_ends`); a deleted player's as a guest; an id the table has not
 heard of yet as a player of its own (a player of another table of the club, whose row comes later).
 
 A club's tables share players and rated games (``firmware.club``). Schema step 5 (:func:`club_schema`)
@@ -37,7 +37,7 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from engine.players import DEFAULT_AVATAR, BadName, Player, check_avatar, clean_name, new_id
 from engine.ratings import GUEST, ROBOT, Ladder, Outcome, Rating, Step, is_rated
@@ -57,8 +57,8 @@ MAX_PARTICIPANTS = 8
 """The most participant keys a shared game's outcome may name (Gobbles, the largest, seats 6): rating a
 game costs time under the store's lock, so a message naming thousands would freeze the UI."""
 
-Lookup = Callable[[str], "tuple[str | None, float | None] | None"]
-"""A player's (merged_into, deleted) by id, None for an id not known here."""
+FOLLOWED = "SELECT id, merged_into, deleted FROM players WHERE merged_into IS NOT NULL OR deleted IS NOT NULL"
+"""The rows :func:`chain_ends` follows: every other player counts as itself."""
 
 
 def schema(db: sqlite3.Connection) -> None:
@@ -176,6 +176,46 @@ class SharedPlayer:
                    _time(data.get("updated"), "updated"), merged, deleted)
 
 
+def chain_ends(rows: Iterable[tuple[str, str | None, float | None]]) -> dict[str, str | None]:
+    """Where each player's merge chain ends: the player each id of ``rows`` (id, merged_into,
+    deleted) counts as now, None when one on the way is deleted; an id not in ``rows``, or merged
+    into an id not known here (a player of another table whose row comes later), is that player.
+    This is the one place that follows merges: who is live (listed, on the ladder, a name taken),
+    whose games and bests are whose, and each game's participants all come from it.
+
+    Two tables apart can merge two players into each other (A into B at one, B into A at the
+    other): once they have synced, the chain closes in a circle. Its smallest id ends it, so that
+    every table, holding the same rows, keeps the same player with both players' games whatever
+    order the merges came in; ids never change, where a stamp would (``updated`` moves with a
+    rename, and a survivor chosen by it would swap at the next one)."""
+    links = {key: (merged, deleted) for key, merged, deleted in rows}
+    ends: dict[str, str | None] = {}
+    for start in links:
+        path: list[str] = []
+        key, end = start, None
+        while key in links and key not in ends and key not in path:
+            merged, deleted = links[key]
+            path.append(key)
+            if deleted is not None or merged is None:
+                end = None if deleted is not None else key
+                break
+            key = merged
+        else:
+            end = ends[key] if key in ends else min(path[path.index(key):]) if key in path else key
+        ends.update(dict.fromkeys(path, end))
+    return ends
+
+
+def _live(ends: Mapping[str, str | None], player_id: str) -> bool:
+    """Whether ``player_id`` is a player of its own (not merged into another, not deleted)."""
+    return ends.get(player_id, player_id) == player_id
+
+
+def _aliases(ends: Mapping[str, str | None], player_id: str) -> list[str]:
+    """The ids that count as ``player_id``: its own and those merged into it, however indirectly."""
+    return [player_id, *sorted(key for key, end in ends.items() if end == player_id and key != player_id)]
+
+
 def joined(a: SharedPlayer, b: SharedPlayer) -> SharedPlayer:
     """Two views of one player made one, the same in any order (a join): the latest name and
     avatar, the earliest deletion (which forgets both), the merge into the greater id if two tables
@@ -274,14 +314,13 @@ class Players:
 
     def all(self) -> list[Player]:
         """The live players, newest first (the setup's name buttons)."""
-        rows = self._store.query("SELECT id, name, avatar, created FROM players"
-                                 " WHERE merged_into IS NULL AND deleted IS NULL ORDER BY created DESC, id")
-        return [Player(*row) for row in rows]
+        ends = chain_ends(self._store.query(FOLLOWED))
+        rows = self._store.query("SELECT id, name, avatar, created FROM players ORDER BY created DESC, id")
+        return [Player(*row) for row in rows if _live(ends, row[0])]
 
     def get(self, player_id: str) -> Player:
-        rows = self._store.query("SELECT id, name, avatar, created FROM players"
-                                 " WHERE id = ? AND merged_into IS NULL AND deleted IS NULL", (player_id,))
-        if not rows:
+        rows = self._store.query("SELECT id, name, avatar, created FROM players WHERE id = ?", (player_id,))
+        if not rows or not _live(chain_ends(self._store.query(FOLLOWED)), player_id):
             raise UnknownPlayer(player_id)
         return Player(*rows[0])
 
@@ -294,7 +333,7 @@ class Players:
         def change(db: sqlite3.Connection) -> None:
             self._check_free(db, name, player_id)
             db.execute("UPDATE players SET name = ?, avatar = ?, updated = ?, shared = 0 WHERE id = ?",
-                       (name, avatar, self._stamp(db, player_id), player_id))
+                       (name, avatar, self._stamp(db, [player_id]), player_id))
 
         self._store.transaction(change)
         return self.get(player_id)
@@ -307,9 +346,10 @@ class Players:
         self.get(duplicate), self.get(into)
 
         def change(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE players SET merged_into = ?, updated = ?, shared = 0 WHERE id = ? OR merged_into = ?",
-                       (into, self._stamp(db, duplicate), duplicate, duplicate))
-            self._move_bests(db, duplicate, into)
+            ids = _aliases(chain_ends(db.execute(FOLLOWED)), duplicate)
+            db.execute("UPDATE players SET merged_into = ?, updated = ?, shared = 0"
+                       " WHERE id IN (SELECT value FROM json_each(?))", (into, self._stamp(db, ids), json.dumps(ids)))
+            self._gather_bests(db)
             self._recompute(db)
 
         self._store.transaction(change)
@@ -320,10 +360,10 @@ class Players:
         self.get(player_id)
 
         def change(db: sqlite3.Connection) -> None:
+            ids = _aliases(chain_ends(db.execute(FOLLOWED)), player_id)
             db.execute("UPDATE players SET name = '', avatar = '', deleted = ?, updated = ?, shared = 0"
-                       " WHERE id = ? OR merged_into = ?",
-                       (time.time(), self._stamp(db, player_id), player_id, player_id))
-            db.execute("DELETE FROM bests WHERE player = ?", (player_id,))
+                       " WHERE id IN (SELECT value FROM json_each(?))", (time.time(), self._stamp(db, ids), json.dumps(ids)))
+            self._gather_bests(db)
             self._recompute(db)
 
         self._store.transaction(change)
@@ -368,12 +408,12 @@ class Players:
         so the ladder is always the one the games in order give."""
         if again or (latest is not None and any(key < latest for key in new)):
             return self._recompute(db)[1]
-        ladder, steps = self._ladder(db), []
+        ladder, steps, ends = self._ladder(db), [], chain_ends(db.execute(FOLLOWED))
         for _, game in sorted(new):
             text = db.execute("SELECT outcome FROM games WHERE id = ?", (game,)).fetchone()[0]
             outcome = self._outcome(game, text)
             if outcome is not None:
-                added = ladder.add(self._resolved(self._in_db(db), outcome))
+                added = ladder.add(self._resolved(ends, outcome))
                 self._save_steps(db, ladder, added)
                 steps.extend(added)
         return steps
@@ -382,8 +422,9 @@ class Players:
         """The live players with a rated game, best first (by the conservative estimate)."""
         rows = self._store.query(
             "SELECT p.id, p.name, p.avatar, p.created, r.mu, r.sigma, r.games FROM ratings r"
-            " JOIN players p ON p.id = r.player WHERE p.merged_into IS NULL AND p.deleted IS NULL")
-        ladder = [LadderRow(Player(*row[:4]), Rating(row[4], row[5]), row[6]) for row in rows]
+            " JOIN players p ON p.id = r.player")
+        ends = chain_ends(self._store.query(FOLLOWED))
+        ladder = [LadderRow(Player(*row[:4]), Rating(row[4], row[5]), row[6]) for row in rows if _live(ends, row[0])]
         return sorted(ladder, key=lambda row: (-row.rating.ordinal, row.player.id))
 
     def rating(self, player_id: str) -> Rating:
@@ -398,7 +439,7 @@ class Players:
 
     def results(self, player_id: str) -> list[GameResult]:
         """The player's rated games (under any id merged into theirs), newest first."""
-        ids = self._aliases(player_id)
+        ids = set(_aliases(chain_ends(self._store.query(FOLLOWED)), player_id))
         found = []
         for game, kind, finished, record_id, text in self._store.query(
                 "SELECT id, kind, finished, record_id, outcome FROM games ORDER BY finished DESC, id DESC"):
@@ -427,7 +468,7 @@ class Players:
         players, games = list(players), list(games)
 
         def take(db: sqlite3.Connection) -> tuple[int, int]:
-            latest, again, changed = self._latest(db), False, 0
+            latest, again, changed, followed = self._latest(db), False, 0, False
             for player in players:
                 mine = self._shared_player(db, player.id)
                 new = player if mine is None else joined(mine, player)
@@ -441,11 +482,10 @@ class Players:
                            (new.id, new.name, new.avatar, new.created, new.updated, new.merged_into, new.deleted,
                             int(new == player)))
                 if (new.merged_into, new.deleted) != ((None, None) if mine is None else (mine.merged_into, mine.deleted)):
-                    if new.deleted is not None:
-                        db.execute("DELETE FROM bests WHERE player = ?", (new.id,))
-                    elif new.merged_into is not None:
-                        self._move_bests(db, new.id, new.merged_into)
+                    followed = True
                     again = again or latest is not None
+            if followed:
+                self._gather_bests(db)
             new_games = [(game.finished, game.id) for game in games if self._insert_game(
                 db, game.kind, game.outcome, game.finished, None, game.origin,
                 None if game.record is None else json.dumps(game.record, separators=(",", ":")), True)]
@@ -536,24 +576,21 @@ class Players:
     # ---------------------------------------------------------------------------- internals
 
     def _check_free(self, db: sqlite3.Connection, name: str, own_id: str | None = None) -> None:
-        row = db.execute("SELECT id FROM players WHERE lower(name) = lower(?) AND merged_into IS NULL"
-                         " AND deleted IS NULL AND id IS NOT ?", (name, own_id)).fetchone()
-        if row is not None:
+        ends = chain_ends(db.execute(FOLLOWED))
+        rows = db.execute("SELECT id FROM players WHERE lower(name) = lower(?) AND id IS NOT ?", (name, own_id))
+        if any(_live(ends, row[0]) for row in rows):
             raise BadName("taken", f"{name} is already a player here: choose that name, or another one", name=name)
 
     @staticmethod
-    def _stamp(db: sqlite3.Connection, player_id: str) -> float:
-        """The ``updated`` of a change staff make here to a player (and those merged into it): now,
-        or just after the latest change this table holds of them when its clock is behind another
-        table's. :func:`joined` keeps the latest view, so a change made after seeing another must
-        be later than it, or the tables keep different names (each its own, none republished)."""
-        row = db.execute("SELECT max(updated) FROM players WHERE id = ? OR merged_into = ?",
-                         (player_id, player_id)).fetchone()
+    def _stamp(db: sqlite3.Connection, ids: list[str]) -> float:
+        """The ``updated`` of a change staff make here to the players ``ids`` (a player and those
+        merged into it): now, or just after the latest change this table holds of them when its
+        clock is behind another table's. :func:`joined` keeps the latest view, so a change made
+        after seeing another must be later than it, or the tables keep different names (each its
+        own, none republished)."""
+        row = db.execute("SELECT max(updated) FROM players WHERE id IN (SELECT value FROM json_each(?))",
+                         (json.dumps(ids),)).fetchone()
         return time.time() if row[0] is None else max(time.time(), math.nextafter(row[0], math.inf))
-
-    def _aliases(self, player_id: str) -> set[str]:
-        rows = self._store.query("SELECT id FROM players WHERE merged_into = ?", (player_id,))
-        return {player_id, *(row[0] for row in rows)}
 
     @staticmethod
     def _keep_best(db: sqlite3.Connection, player: str, mode: str, score: int, created: float) -> bool:
@@ -563,25 +600,31 @@ class Players:
                             (player, mode, score, created))
         return cursor.rowcount > 0
 
-    def _move_bests(self, db: sqlite3.Connection, duplicate: str, into: str) -> None:
-        for mode, score, created in db.execute("SELECT mode, score, created FROM bests WHERE player = ?",
-                                               (duplicate,)).fetchall():
-            self._keep_best(db, into, mode, score, created)
-        db.execute("DELETE FROM bests WHERE player = ?", (duplicate,))
+    def _gather_bests(self, db: sqlite3.Connection) -> None:
+        """Each best kept under the player its holder counts as now (after a merge, however
+        learnt, the better of two is kept), and forgotten with a deletion."""
+        ends = chain_ends(db.execute(FOLLOWED))
+        for (holder,) in db.execute("SELECT DISTINCT player FROM bests").fetchall():
+            end = ends.get(holder, holder)
+            if end != holder:
+                if end is not None:
+                    for mode, score, created in db.execute("SELECT mode, score, created FROM bests WHERE player = ?",
+                                                           (holder,)).fetchall():
+                        self._keep_best(db, end, mode, score, created)
+                db.execute("DELETE FROM bests WHERE player = ?", (holder,))
 
     @staticmethod
-    def _resolved(lookup: Lookup, outcome: Outcome) -> Outcome:
-        """The outcome with merged ids replaced by the surviving player's (following merges of
-        merges) and deleted ones (or an id seen twice in one game) by guests. An id not known here
-        stays a player: one of another table, whose row has not arrived yet. ``lookup`` gives a
-        player's (merged_into, deleted), None for an unknown id."""
+    def _resolved(ends: Mapping[str, str | None], outcome: Outcome) -> Outcome:
+        """The outcome with merged ids replaced by the surviving player's (:func:`chain_ends`) and
+        deleted ones (or an id seen twice in one game) by guests. An id not known here stays a
+        player: one of another table, whose row has not arrived yet."""
         seen: set[str] = set()
         sides = []
         for side in outcome.sides:
             keys = []
             for key in side:
                 if is_rated(key):
-                    found = Players._survivor(lookup, key)
+                    found = ends.get(key, key)
                     if found is None or found in seen:
                         key = f"{GUEST}{key}"
                     else:
@@ -590,28 +633,6 @@ class Players:
                 keys.append(key)
             sides.append(tuple(keys))
         return Outcome(outcome.game, tuple(sides), outcome.ranks)
-
-    @staticmethod
-    def _survivor(lookup: Lookup, key: str) -> str | None:
-        """The player ``key`` counts as now (None: deleted)."""
-        followed = {key}
-        while True:
-            row = lookup(key)
-            if row is None:
-                return key
-            merged_into, deleted = row
-            if deleted is not None:
-                return None
-            if merged_into is None:
-                return key
-            if merged_into in followed:  # merged in a circle by two tables at once: stop where it closes
-                return key
-            followed.add(merged_into)
-            key = merged_into
-
-    @staticmethod
-    def _in_db(db: sqlite3.Connection) -> Lookup:
-        return lambda key: db.execute("SELECT merged_into, deleted FROM players WHERE id = ?", (key,)).fetchone()
 
     @staticmethod
     def _ladder(db: sqlite3.Connection) -> Ladder:
@@ -632,17 +653,17 @@ class Players:
 
     def _recompute(self, db: sqlite3.Connection) -> tuple[Ladder, list[Step]]:
         games = db.execute("SELECT id, outcome FROM games ORDER BY finished, id").fetchall()
-        ladder, history = self._rated(games, self._in_db(db))
+        ladder, history = self._rated(games, chain_ends(db.execute(FOLLOWED)))
         self._replace_ratings(db, ladder, history)
         return ladder, history
 
-    def _rated(self, games: Iterable[tuple[str, Any]], lookup: Lookup) -> tuple[Ladder, list[Step]]:
+    def _rated(self, games: Iterable[tuple[str, Any]], ends: Mapping[str, str | None]) -> tuple[Ladder, list[Step]]:
         """Every game (its id and outcome's JSON, in order) rated from scratch: the ladder and each step."""
         ladder, history = Ladder(), []
         for game, text in games:
             outcome = self._outcome(game, text)
             if outcome is not None:
-                history.extend(ladder.add(self._resolved(lookup, outcome)))
+                history.extend(ladder.add(self._resolved(ends, outcome)))
         return ladder, history
 
     def _outcome(self, game: str, text: Any) -> Outcome | None:
@@ -694,9 +715,7 @@ class Players:
         while True:
             mark = self._store.query(_CHANGES)
             games = self._store.query("SELECT id, outcome FROM games ORDER BY finished, id")
-            people = {row[0]: (row[1], row[2]) for row in self._store.query(
-                "SELECT id, merged_into, deleted FROM players")}
-            ladder, history = self._rated(games, people.get)
+            ladder, history = self._rated(games, chain_ends(self._store.query(FOLLOWED)))
 
             def replace(db: sqlite3.Connection) -> bool:
                 if db.execute(_CHANGES).fetchall() != mark:

@@ -414,3 +414,29 @@ def test_a_message_that_passes_the_checks_but_cannot_be_kept_costs_itself_only(
     finally:
         sender.loop_stop()
         sender.disconnect()
+
+
+def test_two_tables_apart_merging_two_players_into_each_other_agree_on_one(tables: list[Table]) -> None:
+    """Table 1, cut off, merges Ana into Anna; table 2, cut off too, merges Anna into Ana. Back
+    together, each player is merged into the other: a circle, which hid both everywhere (setup,
+    ladder, staff). Every table must keep the same one of them, with both players' games."""
+    one, two, three = tables
+    for table in tables:
+        table.connect()
+    ana, anna = one.players.create("Ana"), one.players.create("Anna")
+    wait_until(lambda: all(len(t.players.all()) == 2 for t in tables), "both players everywhere")
+    one.play(ana.id, None)
+    two.play(anna.id, None)
+    one.players.add_best(ana.id, "solitaire", 30)
+    wait_until(lambda: all_alike(tables, 2), "both games everywhere")
+    one.cut_off(), two.cut_off()
+    one.players.merge(ana.id, anna.id)
+    two.players.merge(anna.id, ana.id)
+    one.connect(), two.connect()
+    kept = min(ana.id, anna.id)  # the circle's smallest id: the same choice on every table
+    wait_until(lambda: all_alike(tables, 2) and all([p.id for p in t.players.all()] == [kept] for t in tables),
+               "one player, the same, on every table")
+    for table in tables:
+        assert [(row.player.id, row.games) for row in table.players.ladder()] == [(kept, 2)]
+        assert len(table.players.results(kept)) == 2 and table.players.get(kept).id == kept
+    assert one.players.bests(kept) == {"solitaire": 30}  # the best followed the merges at table 1

@@ -210,3 +210,20 @@ def test_games_taken_out_of_order_are_rated_again_off_the_lock_as_if_in_order(st
     in_order = rate_games([early.outcome, late])[0]
     assert players.rating(ana.id) == in_order.rating(ana.id) and players.ladder()[0].games == 2
     assert [g.id for g in players.shared_games()] == ["g1", "g2"] and players.shared_games()[0].record == {"x": 1}
+
+
+def test_a_merge_chain_ends_at_one_player_even_when_it_closes_in_a_circle():
+    from itertools import permutations
+
+    from firmware.players import chain_ends
+    rows = [("a", "b", None), ("b", "a", None),  # merged into each other by two tables apart
+            ("c", "a", None),  # merged into one of them
+            ("d", "e", None), ("e", "f", None), ("f", "d", None), ("g", "f", None), ("e2", "e", 7.0),
+            ("h", "i", None), ("i", "h", 5.0),  # a circle with a deletion: deleted, whichever id
+            ("j", "z", None),  # into an id not known here (yet): that player
+            ("k", None, 3.0)]
+    expected = {"a": "a", "b": "a", "c": "a", "d": "d", "e": "d", "f": "d", "g": "d", "e2": None,
+                "h": None, "i": None, "j": "z", "k": None}
+    first = {key: expected[key] for key, _, _ in rows[:6]}
+    assert all(chain_ends(order) == first for order in permutations(rows[:6]))  # whatever order they come in
+    assert chain_ends(rows) == chain_ends(reversed(rows)) == expected
