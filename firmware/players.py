@@ -10,8 +10,9 @@ keeps every record and score and gains empty ones):
   and the outcome (``engine.ratings.Outcome`` as JSON: sides of participant keys and their places).
   These rows are the truth: the ratings are computed from them alone, in the order (finished, id);
 * ``ratings`` and ``rating_steps``: the current ratings and each game's change per player, a cache
-  that :meth:`Players.recompute` rebuilds from ``games`` (after a merge or a delete, or when a game
-  arrives out of order), giving the same numbers as the game-by-game updates;
+  that :meth:`Players.recompute` rebuilds from ``games`` (after a merge or a delete; a game arriving
+  out of order has the games after it rated again), giving the same numbers as the game-by-game
+  updates; the steps are kept in the games' order;
 * ``bests``: each player's best score per solo mode (higher is better; times are stored negated, as
   the store's high scores are).
 
@@ -53,6 +54,10 @@ RERATE = "club-rerate"
 _CHANGES = ("SELECT (SELECT count(*) FROM games), (SELECT max(rowid) FROM games),"
             " (SELECT count(*) FROM players), (SELECT total(updated) FROM players)")
 """What moves when a game or a player's change is kept (rerate checks nothing moved meanwhile)."""
+REWIND = 50
+"""The most games already rated that :meth:`Players.take` rates again in place to put the games it
+takes before them (a few dozen ratings are milliseconds under the store's lock); a table catching up
+on more leaves them to :meth:`Players.rerate`, off the lock."""
 MAX_PARTICIPANTS = 8
 """The most participant keys a shared game's outcome may name (Gobbles, the largest, seats 6): rating a
 game costs time under the store's lock, so a message naming thousands would freeze the UI."""
@@ -379,10 +384,9 @@ class Players:
 
         def add(db: sqlite3.Connection) -> list[Step]:
             row = db.execute("SELECT record FROM records WHERE id = ?", (record_id,)).fetchone()
-            latest = self._latest(db)
             if not self._insert_game(db, kind, outcome, finished, record_id, "", row[0] if row else None, False):
                 return []  # counted once, however often its end is reported
-            return [s for s in self._rate([(finished, outcome.game)], latest, db) if s.game == outcome.game]
+            return [s for s in self._rate(db, (finished, outcome.game)) if s.game == outcome.game]
 
         return self._store.transaction(add)
 
@@ -401,16 +405,28 @@ class Players:
         row = db.execute("SELECT finished, id FROM games ORDER BY finished DESC, id DESC LIMIT 1").fetchone()
         return None if row is None else (row[0], row[1])
 
-    def _rate(self, new: list[tuple[float, str]], latest: tuple[float, str] | None, db: sqlite3.Connection,
-              again: bool = False) -> list[Step]:
-        """Rate the games ``new`` (finished, id) just kept: one by one when they all come after
-        ``latest`` (the last game before them), else (or with ``again``) every game again in order,
-        so the ladder is always the one the games in order give."""
-        if again or (latest is not None and any(key < latest for key in new)):
-            return self._recompute(db)[1]
+    def _rate(self, db: sqlite3.Connection, since: tuple[float, str]) -> list[Step]:
+        """Rate the games from ``since`` (finished, id) on, in order, the ones before kept as rated:
+        the steps of the later games are taken back (the rating steps are kept in the games' order,
+        so each player's last step left is their rating before ``since``) and made again. So the
+        ladder is always the one the games in order give, and a game kept in its place costs the
+        games after it, not all: an ending after one dated years ahead by a wrong clock rates that
+        one again, where every ending used to rate every game again (under the store's lock)."""
+        later = db.execute("SELECT id, outcome FROM games WHERE (finished, id) >= (?, ?) ORDER BY finished, id",
+                           since).fetchall()
+        ids = json.dumps([game for game, _ in later])
+        for (player,) in db.execute("SELECT DISTINCT player FROM rating_steps"
+                                    " WHERE game IN (SELECT value FROM json_each(?))", (ids,)).fetchall():
+            db.execute("DELETE FROM rating_steps WHERE player = ? AND game IN (SELECT value FROM json_each(?))",
+                       (player, ids))
+            last = db.execute("SELECT mu, sigma, (SELECT count(*) FROM rating_steps WHERE player = ?) FROM rating_steps"
+                              " WHERE player = ? ORDER BY seq DESC LIMIT 1", (player, player)).fetchone()
+            if last is None:
+                db.execute("DELETE FROM ratings WHERE player = ?", (player,))
+            else:
+                db.execute("UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE player = ?", (*last, player))
         ladder, steps, ends = self._ladder(db), [], chain_ends(db.execute(FOLLOWED))
-        for _, game in sorted(new):
-            text = db.execute("SELECT outcome FROM games WHERE id = ?", (game,)).fetchone()[0]
+        for game, text in later:
             outcome = self._outcome(game, text)
             if outcome is not None:
                 added = ladder.add(self._resolved(ends, outcome))
@@ -460,11 +476,11 @@ class Players:
     def take(self, players: Iterable[SharedPlayer] = (), games: Iterable[SharedGame] = ()) -> tuple[int, int]:
         """Keep what other tables shared (``firmware.club``), in one transaction: each player's view
         joined into this table's (a joined view that differs from the one received is unshared, so
-        the broker gets it), then the games not kept yet, rated at once when they come after every
-        game kept. Games that come earlier, or a merge or deletion learnt here (which also moves
-        bests), leave the ratings :meth:`stale` until :meth:`rerate`, which the link runs off the
-        store's lock once it has taken what arrived. Returns how many players changed here and how
-        many games were new."""
+        the broker gets it), then the games not kept yet, rated at once in their place (with the
+        games after it, up to :data:`REWIND` of them). Games that come before more, or a merge or
+        deletion learnt here (which also moves bests), leave the ratings :meth:`stale` until
+        :meth:`rerate`, which the link runs off the store's lock once it has taken what arrived.
+        Returns how many players changed here and how many games were new."""
         players, games = list(players), list(games)
 
         def take(db: sqlite3.Connection) -> tuple[int, int]:
@@ -489,10 +505,15 @@ class Players:
             new_games = [(game.finished, game.id) for game in games if self._insert_game(
                 db, game.kind, game.outcome, game.finished, None, game.origin,
                 None if game.record is None else json.dumps(game.record, separators=(",", ":")), True)]
-            if again or (latest is not None and any(key < latest for key in new_games)):
+            if new_games and not again:
+                since = min(new_games)
+                after = db.execute("SELECT count(*) FROM games WHERE (finished, id) >= (?, ?)", since).fetchone()[0]
+                again = after - len(new_games) > REWIND or db.execute(
+                    "SELECT 1 FROM progress WHERE key = ?", (RERATE,)).fetchone() is not None
+                if not again:
+                    self._rate(db, since)
+            if again:
                 db.execute("INSERT OR REPLACE INTO progress (key, value) VALUES (?, '{}')", (RERATE,))
-            elif new_games:
-                self._rate(new_games, latest, db)
             return changed, len(new_games)
 
         return self._store.transaction(take)

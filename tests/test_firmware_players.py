@@ -195,8 +195,9 @@ def test_views_of_a_player_join_the_same_in_any_order():
     assert joined(views[0], views[1]) == views[1] == joined(views[1], views[0])
 
 
-def test_games_taken_out_of_order_are_rated_again_off_the_lock_as_if_in_order(store):
+def test_games_taken_out_of_order_are_rated_again_off_the_lock_as_if_in_order(store, monkeypatch):
     from firmware.players import SharedGame
+    monkeypatch.setattr("firmware.players.REWIND", 0)  # more rated games after it than take() rates in place
     players = Players(store)
     ana, bo = players.create("Ana"), players.create("Bo")
     late = Outcome("g2", ((ana.id,), (bo.id,)), (1, 2))
@@ -227,3 +228,63 @@ def test_a_merge_chain_ends_at_one_player_even_when_it_closes_in_a_circle():
     first = {key: expected[key] for key, _, _ in rows[:6]}
     assert all(chain_ends(order) == first for order in permutations(rows[:6]))  # whatever order they come in
     assert chain_ends(rows) == chain_ends(reversed(rows)) == expected
+
+
+def test_a_game_dated_years_ahead_costs_each_later_ending_the_games_after_it_not_all(store, monkeypatch):
+    """A table whose clock is years ahead shares a game dated then: every ending after it lands
+    before it in the ladder's order. Each used to rate every game again (on the UI's thread, under
+    the store's lock); now only the games after its place are, here the one from the future."""
+    from engine.ratings import Ladder
+    from firmware.players import SharedGame
+    players = Players(store)
+    ana, bo = players.create("Ana"), players.create("Bo")
+    for n in range(40):
+        players.record_game("tantrix", Outcome(f"g{n:02}", ((ana.id,), (bo.id,)), (1 + n % 2, 2 - n % 2)),
+                            finished=1000.0 + n)
+    ahead = SharedGame("future", "tantrix", 2e9, "table-9", Outcome("future", ((bo.id,), (ana.id,)), (1, 2)))
+    assert players.take([], [ahead]) == (0, 1) and not players.stale()
+    rated: list[str] = []
+    add = Ladder.add
+    monkeypatch.setattr(Ladder, "add", lambda ladder, outcome: rated.append(outcome.game) or add(ladder, outcome))
+    for n in range(3):
+        steps = players.record_game("tantrix", Outcome(f"h{n}", ((ana.id,), (bo.id,)), (1, 2)), finished=2000.0 + n)
+        assert {step.game for step in steps} == {f"h{n}"} and len(steps) == 2
+    other = SharedGame("r1", "tantrix", 3000.0, "table-2", Outcome("r1", ((bo.id,), (ana.id,)), (1, 2)))
+    assert players.take([], [other]) == (0, 1)
+    if players.stale():
+        players.rerate()
+    assert rated == ["h0", "future", "h1", "future", "h2", "future", "r1", "future"]
+    monkeypatch.undo()
+    kept = [(row.player.id, row.rating, row.games) for row in players.ladder()]
+    history = players.history(ana.id)
+    players.recompute()  # the same as every game rated again in order
+    assert [(row.player.id, row.rating, row.games) for row in players.ladder()] == kept
+    assert players.history(ana.id) == history and kept[0][2] == 45
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_games_rated_in_their_place_give_the_ladder_all_games_in_order_give(store, seed):
+    """Endings and received games in any order of their dates (some years ahead), each rated in
+    its place by taking back the games after it: the ratings, games and history are always those
+    of every game rated again in order."""
+    import random
+
+    from firmware.players import SharedGame
+    draw = random.Random(seed)
+    players = Players(store)
+    ids = [players.create(name).id for name in ("Ana", "Bo", "Cy", "Di")]
+    for n in range(30):
+        sides = tuple((key,) for key in draw.sample([*ids, "robot:club", "guest:1"], draw.choice((2, 3))))
+        outcome = Outcome(f"g{n}", sides, tuple(draw.sample(range(1, len(sides) + 1), len(sides))))
+        finished = draw.choice((100.0 + n, draw.uniform(0, 200), 2e9 + n))
+        if draw.random() < 0.5:
+            players.record_game("tantrix", outcome, finished=finished)
+        else:
+            players.take([], [SharedGame(outcome.game, "tantrix", finished, "table-2", outcome)])
+        if players.stale():
+            players.rerate()
+        kept = ([(row.player.id, row.rating, row.games) for row in players.ladder()],
+                [players.history(key) for key in ids])
+        players.recompute()
+        assert kept == ([(row.player.id, row.rating, row.games) for row in players.ladder()],
+                        [players.history(key) for key in ids])
