@@ -21,7 +21,9 @@ is not the table it came from is dropped. Everything received is checked and a m
 not fit is dropped and counted; nothing received can raise here.
 
 Nothing is counted twice: a game's id is its key in the database, so a game received twice (a
-redelivery, our own message coming back, two tables' catch-ups crossing) is kept once. Nothing is
+redelivery, our own message coming back, two tables' catch-ups crossing) is kept once; an id sent again with other content (a forged game,
+a table restored from an old copy finishing a game again) leaves the same version on every table,
+whatever arrived first (``players.SharedGame.version``), and staff are told. Nothing is
 lost while the broker is away: the database marks what the broker has acknowledged
 (``players.unshared``), so a table that was offline, or powered off, publishes what it missed from
 its SQLite store when it is back; and its retained messages bring it what the others played.

@@ -25,9 +25,10 @@ gives each game its ``origin`` (the table it was played at, "" for this one) and
 finished game's JSON, so a game is whole without the records table, which prunes), and both tables a
 ``shared`` mark: 0 until the broker has acknowledged what this table holds. A player's ``updated``
 orders concurrent changes: two tables' views of one player are joined by :func:`joined`, which gives
-the same result in any order, so every table ends with the same players. Games never change once
-kept, and their ids make a game arriving twice count once; the ratings are computed from the games
-alone, in the order (finished, id), so the same games give the same ladder on every table.
+the same result in any order, so every table ends with the same players. A game's id makes a game
+arriving twice count once, and an id sent again with other content leaves the same version
+everywhere (:attr:`SharedGame.version`); the ratings are computed from the games alone, in the
+order (finished, id), so the same games give the same ladder on every table.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ RERATE = "club-rerate"
 """The progress key that says the ratings wait for :meth:`Players.rerate` (kept over a restart)."""
 _CHANGES = ("SELECT (SELECT count(*) FROM games), (SELECT max(rowid) FROM games),"
             " (SELECT count(*) FROM players), (SELECT total(updated) FROM players)")
-"""What moves when a game or a player's change is kept (rerate checks nothing moved meanwhile)."""
+"""What moves when a game or a player's change is kept (rerate checks nothing moved meanwhile): a
+game replaced by another version of it takes a new rowid."""
 REWIND = 50
 """The most games already rated that :meth:`Players.take` rates again in place to put the games it
 takes before them (a few dozen ratings are milliseconds under the store's lock); a table catching up
@@ -248,6 +250,14 @@ class SharedGame:
         return {"id": self.id, "kind": self.kind, "finished": self.finished, "origin": self.origin,
                 "outcome": self.outcome.to_json(), "record": self.record}
 
+    @property
+    def version(self) -> tuple[float, str]:
+        """What puts first one of two versions of a game (its id sent again with other content), the
+        same on every table: the earlier ending, then the smaller content. Not the origin: one game
+        shared by two tables is one game."""
+        return self.finished, json.dumps([self.kind, self.outcome.to_json(), self.record], sort_keys=True,
+                                         separators=(",", ":"))
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SharedGame:
         """A game from another table; BadShare if any part does not fit."""
@@ -300,7 +310,7 @@ class Players:
 
     def __init__(self, store: SqliteStore) -> None:
         self._store = store
-        self._damaged: set[str] = set()
+        self._told: set[str] = set()
 
     # ---------------------------------------------------------------------------- players
 
@@ -384,20 +394,57 @@ class Players:
 
         def add(db: sqlite3.Connection) -> list[Step]:
             row = db.execute("SELECT record FROM records WHERE id = ?", (record_id,)).fetchone()
-            if not self._insert_game(db, kind, outcome, finished, record_id, "", row[0] if row else None, False):
+            text = row[0] if row else None
+            game = SharedGame(outcome.game, kind, finished, "", outcome, self._record(outcome.game, text))
+            since = self._keep_game(db, game, record_id, text)
+            if since is None:
                 return []  # counted once, however often its end is reported
-            return [s for s in self._rate(db, (finished, outcome.game)) if s.game == outcome.game]
+            return [s for s in self._rate(db, since) if s.game == outcome.game]
 
         return self._store.transaction(add)
 
-    def _insert_game(self, db: sqlite3.Connection, kind: str, outcome: Outcome, finished: float,
-                     record_id: int | None, origin: str, record: str | None, shared: bool) -> bool:
-        """Keep one game, not rated yet; False if it was kept already."""
-        cursor = db.execute("INSERT INTO games (id, kind, finished, record_id, outcome, origin, record, shared)"
-                            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                            (outcome.game, kind, finished, record_id, json.dumps(outcome.to_json()), origin,
-                             record, int(shared)))
-        return cursor.rowcount > 0
+    def _keep_game(self, db: sqlite3.Connection, game: SharedGame, record_id: int | None,
+                   record: str | None) -> tuple[float, str] | None:
+        """Keep one game, not rated yet (``game.origin`` "" for this table's own, with ``record_id``
+        and its record's text): the place (finished, id) from which the ratings must be made again,
+        None when nothing changed.
+
+        A game's id is its key: kept once, however often it comes. The same id with other content
+        (a rogue table's, or a table restored from an old copy that finished the game again) is two
+        versions of one game: each table keeping the first it had gave each its own ladder, so the
+        one :attr:`SharedGame.version` puts first is kept, whatever came first, and staff are told.
+        This table's own game stays its own when another version wins, unshared again, so that the
+        broker also holds the winner under this table's name, where a table joining later looks."""
+        outcome = json.dumps(game.outcome.to_json())
+        kept = db.execute("SELECT kind, finished, origin, outcome, record FROM games WHERE id = ?",
+                          (game.id,)).fetchone()
+        if kept is None:
+            db.execute("INSERT INTO games (id, kind, finished, record_id, outcome, origin, record, shared)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (game.id, game.kind, game.finished, record_id, outcome,
+                                                            game.origin, record, int(bool(game.origin))))
+            return game.finished, game.id
+        kind, finished, origin, text, stored = kept
+        if (kind, finished, text, stored) == (game.kind, game.finished, outcome, record) or not (origin or game.origin):
+            return None  # the same game again, or this table's ending reported again
+        old = self._shared([(game.id, *kept)])  # none: a damaged row, which the version received heals
+        if old and old[0].version <= game.version:
+            if old[0].version < game.version:
+                self._tell_versions(game.id, old[0].origin, game.origin)
+            return None
+        if old:
+            self._tell_versions(game.id, game.origin, old[0].origin)
+        mine = not (origin and game.origin)
+        db.execute("UPDATE games SET rowid = (SELECT max(rowid) FROM games) + 1, kind = ?, finished = ?,"  # _CHANGES
+                   " record_id = ?, outcome = ?, origin = ?, record = ?, shared = ? WHERE id = ?",
+                   (game.kind, game.finished, record_id, outcome, "" if mine else game.origin, record, int(not mine),
+                    game.id))
+        return min((finished, game.id), (game.finished, game.id))
+
+    def _tell_versions(self, game: str, kept: str, other: str) -> None:
+        kept, other = kept or "this table", other or "this table"
+        self._tell(f"versions {game}", f"the rated game {game} came in two versions, from {kept} and from {other} "
+                                       f"(a table restored from an old copy, or one sending forged games): every "
+                                       f"table keeps the same one, {kept}'s (the one that ended first)")
 
     @staticmethod
     def _latest(db: sqlite3.Connection) -> tuple[float, str] | None:
@@ -502,19 +549,20 @@ class Players:
                     again = again or latest is not None
             if followed:
                 self._gather_bests(db)
-            new_games = [(game.finished, game.id) for game in games if self._insert_game(
-                db, game.kind, game.outcome, game.finished, None, game.origin,
-                None if game.record is None else json.dumps(game.record, separators=(",", ":")), True)]
-            if new_games and not again:
-                since = min(new_games)
-                after = db.execute("SELECT count(*) FROM games WHERE (finished, id) >= (?, ?)", since).fetchone()[0]
-                again = after - len(new_games) > REWIND or db.execute(
+            count = "SELECT count(*) FROM games"
+            before = db.execute(count).fetchone()[0]
+            places = [since for game in games if (since := self._keep_game(
+                db, game, None, None if game.record is None else json.dumps(game.record, separators=(",", ":"))))]
+            if places and not again:
+                since = min(places)
+                after = db.execute(f"{count} WHERE (finished, id) >= (?, ?)", since).fetchone()[0]
+                again = after - len(places) > REWIND or db.execute(
                     "SELECT 1 FROM progress WHERE key = ?", (RERATE,)).fetchone() is not None
                 if not again:
                     self._rate(db, since)
             if again:
                 db.execute("INSERT OR REPLACE INTO progress (key, value) VALUES (?, '{}')", (RERATE,))
-            return changed, len(new_games)
+            return changed, db.execute(count).fetchone()[0] - before
 
         return self._store.transaction(take)
 
@@ -529,14 +577,16 @@ class Players:
         return games, players
 
     def mark_shared(self, acknowledged: Iterable[SharedGame | SharedPlayer]) -> None:
-        """The broker acknowledged these: marked as held there (one transaction), each player
-        unless its row changed since it was sent."""
+        """The broker acknowledged these: marked as held there (one transaction), each unless its
+        row changed since it was sent (a game's, when another version of it won meanwhile)."""
         acknowledged = list(acknowledged)
 
         def mark(db: sqlite3.Connection) -> None:
             for shared in acknowledged:
                 if isinstance(shared, SharedGame):
-                    db.execute("UPDATE games SET shared = 1 WHERE id = ?", (shared.id,))
+                    if self._shared(db.execute("SELECT id, kind, finished, origin, outcome, record FROM games"
+                                               " WHERE id = ?", (shared.id,))) == [shared]:
+                        db.execute("UPDATE games SET shared = 1 WHERE id = ?", (shared.id,))
                 elif self._shared_player(db, shared.id) == shared:
                     db.execute("UPDATE players SET shared = 1 WHERE id = ?", (shared.id,))
 
@@ -708,10 +758,14 @@ class Players:
             return None
 
     def _tell_damaged(self, game: str, what: str) -> None:
-        if game not in self._damaged:
-            self._damaged.add(game)
-            self._store.tell(f"the rated game {game} in {self._store.path} cannot be read back ({what}); "
-                             f"it is left out")
+        self._tell(f"damaged {game}",
+                   f"the rated game {game} in {self._store.path} cannot be read back ({what}); it is left out")
+
+    def _tell(self, key: str, message: str) -> None:
+        """Staff told ``message`` once for each ``key`` (a problem of one game)."""
+        if key not in self._told:
+            self._told.add(key)
+            self._store.tell(message)
 
     @staticmethod
     def _replace_ratings(db: sqlite3.Connection, ladder: Ladder, history: list[Step]) -> None:

@@ -37,9 +37,9 @@ class Table:
 
     def __init__(self, directory: Path, broker: Broker, name: str) -> None:
         self.name, self.broker = name, broker
-        self.store = SqliteStore(directory / name)
+        self.reports: list[str] = []  # what staff are told, by the link and by the store
+        self.store = SqliteStore(directory / name, report=self.reports.append)
         self.players = Players(self.store)
-        self.reports: list[str] = []
         self.link: ClubLink | None = None
 
     def connect(self, password_file: Path | None = None, ca_file: Path | None = None) -> ClubLink:
@@ -440,3 +440,41 @@ def test_two_tables_apart_merging_two_players_into_each_other_agree_on_one(table
         assert [(row.player.id, row.games) for row in table.players.ladder()] == [(kept, 2)]
         assert len(table.players.results(kept)) == 2 and table.players.get(kept).id == kept
     assert one.players.bests(kept) == {"solitaire": 30}  # the best followed the merges at table 1
+
+
+@pytest.mark.parametrize("earlier", [True, False], ids=["its-version-wins", "the-genuine-wins"])
+def test_a_game_id_sent_again_with_other_content_leaves_one_version_on_every_table(
+        broker: Broker, tables: list[Table], earlier: bool) -> None:
+    """Table 1, cut off, plays a game; meanwhile a rogue with table 3's password sends another
+    game under that game's id (Bo winning, dated ``earlier`` or later). Table 2 gets the rogue's
+    first, table 1 its own: each used to keep the first it had, so their ladders differed. Every
+    table, and one that joins afterwards, must keep the same version (the one that finished
+    first), and staff are told."""
+    one, two, three = tables
+    one.connect(), two.connect()
+    ana, bo = one.players.create("Ana"), one.players.create("Bo")
+    wait_until(lambda: len(two.players.all()) == 2, "both players at table 2")
+    one.cut_off()
+    game = one.play(ana.id, bo.id)
+    genuine = one.players.shared_games()[0]
+    rogue = {"id": game, "kind": "tantrix", "finished": genuine.finished + (-60 if earlier else 60),
+             "origin": "table-3", "outcome": {"game": game, "sides": [[bo.id], [ana.id]], "ranks": [1, 2]},
+             "record": {"forged": True}}
+    sender = raw_client(broker, "table-3")
+    try:
+        sender.publish(f"tantrix/table-3/game/{game}", json.dumps(rogue), qos=1, retain=True).wait_for_publish(30)
+        wait_until(lambda: len(two.players.shared_games()) == 1, "the rogue's version at table 2")
+        one.connect()  # it gets the rogue's version after its own, and table 2 the genuine after the rogue's
+        kept = rogue["outcome"]["sides"][0] if earlier else [ana.id]
+        winner = lambda table: [g.outcome.sides[0] for g in table.players.shared_games()] == [tuple(kept)]  # noqa: E731
+        wait_until(lambda: all_alike([one, two], 1) and winner(one), "one version of the game at tables 1 and 2")
+        wait_until(lambda: one.status()["unsent"] == 0, "table 1 to have shared what it keeps")
+        three.connect()  # joins afterwards: it has only what the broker retains
+        wait_until(lambda: all_alike(tables, 1) and winner(three), "the same version at table 3")
+        assert one.players.ladder()[0].player.id == (bo.id if earlier else ana.id)
+        told = one.reports if earlier else two.reports
+        assert any(game in report and "two versions" in report for report in told)
+        assert all(table.status()["dropped"] == 0 for table in tables)
+    finally:
+        sender.loop_stop()
+        sender.disconnect()

@@ -288,3 +288,35 @@ def test_games_rated_in_their_place_give_the_ladder_all_games_in_order_give(stor
         players.recompute()
         assert kept == ([(row.player.id, row.rating, row.games) for row in players.ladder()],
                         [players.history(key) for key in ids])
+
+
+def test_two_versions_of_one_game_leave_the_same_one_whatever_came_first(tmp_path):
+    """One game id with two contents: every order of arrival keeps the one that ended first, and
+    staff are told once; this table's own game, when it loses, stays its own and is shared again
+    (the broker's acknowledgement of the losing version marks nothing); an ending reported twice
+    is no second version."""
+    from firmware.players import SharedGame, SharedPlayer
+    ends: list[tuple[object, ...]] = []
+    for order in range(3):
+        reports: list[str] = []
+        with SqliteStore(tmp_path / str(order), report=reports.append) as store:
+            players = Players(store)
+            ana, bo = (SharedPlayer(f"p-{name}", name, "orange:circle", 1.0, 1.0) for name in ("Ana", "Bo"))
+            players.take([ana, bo])
+            own = Outcome("g1", ((ana.id,), (bo.id,)), (1, 2))
+            rogue = SharedGame("g1", "tantrix", 50.0, "table-3", Outcome("g1", ((bo.id,), (ana.id,)), (1, 2)), {"x": 1})
+            if order == 0:
+                players.record_game("tantrix", own, finished=100.0)
+                sent = players.unshared()[0]
+                players.take([], [rogue, rogue])
+                players.mark_shared(sent)  # the losing version's acknowledgement comes late
+                assert players.unshared()[0] == [SharedGame("g1", "tantrix", 50.0, "", rogue.outcome, {"x": 1})]
+            elif order == 1:
+                players.take([], [rogue])
+                assert players.record_game("tantrix", own, finished=100.0) == []
+            else:
+                players.take([], [SharedGame("g1", "tantrix", 100.0, "table-1", own), rogue])
+            assert players.record_game("tantrix", own) == [] and not players.stale()
+            ends.append((players.ladder(), [(g.id, g.finished, g.outcome, g.record) for g in players.shared_games()]))
+            assert len([report for report in reports if "two versions" in report]) == 1
+    assert ends[0] == ends[1] == ends[2] and ends[0][0][0].player.name == "Bo"
