@@ -446,12 +446,6 @@ class Players:
                                        f"(a table restored from an old copy, or one sending forged games): every "
                                        f"table keeps the same one, {kept}'s (the one that ended first)")
 
-    @staticmethod
-    def _latest(db: sqlite3.Connection) -> tuple[float, str] | None:
-        """The last game in the ladder's order (finished, id)."""
-        row = db.execute("SELECT finished, id FROM games ORDER BY finished DESC, id DESC LIMIT 1").fetchone()
-        return None if row is None else (row[0], row[1])
-
     def _rate(self, db: sqlite3.Connection, since: tuple[float, str]) -> list[Step]:
         """Rate the games from ``since`` (finished, id) on, in order, the ones before kept as rated:
         the steps of the later games are taken back (the rating steps are kept in the games' order,
@@ -531,7 +525,8 @@ class Players:
         players, games = list(players), list(games)
 
         def take(db: sqlite3.Connection) -> tuple[int, int]:
-            latest, again, changed, followed = self._latest(db), False, 0, False
+            rated = db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
+            again, changed, followed = False, 0, False
             for player in players:
                 mine = self._shared_player(db, player.id)
                 new = player if mine is None else joined(mine, player)
@@ -546,7 +541,7 @@ class Players:
                             int(new == player)))
                 if (new.merged_into, new.deleted) != ((None, None) if mine is None else (mine.merged_into, mine.deleted)):
                     followed = True
-                    again = again or latest is not None
+                    again = again or rated
             if followed:
                 self._gather_bests(db)
             count = "SELECT count(*) FROM games"
