@@ -64,8 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
 def run_kiosk(args: argparse.Namespace) -> int:
     setup_logging()
     signal.signal(signal.SIGTERM, _stop)  # systemctl stop: unwind, so the store closes cleanly
-    # a tty hang-up too: its default would kill us on the spot, leaving the master robot's worker
-    # processes behind when not in systemd's cgroup; exit 0 is still restarted (Restart=always)
+    # a tty hang-up too: its default would kill us on the spot, the store left unclosed; exit 0 is
+    # still restarted (Restart=always)
     signal.signal(signal.SIGHUP, _stop)
     try:
         with Runtime(Launch(args.config, args.simulate, args.size, args.fullscreen)) as runtime:

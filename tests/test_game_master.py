@@ -1,11 +1,16 @@
 """The master robot and the coach: legal play at every table size, the same choice for the same
-seed and work whatever the worker count, work bounded by iterations, a partner never counted as an
-opponent, and a coach whose reason describes the move it shows."""
+seed and work whatever the worker count, work bounded by iterations, worker processes that end with
+a killed kiosk, a partner never counted as an opponent, and a coach whose reason describes the
+move it shows."""
 
 from __future__ import annotations
 
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -59,20 +64,26 @@ def test_the_master_makes_exactly_its_iterations_and_the_same_choice_for_the_sam
         pooled.close()
 
 
-def _descendants() -> set[int]:
-    """The live processes below this one (workers hang below multiprocessing's fork server)."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # ended meanwhile
-        if fields[0] != "Z":
-            parents[int(stat.parent.name)] = int(fields[1])
-    found, frontier = set(), {os.getpid()}
+def _stat(pid: int) -> tuple[int, int] | None:
+    """A live process's parent and start time (which tells it from a later one given its number),
+    None once it has ended (a zombie holds no memory)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None  # ended meanwhile
+    return None if fields[0] == "Z" else (int(fields[1]), int(fields[19]))
+
+
+def _descendants(root: int | None = None) -> dict[int, int]:
+    """The live processes below ``root`` (this one by default), with their start times (workers
+    hang below multiprocessing's fork server)."""
+    stats = {int(path.name): _stat(int(path.name)) for path in Path("/proc").glob("[0-9]*")}
+    live = {pid: stat for pid, stat in stats.items() if stat is not None}
+    found: dict[int, int] = {}
+    frontier = {os.getpid() if root is None else root}
     while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
-        found |= frontier
+        frontier = {pid for pid, (parent, _) in live.items() if parent in frontier and pid not in found}
+        found.update((pid, live[pid][1]) for pid in frontier)
     return found
 
 
@@ -91,6 +102,46 @@ def test_every_master_of_a_process_shares_one_set_of_workers():
         assert _descendants() == running
     finally:
         masters[0].close()
+
+
+_SEARCHING = """
+import random, sys
+from engine.strategy.game import StrategyGame
+from engine.strategy.robots.master import Master
+Master(iterations=8, batch=4, workers=2).search(StrategyGame.new(2, robots=["club", "club"], seed=5).view(),
+                                                random.Random(1))
+print("searched", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_workers_end_when_their_kiosk_is_killed_outright():
+    """A kiosk killed by SIGKILL outside systemd (the OOM killer, kill -9 under ./dev run): its
+    worker processes, and the fork server and resource tracker behind them, end by themselves
+    instead of holding memory until someone finds them."""
+    kiosk = subprocess.Popen([sys.executable, "-c", _SEARCHING], cwd=Path(__file__).resolve().parent.parent,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert kiosk.stdout is not None and kiosk.stdout.readline() == "searched\n"
+        below = _descendants(kiosk.pid)
+        assert len(below) >= 3  # two workers and the fork server (and the resource tracker)
+    finally:
+        kiosk.send_signal(signal.SIGKILL)
+        kiosk.wait()  # not communicate(): workers left running would hold its pipes open
+        kiosk.stdin.close()
+        kiosk.stdout.close()
+
+    def running() -> set[int]:
+        return {pid for pid, start in below.items() if (stat := _stat(pid)) is not None and stat[1] == start}
+
+    deadline = time.monotonic() + 60  # only stops a broken test hanging: they end within moments
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = running()
+    for pid in left:  # a failure leaves nothing behind
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "still running after the kiosk was killed"
 
 
 @pytest.mark.parametrize("setup, made", [

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import random
 import threading
 import time
@@ -43,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ...board import Placement
+from ...lifeline import end_with
 from ..game import StrategyGame
 from .club import perspective, ranked
 from .evaluation import TUNED, WEIGHTS, Evaluator, Weights
@@ -130,12 +132,14 @@ def _pool(workers: int) -> Executor:
     """The process's one pool of ``workers`` worker processes, shared by every Master: a kiosk makes
     a Master for each game screen and one for the coach, and a pool each left idle processes behind
     every screen until it was collected (on a Pi, three processes a pool). Threads may submit to it
-    at once: a search on a screen just left runs out its batch beside the next one's."""
+    at once: a search on a screen just left runs out its batch beside the next one's. Each worker
+    ends by itself once this process ends, whatever killed it (engine.lifeline)."""
     with _POOLS_LOCK:
         pool = _POOLS.get(workers)
         if pool is None:
             # a fork server, not fork: the kiosk's process has threads and a GL context
-            pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
+            pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"),
+                                                         initializer=end_with, initargs=(os.getpid(),))
         return pool
 
 
