@@ -194,8 +194,9 @@ class StorageConfig:
         """The state directory this configuration points at."""
         if self.directory:
             return Path(self.directory)
-        if environ.get("STATE_DIRECTORY"):
-            return Path(environ["STATE_DIRECTORY"].split(":")[0])
+        state = unit_state_directory(environ)
+        if state is not None:
+            return state
         state_home = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
         return Path(state_home) / "tantrix-kiosk"
 
@@ -338,11 +339,18 @@ GUARDED = ("kiosk.staff_pin", "storage.directory")
 LAST_GOOD = "config.last-good.toml"
 
 
-def last_good_path(environ: Mapping[str, str] = os.environ) -> Path | None:
-    """Where the last good configuration is kept: the unit's state directory (``$STATE_DIRECTORY``,
-    writable by the kiosk, which ``/etc`` is not). None for desktop runs, where the file is all."""
+def unit_state_directory(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """The unit's state directory (``$STATE_DIRECTORY``, set by systemd's StateDirectory=; the first
+    if it names several), writable by the kiosk; None outside systemd."""
     state = environ.get("STATE_DIRECTORY", "").split(":")[0]
-    return Path(state) / LAST_GOOD if state else None
+    return Path(state) if state else None
+
+
+def last_good_path(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """Where the last good configuration is kept: the unit's state directory (writable by the
+    kiosk, which ``/etc`` is not). None for desktop runs, where the file is all."""
+    state = unit_state_directory(environ)
+    return state / LAST_GOOD if state is not None else None
 
 
 # ------------------------------------------------------------------------------------ loading
