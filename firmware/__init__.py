@@ -7,6 +7,7 @@ Modules: ``config`` (the TOML file, typed and forgiving), ``pin`` (the hashed st
 ``store`` (``SqliteStore``, the UI's Store), ``settings`` (``KioskSettings``, the UI's Settings,
 and ``Reports``), ``devices`` (``KioskDevices``, the UI's Devices over ``hardware``), ``notify``
 (sd_notify readiness and watchdog), ``logs`` (journal logging), ``status`` and ``restart`` (what
-the kiosk leaves in the database for the web pages, and a restart they ask for), ``runtime`` (opens
-and closes it all), ``__main__`` (``tantrix-kiosk`` and its commands).
+the kiosk leaves in the database for the web pages, and a restart they ask for), ``backoff`` (slower
+starts while every start fails), ``runtime`` (opens and closes it all), ``__main__``
+(``tantrix-kiosk`` and its commands).
 """

@@ -21,6 +21,7 @@ from typing import Callable, Sequence
 from engine.strategy.robots import configure as configure_robots
 from ui.services import valid_pin
 
+from .backoff import pace_start
 from .config import config_path, load_config
 from .logs import setup_logging
 from .pin import hash_pin
@@ -68,6 +69,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     # still restarted (Restart=always)
     signal.signal(signal.SIGHUP, _stop)
     try:
+        pace_start()  # slower and slower while every start fails soon after it
         with Runtime(Launch(args.config, args.simulate, args.size, args.fullscreen)) as runtime:
             logging.getLogger().setLevel(runtime.config.kiosk.log_level.upper())
             robots = runtime.config.robots

@@ -73,6 +73,11 @@ def test_the_unit_is_a_supervised_sandboxed_kiosk_on_tty1():
     from firmware.runtime import QUIT_TO_SYSTEM
 
     assert service["RestartPreventExitStatus"] == service["SuccessExitStatus"] == str(QUIT_TO_SYSTEM)
+    # a start may wait out the back-off after failed starts, and still gets two minutes to draw
+    from firmware.backoff import LONGEST
+
+    assert unit()["Unit"]["StartLimitIntervalSec"] == "0" and service["RestartSec"] == "3"
+    assert int(service["TimeoutStartSec"]) >= LONGEST + 120
     assert service["StateDirectory"] == service["ConfigurationDirectory"] == "tantrix-kiosk"
     assert service["TTYPath"] == "/dev/tty1" and service["StandardInput"] == "tty"
     assert unit()["Unit"]["Conflicts"] == "getty@tty1.service"
