@@ -35,7 +35,7 @@ def test_systemd_analyze_verify_passes(tmp_path):
     units = root / "etc/systemd/system"
     units.mkdir(parents=True)
     shutil.copy(UNIT, units / UNIT.name)
-    executable = root / "opt/tantrix-kiosk/venv/bin/tantrix-web"
+    executable = root / "opt/tantrix-kiosk/current/venv/bin/tantrix-web"
     executable.parent.mkdir(parents=True)
     executable.write_text("#!/bin/sh\n")
     executable.chmod(0o755)
@@ -53,3 +53,5 @@ def test_the_web_unit_keeps_every_sandbox_rule_of_the_kiosk_and_drops_its_device
     assert web["PrivateDevices"] == web["MemoryDenyWriteExecute"] == "yes" and web["ProcSubset"] == "pid"
     assert web["StateDirectory"] == kiosk["StateDirectory"] and web["Restart"] == "on-failure"
     assert web["ExecStart"].endswith("/tantrix-web") and "--" not in web["ExecStart"]
+    # the release install.sh switched to (it deletes the environment of the layout before releases)
+    assert Path(web["ExecStart"]).parent == Path(kiosk["ExecStart"].split()[0]).parent
