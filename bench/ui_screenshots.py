@@ -647,6 +647,7 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     app.post(TileScanned(game.board.placements()[0].tile, game.awaiting_draw))
     yield 0.4
     shot("59-tantrix-real-bag")
+    yield from picker_shots(app, services, shot)
     # a placement waiting for Confirm (2 and 4 players, flat and upright), the spaces a lifted tile fits
     for players, orientation in ((2, "flat"), (4, "flat"), (2, "upright")):
         services.settings.orientation = orientation
@@ -723,6 +724,50 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     shot("63-tantrix-setup-upright")
     services.settings.orientation = "flat"
     app.go_home()
+
+
+def picker_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
+    """The real bag without a reader: the tiles still in the bag, to pick by touch, facing the
+    player who draws; at the bottom seat with a tile chosen, at a side seat after a tag the table
+    does not know (turned a quarter), on its second page, and with the screen upright."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+    from ui.services import UnknownTag
+
+    game = StrategyGame.new(3, "RGB", [None, None, None], physical_bag=True, seed=7)
+    tiles = iter(range(56, 0, -1))
+    while game.awaiting_draw is not None:
+        game.report_draw(next(tiles))
+    screen = strategy_play.open_game(app, game)
+    yield 0.5
+    game.place(game.legal()[0])
+    screen.after_step()
+    yield 0.3
+    screen.open_picker()
+    yield 0.2
+    assert screen.picker is not None
+    screen.picker.choose(screen.picker.shown[3])
+    yield 0.3
+    shot("59b-tantrix-picker")
+    game = StrategyGame.new(4, "RYGB", [None, None, None, None], physical_bag=True, seed=8)
+    game.report_draw(30)
+    screen = strategy_play.open_game(app, game)
+    yield 0.5
+    app.post(UnknownTag("04A1B2C3D4", game.awaiting_draw))
+    yield 0.3
+    shot("59c-tantrix-picker-side-unknown-tag")
+    assert screen.picker is not None
+    screen.picker.show_page(1)
+    yield 0.2
+    shot("59d-tantrix-picker-side-page-2")
+    services.settings.orientation = "upright"
+    game = StrategyGame.new(2, "RY", [None, None], physical_bag=True, seed=9)
+    screen = strategy_play.open_game(app, game)
+    yield 0.5
+    screen.open_picker()
+    yield 0.3
+    shot("59e-tantrix-picker-upright")
+    services.settings.orientation = "flat"
 
 
 def _finished_game(players: int, seed: int) -> Any:

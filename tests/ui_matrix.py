@@ -106,6 +106,24 @@ def _tantrix_coach(players: int) -> Opener:
     return open_game
 
 
+def _tantrix_picker(players: int) -> Opener:
+    """The real bag without a reader: the tiles still in the bag to pick by touch, facing the player
+    who draws (with 4 players a side seat's, turned), after a tag the table does not know (the
+    longer title), a tile chosen (**Take tile n**)."""
+    def open_game(app: Any) -> None:
+        from engine.strategy.game import StrategyGame
+        from ui.modes.strategy import play as strategy_play
+
+        game = StrategyGame.new(players, "RYGB"[:players], [None] * players, physical_bag=True, seed=players)
+        game.report_draw(30)
+        screen = strategy_play.open_game(app, game)
+        screen.open_picker(game.awaiting_draw, unknown=True)
+        assert screen.picker is not None
+        screen.picker.choose(screen.picker.shown[-1])
+
+    return open_game
+
+
 def _tantrix_results(app: Any) -> None:
     from engine.strategy.game import StrategyGame
     from ui.modes.strategy.results import show_results
@@ -206,6 +224,8 @@ SCREENS: list[tuple[str, Opener]] = [
     ("tantrix-4-upright", _tantrix(4, "upright")),
     ("tantrix-coach", _tantrix_coach(3)),
     ("tantrix-coach-4", _tantrix_coach(4)),
+    ("tantrix-picker-2", _tantrix_picker(2)),
+    ("tantrix-picker-4", _tantrix_picker(4)),
     ("tantrix-results", _tantrix_results),
     ("gobbles-2", _gobbles(2)),
     ("gobbles-6", _gobbles(6)),

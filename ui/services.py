@@ -37,7 +37,8 @@ class TileScanned:
 
 @dataclass(frozen=True)
 class UnknownTag:
-    """A tag that is not in the registry was read (the UI offers enrolment to staff)."""
+    """A tag that is not in the registry was read (a game owing a draw lets the player pick the tile
+    on screen; staff see the UID on their Tag enrolment page)."""
 
     uid: str
     reader: int | None

@@ -14,7 +14,10 @@ their tile flies from their hand to its place. Holding a seat's plate opens a sm
 robot can take the seat over, or give it back. Tapping a forced space tells how many unseen tiles
 fit it now and in the endgame (the official game's review). The engine does whatever needs no
 decision (draws from its own bag, passing a turn with nothing left to do); with the real bag the
-player who owes a draw scans the tile at their seat's reader, and the bag button reminds them.
+player who owes a draw scans the tile at their seat's reader, and the bag button reminds them. With
+no reader, or a tag the table has not learnt (or one that does not read), **Pick on screen** at their
+seat opens the tiles still in the bag (:mod:`.picker`): they touch the one they drew, and the game
+takes it as it takes a scan.
 
 After every step the game is journaled (a power cut loses nothing) and the LED rings are cued with
 the turn, the step, the forced spaces and the endgame; at the end, the winners.
@@ -65,6 +68,7 @@ from ...words import LEVEL_NAMES, colour_name, levels, seat_name
 from .board import StrategyBoard, score_words
 from .clock import TableClocks, set_clocks
 from .coach import CoachCard
+from .picker import DrawPicker
 from .results import finished_record, show_results
 
 log = logging.getLogger(__name__)
@@ -525,10 +529,15 @@ class StrategyScreen(Screen):
         self.bubble = Bubble()
         self.confirm_bar = ConfirmBar(self.confirm, self.take_back)
         self.coach_bar = SeatBar([(N_("Hint"), self.ask_coach, 1.0, theme.BUTTON)], rim=0.03)
+        self.pick_bar = SeatBar([(N_("Pick on screen"), lambda: self.open_picker(), 1.0, theme.BUTTON)])
+        self.picker: DrawPicker | None = None
+        self.picker_seat: int | None = None
+        """The seat the picker (the tiles in the bag, to say by touch which was drawn) faces."""
         self.overlay = FloatLayout()
         self.overlay.add_widget(self.layout)
         self.overlay.add_widget(self.confirm_bar)
         self.overlay.add_widget(self.coach_bar)
+        self.overlay.add_widget(self.pick_bar)
         self.overlay.add_widget(self.bubble)
         self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))
         self.leave_button.bind(on_release=lambda *_: confirm_leave(self))
@@ -540,11 +549,11 @@ class StrategyScreen(Screen):
         self.add_widget(self.overlay)
         self.view_controls = ViewControls(self.board)
         self.overlay.add_widget(self.view_controls)
-        self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.coach_bar, self.leave_button,
-                              self.bag_label,
+        self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.coach_bar, self.pick_bar,
+                              self.leave_button, self.bag_label,
                               *self.view_controls.parts]
         self.layout.keep_clear = [self.view_controls, self.leave_button, self.bag_label, self.confirm_bar,
-                                  self.coach_bar]
+                                  self.coach_bar, self.pick_bar]
         self._free = (0.0, 0.0, 1.0, 1.0)
         self._followed: tuple[Any, ...] | None = None
         self.clocks = TableClocks.load(app, game)
@@ -648,6 +657,7 @@ class StrategyScreen(Screen):
         self._show_confirm()
         self._place_controls()
         self._place_coach_card()
+        self._place_picker()
 
     def _place_controls(self) -> None:
         """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names
@@ -664,8 +674,8 @@ class StrategyScreen(Screen):
 
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
-        confirm bar shown and where a person's bars lie beside their hand; and what it had better
-        not cover: where a person's confirm and coach bars lie along their hand's inner edge."""
+        bars shown and where a person's bars lie beside their hand; and what it had better not
+        cover: where a person's confirm (or pick) and coach bars lie along their hand's inner edge."""
         layout, u = self.layout, theme.unit()
         soft: list[Rect] = []
         rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
@@ -673,12 +683,14 @@ class StrategyScreen(Screen):
         for plate in self.plates:
             (x, y), (w, h) = plate.bbox
             rects.append((x, y, w, h))
-        for bar in (self.confirm_bar, self.coach_bar):
+        for bar in (self.confirm_bar, self.coach_bar, self.pick_bar):
             if bar.shown:
                 (x, y), (w, h) = bar.bbox
                 rects.append((x, y, w, h))
         if self.layout.orientation == "flat":
-            places = ([self._confirm_place] if self.confirming else []) + ([self._coach_place] if self.coaching else [])
+            # the pick bar (the real bag) lies where the confirm bar does
+            bars_there = self.confirming or self.game.options.physical_bag
+            places = ([self._confirm_place] if bars_there else []) + ([self._coach_place] if self.coaching else [])
             for seat, player in enumerate(self.game.seats):
                 for place in places if player.robot is None else ():  # where its bars will lie
                     kind, angle, (cx, cy), (length, depth) = place(seat)
@@ -813,6 +825,7 @@ class StrategyScreen(Screen):
             bag.values = {"count": game.bag_count}
         self.layout.refresh_hints()
         self._follow()
+        self._follow_picker()
         self._place_widgets()  # around the tiles where the view settles
         self.view_controls.refresh()
 
@@ -948,6 +961,7 @@ class StrategyScreen(Screen):
         layout.raised = {seat: theme.unit() * 0.85 for seat, place in enumerate(self._plate_places())
                          if place[0] == "edge"} if layout.orientation == "flat" else {}
         self._show_coach_bar()
+        self._show_pick_bar()
         if pending is None or self.game.finished or len(layout.boxes) != len(self.hands):
             bar.hide()
             return
@@ -1445,12 +1459,23 @@ class StrategyScreen(Screen):
             self.unknown_tag(event.reader)
 
     def scanned(self, tile: int, reader: int | None) -> None:
-        """A tile read at a seat's reader (``reader`` None: the centre pad): the draw it reports.
-        Nobody sits at a robot's reader, so whoever uses it draws for the table, as at the pad."""
+        """A tile read at a seat's reader (``reader`` None: the centre pad): the draw it reports."""
+        self.report_draw(tile, self._reader_seat(reader))
+
+    def _reader_seat(self, reader: int | None) -> int | None:
+        """The seat of ``reader`` when a person plays it; None for the centre pad and for a
+        robot's reader: nobody sits at a robot's reader, so whoever uses it draws for the table."""
         game = self.game
         seat = reader if reader is not None and 0 <= reader < game.players else None
-        if seat is not None and game.seats[seat].robot is not None:
-            seat = None
+        return None if seat is not None and game.seats[seat].robot is not None else seat
+
+    def report_draw(self, tile: int, seat: int | None) -> None:
+        """``tile`` was drawn from the real bag, as the reader at ``seat`` reads it or the player
+        there picks it on screen (None: for the table, at the centre pad). The game judges the
+        draw as it judges any (a tile not in the bag, a draw nobody owes or someone else owes is
+        refused and changes nothing), and an accepted one is journaled like every step; whoever
+        drew is told what became of it."""
+        game = self.game
         due = game.awaiting_draw
         tell_to = seat if seat is not None else self._drawer(due if due is not None else game.turn)
         if not game.options.physical_bag:
@@ -1482,12 +1507,14 @@ class StrategyScreen(Screen):
         self.after_step()
 
     def prompt_draw(self, seat: int) -> None:
-        """Ask the player of ``seat`` (or, for a robot, whoever sits nearest) to draw and scan."""
-        if self.game.seats[seat].robot is None:
-            self.layout.tell(seat, _("Draw a tile from the bag and scan it at your seat."), good=True)
-            return
+        """Ask the player of ``seat`` (or, for a robot, whoever sits nearest) to draw and scan;
+        not where the picker faces them: it asks them already, and the words would lie under it."""
         drawer = self._drawer(seat)
-        if drawer is not None:
+        if drawer is None or drawer == self.picker_seat:
+            return
+        if drawer == seat:
+            self.layout.tell(seat, _("Draw a tile from the bag and scan it at your seat."), good=True)
+        else:
             self.layout.tell(drawer, _("Draw a tile from the bag for {name} and scan it.",
                                        name=seat_name(self.game, seat, robot_mark=False)), good=True)
 
@@ -1522,17 +1549,116 @@ class StrategyScreen(Screen):
             self.layout.tell(game.turn, _("Place a tile first, then draw from the bag."))
 
     def unknown_tag(self, reader: int | None) -> None:
-        """A tag the table has not learnt was read: no draw follows, so the player who scanned it
-        learns why (staff can teach the tag; its UID waits on their page)."""
+        """A tag the table has not learnt was read: no draw follows from it. While a draw is owed
+        that the player who scanned may make, the picker opens facing them, so they say by touch
+        which tile it is (teaching the tag stays with staff, on their Tag enrolment page: a tile
+        picked by mistake would teach the tag wrong for every later game); otherwise they learn
+        why nothing happened (staff can teach the tag; its UID waits on their page)."""
         game = self.game
         if not game.options.physical_bag or game.finished:
             return
-        seat = reader if reader is not None and 0 <= reader < game.players else None
-        if seat is None or game.seats[seat].robot is not None:
+        seat = self._reader_seat(reader)
+        if seat is None:
             seat = self._drawer(self.actor())
-        if seat is not None:
-            self.layout.tell(seat, _("The table does not know this tile's tag: ask staff to teach it "
-                                     "(staff menu, Tag enrolment)."))
+        if seat is None:
+            return
+        if self._may_draw(seat):
+            self.open_picker(seat, unknown=True)
+            return
+        self.layout.tell(seat, _("The table does not know this tile's tag: ask staff to teach it "
+                                 "(staff menu, Tag enrolment)."))
+
+    # ------------------------------------------------------------------ the picker (the real bag by touch)
+
+    def _may_draw(self, seat: int) -> bool:
+        """Whether the person in ``seat`` may report the draw owed now: their own, or a robot's
+        (whoever sits nearest draws for it, though any person may)."""
+        due = self.game.awaiting_draw
+        return due is not None and (seat == due or self.game.seats[due].robot is not None)
+
+    def _pick_seat(self) -> int | None:
+        """Where **Pick on screen** is offered: at the seat of whoever is asked to draw now (the
+        player owing the draw, for a robot the person nearest it), with the real bag; None when
+        no draw is owed."""
+        game = self.game
+        due = game.awaiting_draw
+        if due is None or game.finished or not game.options.physical_bag or len(self.layout.boxes) != len(self.hands):
+            return None
+        drawer = self._drawer(due)
+        return drawer if drawer is not None else due
+
+    def _show_pick_bar(self) -> None:
+        """**Pick on screen** at the drawer's seat while a draw is owed and the picker is closed,
+        where the confirm bar lies after a placement (:meth:`_confirm_place`): with no reader, a tag
+        the table does not know or one that does not read, the player says which tile they drew."""
+        bar = self.pick_bar
+        seat = self._pick_seat()
+        if seat is None or self.picker is not None:
+            bar.hide()
+            return
+        kind, angle, centre, size = self._confirm_place(seat)
+        bar.show(angle, centre, size, self.game.seats[seat].colour)
+        self._clear_bar(bar)
+        self._raise(seat, kind, centre, size)
+
+    def open_picker(self, seat: int | None = None, unknown: bool = False) -> None:
+        """The tiles still in the bag, facing ``seat`` (None: :meth:`_pick_seat`), to say by touch
+        which one was drawn; ``unknown``: a tag the table does not know was just read there. The
+        choice is reported as a scan at that seat is (:meth:`report_draw`)."""
+        seat = self._pick_seat() if seat is None else seat
+        if seat is None or not self._may_draw(seat):
+            return
+        self._drop_picker()
+        title = N_("Unknown tag: pick your tile") if unknown else N_("Pick the tile you drew")
+        self.picker = DrawPicker(self.game.unseen, partial(self._picked, seat), self.close_picker, title=title)
+        self.picker_seat = seat
+        self.overlay.add_widget(self.picker)
+        self.layout.hush(seat)  # the reminder to draw and scan: the picker lies over it and says it
+        self._place_widgets()
+
+    def _picked(self, seat: int, tile: int) -> None:
+        self.close_picker()
+        self.report_draw(tile, seat)
+
+    def close_picker(self) -> None:
+        """The picker goes (**Pick on screen** is offered again while the draw is still owed)."""
+        if self._drop_picker():
+            self._place_widgets()
+
+    def _drop_picker(self) -> bool:
+        """Take the picker off the screen; whether there was one."""
+        picker, self.picker, self.picker_seat = self.picker, None, None
+        if picker is not None and picker.parent is not None:
+            picker.parent.remove_widget(picker)
+        return picker is not None
+
+    def _follow_picker(self) -> None:
+        """After a step the picker stays only while its player may still draw, and offers the
+        bag as it is now (a tile drawn meanwhile, scanned or picked elsewhere, is offered no more)."""
+        picker, seat = self.picker, self.picker_seat
+        if picker is None:
+            return
+        if seat is None or not self._may_draw(seat):
+            self._drop_picker()
+        else:
+            picker.update()
+
+    def _place_picker(self) -> None:
+        """The picker facing its player, beyond their hand, as long as their edge allows without
+        covering another hand, and as deep as the table between the hands allows (while a tile is
+        drawn nobody places one: the board under it can wait) or the whole bag needs."""
+        picker, seat, layout = self.picker, self.picker_seat, self.layout
+        if picker is None or seat is None or seat >= len(layout.boxes):
+            return
+        u = theme.unit()
+        box = layout.boxes[seat]
+        length = layout.room_along(seat)
+        _x, _y, free_w, free_h = self._fitted()  # the table less the plates along its edges
+        room = (free_w if box.across else free_h) - u * 0.35
+        if picker.laid_for != (length, room):
+            picker.lay_out(length, room)
+        picker.rotation = box.angle
+        picker.center = layout.facing(seat, (picker.width, picker.height))
 
     # ------------------------------------------------------------------ leaving, the end
 

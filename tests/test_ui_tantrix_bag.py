@@ -1,0 +1,172 @@
+"""The real bag when no reader says what was drawn, driven by simulated touches and reads: with the
+reader gone, or a tag the table has not learnt, the player picks the tile they drew on screen (the
+tiles still in the bag, fingertip-sized, a page at a time); the draw is judged, journaled and
+recorded exactly as a scanned one, and a game resumed after a power cut goes on with it."""
+
+from __future__ import annotations
+
+import math
+
+from test_ui_tantrix import told
+from ui_harness import run_scenario, tap, until
+
+
+def _bag_game(app, players=2):
+    """People at every seat, the real bag, at the opening draw."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(players, "RYGB"[:players], [None] * players, physical_bag=True)
+    return game, strategy_play.open_game(app, game)
+
+
+def _faces(screen, widget):
+    """The seat ``widget`` (a bar or a card) faces: of the hands turned as it is, the nearest,
+    and near it (the gap between their boxes on the screen under two touch units)."""
+    from ui import theme
+    from ui.audit import window_box
+
+    x0, y0, x1, y1 = window_box(widget)
+
+    def gap(seat):
+        hx0, hy0, hx1, hy1 = window_box(screen.hands[seat])
+        return math.hypot(max(hx0 - x1, x0 - hx1, 0), max(hy0 - y1, y0 - hy1, 0))
+
+    turned = [i for i, box in enumerate(screen.layout.boxes) if round(widget.rotation - box.angle) % 360 == 0]
+    seat = min(turned, key=gap)
+    assert gap(seat) < theme.unit() * 2, (seat, gap(seat))
+    return seat
+
+
+def _shown(picker, tile):
+    """The choice showing ``tile`` on the picker's page (None: not on this page)."""
+    return next((c for c in picker.choices if c.parent is not None and c.tile == tile), None)
+
+
+def _pick(screen, tile):
+    """Page through the open picker to ``tile``, touch it, then Take."""
+    picker = screen.picker
+    while _shown(picker, tile) is None:
+        assert not picker.next_button.disabled, f"tile {tile} is on no page"
+        yield from tap(picker.next_button)
+    yield from tap(_shown(picker, tile))
+    assert picker.chosen == tile and _shown(picker, tile).chosen
+    yield from tap(picker.take_button)
+
+
+def scenario_picked_by_touch(app):
+    from kivy.core.window import Window
+
+    from engine.modes import restore
+    from engine.strategy.game import StrategyGame
+    from ui import theme
+    from ui.audit import audit
+    from ui.i18n import _
+    from ui.services import UnknownTag
+
+    game, screen = _bag_game(app)
+    devices, store = app.services.devices, app.services.store
+    devices.set_status("reader", False, "unplugged")  # no reader: nothing will ever be scanned
+    yield until(lambda: screen.pick_bar.shown)
+    assert game.awaiting_draw == 0 and _faces(screen, screen.pick_bar) == 0
+    yield from tap(screen.pick_bar.buttons[0])
+    picker = screen.picker
+    assert picker is not None and screen.picker_seat == 0 and not screen.pick_bar.shown
+    assert picker.shown == game.unseen() == list(range(1, 57))
+    assert _faces(screen, picker) == 0
+    # every tile a fingertip target, nothing cut off or too small on the 7" panel
+    problems = audit(picker, Window.size, theme.min_target())
+    assert not problems, problems
+    assert picker.per_page < 56 and picker.pages > 1
+    # touching a tile only chooses it; Take draws it
+    yield from _pick(screen, 30)
+    assert game.hands[0] == [30] and screen.picker is None and game.awaiting_draw == 1
+    assert told(screen, _("Tile {tile} is in your hand.", tile=30))
+    # journaled and recorded exactly as a scan of the same tile
+    twin = StrategyGame.new(2, "RY", [None, None], physical_bag=True)
+    twin.report_draw(30)
+    assert game.record()["events"] == twin.record()["events"]
+    assert restore(store.load_current()).to_json() == game.to_json()
+    # Yellow's tag is one the table does not know: the picker opens facing Yellow, without tile 30
+    assert _faces(screen, screen.pick_bar) == 1
+    app.post(UnknownTag("0A1B2C3D4E", 1))
+    yield until(lambda: screen.picker is not None)
+    picker = screen.picker
+    assert screen.picker_seat == 1 and _faces(screen, picker) == 1
+    assert picker.title.text == _("Unknown tag: pick your tile")
+    assert 30 not in picker.shown and picker.shown == game.unseen()
+    # the game, not the picker, decides what may be drawn: a tile gone meanwhile is refused
+    picker.choose(12)
+    picker.chosen = 30
+    yield from tap(picker.take_button)
+    assert game.hands[1] == [] and told(screen, _("Tile {tile} is not in the bag: draw another one.", tile=30))
+    assert screen.picker is None and screen.pick_bar.shown
+    yield from tap(screen.pick_bar.buttons[0])
+    yield from _pick(screen, 12)
+    twin.report_draw(12)
+    assert game.hands[1] == [12] and game.record()["events"] == twin.record()["events"]
+    # an unknown tag at a seat that owes no draw opens nothing there
+    due = game.awaiting_draw
+    app.post(UnknownTag("0A1B2C3D4E", 1 - due))
+    yield until(lambda: told(screen, _("The table does not know this tile's tag: ask staff to teach it "
+                                       "(staff menu, Tag enrolment).")))
+    assert screen.picker is None
+    # a power cut: the game resumes with the tiles picked, and the next draw is picked as well
+    saved = store.load_current()
+    app.offer_resume(saved)
+    yield 0.2
+    app.resume()
+    again = app.manager.current_screen
+    yield until(lambda: again.pick_bar.shown)
+    assert again is not screen and again.game.to_json() == game.to_json() == restore(saved).to_json()
+    assert again.game.hands == [[30], [12]] and again.game.awaiting_draw == due
+    yield from tap(again.pick_bar.buttons[0])
+    tile = again.picker.shown[-1]
+    yield from _pick(again, tile)
+    assert again.game.hands[due] == ([30] if due == 0 else [12]) + [tile]
+    assert restore(store.load_current()).hands[due][-1] == tile
+    return {}
+
+
+def test_a_tile_is_picked_by_touch_without_a_reader_or_after_an_unknown_tag():
+    run_scenario("test_ui_tantrix_bag", "scenario_picked_by_touch", size=(800, 480))
+
+
+def scenario_side_seat_picker(app):
+    """At a side seat the picker faces that player, covers no other hand and no plate, lies whole
+    on the screen, and every target is a fingertip."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import audit, window_box
+    from ui.table import overlaps
+
+    game, screen = _bag_game(app, players=4)
+    game.report_draw(30)
+    screen.after_step()
+    yield until(lambda: screen.pick_bar.shown)
+    seat = game.awaiting_draw
+    assert screen.layout.boxes[seat].across
+    yield from tap(screen.pick_bar.buttons[0])
+    picker = screen.picker
+    assert picker is not None and _faces(screen, picker) == seat
+    x0, y0, x1, y1 = window_box(picker)
+    assert x0 >= -1 and y0 >= -1 and x1 <= Window.width + 1 and y1 <= Window.height + 1
+    card = (x0, y0, x1 - x0, y1 - y0)
+    for other, box in enumerate(screen.layout.boxes):
+        if other != seat:
+            assert not overlaps(card, box.rect(screen.layout.x, screen.layout.y)), other
+    for plate in screen.plates:
+        (px, py), (pw, ph) = plate.bbox
+        assert not overlaps(card, (px + 1, py + 1, pw - 2, ph - 2))
+    problems = audit(picker, Window.size, theme.min_target())
+    assert not problems, problems
+    return {"per_page": picker.per_page}
+
+
+def test_a_side_seats_picker_covers_no_other_hand_at_800x480():
+    assert run_scenario("test_ui_tantrix_bag", "scenario_side_seat_picker", size=(800, 480))["per_page"] >= 12
+
+
+def test_a_side_seats_picker_covers_no_other_hand_on_the_portrait_panel():
+    assert run_scenario("test_ui_tantrix_bag", "scenario_side_seat_picker", size=(720, 1280))["per_page"] >= 12
