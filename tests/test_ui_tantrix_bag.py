@@ -1,7 +1,8 @@
 """The real bag when no reader says what was drawn, driven by simulated touches and reads: with the
 reader gone, or a tag the table has not learnt, the player picks the tile they drew on screen (the
 tiles still in the bag, fingertip-sized, a page at a time); the draw is judged, journaled and
-recorded exactly as a scanned one, and a game resumed after a power cut goes on with it."""
+recorded exactly as a scanned one, and a game resumed after a power cut goes on with it. A tile
+read while the staff menu is open is kept, and counts once the game is back on screen."""
 
 from __future__ import annotations
 
@@ -170,3 +171,63 @@ def test_a_side_seats_picker_covers_no_other_hand_at_800x480():
 
 def test_a_side_seats_picker_covers_no_other_hand_on_the_portrait_panel():
     assert run_scenario("test_ui_tantrix_bag", "scenario_side_seat_picker", size=(720, 1280))["per_page"] >= 12
+
+
+def scenario_scan_during_staff_menu(app):
+    from ui.i18n import _
+
+    game, screen = _bag_game(app)
+    devices, store = app.services.devices, app.services.store
+    yield 0.3
+
+    def staff_menu():
+        app.open_staff()
+        yield 0.2
+        for key in ["1", "2", "3", "4", "OK"]:
+            yield from tap(next(w for w in app.pin.keypad.children if getattr(w, "msg", None) == key))
+        assert app.manager.current == "staff"
+
+    def close_menu():
+        yield from tap(next(w for w in app.staff.children[0].walk() if getattr(w, "msg", None) == "Close"))
+
+    # Red scans while staff type their PIN, and the reader reads the tile again in the menu
+    app.open_staff()
+    yield 0.2
+    devices.scan(30, 0)
+    yield 0.2
+    assert game.hands[0] == []  # the game waits behind the menu, as its clocks and robots do
+    for key in ["1", "2", "3", "4", "OK"]:
+        yield from tap(next(w for w in app.pin.keypad.children if getattr(w, "msg", None) == key))
+    assert app.manager.current == "staff"
+    devices.scan(30, 0)
+    yield 0.2
+    assert game.hands[0] == []
+    yield from close_menu()
+    yield until(lambda: game.hands[0] == [30])
+    yield until(lambda: told(screen, _("Tile {tile} is in your hand.", tile=30)))
+    assert not told(screen, _("Tile {tile} is not in the bag: draw another one.", tile=30))
+    assert store.load_current()["state"]["hands"][0] == [30] and game.awaiting_draw == 1
+    # what a kept read brings is what the player sees on return, not covered by the game's
+    # reminder to draw (Yellow's tile 30 is Red's: refused)
+    yield from staff_menu()
+    devices.scan(30, 1)
+    yield from close_menu()
+    refused = _("Tile {tile} is not in the bag: draw another one.", tile=30)
+    yield until(lambda: screen.layout._banners[1].label.text == refused)
+    yield 0.3
+    assert screen.layout._banners[1].label.text == refused and game.hands[1] == []
+    # a read kept for a game staff then clear goes nowhere: the game is not journaled again
+    yield from staff_menu()
+    devices.scan(12, 1)
+    yield from tap(app.staff.nav["system"])
+    yield from tap(next(w for w in app.staff.walk() if getattr(w, "msg", None) == "Clear the current game"))
+    assert store.load_current() is None
+    yield from close_menu()
+    yield until(lambda: app.manager.current == "home")
+    yield 0.3
+    assert game.hands[1] == [] and store.load_current() is None
+    return {}
+
+
+def test_a_tile_scanned_while_the_staff_menu_is_open_counts_when_the_game_is_back():
+    run_scenario("test_ui_tantrix_bag", "scenario_scan_during_staff_menu", size=(800, 480))

@@ -36,7 +36,7 @@ from .screens.prompts import ResumeScreen
 from .screens.staff import PinScreen, StaffScreen
 from .screens.staff_players import add_players_button
 from .services import (BagButtonHeld, Cue, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services,
-                       StickerProgress, UnknownTag)
+                       StickerProgress, TileScanned, UnknownTag)
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,9 @@ STAFF_PRESS_SECONDS = 2.5
 """How long the hidden staff corner must be held."""
 BUTTON_HOLD_SECONDS = 1.0
 """Simulated bag button: holding the space bar this long is a hold (staff menu)."""
+TILE_READS = (TileScanned, UnknownTag)
+"""The device events that are a player's move (a tile drawn from the real bag and read): made while
+the staff menu is open, they are kept for the game it returns to (:meth:`KioskApp.leave_staff`)."""
 
 
 class StaffCorner(Widget):
@@ -104,6 +107,9 @@ class KioskApp(App):
         self.first_frame_at: float | None = None
         self.staff_return = "home"
         """The screen the staff menu's Cancel and Close go back to."""
+        self._in_staff = False
+        self._kept: list[Event] = []
+        """Tile reads made while the staff menu was open, for the screen it goes back to."""
 
     # ------------------------------------------------------------------ building
 
@@ -215,13 +221,32 @@ class KioskApp(App):
     def open_staff(self) -> None:
         if self.manager.current not in ("staff", "staff-pin"):
             self.staff_return = self.manager.current
+            self._in_staff, self._kept = True, []
             self.manager.current = "staff-pin"
 
     def leave_staff(self) -> None:
         """Back to the screen that was showing when the staff corner or the bag button was held
-        (a game in progress goes on), or home if that screen is gone."""
+        (a game in progress goes on), or home if that screen is gone. The tiles read meanwhile
+        reach that screen once it is back, as if read then: the game waits behind the menu, as
+        its clocks and robots do, and the player sees what became of their draw (cleared by
+        staff, the game is gone and so are they)."""
         before = self.staff_return
+        kept, self._in_staff, self._kept = self._kept, False, []
         self.manager.current = before if self.manager.has_screen(before) else "home"
+        screen = self.manager.current_screen
+        if kept and hasattr(screen, "on_device_event"):
+            def entered(*_args: Any) -> None:
+                # after the screen's own on_enter (which runs after the handlers bound to it) has
+                # told its players what to do now: what the reads bring comes after that
+                screen.unbind(on_enter=entered)
+                Clock.schedule_once(lambda _dt: self._hand_over(screen, kept), 0)
+
+            screen.bind(on_enter=entered)
+
+    def _hand_over(self, screen: Screen, events: list[Event]) -> None:
+        if self.manager.current_screen is screen:
+            for event in events:
+                screen.on_device_event(event)
 
     def _open_staff_menu(self) -> None:
         self.manager.current = "staff"
@@ -297,6 +322,8 @@ class KioskApp(App):
             self.go_home()
         elif current is not self.staff and hasattr(current, "on_device_event"):
             current.on_device_event(event)
+        elif self._in_staff and isinstance(event, TILE_READS) and event not in self._kept:
+            self._kept.append(event)  # the same tile read again at the same reader is the same draw
 
     # --------------------------------------------------------------- idle, keys
 
