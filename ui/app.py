@@ -108,8 +108,11 @@ class KioskApp(App):
         self.staff_return = "home"
         """The screen the staff menu's Cancel and Close go back to."""
         self._in_staff = False
+        """From :meth:`open_staff` to :meth:`leave_staff`: the PIN pad, the menu or one of its pages
+        (Players...) is showing, or the attract screen came over them (what is kept then is
+        dropped at the next :meth:`open_staff`)."""
         self._kept: list[Event] = []
-        """Tile reads made while the staff menu was open, for the screen it goes back to."""
+        """Tile reads made meanwhile, for the screen the menu goes back to."""
 
     # ------------------------------------------------------------------ building
 
@@ -228,8 +231,8 @@ class KioskApp(App):
         """Back to the screen that was showing when the staff corner or the bag button was held
         (a game in progress goes on), or home if that screen is gone. The tiles read meanwhile
         reach that screen once it is back, as if read then: the game waits behind the menu, as
-        its clocks and robots do, and the player sees what became of their draw (cleared by
-        staff, the game is gone and so are they)."""
+        its clocks and robots do, and the player sees what became of their draw. A game staff
+        cleared meanwhile is gone, and so are they (the menu goes back home)."""
         before = self.staff_return
         kept, self._in_staff, self._kept = self._kept, False, []
         self.manager.current = before if self.manager.has_screen(before) else "home"
