@@ -124,7 +124,9 @@ done
 
 step "3. release: build out of the checkout, install from $(basename "$lock"), self-test, switch"
 [ -f "$lock" ] || { echo "install.sh: $lock is missing (make it with systemd/lock.sh)" >&2; exit 1; }
-if git -C "$project" rev-parse --git-dir >/dev/null 2>&1; then
+# safe.directory: root reads a checkout its maker owns. sudo lets git see whose it is (SUDO_UID), but
+# a root shell (su, a console, a chroot building an SD image) does not, and git then refuses it.
+if git -c safe.directory="$project" -C "$project" rev-parse --git-dir >/dev/null 2>&1; then
     commit="$(git -c safe.directory="$project" -C "$project" rev-parse --short=12 HEAD)"
     dirty="$(git -c safe.directory="$project" -C "$project" status --porcelain --untracked-files=no | head -c1)"
     [ -z "$dirty" ] || echo "    note: the checkout has uncommitted changes; the release is built from commit $commit only"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 import pwd
 import shutil
 import subprocess
@@ -91,9 +92,9 @@ def test_the_unit_is_a_supervised_sandboxed_kiosk_on_tty1():
     assert "DeviceAllow=/dev/mem rw" in PWM_DROP_IN.read_text()
 
 
-def dry_run(*options: str) -> list[str]:
+def dry_run(*options: str, env: dict[str, str] | None = None) -> list[str]:
     done = subprocess.run(["bash", str(SYSTEMD / "install.sh"), "--dry-run", *options], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, env={**os.environ, **(env or {})})
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 
@@ -131,6 +132,23 @@ def test_the_install_dry_run_lists_every_step_and_changes_nothing():
     assert "systemctl daemon-reload" in commands and "systemctl enable tantrix-kiosk.service" in commands
     assert not any("ws281x-pwm" in c for c in commands)
     assert lines[-1] == "install.sh: dry run finished; nothing was changed"
+
+
+def test_the_release_is_the_committed_tree_even_when_root_does_not_own_the_checkout():
+    """Root in a shell of its own (su, a console, a chroot building an SD image) runs install.sh on
+    a checkout its maker owns: git refuses such a repository unless told it is safe, and the release
+    must still be exactly the committed tree, never a copy of the checkout (its .venv, its edits)."""
+    someone_else = {"GIT_TEST_ASSUME_DIFFERENT_OWNER": "1"}  # git's own switch: the checkout is not ours
+    refused = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--git-dir"], capture_output=True, text=True,
+                             env={**os.environ, **someone_else})
+    assert refused.returncode != 0 and "dubious ownership" in refused.stderr  # what the test stands for
+    lines = dry_run(env=someone_else)
+    shown = [line.strip()[2:].replace("\\ ", " ") for line in lines if line.startswith("    + ")]
+    assert any(c.startswith("sh -c git -c safe.directory=") and "archive --format=tar HEAD" in c for c in shown)
+    assert not any(c.startswith("cp -a") for c in shown)
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    assert any(f"/opt/tantrix-kiosk/releases/0.1.0-{commit}-" in c for c in shown)
 
 
 def test_the_lock_file_pins_every_dependency_with_hashes():
