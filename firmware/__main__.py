@@ -16,7 +16,7 @@ import shutil
 import signal
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from engine.strategy.robots import configure as configure_robots
 from ui.services import valid_pin
@@ -110,23 +110,40 @@ def run_check_config(args: argparse.Namespace) -> int:
     return 1 if config.warnings else 0
 
 
+#: The packages a release installs (pyproject's [tool.setuptools.packages.find]): the kiosk's and
+#: the web pages' (tantrix-web runs from the same release).
+RELEASE_PACKAGES = ("engine", "hardware", "ui", "firmware", "web")
+#: Modules that only an optional extra's users import, and that need that extra: engine.polish is
+#: OR-Tools' (the extra "optimise"), which no kiosk installs; engine.optimise works without it.
+OPTIONAL_MODULES = frozenset({"engine.polish"})
+
+
+def release_modules() -> Iterator[str]:
+    """The name of every module of a release that must import where the release runs: the
+    self-test imports them all (with the package's own ``__init__`` first)."""
+    import importlib
+    import pkgutil
+
+    for package in RELEASE_PACKAGES:
+        yield package
+        for found in pkgutil.walk_packages(importlib.import_module(package).__path__, f"{package}."):
+            if not found.name.endswith("__main__") and found.name not in OPTIONAL_MODULES:
+                yield found.name
+
+
 def run_self_test(args: argparse.Namespace) -> int:
     """What install.sh runs in a new environment before switching the kiosk to it: the kiosk's
     modules import, the configuration loads, and the database opens (a copy: a schema migration
     must not touch the real one before the switch, or a rollback would find a newer schema)."""
     import importlib
-    import pkgutil
     import tempfile
 
     from .store import DATABASE, SqliteStore
     from .version import installed_version
 
     try:
-        for package in ("engine", "hardware", "ui", "firmware"):
-            module = importlib.import_module(package)
-            for found in pkgutil.walk_packages(module.__path__, f"{package}."):
-                if not found.name.endswith("__main__"):
-                    importlib.import_module(found.name)
+        for name in release_modules():
+            importlib.import_module(name)
         config = load_config(args.config)
         with tempfile.TemporaryDirectory(prefix="tantrix-self-test-") as scratch:
             source = Path(args.state) / DATABASE if args.state else None

@@ -118,6 +118,19 @@ def test_self_test_opens_a_copy_of_the_database_and_writes_nothing_there(tmp_pat
     assert {p.name: p.stat().st_mtime_ns for p in state.iterdir()} == before
 
 
+def test_self_test_passes_without_the_optimisers_solver(tmp_path):
+    """A Pi installs no OR-Tools (the extra "optimise", which ./dev test installs here): the
+    release's self-test must pass without it, or install.sh never switches to any release."""
+    missing = tmp_path / "missing" / "ortools"
+    missing.mkdir(parents=True)  # on the path first: any import of ortools fails as if not installed
+    (missing / "__init__.py").write_text('raise ModuleNotFoundError("No module named \'ortools\'", name="ortools")\n')
+    done = kiosk("--config", str(tmp_path / "none.toml"), "self-test",
+                 env={"KIVY_WINDOW": "", "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_CONSOLELOG": "1",
+                      "PYTHONPATH": str(missing.parent)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("self-test: ") and "fine" in done.stdout
+
+
 def test_self_test_run_by_hand_with_a_configuration_is_not_parsed_by_kivy():
     """As staff type it on the Pi: ``--config`` is ours even once self-test has imported Kivy. The
     paths must not contain "pytest" (as ``tmp_path``'s do): Kivy then skips its parsing, hiding this."""
