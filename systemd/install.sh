@@ -69,6 +69,18 @@ run() {
     printf '    +'; printf ' %q' "$@"; printf '\n'
     if ((!dry_run)); then "$@"; fi
 }
+# systemd as the running init, as sd_booted() tells (/run/systemd/system): not so in a chroot that
+# builds an SD image, nor in a container. There the units are installed and enabled (systemctl
+# does that on the files alone) and take effect at the next boot; nothing is there to reload or restart.
+systemd_running=0
+[ -d /run/systemd/system ] && systemd_running=1
+live() {
+    if ((systemd_running)); then
+        run "$@"
+    else
+        printf '    not run, as systemd is not running here (a chroot?):'; printf ' %q' "$@"; printf '\n'
+    fi
+}
 
 if ((!dry_run)) && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run as root (sudo $0 $*), or with --dry-run to see the steps" >&2
@@ -84,7 +96,7 @@ if ((rollback)); then
     run ln -sfn "$back" "$current.new"
     run mv -T "$current.new" "$current"
     [ -z "$now" ] || { run ln -sfn "$now" "$previous.new"; run mv -T "$previous.new" "$previous"; }
-    run systemctl restart "$unit"
+    live systemctl restart "$unit"
     echo "install.sh: the kiosk runs $(basename "$back") again (and $(basename "${now:-none}") is kept)"
     exit 0
 fi
@@ -250,7 +262,7 @@ else
 fi
 
 step "7. tty1 for the kiosk, boot to the console, enable the unit, check the configuration"
-run systemctl daemon-reload
+live systemctl daemon-reload
 if systemctl is-enabled getty@tty1.service >/dev/null 2>&1; then
     run systemctl disable getty@tty1.service
 else
@@ -271,7 +283,11 @@ echo
 if ((dry_run)); then
     echo "install.sh: dry run finished; nothing was changed"
 else
-    echo "install.sh: done. Start now with: sudo systemctl restart $unit   (or reboot)"
+    if ((systemd_running)); then
+        echo "install.sh: done. Start now with: sudo systemctl restart $unit   (or reboot)"
+    else
+        echo "install.sh: done. The kiosk starts at the next boot (systemd is not running here)"
+    fi
     echo "            back to the previous release: sudo $0 --rollback"
     echo "            logs: journalctl -u $unit -f"
 fi
