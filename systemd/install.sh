@@ -96,7 +96,9 @@ if ((rollback)); then
     run ln -sfn "$back" "$current.new"
     run mv -T "$current.new" "$current"
     [ -z "$now" ] || { run ln -sfn "$now" "$previous.new"; run mv -T "$previous.new" "$previous"; }
+    # the web pages run from the same release: back with the kiosk (try-restart: only if they run)
     live systemctl restart "$unit"
+    live systemctl try-restart "$web_unit"
     echo "install.sh: the kiosk runs $(basename "$back") again (and $(basename "${now:-none}") is kept)"
     exit 0
 fi
@@ -284,7 +286,7 @@ if ((dry_run)); then
     echo "install.sh: dry run finished; nothing was changed"
 else
     if ((systemd_running)); then
-        echo "install.sh: done. Start now with: sudo systemctl restart $unit   (or reboot)"
+        echo "install.sh: done. Start now with: sudo systemctl restart $unit $web_unit   (or reboot)"
     else
         echo "install.sh: done. The kiosk starts at the next boot (systemd is not running here)"
     fi

@@ -176,6 +176,17 @@ def test_install_sh_asks_the_running_systemd_only_where_one_runs():
     assert {"daemon-reload", "restart", "enable"} <= set(called)
 
 
+def test_what_restarts_the_kiosk_restarts_the_web_pages_too():
+    """tantrix-web runs from the same release (/opt/tantrix-kiosk/current): --rollback restarted
+    the kiosk alone, and the pages kept running the release rolled back from (or one since deleted).
+    Every restart of the kiosk's unit that install.sh does or tells staff to do names both."""
+    lines = [line for line in (SYSTEMD / "install.sh").read_text().splitlines() if not line.strip().startswith("#")]
+    kiosk = [i for i, line in enumerate(lines) if "systemctl restart" in line and "$unit" in line]
+    assert len(kiosk) >= 2  # the rollback's own, and what the install tells to type
+    for i in kiosk:
+        assert "$web_unit" in lines[i] + lines[i + 1], lines[i]
+
+
 def test_the_lock_file_pins_every_dependency_with_hashes():
     import re
     import tomllib
