@@ -30,6 +30,8 @@
 #   6. turns off console blanking (consoleblank=0 on the kernel command line),
 #   7. gives tty1 to the kiosk (no getty there), boots to the console (no desktop holding the
 #      screen), enables the unit, and checks the configuration.
+# Where no systemd runs (a chroot building an SD image) the units are installed and enabled all the
+# same and start at the next boot; the steps that need a running systemd are skipped and say so.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -58,7 +60,7 @@ for arg in "$@"; do
         --ws281x-pwm) pwm=1 ;;
         --set-pin) set_pin=1 ;;
         --rollback) rollback=1 ;;
-        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     esac
 done

@@ -216,6 +216,18 @@ def test_the_install_dry_run_with_pwm_adds_the_drop_in():
             in commands)
 
 
+def test_the_install_help_is_the_whole_header():
+    """--help printed a fixed range of lines, which cut the last step off once the header grew."""
+    header = []
+    for line in (SYSTEMD / "install.sh").read_text().splitlines()[1:]:
+        if not line.startswith("#"):
+            break
+        header.append(line[2:] if line.startswith("# ") else line[1:])
+    done = subprocess.run(["bash", str(SYSTEMD / "install.sh"), "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.splitlines() == header
+    assert header[-1].endswith("skipped and say so.")
+
+
 def test_the_install_script_refuses_unknown_options():
     done = subprocess.run(["bash", str(SYSTEMD / "install.sh"), "--dryrun"], capture_output=True, text=True)
     assert done.returncode == 2 and "unknown option '--dryrun'" in done.stderr
