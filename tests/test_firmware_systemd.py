@@ -151,8 +151,8 @@ def test_the_release_is_the_committed_tree_even_when_root_does_not_own_the_check
     shown = [line.strip()[2:].replace("\\ ", " ") for line in lines if line.startswith("    + ")]
     assert any(c.startswith("sh -c git -c safe.directory=") and "archive --format=tar HEAD" in c for c in shown)
     assert not any(c.startswith("cp -a") for c in shown)
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                            text=True, check=True).stdout.strip()
+    commit = subprocess.run(["git", "-c", f"safe.directory={ROOT}", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"],
+                            capture_output=True, text=True, check=True).stdout.strip()
     assert any(f"/opt/tantrix-kiosk/releases/0.1.0-{commit}-" in c for c in shown)
 
 
