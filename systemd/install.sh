@@ -201,6 +201,9 @@ else
 fi
 if ((!set_pin)) && grep -Eq '^[[:space:]]*staff_pin[[:space:]]*=[[:space:]]*"pbkdf2-sha256\$' "$config_dir/config.toml" 2>/dev/null; then
     skip "a staff PIN is set (change it with --set-pin)"
+elif ((dry_run)) && [ -e "$config_dir/config.toml" ] && [ ! -r "$config_dir/config.toml" ]; then
+    # the installed configuration is root's and the kiosk's only (0640): a dry run without sudo cannot tell
+    echo "    cannot read $config_dir/config.toml as $(id -un): whether a staff PIN is set shows with sudo"
 elif ((dry_run)); then
     echo "    would ask for a staff PIN (or make one and print it once) and write its hash as kiosk.staff_pin"
 else
