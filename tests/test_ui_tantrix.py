@@ -157,6 +157,9 @@ def scenario_whole_game(app):
     game = StrategyGame.new(2, "RY", [None, "beginner"], seed=11)
     screen = strategy_play.open_game(app, game)
     screen.robot_pause, screen.flight_seconds = 0.05, 0.15
+    news: list[str] = []  # the table-wide news, as it is given: it fades after a few seconds, so
+    announce = screen.layout.announce  # news given long before the end is gone by then
+    screen.layout.announce = lambda text: (news.append(text), announce(text))[-1]
     yield
     yield 0.3
     cues = app.services.devices.cues
@@ -212,7 +215,7 @@ def scenario_whole_game(app):
     result = game.result
     winners = tuple(i for i, s in enumerate(game.seats) if s.colour == result.winner)
     assert cues[-1].winners == winners and cues[-1].turn is None
-    assert told(screen, _("The bag is empty: the restrictions are lifted."))
+    assert _("The bag is empty: the restrictions are lifted.") in news
     # the record is kept, with the robot's result; the journal is cleared
     assert app.services.store.load_current() is None
     record = app.services.store.records("strategy")[0][2]
