@@ -23,7 +23,6 @@ import math
 from typing import Any, Iterable, Protocol
 
 from kivy.animation import Animation
-from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Mesh, Quad, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
@@ -32,6 +31,7 @@ from engine.board import Board, Placement
 from engine.geometry import Cell
 from engine.modes import Play, Refused
 
+from .countdown import Countdown
 from . import theme, tileart
 from .hexes import SQRT3, cell_at, centre, corners, extent, rotated_quad
 from .i18n import N_
@@ -101,7 +101,7 @@ class BoardView(Widget):
         self.verdict: tuple[Placement, Refused | None] | None = None
         """The latest hover's verdict: the placement a drop would make and its refusal (None when
         that hover left the board)."""
-        self._highlight_clear = Clock.create_trigger(lambda dt: self.highlight(()), 5.0)
+        self._highlight_clear = Countdown(lambda: self.highlight(()), 5.0)
         self._user_moved = False
         self._fit_cells: list[Cell] | None = None
         self._focus: list[Cell] | None = None
@@ -247,7 +247,7 @@ class BoardView(Widget):
         self._mark = mark
         self._draw_marks()
         if self._marked:
-            self._highlight_clear()
+            self._highlight_clear.start()
 
     def _draw_marks(self) -> None:
         group = self._marks

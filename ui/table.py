@@ -25,6 +25,7 @@ from kivy.uix.widget import Widget
 from engine.geometry import Cell
 from engine.modes import Refused
 
+from .countdown import Countdown
 from . import theme
 from .board import BoardView, DragLayer, HandView
 from .hexes import SQRT3, extent
@@ -286,7 +287,7 @@ class Banner(Scatter):
         with self.canvas.before:
             self._colour = Color(0, 0, 0, 0)
             self._bg = RoundedRectangle(radius=[12])
-        self._hide = Clock.create_trigger(lambda dt: self.hide(), 5.5)
+        self._hide = Countdown(self.hide, 5.5)
         self.opacity = 0
 
     def say(self, text: str, box: SeatBox, good: bool = False, table: Rect | None = None,
@@ -313,7 +314,7 @@ class Banner(Scatter):
         self.center = facing_spot(box, (length, self.height), box.depth / 2 + self.height / 2 + u * 0.25,
                                   (low, high) if table else None, [avoid], u * 3)
         self.opacity = 1
-        self._hide()
+        self._hide.start()
 
     def hide(self) -> None:
         self._hide.cancel()
@@ -449,7 +450,7 @@ class TableLayout(FloatLayout):
         self.bind(size=self._relayout, pos=self._relayout, orientation=self._relayout, bag=self._relayout,
                   hand_rows=self._relayout)
         self._hands_changed = Clock.create_trigger(self._follow_hands)
-        self._news_ends = Clock.create_trigger(lambda dt: setattr(self, "news", ""), NEWS_SECONDS)
+        self._news_ends = Countdown(lambda: setattr(self, "news", ""), NEWS_SECONDS)
         self.bind(news=lambda *_: self._show_tags())
 
     def seat(self, hands: Sequence[HandView]) -> None:
@@ -499,7 +500,7 @@ class TableLayout(FloatLayout):
         :attr:`news` to show it there) says it, facing that seat's player, at the table's edge and
         not over the board's middle."""
         self.news = text
-        self._news_ends()
+        self._news_ends.start()
 
     def _show_tags(self) -> None:
         """Each labelled seat's tag: the news while there is some, else its own text."""

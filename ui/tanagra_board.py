@@ -20,7 +20,6 @@ import math
 from typing import Any, Callable, Iterable, Sequence
 
 from kivy.animation import Animation
-from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Mesh, Rectangle
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
@@ -28,6 +27,7 @@ from kivy.uix.widget import Widget
 from engine.tanagra.lattice import Cell, cell_at, centroid, corners, piece_corners
 from engine.tanagra.rules import Action, Move, Pawn, Relocate, Remove, Size, State
 
+from .countdown import Countdown
 from . import theme
 
 PIECE = theme.rgb("#e2cb98")
@@ -91,7 +91,7 @@ class TanagraBoard(Widget):
         self.origin = (0.0, 0.0)
         self._touch: Any = None
         self._anim: dict[str, Any] | None = None
-        self._unflash = Clock.create_trigger(lambda dt: self.flash(()), 2.5)
+        self._unflash = Countdown(lambda: self.flash(()), 2.5)
         with self.canvas:
             Color(*theme.TABLE)
             self._bg = Rectangle()
@@ -141,7 +141,7 @@ class TanagraBoard(Widget):
         self.flashed = tuple(cells)
         self._draw_marks()
         if self.flashed:
-            self._unflash()
+            self._unflash.start()
 
     def set_preview(self, centre: Cell | None, ok: bool = True) -> None:
         """Outline the triangle a touch would put down (green: allowed, red: refused)."""

@@ -43,6 +43,7 @@ from engine.gobble.rules import GobbleRule
 from engine.gobble.table import GobblesTable
 from engine.modes import Place, Refused
 
+from ...countdown import Countdown
 from ... import theme
 from ...board import BoardView, HandView
 from ...board_controls import ViewControls
@@ -139,14 +140,13 @@ class GobblesHand(HandView):
         super().__init__(target=target, **kwargs)
         self.screen = screen
         self.before: frozenset[Cell] = frozenset()
-        self._forget_received = Clock.create_trigger(lambda dt: setattr(self, "received", []), RECEIVED_SECONDS)
+        self._forget_received = Countdown(lambda: setattr(self, "received", []), RECEIVED_SECONDS)
         self.bind(received=self._redraw)
 
     def receive(self, tiles: Sequence[int]) -> None:
         """Ring ``tiles`` (just given to this seat) for :data:`RECEIVED_SECONDS`."""
         self.received = list(tiles)
-        self._forget_received.cancel()
-        self._forget_received()
+        self._forget_received.start()
 
     def _redraw(self, *_args: Any) -> None:
         super()._redraw()

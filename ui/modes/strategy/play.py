@@ -48,6 +48,7 @@ from engine.strategy.robots import Robot, make_robot, robot_task
 from engine.strategy.robots.coach import Advice, advise
 from engine.strategy.robots.master import Master
 
+from ...countdown import Countdown
 from ... import theme
 from ...audit import SHORTEN_MARGIN
 from ...board import HandView
@@ -318,7 +319,7 @@ class Bubble(Scatter):
             self._bg = RoundedRectangle(radius=[10])
             Color(*theme.ACCENT)
             self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 10), width=1.6)
-        self._hide = Clock.create_trigger(lambda dt: self.hide(), 6.0)
+        self._hide = Countdown(self.hide, 6.0)
         self.opacity = 0
         self.text = ""
 
@@ -339,7 +340,7 @@ class Bubble(Scatter):
         y = min(max(centre[1], half_h), bounds[1] - half_h)
         self.center = (x, y)
         self.opacity = 1
-        self._hide()
+        self._hide.start()
 
     def hide(self) -> None:
         self.opacity = 0
