@@ -17,15 +17,29 @@ field as bytes, or None; both raise ``OSError`` when the reader cannot be reache
 """
 
 try:
-    from time import ticks_diff, ticks_ms  # MicroPython: wrap-safe millisecond ticks
-except ImportError:  # CPython
+    from time import ticks_add, ticks_diff, ticks_ms  # MicroPython: wrap-safe millisecond ticks
+except ImportError:  # CPython: the same contract, so that the tests see what the Pico would do
     from time import monotonic
 
-    def ticks_ms():
-        return int(monotonic() * 1000)
+    TICKS_PERIOD = 1 << 30  # the RP2040's: ticks are small ints, 0 to 2**30 - 1, wrapping every 12.4 days
 
-    def ticks_diff(a, b):
-        return a - b
+    def _ticks(value):
+        # MicroPython's ticks_diff and ticks_add read their ticks as small ints without a check:
+        # anything else (``now + 1000`` past the wrap is a long int there) gives garbage
+        if not 0 <= value < TICKS_PERIOD:
+            raise ValueError("%r is not a ticks value (out of range: use ticks_add)" % value)
+        return value
+
+    def ticks_ms():
+        return int(monotonic() * 1000) % TICKS_PERIOD
+
+    def ticks_add(ticks, delta):
+        return (_ticks(ticks) + delta) % TICKS_PERIOD
+
+    def ticks_diff(end, start):
+        half = TICKS_PERIOD // 2
+        return (_ticks(end) - _ticks(start) + half) % TICKS_PERIOD - half
+
 
 VERSION = "1.0.0"
 REPEAT_MS = 200
@@ -98,7 +112,7 @@ class Controller:
         try:
             self.readers[number].init()
         except OSError:
-            seat.working, seat.retry_at = False, now + RETRY_MS
+            seat.working, seat.retry_at = False, ticks_add(now, RETRY_MS)
             return
         seat.working = True
         self._poll(number, seat, now)
@@ -107,7 +121,7 @@ class Controller:
         try:
             uid = self.readers[number].uid()
         except OSError:
-            seat.working, seat.retry_at = False, now + RETRY_MS
+            seat.working, seat.retry_at = False, ticks_add(now, RETRY_MS)
             self._gone(number, seat)
             return
         if uid is None:
