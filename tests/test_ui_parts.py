@@ -9,7 +9,7 @@ import pytest
 
 from engine.geometry import DIRECTIONS, neighbour
 from ui.hexes import cell_at, centre, rotated_quad
-from ui.table import BOTTOM, LEFT, RIGHT, TOP, seat_boxes
+from ui.table import BOTTOM, LEFT, RIGHT, TOP, clearing_shift, overlaps, seat_boxes
 
 
 @pytest.mark.parametrize("size", [17.0, 40.0, 63.5])
@@ -99,6 +99,21 @@ def test_upright_puts_every_hand_at_the_bottom_facing_the_same_way(width, height
         radius = min(box.depth * 0.47, box.length / (6 * math.sqrt(3) * 1.06))
         assert radius * math.sqrt(3) >= 9 * PX_PER_MM[(width, height)]
     assert fy + fh == pytest.approx(height) and fh >= height * 0.55
+
+
+def test_the_shortest_slide_clears_the_cells_and_keeps_them_on_the_table():
+    table = (0.0, 100.0, 800.0, 300.0)
+    cells = [(350.0, 110.0, 100.0, 100.0), (400.0, 190.0, 100.0, 100.0)]
+    message = (200.0, 90.0, 400.0, 70.0)  # over the lower cell's bottom
+    move = clearing_shift(cells, [message], table, gap=5.0)
+    assert move == (0.0, pytest.approx(55.0))  # up, just clear of it: sideways is further
+    moved = [(x + move[0], y + move[1], w, h) for x, y, w, h in cells]
+    assert not any(overlaps(cell, message) for cell in moved)
+    assert all(0 <= x and x + w <= 800 and 100 <= y and y + h <= 400 for x, y, w, h in moved)
+    assert clearing_shift(cells, [(0.0, 0.0, 10.0, 10.0)], table) == (0.0, 0.0)  # nothing covers them
+    # a message as high as the table: only sideways; as wide as it too: no slide shows the cells
+    assert clearing_shift(cells, [(300.0, 100.0, 400.0, 300.0)], table, gap=5.0) == (pytest.approx(-205.0), 0.0)
+    assert clearing_shift(cells, [(0.0, 150.0, 800.0, 200.0)], table) is None
 
 
 def test_every_family_on_the_home_screen_opens_its_own_screen():

@@ -6,8 +6,10 @@ another space, dragged back into the hand or taken back with the button); only C
 
 from __future__ import annotations
 
+import pytest
+
 from test_ui_tantrix import reach, slot
-from ui_harness import drag, labels, run_scenario, tap
+from ui_harness import drag, labels, run_scenario, tap, until
 from engine.strategy.robots import make_robot, robot_move
 
 
@@ -637,3 +639,86 @@ def test_the_coach_button_covers_no_tile_on_the_7_inch_panel():
 def test_the_coach_button_covers_no_tile_with_the_screen_upright():
     run_scenario("test_ui_tantrix_touch", "scenario_coach_button_covers_no_tile", size=(800, 480),
                  settings={"orientation": "upright"})
+
+
+def scenario_first_refusal_leaves_its_space_in_sight(app):
+    """The first refusal, with one tile on the table, in each space around it, at every seat of 2,
+    3 and 4 people flat and 2 upright: the message saying which rule the drop breaks faces the
+    player and its words lie under no control, and the space refused (whose side is the clashing
+    edge) lies whole on the free table, under no control, plate, hand nor that message (on the 7"
+    panel the message once covered half the space in 2 of 5 places: the view now slides to show
+    it)."""
+    import math
+
+    from engine.geometry import neighbours
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import _
+    from ui.modes.strategy import play as strategy_play
+    from ui.refusals import RULE_MESSAGES
+
+    def rect(widget):
+        (x, y), (w, h) = widget.bbox if hasattr(widget, "bbox") else (widget.pos, widget.size)
+        return x, y, w, h
+
+    def overlap(a, b):
+        return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
+
+    def inside(a, b):
+        return a[0] >= b[0] - 1 and a[1] >= b[1] - 1 and a[0] + a[2] <= b[0] + b[2] + 1 and a[1] + a[3] <= b[1] + b[3] + 1
+
+    golden = _(RULE_MESSAGES["golden-rule"])
+    checked = []
+    for players, orientation in ((2, "flat"), (3, "flat"), (4, "flat"), (2, "upright")):
+        app.services.settings.orientation = orientation
+        seats = set()
+        for seed in range(12):
+            game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
+            robot_move(game)
+            seat, first = game.turn, game.board.placements()[0]
+            if seat in seats:
+                continue
+            seats.add(seat)
+            for other in range(players):
+                game.set_robot(other, None)
+            screen = strategy_play.open_game(app, game)
+            screen.robot_pause = 30.0
+            board, layout, hand = screen.board, screen.layout, screen.hands[seat]
+            yield until(lambda: len(layout.boxes) == players and board.fit_area)
+            yield
+            for cell in neighbours(first.cell):
+                tile = next((t for t in game.hands[seat] if not game.board.fits(t, cell)), None)
+                if tile is None:  # every tile of the hand fits there, turned
+                    continue
+                board.refit()  # the view as the table fits it: no refusal yet
+                yield from drag(slot(hand, tile), reach(hand, board, cell))
+                assert len(game.board) == 1 and tile in hand.tiles and screen.provisional is None
+                banner = layout._banners[seat]
+                where = (players, orientation, seed, seat, cell)
+                assert banner.opacity == 1 and banner.label.text == golden, where
+                turned = banner.rotation - (layout.boxes[seat].angle if orientation == "flat" else 0)
+                assert abs((turned + 180) % 360 - 180) < 0.01, where  # it faces the player
+                x, y, r = board.settled_cell(cell)  # where the view, sliding, leaves it...
+                yield until(lambda: math.dist(board.window_cell_centre(cell), (x, y)) < 0.5)  # ...and does
+                space = (x - r * math.sqrt(3) / 2, y - r, r * math.sqrt(3), 2 * r)
+                fx, fy, fw, fh = board.fit_area
+                assert not overlap(rect(banner), space), where
+                assert inside(space, (*board.to_window(fx, fy), fw, fh)), where
+                controls = [screen.leave_button, screen.bag_label, screen.view_controls,
+                            *(bar for bar in (screen.confirm_bar, screen.coach_bar) if bar.shown)]
+                for widget in [*controls, *screen.plates, *screen.hands]:
+                    assert not overlap(rect(widget), space), (where, widget)
+                for widget in controls:
+                    assert not overlap(rect(widget), rect(banner)), (where, widget)
+                checked.append([players, orientation, layout.boxes[seat].angle])
+                layout.hush(seat)
+            if len(seats) == players:
+                break
+    return checked
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (720, 1280)])
+def test_the_first_refusal_leaves_the_refused_space_in_sight(size):
+    checked = run_scenario("test_ui_tantrix_touch", "scenario_first_refusal_leaves_its_space_in_sight", size=size,
+                           timeout=300)
+    assert {angle for players, orientation, angle in checked if orientation == "flat"} == {0, 90, 180, -90}
+    assert len(checked) >= 40  # spaces refused, at every seat of the four tables

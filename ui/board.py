@@ -107,6 +107,7 @@ class BoardView(Widget):
         self._focus: list[Cell] | None = None
         self._held: set[Any] = set()  # fingers dragging a tile over this view: it must not move
         self._deferred: tuple[bool, list[Cell] | None, list[Cell] | None] | None = None
+        self._deferred_pan: tuple[float, float] | None = None  # a :meth:`pan` waiting for the fingers
         self._target: tuple[float, tuple[float, float]] | None = None  # (size_px, origin) a move ends at
         with self.canvas:
             Color(*theme.TABLE)
@@ -398,12 +399,17 @@ class BoardView(Widget):
         self._held.add(who)
 
     def release(self, who: Any) -> None:
-        """``who``'s drag ended: a recentring that waited for it happens now."""
+        """``who``'s drag ended: a recentring (else a :meth:`pan`) that waited for it happens now."""
         self._held.discard(who)
-        if not self._held and self._deferred is not None:
+        if self._held:
+            return
+        pan, self._deferred_pan = self._deferred_pan, None
+        if self._deferred is not None:
             animate, cells, focus = self._deferred
             self._deferred = None
             self.recentre(animate, cells, focus)
+        elif pan is not None:
+            self.pan(*pan)
 
     @property
     def moved_by_player(self) -> bool:
@@ -423,6 +429,7 @@ class BoardView(Widget):
         if self._held:
             self._deferred = (animate, list(cells) if cells is not None else None,
                               list(focus) if focus is not None else None)
+            self._deferred_pan = None  # measured on the view the recentring replaces
             return
         x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
         if w <= 0 or h <= 0:
@@ -512,6 +519,24 @@ class BoardView(Widget):
         else:
             self.origin = origin
         self._user_moved = True
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Slide the view (animated, at its zoom) ``dx``, ``dy`` pixels from where it settles: the
+        table making room, not a player's move (the view still follows the play, see
+        :attr:`moved_by_player`). While a tile is dragged over the view it waits for the finger to
+        lift (:meth:`hold`), unless a recentring waits too: that one moves the view instead."""
+        if self._held:
+            if self._deferred is None:
+                self._deferred_pan = (dx, dy)
+            return
+        size, (ox, oy) = self._target or (self.size_px, (self.origin[0], self.origin[1]))
+        origin = [ox + dx, oy + dy]
+        Animation.cancel_all(self)
+        self._target = (size, (origin[0], origin[1]))
+        if self.get_root_window() is not None:
+            Animation(size_px=size, origin=origin, d=0.3, t="out_quad").start(self)
+        else:
+            self.size_px, self.origin = size, origin
 
     def zoom(self, factor: float) -> None:
         """Zoom by ``factor`` about the middle of the free table (the zoom buttons)."""

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Literal, NamedTuple, Sequence
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle, RoundedRectangle
-from kivy.properties import NumericProperty, OptionProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, OptionProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.scatter import Scatter
@@ -191,6 +191,36 @@ def overlaps(a: Rect, b: Rect) -> bool:
     return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
 
 
+def clearing_shift(rects: Sequence[Rect], away: Sequence[Rect], within: Rect,
+                   gap: float = 0.0) -> tuple[float, float] | None:
+    """The shortest move (dx, dy) that puts every one of ``rects`` whole inside ``within`` and
+    ``gap`` or more clear of each of ``away``; None where no move does. The shortest lies where
+    some rectangle's side meets a side of ``within`` or of an obstacle (or does not move): only
+    those moves are tried."""
+    wx, wy, ww, wh = within
+    xs, ys = {0.0}, {0.0}
+    for x, y, w, h in rects:
+        xs |= {wx - x, wx + ww - x - w}
+        ys |= {wy - y, wy + wh - y - h}
+        for ax, ay, aw, ah in away:
+            xs |= {ax + aw + gap - x, ax - gap - x - w}
+            ys |= {ay + ah + gap - y, ay - gap - y - h}
+    slack = 1e-6  # a side moved onto a side stays on it, whatever the rounding
+
+    def clear(dx: float, dy: float) -> bool:
+        for x, y, w, h in rects:
+            x, y = x + dx, y + dy
+            if x < wx - slack or y < wy - slack or x + w > wx + ww + slack or y + h > wy + wh + slack:
+                return False
+            if any(overlaps((x + slack, y + slack, w - 2 * slack, h - 2 * slack),
+                            (ax - gap, ay - gap, aw + 2 * gap, ah + 2 * gap)) for ax, ay, aw, ah in away):
+                return False
+        return True
+
+    moves = sorted(((dx, dy) for dx in xs for dy in ys), key=lambda m: math.hypot(*m))
+    return next((move for move in moves if clear(*move)), None)
+
+
 def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequence[Rect],
                screen: tuple[float, float], table: Rect, inner: Sequence[float] | None = None,
                soft: Sequence[Rect] = (), board: Sequence[Rect] = ()) -> tuple[float, float]:
@@ -235,42 +265,45 @@ def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequenc
     return best
 
 
-def facing_spot(box: SeatBox, size: tuple[float, float], base: float, span: tuple[float, float] | None,
-                avoid: Sequence[Sequence[Rect]], reach: float) -> tuple[float, float]:
-    """Where the centre of a card facing ``box``'s player goes, its ``size`` being (length along
-    the hand's edge, depth away from it): ``base`` beyond the hand's centre, slid along the edge
-    within ``span`` (the free table along it, as (low, high); None: not slid) and moved further out
-    by up to ``reach``, to the nearest place that covers none of ``avoid``: groups of rectangles,
-    the most important first. Where no place clears every group the last one is given up, and so
-    on; where none clears even the first, the place slid within ``span``."""
+def facing_places(box: SeatBox, size: tuple[float, float], base: float, span: tuple[float, float] | None,
+                  reach: float) -> list[tuple[tuple[float, float], Rect]]:
+    """Where a card facing ``box``'s player may go, its ``size`` being (length along the hand's
+    edge, depth away from it), nearest first, as (centre, rectangle): ``base`` beyond the hand's
+    centre, slid along the edge within ``span`` (the free table along it, as (low, high); None: not
+    slid) and moved further out by up to ``reach``. The first is the place slid within ``span``."""
     u = theme.unit()
     length, depth = size
     a = math.radians(box.angle)
     along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
-    turned = box.across
+    w, h = (depth, length) if box.across else (length, depth)
     low, high = span if span is not None else (-math.inf, math.inf)
-    middle = box.cy if turned else box.cx
+    middle = box.cy if box.across else box.cx
     slide = min(max(middle, low + length / 2), high - length / 2) - middle
     step = u * 0.25
     room = int(max(high - low - length, 0.0) / step) if span is not None else 0
     shifts = sorted({min(max(middle + slide + k * step, low + length / 2), high - length / 2) - middle
                      for k in range(-room, room + 1)}, key=lambda s: abs(s - slide))
-    places = [(shift, base + k * step) for k in range(round(reach / step) + 1) for shift in shifts]
+    places = []
+    for rise in (base + k * step for k in range(round(reach / step) + 1)):
+        for shift in shifts:
+            cx, cy = box.cx + along[0] * shift + ux * rise, box.cy + along[1] * shift + uy * rise
+            places.append(((cx, cy), (cx - w / 2, cy - h / 2, w, h)))
+    return places
 
-    def centre(shift: float, rise: float) -> tuple[float, float]:
-        return box.cx + along[0] * shift + ux * rise, box.cy + along[1] * shift + uy * rise
 
-    def rect(shift: float, rise: float) -> Rect:
-        cx, cy = centre(shift, rise)
-        w, h = (depth, length) if turned else (length, depth)
-        return cx - w / 2, cy - h / 2, w, h
-
+def facing_spot(box: SeatBox, size: tuple[float, float], base: float, span: tuple[float, float] | None,
+                avoid: Sequence[Sequence[Rect]], reach: float) -> tuple[float, float]:
+    """Where the centre of a card facing ``box``'s player goes: the nearest of its
+    :func:`facing_places` that covers none of ``avoid``: groups of rectangles, the most important
+    first. Where no place clears every group the last one is given up, and so on; where none
+    clears even the first, the place slid within ``span``."""
+    places = facing_places(box, size, base, span, reach)
     for kept in range(len(avoid), 0, -1):
         rects = [r for group in avoid[:kept] for r in group]
-        clear = next((p for p in places if not any(overlaps(rect(*p), r) for r in rects)), None)
+        clear = next((centre for centre, rect in places if not any(overlaps(rect, r) for r in rects)), None)
         if clear is not None:
-            return centre(*clear)
-    return centre(slide, base)
+            return clear
+    return places[0][0]
 
 
 class Banner(Scatter):
@@ -291,30 +324,60 @@ class Banner(Scatter):
         self.opacity = 0
 
     def say(self, text: str, box: SeatBox, good: bool = False, table: Rect | None = None,
-            avoid: Sequence[Rect] = ()) -> None:
+            avoid: Sequence[Sequence[Rect]] = ()) -> None:
         """Show ``text`` beyond ``box`` (the hand, deepened by what lies at its inner edge), within
-        the free ``table`` along that edge and over none of ``avoid`` where it can."""
+        the free ``table`` along that edge, over none of ``avoid`` where it can: groups of
+        rectangles, the most important first, given up from the last as :func:`facing_spot` does.
+        The first group (the controls, drawn above it: they would hide its words) is cleared
+        whatever it takes: in shorter lines, else further out on the free table."""
         u = theme.unit()
-        turned = box.across
-        low, high = ((table[1], table[1] + table[3]) if turned else (table[0], table[0] + table[2])) if table \
-            else (-math.inf, math.inf)
-        length = min(max(box.length * 1.05, u * 7), u * 9, high - low)  # a short hand still gets readable lines
+        span = ((table[1], table[1] + table[3]) if box.across else (table[0], table[0] + table[2])) if table else None
+        low, high = span or (-math.inf, math.inf)
+        longest = min(max(box.length * 1.05, u * 7), u * 9, high - low)  # a short hand still gets readable lines
+        shorter = [u * k for k in range(math.ceil(longest / u) - 1, 4, -1)]  # down to 5 units
         self.rotation = 0.0
-        self.label.text_size = (length - u * 0.4, None)
-        self.label.font_size = theme.font(0.95 if length >= u * 6 else 0.8)
         self.label.text = text
-        self.label.texture_update()  # as tall as its lines need: a long message never spills out
-        self.size = (length, max(u * 1.5, self.label.texture_size[1] + u * 0.4))
-        self.label.size = self.size
+        depths: dict[float, float] = {}
+
+        def places(length: float, reach: float) -> list[tuple[tuple[float, float], Rect]]:
+            if length not in depths:
+                depths[length] = self._lay_out(length)
+            depth = depths[length]
+            return facing_places(box, (length, depth), box.depth / 2 + depth / 2 + u * 0.25, span, reach)
+
+        def on_table(rect: Rect) -> bool:
+            x, y, w, h = rect
+            return table is None or (table[0] <= x and x + w <= table[0] + table[2]
+                                     and table[1] <= y and y + h <= table[1] + table[3])
+
+        # (what to clear, length, how far out, whether it must lie on the free table), in order
+        tries = [([r for group in avoid[:kept] for r in group], length, u * 3, False)
+                 for kept in range(len(avoid), 0, -1) for length in ([longest] + shorter if kept == 1 else [longest])]
+        if avoid and table:
+            tries += [(list(avoid[0]), length, max(table[2], table[3]), True) for length in [longest] + shorter]
+        length, centre = next(((length, centre) for rects, length, reach, whole in tries
+                               for centre, rect in places(length, reach)
+                               if (on_table(rect) or not whole) and not any(overlaps(rect, r) for r in rects)),
+                              (longest, places(longest, 0.0)[0][0]))
+        self._lay_out(length)
         self._bg.size = self.size
         self._bg.pos = (0, 0)
         self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
         self.label.color = theme.ON_CHOSEN if good else theme.TEXT  # dark ink on the light green: 10:1
         self.rotation = box.angle
-        self.center = facing_spot(box, (length, self.height), box.depth / 2 + self.height / 2 + u * 0.25,
-                                  (low, high) if table else None, [avoid], u * 3)
+        self.center = centre
         self.opacity = 1
         self._hide.start()
+
+    def _lay_out(self, length: float) -> float:
+        """Lay the words out in lines ``length`` long; the banner's depth (as tall as its lines)."""
+        u = theme.unit()
+        self.label.text_size = (length - u * 0.4, None)
+        self.label.font_size = theme.font(0.95 if length >= u * 6 else 0.8)
+        self.label.texture_update()  # as tall as its lines need: a long message never spills out
+        self.size = (length, max(u * 1.5, self.label.texture_size[1] + u * 0.4))
+        self.label.size = self.size
+        return float(self.height)
 
     def hide(self) -> None:
         self._hide.cancel()
@@ -418,6 +481,11 @@ class TableLayout(FloatLayout):
     bag = NumericProperty(-1)
     news = StringProperty("")
     """Table-wide news (see :meth:`announce`), for :data:`NEWS_SECONDS`; "" when there is none."""
+    makes_room = BooleanProperty(False)
+    """Whether the view slides when a message to a player points at board cells (a refused
+    space, the tile whose edge it clashes with) that it cannot leave in sight from anywhere, or
+    that a control covers: a table where one player acts at a time. Not in a race, where everyone
+    watches the board."""
     hand_rows = NumericProperty(1)
     """The most rows of tiles a hand may wrap into (deeper hands, larger tiles: a Gobbles deal is
     up to 27 tiles a hand); the layout uses more rows only when that keeps tiles clearly larger,
@@ -514,15 +582,35 @@ class TableLayout(FloatLayout):
 
     def tell(self, seat: int, text: str, good: bool = False) -> None:
         """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
-        says lies at that seat's inner edge), over none of the cells the board marks (a refusal
-        points at them) where it can; ``text`` empty: what was said to them goes (:meth:`hush`)."""
+        says lies at that seat's inner edge), over none of the controls (:attr:`keep_clear`: they
+        would hide its words) and none of the cells the board marks (a refusal points at them)
+        where it can; where it cannot clear the cells, or a control covers them, the view makes
+        room (:attr:`makes_room`). ``text`` empty: what was said to them goes (:meth:`hush`)."""
         self._refusing.discard(seat)
         if not text:
             self.hush(seat)
         elif 0 <= seat < len(self._banners):
-            clear = self._kept_clear() + self._cells(self.board.highlighted)
-            self._banners[seat].say(text, self._beyond_raised(seat), good,
-                                    tuple(self.board.fit_area) if self.board.fit_area else None, clear)
+            controls, marks = self._kept_clear(), self._cells(self.board.highlighted)
+            banner = self._banners[seat]
+            banner.say(text, self._beyond_raised(seat), good,
+                       tuple(self.board.fit_area) if self.board.fit_area else None, [controls, marks])
+            if self.makes_room:
+                self._make_room(banner, controls, marks)
+
+    def _make_room(self, banner: Banner, controls: list[Rect], marks: list[Rect]) -> None:
+        """Where ``banner`` or a control covers the first of the ``marks`` (the space refused, the
+        forced space to fill), slide the view the least that shows every mark (else that first one)
+        clear of them, on the free table; nothing where no slide does."""
+        (x, y), (w, h) = banner.bbox
+        covering = [(x, y, w, h), *controls]
+        if not marks or not any(overlaps(cover, marks[0]) for cover in covering) or not self.board.fit_area:
+            return
+        fx, fy, fw, fh = self.board.fit_area
+        table = (*self.board.to_window(fx, fy), fw, fh)
+        gap = theme.unit() * 0.1
+        shift = clearing_shift(marks, covering, table, gap) or clearing_shift(marks[:1], covering, table, gap)
+        if shift is not None:
+            self.board.pan(*shift)
 
     def hush(self, seat: int) -> None:
         """The message shown to the player in ``seat`` goes before its time: what it was about is
@@ -591,8 +679,10 @@ class TableLayout(FloatLayout):
                 for w in self.keep_clear if w.opacity > 0 and w.parent is not None]
 
     def _cells(self, cells: Iterable[Cell]) -> list[Rect]:
-        """The squares round ``cells`` on the board where its view settles (it may be moving)."""
-        return [(x - r, y - r, 2 * r, 2 * r) for x, y, r in (self.board.settled_cell(cell) for cell in cells)]
+        """The rectangles round ``cells`` (pointy-top hexagons) on the board where its view
+        settles (it may be moving)."""
+        return [(x - r * SQRT3 / 2, y - r, r * SQRT3, 2 * r)
+                for x, y, r in (self.board.settled_cell(cell) for cell in cells)]
 
 
     def _placed(self, box: SeatBox) -> SeatBox:

@@ -512,7 +512,7 @@ class StrategyScreen(Screen):
                         on_pick_up=lambda _b, tile: self.take_back(),
                         on_move_refused=lambda _b, refusal: self._refused_move(refusal),
                         on_ghost_tap=lambda _b, placement: self.play_advice())
-        self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation)
+        self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation, makes_room=True)
         self.layout.bind(news=lambda *_: self._show_plates())  # table news: on the waiting seats' plates
         # a board larger than the free table is cut at the hands' edges, not shown through them
         self.layout.add_widget(TableMask(self.board), index=self.layout.children.index(self.board))
