@@ -9,7 +9,7 @@ import pytest
 
 from engine.geometry import DIRECTIONS, neighbour
 from ui.hexes import cell_at, centre, rotated_quad
-from ui.table import BOTTOM, LEFT, RIGHT, TOP, clearing_shift, overlaps, seat_boxes
+from ui.table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, clearing_shift, facing_spot, overlaps, seat_boxes
 
 
 @pytest.mark.parametrize("size", [17.0, 40.0, 63.5])
@@ -114,6 +114,17 @@ def test_the_shortest_slide_clears_the_cells_and_keeps_them_on_the_table():
     # a message as high as the table: only sideways; as wide as it too: no slide shows the cells
     assert clearing_shift(cells, [(300.0, 100.0, 400.0, 300.0)], table, gap=5.0) == (pytest.approx(-205.0), 0.0)
     assert clearing_shift(cells, [(0.0, 150.0, 800.0, 200.0)], table) is None
+
+
+@pytest.mark.parametrize("angle", [BOTTOM, LEFT, TOP, RIGHT])
+def test_a_card_facing_any_edge_slides_along_it_into_the_free_span(angle):
+    """The hand lies near one end of its edge: a card longer than the room left there slides
+    towards the middle, within the span, whichever way the hand faces (at the top and left edges
+    it once slid the other way, off the table)."""
+    box = SeatBox(cx=550.0, cy=550.0, length=100.0, depth=60.0, angle=angle)
+    x, y = facing_spot(box, (300.0, 80.0), 80.0, (100.0, 600.0), [], 0.0)
+    along = y if box.across else x
+    assert along == pytest.approx(450.0)  # 300 long, its end at the span's end
 
 
 def test_every_family_on_the_home_screen_opens_its_own_screen():

@@ -273,20 +273,19 @@ def facing_places(box: SeatBox, size: tuple[float, float], base: float, span: tu
     slid) and moved further out by up to ``reach``. The first is the place slid within ``span``."""
     u = theme.unit()
     length, depth = size
-    a = math.radians(box.angle)
-    along, (ux, uy) = (math.cos(a), math.sin(a)), box.up()
+    ux, uy = box.up()
     w, h = (depth, length) if box.across else (length, depth)
     low, high = span if span is not None else (-math.inf, math.inf)
-    middle = box.cy if box.across else box.cx
-    slide = min(max(middle, low + length / 2), high - length / 2) - middle
+    middle = box.cy if box.across else box.cx  # on the screen's axis along the edge (whichever way the hand faces)
+    slid = min(max(middle, low + length / 2), high - length / 2)
     step = u * 0.25
     room = int(max(high - low - length, 0.0) / step) if span is not None else 0
-    shifts = sorted({min(max(middle + slide + k * step, low + length / 2), high - length / 2) - middle
-                     for k in range(-room, room + 1)}, key=lambda s: abs(s - slide))
+    spots = sorted({min(max(slid + k * step, low + length / 2), high - length / 2) for k in range(-room, room + 1)},
+                   key=lambda spot: abs(spot - slid))
     places = []
     for rise in (base + k * step for k in range(round(reach / step) + 1)):
-        for shift in shifts:
-            cx, cy = box.cx + along[0] * shift + ux * rise, box.cy + along[1] * shift + uy * rise
+        for spot in spots:
+            cx, cy = (box.cx + ux * rise, spot + uy * rise) if box.across else (spot + ux * rise, box.cy + uy * rise)
             places.append(((cx, cy), (cx - w / 2, cy - h / 2, w, h)))
     return places
 
