@@ -7,6 +7,8 @@ wording and replay; and the "how to play" script, checked against the engine's r
 
 from __future__ import annotations
 
+import pytest
+
 from ui_harness import drag, labels, run_scenario, tap, touch_at, until
 
 
@@ -648,3 +650,65 @@ def scenario_gift_time_up(app):
 
 def test_when_the_gift_time_is_up_the_cards_choice_is_given():
     run_scenario("test_ui_gobbles", "scenario_gift_time_up", size=(800, 480))
+
+
+def scenario_gift_card_and_messages(app):
+    """Five and six seats (people only, and people with robots): each person gobbles in turn while
+    every other person has a message up ("Taken!", shown before the card came; the card once hid
+    it at 5 players on the 7" panel), and one of them is then told something more: the gift card
+    covers no player's message, and each message lies whole on the screen."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui.i18n import _
+    from ui.modes.gobble import common as gc, gobbles
+    from ui.refusals import RULE_MESSAGES
+
+    taken, later = _(RULE_MESSAGES["taken"]), _(RULE_MESSAGES["two-neighbours"])
+    gobble = [*(p.tile for p in gc.BUILD), gc.GOBBLE.tile]  # what the gobbler plays
+    spare = [t for t in range(1, 57) if t not in gobble and t not in (p.tile for p in gc.OPENING)]
+    width, height = app.root.size
+    checked = 0
+    for robots in ((), (2, 4), (1, 3, 5)):
+        for count in (5, 6):
+            players = [Player(f"Robot {i + 1}", Level.BEGINNER) if i in robots else Player(f"Player {i + 1}")
+                       for i in range(count)]
+            people = [seat for seat in range(count) if seat not in robots]
+            for gobbler in people:
+                deal = iter(spare)
+                hands = [[*gobble, next(deal), next(deal)] if seat == gobbler else [next(deal) for _ in range(7)]
+                         for seat in range(count)]
+                screen = gobbles.GobblesScreen(app, Gobbles(players, gc.OPENING, hands), clock=ManualClock(),
+                                               robot_seed=1)
+                app.show(screen)
+                layout = screen.layout
+                yield until(lambda: len(layout.boxes) == count and layout.board.fit_area)
+                for placement in gc.BUILD:
+                    screen.table.claim(gobbler, placement)
+                screen.refresh()
+                yield
+                told = [seat for seat in people if seat != gobbler]
+                for seat in told:
+                    layout.tell(seat, taken)
+                screen.table.claim(gobbler, gc.GOBBLE)
+                screen.refresh()
+                yield until(lambda: gobbler in screen.gifts)
+                card = screen.gifts[gobbler]
+                layout.tell(told[-1], later)
+                yield
+                for seat in told:
+                    banner, where = layout._banners[seat], (count, robots, gobbler, seat)
+                    assert banner.opacity == 1, where
+                    assert not _overlap(banner.bbox, (*card.bbox[0], *card.bbox[1])), where
+                    (x, y), (w, h) = banner.bbox
+                    assert x >= -1 and y >= -1 and x + w <= width + 1 and y + h <= height + 1, where
+                    checked += 1
+                screen.leave()
+    return checked
+
+
+@pytest.mark.parametrize("size,language", [((800, 480), "en"), ((1024, 600), "en"), ((1280, 800), "en"),
+                                           ((1920, 1080), "en"), ((720, 1280), "en"), ((1280, 800), "pl"),
+                                           ((720, 1280), "pl")])
+def test_the_gift_card_covers_no_players_message(size, language):
+    assert run_scenario("test_ui_gobbles", "scenario_gift_card_and_messages", size=size, timeout=300,
+                        settings={"language": language}) == 80

@@ -324,49 +324,58 @@ class Banner(Scatter):
 
     def say(self, text: str, box: SeatBox, good: bool = False, table: Rect | None = None,
             avoid: Sequence[Sequence[Rect]] = ()) -> None:
-        """Show ``text`` beyond ``box`` (the hand, deepened by what lies at its inner edge), within
-        the free ``table`` along that edge, over none of ``avoid`` where it can: groups of
+        """Show ``text`` for a few seconds, placed as :meth:`place` says."""
+        self.label.text = text
+        self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
+        self.label.color = theme.ON_CHOSEN if good else theme.TEXT  # dark ink on the light green: 10:1
+        self.place(box, table, avoid)
+        self.opacity = 1
+        self._hide.start()
+
+    def place(self, box: SeatBox, table: Rect | None = None, avoid: Sequence[Sequence[Rect]] = ()) -> None:
+        """Lay the words out beyond ``box`` (the hand, deepened by what lies at its inner edge),
+        within the free ``table`` along that edge, over none of ``avoid`` where it can: groups of
         rectangles, the most important first, given up from the last as :func:`facing_spot` does.
         The first group (the controls, drawn above it: they would hide its words) is cleared
-        whatever it takes: in shorter lines, else further out on the free table."""
+        whatever it takes: in shorter lines, else nearer the hand (in longer lines, fewer of them,
+        up to the table's length), else further out on the free table."""
         u = theme.unit()
         span = ((table[1], table[1] + table[3]) if box.across else (table[0], table[0] + table[2])) if table else None
         low, high = span or (-math.inf, math.inf)
         longest = min(max(box.length * 1.05, u * 7), u * 9, high - low)  # a short hand still gets readable lines
         shorter = [u * k for k in range(math.ceil(longest / u) - 1, 4, -1)]  # down to 5 units
+        longer = [u * k / 2 for k in range(math.floor(longest / u * 2) + 1, math.floor((high - low) / u * 2) + 1)] \
+            if table else []  # by half units: the longest that still fits between two controls
         self.rotation = 0.0
-        self.label.text = text
         depths: dict[float, float] = {}
 
-        def places(length: float, reach: float) -> list[tuple[tuple[float, float], Rect]]:
+        def places(length: float, reach: float, gap: float) -> list[tuple[tuple[float, float], Rect]]:
             if length not in depths:
                 depths[length] = self._lay_out(length)
             depth = depths[length]
-            return facing_places(box, (length, depth), box.depth / 2 + depth / 2 + u * 0.25, span, reach)
+            return facing_places(box, (length, depth), box.depth / 2 + depth / 2 + gap, span, reach)
 
         def on_table(rect: Rect) -> bool:
             x, y, w, h = rect
             return table is None or (table[0] <= x and x + w <= table[0] + table[2]
                                      and table[1] <= y and y + h <= table[1] + table[3])
 
-        # (what to clear, length, how far out, whether it must lie on the free table), in order
-        tries = [([r for group in avoid[:kept] for r in group], length, u * 3, False)
+        # (what to clear, length, how far out, whether it must lie on the free table, gap to the hand), in order
+        near, far = u * 3, max(table[2], table[3]) if table else 0.0
+        tries = [([r for group in avoid[:kept] for r in group], length, near, False, u * 0.25)
                  for kept in range(len(avoid), 0, -1) for length in ([longest] + shorter if kept == 1 else [longest])]
-        if avoid and table:
-            tries += [(list(avoid[0]), length, max(table[2], table[3]), True) for length in [longest] + shorter]
-        length, centre = next(((length, centre) for rects, length, reach, whole in tries
-                               for centre, rect in places(length, reach)
+        if avoid:
+            tries += [(list(avoid[0]), length, near, False, u * 0.05) for length in [longest] + longer + shorter]
+            tries += [(list(avoid[0]), length, far, True, u * 0.25) for length in [longest] + shorter]
+        length, centre = next(((length, centre) for rects, length, reach, whole, gap in tries
+                               for centre, rect in places(length, reach, gap)
                                if (on_table(rect) or not whole) and not any(overlaps(rect, r) for r in rects)),
-                              (longest, places(longest, 0.0)[0][0]))
+                              (longest, places(longest, 0.0, u * 0.25)[0][0]))
         self._lay_out(length)
         self._bg.size = self.size
         self._bg.pos = (0, 0)
-        self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
-        self.label.color = theme.ON_CHOSEN if good else theme.TEXT  # dark ink on the light green: 10:1
         self.rotation = box.angle
         self.center = centre
-        self.opacity = 1
-        self._hide.start()
 
     def _lay_out(self, length: float) -> float:
         """Lay the words out in lines ``length`` long; the banner's depth (as tall as its lines)."""
@@ -589,12 +598,26 @@ class TableLayout(FloatLayout):
         if not text:
             self.hush(seat)
         elif 0 <= seat < len(self._banners):
-            controls, marks = self._kept_clear(), self._cells(self.board.highlighted)
+            table, controls, marks = self._message_room()
             banner = self._banners[seat]
-            banner.say(text, self._beyond_raised(seat), good,
-                       tuple(self.board.fit_area) if self.board.fit_area else None, [controls, marks])
+            banner.say(text, self._beyond_raised(seat), good, table, [controls, marks])
             if self.makes_room:
                 self._make_room(banner, controls, marks)
+
+    def reflow(self) -> None:
+        """Place the messages shown again, each with its words and the rest of its time: a control
+        has come where one may lie (a gift card, :attr:`keep_clear`)."""
+        table, controls, marks = self._message_room()
+        for seat, banner in enumerate(self._banners):
+            if banner.opacity > 0 and seat < len(self.boxes):
+                banner.place(self._beyond_raised(seat), table, [controls, marks])
+
+    def _message_room(self) -> tuple[Rect | None, list[Rect], list[Rect]]:
+        """Where the messages lie: the free table, the controls they must not go under and the
+        cells the board marks (what a message points at)."""
+        fit = self.board.fit_area
+        table = (fit[0], fit[1], fit[2], fit[3]) if fit else None
+        return table, self._kept_clear(), self._cells(self.board.highlighted)
 
     def _make_room(self, banner: Banner, controls: list[Rect], marks: list[Rect]) -> None:
         """Where ``banner`` or a control covers the first of the ``marks`` (the space refused, the

@@ -702,7 +702,7 @@ class GiftCard(Scatter):
 
     def _place(self, *_args: Any) -> None:
         """At the gobbler's hand's inner edge, facing them, slid along the edge so that it stays on
-        the free table."""
+        the free table; the messages shown to the players move clear of it."""
         u = theme.unit()
         layout = self.screen.layout
         if self.seat >= len(layout.boxes):
@@ -723,6 +723,7 @@ class GiftCard(Scatter):
         else:
             cx = min(max(cx, low + self.length / 2), high - self.length / 2)
         self.center = (cx, cy)
+        layout.reflow()  # the players' messages already up move out of its way
 
     def count_down(self) -> None:
         deadline = self.screen.table.gift_deadline(self.seat)
