@@ -1,7 +1,8 @@
 """Solitaire at the kiosk, by simulated touches and rendered headless: the start card, draws placed by
 touch, the first tile off the middle and a tile beside a fillable forced space refused in plain
 words, the forced space filled, no undo, the bag button, the end with its score and the tick on the
-Learn path; a game resumed after a power cut; the "how to play" script replayed on the engine."""
+Learn path; a game resumed after a power cut (one started from Learn leads back there); the "how to
+play" script replayed on the engine."""
 
 from __future__ import annotations
 
@@ -110,6 +111,59 @@ scenario_resume.prepare = _prepare_resume
 
 def test_solitaire_resumes_after_a_power_cut():
     run_scenario("test_ui_solitaire", "scenario_resume", size=(800, 480))
+
+
+def scenario_learn_resume(app):
+    """Solitaire started from the Learn path, two tiles down, then a power cut: the table starts
+    again on its database and resumes the game where it was, and leaving it leads back to Learn
+    (it once went home, as if started from Solitaire's own card)."""
+    from firmware.store import SqliteStore
+    from ui.modes.solo.learn import LearnScreen
+    from ui.widgets import Confirm
+
+    app.go_home()
+    yield 0.1
+    yield from tap(app.home.buttons["learn"])
+    learn = app.manager.current_screen
+    assert isinstance(learn, LearnScreen)
+    learn.select(2)  # the third step, Solitaire
+    yield from tap(learn.play_button)
+    screen = app.manager.current_screen
+    assert screen.name == "solitaire" and screen.from_learn
+    game = screen.game
+    for _ in range(2):
+        game.apply(game.legal_actions()[0])
+        screen.after_step()
+    placed, hand = game.board.placements(), list(game.hand)
+    # the power goes: the table starts again on the same database and offers the game
+    app.services.store = SqliteStore(app.services.store.path.parent)
+    app.offer_resume(app.services.store.load_current())
+    yield 0.2
+    yield from tap(app.manager.current_screen.resume_button)
+    resumed = app.manager.current_screen
+    assert resumed is not screen and resumed.name == "solitaire"
+    assert resumed.game.board.placements() == placed and resumed.hand.tiles == hand
+    leave = next(w for w in resumed.walk() if getattr(w, "msg", None) == "Leave the game")
+    yield from tap(leave)
+    yield from tap(next(w for w in resumed.overlay.children if isinstance(w, Confirm)).yes_button)
+    assert isinstance(app.manager.current_screen, LearnScreen)
+    assert app.services.store.load_current() is None
+    return {}
+
+
+def _sqlite_store(services):
+    import tempfile
+
+    from firmware.store import SqliteStore
+
+    services.store = SqliteStore(tempfile.mkdtemp(prefix="tantrix-solitaire-"))
+
+
+scenario_learn_resume.prepare = _sqlite_store
+
+
+def test_solitaire_from_learn_resumes_after_a_power_cut_and_leads_back_to_learn():
+    run_scenario("test_ui_solitaire", "scenario_learn_resume", size=(800, 480))
 
 
 def test_the_how_to_play_script_shows_the_rules():

@@ -11,7 +11,9 @@ Progress lives in the store (``services.store``), which commits before it return
 * best times are high scores of mode ``"time:<puzzle>"`` holding *minus* the seconds, so that the
   store's highest-first order (and its pruning of the lowest) keeps the fastest times;
 * ``progress("solo-clock")``: the running puzzle's clock, saved with every journaled step so a
-  power cut does not reset it.
+  power cut does not reset it;
+* ``progress("solitaire-from-learn")``: whether the Solitaire game in progress was started from
+  the Learn path, so that, resumed after a power cut, it still leads back there.
 """
 
 from __future__ import annotations

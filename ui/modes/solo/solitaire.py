@@ -45,6 +45,10 @@ AIMS = (("line", N_("Red line")), ("loop", N_("Red loop")))
 SPEC = SetupSpec(key=KIND, title=N_("Solitaire"), players=(1, 1), default_players=1,
                  blurb=N_("Tiles 1 to 14, drawn one by one: make one red line through all of them."),
                  options=(Choice("rules", N_("Rules"), RULES, "classic"), Choice("aim", N_("Aim"), AIMS, "line")))
+FROM_LEARN = "solitaire-from-learn"
+"""The store's progress key: ``{"learn": true}`` while the game in progress was started from the
+Learn path (``{}``: from Solitaire's own card), kept beside the journal so that a game resumed after
+a power cut still leads back to Learn (every start writes it, so it never outlives its game)."""
 RULE_WORDS = {
     Rules.CLASSIC: N_("Draw a tile, place it. A tile that fits a forced space must go into one."),
     Rules.HAND: N_("Hold two tiles, place one. Fill a forced space and draw a bonus tile."),
@@ -97,7 +101,10 @@ def start(app: Shell, rules: str = "classic", aim: str = "line", seed: int | Non
           from_learn: bool = False) -> SolitaireScreen:
     """A new game, journaled and shown (``from_learn``: its end leads back to the Learn path)."""
     game = Solitaire.start(rules, aim, seed if seed is not None else random.randrange(1 << 32))
-    app.journal(game)
+    store = app.services.store
+    with store.batch():  # the journal and where it was started from, together
+        app.journal(game)
+        store.set_progress(FROM_LEARN, {"learn": True} if from_learn else {})
     screen = SolitaireScreen(app, game, from_learn=from_learn)
     app.show(screen)
     return screen
@@ -105,7 +112,8 @@ def start(app: Shell, rules: str = "classic", aim: str = "line", seed: int | Non
 
 @kind_screen(KIND)
 def resume(app: Shell, game: Solitaire) -> Screen:
-    return SolitaireScreen(app, game)
+    """A game restored after a power cut, leading back where it was started from (Learn, or home)."""
+    return SolitaireScreen(app, game, from_learn=bool(app.services.store.progress(FROM_LEARN).get("learn")))
 
 
 class SolitaireScreen(Screen):
