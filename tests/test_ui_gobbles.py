@@ -656,7 +656,7 @@ def scenario_gift_card_and_messages(app):
     """Five and six seats (people only, and people with robots): each person gobbles in turn while
     every other person has a message up ("Taken!", shown before the card came; the card once hid
     it at 5 players on the 7" panel), and one of them is then told something more: the gift card
-    covers no player's message, and each message lies whole on the screen."""
+    covers no player's message, and each message lies whole on the screen, over no other hand."""
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
     from ui.i18n import _
@@ -701,6 +701,8 @@ def scenario_gift_card_and_messages(app):
                     assert not _overlap(banner.bbox, (*card.bbox[0], *card.bbox[1])), where
                     (x, y), (w, h) = banner.bbox
                     assert x >= -1 and y >= -1 and x + w <= width + 1 and y + h <= height + 1, where
+                    for other, box in enumerate(layout.boxes):  # nor over another player's tiles
+                        assert other == seat or not _overlap(banner.bbox, _box_rect(layout, box)), (where, other)
                     checked += 1
                 screen.leave()
     return checked

@@ -12,7 +12,7 @@ board and the hands on screen accordingly, and shows each player's messages faci
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Literal, NamedTuple, Sequence
+from typing import Any, Iterable, Iterator, Literal, NamedTuple, Sequence
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle, RoundedRectangle
@@ -266,11 +266,12 @@ def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequenc
 
 
 def facing_places(box: SeatBox, size: tuple[float, float], base: float, span: tuple[float, float] | None,
-                  reach: float) -> list[tuple[tuple[float, float], Rect]]:
+                  reach: float) -> Iterator[tuple[tuple[float, float], Rect]]:
     """Where a card facing ``box``'s player may go, its ``size`` being (length along the hand's
     edge, depth away from it), nearest first, as (centre, rectangle): ``base`` beyond the hand's
     centre, slid along the edge within ``span`` (the free table along it, as (low, high); None: not
-    slid) and moved further out by up to ``reach``. The first is the place slid within ``span``."""
+    slid) and moved further out by up to ``reach``. The first is the place slid within ``span``;
+    made as they are asked for (the search often ends at one of the first)."""
     u = theme.unit()
     length, depth = size
     ux, uy = box.up()
@@ -282,12 +283,10 @@ def facing_places(box: SeatBox, size: tuple[float, float], base: float, span: tu
     room = int(max(high - low - length, 0.0) / step) if span is not None else 0
     spots = sorted({min(max(slid + k * step, low + length / 2), high - length / 2) for k in range(-room, room + 1)},
                    key=lambda spot: abs(spot - slid))
-    places = []
     for rise in (base + k * step for k in range(round(reach / step) + 1)):
         for spot in spots:
             cx, cy = (box.cx + ux * rise, spot + uy * rise) if box.across else (spot + ux * rise, box.cy + uy * rise)
-            places.append(((cx, cy), (cx - w / 2, cy - h / 2, w, h)))
-    return places
+            yield (cx, cy), (cx - w / 2, cy - h / 2, w, h)
 
 
 def facing_spot(box: SeatBox, size: tuple[float, float], base: float, span: tuple[float, float] | None,
@@ -296,7 +295,7 @@ def facing_spot(box: SeatBox, size: tuple[float, float], base: float, span: tupl
     :func:`facing_places` that covers none of ``avoid``: groups of rectangles, the most important
     first. Where no place clears every group the last one is given up, and so on; where none
     clears even the first, the place slid within ``span``."""
-    places = facing_places(box, size, base, span, reach)
+    places = list(facing_places(box, size, base, span, reach))
     for kept in range(len(avoid), 0, -1):
         rects = [r for group in avoid[:kept] for r in group]
         clear = next((centre for centre, rect in places if not any(overlaps(rect, r) for r in rects)), None)
@@ -349,7 +348,7 @@ class Banner(Scatter):
         self.rotation = 0.0
         depths: dict[float, float] = {}
 
-        def places(length: float, reach: float, gap: float) -> list[tuple[tuple[float, float], Rect]]:
+        def places(length: float, reach: float, gap: float) -> Iterator[tuple[tuple[float, float], Rect]]:
             if length not in depths:
                 depths[length] = self._lay_out(length)
             depth = depths[length]
@@ -367,10 +366,26 @@ class Banner(Scatter):
         if avoid:
             tries += [(list(avoid[0]), length, near, False, u * 0.05) for length in [longest] + longer + shorter]
             tries += [(list(avoid[0]), length, far, True, u * 0.25) for length in [longest] + shorter]
-        length, centre = next(((length, centre) for rects, length, reach, whole, gap in tries
-                               for centre, rect in places(length, reach, gap)
-                               if (on_table(rect) or not whole) and not any(overlaps(rect, r) for r in rects)),
-                              (longest, places(longest, 0.0, u * 0.25)[0][0]))
+        def covered(rect: Rect) -> float:
+            """How much of the first group ``rect`` covers (where nothing clears it: the least)."""
+            x, y, w, h = rect
+            return sum(max(0.0, min(x + w, rx + rw) - max(x, rx)) * max(0.0, min(y + h, ry + rh) - max(y, ry))
+                       for rx, ry, rw, rh in (avoid[0] if avoid else ()))
+
+        chosen, least = (longest, next(places(longest, 0.0, u * 0.25))[0]), math.inf
+        for rects, length, reach, whole, gap in tries:
+            clear = next((centre for centre, rect in places(length, reach, gap)
+                          if (on_table(rect) or not whole) and not any(overlaps(rect, r) for r in rects)), None)
+            if clear is not None:
+                chosen, least = (length, clear), 0.0
+                break
+        if least:  # nothing clears the controls: where it covers least of them, near its hand
+            for length in [longest] + longer + shorter:
+                for centre, rect in places(length, near, u * 0.05):
+                    cover = covered(rect)
+                    if cover < least:
+                        chosen, least = (length, centre), cover
+        length, centre = chosen
         self._lay_out(length)
         self._bg.size = self.size
         self._bg.pos = (0, 0)
@@ -613,16 +628,18 @@ class TableLayout(FloatLayout):
                 banner.place(self._beyond_raised(seat), table, [controls, marks])
 
     def _message_room(self) -> tuple[Rect | None, list[Rect], list[Rect]]:
-        """Where the messages lie: the free table, the controls they must not go under and the
-        cells the board marks (what a message points at)."""
+        """Where the messages lie: the free table; what they must not cover, the controls (they
+        would go under them) and the hands with what lies at their edges; and the cells the board
+        marks (what a message points at)."""
         fit = self.board.fit_area
         table = (fit[0], fit[1], fit[2], fit[3]) if fit else None
-        return table, self._kept_clear(), self._cells(self.board.highlighted)
+        hands = [self._beyond_raised(seat).rect() for seat in range(len(self.boxes))]
+        return table, self._kept_clear() + hands, self._cells(self.board.highlighted)
 
     def _make_room(self, banner: Banner, controls: list[Rect], marks: list[Rect]) -> None:
-        """Where ``banner`` or a control covers the first of the ``marks`` (the space refused, the
-        forced space to fill), slide the view the least that shows every mark (else that first one)
-        clear of them, on the free table; nothing where no slide does."""
+        """Where ``banner`` or a control (or a hand) covers the first of the ``marks`` (the space
+        refused, the forced space to fill), slide the view the least that shows every mark (else
+        that first one) clear of them, on the free table; nothing where no slide does."""
         (x, y), (w, h) = banner.bbox
         covering = [(x, y, w, h), *controls]
         if not marks or not any(overlaps(cover, marks[0]) for cover in covering) or not self.board.fit_area:
