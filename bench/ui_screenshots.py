@@ -569,6 +569,7 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     from engine.strategy.robots import robot_move
     from ui.modes.strategy import clock as strategy_clock, play as strategy_play, setup as tantrix
     from ui.modes.strategy.results import show_results
+    from ui.hexes import centre
     from ui.services import TileScanned
 
     def open_game(game: Any) -> Any:
@@ -610,6 +611,19 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     hand.dispatch("on_refused", refusal)
     yield 0.3
     shot("55-tantrix-refused")
+    # the first refusal, beside the one tile on the table, on the player's side of it: the view
+    # slides so that the message hides neither the space refused nor its clashing edge
+    game = _strategy_game(2, 1, seed=2)
+    screen = open_game(game)
+    yield 0.6
+    seat, board = game.turn, game.board
+    hand, (ux, uy) = screen.hands[seat], screen.layout.boxes[seat].up()
+    tile, cell = min(((t, c) for t in game.hands[seat] for c in board.frontier() if not board.fits(t, c)),
+                     key=lambda tc: sum(a * b for a, b in zip(centre(tc[1], 1.0), (ux, uy))))
+    refusal = screen.board.drop(screen.board.window_cell_centre(cell), tile, 0, hand, hand.target)
+    hand.dispatch("on_refused", refusal)
+    yield 0.6
+    shot("55b-tantrix-first-refusal")
     # a forced fill: the space in orange, the tiles that fit outlined; elsewhere is refused
     game = next(g for g in (_strategy_game(2, n, seed=5) for n in range(16, 40)) if g.obligatory())
     screen = open_game(game)
