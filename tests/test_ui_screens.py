@@ -341,6 +341,40 @@ def test_an_interrupted_game_is_offered_and_resumed_on_its_screen():
     run_scenario("test_ui_screens", "scenario_resume", size=(800, 480))
 
 
+def scenario_resume_after_idle(app):
+    """Nobody answers the card after a power cut: it gives way to the attract screen, and the
+    first touch there (or the bag button) offers the game again, not the home screen."""
+    from kivy.core.window import Window
+
+    yield 0.2
+    assert app.manager.current == "resume"
+    yield until(lambda: app.manager.current == "attract")
+    yield from tap(app.attract)
+    assert app.manager.current == "resume" and app.saved
+    yield until(lambda: app.manager.current == "attract")
+    Window.dispatch("on_key_down", 32, 44, " ", [])  # the bag button wakes it too
+    Window.dispatch("on_key_up", 32, 44)
+    yield until(lambda: app.manager.current != "attract")
+    assert app.manager.current == "resume"
+    app.discard()  # once it is discarded, a touch on the attract screen goes home
+    app.manager.current = "attract"
+    yield from tap(app.attract)
+    assert app.manager.current == "home"
+    return {}
+
+
+def _prepare_resume_after_idle(services):
+    _prepare_resume(services)
+    services.settings.idle_seconds = 1.0
+
+
+scenario_resume_after_idle.prepare = _prepare_resume_after_idle
+
+
+def test_a_game_left_unanswered_after_a_power_cut_is_offered_again_from_the_attract_screen():
+    run_scenario("test_ui_screens", "scenario_resume_after_idle", size=(800, 480))
+
+
 def scenario_resume_unknown(app):
     yield 0.2
     screen = app.manager.current_screen

@@ -158,17 +158,8 @@ class KioskApp(App):
             self.simulated_panel.pos = (root.width - self.simulated_panel.width, 0)
 
     def on_start(self) -> None:
-        try:
-            saved = self.services.store.load_current()
-        except Exception as error:  # a damaged saved game is offered to discard, never a crash
-            log.warning("the saved game cannot be read: %s", error)
-            self.offer_resume({})
-            self.manager.get_screen("resume").cannot_resume(str(error))
-        else:
-            if saved is not None:
-                self.offer_resume(saved)
-            else:
-                self.manager.current = "attract"
+        if not self._offer_saved_game():
+            self.manager.current = "attract"
         Clock.schedule_interval(self._tick, 1.0)
         # the callback runs in the first frame's clock tick, before it is drawn: wait one more
         Clock.schedule_once(lambda dt: Clock.schedule_once(self._first_frame, 0), 0)
@@ -260,6 +251,28 @@ class KioskApp(App):
 
     # ------------------------------------------------------------ interrupted games
 
+    def _offer_saved_game(self) -> bool:
+        """Offer the game a power cut (or a crash) interrupted, if one is saved; False if none is."""
+        try:
+            saved = self.services.store.load_current()
+        except Exception as error:  # a damaged saved game is offered to discard, never a crash
+            log.warning("the saved game cannot be read: %s", error)
+            self.offer_resume({})
+            self.manager.get_screen("resume").cannot_resume(str(error))
+            return True
+        if saved is None:
+            return False
+        self.offer_resume(saved)
+        return True
+
+    def wake(self) -> None:
+        """Someone is back at the attract screen: to the game still saved, if one is, else home.
+        A game waits on screen however long its players are away, but the card offering one after
+        a power cut gave way to the attract screen after the idle time, and the game was then never
+        offered again until the next start (the players back from the bar found the home screen)."""
+        if not self._offer_saved_game():
+            self.go_home()
+
     def offer_resume(self, saved: dict[str, Any]) -> None:
         self.saved = saved
         self.show(ResumeScreen(on_resume=self.resume, on_discard=self.discard))
@@ -322,7 +335,7 @@ class KioskApp(App):
             self.staff.on_device_event(event)
         current = self.manager.current_screen
         if current is self.attract and not isinstance(event, DeviceStatus):
-            self.go_home()
+            self.wake()
         elif current is not self.staff and hasattr(current, "on_device_event"):
             current.on_device_event(event)
         elif self._in_staff and isinstance(event, TILE_READS) and event not in self._kept:

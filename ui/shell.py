@@ -34,6 +34,9 @@ class Shell(Protocol):
     def go_home(self) -> None:
         """Back to the home screen (the families)."""
 
+    def wake(self) -> None:
+        """Someone is back at the attract screen: to a saved game's resume card, else home."""
+
     def open(self, name: str, **args: Any) -> Screen:
         """Show the screen registered as ``name`` in :mod:`ui.navigation`, built with ``args``."""
 

@@ -125,5 +125,5 @@ class AttractScreen(Screen):
             self._new_game()
 
     def on_touch_down(self, touch: Any) -> bool:
-        self.app.go_home()
+        self.app.wake()
         return True
