@@ -14,16 +14,9 @@ pytest.importorskip("kivy")
 from kivy.clock import Clock  # noqa: E402
 
 from ui.countdown import Countdown  # noqa: E402
+from ui_harness import tick_until  # noqa: E402
 
 DELAY = 3.0
-
-
-def tick_until(condition, limit: float = 60.0) -> None:
-    deadline = time.monotonic() + limit
-    while not condition():
-        assert time.monotonic() < deadline, "the countdown never ended"
-        Clock.tick()
-        time.sleep(0.005)
 
 
 def test_a_restart_counts_the_whole_delay_again_and_the_action_runs_once():

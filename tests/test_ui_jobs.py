@@ -5,7 +5,6 @@ Driven by ticking Kivy's clock in this process (no window needed)."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -14,15 +13,7 @@ pytest.importorskip("kivy")
 from kivy.clock import Clock  # noqa: E402
 
 from ui.jobs import Job  # noqa: E402
-
-
-def tick_until(condition, limit: float = 30.0) -> None:
-    """Tick the clock until ``condition()`` holds (the limit only stops a broken test hanging)."""
-    deadline = time.monotonic() + limit
-    while not condition():
-        assert time.monotonic() < deadline, "the outcome never came"
-        Clock.tick()
-        time.sleep(0.005)
+from ui_harness import tick_until  # noqa: E402
 
 
 def test_the_value_comes_back_on_the_clock_in_the_ui_thread():

@@ -27,6 +27,18 @@ ROOT = TESTS.parent
 MARK = "UI-SCENARIO-RESULT "
 
 
+def tick_until(condition: Any, limit: float = 60.0) -> None:
+    """For tests of the UI's parts in the test's own process (no window): tick Kivy's clock until
+    ``condition()`` holds (the limit only stops a broken test hanging, never a pass on speed)."""
+    from kivy.clock import Clock
+
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came true"
+        Clock.tick()
+        time.sleep(0.005)
+
+
 def run_scenario(module: str, scenario: str, size: tuple[int, int] = (1280, 800), timeout: float = 90,
                  **options: Any) -> Any:
     """Run ``module.scenario`` in a fresh process; its return value, or a test failure."""
