@@ -6,6 +6,7 @@ pseudo-terminal into the kiosk's ``SerialTileReader`` found by its USB identity.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import sys
 import threading
@@ -22,6 +23,7 @@ from hardware.reader import CONTROLLER_USB, SerialTileReader
 from hardware.registry import TagRegistry
 
 CONTROLLER = Path(__file__).resolve().parent.parent / "controller"
+PICO = CONTROLLER.parent / "bench" / "pico"
 sys.path.insert(0, str(CONTROLLER))
 import tiles_controller as tc  # noqa: E402  (the firmware's module, as the Pico imports it)
 
@@ -312,98 +314,23 @@ def test_an_unplugged_controller_is_looked_for_again_never_opened_at_its_old_nam
     os.close(other_slave)
 
 
-def crc_a(data: bytes) -> bytes:
-    """ISO 14443-3 CRC_A (preset 6363h, reflected 8408h), low byte first."""
-    crc = 0x6363
-    for byte in data:
-        byte ^= crc & 0xFF
-        byte = (byte ^ (byte << 4)) & 0xFF
-        crc = ((crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)) & 0xFFFF
-    return bytes([crc & 0xFF, crc >> 8])
-
-
-class SimulatedMfrc522Chip:
-    """An MFRC522 behind its SPI registers, with an ISO 14443A tag (or none) in its field: enough of
-    the data sheet's register behaviour (FIFO, Transceive, CalcCRC, interrupt flags) for the driver."""
-
-    def __init__(self, uid: bytes | None = None) -> None:
-        self.uid = uid
-        self.version = 0x92
-        self.registers = [0] * 64
-        self.fifo: list[int] = []
-        self.selected = False
-        self.halted = False
-        self._address: int | None = None
-
-    # the SPI bus and the chip-select pin as the driver sees them
-    def value(self, level: int) -> None:
-        self._address = None
-
-    def write(self, data: bytes) -> None:
-        address, register = data[0], (data[0] >> 1) & 0x3F
-        if address & 0x80:
-            self._address = register
-        else:
-            self._store(register, data[1])
-
-    def read(self, count: int) -> bytes:
-        return bytes([self._load(self._address)])
-
-    def _load(self, register: int) -> int:
-        if register == 0x37:
-            return self.version
-        if register == 0x09:
-            return self.fifo.pop(0) if self.fifo else 0
-        if register == 0x0A:
-            return len(self.fifo)
-        return self.registers[register]
-
-    def _store(self, register: int, value: int) -> None:
-        if register == 0x09:
-            self.fifo.append(value)
-        elif register == 0x0A and value & 0x80:
-            self.fifo.clear()
-        elif register in (0x04, 0x05) and not value & 0x80:
-            self.registers[register] &= ~value & 0x7F  # writing 0 in bit 7 clears the flags marked
-        elif register == 0x01 and value == 0x03:  # CalcCRC
-            self.registers[0x22], self.registers[0x21] = crc_a(bytes(self.fifo))
-            self.fifo.clear()
-            self.registers[0x05] |= 0x04
-        elif register == 0x0D and value & 0x80 and self.registers[0x01] == 0x0C:  # StartSend of a Transceive
-            answer = self._tag(bytes(self.fifo), value & 0x07)
-            self.fifo = list(answer or b"")
-            self.registers[0x04] |= 0x30 if answer else 0x01
-        else:
-            self.registers[register] = value
-
-    def _tag(self, frame: bytes, last_bits: int) -> bytes | None:
-        """What the tag answers (None: silence)."""
-        uid = self.uid
-        if uid is None:
-            return None
-        if last_bits == 7 and frame == b"\x52":  # WUPA wakes it even when halted
-            self.halted, self.selected = False, False
-            return b"\x44\x00"
-        if self.halted:
-            return None
-        parts = [b"\x88" + uid[:3], uid[3:7]] if len(uid) == 7 else [uid]
-        for level, part in zip((0x93, 0x95), parts):
-            bcc = bytes([part[0] ^ part[1] ^ part[2] ^ part[3]])
-            if frame == bytes([level, 0x20]):
-                return part + bcc
-            if frame == bytes([level, 0x70]) + part + bcc + crc_a(frame[:7]):
-                sak = 0x04 if part is not parts[-1] else 0x00
-                return bytes([sak]) + crc_a(bytes([sak]))
-        if frame == b"\x50\x00" + crc_a(b"\x50\x00"):
-            self.halted = True
-        return None
+def pico_machine() -> types.ModuleType:
+    """The Pico's ``machine`` as bench/pico/ stubs it for MicroPython (SPI, pins and simulated MFRC522
+    chips: one chip simulation for both), loaded under its own name."""
+    spec = importlib.util.spec_from_file_location("pico_machine", PICO / "machine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_mfrc522_driver_reads_7_and_4_byte_uids_through_the_chips_registers():
     import mfrc522
 
-    chip = SimulatedMfrc522Chip(NTAG_A)
-    reader = mfrc522.Mfrc522(chip, chip)
+    machine = pico_machine()
+    machine.CHIPS[17] = chip = machine.SimulatedChip(NTAG_A)
+    spi = machine.SPI(0, sck=machine.Pin(18), mosi=machine.Pin(19), miso=machine.Pin(16))
+    reader = mfrc522.Mfrc522(spi, machine.Pin(17, machine.Pin.OUT, value=1))
     reader.init()
     assert chip.registers[0x14] & 0x03 == 0x03  # the antenna is on
     assert reader.uid() == NTAG_A and chip.halted  # read through two cascade levels, then halted
@@ -412,10 +339,10 @@ def test_the_mfrc522_driver_reads_7_and_4_byte_uids_through_the_chips_registers(
     assert reader.uid() == bytes.fromhex("DEADBEEF")
     chip.uid = None
     assert reader.uid() is None
-    chip.version = 0xFF  # the reader's wires pulled
+    chip.plugged = False  # the reader's wires pulled
     with pytest.raises(OSError, match="no MFRC522 answers"):
         reader.uid()
     lines: list[str] = []
-    chip.version, chip.uid = 0x92, NTAG_B
+    chip.plugged, chip.uid = True, NTAG_B
     tc.Controller([reader], lines.append).start()
     assert lines[1] == "TAG 0 " + NTAG_B.hex().upper()

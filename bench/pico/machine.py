@@ -2,7 +2,9 @@
 MicroPython: ``Pin`` and ``SPI`` with the rp2 port's signatures and pin checks, and on the SPI bus
 one simulated MFRC522 chip per chip-select pin (``CHIPS``), with a tag in its field or none.
 
-MicroPython code only (no annotations, no dataclasses): it runs inside MicroPython, never CPython.
+MicroPython code only (no annotations, no dataclasses). tests/test_controller.py also loads it under
+CPython, to read UIDs through the driver and this chip (one chip simulation for both); there nothing
+may reach the ``time.ticks_*`` functions CPython lacks: no ``timer`` chips, no ``interrupt_after``.
 """
 
 import time
