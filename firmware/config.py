@@ -14,7 +14,10 @@ A broken file never weakens security nor hides the games: the kiosk keeps a copy
 that gave a good staff PIN and storage directory (``last_good``, in the state directory), and when
 the file cannot be read at all it runs on that copy; when only ``kiosk.staff_pin`` or
 ``storage.directory`` is refused, that key comes from the copy (never from the defaults, which
-would mean no PIN, or another directory where the old games are not).
+would mean no PIN, or another directory where the old games are not). A file that leaves out one of
+these keys, or, with the club link on, ``club.tls`` or ``club.password_file`` (a line deleted by
+mistake would mean a table that talks to the broker in clear, or without its password), keeps the
+copy's value too: turning one off takes a new value (``tls = false``), never a missing line.
 
 Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]``, ``[storage]``, ``[web]``, ``[replay]`` and
 ``[club]`` belong to the firmware and are checked here in full. ``[club]`` and ``[web]`` fail closed: one
@@ -336,6 +339,9 @@ class Config:
 
 GUARDED = ("kiosk.staff_pin", "storage.directory")
 """Keys a broken file must never take back to their defaults (see the module docstring)."""
+GUARDED_CLUB = ("club.tls", "club.password_file")
+"""Keys a file with the club link on must not lose by leaving them out (a refused one turns the link
+off instead: :data:`FAIL_CLOSED`)."""
 LAST_GOOD = "config.last-good.toml"
 
 
@@ -382,22 +388,28 @@ def load_config(path: str | os.PathLike[str] | None = None, environ: Mapping[str
     if whole is not None:
         return replace(good, source=file, warnings=(
             f"{whole}; the kiosk runs on the last good configuration ({last_good})",))
-    dropped = [key for key in GUARDED if key not in config.given and _value(good, key)]
-    kept = [key for key in GUARDED if key in config.refused or key in dropped]
+    guarded = GUARDED + (GUARDED_CLUB if config.club.enabled else ())
+    dropped = [key for key in guarded if key not in config.given and _value(good, key)]
+    kept = [key for key in GUARDED if key in config.refused] + dropped
     if not kept:
         _keep(file, last_good)
         return config
-    kiosk = replace(config.kiosk, staff_pin=good.kiosk.staff_pin) if "kiosk.staff_pin" in kept else config.kiosk
-    storage = (replace(config.storage, directory=good.storage.directory) if "storage.directory" in kept
-               else config.storage)
+    for key in kept:
+        config = _with(config, key, _value(good, key))
     missing = f" (a file without {' or '.join(dropped)} cannot unset it: give a new value)" if dropped else ""
-    return replace(config, kiosk=kiosk, storage=storage, warnings=config.warnings + (
+    return replace(config, warnings=config.warnings + (
         f"{file}: {' and '.join(kept)} kept from the last good configuration ({last_good}){missing}",))
 
 
 def _value(config: Config, key: str) -> Any:
     table, _, name = key.partition(".")
     return getattr(getattr(config, table), name)
+
+
+def _with(config: Config, key: str, value: Any) -> Config:
+    """``config`` with ``key`` ("club.tls") set to ``value``."""
+    table, _, name = key.partition(".")
+    return replace(config, **{table: replace(getattr(config, table), **{name: value})})
 
 
 def _read(file: Path, explicit: bool) -> tuple[Config, str | None]:

@@ -117,3 +117,32 @@ def test_the_kiosk_starts_on_every_broken_file_with_the_pin_it_had(tmp_path, ins
             assert runtime.store.path.parent == state, kind
             assert runtime.settings.staff_pin_set and not runtime.settings.check_pin("0000"), kind
             assert runtime.settings.check_pin("48151623"), kind
+
+
+def test_a_club_tables_tls_and_password_lines_deleted_by_mistake_are_kept(tmp_path):
+    """With the club link on, a file that no longer says ``tls`` or ``password_file`` keeps them
+    from the last good file (a deleted line must not mean a table talking to the broker in clear
+    or without its password); saying ``tls = false`` turns TLS off, and so does a link turned off."""
+    state = tmp_path / "state"
+    environ, last_good = {"STATE_DIRECTORY": str(state)}, state / LAST_GOOD
+    club = '[club]\nenabled = true\nbroker = "club.example"\nport = 8883\ntable = "t1"\n'
+    secret = '\npassword_file = "/etc/tantrix-kiosk/broker-password"\ntls = true\n'
+    good = load_config(write(tmp_path, "config.toml", (GOOD.format(state=state) + club + secret).encode()), environ,
+                       last_good=last_good)
+    assert good.warnings == () and good.club.tls and last_good.exists()
+
+    deleted = load_config(write(tmp_path, "config.toml", (GOOD.format(state=state) + club).encode()), environ,
+                          last_good=last_good)
+    assert deleted.club.enabled and deleted.club.tls
+    assert deleted.club.password_file == "/etc/tantrix-kiosk/broker-password"
+    assert len(deleted.warnings) == 1 and "club.tls and club.password_file kept" in deleted.warnings[0]
+    assert str(tmp_path / "config.toml") in deleted.warnings[0] and "give a new value" in deleted.warnings[0]
+
+    meant = load_config(write(tmp_path, "config.toml", (GOOD.format(state=state) + club + 'tls = false\n'
+                                                        'password_file = ""\n').encode()), environ,
+                        last_good=last_good)
+    assert meant.warnings == () and not meant.club.tls and meant.club.password_file == ""
+
+    off = load_config(write(tmp_path, "config.toml", GOOD.format(state=state).encode()), environ,
+                      last_good=last_good)
+    assert off.warnings == () and not off.club.enabled
