@@ -714,3 +714,54 @@ def scenario_gift_card_and_messages(app):
 def test_the_gift_card_covers_no_players_message(size, language):
     assert run_scenario("test_ui_gobbles", "scenario_gift_card_and_messages", size=size, timeout=300,
                         settings={"language": language}) == 80
+
+
+def scenario_messages_at_once(app):
+    """Two players told something at the same moment (a race lost and a gobble's tiles received),
+    for every ordered pair of seats at tables of 3, 4 and 6 people: which pairs' messages overlap,
+    and on which edge each seat sits. Players side by side once had theirs one on the other: each
+    was placed as if it were alone."""
+    import itertools
+
+    from engine.gobble.gobbles import Gobbles, Player
+    from engine.gobble.table import ManualClock
+    from ui.modes.gobble import gobbles
+    from ui.table import overlaps
+
+    said = ["This space is already taken: another player got there first.",
+            "Player 3 gobbled: you get 2 tiles, ringed in white."]
+    tables = {}
+    for people in (3, 4, 6):
+        game = Gobbles.deal([Player(f"Player {n + 1}") for n in range(people)], seed=4)
+        screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+        app.show(screen)
+        layout = screen.layout
+        yield until(lambda: len(layout.boxes) == people and layout.board.fit_area)
+        yield 0.3
+        banners = layout._banners
+        overlapping = []
+        for first, second in itertools.permutations(range(people), 2):
+            for seat in range(people):
+                layout.hush(seat)
+            layout.tell(first, said[0])
+            layout.tell(second, said[1], good=True)
+            assert banners[first].opacity == 1 and banners[second].opacity == 1
+            (x, y), (w, h) = banners[first].bbox
+            (x2, y2), (w2, h2) = banners[second].bbox
+            if overlaps((x, y, w, h), (x2, y2, w2, h2)):
+                overlapping.append([first, second])
+        tables[people] = {"edges": [box.angle for box in layout.boxes], "overlapping": overlapping}
+        screen.leave()
+        yield 0.2
+    return tables
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (720, 1280)])
+def test_two_players_told_something_at_once_can_both_read_it(size):
+    tables = run_scenario("test_ui_gobbles", "scenario_messages_at_once", size=size, timeout=120)
+    for people, table in tables.items():
+        edges = table["edges"]
+        side_by_side = [[a, b] for a, b in table["overlapping"] if edges[a] == edges[b]]
+        assert side_by_side == [], (people, table)  # neighbours on one edge: never one over the other
+        if int(people) <= 4 and size[0] > size[1]:
+            assert table["overlapping"] == [], (people, table)  # a landscape table has room for any two

@@ -186,9 +186,12 @@ Rect = tuple[float, float, float, float]
 
 
 def overlaps(a: Rect, b: Rect) -> bool:
+    """Whether ``a`` and ``b`` share more than an edge (a rectangle laid against another, its side
+    computed from a centre and a length, may pass it by a rounding error)."""
     ax, ay, aw, ah = a
     bx, by, bw, bh = b
-    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
+    slack = 1e-6
+    return ax + slack < bx + bw and bx + slack < ax + aw and ay + slack < by + bh and by + slack < ay + ah
 
 
 def clearing_shift(rects: Sequence[Rect], away: Sequence[Rect], within: Rect,
@@ -334,15 +337,18 @@ class Banner(Scatter):
     def place(self, box: SeatBox, table: Rect | None = None, avoid: Sequence[Sequence[Rect]] = ()) -> None:
         """Lay the words out beyond ``box`` (the hand, deepened by what lies at its inner edge),
         within the free ``table`` along that edge, over none of ``avoid`` where it can: groups of
-        rectangles, the most important first, given up from the last as :func:`facing_spot` does.
-        The first group (the controls, drawn above it: they would hide its words) is cleared
-        whatever it takes: in shorter lines, else nearer the hand (in longer lines, fewer of them,
-        up to the table's length), else further out on the free table."""
+        rectangles, the most important first, given up from the last (the first being the controls,
+        drawn above it: they would hide its words; then what it points at; then what the other
+        players are told). For each set of groups kept it lies right beyond the hand, slid along
+        it, in the longest lines that clear them, else in shorter lines (down to 4 units), else
+        further out: a message is best read near its player. The controls are cleared whatever it
+        takes: in shorter lines, else nearer the hand (in longer lines, fewer of them, up to the
+        table's length), else further out on the free table."""
         u = theme.unit()
         span = ((table[1], table[1] + table[3]) if box.across else (table[0], table[0] + table[2])) if table else None
         low, high = span or (-math.inf, math.inf)
         longest = min(max(box.length * 1.05, u * 7), u * 9, high - low)  # a short hand still gets readable lines
-        shorter = [u * k for k in range(math.ceil(longest / u) - 1, 4, -1)]  # down to 5 units
+        shorter = [u * k for k in range(math.ceil(longest / u) - 1, 3, -1)]  # down to 4 units
         longer = [u * k / 2 for k in range(math.floor(longest / u * 2) + 1, math.floor((high - low) / u * 2) + 1)] \
             if table else []  # by half units: the longest that still fits between two controls
         self.rotation = 0.0
@@ -361,8 +367,8 @@ class Banner(Scatter):
 
         # (what to clear, length, how far out, whether it must lie on the free table, gap to the hand), in order
         near, far = u * 3, max(table[2], table[3]) if table else 0.0
-        tries = [([r for group in avoid[:kept] for r in group], length, near, False, u * 0.25)
-                 for kept in range(len(avoid), 0, -1) for length in ([longest] + shorter if kept == 1 else [longest])]
+        tries = [([r for group in avoid[:kept] for r in group], length, reach, False, u * 0.25)
+                 for kept in range(len(avoid), 0, -1) for reach in (0.0, near) for length in [longest] + shorter]
         if avoid:
             tries += [(list(avoid[0]), length, near, False, u * 0.05) for length in [longest] + longer + shorter]
             tries += [(list(avoid[0]), length, far, True, u * 0.25) for length in [longest] + shorter]
@@ -615,7 +621,7 @@ class TableLayout(FloatLayout):
         elif 0 <= seat < len(self._banners):
             table, controls, marks = self._message_room()
             banner = self._banners[seat]
-            banner.say(text, self._beyond_raised(seat), good, table, [controls, marks])
+            banner.say(text, self._beyond_raised(seat), good, table, [controls, marks, *self._said(seat)])
             if self.makes_room:
                 self._make_room(banner, controls, marks)
 
@@ -625,7 +631,7 @@ class TableLayout(FloatLayout):
         table, controls, marks = self._message_room()
         for seat, banner in enumerate(self._banners):
             if banner.opacity > 0 and seat < len(self.boxes):
-                banner.place(self._beyond_raised(seat), table, [controls, marks])
+                banner.place(self._beyond_raised(seat), table, [controls, marks, *self._said(seat)])
 
     def _message_room(self) -> tuple[Rect | None, list[Rect], list[Rect]]:
         """Where the messages lie: the free table; what they must not cover, the controls (they
@@ -635,6 +641,17 @@ class TableLayout(FloatLayout):
         table = (fit[0], fit[1], fit[2], fit[3]) if fit else None
         hands = [self._beyond_raised(seat).rect() for seat in range(len(self.boxes))]
         return table, self._kept_clear() + hands, self._cells(self.board.highlighted)
+
+    def _said(self, seat: int) -> list[list[Rect]]:
+        """What a message to ``seat`` had better not cover, where it can, most important first:
+        the messages shown to the other players (words over words are read by no one), then their
+        seat tags (who sits there, the table's news). Its own player's tag it may cover for a while:
+        it lies just where the message is best read."""
+        def shown(widgets: Sequence[Widget]) -> list[Rect]:
+            boxes = [widget.bbox for other, widget in enumerate(widgets) if other != seat and widget.opacity > 0]
+            return [(x, y, w, h) for (x, y), (w, h) in boxes]
+
+        return [shown(self._banners), shown(self._tags)]
 
     def _make_room(self, banner: Banner, controls: list[Rect], marks: list[Rect]) -> None:
         """Where ``banner`` or a control (or a hand) covers the first of the ``marks`` (the space
