@@ -76,6 +76,7 @@ def told(screen, text, now=False):
 
 
 def scenario_setup(app):
+    from engine.strategy.game import StrategyGame
     from ui.i18n import _
     from ui.modes.strategy import play as strategy_play, setup as tantrix
 
@@ -132,7 +133,22 @@ def scenario_setup(app):
     assert learning.learning and [s.robot for s in game.seats] == [None, "beginner"]
     assert not game.options.physical_bag and game.turn == 0
     assert told(learning, _(strategy_play.LEARNING_HINTS[game.step]))
-    learning.leave()
+    # a power cut: the game comes back still explaining each step (it once came back a plain game)
+    app.offer_resume(app.services.store.load_current())
+    app.resume()
+    yield 0.3
+    resumed = app.manager.current_screen
+    assert resumed is not learning and isinstance(resumed, strategy_play.StrategyScreen) and resumed.learning
+    assert resumed.game.step == game.step and told(resumed, _(strategy_play.LEARNING_HINTS[game.step]))
+    resumed.leave()
+    # ...and a game started after it, resumed, is a plain one
+    plain = strategy_play.open_game(app, StrategyGame.new(2, "RY", [None, "beginner"], seed=7))
+    yield 0.3
+    app.offer_resume(app.services.store.load_current())
+    app.resume()
+    yield 0.3
+    assert app.manager.current_screen is not plain and not app.manager.current_screen.learning
+    app.manager.current_screen.leave()
     return {}
 
 

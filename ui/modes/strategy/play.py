@@ -1717,9 +1717,23 @@ def like(game: StrategyGame) -> StrategyGame:
                             doubles=options.doubles, end=options.end, physical_bag=options.physical_bag)
 
 
+LEARNING = "strategy-learning"
+"""The store's progress key: ``{"learning": true}`` while the game in progress is Learn's friendly
+first game (``{}``: any other), kept beside the journal so that a game resumed after a power cut
+still explains each step (every start writes it, so it never outlives its game)."""
+
+
+def begin(app: Shell, game: StrategyGame, learning: bool = False) -> StrategyScreen:
+    """Journal a new ``game`` (with whether it is Learn's first game: :data:`LEARNING`); its screen."""
+    store = app.services.store
+    with store.batch():
+        app.journal(game)
+        store.set_progress(LEARNING, {"learning": True} if learning else {})
+    return StrategyScreen(app, game, learning=learning)
+
+
 def open_game(app: Shell, game: StrategyGame, learning: bool = False) -> StrategyScreen:
-    """Journal ``game`` and show it."""
-    app.journal(game)
-    screen = StrategyScreen(app, game, learning=learning)
+    """Journal a new ``game`` and show it."""
+    screen = begin(app, game, learning)
     app.show(screen)
     return screen

@@ -31,7 +31,7 @@ from ...words import COLOUR_NAMES
 from ...navigation import destination, family_screen, kind_screen
 from .howto import script
 from .clock import set_clocks
-from .play import STRATEGY_LEVELS, StrategyScreen, open_game
+from .play import LEARNING, STRATEGY_LEVELS, StrategyScreen, begin, open_game
 
 KIND = "strategy"
 FAMILY = "tantrix"
@@ -164,22 +164,20 @@ def start(app: Shell, setup: Setup) -> StrategyScreen:
 
 @kind_screen(KIND)
 def resume(app: Shell, game: StrategyGame) -> Screen:
-    """A restored game, exactly as it stood (a robot to move thinks again; a draw owed is asked again)."""
-    return StrategyScreen(app, game)
+    """A restored game, exactly as it stood (a robot to move thinks again; a draw owed is asked
+    again; Learn's first game still explains each step)."""
+    return StrategyScreen(app, game, learning=bool(app.services.store.progress(LEARNING).get("learning")))
 
 
 @destination("learning-game")
 def learning_game(app: Shell, seed: int | None = None) -> StrategyScreen:
     """Learn's last step, "the game": you (red) against a beginner robot (yellow), the screen drawing
     the tiles, each step explained as it comes."""
-    game = StrategyGame.new(2, "RY", [None, "beginner"], seed=seed)
-    app.journal(game)
-    return StrategyScreen(app, game, learning=True)
+    return begin(app, StrategyGame.new(2, "RY", [None, "beginner"], seed=seed), learning=True)
 
 
 @destination("tantrix-game")
 def set_game(app: Shell, game: StrategyGame, minutes: int) -> StrategyScreen:
     """``game`` (new, its seats already taken) with ``minutes`` per player on its clocks (0: none)."""
     set_clocks(app, game, minutes)
-    app.journal(game)
-    return StrategyScreen(app, game)
+    return begin(app, game)
