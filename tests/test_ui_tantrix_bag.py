@@ -216,16 +216,27 @@ def scenario_scan_during_staff_menu(app):
     yield until(lambda: screen.layout._banners[1].label.text == refused)
     yield 0.3
     assert screen.layout._banners[1].label.text == refused and game.hands[1] == []
-    # a read kept for a game staff then clear goes nowhere: the game is not journaled again
+    # staff walk away from the menu: it gives way to the attract screen; the next touch there goes
+    # back to the game itself, and Yellow's tile read meanwhile counts (it was once dropped)
     yield from staff_menu()
     devices.scan(12, 1)
+    settings = app.services.settings
+    idle, settings.idle_seconds = settings.idle_seconds, 1.0
+    yield until(lambda: app.manager.current == "attract")
+    settings.idle_seconds = idle
+    yield from tap((app.root.width / 2, app.root.height / 2))
+    yield until(lambda: game.hands[1] == [12])
+    assert app.manager.current_screen is screen and store.load_current()["state"]["hands"][1] == [12]
+    # a read kept for a game staff then clear goes nowhere: the game is not journaled again
+    yield from staff_menu()
+    devices.scan(14, 0)
     yield from tap(app.staff.nav["system"])
     yield from tap(next(w for w in app.staff.walk() if getattr(w, "msg", None) == "Clear the current game"))
     assert store.load_current() is None
     yield from close_menu()
     yield until(lambda: app.manager.current == "home")
     yield 0.3
-    assert game.hands[1] == [] and store.load_current() is None
+    assert game.hands[0] == [30] and store.load_current() is None
     return {}
 
 

@@ -269,8 +269,12 @@ class KioskApp(App):
         """Someone is back at the attract screen: to the game still saved, if one is, else home.
         A game waits on screen however long its players are away, but the card offering one after
         a power cut gave way to the attract screen after the idle time, and the game was then never
-        offered again until the next start (the players back from the bar found the home screen)."""
-        if not self._offer_saved_game():
+        offered again until the next start (the players back from the bar found the home screen).
+        A staff menu left open gave way to it too: back to what it was opened over, as its Close
+        goes (a game there goes on, with the tiles read meanwhile), never to the menu itself."""
+        if self._in_staff and self.staff_return != self.attract.name:
+            self.leave_staff()
+        elif not self._offer_saved_game():
             self.go_home()
 
     def offer_resume(self, saved: dict[str, Any]) -> None:
