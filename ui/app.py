@@ -109,8 +109,8 @@ class KioskApp(App):
         """The screen the staff menu's Cancel and Close go back to."""
         self._in_staff = False
         """From :meth:`open_staff` to :meth:`leave_staff`: the PIN pad, the menu or one of its pages
-        (Players...) is showing, or the attract screen came over them (what is kept then is
-        dropped at the next :meth:`open_staff`)."""
+        (Players...) is showing, or the attract screen came over them (:meth:`wake` then leaves
+        them as Close does)."""
         self._kept: list[Event] = []
         """Tile reads made meanwhile, for the screen the menu goes back to."""
 
@@ -274,7 +274,9 @@ class KioskApp(App):
         goes (a game there goes on, with the tiles read meanwhile), never to the menu itself."""
         if self._in_staff and self.staff_return != self.attract.name:
             self.leave_staff()
-        elif not self._offer_saved_game():
+            return
+        self._in_staff, self._kept = False, []
+        if not self._offer_saved_game():
             self.go_home()
 
     def offer_resume(self, saved: dict[str, Any]) -> None:
