@@ -5,7 +5,8 @@ keeps every record and score and gains empty ones):
 
 * ``players``: id (a random UUID), name, avatar, created; ``merged_into`` and ``deleted`` keep the
   id of a merged or deleted player as a tombstone, so that games naming it stay meaningful and a
-  later sync between tables can pass the change on;
+  later sync between tables can pass the change on (``merged_at``: when the merge was made, so the
+  latest of two made differently wins everywhere);
 * ``games``: one row per rated game: a random UUID, the kind, when it finished, the store's record id
   and the outcome (``engine.ratings.Outcome`` as JSON: sides of participant keys and their places).
   These rows are the truth: the ratings are computed from them alone, in the order (finished, id);
@@ -97,10 +98,17 @@ def club_schema(db: sqlite3.Connection) -> None:
     db.execute("UPDATE games SET record = (SELECT r.record FROM records r WHERE r.id = games.record_id)")
 
 
+def merge_stamps(db: sqlite3.Connection) -> None:
+    """Schema step 6: when each merge was made (``merged_at``; a merge kept before counts as made
+    when its row last changed)."""
+    db.execute("ALTER TABLE players ADD COLUMN merged_at REAL NOT NULL DEFAULT 0")
+    db.execute("UPDATE players SET merged_at = updated WHERE merged_into IS NOT NULL")
+
+
 TABLES: dict[str, tuple[str, ...]] = {
     "players": ("CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, avatar TEXT NOT NULL,"
                 " created REAL NOT NULL, merged_into TEXT, deleted REAL, updated REAL NOT NULL DEFAULT 0,"
-                " shared INTEGER NOT NULL DEFAULT 0)",),
+                " shared INTEGER NOT NULL DEFAULT 0, merged_at REAL NOT NULL DEFAULT 0)",),
     "games": ("CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, finished REAL NOT NULL,"
               " record_id INTEGER, outcome TEXT NOT NULL, origin TEXT NOT NULL DEFAULT '', record TEXT,"
               " shared INTEGER NOT NULL DEFAULT 0)",
@@ -114,7 +122,7 @@ TABLES: dict[str, tuple[str, ...]] = {
                      " mu REAL NOT NULL, sigma REAL NOT NULL)",
                      "CREATE INDEX rating_steps_by_player ON rating_steps (player, seq)"),
 }
-"""Each table of :func:`schema` and :func:`club_schema` as they leave it, in salvage order (people
+"""Each table of :func:`schema`, :func:`club_schema` and :func:`merge_stamps` as they leave it, in salvage order (people
 and the games that are the ratings' truth before the ratings, a cache of them): the store's
 ``TABLES`` include these, so a damaged database healed from its last-known-good copy, and a store
 in memory, keep the players, their games, ratings and bests like every other table."""
@@ -157,10 +165,13 @@ class SharedPlayer:
     updated: float
     merged_into: str | None = None
     deleted: float | None = None
+    merged_at: float = 0.0
+    """When the merge into ``merged_into`` was made (0 with none, or from a table that does not say)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "avatar": self.avatar, "created": self.created,
-                "updated": self.updated, "merged_into": self.merged_into, "deleted": self.deleted}
+                "updated": self.updated, "merged_into": self.merged_into, "deleted": self.deleted,
+                "merged_at": self.merged_at}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SharedPlayer:
@@ -179,8 +190,9 @@ class SharedPlayer:
                 name, avatar = clean_name(name), check_avatar(avatar)
             except ValueError as exc:
                 raise BadShare(f"player: {exc}") from None
+        merged_at = 0.0 if merged is None else _time(data.get("merged_at", 0.0), "merged_at")
         return cls(_ident(data.get("id"), "id"), name, avatar, _time(data.get("created"), "created"),
-                   _time(data.get("updated"), "updated"), merged, deleted)
+                   _time(data.get("updated"), "updated"), merged, deleted, merged_at)
 
 
 def chain_ends(rows: Iterable[tuple[str, str | None, float | None]]) -> dict[str, str | None]:
@@ -225,14 +237,17 @@ def _aliases(ends: Mapping[str, str | None], player_id: str) -> list[str]:
 
 def joined(a: SharedPlayer, b: SharedPlayer) -> SharedPlayer:
     """Two views of one player made one, the same in any order (a join): the latest name and
-    avatar, the earliest deletion (which forgets both), the merge into the greater id if two tables
-    merged it differently."""
+    avatar, the earliest deletion (which forgets both), and of two merges made differently the
+    latest (then the one into the greater id): a merge is never undone by a view that has none, and
+    staff merging a player again, after a sync, into another (say the survivor of two players
+    merged into each other by two tables apart) are not undone by the older merge."""
     newer = max(a, b, key=lambda p: (p.updated, p.name, p.avatar))
     deleted = min((d for d in (a.deleted, b.deleted) if d is not None), default=None)
-    merged = max((m for m in (a.merged_into, b.merged_into) if m is not None), default=None)
+    merged_at, merged = max(((p.merged_at, p.merged_into) for p in (a, b) if p.merged_into is not None),
+                            default=(0.0, None))
     gone = deleted is not None
     return SharedPlayer(a.id, "" if gone else newer.name, "" if gone else newer.avatar, min(a.created, b.created),
-                        max(a.updated, b.updated), merged, deleted)
+                        max(a.updated, b.updated), merged, deleted, merged_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,8 +377,9 @@ class Players:
 
         def change(db: sqlite3.Connection) -> None:
             ids = _aliases(chain_ends(db.execute(FOLLOWED)), duplicate)
-            db.execute("UPDATE players SET merged_into = ?, updated = ?, shared = 0"
-                       " WHERE id IN (SELECT value FROM json_each(?))", (into, self._stamp(db, ids), json.dumps(ids)))
+            stamp = self._stamp(db, ids)
+            db.execute("UPDATE players SET merged_into = ?, merged_at = ?, updated = ?, shared = 0"
+                       " WHERE id IN (SELECT value FROM json_each(?))", (into, stamp, stamp, json.dumps(ids)))
             self._gather_bests(db)
             self._recompute(db)
 
@@ -533,12 +549,13 @@ class Players:
                 if new == mine:
                     continue
                 changed += 1
-                db.execute("INSERT INTO players (id, name, avatar, created, updated, merged_into, deleted, shared)"
-                           " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name,"
-                           " avatar = excluded.avatar, created = excluded.created, updated = excluded.updated,"
-                           " merged_into = excluded.merged_into, deleted = excluded.deleted, shared = excluded.shared",
+                db.execute("INSERT INTO players (id, name, avatar, created, updated, merged_into, deleted, merged_at,"
+                           " shared) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                           " name = excluded.name, avatar = excluded.avatar, created = excluded.created,"
+                           " updated = excluded.updated, merged_into = excluded.merged_into,"
+                           " deleted = excluded.deleted, merged_at = excluded.merged_at, shared = excluded.shared",
                            (new.id, new.name, new.avatar, new.created, new.updated, new.merged_into, new.deleted,
-                            int(new == player)))
+                            new.merged_at, int(new == player)))
                 if (new.merged_into, new.deleted) != ((None, None) if mine is None else (mine.merged_into, mine.deleted)):
                     followed = True
                     again = again or rated
@@ -567,7 +584,7 @@ class Players:
         games = self._shared(self._store.query(
             "SELECT id, kind, finished, origin, outcome, record FROM games WHERE shared = 0 ORDER BY finished, id"))
         players = [SharedPlayer(*row) for row in self._store.query(
-            "SELECT id, name, avatar, created, updated, merged_into, deleted FROM players WHERE shared = 0"
+            "SELECT id, name, avatar, created, updated, merged_into, deleted, merged_at FROM players WHERE shared = 0"
             " ORDER BY created, id")]
         return games, players
 
@@ -605,7 +622,7 @@ class Players:
 
     @staticmethod
     def _shared_player(db: sqlite3.Connection, player_id: str) -> SharedPlayer | None:
-        row = db.execute("SELECT id, name, avatar, created, updated, merged_into, deleted FROM players"
+        row = db.execute("SELECT id, name, avatar, created, updated, merged_into, deleted, merged_at FROM players"
                          " WHERE id = ?", (player_id,)).fetchone()
         return None if row is None else SharedPlayer(*row)
 

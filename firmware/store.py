@@ -104,7 +104,8 @@ def _schema_3(db: sqlite3.Connection) -> None:
                " tile INTEGER NOT NULL UNIQUE CHECK (tile BETWEEN 1 AND 56))")
 
 
-MIGRATIONS: tuple[Migration, ...] = (_schema_1, _schema_2, _schema_3, players.schema, players.club_schema)
+MIGRATIONS: tuple[Migration, ...] = (_schema_1, _schema_2, _schema_3, players.schema, players.club_schema,
+                                     players.merge_stamps)
 """Step ``i`` takes the schema from version ``i`` to ``i + 1``. Append; never edit a shipped step."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

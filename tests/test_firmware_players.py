@@ -34,7 +34,7 @@ def test_a_database_of_the_release_gains_players_and_keeps_everything(tmp_path):
     reports: list[str] = []
     with SqliteStore(tmp_path, report=reports.append) as store:
         assert reports == [] and not store.in_memory
-        assert store.query("PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 5
+        assert store.query("PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 6
         kinds = [kind for _, kind, _ in store.records()]
         assert kinds == ["solitaire", "tantrix", "tantrix"]
         assert store.records("tantrix")[0][2]["result"]["winner"] in ("R", "Y", "B", "G")
@@ -183,7 +183,8 @@ def test_views_of_a_player_join_the_same_in_any_order():
     from firmware.players import SharedPlayer, joined
     views = [SharedPlayer("p1", "Ana", "orange:circle", 1.0, 1.0),
              SharedPlayer("p1", "Anna", "blue:star", 1.0, 5.0),
-             SharedPlayer("p1", "Ana", "orange:circle", 1.0, 3.0, merged_into="p2"),
+             SharedPlayer("p1", "Ana", "orange:circle", 1.0, 3.0, merged_into="p2", merged_at=3.0),
+             SharedPlayer("p1", "Ana", "orange:circle", 1.0, 3.5, merged_into="p0", merged_at=3.5),
              SharedPlayer("p1", "", "", 1.0, 4.0, deleted=4.0)]
     results = set()
     for order in permutations(views):
@@ -191,8 +192,40 @@ def test_views_of_a_player_join_the_same_in_any_order():
         for view in order[1:]:
             result = joined(result, view)
         results.add(result)
-    assert results == {SharedPlayer("p1", "", "", 1.0, 5.0, merged_into="p2", deleted=4.0)}
+    # the later merge, though into the smaller id; a view without one never undoes it
+    assert results == {SharedPlayer("p1", "", "", 1.0, 5.0, merged_into="p0", deleted=4.0, merged_at=3.5)}
     assert joined(views[0], views[1]) == views[1] == joined(views[1], views[0])
+
+
+def test_a_later_merge_of_a_circles_survivor_is_not_undone_by_the_older_merges(tmp_path):
+    """Two tables apart merge A into B and B into A: a circle, kept as A (its smallest id). Staff at
+    table 1 then merge A into C, an id smaller still. The older merges reaching table 1 again, and
+    table 1's reaching table 2, must leave both tables with C alone: the join kept the merge into
+    the greater id, which put the circle back and C beside it at one table."""
+    from firmware.players import SharedPlayer
+
+    def sync(sender: Players, receiver: Players) -> None:
+        games, players = sender.unshared()
+        receiver.take(players, games)
+        sender.mark_shared([*games, *players])
+
+    with SqliteStore(tmp_path / "one") as store_one, SqliteStore(tmp_path / "two") as store_two:
+        one, two = Players(store_one), Players(store_two)
+        people = [SharedPlayer(key, name, "orange:circle", 1.0, 1.0) for key, name in
+                  (("0c", "Cy"), ("a1", "Ana"), ("b1", "Anna"))]
+        for table in (one, two):
+            table.take(people)
+        one.merge("a1", "b1")
+        two.merge("b1", "a1")
+        sync(one, two), sync(two, one)
+        assert [p.id for p in one.all()] == [p.id for p in two.all()] == ["0c", "a1"]  # the circle: A kept
+        one.merge("a1", "0c")
+        stale = [SharedPlayer("a1", "Ana", "orange:circle", 1.0, 2.0, "b1", None, 2.0),
+                 SharedPlayer("b1", "Anna", "orange:circle", 1.0, 2.0, "a1", None, 2.0)]
+        one.take(stale)  # the older merges, delivered again (the broker's retained copies)
+        sync(one, two), sync(two, one)
+        for table in (one, two):
+            assert [p.id for p in table.all()] == ["0c"], table
 
 
 def test_games_taken_out_of_order_are_rated_again_off_the_lock_as_if_in_order(store, monkeypatch):
