@@ -325,22 +325,26 @@ class Banner(Scatter):
         self.opacity = 0
 
     def say(self, text: str, box: SeatBox, good: bool = False, table: Rect | None = None,
-            avoid: Sequence[Sequence[Rect]] = ()) -> None:
+            avoid: Sequence[Sequence[Rect]] = (), along: tuple[float, float] | None = None) -> None:
         """Show ``text`` for a few seconds, placed as :meth:`place` says."""
         self.label.text = text
         self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
         self.label.color = theme.ON_CHOSEN if good else theme.TEXT  # dark ink on the light green: 10:1
-        self.place(box, table, avoid)
+        self.place(box, table, avoid, along)
         self.opacity = 1
         self._hide.start()
 
-    def place(self, box: SeatBox, table: Rect | None = None, avoid: Sequence[Sequence[Rect]] = ()) -> None:
+    def place(self, box: SeatBox, table: Rect | None = None, avoid: Sequence[Sequence[Rect]] = (),
+              along: tuple[float, float] | None = None) -> None:
         """Lay the words out beyond ``box`` (the hand, deepened by what lies at its inner edge),
         within the free ``table`` along that edge, over none of ``avoid`` where it can: groups of
         rectangles, the most important first, given up from the last (the first being the controls,
         drawn above it: they would hide its words; then what it points at; then what the other
         players are told). For each set of groups kept it lies right beyond the hand, slid along
-        it, in the longest lines that clear them, else in shorter lines (down to 4 units), else
+        it, in the longest lines that clear them, else in shorter lines (down to 4 units); else
+        still right beyond the hand (closer to it) but slid further, within ``along`` (the screen
+        along that edge: the free table may be narrower than the room beyond the hand, a button
+        standing in it); else
         further out: a message is best read near its player. The controls are cleared whatever it
         takes: in shorter lines, else nearer the hand (in longer lines, fewer of them, up to the
         table's length), else further out on the free table."""
@@ -354,24 +358,28 @@ class Banner(Scatter):
         self.rotation = 0.0
         depths: dict[float, float] = {}
 
-        def places(length: float, reach: float, gap: float) -> Iterator[tuple[tuple[float, float], Rect]]:
+        def places(length: float, reach: float, gap: float,
+                   room: tuple[float, float] | None = span) -> Iterator[tuple[tuple[float, float], Rect]]:
             if length not in depths:
                 depths[length] = self._lay_out(length)
             depth = depths[length]
-            return facing_places(box, (length, depth), box.depth / 2 + depth / 2 + gap, span, reach)
+            return facing_places(box, (length, depth), box.depth / 2 + depth / 2 + gap, room, reach)
 
         def on_table(rect: Rect) -> bool:
             x, y, w, h = rect
             return table is None or (table[0] <= x and x + w <= table[0] + table[2]
                                      and table[1] <= y and y + h <= table[1] + table[3])
 
-        # (what to clear, length, how far out, whether it must lie on the free table, gap to the hand), in order
+        # (what to clear, length, how far out, whether it must lie on the free table, gap to the hand,
+        # the room along the edge), in order
         near, far = u * 3, max(table[2], table[3]) if table else 0.0
-        tries = [([r for group in avoid[:kept] for r in group], length, reach, False, u * 0.25)
-                 for kept in range(len(avoid), 0, -1) for reach in (0.0, near) for length in [longest] + shorter]
+        wider = along is not None and span is not None and (along[0] < low or along[1] > high)
+        rooms = [(0.0, span, u * 0.25), *([(0.0, along, u * 0.05)] if wider else []), (near, span, u * 0.25)]
+        tries = [([r for group in avoid[:kept] for r in group], length, reach, False, gap, room)
+                 for kept in range(len(avoid), 0, -1) for reach, room, gap in rooms for length in [longest] + shorter]
         if avoid:
-            tries += [(list(avoid[0]), length, near, False, u * 0.05) for length in [longest] + longer + shorter]
-            tries += [(list(avoid[0]), length, far, True, u * 0.25) for length in [longest] + shorter]
+            tries += [(list(avoid[0]), length, near, False, u * 0.05, span) for length in [longest] + longer + shorter]
+            tries += [(list(avoid[0]), length, far, True, u * 0.25, span) for length in [longest] + shorter]
         def covered(rect: Rect) -> float:
             """How much of the first group ``rect`` covers (where nothing clears it: the least)."""
             x, y, w, h = rect
@@ -379,8 +387,8 @@ class Banner(Scatter):
                        for rx, ry, rw, rh in (avoid[0] if avoid else ()))
 
         chosen, least = (longest, next(places(longest, 0.0, u * 0.25))[0]), math.inf
-        for rects, length, reach, whole, gap in tries:
-            clear = next((centre for centre, rect in places(length, reach, gap)
+        for rects, length, reach, whole, gap, room in tries:
+            clear = next((centre for centre, rect in places(length, reach, gap, room)
                           if (on_table(rect) or not whole) and not any(overlaps(rect, r) for r in rects)), None)
             if clear is not None:
                 chosen, least = (length, clear), 0.0
@@ -621,7 +629,8 @@ class TableLayout(FloatLayout):
         elif 0 <= seat < len(self._banners):
             table, controls, marks = self._message_room()
             banner = self._banners[seat]
-            banner.say(text, self._beyond_raised(seat), good, table, [controls, marks, *self._said(seat)])
+            banner.say(text, self._beyond_raised(seat), good, table, [controls, marks, *self._said(seat)],
+                       self._along(seat))
             if self.makes_room:
                 self._make_room(banner, controls, marks)
 
@@ -631,7 +640,8 @@ class TableLayout(FloatLayout):
         table, controls, marks = self._message_room()
         for seat, banner in enumerate(self._banners):
             if banner.opacity > 0 and seat < len(self.boxes):
-                banner.place(self._beyond_raised(seat), table, [controls, marks, *self._said(seat)])
+                banner.place(self._beyond_raised(seat), table, [controls, marks, *self._said(seat)],
+                             self._along(seat))
 
     def _message_room(self) -> tuple[Rect | None, list[Rect], list[Rect]]:
         """Where the messages lie: the free table; what they must not cover, the controls (they
@@ -728,6 +738,13 @@ class TableLayout(FloatLayout):
             else:
                 high = min(high, near)
         return high - low - u * 0.2
+
+    def _along(self, seat: int) -> tuple[float, float]:
+        """The screen along ``seat``'s edge (on the screen's axis along it), a tenth of a unit off
+        each end: where a message right beyond that hand may slide (the hands are kept clear apart)."""
+        u = theme.unit()
+        start, end = (self.y, self.y + self.height) if self._beyond_raised(seat).across else (self.x, self.x + self.width)
+        return start + u * 0.1, end - u * 0.1
 
     def _kept_clear(self) -> list[Rect]:
         """Where the :attr:`keep_clear` controls shown lie."""
