@@ -344,10 +344,9 @@ class Banner(Scatter):
         it, in the longest lines that clear them, else in shorter lines (down to 4 units); else
         still right beyond the hand (closer to it) but slid further, within ``along`` (the screen
         along that edge: the free table may be narrower than the room beyond the hand, a button
-        standing in it); else
-        further out: a message is best read near its player. The controls are cleared whatever it
-        takes: in shorter lines, else nearer the hand (in longer lines, fewer of them, up to the
-        table's length), else further out on the free table."""
+        standing in it); else further out: a message is best read near its player. The controls
+        are cleared whatever it takes: in shorter lines, else nearer the hand (in longer lines,
+        fewer of them, up to the table's length), else further out on the free table."""
         u = theme.unit()
         span = ((table[1], table[1] + table[3]) if box.across else (table[0], table[0] + table[2])) if table else None
         low, high = span or (-math.inf, math.inf)
