@@ -9,11 +9,13 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
+
 from engine.board import Board, Placement
 from engine.modes import Refused
 from engine.strategy.playout import playout
 from engine.tiles import FACES
-from ui_harness import Pixels, drag, labels, near, run_scenario, tap
+from ui_harness import Pixels, drag, labels, near, run_scenario, tap, until
 
 
 class BoardRules:
@@ -247,3 +249,29 @@ def scenario_forced_hints(app):
 
 def test_hand_marks_tiles_that_fit_a_forced_space():
     run_scenario("test_ui_board", "scenario_forced_hints", size=(1280, 800))
+
+
+def scenario_messages_leave_the_bag_in_sight(app):
+    """A message to any of four players leaves the table's "Bag: n" badge in sight (on the portrait
+    panel the top player's lay over it)."""
+    from ui.table import overlaps
+
+    board, rest = _start_position(5, 12)
+    table, _rules, _views = _table(app, board, [rest[k * 6:k * 6 + 6] for k in range(4)])
+    yield until(lambda: len(table.boxes) == 4 and table.board.fit_area)
+    yield 0.2
+    badge = table.bag_badge
+    assert badge.opacity == 1
+    covered = []
+    for seat in range(4):
+        table.tell(seat, "The golden rule: where two tiles touch, their edges must show the same colour.")
+        (x, y), (w, h) = table._banners[seat].bbox
+        if overlaps((x, y, w, h), (badge.x, badge.y, badge.width, badge.height)):
+            covered.append(seat)
+        table.hush(seat)
+    return covered
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_a_message_leaves_the_bag_count_in_sight(size):
+    assert run_scenario("test_ui_board", "scenario_messages_leave_the_bag_in_sight", size=size) == []

@@ -746,9 +746,9 @@ class TableLayout(FloatLayout):
         return start + u * 0.1, end - u * 0.1
 
     def _kept_clear(self) -> list[Rect]:
-        """Where the :attr:`keep_clear` controls shown lie."""
+        """Where the :attr:`keep_clear` controls shown lie, and the table's own bag count."""
         return [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)
-                for w in self.keep_clear if w.opacity > 0 and w.parent is not None]
+                for w in [*self.keep_clear, self.bag_badge] if w.opacity > 0 and w.parent is not None]
 
     def _cells(self, cells: Iterable[Cell]) -> list[Rect]:
         """The rectangles round ``cells`` (pointy-top hexagons) on the board where its view
