@@ -251,6 +251,42 @@ def test_staff_corner_simulated_rings_and_idle_attract():
     run_scenario("test_ui_screens", "scenario_corner_rings_idle", size=(800, 480), panel=True)
 
 
+def scenario_panel_reader_two_fingers(app):
+    """The simulated panel's reader choice under two fingers: one held on it while another taps
+    it (Kivy's Spinner there reopened its list while it was still closing, and the app stopped;
+    found by bench/ui_monkey.py). Each release steps to the next reader, and a scan goes to the
+    reader shown."""
+    from ui.services import TileScanned
+
+    panel = app.simulated_panel
+    heard = []
+    post = app.services.devices.listener
+    app.services.devices.listener = lambda event: (heard.append(event), post(event))
+    yield 0.2
+    x, y = panel.reader.to_window(*panel.reader.center)
+    held = touch_at(x, y)
+    held.touch_down()
+    yield
+    for _ in range(2):
+        yield from tap((x, y))
+        yield 0.05
+    held.touch_up()
+    yield 0.1
+    assert panel.reader.text == "Seat 3"  # Centre, then three releases: Seat 1, 2, 3
+    panel.tile_input.text = "7"
+    yield from tap(panel.scan_button)
+    yield until(lambda: any(isinstance(e, TileScanned) for e in heard))
+    assert [e for e in heard if isinstance(e, TileScanned)] == [TileScanned(7, 2)]  # seat 3: reader index 2
+    app.set_language("fr")
+    yield 0.1
+    assert panel.reader.text == "Place 3"
+    return {}
+
+
+def test_the_simulated_panels_reader_takes_two_fingers_and_scans_on_the_reader_shown():
+    run_scenario("test_ui_screens", "scenario_panel_reader_two_fingers", size=(800, 480), panel=True)
+
+
 def scenario_rings_out_at_home(app):
     """A game left mid-turn lights no seat at the home screen (nor, from there, in the staff menu)."""
     from engine.strategy.game import StrategyGame

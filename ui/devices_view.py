@@ -9,7 +9,6 @@ from typing import Any, Callable
 from kivy.graphics import Color, Ellipse, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
@@ -112,8 +111,11 @@ class SimulatedPanel(BoxLayout):
         self.tile_input = TextInput(hint_text="1-56", multiline=False, input_filter="int",
                                     size_hint=(None, 1), width=u * 1.2, font_size=theme.font(0.7))
         self.add_widget(self.tile_input)
-        self.reader = Spinner(text=_("Centre"), values=[_(r) for r in self.READERS], size_hint=(None, 1),
-                              width=u * 1.9, font_size=theme.font(0.6))
+        # a tap steps to the next reader: Kivy's Spinner opened its list again while it was still
+        # closing when a second finger tapped it (bench/ui_monkey.py), and the app stopped
+        self.reader_index = 0
+        self.reader = TButton(msg=self.READERS[0], scale=0.6, size_hint=(None, 1), width=u * 1.9)
+        self.reader.bind(on_release=lambda *_: self.next_reader())
         self.add_widget(self.reader)
         self.scan_button = TButton(msg=N_("Scan tile"), scale=0.6, size_hint=(None, 1), width=u * 1.7)
         self.scan_button.bind(on_release=lambda *_: self._scan(scan))
@@ -123,10 +125,11 @@ class SimulatedPanel(BoxLayout):
         follow_language(self, lambda panel: panel._retranslate())
         self._retranslate()
 
+    def next_reader(self) -> None:
+        self.reader_index = (self.reader_index + 1) % len(self.READERS)
+        self.reader.msg = self.READERS[self.reader_index]
+
     def _retranslate(self) -> None:
-        index = self.reader.values.index(self.reader.text) if self.reader.text in self.reader.values else 0
-        self.reader.values = [_(r) for r in self.READERS]
-        self.reader.text = self.reader.values[index]
         self.hint.text = _("Space bar: bag button\n(hold: staff menu)")
 
     def _scan(self, scan: Callable[[int, int | None], None]) -> None:
@@ -136,8 +139,7 @@ class SimulatedPanel(BoxLayout):
             return
         if not 1 <= tile <= 56:
             return
-        index = self.reader.values.index(self.reader.text) if self.reader.text in self.reader.values else 0
-        scan(tile, None if index == 0 else index - 1)
+        scan(tile, None if self.reader_index == 0 else self.reader_index - 1)
 
     def _follow(self, *_args: Any) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size

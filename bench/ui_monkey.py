@@ -1,0 +1,239 @@
+"""A monkey at the panel: random taps, drags, long presses, bag-button presses and tile scans on
+the real kiosk (``firmware.runtime``: its SQLite store, settings and simulated devices), headless,
+until something breaks. People at a café poke at everything; a crash is a restart in front of them.
+
+    .venv/bin/python bench/ui_monkey.py [--runs 4] [--actions 600] [--seed 1] [--sizes 800x480,720x1280]
+    .venv/bin/python bench/ui_monkey.py --cuts 5   # and power cuts
+
+Each run is its own process (one Kivy app per process) on a fresh state directory. A run ends when
+its actions are done, or when the app stops: an exception (printed with the last actions before it),
+or staff quitting to the system (the monkey found the PIN 0000 and the way out; counted, not a
+failure). With ``--cuts N`` the process is killed (SIGKILL, as a power cut) N times at random
+moments and started again on the same state: the game the store holds must be offered, and Resume
+must open it. Prints JSON: one line per process (seed, size, actions done, screens seen, what was
+resumed, the failure if any).
+Actions are chosen by the seed, but robots think and clocks run in real time, so a run is not an
+exact replay: the log of the last actions is what tells how a failure came about.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import traceback
+from collections import Counter, deque
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+WEIGHTS = {"button": 50, "drag": 22, "tap": 10, "long": 4, "bag": 5, "scan": 6, "staff": 1, "back": 2}
+"""How often each action is chosen: mostly what a person aims at (a button), often a drag (a tile
+from the hand to the board, a pan), sometimes a stray touch, the devices, the staff corner."""
+
+
+def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut: bool) -> dict[str, Any]:
+    from kivy.config import Config
+
+    Config.set("graphics", "multisamples", "0")
+    from kivy.app import App
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+    from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
+
+    from firmware.runtime import Launch, Runtime
+    from ui.services import BagButtonHeld, BagButtonPressed, TileScanned
+
+    rng = random.Random(seed)
+    config = state / "kiosk.toml"
+    config.write_text(f'[storage]\ndirectory = "{state / "data"}"\n')
+    log: deque[str] = deque(maxlen=40)
+    seen: Counter[str] = Counter()
+    done: dict[str, Any] = {"actions": 0, "quit": False, "resumed": None}
+
+    def visible(widget: Any) -> bool:
+        node = widget
+        while node is not None and node.parent is not node:
+            if getattr(node, "opacity", 1) <= 0 or getattr(node, "disabled", False):
+                return False
+            node = node.parent
+        x, y = widget.to_window(*widget.center)
+        return bool(0 <= x < size[0] and 0 <= y < size[1])
+
+    def window_widgets(app: Any) -> list[Any]:
+        return [w for root in EventLoop.window.children for w in root.walk(restrict=True)]
+
+    def touch(x: float, y: float) -> Any:
+        from kivy.tests.common import UnitTestTouch
+
+        return UnitTestTouch(x, y)
+
+    def point() -> tuple[float, float]:
+        return rng.uniform(0, size[0] - 1), rng.uniform(0, size[1] - 1)
+
+    def act(app: Any) -> float:
+        """One action; returns how long to wait before the next."""
+        screen = app.manager.current
+        if screen.startswith("_screen"):  # a screen shown without a name: its class says which
+            screen = type(app.manager.current_screen).__name__
+        seen[screen] += 1
+        kind = rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
+        if kind == "button":
+            buttons = [w for w in window_widgets(app)
+                       if isinstance(w, (ButtonBehavior, ToggleButtonBehavior)) and visible(w)]
+            if screen == "staff-pin" and rng.random() < 0.85:  # mostly the PIN 0000: the staff pages too
+                buttons = [w for w in buttons if getattr(w, "text", "") == "0"] or buttons
+            if buttons:
+                button = rng.choice(buttons)
+                x, y = button.to_window(*button.center)
+                log.append(f"{screen}: tap {type(button).__name__} {getattr(button, 'text', '')!r} at {x:.0f},{y:.0f}")
+                t = touch(x, y)
+                t.touch_down()
+                t.touch_up()
+                return rng.choice((0.05, 0.2, 0.6))
+            kind = "tap"
+        if kind == "tap":
+            x, y = point()
+            log.append(f"{screen}: tap at {x:.0f},{y:.0f}")
+            t = touch(x, y)
+            t.touch_down()
+            t.touch_up()
+            return 0.1
+        if kind == "drag":
+            leaves = [w for w in window_widgets(app) if not w.children and visible(w)]
+            if leaves and rng.random() < 0.7:
+                start = tuple(rng.choice(leaves).to_window(*rng.choice(leaves).center))
+            else:
+                start = point()
+            end = point()
+            log.append(f"{screen}: drag {start[0]:.0f},{start[1]:.0f} -> {end[0]:.0f},{end[1]:.0f}")
+            t = touch(*start)
+            t.touch_down()
+            steps = rng.randint(1, 10)
+            for i in range(1, steps + 1):
+                t.touch_move(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
+            t.touch_up()
+            return 0.1
+        if kind == "long":
+            x, y = point()
+            log.append(f"{screen}: long press at {x:.0f},{y:.0f}")
+            t = touch(x, y)
+            t.touch_down()
+            Clock.schedule_once(lambda _dt: t.touch_up(), rng.uniform(0.6, 2.5))
+            return 0.1
+        if kind == "bag":
+            held = rng.random() < 0.1
+            log.append(f"{screen}: bag button {'held' if held else 'pressed'}")
+            app.post(BagButtonHeld() if held else BagButtonPressed())
+            return 0.2
+        if kind == "scan":
+            tile, reader = rng.randint(1, 56), rng.choice((None, 0, 1, 2, 3))
+            log.append(f"{screen}: tile {tile} scanned on reader {reader}")
+            app.post(TileScanned(tile, reader))
+            return 0.1
+        if kind == "staff":
+            log.append(f"{screen}: staff corner held")
+            app.open_staff()
+            return 0.3
+        log.append(f"{screen}: Escape")
+        EventLoop.window.dispatch("on_keyboard", 27, 0, "", [])
+        return 0.1
+
+    def resume_check(app: Any) -> None:
+        """After a power cut: the game the store holds is offered, and Resume opens it."""
+        saved = runtime.store.load_current()
+        if saved is None:
+            done["resumed"] = "nothing saved"
+            return
+        assert app.manager.current == "resume", f"a game was saved but {app.manager.current!r} shows"
+        app.resume()
+        assert app.manager.current != "resume", \
+            f"Resume refused a {saved.get('kind')!r} game: {app.manager.get_screen('resume').children}"
+        done["resumed"] = f"{saved.get('kind')} on {app.manager.current}"
+        print("RESUMED " + done["resumed"], flush=True)  # before the next cut, which prints nothing else
+
+    def step(_dt: float) -> None:
+        app = App.get_running_app()
+        if app is None:
+            return
+        if after_cut and done["resumed"] is None:
+            resume_check(app)
+        if done["actions"] >= actions:
+            app.stop()
+            return
+        done["actions"] += 1
+        Clock.schedule_once(step, act(app))
+
+    runtime = Runtime(Launch(config=str(config), simulate=True, size=size))
+    Clock.schedule_once(step, 1.0)
+    failure = None
+    finished: Counter[str] = Counter()
+    try:
+        with runtime:
+            done["quit"] = runtime.run() != 0
+            finished.update(kind for _n, kind, _r in runtime.store.records(limit=10_000))
+    except BaseException:  # noqa: BLE001 - the finding
+        failure = traceback.format_exc()
+    return {"seed": seed, "size": f"{size[0]}x{size[1]}", "actions": done["actions"], "resumed": done["resumed"],
+            "quit_by_staff": done["quit"], "screens": dict(seen), "games_recorded": dict(finished), "failure": failure,
+            "last_actions": list(log) if failure else []}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=4)
+    parser.add_argument("--actions", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sizes", default="800x480,720x1280,1280x800")
+    parser.add_argument("--cuts", type=int, default=0,
+                        help="power cuts a run (SIGKILL at a random moment, then a fresh start on the same state)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        seed, width, height, actions, after_cut, state = args.child.split(",", 5)
+        print("MONKEY " + json.dumps(child(int(seed), (int(width), int(height)), int(actions), Path(state),
+                                           after_cut == "1")), flush=True)
+        return
+    sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
+               KIVY_NO_FILELOG="1", LP_NUM_THREADS="0")
+    failures = 0
+    for run in range(args.runs):
+        width, height = sizes[run % len(sizes)]
+        state = tempfile.mkdtemp(prefix="tantrix-monkey-")
+        cut = random.Random(args.seed + run)
+        for segment in range(args.cuts + 1):
+            seed = args.seed + run + 1000 * segment
+            process = subprocess.Popen(
+                [sys.executable, __file__, "--child", f"{seed},{width},{height},{args.actions},{int(segment > 0)},{state}"],
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:  # a power cut at a random moment, except in the last segment
+                out, err = process.communicate(timeout=cut.uniform(8, 90) if segment < args.cuts else None)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out, err = process.communicate()
+                if "MONKEY " not in out:
+                    resumed = [line[len("RESUMED "):] for line in out.splitlines() if line.startswith("RESUMED ")]
+                    print(json.dumps({"seed": seed, "size": f"{width}x{height}", "power_cut": True,
+                                      "resumed": resumed[0] if resumed else None}), flush=True)
+                    continue
+            lines = [line for line in out.splitlines() if line.startswith("MONKEY ")]
+            if lines:
+                result = json.loads(lines[-1][len("MONKEY "):])
+            else:
+                result = {"seed": seed, "size": f"{width}x{height}",
+                          "failure": f"exit {process.returncode}: {err[-3000:]}"}
+            failures += bool(result.get("failure"))
+            print(json.dumps(result), flush=True)
+            if result.get("failure"):
+                break
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
