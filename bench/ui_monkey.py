@@ -149,6 +149,7 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
         saved = runtime.store.load_current()
         if saved is None:
             done["resumed"] = "nothing saved"
+            print("RESUMED nothing saved", flush=True)
             return
         assert app.manager.current == "resume", f"a game was saved but {app.manager.current!r} shows"
         app.resume()
