@@ -32,9 +32,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-WEIGHTS = {"button": 50, "drag": 22, "tap": 10, "long": 4, "bag": 5, "scan": 6, "staff": 1, "back": 2}
+WEIGHTS = {"button": 50, "drag": 18, "two": 6, "tap": 10, "long": 4, "bag": 5, "scan": 6, "staff": 1, "back": 2,
+           "watch": 4}
 """How often each action is chosen: mostly what a person aims at (a button), often a drag (a tile
-from the hand to the board, a pan), sometimes a stray touch, the devices, the staff corner."""
+from the hand to the board, a pan), two fingers at once (two players racing at Gobbles, a pinch),
+sometimes a stray touch, the devices, the staff corner; or it watches a while (robots play on)."""
 
 
 def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut: bool) -> dict[str, Any]:
@@ -88,6 +90,9 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
                        if isinstance(w, (ButtonBehavior, ToggleButtonBehavior)) and visible(w)]
             if screen == "staff-pin" and rng.random() < 0.85:  # mostly the PIN 0000: the staff pages too
                 buttons = [w for w in buttons if getattr(w, "text", "") == "0"] or buttons
+            elif screen.endswith("-setup") and rng.random() < 0.6:  # robots in every seat, then Start:
+                buttons = [w for w in buttons  # games played to their end, and their endings
+                           if getattr(w, "msg", "") in ("Robot", "Beginner", "Start")] or buttons
             if buttons:
                 button = rng.choice(buttons)
                 x, y = button.to_window(*button.center)
@@ -118,6 +123,27 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             for i in range(1, steps + 1):
                 t.touch_move(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
             t.touch_up()
+            return 0.1
+        if kind == "watch":
+            log.append(f"{screen}: watches")
+            return rng.uniform(3, 15)
+        if kind == "two":
+            leaves = [w for w in window_widgets(app) if not w.children and visible(w)] or [None]
+            fingers = []
+            for _ in range(2):
+                leaf = rng.choice(leaves)
+                start = tuple(leaf.to_window(*leaf.center)) if leaf is not None else point()
+                fingers.append((touch(*start), start, point()))
+            log.append(f"{screen}: two fingers " + ", ".join(
+                f"{s[0]:.0f},{s[1]:.0f} -> {e[0]:.0f},{e[1]:.0f}" for _t, s, e in fingers))
+            for t, _s, _e in fingers:
+                t.touch_down()
+            steps = rng.randint(1, 8)
+            for i in range(1, steps + 1):
+                for t, (sx, sy), (ex, ey) in fingers:
+                    t.touch_move(sx + (ex - sx) * i / steps, sy + (ey - sy) * i / steps)
+            for t, _s, _e in rng.sample(fingers, 2):
+                t.touch_up()
             return 0.1
         if kind == "long":
             x, y = point()
