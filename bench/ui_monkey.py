@@ -153,7 +153,7 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             Clock.schedule_once(lambda _dt: t.touch_up(), rng.uniform(0.6, 2.5))
             return 0.1
         if kind == "bag":
-            held = rng.random() < 0.1
+            held = rng.random() < 0.03
             log.append(f"{screen}: bag button {'held' if held else 'pressed'}")
             app.post(BagButtonHeld() if held else BagButtonPressed())
             return 0.2
