@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import threading
 
-from ui_harness import Pixels, labels, near, run_scenario, tap, touch_at, until
+from ui_harness import Pixels, labels, near, run_scenario, settled_screens, tap, touch_at, until
 
 
 def scenario_home_language_family(app):
@@ -249,6 +249,30 @@ scenario_corner_rings_idle.prepare = lambda services: setattr(services.settings,
 
 def test_staff_corner_simulated_rings_and_idle_attract():
     run_scenario("test_ui_screens", "scenario_corner_rings_idle", size=(800, 480), panel=True)
+
+
+def scenario_a_screen_replaced_by_one_of_its_name(app):
+    """A screen that replaces the one on show under the same name (the next puzzle, Play again)
+    keeps its name. Kivy's ``switch_to`` renamed it "_screen0": the next screen of that name was
+    then added beside it, and every second replacement stayed in the manager for good, with its
+    game (found by bench/ui_monkey.py, which saw screens called "_screen0")."""
+    from kivy.uix.screenmanager import Screen
+
+    app.go_home()
+    yield from settled_screens()
+    before = len(app.manager.screens)
+    for _ in range(5):
+        screen = Screen(name="probe")
+        app.show(screen)
+        yield from settled_screens()
+        assert screen.name == "probe" and app.manager.current == "probe"
+        assert app.manager.current_screen is screen and app.manager.get_screen("probe") is screen
+    assert len(app.manager.screens) == before + 1, app.manager.screen_names
+    return {}
+
+
+def test_a_screen_replaced_by_one_of_its_name_keeps_the_name_and_the_old_one_goes():
+    run_scenario("test_ui_screens", "scenario_a_screen_replaced_by_one_of_its_name", size=(800, 480))
 
 
 def scenario_panel_reader_two_fingers(app):

@@ -174,18 +174,22 @@ class KioskApp(App):
     # ------------------------------------------------------------------ navigation
 
     def show(self, screen: Screen) -> None:
-        """Show ``screen``, replacing any screen of the same name."""
-        if self.manager.has_screen(screen.name):
-            old = self.manager.get_screen(screen.name)
+        """Show ``screen``, replacing any screen of the same name. The one on show gives its name
+        up as it slides out: Kivy's ``switch_to`` would rename the new one ("_screen0") instead, and
+        the next screen of that name would then be added beside it, for good."""
+        manager, leaving = self.manager, None
+        if manager.has_screen(screen.name):
+            old = manager.get_screen(screen.name)
             if old is not screen:
-                if self.manager.current == screen.name:
-                    self.manager.switch_to(screen)
-                    self.manager.remove_widget(old)
-                    return
-                self.manager.remove_widget(old)
-        if not self.manager.has_screen(screen.name):
-            self.manager.add_widget(screen)
-        self.manager.current = screen.name
+                if manager.current == screen.name:
+                    leaving, old.name = old, f"{screen.name} (leaving)"  # the manager's current follows
+                else:
+                    manager.remove_widget(old)
+        if not manager.has_screen(screen.name):
+            manager.add_widget(screen)
+        manager.current = screen.name
+        if leaving is not None:
+            manager.remove_widget(leaving)  # no longer current: it slides out, then goes
 
     def _rings_idle(self, *_args: Any) -> None:
         """Put the rings out at the home screen: nobody plays there, and what a game left on them
