@@ -126,6 +126,7 @@ class SimulatedPanel(BoxLayout):
         self._retranslate()
 
     def next_reader(self) -> None:
+        """The next reader (the centre pad, then the seats, then the centre again)."""
         self.reader_index = (self.reader_index + 1) % len(self.READERS)
         self.reader.msg = self.READERS[self.reader_index]
 
