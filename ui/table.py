@@ -628,8 +628,8 @@ class TableLayout(FloatLayout):
         elif 0 <= seat < len(self._banners):
             table, controls, marks = self._message_room()
             banner = self._banners[seat]
-            banner.say(text, self._beyond_raised(seat), good, table, [controls, marks, *self._said(seat)],
-                       self._along(seat))
+            box = self._beyond_raised(seat)
+            banner.say(text, box, good, table, [controls, marks, *self._said(seat)], self._along(box))
             if self.makes_room:
                 self._make_room(banner, controls, marks)
 
@@ -639,8 +639,8 @@ class TableLayout(FloatLayout):
         table, controls, marks = self._message_room()
         for seat, banner in enumerate(self._banners):
             if banner.opacity > 0 and seat < len(self.boxes):
-                banner.place(self._beyond_raised(seat), table, [controls, marks, *self._said(seat)],
-                             self._along(seat))
+                box = self._beyond_raised(seat)
+                banner.place(box, table, [controls, marks, *self._said(seat)], self._along(box))
 
     def _message_room(self) -> tuple[Rect | None, list[Rect], list[Rect]]:
         """Where the messages lie: the free table; what they must not cover, the controls (they
@@ -738,11 +738,12 @@ class TableLayout(FloatLayout):
                 high = min(high, near)
         return high - low - u * 0.2
 
-    def _along(self, seat: int) -> tuple[float, float]:
-        """The screen along ``seat``'s edge (on the screen's axis along it), a tenth of a unit off
-        each end: where a message right beyond that hand may slide (the hands are kept clear apart)."""
+    def _along(self, box: SeatBox) -> tuple[float, float]:
+        """The screen along the edge of the hand ``box`` (on the screen's axis along it), a tenth of a
+        unit off each end: where a message right beyond that hand may slide (the hands are kept
+        clear apart)."""
         u = theme.unit()
-        start, end = (self.y, self.y + self.height) if self._beyond_raised(seat).across else (self.x, self.x + self.width)
+        start, end = (self.y, self.y + self.height) if box.across else (self.x, self.x + self.width)
         return start + u * 0.1, end - u * 0.1
 
     def _kept_clear(self) -> list[Rect]:
