@@ -32,7 +32,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-WEIGHTS = {"button": 50, "drag": 18, "two": 6, "tap": 10, "long": 4, "bag": 5, "scan": 6, "staff": 1, "back": 2,
+WEIGHTS = {"button": 50, "drag": 18, "two fingers": 6, "tap": 10, "long": 4, "bag": 5, "scan": 6, "staff": 1, "back": 2,
            "watch": 4}
 """How often each action is chosen: mostly what a person aims at (a button), often a drag (a tile
 from the hand to the board, a pan), two fingers at once (two players racing at Gobbles, a pinch),
@@ -46,7 +46,8 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
     from kivy.app import App
     from kivy.base import EventLoop
     from kivy.clock import Clock
-    from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
+    from kivy.tests.common import UnitTestTouch
+    from kivy.uix.behaviors import ButtonBehavior
 
     from firmware.runtime import Launch, Runtime
     from ui.services import BagButtonHeld, BagButtonPressed, TileScanned
@@ -67,16 +68,17 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
         x, y = widget.to_window(*widget.center)
         return bool(0 <= x < size[0] and 0 <= y < size[1])
 
-    def window_widgets(app: Any) -> list[Any]:
-        return [w for root in EventLoop.window.children for w in root.walk(restrict=True)]
-
-    def touch(x: float, y: float) -> Any:
-        from kivy.tests.common import UnitTestTouch
-
-        return UnitTestTouch(x, y)
+    def shown() -> list[Any]:
+        """Every widget a finger could land on."""
+        return [w for root in EventLoop.window.children for w in root.walk(restrict=True) if visible(w)]
 
     def point() -> tuple[float, float]:
         return rng.uniform(0, size[0] - 1), rng.uniform(0, size[1] - 1)
+
+    def press(x: float, y: float) -> None:
+        finger = UnitTestTouch(x, y)
+        finger.touch_down()
+        finger.touch_up()
 
     def act(app: Any) -> float:
         """One action; returns how long to wait before the next."""
@@ -86,8 +88,7 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
         seen[screen] += 1
         kind = rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
         if kind == "button":
-            buttons = [w for w in window_widgets(app)
-                       if isinstance(w, (ButtonBehavior, ToggleButtonBehavior)) and visible(w)]
+            buttons = [w for w in shown() if isinstance(w, ButtonBehavior)]
             if screen == "staff-pin" and rng.random() < 0.85:  # mostly the PIN 0000: the staff pages too
                 key = "0" if len(app.pin.keypad.entered) < 4 else "OK"
                 buttons = [w for w in buttons if getattr(w, "msg", "") == key] or buttons
@@ -98,60 +99,41 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
                 button = rng.choice(buttons)
                 x, y = button.to_window(*button.center)
                 log.append(f"{screen}: tap {type(button).__name__} {getattr(button, 'text', '')!r} at {x:.0f},{y:.0f}")
-                t = touch(x, y)
-                t.touch_down()
-                t.touch_up()
+                press(x, y)
                 return rng.choice((0.05, 0.2, 0.6))
             kind = "tap"
         if kind == "tap":
             x, y = point()
             log.append(f"{screen}: tap at {x:.0f},{y:.0f}")
-            t = touch(x, y)
-            t.touch_down()
-            t.touch_up()
+            press(x, y)
             return 0.1
-        if kind == "drag":
-            leaves = [w for w in window_widgets(app) if not w.children and visible(w)]
-            if leaves and rng.random() < 0.7:
-                start = tuple(rng.choice(leaves).to_window(*rng.choice(leaves).center))
-            else:
-                start = point()
-            end = point()
-            log.append(f"{screen}: drag {start[0]:.0f},{start[1]:.0f} -> {end[0]:.0f},{end[1]:.0f}")
-            t = touch(*start)
-            t.touch_down()
+        if kind in ("drag", "two fingers"):  # from a widget (a tile in a hand) or anywhere, to anywhere
+            leaves = [w for w in shown() if not w.children]
+            fingers = []
+            for _ in range(1 if kind == "drag" else 2):
+                leaf = rng.choice(leaves) if leaves and rng.random() < 0.7 else None
+                start = tuple(leaf.to_window(*leaf.center)) if leaf is not None else point()
+                fingers.append((UnitTestTouch(*start), start, point()))
+            log.append(f"{screen}: {kind} " + ", ".join(
+                f"{s[0]:.0f},{s[1]:.0f} -> {e[0]:.0f},{e[1]:.0f}" for _f, s, e in fingers))
+            for finger, _s, _e in fingers:
+                finger.touch_down()
             steps = rng.randint(1, 10)
             for i in range(1, steps + 1):
-                t.touch_move(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
-            t.touch_up()
+                for finger, (sx, sy), (ex, ey) in fingers:
+                    finger.touch_move(sx + (ex - sx) * i / steps, sy + (ey - sy) * i / steps)
+            for finger, _s, _e in rng.sample(fingers, len(fingers)):  # let go in any order
+                finger.touch_up()
             return 0.1
         if kind == "watch":
             log.append(f"{screen}: watches")
             return rng.uniform(3, 15)
-        if kind == "two":
-            leaves = [w for w in window_widgets(app) if not w.children and visible(w)] or [None]
-            fingers = []
-            for _ in range(2):
-                leaf = rng.choice(leaves)
-                start = tuple(leaf.to_window(*leaf.center)) if leaf is not None else point()
-                fingers.append((touch(*start), start, point()))
-            log.append(f"{screen}: two fingers " + ", ".join(
-                f"{s[0]:.0f},{s[1]:.0f} -> {e[0]:.0f},{e[1]:.0f}" for _t, s, e in fingers))
-            for t, _s, _e in fingers:
-                t.touch_down()
-            steps = rng.randint(1, 8)
-            for i in range(1, steps + 1):
-                for t, (sx, sy), (ex, ey) in fingers:
-                    t.touch_move(sx + (ex - sx) * i / steps, sy + (ey - sy) * i / steps)
-            for t, _s, _e in rng.sample(fingers, 2):
-                t.touch_up()
-            return 0.1
         if kind == "long":
             x, y = point()
             log.append(f"{screen}: long press at {x:.0f},{y:.0f}")
-            t = touch(x, y)
-            t.touch_down()
-            Clock.schedule_once(lambda _dt: t.touch_up(), rng.uniform(0.6, 2.5))
+            finger = UnitTestTouch(x, y)
+            finger.touch_down()
+            Clock.schedule_once(lambda _dt, finger=finger: finger.touch_up(), rng.uniform(0.6, 2.5))
             return 0.1
         if kind == "bag":
             held = rng.random() < 0.03
