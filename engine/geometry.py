@@ -17,7 +17,6 @@ Cell = tuple[int, int]
 """An axial coordinate ``(q, r)``."""
 
 DIRECTIONS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-DIRECTION_NAMES = ("E", "SE", "SW", "W", "NW", "NE")
 
 LIMIT = 1 << 14
 """Coordinates must lie strictly inside ``(-LIMIT, LIMIT)`` so that keys stay unambiguous."""

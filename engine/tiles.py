@@ -15,7 +15,6 @@ COLOURS = "RYGB"
 """The four link colours: red, yellow, green, blue."""
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
-BACK_COLOURS = ("red", "yellow", "blue", "green", "white")
 
 
 class Shape(StrEnum):

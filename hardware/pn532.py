@@ -33,8 +33,6 @@ from .ntag import CC_PAGE, FIRST_DATA_PAGE, MAX_READ, PAGE_SIZE, check_writable,
 
 HOST_TO_PN532, PN532_TO_HOST = 0xD4, 0xD5
 START = b"\x00\xff"
-ACK_FRAME = b"\x00\x00\xff\x00\xff\x00"
-NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"
 WAKE_UP = b"\x55\x55" + bytes(14)
 """HSU wake-up: the PN532 sleeps until it sees 55 55 and a long preamble (User Manual 7.2.11)."""
 

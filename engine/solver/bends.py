@@ -16,9 +16,6 @@ from functools import lru_cache
 from ..geometry import DIRECTIONS, Cell, rotate_cell
 from ..tiles import tile
 
-BENDS = (2, 1, 0)
-"""Bend sizes, in sixths of a turn, of a corner, a curve and a straight link."""
-
 REACH_LIMIT = 9
 """:func:`reach` is tabulated for up to this many tiles; beyond, nearly everything is reachable."""
 

@@ -31,7 +31,7 @@ from engine.tanagra.game import Game
 from engine.tanagra.lattice import Cell, piece_cells
 from engine.tanagra.robots import Robot, make_robot
 from engine.tanagra.rules import (
-    Action, EndReason, Leave, Move, Options, Pass, Pawn, Phase, Place, Reason, Relocate, Remove, Size,
+    COLOURS_2P, Action, EndReason, Leave, Move, Options, Pass, Pawn, Phase, Place, Reason, Relocate, Remove, Size,
     State, action_from_json,
 )
 
@@ -62,7 +62,7 @@ RING_COLOURS = ("R", "Y", "G", "B")
 
 def palette(players: int) -> tuple[SeatColour, ...]:
     names = COLOUR_NAMES_2 if players == 2 else COLOUR_NAMES
-    keys = ("black", "yellow") if players == 2 else ("red", "yellow", "green", "blue")
+    keys = COLOURS_2P if players == 2 else ("red", "yellow", "green", "blue")
     return tuple(SeatColour(k, c, n) for k, c, n in zip(keys, seat_colours(players), names))
 
 
