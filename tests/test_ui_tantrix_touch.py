@@ -205,7 +205,7 @@ def test_lifting_lights_the_spaces_a_forced_space_lights_its_tiles_and_zoom_keep
 
 
 def scenario_seat_disc(app):
-    from ui.modes.strategy import play as strategy_play
+    from ui.modes.strategy import seats as strategy_seats
 
     game, screen = _open(app)
     yield
@@ -213,7 +213,7 @@ def scenario_seat_disc(app):
     plate = screen.plates[1]
     # the disc shows who plays the seat and a tap on it opens that seat's card (no hold needed)
     yield from tap(plate.to_window(*plate.to_parent(*plate.disc_centre)))
-    assert isinstance(screen.card, strategy_play.TakeOverCard) and screen.card.seat == 1
+    assert isinstance(screen.card, strategy_seats.TakeOverCard) and screen.card.seat == 1
     yield from tap(screen.card.choices.chip("club"))
     assert game.seats[1].robot == "club" and screen.card is None
     return {}

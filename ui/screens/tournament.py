@@ -112,7 +112,7 @@ class TournamentSetupScreen(Screen):
                                     self.rounds, lambda v: setattr(self, "rounds", v))
         self.clock_row = self._row(root, N_("Clock per player"), tuple((m, CLOCK_LABELS[m]) for m in CASUAL_MINUTES),
                                    self.minutes, lambda v: setattr(self, "minutes", v))
-        from ..modes.strategy.play import STRATEGY_LEVELS
+        from ..modes.strategy.seats import STRATEGY_LEVELS
 
         self.robot: str | None = None  # an odd count: a bye each round, or a robot of this level
         self.robot_row = self._row(root, N_("Odd number"), ((None, N_("A bye")), *STRATEGY_LEVELS), self.robot,

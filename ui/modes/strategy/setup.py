@@ -31,7 +31,8 @@ from ...words import COLOUR_NAMES
 from ...navigation import destination, family_screen, kind_screen
 from .howto import script
 from .clock import set_clocks
-from .play import LEARNING, STRATEGY_LEVELS, StrategyScreen, begin, open_game
+from .play import LEARNING, StrategyScreen, begin, open_game
+from .seats import STRATEGY_LEVELS
 
 KIND = "strategy"
 FAMILY = "tantrix"

@@ -1,0 +1,372 @@
+"""The strategy game's widgets at each seat, facing its player: the seat's plate (who plays, the
+score, what to do), a short note (a forced space's review), the bars of big buttons (Confirm and
+Take back), and the card where a robot takes the seat over or gives it back. The screen that lays
+them out around the table is :mod:`.play`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.scatter import Scatter
+
+from ... import theme
+from ...audit import SHORTEN_MARGIN
+from ...countdown import Countdown
+from ...i18n import N_
+from ...table import SeatBox
+from ...widgets import ChipRow, TButton, TLabel, fit_font, panel_background
+from ...words import levels, seat_name
+
+if TYPE_CHECKING:
+    from .play import StrategyScreen
+
+LONG_PRESS = 1.2
+"""Holding a seat's plate this long opens its card (a robot takes over, or gives the seat back)."""
+STRATEGY_LEVELS = levels("beginner", "club", "expert", "master")
+"""The strategy game's robots, weakest first."""
+
+
+def ink(colour: str) -> theme.RGBA:
+    """What reads on the bright link colour ``colour`` (a seat's disc): dark on yellow and green."""
+    return theme.TABLE_DARK if colour in "YG" else theme.TEXT
+
+
+
+class SeatPlate(Scatter):
+    """By a hand, facing its player: a colour disc showing who plays the seat (a person or a robot's
+    head), the seat's name and score, and, lit in the seat's colour while they are to act, what to
+    do. A tap on the disc, or holding the plate anywhere, opens the seat's card (who plays it)."""
+
+    def __init__(self, on_long_press: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        self.colour = "R"
+        self.lit = False
+        self.name_label = Label(bold=True, halign="left", valign="middle", shorten=True, shorten_from="right")
+        self.step_label = Label(bold=True, halign="right", valign="middle")
+        self.clock_label = Label(bold=True, halign="left", valign="middle")
+        with self.canvas.before:
+            self._bg_colour = Color(0, 0, 0, 0.5)
+            self._bg = RoundedRectangle(radius=[8])
+            self._disc_colour = Color(1, 1, 1, 1)
+            self._disc = Ellipse()
+            self._ring_colour = Color(1, 1, 1, 0.9)
+            self._ring = Line(circle=(0, 0, 1), width=1.4)
+            self._glyph = InstructionGroup()
+        self.add_widget(self.name_label)
+        self.add_widget(self.step_label)
+        self.add_widget(self.clock_label)
+        self._open = on_long_press
+        self._hold = Clock.create_trigger(lambda dt: on_long_press(), LONG_PRESS)
+        self._disc_end = 0.0  # a touch up to here (plate coordinates) is a tap on the disc
+        self._disc_touch: Any = None
+        self.clock_shown = False
+
+    def _draw_glyph(self, cx: float, cy: float, d: float, robot: bool, ink_rgba: theme.RGBA) -> None:
+        """Who plays the seat, drawn in the disc: a robot's head (antenna, two eyes) or a person."""
+        g = self._glyph
+        g.clear()
+        g.add(Color(*ink_rgba))
+        if robot:
+            w = d * 0.5
+            g.add(RoundedRectangle(pos=(cx - w / 2, cy - w * 0.55), size=(w, w * 0.8), radius=[w * 0.18]))
+            g.add(Line(points=[cx, cy + w * 0.25, cx, cy + w * 0.5], width=max(1.0, d * 0.05)))
+            g.add(Ellipse(pos=(cx - d * 0.05, cy + w * 0.45), size=(d * 0.1, d * 0.1)))
+            g.add(Color(*theme.LINK[self.colour]))
+            for dx in (-w * 0.2, w * 0.2):
+                g.add(Ellipse(pos=(cx + dx - d * 0.05, cy - w * 0.2), size=(d * 0.1, d * 0.1)))
+        else:
+            g.add(Ellipse(pos=(cx - d * 0.12, cy + d * 0.02), size=(d * 0.24, d * 0.24)))
+            g.add(Line(ellipse=(cx - d * 0.22, cy - d * 0.36, d * 0.44, d * 0.4, -90, 90), width=max(1.2, d * 0.06)))
+
+    def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str,
+             names: Sequence[str], step: str, lit: bool, robot: bool = False, clock: str | None = None) -> None:
+        """Lay the plate out: ``size`` (length along the edge, depth), centred on ``centre``, turned
+        ``angle`` degrees to face its player, with the seat's ``clock`` (its time left, when the
+        game has clocks) after the disc, then the first of ``names`` (longest wording first, each
+        ending in the score) that fits. A deep plate (beside a hand) puts the instruction on a
+        second line; a thin one (along the hand's inner edge) puts it at the far end."""
+        name = names[0]
+        u = theme.unit()
+        length, height = size
+        self.colour, self.lit = colour, lit
+        self.rotation = 0.0
+        self.size = size
+        self._bg.pos, self._bg.size = (0, 0), self.size
+        self._bg.radius = [min(height, u * 0.72) * 0.3]
+        self._bg_colour.rgba = theme.PLATE[colour][:3] + (0.95,) if lit else (0.04, 0.1, 0.08, 0.82)
+        two_lines = height >= u * 1.2
+        d = u * 0.72 * 0.66
+        disc_y = height - u * 0.36 - d / 2 if two_lines else (height - d) / 2
+        self._disc.pos, self._disc.size = (u * 0.12, disc_y), (d, d)
+        self._disc_colour.rgba = theme.LINK[colour]
+        self._ring_colour.rgba = theme.TEXT if lit else theme.TEXT_DIM
+        self._ring.circle = (u * 0.12 + d / 2, disc_y + d / 2, d / 2)
+        self._draw_glyph(u * 0.12 + d / 2, disc_y + d / 2, d, robot, ink(colour))
+        self._disc_end = u * 0.12 + d + u * 0.25
+        self.disc_centre = (u * 0.12 + d / 2, disc_y + d / 2)
+        """The disc's centre, in the plate's own (turned) coordinates."""
+        pad = u * 0.14
+        left = u * 0.12 + d + pad
+        text = theme.TEXT  # white reads on every lit plate (theme.PLATE) and on the dark one
+        step_label, name_label = self.step_label, self.name_label
+        step_label.text, step_label.color = step, text
+        name_label.text, name_label.color = name, text
+        name_label.font_size = theme.font(0.72)
+        clock_label = self.clock_label
+        clock_label.font_size, clock_label.color = theme.font(0.72), text
+        clock_label.text = clock or ""
+        # room for the widest time it shows, so the plate stays as it is while the clock runs
+        clock_w = CoreLabel(font_size=clock_label.font_size, bold=True).get_extents("-88:88")[0] if clock else 0.0
+        left += clock_w + (pad if clock is not None else 0.0)
+        share = length - 2 * pad if two_lines else (length - left - pad) * 0.72
+        step_label.font_size = theme.font(0.85 if two_lines else 0.82)
+        step_label.text_size = (None, None)
+        step_label.texture_update()
+        wide = step_label.texture_size[0]
+        room = share
+        if not two_lines and step:
+            # the colour's name (for colour-blind players) before a large instruction, as long as
+            # the instruction still fits in the smallest font it shrinks to
+            name_label.text_size = (None, None)
+            name_label.text = names[-2] if len(names) > 1 else name
+            name_label.texture_update()
+            room = max(min(share, length - left - 3 * pad - name_label.texture_size[0]), min(wide * 0.6, share))
+            name_label.text = name
+        smallest = step_label.font_size * 0.6
+        while step and wide > room and step_label.font_size > smallest:
+            # shrink a long instruction rather than cut it (a text's width is not quite in
+            # proportion to its font size: shrink again while it is still too wide)
+            step_label.font_size = max(smallest, step_label.font_size * room / wide * 0.98)
+            step_label.texture_update()
+            wide = step_label.texture_size[0]
+        step_w = min(wide, room) if step else 0.0
+        if two_lines:
+            name_label.size = (max(length - left - pad, 1), u * 0.72)
+            name_label.pos = (left, height - u * 0.72)
+            clock_label.size, clock_label.pos = (clock_w, u * 0.72), (left - clock_w - pad, height - u * 0.72)
+            step_label.size = (step_w, height - u * 0.72)
+            step_label.pos = ((length - step_w) / 2, 0)
+        else:
+            step_label.size = (step_w, height)
+            step_label.pos = (length - pad - step_w, 0)
+            name_label.size = (max(length - left - pad - step_w - pad, 1), height)
+            name_label.pos = (left, 0)
+            clock_label.size, clock_label.pos = (clock_w, height), (left - clock_w - pad, 0)
+        clock_label.text_size = clock_label.size
+        name_label.text_size = (None, None)
+        for wording in names[1:]:  # the longest wording that fits whole: the score is never cut
+            name_label.texture_update()
+            if name_label.texture_size[0] <= name_label.width:
+                break
+            name_label.text = wording
+        name_label.texture_update()
+        nameless = not lit and len(names) > 1 and name_label.text == names[-1]
+        if nameless:
+            # a waiting plate keeps the colour's name (for colour-blind players) in a font down to
+            # three quarters of its own
+            name_label.text = names[-2]
+            name_label.texture_update()
+            scale = (name_label.width - SHORTEN_MARGIN - 1) / name_label.texture_size[0]  # Kivy's rule
+            nameless = scale < 0.75
+            if nameless:
+                name_label.text = names[-1]
+            else:
+                name_label.font_size *= scale
+            name_label.texture_update()
+        if clock is not None and (name_label.texture_size[0] > name_label.width or nameless):
+            # too narrow for both (a waiting seat's plate in an upright bar): the colour's name and
+            # the score before the clock, which is not running; the plate shows it again once the
+            # seat is to act
+            self.show(angle, centre, size, colour, names, step, lit, robot, None)
+            return
+        self.clock_shown = clock is not None
+        name_label.text_size = name_label.size
+        fit_font(name_label, name_label.font_size)  # even the score alone: smaller rather than cut
+        self.rotation = angle
+        self.center = centre
+
+    def set_clock(self, clock: str) -> None:
+        """The seat's time left, as the clock runs (the layout stays: its room is kept)."""
+        if self.clock_shown:
+            self.clock_label.text = clock
+
+    # a tap on the disc or a long press anywhere: the seat's card
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        touch.grab(self)
+        self._disc_touch = touch.uid if self.to_local(*touch.pos)[0] <= self._disc_end else None
+        self._hold()
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is self and not self.collide_point(*touch.pos):
+            self._hold.cancel()
+        return touch.grab_current is self
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self:
+            touch.ungrab(self)
+            held = not self._hold.is_triggered
+            self._hold.cancel()
+            if touch.uid == self._disc_touch and self.collide_point(*touch.pos) and not held:
+                self._open()
+            self._disc_touch = None
+            return True
+        return False
+
+
+class Bubble(Scatter):
+    """A short note turned to face one player (a forced space's review); it ignores touches."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        self.label = Label(halign="center", valign="middle", color=theme.TEXT)
+        self.add_widget(self.label)
+        with self.canvas.before:
+            Color(*theme.rgb("#3b2a05", 0.95))
+            self._bg = RoundedRectangle(radius=[10])
+            Color(*theme.ACCENT)
+            self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 10), width=1.6)
+        self._hide = Countdown(self.hide, 6.0)
+        self.opacity = 0
+        self.text = ""
+
+    def say(self, text: str, angle: float, centre: tuple[float, float], bounds: tuple[float, float]) -> None:
+        u = theme.unit()
+        self.text = text
+        self.rotation = 0.0
+        self.size = (u * 6.4, u * 1.6)
+        self.label.size = self.size
+        self.label.text_size = (self.width - u * 0.4, None)
+        self.label.font_size = theme.font(0.8)
+        self.label.text = text
+        self._bg.pos, self._bg.size = (0, 0), self.size
+        self._edge.rounded_rectangle = (0, 0, self.width, self.height, 10)
+        self.rotation = angle
+        half_w, half_h = (self.bbox[1][0] / 2, self.bbox[1][1] / 2)
+        x = min(max(centre[0], half_w), bounds[0] - half_w)
+        y = min(max(centre[1], half_h), bounds[1] - half_h)
+        self.center = (x, y)
+        self.opacity = 1
+        self._hide.start()
+
+    def hide(self) -> None:
+        self.opacity = 0
+        self.text = ""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
+
+BAR_BESIDE = 3.4
+"""The room (touch units) beside a hand, along its edge, that takes a seat's bars there, off the table."""
+
+
+class SeatBar(Scatter):
+    """A bar of big buttons at one player's seat, facing them, rimmed in the seat's colour; the
+    buttons are (message, action, share of the length, background) in reading order. Hidden, it
+    takes no touch."""
+
+    def __init__(self, buttons: list[tuple[str, Callable[[], None], float, theme.RGBA]], rim: float = 0.08,
+                 **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        u = theme.unit()
+        self.rim = u * rim
+        """The margin (pixels) between the bar's rim and its buttons."""
+        self.box = BoxLayout(spacing=u * 0.15, padding=self.rim)
+        panel_background(self.box, (0.02, 0.06, 0.05, 0.9), radius=0.25)
+        self.buttons: list[TButton] = []
+        for msg, action, share, bg in buttons:
+            button = TButton(msg=msg, scale=0.85, bold=True, size_hint=(share, 1), bg=list(bg))
+            button.bind(on_release=lambda *_, act=action: act())
+            self.box.add_widget(button)
+            self.buttons.append(button)
+        self.add_widget(self.box)
+        with self.box.canvas.after:  # the bar's rim in the seat's colour: whose bar it is
+            self._edge_colour = Color(1, 1, 1, 1)
+            self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 1), width=2.0)
+        self.opacity = 0
+        self.disabled = True
+
+    def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str) -> None:
+        self.rotation = 0.0
+        self.size = self.box.size = size
+        self.box.pos = (0, 0)
+        self._edge_colour.rgba = theme.LINK[colour]
+        self._edge.rounded_rectangle = (0, 0, size[0], size[1], theme.unit() * 0.25)
+        self.rotation = angle
+        self.center = centre
+        self.opacity, self.disabled = 1, False
+
+    def hide(self) -> None:
+        self.opacity, self.disabled = 0, True
+
+    @property
+    def shown(self) -> bool:
+        return self.opacity > 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return self.shown and super().on_touch_down(touch)
+
+
+class ConfirmBar(SeatBar):
+    """At the seat of a player whose tile lies provisionally on the table: **Take back** and a big
+    green **Confirm**. Only a confirmed tile is played (journaled, replaced from the bag, the turn
+    moving on); until then it can be turned, moved or taken back."""
+
+    def __init__(self, on_confirm: Callable[[], None], on_take_back: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__([(N_("Take back"), on_take_back, 0.42, theme.BUTTON),
+                          (N_("Confirm"), on_confirm, 0.58, theme.GO)], **kwargs)
+        self.back_button, self.confirm_button = self.buttons
+
+
+class TakeOverCard(Scatter):
+    """Facing one seat: who plays it, a person or a robot of some level, chosen with one tap."""
+
+    def __init__(self, screen: StrategyScreen, seat: int, **kwargs: Any) -> None:
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
+                         auto_bring_to_front=False, **kwargs)
+        u = theme.unit()
+        self.screen, self.seat = screen, seat
+        game = screen.game
+        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=u * 0.12)
+        panel_background(self.box, theme.rgb("#1d2530", 0.97), radius=0.25)
+        top = BoxLayout(spacing=u * 0.1)
+        top.add_widget(TLabel(msg=N_("Who plays for {name}?"),
+                              values={"name": seat_name(game, seat, robot_mark=False)},
+                              scale=0.85, bold=True, halign="left"))
+        self.close_button = TButton(msg=N_("Close"), scale=0.8, size_hint=(None, 1), width=u * 2.0)
+        self.close_button.bind(on_release=lambda *_: self.close())
+        top.add_widget(self.close_button)
+        self.box.add_widget(top)
+        choices = ((None, N_("Person")),) + STRATEGY_LEVELS
+        self.choices = ChipRow(choices, game.seats[seat].robot, self._choose, scale=0.75)
+        self.box.add_widget(self.choices)
+        self.add_widget(self.box)
+
+    def _choose(self, level: str | None) -> None:
+        self.close()
+        self.screen.set_robot(self.seat, level)
+
+    def place(self, box: SeatBox, centre: tuple[float, float]) -> None:
+        u = theme.unit()
+        self.rotation = 0.0
+        self.size = self.box.size = (min(box.length, u * 9.5), u * 2.5)
+        self.box.pos = (0, 0)
+        self.rotation = box.angle
+        self.center = centre
+
+    def close(self) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        if self.screen.card is self:
+            self.screen.card = None
