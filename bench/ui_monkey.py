@@ -25,6 +25,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from collections import Counter, deque
 from pathlib import Path
@@ -36,7 +37,20 @@ WEIGHTS = {"button": 50, "drag": 18, "two fingers": 6, "tap": 10, "long": 4, "ba
            "watch": 4}
 """How often each action is chosen: mostly what a person aims at (a button), often a drag (a tile
 from the hand to the board, a pan), two fingers at once (two players racing at Gobbles, a pinch),
-sometimes a stray touch, the devices, the staff corner; or it watches a while (robots play on)."""
+sometimes a stray touch, the devices, the staff corner; or it watches a while (robots play on).
+
+A watch on a game played by robots in every seat lasts, more often than not, until another screen
+shows (the game's end: the results, Play again, the records) or ``PATIENCE`` seconds pass."""
+
+PATIENCE = 240.0
+
+
+def robots_only(game: Any) -> bool:
+    """Whether robots play every seat of ``game`` (a strategy game's or Gobbles' seats say so in
+    ``robot``, Tanagra's by their ``robot:`` labels): then it ends without anyone."""
+    seats = getattr(game, "seats", None) or getattr(game, "players", None) or ()
+    return bool(seats) and all(seat.startswith("robot:") if isinstance(seat, str) else getattr(seat, "robot", None)
+                               for seat in seats)
 
 
 def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut: bool) -> dict[str, Any]:
@@ -57,7 +71,8 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
     config.write_text(f'[storage]\ndirectory = "{state / "data"}"\n')
     log: deque[str] = deque(maxlen=40)
     seen: Counter[str] = Counter()
-    done: dict[str, Any] = {"actions": 0, "quit": False, "resumed": None}
+    done: dict[str, Any] = {"actions": 0, "quit": False, "resumed": None, "until": None}
+    watched: Counter[str] = Counter()  # "strategy -> results": a watch that lasted until the next screen
 
     def visible(widget: Any) -> bool:
         node = widget
@@ -87,6 +102,8 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             screen = type(app.manager.current_screen).__name__
         seen[screen] += 1
         kind = rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
+        if robots_only(getattr(app.manager.current_screen, "game", None)) and rng.random() < 0.3:
+            kind = "watch"  # robots play: people mostly watch them
         if kind == "button":
             buttons = [w for w in shown() if isinstance(w, ButtonBehavior)]
             if screen == "staff-pin" and rng.random() < 0.85:  # mostly the PIN 0000: the staff pages too
@@ -126,6 +143,10 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
                 finger.touch_up()
             return 0.1
         if kind == "watch":
+            if robots_only(getattr(app.manager.current_screen, "game", None)) and rng.random() < 0.8:
+                log.append(f"{screen}: watches until another screen shows")
+                done["until"] = (app.manager.current_screen, screen, time.monotonic() + PATIENCE)
+                return 1.0
             log.append(f"{screen}: watches")
             return rng.uniform(3, 15)
         if kind == "long":
@@ -173,6 +194,13 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             return
         if after_cut and done["resumed"] is None:
             resume_check(app)
+        if done["until"] is not None:
+            watching, name, deadline = done["until"]
+            if app.manager.current_screen is watching and time.monotonic() < deadline:
+                Clock.schedule_once(step, 1.0)
+                return
+            done["until"] = None
+            watched[f"{name} -> {app.manager.current if app.manager.current_screen is not watching else 'still'}"] += 1
         if done["actions"] >= actions:
             app.stop()
             return
@@ -190,7 +218,8 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
     except BaseException:  # noqa: BLE001 - the finding
         failure = traceback.format_exc()
     return {"seed": seed, "size": f"{size[0]}x{size[1]}", "actions": done["actions"], "resumed": done["resumed"],
-            "quit_by_staff": done["quit"], "screens": dict(seen), "games_recorded": dict(finished), "failure": failure,
+            "quit_by_staff": done["quit"], "screens": dict(seen), "watched": dict(watched),
+            "games_recorded": dict(finished), "failure": failure,
             "last_actions": list(log) if failure else []}
 
 
