@@ -174,7 +174,7 @@ class TournamentScreen(Screen):
         body = BoxLayout(spacing=u * 0.3)
         left, self.pairings = scrolling_grid(1, u * 1.0, u * 0.12)
         body.add_widget(left)
-        right, self.standings = scrolling_grid(5, u * 0.7, (u * 0.1, u * 0.05))
+        right, self.standings = scrolling_grid(5, u * 0.85, (u * 0.1, u * 0.05))
         body.add_widget(right)
         root.add_widget(body)
         self.add_widget(root)
@@ -204,11 +204,11 @@ class TournamentScreen(Screen):
             panel_background(line, theme.PANEL, radius=0.15)
             first = _name(self.app, game.first)
             if game.second is None:
-                line.add_widget(TLabel(msg=N_("{name}: a bye (1 point)"), values={"name": first}, scale=0.75,
+                line.add_widget(TLabel(msg=N_("{name}: a bye (1 point)"), values={"name": first}, scale=0.85,
                                        halign="left", shorten=True))
             else:
                 second = _name(self.app, game.second)
-                line.add_widget(TLabel(text=f"{first} – {second}", scale=0.75, bold=True, halign="left",
+                line.add_widget(TLabel(text=f"{first} – {second}", scale=0.85, bold=True, halign="left",
                                        shorten=True, shorten_from="right"))
                 if game.scores is None:
                     button = TButton(msg=N_("Play"), scale=0.8, bold=True, bg=list(theme.GO), size_hint=(None, 1),
@@ -216,7 +216,7 @@ class TournamentScreen(Screen):
                     button.bind(on_release=lambda _b, g=game: play(self.app, tournament, g.first, g.second))
                     line.add_widget(button)
                 else:
-                    line.add_widget(TLabel(text=f"{game.scores[0]} : {game.scores[1]}", scale=0.8, bold=True,
+                    line.add_widget(TLabel(text=f"{game.scores[0]} : {game.scores[1]}", scale=0.9, bold=True,
                                            size_hint=(None, 1), width=u * 1.8))
             self.pairings.add_widget(line)
         for column, text in enumerate(HEADER):
@@ -232,7 +232,7 @@ class TournamentScreen(Screen):
             cells = (str(place), _name(self.app, row.player), _points(row.points), _points(row.buchholz),
                      _points(row.sonneborn_berger))
             for column, text in enumerate(cells):
-                self.standings.add_widget(TLabel(text=text, scale=0.75, bold=column == 1, shorten=column == 1,
+                self.standings.add_widget(TLabel(text=text, scale=0.85, bold=column == 1, shorten=column == 1,
                                                  shorten_from="right", halign="left" if column == 1 else "center",
                                                  **_widths(column, u)))
 
