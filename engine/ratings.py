@@ -22,6 +22,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
+from .strategy.game import Result, lost_on_time, places
+
 ROBOT = "robot:"
 GUEST = "guest:"
 
@@ -84,15 +86,6 @@ class Outcome:
                    tuple(int(r) for r in data["ranks"]))
 
 
-def ranks_from_scores(scores: Sequence[int], winner: int | None) -> tuple[int, ...]:
-    """Places from final scores: higher is better, equal scores share a place; ``winner`` (a side
-    index, when the rules named one among equal top scores) alone takes first place."""
-    ranks = [1 + sum(1 for other in scores if other > score) for score in scores]
-    if winner is not None:
-        ranks = [1 if i == winner else max(rank, 2) for i, rank in enumerate(ranks)]
-    return tuple(ranks)
-
-
 def outcome_of_record(game: str, record: Mapping[str, Any], people: Sequence[str | None]) -> Outcome | None:
     """The outcome of a finished strategy game's record (``engine.strategy.record``): one side per colour
     (partners share one in Doubles), placed by the result. ``people[i]`` is the player id at seat
@@ -110,16 +103,9 @@ def outcome_of_record(game: str, record: Mapping[str, Any], people: Sequence[str
         person = people[index] if index < len(people) else None
         key = f"{ROBOT}{robot}" if robot is not None else person or f"{GUEST}{index}"
         sides.setdefault(seat["colour"], []).append(key)
-    colours = list(sides)
-    scores = [int(result["scores"].get(colour, 0)) for colour in colours]
-    winner = result.get("winner")
-    ranks = ((1,) * len(colours) if result.get("reason") == "deadlock"
-             else ranks_from_scores(scores, colours.index(winner) if winner in colours else None))
-    timed_out = [event["time"] for event in record.get("events", ()) if "time" in event]
-    if timed_out:  # lost on time: last, whatever the score
-        out = colours.index(record["seats"][timed_out[-1]]["colour"])
-        ranks = tuple(len(colours) if i == out else min(rank, len(colours) - 1) for i, rank in enumerate(ranks))
-    return Outcome(game, tuple(tuple(keys) for keys in sides.values()), ranks)
+    scores = {colour: int(result["scores"].get(colour, 0)) for colour in sides}
+    place = places(Result(str(result.get("reason")), scores, result.get("winner")), lost_on_time(record))
+    return Outcome(game, tuple(tuple(keys) for keys in sides.values()), tuple(place[colour] for colour in sides))
 
 
 def is_rated(key: str) -> bool:

@@ -8,7 +8,8 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from engine.ratings import ROBOT_RATINGS, Ladder, Outcome, Rating, rate_games, ranks_from_scores
+from engine.ratings import ROBOT_RATINGS, Ladder, Outcome, Rating, rate_games
+from engine.strategy.game import Result, places
 from engine.strategy.game import LEVELS
 from engine.strategy.robots import robot_move
 
@@ -59,9 +60,17 @@ def test_four_players_and_doubles_teams_are_rated_by_place():
 
 
 def test_places_from_scores_share_on_equal_scores_and_honour_a_named_winner():
-    assert ranks_from_scores([12, 15, 12], None) == (2, 1, 2)
-    assert ranks_from_scores([9, 9], None) == (1, 1)
-    assert ranks_from_scores([9, 9, 3], 1) == (2, 1, 3)
+    assert places(Result("all-placed", {"R": 12, "Y": 15, "G": 12}, "Y")) == {"R": 2, "Y": 1, "G": 2}
+    assert places(Result("all-placed", {"R": 9, "Y": 9}, None)) == {"R": 1, "Y": 1}
+    assert places(Result("first-out", {"R": 9, "Y": 9, "G": 3}, "Y")) == {"R": 2, "Y": 1, "G": 3}
+    assert places(Result("deadlock", {"R": 9, "Y": 4}, None)) == {"R": 1, "Y": 1}
+
+
+def test_a_loss_on_time_is_last_whatever_its_score_and_the_others_placed_among_themselves():
+    assert places(Result("time", {"R": 12, "Y": 5}, "Y"), out="R") == {"R": 2, "Y": 1}
+    # the two others tied: both first (no winner), the one out of time third
+    assert places(Result("time", {"R": 15, "Y": 6, "G": 6}, None), out="R") == {"R": 3, "Y": 1, "G": 1}
+    assert places(Result("time", {"R": 15, "Y": 9, "G": 6, "B": 2}, "Y"), out="G") == {"R": 2, "Y": 1, "G": 4, "B": 3}
 
 
 def test_the_same_games_in_the_same_order_give_the_same_ladder():
@@ -98,10 +107,11 @@ def test_a_finished_records_outcome_has_a_side_per_colour_placed_by_the_result()
 
     record = _finished(players=3, robots=["club", "beginner", "club"], seed=2)
     outcome = outcome_of_record("g", record, ["ana", None, None])
-    scores = [record["result"]["scores"][s["colour"]] for s in record["seats"]]
+    place = places(Result.from_json(record["result"]))
     assert outcome.sides == (("robot:club",), ("robot:beginner",), ("robot:club",))  # robots at the end
-    assert outcome.ranks == ranks_from_scores(scores, [s["colour"] for s in record["seats"]].index(
-        record["result"]["winner"]) if record["result"]["winner"] else None)
+    assert outcome.ranks == tuple(place[seat["colour"]] for seat in record["seats"])
+    timed = {**record, "events": [*record["events"], {"time": outcome.ranks.index(1)}]}  # the winner's time ran out
+    assert outcome_of_record("g", timed, ["ana", None, None]).ranks[outcome.ranks.index(1)] == 3
     record["seats"][0]["robot"] = None  # a person (Ana) at seat 0, a guest at seat 1
     record["seats"][1]["robot"] = None
     assert outcome_of_record("g", record, ["ana", None, None]).sides[:2] == (("ana",), ("guest:1",))

@@ -139,6 +139,38 @@ def test_the_winning_line_is_traced_and_the_review_marks_and_fits_each_step():
     assert result["steps"] == 56
 
 
+def scenario_lost_on_time(app):
+    """The player ahead on points runs out of time ("loss on time"): the results list them last,
+    below the winner the headline names, and a tap on a row still traces that row's colour."""
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import _
+    from ui.modes.strategy.board import best_line
+    from ui.modes.strategy.results import show_results
+    from ui.words import colour_name
+
+    game = StrategyGame.new(3, "RYG", ["beginner"] * 3, seed=4)
+    while len(game.board) < 20 or len(set(game.scores().values())) < 3:
+        robot_move(game)
+    scores = game.scores()
+    leader = max(scores, key=scores.get)
+    game.time_out(next(i for i, seat in enumerate(game.seats) if seat.colour == leader))
+    winner = game.result.winner
+    assert winner is not None and winner != leader
+    results = show_results(app, game, again=lambda: None)
+    yield until(on_screen(app, "strategy-results"))
+    names = [row.name_label.text for row in results.rows]
+    assert names[0] == colour_name(winner) and names[-1] == colour_name(leader), names
+    assert [row.children[-1].text for row in results.rows] == ["1st", "2nd", "3rd"]  # the medals, in order
+    assert _("{name} ran out of time and loses.", name=colour_name(leader)) in results.headline.text
+    yield from tap(results.rows[-1])
+    assert results.marks.cells == set(best_line(game.board, leader).cells)
+    return {}
+
+
+def test_a_player_out_of_time_is_last_on_the_results_whatever_their_score():
+    run_scenario("test_ui_tantrix_results", "scenario_lost_on_time", size=(800, 480))
+
+
 def scenario_auto_play(app):
     """The review plays itself at the chosen speed to the end, and stops there; a step button
     pauses it."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from engine.strategy.game import StrategyGame
+from engine.strategy.game import StrategyGame, lost_on_time, places
 from engine.tournament import Tournament
 
 from .seat_players import fingerprint
@@ -50,11 +50,13 @@ def report(app: Shell, game: StrategyGame) -> bool:
         return False
     result = game.result
     first, second = result.scores.get(game.colour_of(0), 0), result.scores.get(game.colour_of(1), 0)
-    if result.reason == "time" and result.winner is not None:  # lost on time: lost, whatever the score
-        if result.winner == game.colour_of(0):
-            second = min(second, first - 1)
-        else:
-            first = min(first, second - 1)
+    # the places decide, as on the results screen and in the ratings: a loss on time loses whatever
+    # the score
+    place = places(result, lost_on_time(game.record()))
+    if place[game.colour_of(0)] < place[game.colour_of(1)]:
+        second = min(second, first - 1)
+    elif place[game.colour_of(1)] < place[game.colour_of(0)]:
+        first = min(first, second - 1)
     try:
         tournament.report(playing["first"], playing["second"], (first, second))
     except (KeyError, TypeError, ValueError) as error:  # damaged: a finished game must still end

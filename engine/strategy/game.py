@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 from ..actions import Place, Play, Refused, Undo, placing
 from ..board import Board, Placement, PositionError
@@ -150,6 +150,30 @@ class Result:
             raise ValueError("result must be an object with reason, scores and winner")
         return cls(str(data.get("reason")), {str(k): int(v) for k, v in data["scores"].items()},
                    data.get("winner"))
+
+
+def places(result: Result, out: str | None = None) -> dict[str, int]:
+    """Each colour's place in a finished game, 1 the best: the higher score first, equal scores
+    sharing a place, but the winner the rules named (:meth:`StrategyGame._finish`) alone first; a
+    deadlock puts every colour first. ``out``, the colour that lost on time (:func:`lost_on_time`),
+    is last whatever its score, the others placed among themselves. The one place the results
+    screen and the ratings take places from."""
+    scores = result.scores
+    if result.reason == "deadlock":
+        return dict.fromkeys(scores, 1)
+    others = {colour: score for colour, score in scores.items() if colour != out}
+    ranks = {colour: 1 + sum(1 for other in others.values() if other > score) for colour, score in others.items()}
+    if result.winner in ranks:
+        ranks = {colour: 1 if colour == result.winner else max(rank, 2) for colour, rank in ranks.items()}
+    if out in scores:
+        ranks[out] = len(scores)
+    return ranks
+
+
+def lost_on_time(record: Mapping[str, Any]) -> str | None:
+    """The colour that lost on time in a game's record (its ``{"time": seat}`` event), if one did."""
+    seats = [event["time"] for event in record.get("events", ()) if "time" in event]
+    return str(record["seats"][seats[-1]]["colour"]) if seats else None
 
 
 @dataclass(frozen=True, slots=True)

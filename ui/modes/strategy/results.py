@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from engine.board import Board, Placement
 from engine.board import Line as ChainLine
-from engine.strategy.game import StrategyGame
+from engine.strategy.game import StrategyGame, lost_on_time, places
 
 from ...board import BoardView
 from ...i18n import N_, _
@@ -71,20 +71,21 @@ def winning_lines(game: StrategyGame) -> list[ChainLine]:
 
 
 def ranking(game: StrategyGame) -> list[str]:
-    """The colours in play, best score first (as the standings list them)."""
-    scores = game.result.scores if game.result is not None else game.scores()
-    return sorted(scores, key=lambda c: -scores[c])
+    """The finished game's colours, best place first (as the standings list them), the better score
+    first within a place."""
+    assert game.result is not None
+    scores, place = game.result.scores, places(game.result, lost_on_time(game.record()))
+    return sorted(scores, key=lambda c: (place[c], -scores[c]))
 
 
 def standings(game: StrategyGame) -> list[Standing]:
-    """One row per colour in play, best first; equal scores share a place."""
-    scores = game.result.scores if game.result is not None else game.scores()
-    rows = []
-    for colour in ranking(game):
-        place = 1 + sum(1 for s in scores.values() if s > scores[colour])
-        detail = _("{points} points\n{score}", points=scores[colour], score=score_words(game.board, colour))
-        rows.append(Standing(place, team_name(game, colour), theme.LINK[colour], detail))
-    return rows
+    """One row per colour of the finished game, best first, at the places the rules give
+    (:func:`engine.strategy.game.places`: equal scores share one, a loss on time is last)."""
+    assert game.result is not None
+    scores, place = game.result.scores, places(game.result, lost_on_time(game.record()))
+    return [Standing(place[colour], team_name(game, colour), theme.LINK[colour],
+                     _("{points} points\n{score}", points=scores[colour], score=score_words(game.board, colour)))
+            for colour in ranking(game)]
 
 
 def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | None,
@@ -97,8 +98,8 @@ def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | Non
         headline = _("{name} wins!", name=team_name(game, result.winner))
     else:
         headline = _("A draw")
-    if result.reason == "time":
-        out = game.colour_of(game.record()["events"][-1]["time"])
+    out = lost_on_time(game.record())
+    if out is not None:
         headline += "\n" + _("{name} ran out of time and loses.", name=team_name(game, out))
     else:
         headline += "\n" + _(REASONS.get(result.reason, result.reason))
