@@ -214,12 +214,16 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
     try:
         with runtime:
             done["quit"] = runtime.run() != 0
-            finished.update(kind for _n, kind, _r in runtime.store.records(limit=10_000))
+            records = runtime.store.records(limit=10_000)
+            finished.update(kind for _n, kind, _r in records)
+            # a game ended once is recorded once, power cuts or not (two robot games never match)
+            bodies = Counter(json.dumps(record, sort_keys=True) for _n, _k, record in records)
+            done["recorded_twice"] = sum(count - 1 for count in bodies.values())
     except BaseException:  # noqa: BLE001 - the finding
         failure = traceback.format_exc()
     return {"seed": seed, "size": f"{size[0]}x{size[1]}", "actions": done["actions"], "resumed": done["resumed"],
             "quit_by_staff": done["quit"], "screens": dict(seen), "watched": dict(watched),
-            "games_recorded": dict(finished), "failure": failure,
+            "games_recorded": dict(finished), "recorded_twice": done.get("recorded_twice"), "failure": failure,
             "last_actions": list(log) if failure else []}
 
 
