@@ -230,7 +230,9 @@ def scenario_whole_game(app):
     assert any(c.pulse for c in cues) and any(c.forced for c in cues) and any(c.bag_empty and c.turn is not None
                                                                                for c in cues)
     result = game.result
-    winners = tuple(i for i, s in enumerate(game.seats) if s.colour == result.winner)
+    winners = tuple(i for i, s in enumerate(game.seats)
+                    if s.colour == result.winner or result.winner is None and s.colour in result.scores
+                    and result.scores[s.colour] == max(result.scores.values()))  # a draw: both top scorers
     assert cues[-1].winners == winners and cues[-1].turn is None
     assert _("The bag is empty: the restrictions are lifted.") in news
     # the record is kept, with the robot's result; the journal is cleared
@@ -623,6 +625,28 @@ def test_a_restored_game_opens_exactly_as_it_was():
 
 
 # ----------------------------------------------------------------------------- robots
+
+
+def scenario_drawn_ending_lights(app):
+    """The last tile of a drawn game (15 to 15), placed on the table by its robot: both seats placed
+    first light their rings, as the results list both first."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(2, "RY", ["beginner"] * 2, seed=6)
+    while len(game.board) < 55:
+        robot_move(game)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause, screen.flight_seconds = 0.05, 0.1
+    yield until(lambda: game.finished)
+    assert game.result.winner is None and set(game.result.scores.values()) == {15}
+    yield until(lambda: app.services.devices.cues and app.services.devices.cues[-1].winners)
+    assert app.services.devices.cues[-1].winners == (0, 1)
+    return {}
+
+
+def test_a_drawn_game_lights_both_first_placed_seats():
+    run_scenario("test_ui_tantrix", "scenario_drawn_ending_lights", size=(800, 480))
 
 
 FRAMES = 5
