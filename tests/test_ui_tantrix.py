@@ -742,3 +742,7 @@ def test_robot_results_for_the_staff_statistics():
     assert robot_outcomes(game) == {"club": "won", "beginner": "lost"}  # a level counts its better seat
     game.result = Result("deadlock", {"R": 3, "Y": 3, "G": 3}, None)
     assert finished_record(game)["robots"] == {"club": "drawn", "beginner": "drawn"}
+    timed = StrategyGame.new(3, "RYG", ["expert", "beginner", "club"], seed=1)
+    timed.time_out(0)  # the expert's time ran out while it led; the two others tied
+    timed.result = Result("time", {"R": 12, "Y": 5, "G": 5}, None)
+    assert robot_outcomes(timed) == {"expert": "lost", "beginner": "drawn", "club": "drawn"}

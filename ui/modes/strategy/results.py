@@ -35,14 +35,15 @@ OUTCOME_ORDER = ("lost", "drawn", "won")
 
 
 def robot_outcomes(game: StrategyGame) -> dict[str, str]:
-    """Each robot level at the table and how it did: "won", "lost" or "drawn" (a level playing two
-    seats counts its better result)."""
+    """Each robot level at the table and how it did: "won", "lost" or "drawn" (first with others:
+    a draw), by the game's places; a level playing two seats counts its better result."""
     result = game.result
     outcomes: dict[str, str] = {}
+    place = places(result, lost_on_time(game.record())) if result is not None else {}
     for seat in game.seats:
         if seat.robot is None or result is None:
             continue
-        outcome = "drawn" if result.winner is None else ("won" if seat.colour == result.winner else "lost")
+        outcome = "lost" if place[seat.colour] > 1 else "won" if seat.colour == result.winner else "drawn"
         known = outcomes.get(seat.robot)
         if known is None or OUTCOME_ORDER.index(outcome) > OUTCOME_ORDER.index(known):
             outcomes[seat.robot] = outcome
