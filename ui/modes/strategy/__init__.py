@@ -1,1 +1,2 @@
-"""The strategy game's screens: setup, play, results, clocks, the coach and its how to play."""
+"""The strategy game's screens: setup, play (with the seats' widgets), results, clocks, the coach and its how
+to play."""
