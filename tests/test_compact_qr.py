@@ -124,6 +124,12 @@ def scenario_results_take_home(app):
     read = [r.text for r in zxingcpp.read_barcodes(image)]
     yield from tap((5, 5))  # a tap anywhere closes it
     assert overlay.parent is None
+    yield from tap(screen.take_home_button)  # and its Close button, a finger wide
+    overlay = next(w for w in screen.children if isinstance(w, TakeHome))
+    yield 0.2
+    assert overlay.close_button.height >= 45 and overlay.close_button.width >= 45
+    yield from tap(overlay.close_button)
+    assert overlay.parent is None
     return {"read": read, "record": game.record()}
 
 

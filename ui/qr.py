@@ -67,7 +67,8 @@ class QrCode(Widget):
 
 
 class TakeHome(FloatLayout):
-    """The QR code over the screen, big, with what it is for; a tap anywhere closes it."""
+    """The QR code over the screen, big, with what it is for, and a Close button (a tap anywhere
+    closes it too: the button says that it can be closed)."""
 
     def __init__(self, text: str, caption: str = N_("Scan with your phone to replay this game."),
                  **kwargs: Any) -> None:
@@ -83,6 +84,8 @@ class TakeHome(FloatLayout):
         self.code = QrCode(text)
         panel.add_widget(self.code)
         panel.add_widget(TLabel(msg=caption, scale=0.8, size_hint=(1, None), height=u * 0.9))
+        self.close_button = TButton(msg=N_("Close"), scale=0.9, size_hint=(1, None), height=u * 1.0)
+        panel.add_widget(self.close_button)
         self.panel = panel
         self.add_widget(panel)
 
