@@ -109,6 +109,8 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             if screen == "staff-pin" and rng.random() < 0.85:  # mostly the PIN 0000: the staff pages too
                 key = "0" if len(app.pin.keypad.entered) < 4 else "OK"
                 buttons = [w for w in buttons if getattr(w, "msg", "") == key] or buttons
+            elif rng.random() < 0.08:  # people leave a screen too (many buttons make Back rare)
+                buttons = [w for w in buttons if getattr(w, "msg", "") in ("Back", "Home", "Close")] or buttons
             elif screen.endswith("-setup") and rng.random() < 0.6:  # robots in every seat, then Start:
                 buttons = [w for w in buttons  # games played to their end, and their endings
                            if getattr(w, "msg", "") in ("Robot", "Beginner", "Start")] or buttons
