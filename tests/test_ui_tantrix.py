@@ -731,6 +731,25 @@ def test_a_robot_takes_a_seat_over_thinking_off_the_ui_thread_and_gives_it_back(
     assert result["thoughts"]
 
 
+def test_the_results_say_what_time_penalties_took_off_and_gave():
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy.results import time_note
+
+    game = StrategyGame.new(2, "RY", ["beginner"] * 2, seed=3)
+    game.time_penalty(0)  # Red passed the limit, and a minute more: 2 off, 2 to Yellow (two sides)
+    game.time_penalty(0)
+    while not game.finished:
+        robot_move(game)
+    red, yellow = game.board.score("R"), game.board.score("Y")
+    assert game.result.scores == {"R": red - 2, "Y": yellow + 2}
+    first = "Red -2, Yellow +2" if game.result.winner == "R" else "Yellow +2, Red -2"  # in the standings' order
+    assert time_note(game) == f"Time: {first}"
+    calm = StrategyGame.new(2, "RY", ["beginner"] * 2, seed=3)
+    while not calm.finished:
+        robot_move(calm)
+    assert time_note(calm) is None
+
+
 def test_robot_results_for_the_staff_statistics():
     from engine.strategy.game import Result, StrategyGame
     from ui.modes.strategy.results import finished_record, robot_outcomes

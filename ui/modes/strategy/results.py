@@ -89,6 +89,16 @@ def standings(game: StrategyGame) -> list[Standing]:
             for colour in ranking(game)]
 
 
+def time_note(game: StrategyGame) -> str | None:
+    """What time penalties took off each colour's points, or gave (with two sides): "Time: Red -2,
+    Yellow +2" (otherwise 6 points for a line of 7 puzzles the player); None without penalties.
+    It takes the place of the hint to tap a colour: four rows leave room for one note."""
+    assert game.result is not None
+    changes = [(colour, game.result.scores[colour] - game.board.score(colour)) for colour in ranking(game)]
+    shown = [f"{team_name(game, colour)} {change:+d}" for colour, change in changes if change]
+    return _("Time: {changes}", changes=", ".join(shown)) if shown else None
+
+
 def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | None,
                  back: tuple[str, Callable[[], None]] | None = None) -> ResultsScreen:
     """The results screen of a finished ``game``; ``again`` starts another one like it; ``back``
@@ -114,7 +124,7 @@ def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | Non
         s.robot is None and s.colour == result.winner for s in game.seats)
     screen = ResultsScreen(
         KIND, title=_("Game over"), headline=headline, standings=standings(game), stage=view, replay=replay,
-        notes=[_("Tap a colour to trace its best line.")], celebrate=people_won, on_again=again,
+        notes=[time_note(game) or _("Tap a colour to trace its best line.")], celebrate=people_won, on_again=again,
         on_home=back[1] if back is not None else app.go_home, on_pick=lambda index: trace(screen, replay, colours, index))
     screen.marks = marks
     if back is not None:
