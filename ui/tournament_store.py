@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from engine.strategy.game import StrategyGame, lost_on_time, places
+from engine.strategy.game import StrategyGame
 from engine.tournament import Tournament
 
 from .seat_players import fingerprint
@@ -52,7 +52,7 @@ def report(app: Shell, game: StrategyGame) -> bool:
     first, second = result.scores.get(game.colour_of(0), 0), result.scores.get(game.colour_of(1), 0)
     # the places decide, as on the results screen and in the ratings: a loss on time loses whatever
     # the score
-    place = places(result, lost_on_time(game.record()))
+    place = game.places()
     if place[game.colour_of(0)] < place[game.colour_of(1)]:
         second = min(second, first - 1)
     elif place[game.colour_of(1)] < place[game.colour_of(0)]:

@@ -543,6 +543,13 @@ class StrategyGame:
         self._log({"time": seat})
         self._finish("time", out=self.seats[seat].colour)
 
+    def places(self) -> dict[str, int]:
+        """The finished game's places per colour (:func:`places`, a loss on time counted);
+        ValueError while it goes on."""
+        if self.result is None:
+            raise ValueError("the game is not over: it has no places yet")
+        return places(self.result, lost_on_time(self._record))
+
     def penalties(self) -> list[int]:
         """Time penalties so far per seat (see :meth:`time_penalty`)."""
         late = [0] * self.players

@@ -39,7 +39,7 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
 
 from engine.board import Placement
-from engine.strategy.game import FILL_STEPS, Phase, StrategyGame, StrategyRule, Step, lost_on_time, places
+from engine.strategy.game import FILL_STEPS, Phase, StrategyGame, StrategyRule, Step
 from engine.geometry import Cell
 from engine.modes import Place, Play, Refused
 from engine.strategy.robots import Robot, make_robot, robot_task
@@ -863,7 +863,7 @@ class StrategyScreen(Screen):
         game = self.game
         colours = tuple(s.colour for s in game.seats)
         if game.finished and game.result is not None:  # the seats placed first light: in a draw, each top scorer's
-            first = places(game.result, lost_on_time(game.record()))
+            first = game.places()
             cue = Cue(colours=colours, bag_empty=True,
                       winners=tuple(i for i, s in enumerate(game.seats) if first[s.colour] == 1))
         else:

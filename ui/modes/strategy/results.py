@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from engine.board import Board, Placement
 from engine.board import Line as ChainLine
-from engine.strategy.game import StrategyGame, lost_on_time, places
+from engine.strategy.game import StrategyGame, lost_on_time
 
 from ...board import BoardView
 from ...i18n import N_, _
@@ -39,7 +39,7 @@ def robot_outcomes(game: StrategyGame) -> dict[str, str]:
     a draw), by the game's places; a level playing two seats counts its better result."""
     result = game.result
     outcomes: dict[str, str] = {}
-    place = places(result, lost_on_time(game.record())) if result is not None else {}
+    place = game.places() if result is not None else {}
     for seat in game.seats:
         if seat.robot is None or result is None:
             continue
@@ -75,7 +75,7 @@ def ranking(game: StrategyGame) -> list[str]:
     """The finished game's colours, best place first (as the standings list them), the better score
     first within a place."""
     assert game.result is not None
-    scores, place = game.result.scores, places(game.result, lost_on_time(game.record()))
+    scores, place = game.result.scores, game.places()
     return sorted(scores, key=lambda c: (place[c], -scores[c]))
 
 
@@ -83,7 +83,7 @@ def standings(game: StrategyGame) -> list[Standing]:
     """One row per colour of the finished game, best first, at the places the rules give
     (:func:`engine.strategy.game.places`: equal scores share one, a loss on time is last)."""
     assert game.result is not None
-    scores, place = game.result.scores, places(game.result, lost_on_time(game.record()))
+    scores, place = game.result.scores, game.places()
     return [Standing(place[colour], team_name(game, colour), theme.LINK[colour],
                      _("{points} points\n{score}", points=scores[colour], score=score_words(game.board, colour)))
             for colour in ranking(game)]
