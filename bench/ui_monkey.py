@@ -10,7 +10,9 @@ its actions are done, or when the app stops: an exception (printed with the last
 or staff quitting to the system (the monkey found the PIN 0000 and the way out; counted, not a
 failure). With ``--cuts N`` the process is killed (SIGKILL, as a power cut) N times at random
 moments and started again on the same state: the game the store holds must be offered, and Resume
-must open it. Prints JSON: one line per process (seed, size, actions done, screens seen, what was
+must open it. Robots in every seat are often watched until the game ends (the results, Play again,
+the records). Prints JSON: one line per process (seed, size, actions done, screens seen, watches that
+lasted until the next screen, the games the store recorded and how many of them twice, what was
 resumed, the failure if any).
 Actions are chosen by the seed, but robots think and clocks run in real time, so a run is not an
 exact replay: the log of the last actions is what tells how a failure came about.
