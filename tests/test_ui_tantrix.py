@@ -733,7 +733,8 @@ def test_a_robot_takes_a_seat_over_thinking_off_the_ui_thread_and_gives_it_back(
 
 def test_the_results_say_what_time_penalties_took_off_and_gave():
     from engine.strategy.game import StrategyGame
-    from ui.modes.strategy.results import time_note
+    from ui.modes.strategy.board import score_words
+    from ui.modes.strategy.results import standings, time_note
 
     game = StrategyGame.new(2, "RY", ["beginner"] * 2, seed=3)
     game.time_penalty(0)  # Red passed the limit, and a minute more: 2 off, 2 to Yellow (two sides)
@@ -742,12 +743,14 @@ def test_the_results_say_what_time_penalties_took_off_and_gave():
         robot_move(game)
     red, yellow = game.board.score("R"), game.board.score("Y")
     assert game.result.scores == {"R": red - 2, "Y": yellow + 2}
-    first = "Red -2, Yellow +2" if game.result.winner == "R" else "Yellow +2, Red -2"  # in the standings' order
-    assert time_note(game) == f"Time: {first}"
+    rows = {row.name: row.detail for row in standings(game)}
+    assert rows["Red"] == f"{red - 2} points (-2)\n{score_words(game.board, 'R')}"
+    assert rows["Yellow"] == f"{yellow + 2} points (+2)\n{score_words(game.board, 'Y')}"
+    assert time_note(game) == "In brackets: time penalties."
     calm = StrategyGame.new(2, "RY", ["beginner"] * 2, seed=3)
     while not calm.finished:
         robot_move(calm)
-    assert time_note(calm) is None
+    assert "(" not in "".join(row.detail for row in standings(calm)) and time_note(calm) is None
 
 
 def test_robot_results_for_the_staff_statistics():

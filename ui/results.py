@@ -46,7 +46,7 @@ from . import theme
 from .board import BoardView
 from .hexes import corners
 from .i18n import N_, _
-from .widgets import TButton, TLabel, panel_background
+from .widgets import TButton, TLabel, fit_font, panel_background
 
 
 @dataclass(frozen=True)
@@ -119,12 +119,19 @@ class StandingRow(ButtonBehavior, BoxLayout):
             self.add_widget(chip)
         self.name_label = Label(text=standing.name, bold=True, font_size=theme.font(1.0), color=theme.TEXT,
                                 halign="left", valign="middle", shorten=True)
-        self.name_label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.name_label.bind(size=self._fit_name)
         self.add_widget(self.name_label)
         self.detail = Label(text=standing.detail, font_size=theme.font(0.8), color=theme.TEXT_DIM, halign="right",
                             valign="middle", size_hint=(None, 1))
         self.add_widget(self.detail)
         self.bind(width=self._share)
+
+    @staticmethod
+    def _fit_name(label: Label, size: tuple[float, float]) -> None:
+        """The name in a smaller font where the detail leaves it too little room ("Niebieskie" beside
+        "4 pkt (-11)"), cut short only below that."""
+        label.text_size = size
+        fit_font(label, theme.font(1.0))
 
     def _share(self, *_args: Any) -> None:
         """The detail as wide as its words (up to half the row, where it wraps): the name gets the rest."""

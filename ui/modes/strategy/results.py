@@ -81,22 +81,26 @@ def ranking(game: StrategyGame) -> list[str]:
 
 def standings(game: StrategyGame) -> list[Standing]:
     """One row per colour of the finished game, best first, at the places the rules give
-    (:func:`engine.strategy.game.places`: equal scores share one, a loss on time is last)."""
+    (:func:`engine.strategy.game.places`: equal scores share one, a loss on time is last); its
+    points, with in brackets what time penalties took off or gave (with two sides), then how the
+    board scores them: "6 points (-1) / line 7" (a bare 6 for a line of 7 puzzles the player)."""
     assert game.result is not None
     scores, place = game.result.scores, game.places()
-    return [Standing(place[colour], team_name(game, colour), theme.LINK[colour],
-                     _("{points} points\n{score}", points=scores[colour], score=score_words(game.board, colour)))
-            for colour in ranking(game)]
+    rows = []
+    for colour in ranking(game):
+        words, late = score_words(game.board, colour), scores[colour] - game.board.score(colour)
+        detail = (_("{points} points ({time})\n{score}", points=scores[colour], time=f"{late:+d}", score=words) if late
+                  else _("{points} points\n{score}", points=scores[colour], score=words))
+        rows.append(Standing(place[colour], team_name(game, colour), theme.LINK[colour], detail))
+    return rows
 
 
 def time_note(game: StrategyGame) -> str | None:
-    """What time penalties took off each colour's points, or gave (with two sides): "Time: Red -2,
-    Yellow +2" (otherwise 6 points for a line of 7 puzzles the player); None without penalties.
-    It takes the place of the hint to tap a colour: four rows leave room for one note."""
+    """The note under the standings when time penalties changed points (None otherwise): what the
+    brackets mean. It takes the place of the hint to tap a colour (four rows leave room for one note)."""
     assert game.result is not None
-    changes = [(colour, game.result.scores[colour] - game.board.score(colour)) for colour in ranking(game)]
-    shown = [f"{team_name(game, colour)} {change:+d}" for colour, change in changes if change]
-    return _("Time: {changes}", changes=", ".join(shown)) if shown else None
+    late = any(game.result.scores[colour] != game.board.score(colour) for colour in game.result.scores)
+    return _("In brackets: time penalties.") if late else None
 
 
 def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | None,
