@@ -753,6 +753,20 @@ def test_the_results_say_what_time_penalties_took_off_and_gave():
     assert "(" not in "".join(row.detail for row in standings(calm)) and time_note(calm) is None
 
 
+def test_the_line_traced_at_the_end_is_never_that_of_a_player_out_of_time():
+    from engine.strategy.game import Result, StrategyGame
+    from ui.modes.strategy.results import winning_lines
+
+    game = StrategyGame.new(3, "RYG", ["beginner"] * 3, seed=4)
+    while len(game.board) < 24:
+        robot_move(game)
+    leader = max("RYG", key=game.board.score)
+    game.time_out("RYG".index(leader))
+    others = [c for c in "RYG" if c != leader]
+    game.result = Result("time", {leader: 20, others[0]: 5, others[1]: 5}, None)  # the two others tied
+    assert {line.colour for line in winning_lines(game)} == set(others)
+
+
 def test_robot_results_for_the_staff_statistics():
     from engine.strategy.game import Result, StrategyGame
     from ui.modes.strategy.results import finished_record, robot_outcomes

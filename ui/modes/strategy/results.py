@@ -60,14 +60,16 @@ def team_name(game: StrategyGame, colour: str) -> str:
 
 
 def winning_lines(game: StrategyGame) -> list[ChainLine]:
-    """The line or loop that decided the game: the winner's, or in a draw each top scorer's."""
+    """The line or loop that decided the game: the winner's, or in a draw each top scorer's among
+    those placed first (never the line of one who lost on time)."""
     result = game.result
     scores = result.scores if result is not None else game.scores()
+    first = [c for c, place in game.places().items() if place == 1] if result is not None else list(scores)
     if result is not None and result.winner is not None:
         leaders = [result.winner]
     else:
-        top = max(scores.values(), default=0)
-        leaders = [c for c, s in scores.items() if s == top and s > 0]
+        top = max((scores[c] for c in first), default=0)
+        leaders = [c for c in first if scores[c] == top and top > 0]
     return [line for line in (best_line(game.board, c) for c in leaders) if line is not None]
 
 
