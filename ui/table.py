@@ -423,6 +423,13 @@ class Banner(Scatter):
         return False
 
 
+def _crossing(a: Widget, b: Widget) -> bool:
+    """Whether two turned widgets' bounding boxes overlap."""
+    (x, y), (w, h) = a.bbox
+    (x2, y2), (w2, h2) = b.bbox
+    return overlaps((x, y, w, h), (x2, y2, w2, h2))
+
+
 class SeatTag(Scatter):
     """A small label at a hand's inner edge, on its player's left, facing them: who sits there,
     how many tiles they hold, their place... or, for a while, the table's news (``news``: longer,
@@ -630,6 +637,7 @@ class TableLayout(FloatLayout):
             banner = self._banners[seat]
             box = self._beyond_raised(seat)
             banner.say(text, box, good, table, [controls, marks, *self._said(seat)], self._along(box))
+            self._give_way(seat, table, controls, marks)
             if self.makes_room:
                 self._make_room(banner, controls, marks)
 
@@ -641,6 +649,19 @@ class TableLayout(FloatLayout):
             if banner.opacity > 0 and seat < len(self.boxes):
                 box = self._beyond_raised(seat)
                 banner.place(box, table, [controls, marks, *self._said(seat)], self._along(box))
+
+    def _give_way(self, seat: int, table: Rect | None, controls: list[Rect], marks: list[Rect]) -> None:
+        """The message just told to ``seat`` could not keep clear of another player's (told first, it
+        took the room it liked best): that one is laid out again, clear of the new one where it can
+        be, and the new one again after it. Words over words are read by no one."""
+        new = self._banners[seat]
+        for other, banner in enumerate(self._banners):
+            if other == seat or banner.opacity <= 0 or other >= len(self.boxes) or not _crossing(new, banner):
+                continue
+            box = self._beyond_raised(other)
+            banner.place(box, table, [controls, marks, *self._said(other)], self._along(box))
+            box = self._beyond_raised(seat)
+            new.place(box, table, [controls, marks, *self._said(seat)], self._along(box))
 
     def _message_room(self) -> tuple[Rect | None, list[Rect], list[Rect]]:
         """Where the messages lie: the free table; what they must not cover, the controls (they
