@@ -171,6 +171,32 @@ def test_a_player_out_of_time_is_last_on_the_results_whatever_their_score():
     run_scenario("test_ui_tantrix_results", "scenario_lost_on_time", size=(800, 480))
 
 
+def scenario_results_after_a_long_watch(app):
+    """Robots finish a game while the people watching touch nothing for longer than the idle time:
+    the results still stay the whole idle time before the attract screen comes."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    idle = app.services.settings.idle_seconds
+    game = StrategyGame.new(2, "RY", ["beginner"] * 2, seed=6)
+    while len(game.board) < 55:
+        robot_move(game)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause, screen.flight_seconds = idle + 1.0, 0.1  # the last tile comes after the idle time
+    yield until(on_screen(app, "strategy-results"), seconds=idle + 20)
+    shown = app.manager.current_screen
+    yield 1.5  # the idle clock ticks every second
+    assert app.manager.current_screen is shown, app.manager.current
+    yield until(on_screen(app, "attract"), seconds=idle + 5)  # and after the idle time, the attract screen
+    assert app.manager.current == "attract"
+    return {}
+
+
+def test_the_results_of_a_game_robots_ended_stay_the_idle_time():
+    run_scenario("test_ui_tantrix_results", "scenario_results_after_a_long_watch", size=(800, 480),
+                 settings={"idle_seconds": 2.0})
+
+
 def scenario_auto_play(app):
     """The review plays itself at the chosen speed to the end, and stops there; a step button
     pauses it."""

@@ -176,7 +176,10 @@ class KioskApp(App):
     def show(self, screen: Screen) -> None:
         """Show ``screen``, replacing any screen of the same name. The one on show gives its name
         up as it slides out: Kivy's ``switch_to`` would rename the new one ("_screen0") instead, and
-        the next screen of that name would then be added beside it, for good."""
+        the next screen of that name would then be added beside it, for good. A screen shown gets
+        the whole idle time before the attract screen: the results of a game robots played to its
+        end while people watched without a touch once gave way to it at once."""
+        self.touched()
         manager, leaving = self.manager, None
         if manager.has_screen(screen.name):
             old = manager.get_screen(screen.name)
