@@ -64,10 +64,10 @@ def winning_lines(game: StrategyGame) -> list[ChainLine]:
     those placed first (never the line of one who lost on time)."""
     result = game.result
     scores = result.scores if result is not None else game.scores()
-    first = [c for c, place in game.places().items() if place == 1] if result is not None else list(scores)
     if result is not None and result.winner is not None:
         leaders = [result.winner]
     else:
+        first = [c for c, place in game.places().items() if place == 1] if result is not None else list(scores)
         top = max((scores[c] for c in first), default=0)
         leaders = [c for c in first if scores[c] == top and top > 0]
     return [line for line in (best_line(game.board, c) for c in leaders) if line is not None]
@@ -90,7 +90,7 @@ def standings(game: StrategyGame) -> list[Standing]:
     scores, place = game.result.scores, game.places()
     rows = []
     for colour in ranking(game):
-        words, late = score_words(game.board, colour), scores[colour] - game.board.score(colour)
+        words, late = score_words(game.board, colour), _time(game, colour)
         detail = (_("{points} points ({time})\n{score}", points=scores[colour], time=f"{late:+d}", score=words) if late
                   else _("{points} points\n{score}", points=scores[colour], score=words))
         rows.append(Standing(place[colour], team_name(game, colour), theme.LINK[colour], detail))
@@ -101,8 +101,13 @@ def time_note(game: StrategyGame) -> str | None:
     """The note under the standings when time penalties changed points (None otherwise): what the
     brackets mean. It takes the place of the hint to tap a colour (four rows leave room for one note)."""
     assert game.result is not None
-    late = any(game.result.scores[colour] != game.board.score(colour) for colour in game.result.scores)
-    return _("In brackets: time penalties.") if late else None
+    return _("In brackets: time penalties.") if any(_time(game, colour) for colour in game.result.scores) else None
+
+
+def _time(game: StrategyGame, colour: str) -> int:
+    """What time penalties took off ``colour``'s points (negative) or gave it, in a finished game."""
+    assert game.result is not None
+    return game.result.scores[colour] - game.board.score(colour)
 
 
 def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | None,
