@@ -647,8 +647,7 @@ class TableLayout(FloatLayout):
         table, controls, marks = self._message_room()
         for seat, banner in enumerate(self._banners):
             if banner.opacity > 0 and seat < len(self.boxes):
-                box = self._beyond_raised(seat)
-                banner.place(box, table, [controls, marks, *self._said(seat)], self._along(box))
+                self._place(seat, table, controls, marks)
 
     def _give_way(self, seat: int, table: Rect | None, controls: list[Rect], marks: list[Rect]) -> None:
         """The message just told to ``seat`` could not keep clear of another player's (told first, it
@@ -658,10 +657,13 @@ class TableLayout(FloatLayout):
         for other, banner in enumerate(self._banners):
             if other == seat or banner.opacity <= 0 or other >= len(self.boxes) or not _crossing(new, banner):
                 continue
-            box = self._beyond_raised(other)
-            banner.place(box, table, [controls, marks, *self._said(other)], self._along(box))
-            box = self._beyond_raised(seat)
-            new.place(box, table, [controls, marks, *self._said(seat)], self._along(box))
+            self._place(other, table, controls, marks)
+            self._place(seat, table, controls, marks)
+
+    def _place(self, seat: int, table: Rect | None, controls: list[Rect], marks: list[Rect]) -> None:
+        """Lay the message shown to ``seat`` out again where :meth:`Banner.place` finds room for it now."""
+        box = self._beyond_raised(seat)
+        self._banners[seat].place(box, table, [controls, marks, *self._said(seat)], self._along(box))
 
     def _message_room(self) -> tuple[Rect | None, list[Rect], list[Rect]]:
         """Where the messages lie: the free table; what they must not cover, the controls (they
