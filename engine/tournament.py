@@ -10,6 +10,13 @@ the fewest times (so two players of a quiet club evening can play three rounds: 
 an odd number of players the lowest-placed player among those with the fewest byes gets one (a win,
 no opponent).
 
+A tournament may be played on several tables of a club at once (``ui.tournament_store``): its
+``id`` names it in each game's record (:func:`entry`, like the Event and Round of a chess
+game's header), the records travel between the tables with the rated games, and the table that
+runs the tournament enters the results it finds (:meth:`Tournament.enter`, once each, whatever table
+sent them) and pairs the next round as soon as the last game of a round has its result
+(:meth:`Tournament.advance`).
+
 Standings: tournament points (win 1, draw 1/2, bye 1), then the usual tie-breaks in order:
 Buchholz (the sum of the opponents' points), Sonneborn-Berger (the points of the opponents beaten,
 plus half of those drawn with), the total score margin of the games, then the player's key (so the
@@ -18,6 +25,7 @@ order is always complete and the same on every table).
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -61,8 +69,17 @@ class Game:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Game:
-        scores = data.get("scores")
-        return cls(str(data["first"]), data.get("second"), tuple(scores) if scores else None)
+        scores, second = data.get("scores"), data.get("second")
+        return cls(str(data["first"]), None if second is None else str(second),
+                   (int(scores[0]), int(scores[1])) if scores else None)
+
+
+def entry(tournament: str, number: int, first: str, second: str, scores: tuple[int, int]) -> dict[str, Any]:
+    """What a game of round ``number`` of ``tournament`` (its id) between ``first`` and ``second``
+    that ended with ``scores`` (``first``'s, ``second``'s) writes in its record, for
+    :meth:`Tournament.enter` at the table that runs the tournament."""
+    return {"id": tournament, "round": number, "first": first, "second": second,
+            "scores": [int(scores[0]), int(scores[1])]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +93,15 @@ class Standing:
 
 @dataclass
 class Tournament:
-    """``players`` (keys: player ids), ``rounds`` to play, ``minutes`` per player per game."""
+    """``players`` (keys: player ids), ``rounds`` to play, ``minutes`` per player per game; ``id``
+    names it in its games' records, ``started`` (seconds since the epoch) is when it began."""
 
     players: tuple[str, ...]
     rounds: int
     minutes: float = 15.0
     played: list[list[Game]] = field(default_factory=list)
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started: float = 0.0
 
     def __post_init__(self) -> None:
         if len(set(self.players)) != len(self.players) or len(self.players) < 2:
@@ -143,6 +163,37 @@ class Tournament:
                 return
         raise ValueError(f"{first} and {second} do not play each other this round")
 
+    def advance(self) -> bool:
+        """Pair the next round if the current one is complete and rounds remain (whether it did)."""
+        if self.finished or (self.played and not all(g.played for g in self.played[-1])):
+            return False
+        self.pair_next_round()
+        return True
+
+    def enter(self, entry: Mapping[str, Any]) -> bool:
+        """Put a game's result (its record's :func:`entry`) in the tournament, once: whether the
+        tournament holds it now (entered now or before; a round is complete before the next is
+        paired, so only the current one takes results). False, changing nothing, for another
+        tournament's game, a pairing not made, a second game of a pairing with another result (the
+        first entered stays), an entry that does not hold together."""
+        try:
+            first, second, number = entry["first"], entry["second"], entry["round"]
+            scores = tuple(int(s) for s in entry["scores"])
+        except (KeyError, TypeError, ValueError):
+            return False
+        if entry.get("id") != self.id or not isinstance(number, int) or not 1 <= number <= len(self.played) \
+                or len(scores) != 2 or not isinstance(first, str) or not isinstance(second, str):
+            return False
+        game = next((g for g in self.played[number - 1] if {g.first, g.second} == {first, second}), None)
+        if game is None:
+            return False
+        ordered = (scores[0], scores[1]) if game.first == first else (scores[1], scores[0])
+        if game.scores is not None:
+            return game.scores == ordered
+        games = self.played[number - 1]
+        games[games.index(game)] = Game(game.first, game.second, ordered)
+        return True
+
     def standings(self) -> list[Standing]:
         """Everyone, best first, with their tie-break values."""
         games = [g for rnd in self.played for g in rnd if g.played]
@@ -177,9 +228,19 @@ class Tournament:
 
     def to_json(self) -> dict[str, Any]:
         return {"players": list(self.players), "rounds": self.rounds, "minutes": self.minutes,
-                "played": [[g.to_json() for g in rnd] for rnd in self.played]}
+                "played": [[g.to_json() for g in rnd] for rnd in self.played], "id": self.id,
+                "started": self.started}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Tournament:
-        return cls(tuple(data["players"]), int(data["rounds"]), float(data["minutes"]),
-                   [[Game.from_json(g) for g in rnd] for rnd in data["played"]])
+        """The tournament ``to_json`` gave (one kept before tournaments had ids gets a new one);
+        KeyError, TypeError or ValueError for one that does not hold together."""
+        tournament = cls(tuple(str(p) for p in data["players"]), int(data["rounds"]), float(data["minutes"]),
+                         [[Game.from_json(g) for g in rnd] for rnd in data["played"]],
+                         str(data.get("id") or uuid.uuid4().hex), float(data.get("started", 0.0)))
+        named = set(tournament.players)
+        for rnd in tournament.played:
+            for game in rnd:
+                if game.first not in named or (game.second is not None and game.second not in named):
+                    raise ValueError("a game between players not in the tournament")
+        return tournament

@@ -14,6 +14,15 @@ the club holds when it subscribes::
     <topic>/<table>/state              {"online": bool, "at": t}; the broker says false (the last
                                        will) when the table drops off without saying goodbye;
                                        status() shows when each was heard here
+    <topic>/<table>/tournament         <table>'s club evening as its store keeps it (the progress
+                                       key ui.services.TOURNAMENT): the tournament it runs, or the
+                                       game of another table's tournament it plays; {} for none
+
+A club evening thus runs on several tables: each shows the tournaments the others run
+(:meth:`ClubLink.tournaments`) and plays their pairings; a game's result travels in its record
+with the rated game, and the table running the tournament enters it (``ui.tournament_store``).
+What the other tables said of their tournaments is kept in the store (``CLUB_TOURNAMENTS``), so a
+table restarted while the broker is away still shows them.
 
 A table writes only under its own name, so the broker's access control can give each table its
 own credentials and let it write nothing else (README: "A club's tables"); a game whose ``origin``
@@ -51,8 +60,12 @@ from typing import Any, Callable
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from engine.tournament import Tournament
+from ui.services import TOURNAMENT
+
 from .config import ClubConfig
 from .players import BadShare, Players, SharedGame, SharedPlayer
+from .store import SqliteStore
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +76,10 @@ BATCH = 50
 POLL_SECONDS = 0.5
 """How often the worker looks for games and players changed here (a query of a partial index)."""
 KEEPALIVE_SECONDS = 30
+CLUB_TOURNAMENTS = "club-tournaments"
+"""The store's progress key of what the other tables last said of their club evenings."""
+MAX_NAMES = 256
+"""The most player names a table's club evening may carry (a tournament's players, named)."""
 
 
 class ClubLink:
@@ -71,9 +88,20 @@ class ClubLink:
     ``reconnect`` is the first and the longest delay between attempts to reach the broker."""
 
     def __init__(self, config: ClubConfig, players: Players, report: Callable[[str], None] = lambda m: None,
-                 *, reconnect: tuple[int, int] = (1, 120), poll: float = POLL_SECONDS) -> None:
+                 *, store: SqliteStore | None = None, reconnect: tuple[int, int] = (1, 120),
+                 poll: float = POLL_SECONDS) -> None:
         self.config = config
         self._players = players
+        self._store = store  # None: no club evening shown or kept (the players' part alone)
+        kept = store.progress(CLUB_TOURNAMENTS) if store is not None else {}
+        self._tournaments: dict[str, dict[str, Any]] = {}
+        for table, shown in (kept.get("tables") or {}).items() if isinstance(kept.get("tables"), dict) else ():
+            try:
+                self._tournaments[str(table)] = club_evening(shown)
+            except BadShare:
+                continue  # damaged since: the table says it again when the broker is back
+        self._tournaments_changed = False
+        self._shown_sent: str | None = None
         self._report = report
         self._reconnect = reconnect
         self._poll = poll
@@ -93,6 +121,19 @@ class ClubLink:
     @property
     def prefix(self) -> str:
         return f"{self.config.topic}/{self.config.table}"
+
+    @property
+    def table(self) -> str:
+        return self.config.table
+
+    def tournaments(self) -> dict[str, dict[str, Any]]:
+        """What each other table last said of its club evening (``ui.services.ClubView``)."""
+        with self._lock:
+            return {table: dict(shown) for table, shown in sorted(self._tournaments.items()) if shown}
+
+    def online(self, table: str) -> bool:
+        with self._lock:
+            return bool(self._tables.get(table, {}).get("online"))
 
     # ---------------------------------------------------------------------------- life
 
@@ -177,7 +218,8 @@ class ClubLink:
             return
         self._set_state("connected", f"{self.config.broker}:{self.config.port}")
         topic = self.config.topic
-        client.subscribe([(f"{topic}/+/game/+", 1), (f"{topic}/+/player/+", 1), (f"{topic}/+/state", 1)])
+        client.subscribe([(f"{topic}/+/game/+", 1), (f"{topic}/+/player/+", 1), (f"{topic}/+/state", 1),
+                          (f"{topic}/+/tournament", 1)])
         client.publish(self._state_topic(), self._state_payload(True), qos=1, retain=True)
         self._events.put(("connected", None))
 
@@ -225,13 +267,17 @@ class ClubLink:
                     break
             if any(kind == "stop" for kind, _ in events):
                 return
+            if any(kind == "connected" for kind, _ in events):
+                self._shown_sent = None  # say it again: the broker may have lost it
             try:
                 self._take([value for kind, value in events if kind == "message"])
                 self._players.mark_shared([self._in_flight.pop(mid) for kind, mid in events
                                            if kind == "acknowledged" and mid in self._in_flight])
                 if self._events.empty() and self._players.stale():
                     self._players.rerate()  # once what arrived is in: the ratings, off the store's lock
+                self._keep_tournaments()
                 self._publish_unshared()
+                self._publish_shown()
             except Exception:  # never let the worker die: the table keeps playing, staff see it
                 log.exception("club link: unexpected error")
                 self._set_state(self._state, "an unexpected error in the club link (see the log)")
@@ -285,8 +331,10 @@ class ClubLink:
         if words[:len(base)] != base or len(words) not in (len(base) + 2, len(base) + 3):
             raise BadShare("a topic this table does not use")
         table, *rest = words[len(base):]
-        if not payload:
-            return None  # a retained message cleared by an administrator
+        if not payload:  # a retained message cleared by an administrator
+            if rest == ["tournament"]:
+                self._heard_of_evening(table, {})
+            return None
         if len(payload) > MAX_PAYLOAD:
             raise BadShare(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
         try:
@@ -295,6 +343,9 @@ class ClubLink:
             raise BadShare("not JSON") from None
         if not isinstance(data, dict):
             raise BadShare("not a JSON object")
+        if rest == ["tournament"]:
+            self._heard_of_evening(table, club_evening(data))
+            return None
         if rest == ["state"]:
             if not isinstance(data.get("online"), bool) or not isinstance(data.get("at"), (int, float)):
                 raise BadShare("a state without online and at")
@@ -313,6 +364,13 @@ class ClubLink:
         if player.id != rest[1]:
             raise BadShare(f"player {player.id} published as player {rest[1]}")
         return player
+
+    def _heard_of_evening(self, table: str, shown: dict[str, Any]) -> None:
+        if table != self.config.table:
+            with self._lock:
+                if self._tournaments.get(table) != shown:
+                    self._tournaments[table] = shown
+                    self._tournaments_changed = True
 
     def _publish_unshared(self) -> None:
         games, players = self._players.unshared()
@@ -338,6 +396,30 @@ class ClubLink:
             with self._lock:
                 self._counts["published"] += 1
 
+    def _publish_shown(self) -> None:
+        """Tell the club this table's club evening when it changed (retained: a table joining later
+        hears it too)."""
+        client = self._client
+        if self._store is None or client is None or not client.is_connected():
+            return
+        text = json.dumps(self._store.progress(TOURNAMENT), sort_keys=True, separators=(",", ":"))
+        if text == self._shown_sent:
+            return
+        info = client.publish(f"{self.prefix}/tournament", text, qos=1, retain=True)
+        if info.rc == mqtt.MQTT_ERR_SUCCESS:
+            self._shown_sent = text
+            with self._lock:
+                self._counts["published"] += 1
+
+    def _keep_tournaments(self) -> None:
+        """Keep what the other tables said of their club evenings, when it changed."""
+        with self._lock:
+            if not self._tournaments_changed or self._store is None:
+                return
+            self._tournaments_changed = False
+            tables = {table: dict(shown) for table, shown in self._tournaments.items()}
+        self._store.set_progress(CLUB_TOURNAMENTS, {"tables": tables})
+
     @staticmethod
     def _key(item: SharedGame | SharedPlayer) -> str:
         return json.dumps([type(item).__name__, item.to_json()], sort_keys=True)
@@ -359,10 +441,45 @@ class ClubLink:
             self._state, self._detail = state, detail
 
 
-def open_club(config: ClubConfig, players: Players, report: Callable[[str], None]) -> ClubLink | None:
+def club_evening(data: Any) -> dict[str, Any]:
+    """A table's club evening as received, checked (BadShare says what does not fit): a
+    ``tournament`` that reads as one, the ``playing`` pairing, the ``club`` tournament it plays in,
+    the players' ``names``; {} for none."""
+    if not isinstance(data, dict):
+        raise BadShare("a club evening that is not a JSON object")
+    shown: dict[str, Any] = {}
+    if data.get("tournament") is not None:
+        try:
+            shown["tournament"] = Tournament.from_json(data["tournament"]).to_json()
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise BadShare(f"a tournament that does not read ({exc})") from None
+    playing = data.get("playing")
+    if playing is not None:
+        if not isinstance(playing, dict) or not all(isinstance(playing.get(k), str) for k in ("first", "second")):
+            raise BadShare("a pairing played without its two players")
+        shown["playing"] = {"first": playing["first"], "second": playing["second"]}
+        if isinstance(playing.get("round"), int):
+            shown["playing"]["round"] = playing["round"]
+    club = data.get("club")
+    if club is not None:
+        if not isinstance(club, dict) or not all(isinstance(club.get(k), str) for k in ("table", "id")):
+            raise BadShare("a club tournament without its table and id")
+        shown["club"] = {"table": club["table"], "id": club["id"]}
+    names = data.get("names") or {}
+    if not isinstance(names, dict) or len(names) > MAX_NAMES \
+            or not all(isinstance(k, str) and isinstance(v, str) and len(v) <= 64 for k, v in names.items()):
+        raise BadShare("players' names that do not read")
+    if names:
+        shown["names"] = dict(names)
+    return shown
+
+
+def open_club(config: ClubConfig, players: Players, report: Callable[[str], None],
+              store: SqliteStore | None = None) -> ClubLink | None:
     """The started link when ``[club]`` is enabled (None: the table plays alone, and ``report``
-    has said why if it was meant to join its club)."""
+    has said why if it was meant to join its club); with the kiosk's ``store``, the link also
+    shares this table's club evening and keeps the others'."""
     if not config.enabled:
         return None
-    link = ClubLink(config, players, report)
+    link = ClubLink(config, players, report, store=store)
     return link if link.start() else None

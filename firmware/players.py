@@ -610,6 +610,22 @@ class Players:
         return self._shared(self._store.query(
             "SELECT id, kind, finished, origin, outcome, record FROM games ORDER BY finished, id"))
 
+    def tournament_entries(self, tournament: str, since: float = 0.0) -> list[dict[str, Any]]:
+        """The tournament entries in the records of the rated games finished since ``since`` that
+        name ``tournament`` (``engine.tournament.entry``: a club evening's results, from
+        whichever table played them), in the ladder's order. The time keeps the search to the
+        evening's games; a damaged record is passed over."""
+        entries = []
+        for (text,) in self._store.query("SELECT record FROM games WHERE finished >= ? AND instr(record, ?) > 0"
+                                         " ORDER BY finished, id", (since, tournament)):
+            try:
+                entry = json.loads(text).get("tournament")
+            except (ValueError, AttributeError, RecursionError):
+                continue
+            if isinstance(entry, dict) and entry.get("id") == tournament:
+                entries.append(entry)
+        return entries
+
     def _shared(self, rows: Iterable[tuple[Any, ...]]) -> list[SharedGame]:
         """The games of ``rows`` (id, kind, finished, origin, outcome, record) as shared, those whose
         outcome is damaged left out, a damaged record shared as none."""

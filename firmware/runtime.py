@@ -82,7 +82,7 @@ class Runtime:
                                     brightness=self.settings.brightness)
         self.settings.on_brightness = self.devices.set_brightness
         self.players = Players(self.store)
-        self.club = open_club(self.config.club, self.players, self._report)
+        self.club = open_club(self.config.club, self.players, self._report, self.store)
         self.status = StatusSnapshot(self.store, self.devices, self.settings,
                                      club=self.club.status if self.club is not None else None)
         self.restart = RestartWatch(self.store)
@@ -115,7 +115,7 @@ class Runtime:
 
         services = Services(store=self.store, devices=self.devices, settings=self.settings,
                             on_first_frame=self.notifier.ready, on_tick=self.tick,
-                            quit_to_system=quit_to_system, players=self.players)
+                            quit_to_system=quit_to_system, players=self.players, club=self.club)
         self.settings.on_language = lambda language: setattr(i18n, "language", language)
         app = KioskApp(services, kiosk=self.launch.fullscreen)
         self._stop_app = app.stop

@@ -12,7 +12,7 @@ from engine.strategy.game import StrategyGame
 from engine.modes import Refused
 from engine.ratings import outcome_of_record
 from engine.strategy.record import replay
-from engine.tournament import Game, Tournament
+from engine.tournament import Game, Tournament, entry
 from engine.strategy.robots import robot_move
 
 # ------------------------------------------------------------------------------------ clocks
@@ -159,6 +159,40 @@ def test_a_tournament_refuses_what_cannot_be_played():
         t.pair_next_round()
     with pytest.raises(ValueError, match="do not play each other"):
         t.report("a", "zz", (1, 2))
+
+
+def test_results_found_in_records_are_entered_once_and_pair_the_next_round():
+    t = Tournament(("a", "b", "c", "d"), rounds=2)
+    (first, second) = t.pair_next_round()
+    mine = entry(t.id, 1, first.second or "", first.first, (9, 12))  # named the other way round
+    assert t.enter(mine) and t.played[0][0].scores == (12, 9)
+    assert t.enter(mine) and t.played[0][0].scores == (12, 9)  # the same game found again: once
+    assert not t.enter({**mine, "scores": [12, 9]})  # a second game of the pairing: the first stays
+    assert not t.advance()  # the round is not complete
+    for wrong in ({**mine, "id": "another"}, {**mine, "round": 2}, {**mine, "round": "1"},
+                  {**mine, "second": "zz"}, {**mine, "scores": [1]}, {**mine, "scores": ["x", 2]},
+                  {"id": t.id}, entry(t.id, 1, first.first, second.first, (1, 2))):
+        assert not t.enter(wrong), wrong  # another tournament's, a round not played, a pairing not made...
+    assert t.played[0][1].scores is None
+    assert t.enter(entry(t.id, 1, second.first, second.second or "", (5, 5)))
+    assert t.advance() and len(t.played) == 2  # the last result pairs the next round
+    assert t.enter(mine)  # round 1's result, found again after round 2 was paired: still there
+    assert not t.enter({**mine, "scores": [1, 2]})
+    copy = Tournament.from_json(t.to_json())
+    assert copy.id == t.id and copy.played == t.played and copy.started == t.started
+
+
+def test_a_tournament_kept_damaged_does_not_read_and_an_old_one_gets_an_id():
+    t = Tournament(("a", "b"), rounds=1)
+    t.pair_next_round()
+    kept = t.to_json()
+    old = {k: v for k, v in kept.items() if k not in ("id", "started")}
+    assert Tournament.from_json(old).id and Tournament.from_json(old).id != Tournament.from_json(old).id
+    for damaged in ({**kept, "played": [[{"first": "a", "second": "zz", "scores": None}]]},
+                    {**kept, "played": [[{"first": "a", "second": "b", "scores": ["x", 1]}]]},
+                    {**kept, "players": ["a"]}, {**kept, "rounds": "many"}):
+        with pytest.raises((ValueError, TypeError, KeyError)):
+            Tournament.from_json(damaged)
 
 
 # ------------------------------------------------------------------- clocks in the strategy game

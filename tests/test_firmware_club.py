@@ -47,7 +47,8 @@ class Table:
         config = ClubConfig(enabled=True, broker="127.0.0.1", port=self.broker.port, table=self.name,
                             password_file=str(password_file or self.broker.password_file(self.name)),
                             tls=ca_file is not None, ca_file=str(ca_file or ""))
-        self.link = ClubLink(config, self.players, self.reports.append, reconnect=(1, 2), poll=0.05)
+        self.link = ClubLink(config, self.players, self.reports.append, store=self.store, reconnect=(1, 2),
+                             poll=0.05)
         assert self.link.start()
         return self.link
 
@@ -60,13 +61,17 @@ class Table:
         assert self.link is not None
         return self.link.status()
 
-    def play(self, *seats: str | None, winner: int = 0) -> str:
-        """A finished two-seat game as the strategy screen keeps it: its record, then its rating.
-        ``seats``: player ids, or None for the robot (club level)."""
+    def play(self, *seats: str | None, winner: int = 0, tournament: dict[str, Any] | None = None) -> str:
+        """A finished two-seat game as the strategy screen keeps it: its record (with its result in
+        a ``tournament``, if it is one's game), then its rating. ``seats``: player ids, or None for
+        the robot (club level)."""
         colours = ("R", "Y")
-        record = {"seats": [{"colour": c, "robot": None if s else "club"} for c, s in zip(colours, seats)],
-                  "events": [], "result": {"reason": "all-placed", "winner": colours[winner],
-                                           "scores": {c: 10 if i == winner else 7 for i, c in enumerate(colours)}}}
+        record: dict[str, Any] = {
+            "seats": [{"colour": c, "robot": None if s else "club"} for c, s in zip(colours, seats)],
+            "events": [], "result": {"reason": "all-placed", "winner": colours[winner],
+                                     "scores": {c: 10 if i == winner else 7 for i, c in enumerate(colours)}}}
+        if tournament is not None:
+            record["tournament"] = tournament
         record_id = self.store.add_record("tantrix", record)
         outcome = outcome_of_record(uuid.uuid4().hex, record, list(seats))
         assert outcome is not None
@@ -478,3 +483,74 @@ def test_a_game_id_sent_again_with_other_content_leaves_one_version_on_every_tab
     finally:
         sender.loop_stop()
         sender.disconnect()
+
+
+def test_a_club_evening_runs_on_two_tables(broker: Broker, tables: list[Table]) -> None:
+    """Table 1 runs a tournament; table 2 hears of it, says which pairing it plays, and plays it while
+    table 1 is cut off; table 1, back, finds the result in the game's record (once, however often it
+    looks), and pairs the next round when its own game ends the first, which table 2 then sees. Table
+    2 restarted with no broker still knows the evening; a garbled evening is dropped and counted."""
+    from types import SimpleNamespace
+
+    from engine.strategy.game import StrategyGame
+    from engine.tournament import Tournament, entry
+    from ui import tournament_store
+
+    one, two, _ = tables
+    one.connect()
+    two.connect()
+    ids = [one.players.create(name).id for name in ("Ana", "Bo", "Cy", "Di")]
+    host: Any = SimpleNamespace(services=SimpleNamespace(store=one.store, players=one.players, club=one.link))
+    guest: Any = SimpleNamespace(services=SimpleNamespace(store=two.store, players=two.players, club=two.link))
+    tournament = Tournament(tuple(ids), rounds=2, minutes=0, started=time.time())
+    tournament.pair_next_round()
+    tournament_store.save(host, tournament)
+    assert two.link is not None and one.link is not None
+    wait_until(lambda: "table-1" in two.link.tournaments(), "table 2 to hear of the evening")
+    shown = two.link.tournaments()["table-1"]
+    assert Tournament.from_json(shown["tournament"]).played == tournament.played
+    assert shown["names"] == {i: n for i, n in zip(ids, ("Ana", "Bo", "Cy", "Di"))}
+    assert tournament_store.running_elsewhere(guest) == "table-1"
+    mine, theirs = tournament.played[0]
+    game = StrategyGame.new(2, "RY", [None, None], seed=5)
+    tournament_store.start_game(guest, tournament, "table-1", theirs.first, theirs.second, game)
+    wait_until(lambda: tournament_store.playing_at(host, tournament.id) == {
+        frozenset((theirs.first, theirs.second)): "table-2"}, "table 1 to see the game at table 2")
+    one.cut_off()
+    two.play(theirs.first, theirs.second, winner=1, tournament=entry(tournament.id, 1, theirs.first, theirs.second,
+                                                                     (7, 10)))
+    tournament_store.report(guest, {"id": tournament.id})  # the game's end at table 2: nothing more to keep
+    assert two.store.progress("tournament") == {"club": {"table": "table-1", "id": tournament.id}, "playing": None}
+    one.connect()
+    wait_until(lambda: (tournament_store.load(host) or tournament).played[0][1].scores is not None,
+               "table 1 to enter table 2's result")
+    kept = tournament_store.load(host)
+    assert kept is not None and kept.played[0][1].scores == (7, 10) and len(kept.played) == 1
+    # table 1's own game ends the round: the next is paired, and table 2 sees it
+    one.play(mine.first, mine.second, tournament=entry(tournament.id, 1, mine.first, mine.second, (10, 7)))
+    tournament_store.follow(host)
+    kept = tournament_store.load(host)
+    assert kept is not None and len(kept.played) == 2 and [s.points for s in kept.standings()][:2] == [1.0, 1.0]
+    assert tournament_store.load(host) == kept  # found again among the games: entered once
+    wait_until(lambda: len(two.link.tournaments()["table-1"]["tournament"]["played"]) == 2,
+               "table 2 to see the second round")
+    # a garbled evening from table 3 is dropped and counted; table 1's stays
+    sender = raw_client(broker, "table-3")
+    try:
+        before = two.status()["dropped"]
+        sender.publish("tantrix/table-3/tournament", json.dumps({"tournament": {"players": ["a"], "rounds": 1}}),
+                       qos=1, retain=True).wait_for_publish(30)
+        wait_until(lambda: two.status()["dropped"] == before + 1, "the garbled evening dropped")
+    finally:
+        sender.loop_stop()
+        sender.disconnect()
+    assert set(two.link.tournaments()) == {"table-1"}
+    # table 2 restarted with the broker away still knows the evening (a link that never connects)
+    alone = ClubLink(ClubConfig(enabled=True, broker="127.0.0.1", port=free_port(), table="table-2"), two.players,
+                     store=two.store)
+    assert len(alone.tournaments()["table-1"]["tournament"]["played"]) == 2
+    # table 1 ends it: the club hears that too
+    tournament_store.save(host, None)
+    wait_until(lambda: "table-1" not in two.link.tournaments() and "table-1" not in ClubLink(
+        ClubConfig(enabled=True, table="table-2"), two.players, store=two.store).tournaments(),
+        "table 2 to hear the evening's end, and keep it")

@@ -79,7 +79,6 @@ def scenario_tournament(app):
     assert sorted(kept["players"]) == sorted(ids.values()) and kept["rounds"] == 2 and kept["minutes"] == 0
     first_round = [(g["first"], g["second"]) for g in kept["played"][0]]
     assert len(first_round) == 2 and all(g["scores"] is None for g in kept["played"][0])
-    assert screen.next_button.disabled
     yield 0.3
     _shot(app, "tournament-round-1")
     for number in range(2):
@@ -105,11 +104,14 @@ def scenario_tournament(app):
         yield from tap(results.home_button)
         screen = app.manager.current_screen
         assert isinstance(screen, TournamentScreen)
-    assert not screen.next_button.disabled
-    yield 0.3
-    _shot(app, "tournament-round-1-played")
-    yield from tap(screen.next_button)
+    # the round's last result paired the next round: nobody had to ask
     kept = app.services.store.progress(TOURNAMENT)["tournament"]
+    assert all(g["scores"] is not None for g in kept["played"][0])
+    assert screen.heading.values["round"] == 2
+    rows = list(reversed(screen.pairings.children))  # round 2's pairings, then round 1's results under them
+    assert len(rows) == 5 and rows[2].msg == "Round {round}" and rows[2].values == {"round": 1}
+    assert [any(getattr(w, "msg", "") == "Play" for w in row.children) for row in rows[:2] + rows[3:]] \
+        == [True, True, False, False]
     second_round = [(g["first"], g["second"]) for g in kept["played"][1]]
     met = {frozenset(p) for p in first_round}
     assert len(second_round) == 2 and not any(frozenset(p) in met for p in second_round)
@@ -242,14 +244,13 @@ def scenario_two_players_and_a_power_cut(app):
     assert sum(s.points for s in standings) == 1.0  # one game, counted once
     assert len(app.services.store.records("strategy")) == 1
     assert len(book.results(ana.id)) == 1 and len(book.results(bo.id)) == 1
-    assert not club.report(app, game)  # the end seen again changes nothing
+    assert club.entry_of(app, game) is None and not club.report(app, None)  # the end seen again changes nothing
     assert club.load(app).standings() == standings
     yield from tap(app.manager.current_screen.home_button)
     screen = app.manager.current_screen
-    assert isinstance(screen, TournamentScreen) and not screen.next_button.disabled
+    assert isinstance(screen, TournamentScreen) and screen.heading.values["round"] == 2
     yield 0.2
-    _look(app, "tournament-two-round-1-played")
-    yield from tap(screen.next_button)
+    _look(app, "tournament-two-round-2")
     (second,) = club.load(app).played[1]
     assert {second.first, second.second} == {ana.id, bo.id}  # two players meet again
     return {"points": [s.points for s in standings], "problems": PROBLEMS}
@@ -335,6 +336,7 @@ def test_damaged_seats_or_tournament_game_kept_leave_a_finished_game_unrated_nev
         tournament.pair_next_round()
         for playing in ({"of": of}, {"of": of, "first": "a", "second": "z"}, ["of", of]):
             tournament_store.save(app, tournament, playing)  # type: ignore[arg-type]
-            assert not tournament_store.report(app, game)
+            assert not tournament_store.report(app, tournament_store.entry_of(app, game))
         tournament_store.save(app, tournament, {"of": of, "first": "a", "second": "b"})
-        assert tournament_store.report(app, game)  # and one that holds together is entered
+        assert tournament_store.report(app, tournament_store.entry_of(app, game))  # one that holds together
+        assert tournament_store.load(app).finished  # is entered, and ends a one-round tournament

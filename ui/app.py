@@ -37,6 +37,7 @@ from .screens.staff import PinScreen, StaffScreen
 from .screens.staff_players import add_players_button
 from .services import (BagButtonHeld, Cue, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services,
                        StickerProgress, TileScanned, UnknownTag)
+from .tournament_store import follow
 
 log = logging.getLogger(__name__)
 
@@ -361,6 +362,7 @@ class KioskApp(App):
 
     def _tick(self, _dt: float) -> None:
         self.services.on_tick()
+        follow(self)  # a club evening run here: results the club's tables sent, the next round
         if EventLoop.touches:  # a finger resting on the screen is not idleness
             self.touched()
         idle = Clock.time() - self._last_activity

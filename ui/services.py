@@ -281,6 +281,33 @@ class PlayerBook(Protocol):
     def export_file(self) -> str:
         """Write everything kept about the players to a JSON file; its path."""
 
+    def tournament_entries(self, tournament: str, since: float = 0.0) -> list[dict[str, Any]]:
+        """The tournament entries (``engine.tournament.entry``) of the rated games
+        finished since ``since`` whose records name ``tournament``: played here or at another
+        table of the club."""
+
+
+TOURNAMENT = "tournament"
+"""The store's progress key of this table's club evening (``ui.tournament_store``): the tournament it
+runs, or the game of another table's tournament it plays. The firmware shows it to the club's other
+tables as it is (:class:`ClubView`)."""
+
+
+class ClubView(Protocol):
+    """This table's view of its club's other tables (``firmware.club.ClubLink``): what each says of
+    its club evening, so a tournament runs on several tables at once."""
+
+    @property
+    def table(self) -> str:
+        """This table's name in the club."""
+
+    def tournaments(self) -> dict[str, dict[str, Any]]:
+        """Each other table's :data:`TOURNAMENT` progress as it last told the club (checked: a
+        ``tournament`` in it reads as an ``engine.tournament.Tournament``), by table name."""
+
+    def online(self, table: str) -> bool:
+        """Whether ``table`` is connected to the club now, as this table last heard."""
+
 
 @dataclass
 class Services:
@@ -298,3 +325,5 @@ class Services:
     """Staff menu "quit to the system"."""
     players: PlayerBook | None = None
     """The table's players (None: seats are colours only, no ladder)."""
+    club: ClubView | None = None
+    """The club's other tables (None: this table plays alone)."""

@@ -1,7 +1,22 @@
-"""The club evening's tournament as the store keeps it (progress key :data:`TOURNAMENT`): the
-tournament in progress and the game at the table that belongs to it, whose result goes into the
-tournament when it ends (:func:`report`, called by the game's screen: a game resumed after a power
-cut reports too). The tournament's screens are :mod:`ui.screens.tournament`.
+"""The club evening as the store keeps it (progress key :data:`ui.services.TOURNAMENT`), on one table
+or on several tables of a club.
+
+What the key holds is one of:
+
+* ``{"tournament": Tournament.to_json(), "playing": the game at this table, "names": ...}``: this
+  table runs the tournament;
+* ``{"club": {"table": t, "id": i}, "playing": ...}``: this table plays (or last played) a game of
+  the tournament table ``t`` runs (``services.club`` shows it the other tables' evenings);
+* ``{}``: no club evening here.
+
+The firmware shows the key to the club's other tables as it is. A game of the tournament writes its
+result in its own record (:func:`entry_of`, ``engine.tournament.entry``), so the result travels with
+the rated game to every table, through the same path that shares the ladder, and survives a power
+cut or a broker away as the game does. The table that runs the tournament enters the results it
+finds among its games (:func:`load`: its own and the other tables', each once) and pairs the next
+round as soon as a round is complete; :func:`follow` does so about once a second (``KioskApp``),
+so that the other tables see the next round even while a game is played here.
+The tournament's screens are :mod:`ui.screens.tournament`.
 """
 
 from __future__ import annotations
@@ -10,44 +25,105 @@ import logging
 from typing import Any
 
 from engine.strategy.game import StrategyGame
-from engine.tournament import Tournament
+from engine.ratings import ROBOT
+from engine.tournament import Tournament, entry
 
 from .seat_players import fingerprint
+from .services import TOURNAMENT
 from .shell import Shell
 
-TOURNAMENT = "tournament"
-"""The store's progress key: {"tournament": Tournament.to_json(), "playing": the game at the table}."""
+SKEW = 12 * 3600.0
+"""How far the tables' clocks may disagree (seconds): a game finished at another table counts for a
+tournament that began up to this long after it by this table's clock."""
 
 log = logging.getLogger(__name__)
 
 
 def load(app: Shell) -> Tournament | None:
-    """The tournament in progress, or None (none, or unreadable: then it is dropped, said in the log)."""
+    """The tournament this table runs, with every result found among the games entered and the next
+    round paired when one is complete (and kept so); None: none here, or unreadable (then it is
+    dropped, said in the log)."""
     kept = app.services.store.progress(TOURNAMENT)
-    if not kept:
+    if not kept or kept.get("tournament") is None:
         return None
     try:
-        return Tournament.from_json(kept["tournament"])
-    except (KeyError, TypeError, ValueError) as error:
+        tournament = Tournament.from_json(kept["tournament"])
+    except (KeyError, TypeError, ValueError, IndexError) as error:
         log.warning("the tournament kept cannot be read (%s); it is dropped", error)
         app.services.store.set_progress(TOURNAMENT, {})
         return None
+    if _catch_up(app, tournament) or kept["tournament"].get("id") != tournament.id:  # or it was kept without one
+        save(app, tournament, kept.get("playing") if isinstance(kept.get("playing"), dict) else None)
+    return tournament
+
+
+def follow(app: Shell) -> None:
+    """The table's tick: enter the results other tables sent, pair the next round when it is time."""
+    kept = app.services.store.progress(TOURNAMENT)
+    if kept and kept.get("tournament") is not None and app.services.players is not None:
+        load(app)
+
+
+def _catch_up(app: Shell, tournament: Tournament) -> bool:
+    """Enter the results found among the games, pairing each round once the one before is complete;
+    whether anything changed."""
+    book = app.services.players
+    entries = book.tournament_entries(tournament.id, tournament.started - SKEW) if book is not None else []
+    before = tournament.to_json()
+    while True:
+        for found in entries:
+            tournament.enter(found)
+        if not tournament.advance():
+            return tournament.to_json() != before
 
 
 def save(app: Shell, tournament: Tournament | None, playing: dict[str, Any] | None = None) -> None:
-    app.services.store.set_progress(TOURNAMENT, {} if tournament is None else
-                                    {"tournament": tournament.to_json(), "playing": playing})
+    """Keep the tournament this table runs (None: it has ended), with the game it plays now."""
+    if tournament is None:
+        app.services.store.set_progress(TOURNAMENT, {})
+        return
+    app.services.store.set_progress(TOURNAMENT, {"tournament": tournament.to_json(), "playing": playing,
+                                                 "names": _names(app, tournament)})
 
 
-def report(app: Shell, game: StrategyGame) -> bool:
-    """If ``game`` (just finished) is the tournament's game at the table, put its result in the
-    tournament; True when it was."""
+def _names(app: Shell, tournament: Tournament) -> dict[str, str]:
+    """The players' names, for the club's tables that have not heard of a player yet."""
+    book = app.services.players
+    names = {}
+    for player in tournament.players:
+        if book is not None and not player.startswith(ROBOT):
+            try:
+                names[player] = str(book.get(player).name)
+            except Exception:  # deleted since: the tables name it as they can
+                continue
+    return names
+
+
+def start_game(app: Shell, tournament: Tournament, host: str | None, first: str, second: str,
+               game: StrategyGame) -> None:
+    """Keep ``game`` (just started) as the tournament's game between ``first`` and ``second``, of
+    the tournament this table runs (``host`` None) or of the one ``host`` runs."""
+    playing = {"first": first, "second": second, "round": len(tournament.played), "of": fingerprint(game.record())}
+    if host is None:
+        save(app, tournament, playing)
+    else:
+        app.services.store.set_progress(TOURNAMENT, {"club": {"table": host, "id": tournament.id},
+                                                     "playing": playing})
+
+
+def entry_of(app: Shell, game: StrategyGame) -> dict[str, Any] | None:
+    """What ``game`` (just finished) writes in its record if it is the tournament's game at this
+    table: its result in the tournament (``engine.tournament.entry``); None otherwise."""
     kept = app.services.store.progress(TOURNAMENT)
     playing = kept.get("playing") if kept else None
-    tournament = load(app)
-    if tournament is None or not isinstance(playing, dict) or playing.get("of") != fingerprint(game.record()) \
-            or game.result is None:
-        return False
+    if not isinstance(playing, dict) or playing.get("of") != fingerprint(game.record()) or game.result is None:
+        return None
+    owner = kept.get("tournament") if kept.get("tournament") is not None else kept.get("club")
+    number = playing.get("round")
+    if not isinstance(owner, dict) or not isinstance(owner.get("id"), str):
+        return None
+    if not isinstance(number, int):  # a game started before games knew their round: the current one
+        number = len(owner.get("played") or [])
     result = game.result
     first, second = result.scores.get(game.colour_of(0), 0), result.scores.get(game.colour_of(1), 0)
     # the places decide, as on the results screen and in the ratings: a loss on time loses whatever
@@ -58,9 +134,65 @@ def report(app: Shell, game: StrategyGame) -> bool:
     elif place[game.colour_of(1)] < place[game.colour_of(0)]:
         first = min(first, second - 1)
     try:
-        tournament.report(playing["first"], playing["second"], (first, second))
-    except (KeyError, TypeError, ValueError) as error:  # damaged: a finished game must still end
+        return entry(owner["id"], number, str(playing["first"]), str(playing["second"]), (first, second))
+    except KeyError as error:  # damaged: a finished game must still end
         log.warning("the tournament's game kept cannot be matched (%s); its result is not entered", error)
+        return None
+
+
+def report(app: Shell, found: dict[str, Any] | None) -> bool:
+    """The game at this table whose record holds ``found`` (:func:`entry_of`) has ended: enter its
+    result in the tournament this table runs, or let the table that runs it find it in the record;
+    True when the game was a tournament's."""
+    if found is None:
         return False
+    kept = app.services.store.progress(TOURNAMENT)
+    if kept.get("club") is not None:
+        app.services.store.set_progress(TOURNAMENT, {"club": kept["club"], "playing": None})
+        return True
+    tournament = load(app)  # which may have found it among the games already
+    if tournament is None:  # ended by staff meanwhile
+        return False
+    if not tournament.enter(found):
+        log.warning("the tournament's game is not one it awaits (%s); its result is not entered", found)
+        return False
+    _catch_up(app, tournament)
     save(app, tournament)
     return True
+
+
+def club_tournament(app: Shell, host: str) -> tuple[Tournament, dict[str, str], dict[frozenset[str], str]] | None:
+    """The tournament ``host`` (another table of the club) runs, as it last said: the tournament,
+    its players' names, and the tables playing its pairings now; None when it runs none."""
+    club = app.services.club
+    shown = club.tournaments().get(host) if club is not None else None
+    if not shown or shown.get("tournament") is None:
+        return None
+    tournament = Tournament.from_json(shown["tournament"])  # checked when it was received
+    return tournament, dict(shown.get("names") or {}), playing_at(app, tournament.id)
+
+
+def playing_at(app: Shell, tournament: str) -> dict[frozenset[str], str]:
+    """The other tables of the club playing a pairing of ``tournament`` now, by pairing."""
+    club = app.services.club
+    found: dict[frozenset[str], str] = {}
+    for table, shown in (club.tournaments() if club is not None else {}).items():
+        playing = shown.get("playing")
+        runs = (shown.get("tournament") or {}).get("id") == tournament
+        plays = (shown.get("club") or {}).get("id") == tournament
+        if isinstance(playing, dict) and (runs or plays) and club is not None and club.online(table):
+            found[frozenset((playing["first"], playing["second"]))] = table
+    return found
+
+
+def running_elsewhere(app: Shell) -> str | None:
+    """The table of the club running an unfinished tournament, the one this table played a game of
+    last first; None."""
+    club = app.services.club
+    if club is None:
+        return None
+    kept = app.services.store.progress(TOURNAMENT)
+    last = (kept.get("club") or {}).get("table") if kept else None
+    running = [table for table, shown in club.tournaments().items()
+               if shown.get("tournament") is not None and not Tournament.from_json(shown["tournament"]).finished]
+    return last if last in running else next(iter(running), None)

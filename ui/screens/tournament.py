@@ -1,4 +1,4 @@
-"""A club evening at the table: a Swiss tournament of two-player games between the table's players.
+"""A club evening: a Swiss tournament of two-player games, on one table or on several of a club's.
 
 Staff start it from the staff menu (**Club evening**, beside Players): they tap the players taking
 part (two are enough: more rounds than opponents repeat pairings, a best of three for two), the
@@ -8,34 +8,44 @@ pairings and the standings (points, Buchholz, Sonneborn-Berger: :mod:`engine.tou
 ranks, nothing here decides either). **Play** on a pairing starts that game at the table, the first
 named on Red, with the players seated (so it is rated) and the tournament's clocks; when the game
 ends its result goes into the tournament by itself and the results screen leads back to the
-tournament. **Next round** pairs the next round once every game of this one has a result.
+tournament. When the last game of a round has its result, the next round is paired.
 
-The tournament is kept in the store (:mod:`ui.tournament_store`), with the game being played,
-so a power cut loses nothing: the game resumes as any game does and reports its result when it ends.
-The game's record, its rating and its result in the tournament are written in one store batch (see
-``ui.modes.strategy.play.StrategyScreen.finish``): a cut before it ends resumes the finished game,
-which reports once; a cut after it leaves nothing to report, so a result counts exactly once.
-A game lost on time counts as lost whatever its scores (its loser's score is taken as one below the
-winner's when it was higher, for the margin tie-break).
+A club whose tables share a broker (``[club]``) plays the evening on all of them: at another table,
+staff's **Club evening** opens the tournament a table of the club runs, its pairings with **Play**
+and the table where each is being played. The game's result travels in its record to the table
+that runs the tournament, which enters it and pairs on (:mod:`ui.tournament_store`).
+
+The tournament is kept in the store, with the game being played, so a power cut loses nothing: the
+game resumes as any game does and reports its result when it ends. The game's record (with its
+result in the tournament), its rating and its entry in the tournament are written in one store batch
+(see ``ui.modes.strategy.play.StrategyScreen.finish``): a cut before it ends resumes the finished
+game, which reports once; a cut after it leaves nothing to report, and a result found again among the
+games is entered once, so a result counts exactly once. A game lost on time counts as lost whatever
+its scores (its loser's score is taken as one below the winner's when it was higher, for the margin
+tie-break).
 """
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from engine.clock import CASUAL_MINUTES
 from engine.strategy.game import StrategyGame
 from engine.ratings import ROBOT
-from engine.tournament import Tournament
+from engine.tournament import Game, Tournament
 
 from .. import theme
 from ..i18n import N_, _
 from ..navigation import destination
-from ..seat_players import fingerprint, seat_again
-from ..tournament_store import load, save
+from ..seat_players import seat_again
+from ..tournament_store import club_tournament, load, playing_at, running_elsewhere, save, start_game
+from ..services import TOURNAMENT
 from ..shell import Shell
 from ..words import LEVEL_NAMES
 from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
@@ -53,16 +63,19 @@ def robot_level(key: str | None) -> str | None:
     return key.removeprefix(ROBOT) if key is not None and key.startswith(ROBOT) else None
 
 
-def play(app: Shell, tournament: Tournament, first: str, second: str) -> Any:
-    """Start the game between ``first`` and ``second`` at the table (first on Red); a robot of the
-    tournament plays its seat itself."""
+def play(app: Shell, tournament: Tournament, first: str, second: str, host: str | None = None) -> Any:
+    """Start the game between ``first`` and ``second`` at the table (first on Red), of this table's
+    tournament or of the one the club's table ``host`` runs; a robot of the tournament plays its
+    seat itself."""
     game = StrategyGame.new(2, "RY", [robot_level(first), robot_level(second)])
     seat_again(app, game, [None if robot_level(key) else key for key in (first, second)])
-    save(app, tournament, {"first": first, "second": second, "of": fingerprint(game.record())})
+    start_game(app, tournament, host, first, second, game)
     return app.open("tantrix-game", game=game, minutes=int(tournament.minutes))
 
 
-def _name(app: Shell, player: str | None) -> str:
+def _name(app: Shell, player: str | None, names: dict[str, str]) -> str:
+    """A player's name: the table's own for a player it knows (renamed or not), else the name the
+    tournament's table gave."""
     level = robot_level(player)
     if level is not None:
         return _("Robot: {level}", level=_(LEVEL_NAMES.get(level, level)))
@@ -70,9 +83,9 @@ def _name(app: Shell, player: str | None) -> str:
     if book is not None and player is not None:
         try:
             return str(book.get(player).name)
-        except Exception:  # a player deleted since: the tournament still names the seat
+        except Exception:  # a player deleted since, or not heard of here yet
             pass
-    return _("(deleted player)")
+    return names.get(player or "") or _("(deleted player)")
 
 
 # ------------------------------------------------------------------------------------ screens
@@ -143,82 +156,91 @@ class TournamentSetupScreen(Screen):
             return
         if len(players) % 2 and self.robot is not None:
             players.append(f"{ROBOT}{self.robot}")
-        tournament = Tournament(tuple(players), self.rounds, float(self.minutes))
+        tournament = Tournament(tuple(players), self.rounds, float(self.minutes), started=time.time())
         tournament.pair_next_round()
         save(self.app, tournament)
         self.app.show(TournamentScreen(self.app, staff=True))
 
 
 class TournamentScreen(Screen):
-    """The round's pairings (Play, or the result) beside the standings; Next round when it is
-    complete; for staff, End tournament."""
+    """The round's pairings (Play, the club's table playing it, or the result) beside the standings;
+    for staff at the table that runs it, End. ``host``: the club's table whose tournament this is
+    (None: this table's). It follows the tournament about once a second: results entered, the next
+    round paired, another table starting a game."""
 
-    def __init__(self, app: Shell, staff: bool = False, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, staff: bool = False, host: str | None = None, **kwargs: Any) -> None:
         super().__init__(name="tournament", **kwargs)
         u = theme.unit()
-        self.app, self.staff = app, staff
+        self.app, self.staff, self.host = app, staff, host
         root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.15)
         panel_background(root, theme.TABLE_DARK, radius=0)
         back = (lambda: app.open("staff-players")) if staff else app.go_home
         top, self.heading = _top_bar(N_("Tournament"), back, u)
-        self.next_button = TButton(msg=N_("Next round"), scale=0.85, bold=True, bg=list(theme.GO),
-                                   size_hint=(None, 1), width=u * 3.2)
-        self.next_button.bind(on_release=lambda *_: self.next_round())
-        top.add_widget(self.next_button)
-        if staff:
+        self.end_button: TButton | None = None
+        if staff and host is None:
             self.end_button = TButton(msg=N_("End"), scale=0.85, bg=list(theme.STOP), size_hint=(None, 1),
                                       width=u * 2.0)
             self.end_button.bind(on_release=lambda *_: self.end())
             top.add_widget(self.end_button)
         root.add_widget(top)
-        body = BoxLayout(spacing=u * 0.3)
-        left, self.pairings = scrolling_grid(1, u * 1.0, u * 0.12)
+        body = BoxLayout(spacing=u * 0.3, orientation="vertical" if theme.portrait() else "horizontal")
+        left, self.pairings = scrolling_grid(1, u * 1.1, u * 0.12)  # Play a fingertip high (9 mm)
         body.add_widget(left)
         right, self.standings = scrolling_grid(5, u * 0.85, (u * 0.1, u * 0.05))
         body.add_widget(right)
         root.add_widget(body)
         self.add_widget(root)
+        self.tournament: Tournament | None = None
+        self._shown: str | None = None  # what is on screen: a refresh rebuilds it only when it changed
+        self._following: Any = None
         self.refresh()
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
 
+    def on_enter(self, *_args: Any) -> None:
+        if self._following is None:
+            self._following = Clock.schedule_interval(lambda _dt: self.refresh(), 1.0)
+
+    def on_leave(self, *_args: Any) -> None:
+        if self._following is not None:
+            self._following.cancel()
+            self._following = None
+
+    def _state(self) -> tuple[Tournament | None, dict[str, str], dict[frozenset[str], str]]:
+        """The tournament, its players' names as its table gave them, the tables playing its pairings."""
+        if self.host is None:
+            tournament = load(self.app)
+            return tournament, {}, playing_at(self.app, tournament.id) if tournament is not None else {}
+        return club_tournament(self.app, self.host) or (None, {}, {})
+
     def refresh(self) -> None:
         u = theme.unit()
-        tournament = load(self.app)
+        tournament, names, at = self._state()
+        shown = json.dumps([tournament.to_json() if tournament is not None else None, names,
+                            sorted((sorted(pair), table) for pair, table in at.items())], sort_keys=True)
+        if shown == self._shown:
+            return
+        self._shown = shown
         self.tournament = tournament
         self.pairings.clear_widgets()
         self.standings.clear_widgets()
         if tournament is None:
             self.heading.msg, self.heading.values = N_("No tournament"), {}
-            self.next_button.disabled = True
             return
         done = tournament.finished
-        self.heading.msg = N_("Final standings") if done else N_("Round {round} of {rounds}")
-        self.heading.values = {"round": len(tournament.played), "rounds": tournament.rounds}
-        current = tournament.played[-1]
-        self.next_button.disabled = done or not all(g.played for g in current)
-        self.next_button.opacity = 0 if done else 1
-        for game in current:
-            line = BoxLayout(spacing=u * 0.15, padding=[u * 0.12, u * 0.05])
-            panel_background(line, theme.PANEL, radius=0.15)
-            first = _name(self.app, game.first)
-            if game.second is None:
-                line.add_widget(TLabel(msg=N_("{name}: a bye (1 point)"), values={"name": first}, scale=0.85,
-                                       halign="left", shorten=True))
-            else:
-                second = _name(self.app, game.second)
-                line.add_widget(TLabel(text=f"{first} – {second}", scale=0.85, bold=True, halign="left",
-                                       shorten=True, shorten_from="right"))
-                if game.scores is None:
-                    button = TButton(msg=N_("Play"), scale=0.8, bold=True, bg=list(theme.GO), size_hint=(None, 1),
-                                     width=u * 1.8)
-                    button.bind(on_release=lambda _b, g=game: play(self.app, tournament, g.first, g.second))
-                    line.add_widget(button)
-                else:
-                    line.add_widget(TLabel(text=f"{game.scores[0]} : {game.scores[1]}", scale=0.9, bold=True,
-                                           size_hint=(None, 1), width=u * 1.8))
-            self.pairings.add_widget(line)
+        if self.host is None:
+            self.heading.msg = N_("Final standings") if done else N_("Round {round} of {rounds}")
+        else:
+            self.heading.msg = N_("{table}: final standings") if done else N_("{table}: round {round} of {rounds}")
+        self.heading.values = {"round": len(tournament.played), "rounds": tournament.rounds, "table": self.host}
+        for game in tournament.played[-1]:
+            self.pairings.add_widget(self._pairing(tournament, game, names, at, u))
+        if len(tournament.played) > 1:  # the round just played, paired on by its last result
+            self.pairings.add_widget(TLabel(msg=N_("Round {round}"), values={"round": len(tournament.played) - 1},
+                                            scale=0.7, color=theme.TEXT_DIM, halign="left", valign="bottom"))
+            for game in tournament.played[-2]:
+                self.pairings.add_widget(self._pairing(tournament, game, names, at, u))
         for column, text in enumerate(HEADER):
             words = {"text": text} if column == 0 else {"msg": text}
             self.standings.add_widget(TLabel(**words, scale=0.6, color=theme.TEXT_DIM,
@@ -229,20 +251,38 @@ class TournamentScreen(Screen):
             key = (row.points, row.buchholz, row.sonneborn_berger, row.margin)
             place = place if key == previous else index
             previous = key
-            cells = (str(place), _name(self.app, row.player), _points(row.points), _points(row.buchholz),
+            cells = (str(place), _name(self.app, row.player, names), _points(row.points), _points(row.buchholz),
                      _points(row.sonneborn_berger))
             for column, text in enumerate(cells):
                 self.standings.add_widget(TLabel(text=text, scale=0.85, bold=column == 1, shorten=column == 1,
                                                  shorten_from="right", halign="left" if column == 1 else "center",
                                                  **_widths(column, u)))
 
-    def next_round(self) -> None:
-        tournament = load(self.app)
-        if tournament is None or tournament.finished or not all(g.played for g in tournament.played[-1]):
-            return
-        tournament.pair_next_round()
-        save(self.app, tournament)
-        self.refresh()
+    def _pairing(self, tournament: Tournament, game: Game, names: dict[str, str], at: dict[frozenset[str], str],
+                 u: float) -> BoxLayout:
+        """One pairing of the round: its players, then its result, or Play (and the table playing it)."""
+        line = BoxLayout(spacing=u * 0.15, padding=[u * 0.12, u * 0.05])
+        panel_background(line, theme.PANEL, radius=0.15)
+        first = _name(self.app, game.first, names)
+        if game.second is None:
+            line.add_widget(TLabel(msg=N_("{name}: a bye (1 point)"), values={"name": first}, scale=0.85,
+                                   halign="left", shorten=True))
+            return line
+        second = _name(self.app, game.second, names)
+        line.add_widget(TLabel(text=f"{first} – {second}", scale=0.85, bold=True, halign="left",
+                               shorten=True, shorten_from="right"))
+        if game.scores is not None:
+            line.add_widget(TLabel(text=f"{game.scores[0]} : {game.scores[1]}", scale=0.9, bold=True,
+                                   size_hint=(None, 1), width=u * 1.8))
+            return line
+        table = at.get(frozenset((game.first, game.second)))
+        if table is not None:  # playing there now; Play stays, should that game have been left
+            line.add_widget(TLabel(msg=N_("at {table}"), values={"table": table}, scale=0.7, color=theme.ACCENT,
+                                   size_hint=(None, 1), width=u * 1.9, shorten=True))
+        button = TButton(msg=N_("Play"), scale=0.8, bold=True, bg=list(theme.GO), size_hint=(None, 1), width=u * 1.8)
+        button.bind(on_release=lambda _b, g=game: play(self.app, tournament, g.first, g.second, self.host))
+        line.add_widget(button)
+        return line
 
     def end(self) -> None:
         def really() -> None:
@@ -267,12 +307,21 @@ def _points(value: float) -> str:
 
 @destination("tournament")
 def tournament_screen(app: Shell) -> Screen:
-    """The players' door (a tournament game's results lead back here)."""
-    return TournamentScreen(app)
+    """The players' door (a tournament game's results lead back here): this table's tournament, or
+    the club's whose game was played here."""
+    kept = app.services.store.progress(TOURNAMENT)
+    club = kept.get("club") if kept and kept.get("tournament") is None else None
+    return TournamentScreen(app, host=str(club["table"]) if isinstance(club, dict) else None)
 
 
 def open_tournament(app: Shell) -> Screen:
-    """Staff's door: the tournament in progress, or a new one's setup."""
-    screen = TournamentScreen(app, staff=True) if load(app) is not None else TournamentSetupScreen(app)
+    """Staff's door: the tournament this table runs, else the one the club's other tables run
+    (this table then plays its pairings too), else a new one's setup."""
+    here = load(app)
+    elsewhere = running_elsewhere(app) if here is None else None
+    if here is not None or elsewhere is not None:
+        screen: Screen = TournamentScreen(app, staff=True, host=elsewhere)
+    else:
+        screen = TournamentSetupScreen(app)
     app.show(screen)
     return screen

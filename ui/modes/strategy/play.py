@@ -59,7 +59,7 @@ from ...services import BagButtonPressed, Cue, TileScanned, UnknownTag
 from ...shell import Shell
 from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, crosswise,
                      overlaps)
-from ...tournament_store import report
+from ...tournament_store import entry_of, report
 from ...widgets import SMALLEST_FONT, TButton, confirm_leave, panel_background
 from ...words import LEVEL_NAMES, colour_name, seat_name
 from .board import StrategyBoard, score_words
@@ -1329,11 +1329,13 @@ class StrategyScreen(Screen):
         # resumes the finished game, whose end comes again: its record, rating and tournament
         # result each count once
         with store.batch():
-            record_id = store.add_record(self.game.KIND, finished_record(self.game))
+            entry = entry_of(self.app, self.game)  # a tournament's game: its result goes in its record
+            record = finished_record(self.game)
+            record_id = store.add_record(self.game.KIND, record if entry is None else {**record, "tournament": entry})
             store.clear_current()
             people = seated(self.app, self.game)
             rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
-            in_tournament = report(self.app, self.game)
+            in_tournament = report(self.app, entry)
         clocks = self.clocks.clocks if self.clocks is not None else None
         if self.clocks is not None:
             self.clocks.forget()
