@@ -32,6 +32,13 @@ def scenario_faults(app):
     place(Label(text="Wszystkie płytki wyłożone", font_size=30), (10, 400), (120, 40))  # spills out
     split = place(Label(text="Beginner", font_size=30), (10, 300), (60, 120))
     split.text_size = (60, None)  # "Beginn / er"
+    padded = place(Label(text="Cécile", font_size=30, padding=[40, 0, 0, 0]), (140, 300), (120, 80))
+    padded.text_size = (120, None)  # its box takes "Cécile" (96 px), its padding leaves 80: "Céci / le"
+    from kivy.uix.boxlayout import BoxLayout
+
+    squeezed = place(BoxLayout(), (560, 300), (200, 60))  # a column a layout left nothing
+    squeezed.add_widget(Label(text="Gracz", font_size=20, size_hint=(None, 1), width=200))
+    squeezed.add_widget(Label(text="Ana", font_size=20))
     place(Button(text="Go", font_size=14), (300, 300), (120, 30))  # 30 px high: under 9 mm
     place(Label(text="faint", font_size=30, color=(0.2, 0.3, 0.25, 1)), (300, 150), (200, 60))
     place(Label(text="Fine", font_size=30, color=theme.TEXT), (10, 150), (200, 60))
@@ -58,8 +65,8 @@ def scenario_faults(app):
 
 def test_the_audit_finds_each_kind_of_problem_and_only_those():
     found = run_scenario("test_ui_audit", "scenario_faults", size=(800, 480), settings={"idle_seconds": 1e6})
-    assert found.pop("overflow") == ["Label('Wszystkie płytki wyłożone')"]
-    assert found.pop("split-word") == ["Label('Beginner')"]
+    assert found.pop("overflow") == ["Label('Ana')", "Label('Wszystkie płytki wyłożone')"]
+    assert found.pop("split-word") == ["Label('Beginner')", "Label('Cécile')"]
     assert found.pop("small-control") == ["Button('Go')", "HandView of 12 tiles"]
     assert found.pop("contrast") == ["Label('faint')"]
     assert found.pop("off-screen") == ["Label('off the edge')"]

@@ -36,6 +36,9 @@ def scenario_survey(app):
                                            rotation=spec["rotation"], turn=spec["turn"]))
 
 
+scenario_survey.prepare = ui_matrix.kiosk_services
+
+
 @pytest.mark.parametrize("size, rotation", PANELS if FULL else QUICK,
                          ids=[f"{w}x{h}-{r}" for (w, h), r in (PANELS if FULL else QUICK)])
 def test_every_screen_fits_every_panel(size, rotation, monkeypatch):

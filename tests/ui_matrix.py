@@ -3,7 +3,9 @@
 --matrix`` renders for people to look at.
 
 ``SCREENS`` is a list of ``(name, open)``; ``open(app)`` shows the screen (building it anew, so
-texts set when a screen is built are in the current language).
+texts set when a screen is built are in the current language). :func:`kiosk_services` makes the
+app's services those of a kiosk: its players (so the ladder, the name buttons and the club evening
+show, as on the table) and a club whose tables run a tournament.
 """
 
 from __future__ import annotations
@@ -25,6 +27,124 @@ def _strategy_game(players: int, moves: int, seed: int) -> Any:
     for seat in range(players):
         game.set_robot(seat, None)
     return game
+
+
+PEOPLE = ("Ana", "Bartłomiej Kowal", "Cécile Dumoulin", "Dominika Żurek", "Eefje", "Ferdinand Vos")
+"""The players' book of the matrix: names as long as the table takes (16 characters)."""
+
+
+class Club:
+    """The club a kiosk of the matrix belongs to (``ui.services.ClubView``): table-1 runs a
+    tournament in its second round, and table-3 plays a pairing of this table's."""
+
+    table = "table-2"
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.theirs = _tournament(players, rounds=3)
+        self.ours: Any = None  # this table's tournament, once the matrix shows it
+
+    def tournaments(self) -> dict[str, dict[str, Any]]:
+        shown: dict[str, dict[str, Any]] = {"table-1": {"tournament": self.theirs.to_json(), "playing": None}}
+        if self.ours is not None:
+            game = self.ours.played[-1][1]
+            shown["table-3"] = {"club": {"table": self.table, "id": self.ours.id},
+                                "playing": {"first": game.first, "second": game.second}}
+        return shown
+
+    def online(self, table: str) -> bool:
+        return True
+
+
+def _tournament(players: tuple[str, ...], rounds: int) -> Any:
+    """A tournament of ``players`` in its second round, the first played."""
+    from engine.tournament import Tournament
+
+    tournament = Tournament(players, rounds, 15.0)
+    for game in tournament.pair_next_round():
+        if game.second is not None:
+            tournament.report(game.first, game.second, (12, 9))
+    tournament.advance()
+    return tournament
+
+
+def kiosk_services(services: Any) -> None:
+    """A scenario's ``prepare``: the services as the firmware gives them on a kiosk in a club."""
+    import tempfile
+
+    from engine.ratings import outcome_of_record
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+
+    services.store = SqliteStore(tempfile.mkdtemp(prefix="tantrix-matrix-"))
+    services.players = Players(services.store)
+    ids = tuple(services.players.create(name, "sky:star").id for name in PEOPLE)
+    record = {"seats": [{"colour": "R", "robot": None}, {"colour": "Y", "robot": None}], "events": [],
+              "result": {"reason": "all-placed", "winner": "R", "scores": {"R": 10, "Y": 7}}}
+    for first, second in ((0, 1), (2, 3), (1, 3), (4, 5)):  # a ladder with ratings and charts to show
+        outcome = outcome_of_record(f"matrix-{first}-{second}", record, [ids[first], ids[second]])
+        assert outcome is not None
+        services.players.record_game("strategy", outcome, services.store.add_record("strategy", record))
+    services.club = Club(ids)
+
+
+def _ladder(app: Any) -> None:
+    from ui.screens.ladder import LadderScreen
+
+    app.show(LadderScreen(app.services.players, on_back=app.go_home))
+
+
+def _picker(app: Any) -> None:
+    from ui.screens.players import PlayerPickerScreen
+
+    app.show(PlayerPickerScreen(app.services.players, on_pick=lambda _p: None, on_back=app.go_home))
+
+
+def _new_player(app: Any) -> None:
+    from ui.screens.players import NewPlayerScreen
+
+    app.show(NewPlayerScreen(app.services.players, on_made=lambda _p: None, on_back=app.go_home))
+
+
+def _rename(app: Any) -> None:
+    """The keyboard with the longest name the table takes typed in."""
+    from ui.screens.players import NewPlayerScreen
+
+    book = app.services.players
+    longest = max(book.all(), key=lambda p: len(p.name))
+    app.show(NewPlayerScreen(book, on_made=lambda _p: None, on_back=app.go_home, renaming=longest))
+
+
+def _staff_players(app: Any) -> None:
+    from ui.screens.staff_players import StaffPlayersScreen
+
+    app.show(StaffPlayersScreen(app))
+
+
+def _tournament_setup(app: Any) -> None:
+    from ui.screens.tournament import TournamentSetupScreen
+    from ui.tournament_store import save
+
+    save(app, None)
+    app.show(TournamentSetupScreen(app))
+
+
+def _tournament_here(app: Any) -> None:
+    """This table's tournament in its second round (one pairing played at table-3), for staff."""
+    from ui.screens.tournament import TournamentScreen
+    from ui.tournament_store import save
+
+    app.services.club.ours = ours = _tournament(tuple(p.id for p in app.services.players.all()), rounds=3)
+    save(app, ours)
+    app.show(TournamentScreen(app, staff=True))
+
+
+def _tournament_there(app: Any) -> None:
+    """The tournament table-1 runs, as this table shows it."""
+    from ui.screens.tournament import TournamentScreen
+    from ui.tournament_store import save
+
+    save(app, None)
+    app.show(TournamentScreen(app, staff=True, host="table-1"))
 
 
 def _home(app: Any) -> None:
@@ -238,6 +358,14 @@ SCREENS: list[tuple[str, Opener]] = [
     ("solitaire", _solitaire),
     ("solitaire-results", _solitaire_results),
     ("four-lines", _four),
+    ("ladder", _ladder),
+    ("player-picker", _picker),
+    ("new-player", _new_player),
+    ("rename-player", _rename),
+    ("staff-players", _staff_players),
+    ("tournament-setup", _tournament_setup),
+    ("tournament", _tournament_here),
+    ("club-tournament", _tournament_there),
 ]
 
 

@@ -89,6 +89,23 @@ def shown(root: Any) -> Iterator[Any]:
     yield from walk(root, False)
 
 
+def squeezed(root: Any) -> Iterator[Any]:
+    """The labels with text to show that were given no room for it (a box under a pixel wide or
+    high: a column a layout left nothing): :func:`shown` passes them over, with the empty boxes."""
+    from kivy.uix.label import Label
+
+    def walk(widget: Any) -> Iterator[Any]:
+        if widget.opacity <= 0.01:
+            return
+        if isinstance(widget, Label) and widget.text.strip() and widget.color[3] >= 0.05 \
+                and (widget.width < 1 or widget.height < 1):
+            yield widget
+        for child in reversed(widget.children):
+            yield from walk(child)
+
+    yield from walk(root)
+
+
 def is_control(widget: Any) -> bool:
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.slider import Slider
@@ -211,7 +228,9 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
     from kivy.uix.label import Label
 
     width, height = window_size
-    problems: list[Problem] = []
+    problems: list[Problem] = [Problem("overflow", describe(widget), f"{widget.text!r} has a box of "
+                                       f"{widget.width:.0f}x{widget.height:.0f} px: no room for it")
+                               for widget in squeezed(root)]
     for widget in shown(root):
         if is_control(widget):
             w, h = window_extent(widget)
@@ -245,7 +264,7 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
             if cx - hw < -TOLERANCE or cy - hh < -TOLERANCE or cx + hw > width + TOLERANCE \
                     or cy + hh > height + TOLERANCE:
                 problems.append(Problem("off-screen", describe(widget), "the text runs off the screen's edge"))
-        wrap = widget.text_size[0]
+        wrap = widget.text_size[0] and widget.text_size[0] - widget.padding[0] - widget.padding[2]  # lines: within the padding
         if wrap:
             for word, size, bold in words(widget):
                 if fonts.width(word, size, bold, widget.font_name) > wrap + TOLERANCE:

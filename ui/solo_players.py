@@ -164,6 +164,16 @@ def who_plays(app: Shell, on_change: Callable[[], None] = lambda: None, **kwargs
     return None if book(app) is None else WhoPlays(app, on_change, **kwargs)
 
 
+def who_plays_on_top(app: Shell, on_change: Callable[[], None] = lambda: None) -> WhoPlays | None:
+    """The start screens' :func:`who_plays` for their top row, beside the title; on a narrow
+    (portrait) panel it would leave the title no room, so it is made for a row of its own under the
+    top row (``size_hint_x`` 1): the screen adds it there when the top row has not taken it."""
+    u = theme.unit()
+    if theme.portrait():
+        return who_plays(app, on_change, size_hint=(1, None), height=u * 1.0)
+    return who_plays(app, on_change, size_hint=(None, 1), width=u * 5.2)
+
+
 def show_for(mode: str) -> Show:
     """How ``mode``'s best reads (times for the puzzles' "time:" keys)."""
     return show_time if mode.startswith("time:") else show_score

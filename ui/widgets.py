@@ -44,7 +44,7 @@ def fit_font(label: Label, base: float) -> None:
             return
         label.texture_update()
         tw, th = label.texture_size
-        line = label.text_size[0] or label.width
+        line = (label.text_size[0] or label.width) - label.padding[0] - label.padding[2]  # within the padding
         # a label that shortens its text ("Play...") fits its box whatever its length: its whole text
         # is measured instead, so it shrinks before it cuts (and cuts only what is longer still)
         fits = not shortened(label) and tw <= label.width + 1 and th <= label.height + 1 and all(

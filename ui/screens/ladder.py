@@ -14,7 +14,7 @@ from .. import theme
 from ..i18n import N_, n_
 from ..shell import Shell
 from ..widgets import TButton, TLabel, panel_background, scrolling_grid
-from .players import Avatar, AvatarMark, PlayerButton, _top_bar
+from .players import AvatarMark, PlayerButton, _top_bar
 
 
 class Sparkline(Widget):
@@ -67,18 +67,29 @@ class LadderScreen(Screen):
         if not ladder:
             self.rows.add_widget(TLabel(msg=N_("No rated games yet: pick your name at a seat before a game."),
                                         scale=0.9, color=theme.TEXT_DIM))
+        narrow = theme.portrait()
         for place, row in enumerate(ladder, 1):
             line = BoxLayout(spacing=u * 0.2, padding=[u * 0.15, u * 0.08])
             panel_background(line, theme.PANEL, radius=0.15)
             line.add_widget(TLabel(text=str(place), scale=1.0, bold=True, size_hint=(None, 1), width=u * 0.8))
-            line.add_widget(Avatar(row.player.avatar, size_hint=(None, 1), width=u * 0.95))
-            line.add_widget(TLabel(text=row.player.name, scale=1.0, bold=True, halign="left", size_hint=(1.4, 1),
-                                   shorten=True, shorten_from="right"))
+            line.add_widget(AvatarMark(row.player.avatar, size_hint=(None, 1), width=u * 0.95))
+            name = TLabel(text=row.player.name, scale=1.0, bold=True, halign="left", size_hint=(1.4, 1),
+                          shorten=True, shorten_from="right")
+            games = TLabel(text=n_("{games} game", "{games} games", row.games, games=row.games), scale=0.75,
+                           color=theme.TEXT_DIM, halign="left" if narrow else "center")
+            if narrow:  # the games under the name, which takes their column: a long name stays whole
+                both = BoxLayout(orientation="vertical", size_hint=(2.2, 1))
+                name.size_hint = (1, 0.6)
+                both.add_widget(name)
+                both.add_widget(games)
+                line.add_widget(both)
+            else:
+                line.add_widget(name)
             line.add_widget(TLabel(text=str(row.rating.points), scale=1.1, bold=True, size_hint=(None, 1),
                                    width=u * 1.6))
-            games = TLabel(text=n_("{games} game", "{games} games", row.games, games=row.games), scale=0.75,
-                           color=theme.TEXT_DIM, size_hint=(None, 1), width=u * 1.9)
-            line.add_widget(games)
+            if not narrow:
+                games.size_hint, games.width = (None, 1), u * 1.9
+                line.add_widget(games)
             line.add_widget(Sparkline([r.points for r in self.book.history(row.player.id)], size_hint=(1, 1)))
             self.rows.add_widget(line)
         self.best_buttons: list[PlayerButton] = []

@@ -12,6 +12,7 @@ import math
 from typing import Any, Callable
 
 from kivy.graphics import Color, Line, Mesh
+from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.screenmanager import Screen
@@ -21,7 +22,7 @@ from engine.players import ACCENTED, COLOURS, DEFAULT_AVATAR, NAME_MAX, SYMBOLS,
 
 from .. import theme
 from ..i18n import N_, _, i18n
-from ..widgets import TButton, TLabel, panel_background, scrolling_grid
+from ..widgets import Chip, TButton, TLabel, panel_background, scrolling_grid
 
 KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-.")
 NAME_RULES = {
@@ -102,8 +103,8 @@ class PlayerButton(TButton):
         side = self.height * 0.8
         self.avatar.size = (side, side)
         self.avatar.pos = (self.x + self.height * 0.1, self.y + self.height * 0.1)
-        self.text_size = (max(1, self.width - self.height * 1.1), None)
-        self.padding = [self.height * 0.9, 0, 0, 0]
+        self.text_size = (max(1, self.width), None)  # the lines: what the padding leaves, the avatar's left
+        self.padding = [self.height * 0.95, 0, self.height * 0.1, 0]
 
 
 def _top_bar(title: str, on_back: Callable[[], None], u: float) -> tuple[BoxLayout, TLabel]:
@@ -131,7 +132,9 @@ class PlayerPickerScreen(Screen):
         scroll, self.grid = scrolling_grid(3, u * 1.3, u * 0.2)
         root.add_widget(scroll)
         self.add_widget(root)
-        self.bind(width=lambda *_: setattr(self.grid, "cols", 4 if self.width > u * 20 else 3))
+        # names on two lines at most, a word never broken: fewer, wider buttons on a narrow panel
+        self.bind(width=lambda *_: setattr(self.grid, "cols", 4 if self.width > u * 20 else 3 if self.width > u * 12
+                                           else 2))
         self.refresh()
 
     def refresh(self) -> None:
@@ -187,28 +190,41 @@ class NewPlayerScreen(Screen):
         root.add_widget(top)
         self.message = TLabel(text="", scale=0.75, color=theme.ACCENT, size_hint=(1, None), height=u * 0.5)
         root.add_widget(self.message)
+        # keys a fingertip wide (9 mm): a row too long for the panel (the portrait one) is split in two
+        self.across = max(5, int((Window.width - u * 0.5 + u * 0.1) // (theme.min_target() + u * 0.1)))
         self.keys: dict[str, TButton] = {}
         for row in KEY_ROWS:
-            line = BoxLayout(spacing=u * 0.1)
-            for char in row:
-                line.add_widget(self._key(char))
+            keys: list[Widget] = [self._key(char) for char in row]
             if row == KEY_ROWS[-1]:
                 erase = TButton(msg=N_("Erase"), scale=0.8, bg=list(theme.STOP), size_hint=(1.6, 1))
                 erase.bind(on_release=lambda *_: self.erase())
-                line.add_widget(erase)
-            root.add_widget(line)
-        self.accent_row = BoxLayout(spacing=u * 0.1)
-        root.add_widget(self.accent_row)
-        self.chip_row = BoxLayout(spacing=u * 0.1)
-        root.add_widget(self.chip_row)
+                keys.append(erase)
+            self._lay_out(root, keys)
+        self.accent_rows = BoxLayout(orientation="vertical", spacing=u * 0.12)
+        root.add_widget(self.accent_rows)
         self.avatars = BoxLayout(spacing=u * 0.1, size_hint=(1, 1.1))
         root.add_widget(self.avatars)
+        self.symbols = self.avatars  # the symbols beside the colours, or under them when the panel is narrow
+        if len(COLOURS) + len(SYMBOLS) + 1 > self.across:
+            self.symbols = BoxLayout(spacing=u * 0.1, size_hint=(1, 1.1))
+            root.add_widget(self.symbols)
         self.add_widget(root)
         self._fill_accents()
         self._fill_avatars()
         self._show()
 
     # ------------------------------------------------------------------ typing
+
+    def _lay_out(self, into: BoxLayout, keys: list[Widget]) -> None:
+        """``keys`` as one row of ``into``, or as two or more as even as can be when they do not fit
+        across the panel a fingertip wide each."""
+        rows = -(-len(keys) // self.across)
+        size = -(-len(keys) // rows)
+        for start in range(0, len(keys), size):
+            line = BoxLayout(spacing=theme.unit() * 0.1)
+            for key in keys[start:start + size]:
+                line.add_widget(key)
+            into.add_widget(line)
 
     def _key(self, char: str, **kwargs: Any) -> TButton:
         key = TButton(text=char, scale=1.0, **kwargs)
@@ -233,24 +249,23 @@ class NewPlayerScreen(Screen):
 
     def _fill_accents(self) -> None:
         """The accents of the chosen language: up to ten on their own row, the rest beside the
-        language chips and Space (so every key stays a finger wide at 800x480)."""
+        language chips and Space (so every key stays a finger wide at 800x480; the portrait panel
+        splits each row in two)."""
         for char in set(self.keys) - set("".join(KEY_ROWS)):
             del self.keys[char]
-        self.accent_row.clear_widgets()
-        self.chip_row.clear_widgets()
+        self.accent_rows.clear_widgets()
         letters = ACCENTED[self.accents]
-        for char in letters[:10]:
-            self.accent_row.add_widget(self._key(char))
+        self._lay_out(self.accent_rows, [self._key(char) for char in letters[:10]])
+        row: list[Widget] = []
         for code in ACCENTED:
-            chip = TButton(text=code.upper(), scale=0.75,
-                           bg=list(theme.CHOSEN if code == self.accents else theme.BUTTON))
+            chip = Chip(text=code.upper(), value=code, scale=0.75, selected=code == self.accents)
             chip.bind(on_release=lambda _b, c=code: self._switch_accents(c))
-            self.chip_row.add_widget(chip)
-        for char in letters[10:]:
-            self.chip_row.add_widget(self._key(char))
+            row.append(chip)
+        row.extend(self._key(char) for char in letters[10:])
         space = TButton(msg=N_("Space"), scale=0.8, size_hint=(2.5, 1))
         space.bind(on_release=lambda *_: self.type(" "))
-        self.chip_row.add_widget(space)
+        self._lay_out(self.accent_rows, [*row, space])
+        self.accent_rows.size_hint_y = len(self.accent_rows.children)  # a key row's height each
 
     def _switch_accents(self, code: str) -> None:
         self.accents = code
@@ -266,16 +281,19 @@ class NewPlayerScreen(Screen):
 
     def _fill_avatars(self) -> None:
         self.avatars.clear_widgets()
+        self.symbols.clear_widgets()
         colour, _, symbol = self.avatar.partition(":")
         for name in COLOURS:
             a = Avatar(f"{name}:{symbol}", selected=name == colour)
             a.bind(on_release=lambda _a, n=name: self.choose_avatar(f"{n}:{symbol}"))
             self.avatars.add_widget(a)
-        self.avatars.add_widget(Widget(size_hint=(0.3, 1)))
+        self.symbols.add_widget(Widget(size_hint=(0.3 if self.symbols is self.avatars else 1, 1)))
         for name in SYMBOLS:
             a = Avatar(f"{colour}:{name}", selected=name == symbol)
             a.bind(on_release=lambda _a, n=name: self.choose_avatar(f"{colour}:{n}"))
-            self.avatars.add_widget(a)
+            self.symbols.add_widget(a)
+        if self.symbols is not self.avatars:
+            self.symbols.add_widget(Widget())  # the symbols centred under the colours
 
     def choose_avatar(self, avatar: str) -> None:
         self.avatar = avatar

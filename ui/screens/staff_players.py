@@ -20,7 +20,7 @@ from ..i18n import N_, _
 from ..navigation import destination
 from ..shell import Shell
 from ..widgets import Confirm, TButton, TLabel, panel_background, scrolling_grid
-from .players import Avatar, NewPlayerScreen, _top_bar
+from .players import AvatarMark, NewPlayerScreen, _top_bar
 from .tournament import open_tournament
 
 
@@ -37,18 +37,22 @@ class StaffPlayersScreen(Screen):
         root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.2)
         panel_background(root, theme.TABLE_DARK, radius=0)
         top, _heading = _top_bar(N_("Players"), lambda: app.show(app.staff), u)
-        self.export_button = TButton(msg=N_("Export"), scale=0.9, size_hint=(None, 1), width=u * 2.6,
-                                     bg=list(theme.rgb("#35607f")))
+        root.add_widget(top)
+        self.narrow = theme.portrait()  # the buttons under the title, and under each name
+        if self.narrow:
+            top = BoxLayout(size_hint=(1, None), height=u * 1.15, spacing=u * 0.25)
+            root.add_widget(top)
+        wide = {"size_hint": (1, 1)} if self.narrow else {"size_hint": (None, 1), "width": u * 2.6}
+        self.export_button = TButton(msg=N_("Export"), scale=0.9, bg=list(theme.rgb("#35607f")), **wide)
         self.export_button.bind(on_release=lambda *_: self.export())
         top.add_widget(self.export_button)
-        self.tournament_button = TButton(msg=N_("Club evening"), scale=0.9, size_hint=(None, 1), width=u * 3.2,
-                                         bg=list(theme.GO))
+        self.tournament_button = TButton(msg=N_("Club evening"), scale=0.9, bg=list(theme.GO),
+                                         **({**wide, "width": u * 3.2} if not self.narrow else wide))
         self.tournament_button.bind(on_release=lambda *_: open_tournament(app))
         top.add_widget(self.tournament_button)
-        root.add_widget(top)
         self.message = TLabel(text="", scale=0.75, color=theme.ACCENT, size_hint=(1, None), height=u * 0.6)
         root.add_widget(self.message)
-        scroll, self.rows = scrolling_grid(1, u * 1.15, u * 0.12)
+        scroll, self.rows = scrolling_grid(1, u * (2.3 if self.narrow else 1.15), u * 0.12)
         root.add_widget(scroll)
         self.add_widget(root)
         self.refresh()
@@ -60,9 +64,16 @@ class StaffPlayersScreen(Screen):
         for player in self.book.all():
             line = BoxLayout(spacing=u * 0.15, padding=[u * 0.12, u * 0.08])
             panel_background(line, theme.PANEL, radius=0.15)
-            line.add_widget(Avatar(player.avatar, size_hint=(None, 1), width=u * 0.95))
-            line.add_widget(TLabel(text=player.name, scale=0.95, bold=True, halign="left", shorten=True,
-                                   shorten_from="right"))
+            who = line
+            if self.narrow:  # the name on a line of its own, the buttons under it
+                line.orientation, line.spacing = "vertical", u * 0.1
+                who = BoxLayout(spacing=u * 0.15)
+                line.add_widget(who)
+                buttons = BoxLayout(spacing=u * 0.15)
+                line.add_widget(buttons)
+            who.add_widget(AvatarMark(player.avatar, size_hint=(None, 1), width=u * 0.95))
+            who.add_widget(TLabel(text=player.name, scale=0.95, bold=True, halign="left", shorten=True,
+                                  shorten_from="right"))
             actions: tuple[tuple[str, theme.RGBA, Callable[[Player], None]], ...]
             if self.merging is None:
                 actions = ((N_("Rename"), theme.BUTTON, self.rename), (N_("Merge"), theme.BUTTON, self.start_merge),
@@ -72,9 +83,10 @@ class StaffPlayersScreen(Screen):
             else:
                 actions = ((N_("Into this one"), theme.GO, self.merge_into),)
             for label, colour, act in actions:
-                button = TButton(msg=label, scale=0.75, size_hint=(None, 1), width=u * 2.3, bg=list(colour))
+                button = TButton(msg=label, scale=0.75, bg=list(colour),
+                                 **({} if self.narrow else {"size_hint": (None, 1), "width": u * 2.3}))
                 button.bind(on_release=lambda _b, p=player, a=act: a(p))
-                line.add_widget(button)
+                (buttons if self.narrow else line).add_widget(button)
             self.rows.add_widget(line)
             self.lines[player.id] = line
 

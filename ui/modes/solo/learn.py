@@ -97,13 +97,15 @@ class LearnScreen(Screen):
         top = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.2)
         top.add_widget(Widget(size_hint=(None, 1), width=u * 0.9))  # the staff corner
         top.add_widget(TLabel(msg=N_("Learn Tantrix in four steps"), scale=1.25, bold=True, halign="left"))
-        self.who = solo_players.who_plays(app, size_hint=(None, 1), width=u * 5.2)
-        if self.who is not None:
+        self.who = solo_players.who_plays_on_top(app)
+        if self.who is not None and self.who.size_hint_x is None:
             top.add_widget(self.who)
         home = TButton(msg=N_("Home"), scale=0.9, size_hint=(None, 1), width=u * 2.4)
         home.bind(on_release=lambda *_: app.go_home())
         top.add_widget(home)
         root.add_widget(top)
+        if self.who is not None and self.who.parent is None:
+            root.add_widget(self.who)
         path = BoxLayout(size_hint=(1, None), height=u * 1.9, spacing=u * 0.05)
         self.step_buttons: list[TickButton] = []
         for index, title in enumerate(STEPS):

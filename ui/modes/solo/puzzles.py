@@ -72,13 +72,15 @@ class PuzzlesScreen(Screen):
         top = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.2)
         top.add_widget(Widget(size_hint=(None, 1), width=u * 0.9))  # the staff corner
         top.add_widget(TLabel(msg=N_("Puzzles"), scale=1.3, bold=True, halign="left"))
-        self.who = solo_players.who_plays(app, on_change=self.build, size_hint=(None, 1), width=u * 5.2)
-        if self.who is not None:
+        self.who = solo_players.who_plays_on_top(app, on_change=self.build)
+        if self.who is not None and self.who.size_hint_x is None:
             top.add_widget(self.who)
         home = TButton(msg=N_("Home"), scale=0.9, size_hint=(None, 1), width=u * 2.4)
         home.bind(on_release=lambda *_: app.go_home())
         top.add_widget(home)
         root.add_widget(top)
+        if self.who is not None and self.who.parent is None:
+            root.add_widget(self.who)
         self.rows = BoxLayout(orientation="vertical", spacing=u * 0.12)
         root.add_widget(self.rows)
         self.add_widget(root)
@@ -170,7 +172,8 @@ class PuzzlesScreen(Screen):
         from kivy.core.window import Window
 
         u = theme.unit()
-        fixed = 1.0 + 0.15 + 0.25 + 0.12 + SECTION * sections + 0.12 * (entry_rows + sections)  # and the filler
+        own_row = 1.0 + 0.12 if self.who is not None and self.who.size_hint_x is not None else 0.0  # who plays
+        fixed = 1.0 + 0.15 + 0.25 + 0.12 + own_row + SECTION * sections + 0.12 * (entry_rows + sections)  # and the filler
         room = (Window.height / u - fixed) / entry_rows
         return min(ROW, max(room, theme.min_target() * 1.2 / u))
 
