@@ -95,8 +95,8 @@ def scenario_table_1(app):
     screen = app.manager.current_screen
     assert isinstance(screen, TournamentScreen) and screen.host is None
     # table 2 takes the second pairing: its row says where it is played
-    yield until(lambda: any(getattr(w, "msg", "") == "at {table}" for w in _rows(screen)[1].children), 90.0)
-    assert not any(getattr(w, "msg", "") == "at {table}" for w in _rows(screen)[0].children)
+    yield until(lambda: any(getattr(w, "msg", "") == "at {table}" for w in _rows(screen)[1].walk(restrict=True)), 90.0)
+    assert not any(getattr(w, "msg", "") == "at {table}" for w in _rows(screen)[0].walk(restrict=True))
     yield 0.3
     _look(app, "club-evening-table-1-playing-at-table-2")
     yield from tap(_play_button(_rows(screen)[0]))

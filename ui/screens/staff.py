@@ -106,6 +106,11 @@ PAGE_TITLES = {
 }
 
 
+PAIRED = (("tags", "stickers"), ("statistics", "system"), ("language", "settings"))
+"""Pages that share a row of the menu, in this order, while the panel is too short for each page a
+row a fingertip high (9 mm: the 7" portrait panel turned on its side)."""
+
+
 class StaffScreen(Screen):
     """The staff menu: a column of pages on the left, the open page on the right."""
 
@@ -125,11 +130,13 @@ class StaffScreen(Screen):
         close = TButton(msg=N_("Close"), scale=0.85, bg=list(theme.rgb("#2e7d32")))
         close.bind(on_release=lambda *_: app.leave_staff())
         nav.add_widget(close)
+        self.nav_column = nav
         root.add_widget(nav)
         self.content = BoxLayout(orientation="vertical", padding=u * 0.4, spacing=u * 0.25)
         panel_background(self.content)
         root.add_widget(self.content)
         self.add_widget(root)
+        self.fit_nav()
         self.page = ""
         self.enrolment: EnrolmentProgress | None = None
         self.unknown_tag: UnknownTag | None = None
@@ -140,6 +147,28 @@ class StaffScreen(Screen):
         self.open_page(self.page or "hardware")
 
     # ------------------------------------------------------------------ pages
+
+    def fit_nav(self) -> None:
+        """Pair pages in a row (:data:`PAIRED`, in turn) while the menu's rows would be under a
+        fingertip high; called again when a row is added (Players and Club evening)."""
+        from kivy.core.window import Window
+
+        u = theme.unit()
+        column = self.nav_column
+        for first, second in PAIRED:
+            rows = len(column.children)
+            if (Window.height - u * 0.6 - (rows - 1) * column.spacing) / rows >= theme.min_target():
+                return
+            a, b = self.nav[first], self.nav[second]
+            if a.parent is not column or b.parent is not column:
+                continue  # paired already
+            index = column.children.index(b)  # children run bottom up: the row goes where the second was
+            column.remove_widget(a)
+            column.remove_widget(b)
+            row = BoxLayout(spacing=column.spacing)
+            row.add_widget(a)
+            row.add_widget(b)
+            column.add_widget(row, index=index)
 
     def open_page(self, page: str) -> None:
         self.page = page

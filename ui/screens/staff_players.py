@@ -135,7 +135,7 @@ def staff_players_screen(app: Shell) -> Screen:
 def add_players_button(staff: Screen, app: Shell) -> None:
     """"Players" and "Club evening" (a tournament: :mod:`.tournament`) side by side at the end of
     the staff menu's pages, when the table keeps players (one row: the column has room for no
-    more rows at 800x480)."""
+    more rows at 800x480; on a shorter panel other pages pair up too: ``StaffScreen.fit_nav``)."""
     if app.services.players is None:
         return
     u = theme.unit()
@@ -146,6 +146,8 @@ def add_players_button(staff: Screen, app: Shell) -> None:
     club = TButton(msg=N_("Club evening"), scale=0.8, bg=list(theme.GO))
     club.bind(on_release=lambda *_: open_tournament(app))
     row.add_widget(club)
-    column = staff.nav["system"].parent
-    column.add_widget(row, index=column.children.index(staff.nav["system"]))
+    column = staff.nav_column
+    system = staff.nav["system"]
+    column.add_widget(row, index=column.children.index(system if system.parent is column else system.parent))
     staff.players_button, staff.club_button = button, club
+    staff.fit_nav()

@@ -269,16 +269,22 @@ class TournamentScreen(Screen):
                                    halign="left", shorten=True))
             return line
         second = _name(self.app, game.second, names)
-        line.add_widget(TLabel(text=f"{first} – {second}", scale=0.85, bold=True, halign="left",
-                               shorten=True, shorten_from="right"))
+        pair = TLabel(text=f"{first} – {second}", scale=0.85, bold=True, halign="left", shorten=True,
+                      shorten_from="right")
+        table = at.get(frozenset((game.first, game.second))) if game.scores is None else None
+        if table is None:
+            line.add_widget(pair)
+        else:  # being played there now, said under the names; Play stays, should that game have been left
+            both = BoxLayout(orientation="vertical")
+            pair.size_hint_y = 0.6
+            both.add_widget(pair)
+            both.add_widget(TLabel(msg=N_("at {table}"), values={"table": table}, scale=0.65, color=theme.ACCENT,
+                                   halign="left", shorten=True, size_hint_y=0.4))
+            line.add_widget(both)
         if game.scores is not None:
             line.add_widget(TLabel(text=f"{game.scores[0]} : {game.scores[1]}", scale=0.9, bold=True,
                                    size_hint=(None, 1), width=u * 1.8))
             return line
-        table = at.get(frozenset((game.first, game.second)))
-        if table is not None:  # playing there now; Play stays, should that game have been left
-            line.add_widget(TLabel(msg=N_("at {table}"), values={"table": table}, scale=0.7, color=theme.ACCENT,
-                                   size_hint=(None, 1), width=u * 1.9, shorten=True))
         button = TButton(msg=N_("Play"), scale=0.8, bold=True, bg=list(theme.GO), size_hint=(None, 1), width=u * 1.8)
         button.bind(on_release=lambda _b, g=game: play(self.app, tournament, g.first, g.second, self.host))
         line.add_widget(button)
