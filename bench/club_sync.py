@@ -8,14 +8,19 @@ Starts Debian's Mosquitto on 127.0.0.1 (as the tests do: passwords and the acces
    journalling a step every 50 ms into the same store: the longest such save is what a player could
    feel during a catch-up (the store's lock is held per batch of received messages);
 3. *latency*: games finished one by one at one table, timed until the other table has rated them;
-4. *idle*: the connected link's CPU over ``--seconds`` with nothing to do, the process's memory,
+4. *evening*: table 1 runs a club evening of 8 players; table 2 plays round 1's pairings one by one
+   (each game's result in its record, as the strategy screen keeps it), timed until table 1 has
+   entered the result (its tick, ``ui.tournament_store.follow``, once a second as the kiosk's UI
+   calls it) and until table 2 has heard of it; and what that tick costs table 1's UI thread;
+5. *idle*: the connected link's CPU over ``--seconds`` with nothing to do, the process's memory,
    and the broker's.
 
     nice -n 19 .venv/bin/python bench/club_sync.py [--games 1000] [--players 30] [--seconds 20]
 
 Prints JSON. Goals (for a Pi 4, which this machine is not): a catch-up never blocks a journal save
 for more than a frame budget's worth (~100 ms) per batch; a game at another table within a second;
-an idle link well under 1 % of a core.
+a club evening's result on every table within a few seconds, its tick a few milliseconds; an idle
+link well under 1 % of a core.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -52,10 +58,10 @@ def rss_mb(pid: str = "self") -> float:
     return 0.0
 
 
-def link(broker: Broker, name: str, players: Players) -> ClubLink:
+def link(broker: Broker, name: str, players: Players, store: SqliteStore) -> ClubLink:
     config = ClubConfig(enabled=True, broker="127.0.0.1", port=broker.port, table=name,
                         password_file=str(broker.password_file(name)))
-    made = ClubLink(config, players)
+    made = ClubLink(config, players, store=store)
     made.start()
     return made
 
@@ -93,7 +99,7 @@ def run(args: argparse.Namespace, root: Path, broker: Broker, out: dict[str, obj
 
         cpu = time.process_time()
         start = time.perf_counter()
-        link_one = link(broker, "table-1", one)
+        link_one = link(broker, "table-1", one, one_store)
         wait_until(lambda: link_one.status()["state"] == "connected" and link_one.status()["unsent"] == 0
                    and link_one.status()["published"] >= args.games, "table 1 to publish", LIMIT)
         out["publish_s"] = round(time.perf_counter() - start, 2)
@@ -126,7 +132,7 @@ def run(args: argparse.Namespace, root: Path, broker: Broker, out: dict[str, obj
         journaller.start()
         cpu = time.process_time()
         start = time.perf_counter()
-        link_two = link(broker, "table-2", two)
+        link_two = link(broker, "table-2", two, two_store)
         wait_until(lambda: len(two.shared_games()) == args.games and len(two.all()) == args.players,
                    "table 2 to catch up", LIMIT)
         out["catch_up_s"] = round(time.perf_counter() - start, 2)
@@ -152,6 +158,8 @@ def run(args: argparse.Namespace, root: Path, broker: Broker, out: dict[str, obj
         out["game_to_other_table_ms"] = {"median": round(1000 * statistics.median(latencies)),
                                          "max": round(1000 * max(latencies)), "games": len(latencies)}
 
+        evening(ids, one_store, one, link_one, two_store, two, link_two, out)
+
         time.sleep(1.0)
         cpu = time.process_time()
         time.sleep(args.seconds)
@@ -162,6 +170,59 @@ def run(args: argparse.Namespace, root: Path, broker: Broker, out: dict[str, obj
         out["mosquitto_rss_mb"] = round(rss_mb(str(broker.process.pid)), 1)
         link_one.close(), link_two.close()
         one_store.close(), two_store.close()
+
+
+def evening(ids: list[str], one_store: SqliteStore, one: Players, link_one: ClubLink, two_store: SqliteStore,
+            two: Players, link_two: ClubLink, out: dict[str, object]) -> None:
+    """Round 1 of a club evening run at table 1, its games played at table 2 (module docstring, 5)."""
+    from types import SimpleNamespace
+
+    from engine.tournament import Tournament, entry
+    from ui import tournament_store
+
+    host: Any = SimpleNamespace(services=SimpleNamespace(store=one_store, players=one, club=link_one))
+    tournament = Tournament(tuple(ids[:8]), rounds=2, minutes=0, started=time.time())
+    tournament.pair_next_round()
+    tournament_store.save(host, tournament)
+    stop = threading.Event()
+    ticks: list[float] = []
+
+    def tick() -> None:  # table 1's UI clock
+        while not stop.is_set():
+            began = time.perf_counter()
+            tournament_store.follow(host)
+            ticks.append(time.perf_counter() - began)
+            stop.wait(1.0)
+
+    ticking = threading.Thread(target=tick, daemon=True)
+    ticking.start()
+    wait_until(lambda: "table-1" in link_two.tournaments(), "table 2 to hear of the evening", LIMIT)
+    entered, heard = [], []
+    record = {"seats": [{"colour": c, "robot": None} for c in "RY"], "events": [],
+              "result": {"reason": "all-placed", "winner": "R", "scores": {"R": 12, "Y": 9}}}
+    for number, game in enumerate(tournament.played[0]):
+        assert game.second is not None
+        began = time.perf_counter()
+        record_id = two_store.add_record("strategy", {**record, "tournament": entry(
+            tournament.id, 1, game.first, game.second, (12, 9))})
+        two.record_game("strategy", Outcome(uuid.uuid4().hex, ((game.first,), (game.second,)), (1, 2)), record_id)
+        wait_until(lambda: (tournament_store.load(host) or tournament).played[0][number].scores is not None,
+                   "table 1 to enter the result", LIMIT)
+        entered.append(time.perf_counter() - began)
+        wait_until(lambda: any(g["scores"] for g in link_two.tournaments()["table-1"]["tournament"]["played"][0]
+                               if {g["first"], g["second"]} == {game.first, game.second}),
+                   "table 2 to hear of it", LIMIT)
+        heard.append(time.perf_counter() - began)
+    wait_until(lambda: len(link_two.tournaments()["table-1"]["tournament"]["played"]) == 2,
+               "table 2 to see round 2", LIMIT)
+    stop.set()
+    ticking.join()
+    out["evening_result_entered_at_table_1_ms"] = {"median": round(1000 * statistics.median(entered)),
+                                                    "max": round(1000 * max(entered)), "games": len(entered)}
+    out["evening_result_back_at_table_2_ms"] = {"median": round(1000 * statistics.median(heard)),
+                                                 "max": round(1000 * max(heard))}
+    out["evening_tick_ms_at_table_1"] = {"median": round(1000 * statistics.median(ticks), 2),
+                                         "max": round(1000 * max(ticks), 2), "ticks": len(ticks)}
 
 
 if __name__ == "__main__":
