@@ -59,8 +59,7 @@ def load(app: Shell) -> Tournament | None:
 
 def follow(app: Shell) -> None:
     """The table's tick: enter the results other tables sent, pair the next round when it is time."""
-    kept = app.services.store.progress(TOURNAMENT)
-    if kept and kept.get("tournament") is not None and app.services.players is not None:
+    if app.services.players is not None:  # results come with rated games: none without players
         load(app)
 
 
