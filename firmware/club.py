@@ -79,7 +79,8 @@ KEEPALIVE_SECONDS = 30
 CLUB_TOURNAMENTS = "club-tournaments"
 """The store's progress key of what the other tables last said of their club evenings."""
 MAX_NAMES = 256
-"""The most player names a table's club evening may carry (a tournament's players, named)."""
+"""The most players (and rounds) a table's club evening may carry: a club's evening is far smaller,
+and a table ranks every player of it on screen each second."""
 
 
 class ClubLink:
@@ -450,9 +451,12 @@ def club_evening(data: Any) -> dict[str, Any]:
     shown: dict[str, Any] = {}
     if data.get("tournament") is not None:
         try:
-            shown["tournament"] = Tournament.from_json(data["tournament"]).to_json()
+            tournament = Tournament.from_json(data["tournament"])
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise BadShare(f"a tournament that does not read ({exc})") from None
+        if len(tournament.players) > MAX_NAMES or tournament.rounds > MAX_NAMES:  # the screen ranks them all
+            raise BadShare(f"a tournament of {len(tournament.players)} players over {tournament.rounds} rounds")
+        shown["tournament"] = tournament.to_json()
     playing = data.get("playing")
     if playing is not None:
         if not isinstance(playing, dict) or not all(isinstance(playing.get(k), str) for k in ("first", "second")):

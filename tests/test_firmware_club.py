@@ -540,7 +540,10 @@ def test_a_club_evening_runs_on_two_tables(broker: Broker, tables: list[Table]) 
         before = two.status()["dropped"]
         sender.publish("tantrix/table-3/tournament", json.dumps({"tournament": {"players": ["a"], "rounds": 1}}),
                        qos=1, retain=True).wait_for_publish(30)
-        wait_until(lambda: two.status()["dropped"] == before + 1, "the garbled evening dropped")
+        crowd = Tournament(tuple(f"p{i}" for i in range(300)), rounds=1).to_json()  # a screen of 300 rows
+        sender.publish("tantrix/table-3/tournament", json.dumps({"tournament": crowd}), qos=1,
+                       retain=True).wait_for_publish(30)
+        wait_until(lambda: two.status()["dropped"] == before + 2, "the garbled evenings dropped")
     finally:
         sender.loop_stop()
         sender.disconnect()
