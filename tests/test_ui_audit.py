@@ -44,6 +44,7 @@ def scenario_faults(app):
     place(Label(text="Fine", font_size=30, color=theme.TEXT), (10, 150), (200, 60))
     place(Button(text="Big", font_size=20), (500, 150), (200, 80))
     place(Label(text="off the edge", font_size=30), (700, 10), (300, 60))
+    place(Button(text="", font_size=20), (740, 220), (100, 60))  # a control half off the screen (a flag)
     cut = place(Label(text="Speler 4", font_size=30, shorten=True), (420, 400), (100, 40))
     cut.text_size = cut.size  # drawn "Sp..."
     from ui.widgets import TLabel
@@ -69,7 +70,7 @@ def test_the_audit_finds_each_kind_of_problem_and_only_those():
     assert found.pop("split-word") == ["Label('Beginner')", "Label('Cécile')"]
     assert found.pop("small-control") == ["Button('Go')", "HandView of 12 tiles"]
     assert found.pop("contrast") == ["Label('faint')"]
-    assert found.pop("off-screen") == ["Label('off the edge')"]
+    assert found.pop("off-screen") == ["Label('off the edge')", "Button"]
     assert found.pop("shortened") == ["Label('Speler 4')"]
     assert found.pop("shrunk") is True
     assert found == {}

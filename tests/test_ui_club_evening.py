@@ -1,8 +1,8 @@
 """A club evening on two kiosks at once, by touch, through a real Mosquitto on 127.0.0.1.
 
 Table 1's staff start a four-player tournament; table 2 (which has never seen these players) hears
-of it through the club's broker, and its staff open **Club evening**: the tournament of table 1, its
-pairings with Play. Table 2 plays the second pairing, and table 1 shows "at table-2" beside it and
+of it through the club's broker: its staff's **Club evening** opens the tournament of table 1, and so
+does the **Club evening** button its home screen now shows players, its pairings with Play. Table 2 plays the second pairing, and table 1 shows "at table-2" beside it and
 plays the first. Each game's result goes into its record; table 1 enters table 2's from the shared
 game, and both tables end with the same final standings and the same ladder. Every wait is for a
 condition. Each kiosk is a real UI in its own process (``ui_harness``); they talk only through the
@@ -85,8 +85,9 @@ def scenario_table_1(app):
 
     club = app.services.club
     yield until(lambda: club.status()["state"] == "connected", 60.0)
+    assert app.home.evening_button.parent is None  # no evening anywhere yet: no such button at home
     setup = open_tournament(app)
-    assert isinstance(setup, TournamentSetupScreen)  # no evening anywhere yet
+    assert isinstance(setup, TournamentSetupScreen)
     for chip in setup.chips:
         yield from tap(chip)
     yield from tap(setup.rounds_row.chip(1))
@@ -118,12 +119,20 @@ def scenario_table_2(app):
 
     club = app.services.club
     yield until(lambda: "table-1" in club.tournaments() and len(app.services.players.all()) == len(NAMES), 90.0)
-    screen = open_tournament(app)  # staff's Club evening: the tournament table 1 runs
+    assert open_tournament(app).host == "table-1"  # staff's Club evening: the tournament table 1 runs
+    app.go_home()  # and the players' way, with no PIN: the home screen's Club evening
+    yield until(lambda: app.home.evening_button.parent is not None)
+    yield 0.3
+    _look(app, "club-evening-home-table-2")
+    yield from tap(app.home.evening_button)
+    screen = app.manager.current_screen
     assert isinstance(screen, TournamentScreen) and screen.host == "table-1"
     assert screen.heading.msg == "{table}: round {round} of {rounds}" and screen.heading.values["table"] == "table-1"
     yield 0.3
     _look(app, "club-evening-table-2")
     yield from tap(_play_button(_rows(screen)[1]))
+    # table 1 plays its own pairing once it has seen this one taken: the game here ends after that
+    yield until(lambda: club.tournaments()["table-1"].get("playing") is not None, 90.0)
     yield from _finish_here(app)
     record = app.services.store.records("strategy")[0][2]
     entry = record["tournament"]

@@ -35,6 +35,7 @@ from .screens.ladder import add_ladder_button
 from .screens.prompts import ResumeScreen
 from .screens.staff import PinScreen, StaffScreen
 from .screens.staff_players import add_players_button
+from .screens.tournament import add_evening_button
 from .services import (BagButtonHeld, Cue, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services,
                        StickerProgress, TileScanned, UnknownTag)
 from .tournament_store import follow
@@ -131,6 +132,7 @@ class KioskApp(App):
         self.home = HomeScreen(on_family=self._visit, on_language=self.set_language)
         self.home.bind(on_pre_enter=self._rings_idle)
         add_ladder_button(self.home, self)
+        add_evening_button(self.home, self)
         self.pin = PinScreen(self.services.settings, on_open=self._open_staff_menu, on_cancel=self.leave_staff)
         self.staff = StaffScreen(self)
         add_players_button(self.staff, self)

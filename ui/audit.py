@@ -237,6 +237,10 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
             if min(w, h) + TOLERANCE < min_target:
                 problems.append(Problem("small-control", describe(widget),
                                         f"{w:.0f}x{h:.0f} px, under {min_target:.0f} px (9 mm)"))
+            x0, y0, x1, y1 = window_box(widget)
+            if not widget._audit_scrolled and (x0 < -TOLERANCE or y0 < -TOLERANCE or x1 > width + TOLERANCE
+                                               or y1 > height + TOLERANCE):
+                problems.append(Problem("off-screen", describe(widget), "the control runs off the screen's edge"))
         if _is_hand(widget) and widget.tiles:
             across = 3**0.5 * widget.tile_radius() * window_extent(widget)[0] / widget.width
             if across + TOLERANCE < min_target:

@@ -30,7 +30,8 @@ class HomeScreen(Screen):
         top = BoxLayout(size_hint=(1, None), height=u * 1.2, spacing=u * 0.3)
         top.add_widget(BoxLayout(size_hint=(None, 1), width=u * 1.0))  # keep the staff corner clear
         self.heading = TLabel(msg=N_("Choose a game"), scale=1.5, bold=True, halign="left")
-        self.flags = FlagBar(on_language, size_hint=(None, 1), width=u * 1.55 * 4)
+        # narrower flags upright: the row also holds the staff corner and the Ladder (a kiosk's players)
+        self.flags = FlagBar(on_language, size_hint=(None, 1), width=u * (1.3 if portrait else 1.55) * 4)
         if portrait:
             top.add_widget(Widget())
             top.add_widget(self.flags)

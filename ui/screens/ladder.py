@@ -150,7 +150,7 @@ def add_ladder_button(home: Screen, app: Shell) -> None:
     if book is None:
         return
     u = theme.unit()
-    button = TButton(msg=N_("Ladder"), scale=0.95, bold=True, size_hint=(None, 1), width=u * 2.6,
+    button = TButton(msg=N_("Ladder"), scale=0.95, bold=True, size_hint=(None, 1), width=u * (2.4 if theme.portrait() else 2.6),
                      bg=list(theme.rgb("#35607f")))
     button.bind(on_release=lambda *_: app.show(LadderScreen(book, on_back=app.go_home)))
     top = home.flags.parent

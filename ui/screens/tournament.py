@@ -311,13 +311,65 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
+def _evening_here(app: Shell) -> tuple[str | None, Tournament] | None:
+    """The club evening the players of this table take part in: (None, this table's tournament), or
+    (a table of the club, the one it runs: the one this table last played a game of, else one still
+    running); None when there is none."""
+    here = load(app)
+    if here is not None:
+        return None, here
+    kept = app.services.store.progress(TOURNAMENT)
+    last = (kept.get("club") or {}).get("table") if kept else None
+    for table in (last, running_elsewhere(app)):
+        found = club_tournament(app, table) if isinstance(table, str) else None
+        if found is not None:
+            return table, found[0]
+    return None
+
+
 @destination("tournament")
 def tournament_screen(app: Shell) -> Screen:
-    """The players' door (a tournament game's results lead back here): this table's tournament, or
-    the club's whose game was played here."""
-    kept = app.services.store.progress(TOURNAMENT)
-    club = kept.get("club") if kept and kept.get("tournament") is None else None
-    return TournamentScreen(app, host=str(club["table"]) if isinstance(club, dict) else None)
+    """The players' door (the home screen's Club evening, a tournament game's results): this table's
+    tournament, or the club's whose game was played here, or one the club runs."""
+    evening = _evening_here(app)
+    return TournamentScreen(app, host=evening[0] if evening is not None else None)
+
+
+def add_evening_button(home: Any, app: Shell) -> None:
+    """A "Club evening" button among the home screen's games while an evening runs here or at
+    another table of the club, its round under it: the players' way back to the pairings however
+    long the table stood idle (staff start an evening; players need no PIN to play its games)."""
+    if app.services.players is None:
+        return
+    button = TButton(msg=N_("Club evening"), scale=1.3, bold=True, bg=list(theme.rgb("#3b4a8c")))  # none of the games'
+    button.bind(on_release=lambda *_: app.open("tournament"))
+    grid = next(iter(home.buttons.values())).parent
+    home.evening_button = button
+
+    def refresh(*_args: Any) -> None:
+        evening = _evening_here(app)
+        if evening is None:
+            if button.parent is not None:
+                grid.remove_widget(button)
+            return
+        tournament = evening[1]  # whichever table runs it: the screen it opens says
+        button.subtitle_values = {"round": len(tournament.played), "rounds": tournament.rounds}
+        button.subtitle = N_("Final standings") if tournament.finished else N_("Round {round} of {rounds}")
+        if button.parent is None:
+            grid.add_widget(button)
+
+    following: list[Any] = []
+
+    def enter(*_args: Any) -> None:
+        refresh()
+        following.append(Clock.schedule_interval(refresh, 2.0))  # another table may start one meanwhile
+
+    def leave(*_args: Any) -> None:
+        while following:
+            following.pop().cancel()
+
+    home.bind(on_pre_enter=enter, on_leave=leave)
+    refresh()
 
 
 def open_tournament(app: Shell) -> Screen:

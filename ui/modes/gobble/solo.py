@@ -105,7 +105,7 @@ class GobbleSoloScreen(Screen):
         # beside the table a column; on a portrait panel a band above it: the words, the pile, the buttons
         band = theme.portrait()
         side = BoxLayout(orientation="horizontal" if band else "vertical", size_hint=(1, None) if band else (None, 1),
-                         width=u * 4.2, height=u * 3.2, padding=u * 0.2, spacing=u * 0.15)
+                         width=u * 4.2, height=u * 3.6, padding=u * 0.2, spacing=u * 0.15)  # the words' column: 3.1 units
         panel_background(side, theme.TABLE_DARK, radius=0)
         # the title with "?" (how to play, then back to this game) and the goal: what a player
         # who skipped the start card must know to begin, as every solo screen says it
