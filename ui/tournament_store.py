@@ -163,12 +163,20 @@ def report(app: Shell, found: dict[str, Any] | None) -> bool:
 def club_tournament(app: Shell, host: str) -> tuple[Tournament, dict[str, str], dict[frozenset[str], str]] | None:
     """The tournament ``host`` (another table of the club) runs, as it last said: the tournament,
     its players' names, and the tables playing its pairings now; None when it runs none."""
+    found = _shown(app, host)
+    if found is None:
+        return None
+    tournament, shown = found
+    return tournament, dict(shown.get("names") or {}), playing_at(app, tournament.id)
+
+
+def _shown(app: Shell, host: str) -> tuple[Tournament, dict[str, Any]] | None:
+    """The tournament ``host`` runs and all it said of its evening; None when it runs none."""
     club = app.services.club
     shown = club.tournaments().get(host) if club is not None else None
     if not shown or shown.get("tournament") is None:
         return None
-    tournament = Tournament.from_json(shown["tournament"])  # checked when it was received
-    return tournament, dict(shown.get("names") or {}), playing_at(app, tournament.id)
+    return Tournament.from_json(shown["tournament"]), shown  # checked when it was received
 
 
 def playing_at(app: Shell, tournament: str) -> dict[frozenset[str], str]:
@@ -190,8 +198,27 @@ def running_elsewhere(app: Shell) -> str | None:
     club = app.services.club
     if club is None:
         return None
-    kept = app.services.store.progress(TOURNAMENT)
-    last = (kept.get("club") or {}).get("table") if kept else None
-    running = [table for table, shown in club.tournaments().items()
-               if shown.get("tournament") is not None and not Tournament.from_json(shown["tournament"]).finished]
+    running = [table for table in club.tournaments() if (found := _shown(app, table)) and not found[0].finished]
+    last = _played_last(app)
     return last if last in running else next(iter(running), None)
+
+
+def evening(app: Shell) -> tuple[str | None, Tournament] | None:
+    """The club evening this table's players take part in: (None, the tournament this table runs),
+    or (a table of the club, the tournament it runs: the one this table last played a game of, even
+    finished, else one still running); None when there is none."""
+    here = load(app)
+    if here is not None:
+        return None, here
+    for table in (_played_last(app), running_elsewhere(app)):
+        found = _shown(app, table) if table is not None else None
+        if found is not None:
+            return table, found[0]
+    return None
+
+
+def _played_last(app: Shell) -> str | None:
+    """The table of the club whose tournament this table played a game of last."""
+    kept = app.services.store.progress(TOURNAMENT)
+    table = (kept.get("club") or {}).get("table") if kept else None
+    return table if isinstance(table, str) else None

@@ -44,8 +44,7 @@ from .. import theme
 from ..i18n import N_, _
 from ..navigation import destination
 from ..seat_players import seat_again
-from ..tournament_store import club_tournament, load, playing_at, running_elsewhere, save, start_game
-from ..services import TOURNAMENT
+from ..tournament_store import club_tournament, evening, load, playing_at, running_elsewhere, save, start_game
 from ..shell import Shell
 from ..words import LEVEL_NAMES
 from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
@@ -311,28 +310,12 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
-def _evening_here(app: Shell) -> tuple[str | None, Tournament] | None:
-    """The club evening the players of this table take part in: (None, this table's tournament), or
-    (a table of the club, the one it runs: the one this table last played a game of, else one still
-    running); None when there is none."""
-    here = load(app)
-    if here is not None:
-        return None, here
-    kept = app.services.store.progress(TOURNAMENT)
-    last = (kept.get("club") or {}).get("table") if kept else None
-    for table in (last, running_elsewhere(app)):
-        found = club_tournament(app, table) if isinstance(table, str) else None
-        if found is not None:
-            return table, found[0]
-    return None
-
-
 @destination("tournament")
 def tournament_screen(app: Shell) -> Screen:
     """The players' door (the home screen's Club evening, a tournament game's results): this table's
     tournament, or the club's whose game was played here, or one the club runs."""
-    evening = _evening_here(app)
-    return TournamentScreen(app, host=evening[0] if evening is not None else None)
+    found = evening(app)
+    return TournamentScreen(app, host=found[0] if found is not None else None)
 
 
 def add_evening_button(home: Any, app: Shell) -> None:
@@ -347,12 +330,12 @@ def add_evening_button(home: Any, app: Shell) -> None:
     home.evening_button = button
 
     def refresh(*_args: Any) -> None:
-        evening = _evening_here(app)
-        if evening is None:
+        found = evening(app)
+        if found is None:
             if button.parent is not None:
                 grid.remove_widget(button)
             return
-        tournament = evening[1]  # whichever table runs it: the screen it opens says
+        tournament = found[1]  # whichever table runs it: the screen it opens says
         button.subtitle_values = {"round": len(tournament.played), "rounds": tournament.rounds}
         button.subtitle = N_("Final standings") if tournament.finished else N_("Round {round} of {rounds}")
         if button.parent is None:
