@@ -340,3 +340,113 @@ def test_damaged_seats_or_tournament_game_kept_leave_a_finished_game_unrated_nev
         tournament_store.save(app, tournament, {"of": of, "first": "a", "second": "b"})
         assert tournament_store.report(app, tournament_store.entry_of(app, game))  # one that holds together
         assert tournament_store.load(app).finished  # is entered, and ends a one-round tournament
+
+
+# ------------------------------------------------- a pairing another table plays, a game left
+
+class Table3Plays:
+    """The club (``ui.services.ClubView``) as this table hears it: table-3 is playing the first
+    pairing of this table's tournament, and is connected."""
+
+    table = "table-2"
+
+    def __init__(self) -> None:
+        self.tournament = ""  # the id of this table's tournament, once started
+        self.pairing: tuple[str, str] | None = None
+
+    def tournaments(self) -> dict[str, Any]:
+        if self.pairing is None:
+            return {}
+        return {"table-3": {"club": {"table": self.table, "id": self.tournament},
+                            "playing": {"first": self.pairing[0], "second": self.pairing[1]}}}
+
+    def online(self, table: str) -> bool:
+        return True
+
+
+def _club_of_three(services: Any) -> None:
+    _club(services)
+    services.club = Table3Plays()
+
+
+def scenario_a_pairing_played_elsewhere_then_left(app):
+    from ui.modes.strategy.play import StrategyScreen
+    from ui.screens.tournament import TournamentScreen
+    from ui.tournament_store import TOURNAMENT
+    from ui.widgets import Confirm
+
+    book, store, club = app.services.players, app.services.store, app.services.club
+    app.manager.current = "staff"  # past the PIN
+    yield 0.3
+    yield from tap(app.staff.club_button)
+    setup = app.manager.current_screen
+    for chip in setup.chips:
+        yield from tap(chip)
+    yield from tap(setup.clock_row.chip(0))
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen)
+    first, _second = store.progress(TOURNAMENT)["tournament"]["played"][0]
+    tournament_id = club.tournament = store.progress(TOURNAMENT)["tournament"]["id"]
+    club.pairing = (first["first"], first["second"])  # table-3 starts the first pairing
+    yield until(lambda: any(getattr(w, "msg", "") == "at {table}" for w in screen.pairings.walk()), 5.0)
+    rows = list(reversed(screen.pairings.children))
+    elsewhere = next(row for row in rows if any(getattr(w, "msg", "") == "at {table}" for w in row.walk()))
+    play = next(w for w in elsewhere.walk(restrict=True) if getattr(w, "msg", "") == "Play")
+    names = [book.get(first["first"]).name, book.get(first["second"]).name]
+    assert any(getattr(w, "text", "") == " – ".join(names) for w in elsewhere.walk())
+
+    def asked() -> Any:
+        return next((w for w in screen.children if isinstance(w, Confirm)), None)
+
+    yield from tap(play)  # being played at table-3: asked first
+    question = asked()
+    assert question is not None and app.manager.current == "tournament" and store.progress(TOURNAMENT)["playing"] is None
+    said = [w.text for w in question.walk() if "table-3" in getattr(w, "text", "")]
+    english = "This game is being played at table-3. Play it here too? Only the first result counts."
+    assert len(said) == 1 and (said[0] == english) == (app.services.settings.language == "en"), said
+    yield 0.2
+    _look(app, "tournament-played-elsewhere")
+    yield from tap(question.no_button)  # Cancel: nothing started
+    yield until(lambda: asked() is None)
+    assert app.manager.current == "tournament" and store.load_current() is None
+    yield from tap(play)
+    yield from tap(asked().yes_button)  # Play here: the same pairing starts at this table too
+    yield until(lambda: app.manager.current == "strategy")
+    game_screen = app.manager.current_screen
+    assert isinstance(game_screen, StrategyScreen)
+    playing = store.progress(TOURNAMENT)["playing"]
+    assert [book.get(playing["first"]).name, book.get(playing["second"]).name] == names
+    # the game is left unfinished: this table tells the club it no longer plays that pairing
+    yield from tap(game_screen.leave_button)
+    confirm = next(w for w in game_screen.overlay.children if isinstance(w, Confirm))
+    yield from tap(next(w for w in confirm.walk() if getattr(w, "msg", "") == "Leave"))
+    yield until(lambda: app.manager.current == "home")
+    kept = store.progress(TOURNAMENT)
+    assert kept["playing"] is None and kept["tournament"]["id"] == tournament_id and store.load_current() is None
+    # the other pairing, started, then cleared by staff from the system page: the same
+    club.pairing = None
+    yield from tap(app.manager.current_screen.evening_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen) and not any(isinstance(w, Confirm) for w in screen.children)
+    play = next(w for w in screen.pairings.walk() if getattr(w, "msg", "") == "Play")
+    yield from tap(play)
+    yield until(lambda: app.manager.current == "strategy")
+    assert store.progress(TOURNAMENT)["playing"] is not None
+    app.manager.current = "staff"  # past the PIN
+    yield 0.3
+    yield from tap(app.staff.nav["system"])
+    clear = next(w for w in app.staff.content.walk() if getattr(w, "msg", "") == "Clear the current game")
+    yield from tap(clear)
+    assert store.progress(TOURNAMENT)["playing"] is None and store.load_current() is None
+    return {"problems": PROBLEMS}
+
+
+scenario_a_pairing_played_elsewhere_then_left.prepare = _club_of_three
+
+
+@pytest.mark.parametrize("size, language", [((800, 480), "fr"), ((720, 1280), "en")])
+def test_a_pairing_played_at_another_table_asks_first_and_a_left_game_is_no_longer_said_played(size, language):
+    result = run_scenario("test_ui_tournament", "scenario_a_pairing_played_elsewhere_then_left", size=size,
+                          settings={"language": language})
+    assert result["problems"] == []

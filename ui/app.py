@@ -38,7 +38,7 @@ from .screens.staff_players import add_players_button
 from .screens.tournament import add_evening_button
 from .services import (BagButtonHeld, Cue, DeviceStatus, EnrolmentProgress, Event, RingFrames, Services,
                        StickerProgress, TileScanned, UnknownTag)
-from .tournament_store import follow
+from .tournament_store import follow, given_up
 
 log = logging.getLogger(__name__)
 
@@ -309,8 +309,12 @@ class KioskApp(App):
         self.show(factory(self, mode))
 
     def discard(self) -> None:
-        self.services.store.clear_current()
+        self.forget_current()
         self.go_home()
+
+    def forget_current(self) -> None:
+        given_up(self)
+        self.services.store.clear_current()
 
     def journal(self, mode: Mode[Any]) -> None:
         """Save ``mode``'s whole state (mode screens call this after every step)."""

@@ -49,6 +49,10 @@ class Shell(Protocol):
     def discard(self) -> None:
         """Forget the game in progress and go home (a game that cannot go on)."""
 
+    def forget_current(self) -> None:
+        """Forget the game in progress, unfinished (a Leave, a Discard, staff's Clear), and all that
+        spoke of it as being played here."""
+
     # ------------------------------------------------------------------ the staff menu
 
     staff_return: str

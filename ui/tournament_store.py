@@ -15,7 +15,8 @@ the rated game to every table, through the same path that shares the ladder, and
 cut or a broker away as the game does. The table that runs the tournament enters the results it
 finds among its games (:func:`load`: its own and the other tables', each once) and pairs the next
 round as soon as a round is complete; :func:`follow` does so about once a second (``KioskApp``),
-so that the other tables see the next round even while a game is played here.
+so that the other tables see the next round even while a game is played here. A game left
+unfinished (Leave, Discard, staff's Clear) is no longer said played here (:func:`given_up`).
 The tournament's screens are :mod:`ui.screens.tournament`.
 """
 
@@ -108,6 +109,15 @@ def start_game(app: Shell, tournament: Tournament, host: str | None, first: str,
     else:
         app.services.store.set_progress(TOURNAMENT, {"club": {"table": host, "id": tournament.id},
                                                      "playing": playing})
+
+
+def given_up(app: Shell) -> None:
+    """The game in progress at this table is forgotten unfinished: if it was the tournament's game,
+    none is played here now, so the club's tables stop showing its pairing as being played at this
+    table (its Play was never taken away: the pairing can be started again, here or elsewhere)."""
+    kept = app.services.store.progress(TOURNAMENT)
+    if kept and kept.get("playing") is not None:
+        app.services.store.set_progress(TOURNAMENT, {**kept, "playing": None})
 
 
 def entry_of(app: Shell, game: StrategyGame) -> dict[str, Any] | None:

@@ -291,7 +291,7 @@ class StaffScreen(Screen):
         done = TLabel(msg="", size_hint=(1, 0.3))
 
         def clear_current(*_args: Any) -> None:
-            self.app.services.store.clear_current()
+            self.app.forget_current()
             self.app.staff_return = "home"
             done.msg = N_("The current game was cleared.")
 

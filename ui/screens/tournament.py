@@ -12,7 +12,8 @@ tournament. When the last game of a round has its result, the next round is pair
 
 A club whose tables share a broker (``[club]``) plays the evening on all of them: at another table,
 staff's **Club evening** opens the tournament a table of the club runs, its pairings with **Play**
-and the table where each is being played. The game's result travels in its record to the table
+and the table where each is being played (Play there asks first: a pairing played twice counts
+its first result). The game's result travels in its record to the table
 that runs the tournament, which enters it and pairs on (:mod:`ui.tournament_store`).
 
 The tournament is kept in the store, with the game being played, so a power cut loses nothing: the
@@ -273,7 +274,8 @@ class TournamentScreen(Screen):
         table = at.get(frozenset((game.first, game.second))) if game.scores is None else None
         if table is None:
             line.add_widget(pair)
-        else:  # being played there now, said under the names; Play stays, should that game have been left
+        else:  # being played there now, said under the names; Play stays (asking first), should that
+            # table's game end unfinished without a word
             both = BoxLayout(orientation="vertical")
             pair.size_hint_y = 0.6
             both.add_widget(pair)
@@ -285,9 +287,21 @@ class TournamentScreen(Screen):
                                    size_hint=(None, 1), width=u * 1.8))
             return line
         button = TButton(msg=N_("Play"), scale=0.8, bold=True, bg=list(theme.GO), size_hint=(None, 1), width=u * 1.8)
-        button.bind(on_release=lambda _b, g=game: play(self.app, tournament, g.first, g.second, self.host))
+        button.bind(on_release=lambda _b, a=game.first, b=game.second: self.start_pairing(tournament, a, b, table))
         line.add_widget(button)
         return line
+
+    def start_pairing(self, tournament: Tournament, first: str, second: str, table: str | None) -> None:
+        """Start the pairing's game here; if ``table`` plays it now, ask first: both games would be
+        rated, and only the first result to come in counts for the tournament."""
+        def start() -> None:
+            play(self.app, tournament, first, second, self.host)
+
+        if table is None:
+            start()
+            return
+        self.add_widget(Confirm(_("This game is being played at {table}. Play it here too? Only the first "
+                                  "result counts.", table=table), yes=N_("Play here"), no=N_("Cancel"), on_yes=start))
 
     def end(self) -> None:
         def really() -> None:
