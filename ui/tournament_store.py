@@ -1,13 +1,8 @@
 """The club evening as the store keeps it (progress key :data:`ui.services.TOURNAMENT`), on one table
 or on several tables of a club.
 
-What the key holds is one of:
-
-* ``{"tournament": Tournament.to_json(), "playing": the game at this table, "names": ...}``: this
-  table runs the tournament;
-* ``{"club": {"table": t, "id": i}, "playing": ...}``: this table plays (or last played) a game of
-  the tournament table ``t`` runs (``services.club`` shows it the other tables' evenings);
-* ``{}``: no club evening here.
+What the key holds, and how what the club's tables tell of theirs is read, is
+:mod:`engine.evening`'s (the web page reads it the same way).
 
 The firmware shows the key to the club's other tables as it is. A game of the tournament writes its
 result in its own record (:func:`entry_of`, ``engine.tournament.entry``), so the result travels with
@@ -25,6 +20,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from engine import evening as evening_told
+from engine.evening import running
 from engine.strategy.game import StrategyGame
 from engine.ratings import ROBOT
 from engine.tournament import Tournament, entry
@@ -173,62 +170,35 @@ def report(app: Shell, found: dict[str, Any] | None) -> bool:
 def club_tournament(app: Shell, host: str) -> tuple[Tournament, dict[str, str], dict[frozenset[str], str]] | None:
     """The tournament ``host`` (another table of the club) runs, as it last said: the tournament,
     its players' names, and the tables playing its pairings now; None when it runs none."""
-    found = _shown(app, host)
-    if found is None:
+    told = _told(app).get(host) or {}
+    tournament = running(told)
+    if tournament is None:
         return None
-    tournament, shown = found
-    return tournament, dict(shown.get("names") or {}), playing_at(app, tournament.id)
-
-
-def _shown(app: Shell, host: str) -> tuple[Tournament, dict[str, Any]] | None:
-    """The tournament ``host`` runs and all it said of its evening; None when it runs none."""
-    club = app.services.club
-    shown = club.tournaments().get(host) if club is not None else None
-    if not shown or shown.get("tournament") is None:
-        return None
-    return Tournament.from_json(shown["tournament"]), shown  # checked when it was received
+    return tournament, dict(told.get("names") or {}), playing_at(app, tournament.id)
 
 
 def playing_at(app: Shell, tournament: str) -> dict[frozenset[str], str]:
     """The other tables of the club playing a pairing of ``tournament`` now, by pairing."""
     club = app.services.club
-    found: dict[frozenset[str], str] = {}
-    for table, shown in (club.tournaments() if club is not None else {}).items():
-        playing = shown.get("playing")
-        runs = (shown.get("tournament") or {}).get("id") == tournament
-        plays = (shown.get("club") or {}).get("id") == tournament
-        if isinstance(playing, dict) and (runs or plays) and club is not None and club.online(table):
-            found[frozenset((playing["first"], playing["second"]))] = table
-    return found
+    return evening_told.playing_at(club.tournaments(), tournament, club.online) if club is not None else {}
 
 
 def running_elsewhere(app: Shell) -> str | None:
     """The table of the club running an unfinished tournament, the one this table played a game of
     last first; None."""
-    club = app.services.club
-    if club is None:
-        return None
-    running = [table for table in club.tournaments() if (found := _shown(app, table)) and not found[0].finished]
-    last = _played_last(app)
-    return last if last in running else next(iter(running), None)
+    return evening_told.running_elsewhere(app.services.store.progress(TOURNAMENT), _told(app))
 
 
 def evening(app: Shell) -> tuple[str | None, Tournament] | None:
-    """The club evening this table's players take part in: (None, the tournament this table runs),
-    or (a table of the club, the tournament it runs: the one this table last played a game of, even
-    finished, else one still running); None when there is none."""
+    """The club evening this table's players take part in (``engine.evening.taking_part``), this
+    table's own with every result found entered."""
     here = load(app)
     if here is not None:
         return None, here
-    for table in (_played_last(app), running_elsewhere(app)):
-        found = _shown(app, table) if table is not None else None
-        if found is not None:
-            return table, found[0]
-    return None
+    return evening_told.taking_part(app.services.store.progress(TOURNAMENT), _told(app))
 
 
-def _played_last(app: Shell) -> str | None:
-    """The table of the club whose tournament this table played a game of last."""
-    kept = app.services.store.progress(TOURNAMENT)
-    table = (kept.get("club") or {}).get("table") if kept else None
-    return table if isinstance(table, str) else None
+def _told(app: Shell) -> dict[str, dict[str, Any]]:
+    """What each other table of the club last told of its club evening, by table ({} alone)."""
+    club = app.services.club
+    return club.tournaments() if club is not None else {}
