@@ -44,10 +44,9 @@ def playing_at(tables: Mapping[str, Told], tournament: str, online: Callable[[st
     table counts while it is connected to the club (one switched off mid-game plays nothing)."""
     found: dict[frozenset[str], str] = {}
     for table, told in tables.items():
-        playing = told.get("playing")
-        runs = (told.get("tournament") or {}).get("id") == tournament
-        plays = (told.get("club") or {}).get("id") == tournament
-        if isinstance(playing, dict) and (runs or plays) and online(table):
+        playing, runs, plays = told.get("playing"), told.get("tournament"), told.get("club")
+        ours = any(isinstance(said, dict) and said.get("id") == tournament for said in (runs, plays))
+        if isinstance(playing, dict) and ours and online(table):
             first, second = playing.get("first"), playing.get("second")
             if isinstance(first, str) and isinstance(second, str):
                 found[frozenset((first, second))] = table
@@ -56,7 +55,8 @@ def playing_at(tables: Mapping[str, Told], tournament: str, online: Callable[[st
 
 def played_last(here: Told | None) -> str | None:
     """The table whose tournament this table (telling ``here``) played a game of last."""
-    table = (here.get("club") or {}).get("table") if here else None
+    club = here.get("club") if here else None
+    table = club.get("table") if isinstance(club, dict) else None
     return table if isinstance(table, str) else None
 
 

@@ -217,6 +217,15 @@ class Tournament:
             rows.append(Standing(player, points[player], buchholz, sonneborn, margin[player]))
         return sorted(rows, key=lambda s: (-s.points, -s.buchholz, -s.sonneborn_berger, -s.margin, s.player))
 
+    def placed(self) -> list[tuple[int, Standing]]:
+        """The standings with each one's place: players level on every criterion but the key share
+        the better place (1, 2, 2, 4), as a club's wall chart shows them."""
+        rows: list[tuple[int, Standing]] = []
+        for index, row in enumerate(self.standings(), 1):
+            level = rows and _level(rows[-1][1], row)
+            rows.append((rows[-1][0] if level else index, row))
+        return rows
+
     def _met(self) -> dict[frozenset[str], int]:
         """How often each pair has met."""
         met: dict[frozenset[str], int] = {}
@@ -244,3 +253,8 @@ class Tournament:
                 if game.first not in named or (game.second is not None and game.second not in named):
                     raise ValueError("a game between players not in the tournament")
         return tournament
+
+
+def _level(a: Standing, b: Standing) -> bool:
+    """Whether two standings tie on every criterion before the player's key."""
+    return (a.points, a.buchholz, a.sonneborn_berger, a.margin) == (b.points, b.buchholz, b.sonneborn_berger, b.margin)

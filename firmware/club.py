@@ -61,7 +61,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.tournament import Tournament
-from ui.services import TOURNAMENT
+from ui.services import TOURNAMENT as TOURNAMENT  # re-exported: the web page reads the key too
 
 from .config import ClubConfig
 from .players import BadShare, Players, SharedGame, SharedPlayer

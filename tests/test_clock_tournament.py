@@ -247,3 +247,48 @@ def test_a_seat_out_of_time_loses_and_ranks_last_even_when_ahead():
         game.time_penalty(0)  # the game is over
     with pytest.raises(Refused):
         _played(0).time_out(5)
+
+
+def test_what_the_club_tables_tell_is_read_one_way_and_a_damaged_word_is_no_evening():
+    from engine.evening import playing_at, running, running_elsewhere, taking_part
+
+    ours = Tournament(("a", "b", "c", "d"), rounds=2)
+    first, second = ours.pair_next_round()
+    theirs = Tournament(("x", "y"), rounds=1)
+    theirs.pair_next_round()
+    done = Tournament(("p", "q"), rounds=1)
+    (game,) = done.pair_next_round()
+    done.report(game.first, game.second, (3, 1))
+    tables = {"t1": {"tournament": theirs.to_json(), "playing": None},
+              "t2": {"tournament": done.to_json(), "playing": None},
+              "t3": {"club": {"table": "here", "id": ours.id}, "playing": {"first": first.first, "second": first.second}},
+              "t4": {"club": {"table": "here", "id": "another"}, "playing": {"first": second.first, "second": second.second}},
+              "t5": {"tournament": {"players": 7}}, "t6": {"tournament": "x", "playing": {"first": 1}}}
+    assert done.finished and running(tables["t5"]) is None and running(tables["t6"]) is None and running(None) is None
+    # only a connected table playing a pairing of this very tournament counts
+    assert playing_at(tables, ours.id, lambda table: True) == {frozenset((first.first, first.second)): "t3"}
+    assert playing_at(tables, ours.id, lambda table: table != "t3") == {}
+    here = {"tournament": ours.to_json(), "playing": None}
+    assert taking_part(here, tables) == (None, ours)  # this table's own first
+    # else the table whose game was played here last, even finished; else one still running
+    assert taking_part({"club": {"table": "t2", "id": done.id}, "playing": None}, tables) == ("t2", done)
+    assert taking_part({}, tables) == ("t1", theirs) and running_elsewhere({}, tables) == "t1"
+    assert running_elsewhere({"club": {"table": "t2", "id": done.id}}, tables) == "t1"  # t2's has ended
+    assert taking_part({}, {"t2": tables["t2"], "t5": tables["t5"]}) is None
+    assert taking_part({"club": "t1"}, tables) == ("t1", theirs)  # a damaged word of its own: as none
+
+
+def test_standings_share_a_place_only_when_level_on_every_criterion():
+    tournament = Tournament(("a", "b", "c", "d"), rounds=1)
+    one, two = tournament.pair_next_round()
+    tournament.report(one.first, one.second, (5, 5))
+    tournament.report(two.first, two.second, (5, 5))
+    places = [place for place, _row in tournament.placed()]
+    assert places == [1, 1, 1, 1]
+    tournament = Tournament(("a", "b", "c", "d"), rounds=1)
+    one, two = tournament.pair_next_round()
+    tournament.report(one.first, one.second, (9, 5))
+    tournament.report(two.first, two.second, (7, 5))
+    placed = tournament.placed()
+    assert [place for place, _row in placed] == [1, 2, 3, 4]  # the margins part them
+    assert [row for _place, row in placed] == tournament.standings()

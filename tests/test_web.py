@@ -173,6 +173,77 @@ def test_the_spectator_page_follows_a_robots_only_game_step_by_step(kiosk, serve
     wait_for(phone, lambda b: "No game" in b.find_element(By.ID, "seats").text, "an idle table is said so")
 
 
+def _evening_shows(browser, *lines: str) -> bool:
+    """Whether the page's club evening is shown and its text holds every one of ``lines``."""
+    shown = browser.find_elements(By.ID, "evening")
+    return bool(shown) and shown[0].is_displayed() and all(line in shown[0].text for line in lines)
+
+
+def test_the_spectator_page_shows_the_club_evening_where_each_pairing_is_played(kiosk, server, phone):
+    """A club evening on a phone (and a club's TV): the round's pairings with the table playing each
+    or the result, and the standings, as the table's own screens read them (engine.evening)."""
+    from engine.tournament import Tournament
+    from firmware.club import CLUB_TOURNAMENTS, TOURNAMENT
+
+    _, store = kiosk
+    store.clear_current()
+    players = Players(store)
+    cleo, dan, eve = (players.create(name) for name in ("Cleo", "Dan", "Eve"))
+    tournament = Tournament((cleo.id, dan.id, eve.id, "robot:club"), rounds=3)
+    played, waiting = tournament.pair_next_round()
+    tournament.report(played.first, played.second, (12, 9))
+    name = {cleo.id: "Cleo", dan.id: "Dan", eve.id: "Eve", "robot:club": "Robot (club)"}
+    online = {"table-3": {"online": True, "heard": time.time()}}
+    store.set_progress("kiosk-status", {"devices": [], "reports": [], "seen": time.time(),
+                                        "club": {"table": "table-2", "state": "connected", "tables": online}})
+    store.set_progress(CLUB_TOURNAMENTS, {"tables": {"table-3": {
+        "club": {"table": "table-2", "id": tournament.id},
+        "playing": {"first": waiting.first, "second": waiting.second}}}})
+    store.set_progress(TOURNAMENT, {"tournament": tournament.to_json(), "playing": None, "names": {}})
+    try:
+        phone.get(server + "/")
+        pairing = f"{name[waiting.first]} – {name[waiting.second]}"
+        wait_for(phone, lambda b: _evening_shows(b, "Club evening: round 1 of 3", f"{pairing}\nplaying at table-3",
+                                                 f"{name[played.first]} – {name[played.second]}\n12 : 9"),
+                 "this table's evening, a pairing played at table-3 and a result")
+        rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+                for tr in phone.find_elements(By.CSS_SELECTOR, "#evening table tr")[1:]]
+        assert rows == [[str(place), name[row.player], f"{row.points:g}", f"{row.buchholz:g}",
+                         f"{row.sonneborn_berger:g}"] for place, row in tournament.placed()]
+        assert rows[0][1] == name[played.first] and rows[0][2] == "1"
+        assert not phone.find_element(By.ID, "board").is_displayed()  # no game here: the evening has the page
+        store.save_current(save(StrategyGame.new(2, robots=["beginner", "beginner"], seed=6)))
+        wait_for(phone, lambda b: b.find_element(By.ID, "board").is_displayed() and _evening_shows(b, pairing),
+                 "a game at the table, the evening under it")
+        store.clear_current()
+        # table-3 is switched off mid-game: its pairing is to be played again, nowhere now
+        online["table-3"]["online"] = False
+        store.set_progress("kiosk-status", {"devices": [], "reports": [], "seen": time.time(),
+                                            "club": {"table": "table-2", "state": "connected", "tables": online}})
+        wait_for(phone, lambda b: _evening_shows(b, f"{pairing}\nto play"), "a table gone says nothing played")
+        # this table plays a pairing of the evening table-1 runs, with a player it has never heard of
+        theirs = Tournament(("p-zoe", cleo.id), rounds=2)
+        (game,) = theirs.pair_next_round()
+        store.set_progress(CLUB_TOURNAMENTS, {"tables": {"table-1": {"tournament": theirs.to_json(), "playing": None,
+                                                                      "names": {"p-zoe": "Zoë", cleo.id: "C."}}}})
+        store.set_progress(TOURNAMENT, {"club": {"table": "table-1", "id": theirs.id},
+                                        "playing": {"first": game.first, "second": game.second}})
+        both = {game.first: "Zoë" if game.first == "p-zoe" else "Cleo", game.second: "Zoë" if game.second == "p-zoe" else "Cleo"}
+        wait_for(phone, lambda b: _evening_shows(b, "Club evening at table-1: round 1 of 2",
+                                                 f"{both[game.first]} – {both[game.second]}\nplaying here"),
+                 "the evening table-1 runs, its pairing played here, names as each table knows them")
+        # damaged words from the club show no evening and break nothing
+        store.set_progress(CLUB_TOURNAMENTS, {"tables": {"table-1": {"tournament": {"players": 7}}, "table-4": "x"}})
+        wait_for(phone, lambda b: not b.find_element(By.ID, "evening").is_displayed(), "no evening to show")
+        assert "No game" in phone.find_element(By.ID, "seats").text
+    finally:
+        store.set_progress(TOURNAMENT, {})
+        store.set_progress(CLUB_TOURNAMENTS, {})
+
+
+# ---------------------------------------------------------------------------- over HTTP
+
+
 # ---------------------------------------------------------------------------- over HTTP
 
 

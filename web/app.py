@@ -6,7 +6,7 @@ server-sent-event streams (``sse-starlette``, which adds keep-alive pings and cl
 without a thread each. The pages are static files that fetch JSON; nothing is rendered into HTML
 on the server, so no value from the database or a request can inject markup.
 
-Routes: ``/`` the spectator page, ``/events`` its live stream, ``/api/table`` the same view once;
+Routes: ``/`` the spectator page (the game at the table, and the club evening when one runs), ``/events`` its live stream, ``/api/table`` the same view once;
 ``/staff`` the staff page over ``/api/login``, ``/api/logout``, ``/api/staff``, ``/api/settings``,
 ``/api/restart`` and ``/api/records`` (an export). Every response carries a strict Content-Security-Policy; staff
 requests need the session cookie, and changes need a JSON body from this page's own origin.
@@ -39,6 +39,7 @@ from firmware.settings import STAFF_SETTINGS
 
 from .auth import PinGuard, Sessions
 from .database import KioskDatabase, NoDatabase
+from .evening import evening_view
 from .table import table_view
 
 STATIC = Path(__file__).parent / "static"
@@ -78,23 +79,27 @@ class TableFeed:
         self.text = json.dumps(table_view(None) | {"waiting": True})
 
     async def run(self) -> None:
-        """Poll the database's version; on a new game step, publish the new view."""
+        """Poll the database's version; on a commit, publish the new view: the game (rebuilt on a
+        new game step only) and the club evening (``web.evening``)."""
         seen_version: int | None = None
         seen_updated: float | None = -1.0
+        game: dict[str, Any] = {}
         while True:
             try:
                 changed, seen_version = await asyncio.to_thread(self._database.changed, seen_version)
                 if changed:
-                    saved, updated = await asyncio.to_thread(self._database.current)
-                    if updated != seen_updated:
-                        seen_updated = updated
-                        await self._publish(await asyncio.to_thread(table_view, saved, updated))
+                    try:
+                        saved, updated = await asyncio.to_thread(self._database.current)
+                        if updated != seen_updated:
+                            seen_updated = updated
+                            game = await asyncio.to_thread(table_view, saved, updated)
+                    except ValueError as exc:  # a damaged saved game: shown as none until the kiosk replaces it
+                        seen_updated, game = -1.0, {"kind": None, "error": str(exc)}
+                    evening = await asyncio.to_thread(evening_view, self._database)
+                    await self._publish(game | {"evening": evening})
             except NoDatabase as exc:
                 seen_version, seen_updated = None, -1.0
                 await self._publish({"kind": None, "waiting": True, "error": str(exc)})
-            except ValueError as exc:  # a damaged saved game: shown as none until the kiosk replaces it
-                seen_updated = -1.0
-                await self._publish({"kind": None, "error": str(exc)})
             await asyncio.sleep(POLL_SECONDS)
 
     async def _publish(self, view: dict[str, Any]) -> None:

@@ -245,12 +245,7 @@ class TournamentScreen(Screen):
             words = {"text": text} if column == 0 else {"msg": text}
             self.standings.add_widget(TLabel(**words, scale=0.6, color=theme.TEXT_DIM,
                                              halign="left" if column == 1 else "center", **_widths(column, u)))
-        place = 0
-        previous: tuple[float, float, float, int] | None = None
-        for index, row in enumerate(tournament.standings(), 1):
-            key = (row.points, row.buchholz, row.sonneborn_berger, row.margin)
-            place = place if key == previous else index
-            previous = key
+        for place, row in tournament.placed():
             cells = (str(place), _name(self.app, row.player, names), _points(row.points), _points(row.buchholz),
                      _points(row.sonneborn_berger))
             for column, text in enumerate(cells):

@@ -3,6 +3,7 @@
 const board = document.getElementById("board");
 const seats = document.getElementById("seats");
 const state = document.getElementById("state");
+const evening = document.getElementById("evening");
 window.latencies = [];  // seconds from the kiosk's save to this page's drawing (bench/web_latency.py)
 
 function text(tag, content, className) {
@@ -18,13 +19,58 @@ function describeResult(result) {
   return (result.winner ? `${COLOUR_NAMES[result.winner] || result.winner} wins` : "A draw") + ` (${scores})`;
 }
 
+function points(value) {
+  return String(Math.round(value * 2) / 2);  // 1, 1.5, 2: no needless ".0"
+}
+
+function showEvening(shown) {
+  // The club evening: the round's pairings (where each is played, or its result), then the standings.
+  evening.replaceChildren();
+  evening.hidden = !shown;
+  document.body.classList.toggle("evening-only", Boolean(shown) && !document.body.dataset.kind);
+  if (!shown) return;
+  const title = shown.finished ? "final standings" : `round ${shown.round} of ${shown.rounds}`;
+  evening.appendChild(text("h2", `Club evening${shown.table ? ` at ${shown.table}` : ""}: ${title}`));
+  const pairings = document.createElement("ul");
+  pairings.className = "pairings";
+  let round = shown.round;
+  for (const pairing of shown.pairings) {
+    if (pairing.round !== round) {
+      round = pairing.round;
+      pairings.appendChild(text("li", `Round ${round}`, "dim"));
+    }
+    const line = document.createElement("li");
+    line.appendChild(text("span", pairing.second === null ? `${pairing.first}: a bye` : `${pairing.first} – ${pairing.second}`, "names"));
+    let where = "";
+    if (pairing.scores) where = `${pairing.scores[0]} : ${pairing.scores[1]}`;
+    else if (pairing.at === "") where = "playing here";
+    else if (pairing.at) where = `playing at ${pairing.at}`;
+    else if (pairing.second !== null) where = "to play";
+    line.appendChild(text("span", where, pairing.scores ? "result" : "where"));
+    pairings.appendChild(line);
+  }
+  const table = document.createElement("table");
+  table.className = "ladder standings";
+  const head = document.createElement("tr");
+  for (const name of ["#", "Player", "Points", "Buchholz", "S-B"]) head.appendChild(text("th", name));
+  table.appendChild(head);
+  for (const row of shown.standings) {
+    const line = document.createElement("tr");
+    for (const cell of [row.place, row.name, points(row.points), points(row.buchholz), points(row.sonneborn_berger)]) {
+      line.appendChild(text("td", String(cell)));
+    }
+    table.appendChild(line);
+  }
+  evening.append(pairings, table);
+}
+
 function show(view) {
   const tiles = view.tiles || [];
   drawBoard(board, tiles, 10);
   board.dataset.tiles = tiles.length;
   seats.replaceChildren();
   if (!view.kind) {
-    seats.appendChild(text("p", view.waiting ? "Waiting for the table…" : "No game is being played right now.", ""));
+    seats.appendChild(text("p", view.waiting ? "Waiting for the table…" : view.evening ? "No game is being played at this table right now." : "No game is being played right now.", ""));
     seats.firstChild.id = "message";
   } else if (view.error) {
     seats.appendChild(text("p", view.error, "bad"));
@@ -49,6 +95,8 @@ function show(view) {
   if (view.bag !== undefined && !view.finished) seats.appendChild(text("p", `${view.bag} tiles in the bag`, "dim"));
   if (typeof view.updated === "number") window.latencies.push(Date.now() / 1000 - view.updated);
   document.body.dataset.kind = view.kind || "";
+  seats.appendChild(evening);
+  showEvening(view.evening);
 }
 
 const source = new EventSource("/events");
