@@ -16,6 +16,12 @@ publishes to the club as it is) is one of:
 
 ``playing`` is ``{"first": key, "second": key, ...}`` while one of the tournament's pairings is
 being played at that table, else None.
+
+A table that runs a tournament also tells its ``generation``: 0 for the table where staff started
+it, one more each time staff at another table take the evening over (its table broken or gone for
+the night, :func:`runner`). When two tables say they run the same tournament, the one of the higher
+generation runs it (on a tie, the first by name) and the other gives it up: no clock decides, so
+tables whose clocks disagree still agree.
 """
 
 from __future__ import annotations
@@ -39,6 +45,20 @@ def running(told: Told | None) -> Tournament | None:
         return None
 
 
+def generation(told: Told | None) -> int:
+    """How many times the tournament ``told`` says its table runs was taken over before it."""
+    value = told.get("generation") if told else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def runner(tables: Mapping[str, Told], tournament: str) -> str | None:
+    """The table (of ``tables``) that runs ``tournament``: of those that say they do, the one of the
+    highest generation, the first by name on a tie; None when none does."""
+    running_it = [(-generation(told), table) for table, told in tables.items()
+                  if (found := running(told)) is not None and found.id == tournament]
+    return min(running_it)[1] if running_it else None
+
+
 def playing_at(tables: Mapping[str, Told], tournament: str, online: Callable[[str], bool]) -> dict[frozenset[str], str]:
     """The tables (of ``tables``, by name) playing a pairing of ``tournament`` now, by pairing: a
     table counts while it is connected to the club (one switched off mid-game plays nothing)."""
@@ -53,19 +73,34 @@ def playing_at(tables: Mapping[str, Told], tournament: str, online: Callable[[st
     return found
 
 
-def played_last(here: Told | None) -> str | None:
-    """The table whose tournament this table (telling ``here``) played a game of last."""
+def played_last(here: Told | None, tables: Mapping[str, Told]) -> str | None:
+    """The table (of ``tables``) running the tournament this table (telling ``here``) played a game
+    of last: the one that took it over since, if one did."""
     club = here.get("club") if here else None
-    table = club.get("table") if isinstance(club, dict) else None
-    return table if isinstance(table, str) else None
+    if not isinstance(club, dict):
+        return None
+    table, tournament = club.get("table"), club.get("id")
+    return (runner(tables, tournament) if isinstance(tournament, str) else None) or \
+        (table if isinstance(table, str) else None)
 
 
 def running_elsewhere(here: Told | None, tables: Mapping[str, Told]) -> str | None:
     """The table (of ``tables``) running an unfinished tournament: the one this table played a game
     of last first; None."""
-    unfinished = [table for table, told in tables.items() if (found := running(told)) and not found.finished]
-    last = played_last(here)
+    unfinished = [table for table, told in tables.items() if (found := running(told)) and not found.finished
+                  and runner(tables, found.id) == table]
+    last = played_last(here, tables)
     return last if last in unfinished else next(iter(unfinished), None)
+
+
+def superseded(here: Told | None, table: str, tables: Mapping[str, Told]) -> str | None:
+    """The table of the club that took over the tournament this table (``table``, telling ``here``)
+    runs, which it must then give up; None while it is still this table's to run."""
+    own = running(here)
+    if own is None:
+        return None
+    found = runner({**tables, table: here} if here else tables, own.id)
+    return found if found != table else None
 
 
 def taking_part(here: Told | None, tables: Mapping[str, Told]) -> tuple[str | None, Tournament] | None:
@@ -75,7 +110,7 @@ def taking_part(here: Told | None, tables: Mapping[str, Told]) -> tuple[str | No
     own = running(here)
     if own is not None:
         return None, own
-    for table in (played_last(here), running_elsewhere(here, tables)):
+    for table in (played_last(here, tables), running_elsewhere(here, tables)):
         found = running(tables.get(table)) if table is not None else None
         if found is not None:
             return table, found

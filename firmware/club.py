@@ -444,7 +444,8 @@ class ClubLink:
 
 def club_evening(data: Any) -> dict[str, Any]:
     """A table's club evening as received, checked (BadShare says what does not fit): a
-    ``tournament`` that reads as one, the ``playing`` pairing, the ``club`` tournament it plays in,
+    ``tournament`` that reads as one (and how often it was taken over, ``generation``), the
+    ``playing`` pairing, the ``club`` tournament it plays in,
     the players' ``names``; {} for none."""
     if not isinstance(data, dict):
         raise BadShare("a club evening that is not a JSON object")
@@ -457,6 +458,11 @@ def club_evening(data: Any) -> dict[str, Any]:
         if len(tournament.players) > MAX_NAMES or tournament.rounds > MAX_NAMES:  # the screen ranks them all
             raise BadShare(f"a tournament of {len(tournament.players)} players over {tournament.rounds} rounds")
         shown["tournament"] = tournament.to_json()
+        taken = data.get("generation", 0)
+        if not isinstance(taken, int) or isinstance(taken, bool) or not 0 <= taken <= MAX_NAMES:
+            raise BadShare(f"a tournament taken over {taken!r} times")
+        if taken:
+            shown["generation"] = taken
     playing = data.get("playing")
     if playing is not None:
         if not isinstance(playing, dict) or not all(isinstance(playing.get(k), str) for k in ("first", "second")):

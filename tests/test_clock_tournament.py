@@ -292,3 +292,27 @@ def test_standings_share_a_place_only_when_level_on_every_criterion():
     placed = tournament.placed()
     assert [place for place, _row in placed] == [1, 2, 3, 4]  # the margins part them
     assert [row for _place, row in placed] == tournament.standings()
+
+
+def test_an_evening_taken_over_is_run_by_the_latest_taker_whatever_the_clocks():
+    from engine.evening import generation, played_last, runner, running_elsewhere, superseded, taking_part
+
+    tournament = Tournament(("a", "b", "c", "d"), rounds=2)
+    tournament.pair_next_round()
+    first = {"tournament": tournament.to_json(), "playing": None}  # table-1, where staff started it
+    second = {**first, "generation": 1}  # table-2, whose staff took it over while table-1 was away
+    assert generation(first) == 0 and generation(second) == 1 and generation({"generation": "9"}) == 0
+    tables = {"table-1": first, "table-2": second}
+    assert runner(tables, tournament.id) == "table-2" and runner(tables, "another") is None
+    # table-1 back: it gives the evening up; table-2 keeps it
+    assert superseded(first, "table-1", {"table-2": second}) == "table-2"
+    assert superseded(second, "table-2", {"table-1": first}) is None
+    assert superseded({}, "table-3", tables) is None
+    # two tables taking it over at once: the first by name runs it, on every table alike
+    assert superseded(second, "table-9", {"table-2": second}) == "table-2"
+    assert superseded(second, "table-2", {"table-9": second}) is None
+    # a table that played a game of table-1's follows the evening to table-2, once only
+    pointer = {"club": {"table": "table-1", "id": tournament.id}, "playing": None}
+    assert played_last(pointer, tables) == "table-2" and running_elsewhere(pointer, tables) == "table-2"
+    assert taking_part(pointer, tables) == ("table-2", tournament)
+    assert running_elsewhere({}, tables) == "table-2"

@@ -557,3 +557,19 @@ def test_a_club_evening_runs_on_two_tables(broker: Broker, tables: list[Table]) 
     wait_until(lambda: "table-1" not in two.link.tournaments() and "table-1" not in ClubLink(
         ClubConfig(enabled=True, table="table-2"), two.players, store=two.store).tournaments(),
         "table 2 to hear the evening's end, and keep it")
+
+
+def test_an_evening_word_keeps_how_often_it_was_taken_over_and_refuses_a_garbled_count() -> None:
+    """What a table hears of another's evening (``club_evening``) keeps its ``generation``, which
+    decides between two tables that both say they run it (``engine.evening.runner``)."""
+    from engine.tournament import Tournament
+    from firmware.club import BadShare, club_evening
+
+    tournament = Tournament(("a", "b"), rounds=1)
+    tournament.pair_next_round()
+    said = {"tournament": tournament.to_json(), "playing": None}
+    assert "generation" not in club_evening(said) and "generation" not in club_evening({**said, "generation": 0})
+    assert club_evening({**said, "generation": 3})["generation"] == 3
+    for garbled in (-1, "2", 2.5, True, 10**9):
+        with pytest.raises(BadShare):
+            club_evening({**said, "generation": garbled})

@@ -174,3 +174,97 @@ def test_a_club_evening_played_on_two_kiosks_at_once(tmp_path, monkeypatch, one_
     assert second["scores"] == there["entry"]["scores"]
     assert here["ladder"] == there["ladder"] and all(games == 1 for *_, games in here["ladder"])
     assert sorted(there["standings"][1::5]) == sorted(NAMES)
+
+
+# ----------------------------------------------- the table running the evening goes: taken over
+
+TAKEN = "TANTRIX_TEST_TAKEN"
+"""A file table 2 writes once it has taken the evening over: table 1's cue to come back (its
+owner switching it on again; the two kiosks share nothing else but the broker)."""
+
+
+def scenario_table_1_goes_away(app):
+    from firmware.club import ClubLink
+    from ui.screens.tournament import TournamentScreen, open_tournament
+    from ui.tournament_store import TOURNAMENT, load
+
+    club = app.services.club
+    yield until(lambda: club.status()["state"] == "connected" and club.online("table-2"), 60.0)
+    setup = open_tournament(app)
+    for chip in setup.chips:
+        yield from tap(chip)
+    yield from tap(setup.rounds_row.chip(2))
+    yield from tap(setup.clock_row.chip(0))
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    started = load(app)
+    assert isinstance(screen, TournamentScreen) and started is not None
+    yield until(lambda: club.status()["published"] >= 1, 30.0)  # the evening is on the broker, retained
+    club.close()  # the table goes: its screen broke mid-evening
+    app.services.club = None
+    yield until(lambda: os.path.exists(os.environ[TAKEN]), 120.0)
+    # switched on again: it hears table 2 runs the evening now, and gives it up
+    app.services.club = club = ClubLink(club.config, app.services.players, store=app.services.store,
+                                        reconnect=(1, 2), poll=0.05)
+    assert club.start()
+    yield until(lambda: app.services.store.progress(TOURNAMENT).get("club") is not None, 60.0)
+    assert app.services.store.progress(TOURNAMENT)["club"] == {"table": "table-2", "id": started.id}
+    yield until(lambda: screen.host == "table-2" and screen.heading.values.get("round") == 2, 30.0)
+    assert screen.end_button is None  # staff here no longer end it: table 2 runs it
+    club.close()
+    return {"id": started.id, "problems": PROBLEMS}
+
+
+scenario_table_1_goes_away.prepare = _table("table-1", NAMES)
+
+
+def scenario_table_2_takes_over(app):
+    from ui.screens.tournament import TournamentScreen, open_tournament
+    from ui.tournament_store import TOURNAMENT, load
+    from ui.widgets import Confirm
+
+    club = app.services.club
+    yield until(lambda: "table-1" in club.tournaments() and len(app.services.players.all()) == len(NAMES), 90.0)
+    yield until(lambda: not club.online("table-1"), 60.0)
+    screen = open_tournament(app)
+    assert screen.host == "table-1"
+    yield until(lambda: screen.take_button is not None, 10.0)
+    yield 0.3
+    _look(app, "club-evening-table-1-gone")
+    yield from tap(screen.take_button)
+    yield from tap(next(w for w in screen.children if isinstance(w, Confirm)).yes_button)
+    yield until(lambda: isinstance(app.manager.current_screen, TournamentScreen)
+                and app.manager.current_screen.host is None)
+    kept = app.services.store.progress(TOURNAMENT)
+    assert kept["generation"] == 1 and set(kept["names"].values()) == set(NAMES)
+    with open(os.environ[TAKEN], "w") as flag:
+        flag.write("taken")
+    for pairing in range(2):  # round 1, both pairings played here; then this table pairs round 2
+        screen = app.manager.current_screen
+        yield from tap(_play_button(_rows(screen)[pairing]))
+        yield from _finish_here(app)
+    screen = app.manager.current_screen
+    yield until(lambda: screen.heading.values.get("round") == 2, 10.0)
+    yield until(lambda: (club.tournaments().get("table-1") or {}).get("club", {}).get("table") == "table-2", 90.0)
+    here = load(app)
+    assert here is not None and len(here.played) == 2  # still this table's to run
+    yield 0.3
+    _look(app, "club-evening-taken-over")
+    return {"id": here.id, "problems": PROBLEMS}
+
+
+scenario_table_2_takes_over.prepare = _table("table-2", ())
+
+
+def test_staff_take_over_an_evening_whose_table_went_and_it_gives_the_evening_up_on_its_return(tmp_path, monkeypatch):
+    with Broker(tmp_path / "broker", tables=("table-1", "table-2")) as broker:
+        monkeypatch.setenv(BROKER, json.dumps({"port": broker.port, "passwords": {
+            name: str(broker.password_file(name)) for name in broker.tables}}))
+        monkeypatch.setenv(TAKEN, str(tmp_path / "taken"))
+        with ThreadPoolExecutor(2) as pool:
+            one = pool.submit(run_scenario, "test_ui_club_evening", "scenario_table_1_goes_away", size=(800, 480),
+                              timeout=300)
+            two = pool.submit(run_scenario, "test_ui_club_evening", "scenario_table_2_takes_over", size=(720, 1280),
+                              timeout=300, settings={"language": "nl"})
+            gone, taker = one.result(), two.result()
+    assert gone["problems"] == [] and taker["problems"] == [] and gone["id"] == taker["id"]

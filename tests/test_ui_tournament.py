@@ -320,7 +320,7 @@ def test_damaged_seats_or_tournament_game_kept_leave_a_finished_game_unrated_nev
     from ui.seat_players import SEATED, fingerprint, rate_finished, seated
 
     with SqliteStore(tmp_path) as store:
-        app: Any = SimpleNamespace(services=SimpleNamespace(store=store, players=Players(store)))
+        app: Any = SimpleNamespace(services=SimpleNamespace(store=store, players=Players(store), club=None))
         game = StrategyGame.new(2, "RY", [None, None], seed=3)
         robot = make_robot("beginner")
         while not game.finished:
@@ -448,5 +448,102 @@ scenario_a_pairing_played_elsewhere_then_left.prepare = _club_of_three
 @pytest.mark.parametrize("size, language", [((800, 480), "fr"), ((720, 1280), "en")])
 def test_a_pairing_played_at_another_table_asks_first_and_a_left_game_is_no_longer_said_played(size, language):
     result = run_scenario("test_ui_tournament", "scenario_a_pairing_played_elsewhere_then_left", size=size,
+                          settings={"language": language})
+    assert result["problems"] == []
+
+
+# ----------------------------------------------- the table running the evening gone: taken over
+
+class TableOneAway:
+    """The club (``ui.services.ClubView``) as table-2 hears it: table-1 runs an evening and is not
+    connected (its screen broke mid-evening); the tables it names in ``told`` say what it holds."""
+
+    table = "table-2"
+
+    def __init__(self) -> None:
+        self.told: dict[str, Any] = {}
+        self.up: set[str] = set()
+
+    def tournaments(self) -> dict[str, Any]:
+        return dict(self.told)
+
+    def online(self, table: str) -> bool:
+        return table in self.up
+
+
+def _club_without_its_host(services: Any) -> None:
+    _club(services)
+    services.club = TableOneAway()
+
+
+def scenario_an_evening_taken_over(app):
+    import time
+
+    from engine.ratings import outcome_of_record
+    from engine.tournament import Tournament, entry
+    from ui.screens.tournament import TournamentScreen
+    from ui.tournament_store import TOURNAMENT, follow, load
+    from ui.widgets import Confirm
+
+    book, store, club = app.services.players, app.services.store, app.services.club
+    ids = [p.id for p in book.all()][:3]
+    tournament = Tournament((*ids, "p-zoe"), rounds=2, started=time.time())
+    decided, waiting = tournament.pair_next_round()
+    club.told["table-1"] = {"tournament": tournament.to_json(), "playing": None, "names": {"p-zoe": "Zoë"}}
+    # the first pairing was played at table-3; its rated game reached this table, not table-1's entry
+    record = {"seats": [{"colour": "R", "robot": None}, {"colour": "Y", "robot": None}], "events": [],
+              "result": {"reason": "all-placed", "winner": "R", "scores": {"R": 10, "Y": 7}},
+              "tournament": entry(tournament.id, 1, decided.first, decided.second, (10, 7))}
+    outcome = outcome_of_record("table-3-g1", record, [decided.first, decided.second])
+    assert outcome is not None
+    book.record_game("strategy", outcome, store.add_record("strategy", record))
+    app.manager.current = "staff"  # past the PIN
+    yield 0.3
+    yield from tap(app.staff.club_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen) and screen.host == "table-1" and screen.end_button is None
+    assert screen.take_button is not None and any("table-1" in getattr(w, "text", "") for w in screen.notice.walk())
+    yield 0.2
+    _look(app, "tournament-host-away")
+    yield from tap(screen.take_button)
+    question = next(w for w in screen.children if isinstance(w, Confirm))
+    yield 0.2
+    _look(app, "tournament-take-over")
+    yield from tap(question.yes_button)
+    yield until(lambda: isinstance(app.manager.current_screen, TournamentScreen)
+                and app.manager.current_screen.host is None)
+    screen = app.manager.current_screen
+    kept = store.progress(TOURNAMENT)
+    assert kept["generation"] == 1 and kept["tournament"]["id"] == tournament.id and kept["names"]["p-zoe"] == "Zoë"
+    here = load(app)
+    assert here is not None and here.id == tournament.id
+    assert [(g.first, g.scores) for g in here.played[0]] == [(decided.first, (10, 7)), (waiting.first, None)]
+    assert screen.end_button is not None and screen.take_button is None
+    assert "Zoë" in [w.text for w in screen.standings.children]
+    yield 0.2
+    _look(app, "tournament-taken-over")
+    # table-1 comes back telling the evening as it left it: this table keeps running it
+    club.up.add("table-1")
+    follow(app)
+    assert load(app) is not None
+    # then staff at table-0 take it over from here (this table went away meanwhile): it gives it up
+    club.told["table-0"] = {"tournament": here.to_json(), "playing": None, "generation": 2}
+    club.up.add("table-0")
+    yield until(lambda: screen.host == "table-0", 5.0)
+    assert store.progress(TOURNAMENT) == {"club": {"table": "table-0", "id": tournament.id}, "playing": None}
+    assert screen.end_button is None
+    # and table-5 from table-0: the screen follows the evening there
+    club.told["table-5"] = {**club.told["table-0"], "generation": 3}
+    yield until(lambda: screen.host == "table-5", 5.0)
+    assert screen.heading.values["table"] == "table-5"
+    return {"problems": PROBLEMS}
+
+
+scenario_an_evening_taken_over.prepare = _club_without_its_host
+
+
+@pytest.mark.parametrize("size, language", [((800, 480), "en"), ((1280, 800), "pl"), ((720, 1280), "fr")])
+def test_staff_take_over_an_evening_whose_table_is_gone_and_give_it_up_to_a_later_taker(size, language):
+    result = run_scenario("test_ui_tournament", "scenario_an_evening_taken_over", size=size,
                           settings={"language": language})
     assert result["problems"] == []

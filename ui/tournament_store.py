@@ -12,6 +12,8 @@ finds among its games (:func:`load`: its own and the other tables', each once) a
 round as soon as a round is complete; :func:`follow` does so about once a second (``KioskApp``),
 so that the other tables see the next round even while a game is played here. A game left
 unfinished (Leave, Discard, staff's Clear) is no longer said played here (:func:`given_up`).
+Staff may run here an evening whose table is gone (:func:`take_over`); a table that hears another
+took its evening over gives it up (:func:`load`).
 The tournament's screens are :mod:`ui.screens.tournament`.
 """
 
@@ -50,8 +52,15 @@ def load(app: Shell) -> Tournament | None:
         log.warning("the tournament kept cannot be read (%s); it is dropped", error)
         app.services.store.set_progress(TOURNAMENT, {})
         return None
+    playing = kept.get("playing") if isinstance(kept.get("playing"), dict) else None
+    club = app.services.club
+    taken = evening_told.superseded(kept, club.table, club.tournaments()) if club is not None else None
+    if taken is not None:  # staff at another table took the evening over while this one was away
+        log.info("table %s took over the tournament %s; this table plays its games now", taken, tournament.id)
+        app.services.store.set_progress(TOURNAMENT, {"club": {"table": taken, "id": tournament.id}, "playing": playing})
+        return None
     if _catch_up(app, tournament) or kept["tournament"].get("id") != tournament.id:  # or it was kept without one
-        save(app, tournament, kept.get("playing") if isinstance(kept.get("playing"), dict) else None)
+        save(app, tournament, playing)
     return tournament
 
 
@@ -79,14 +88,49 @@ def save(app: Shell, tournament: Tournament | None, playing: dict[str, Any] | No
     if tournament is None:
         app.services.store.set_progress(TOURNAMENT, {})
         return
-    app.services.store.set_progress(TOURNAMENT, {"tournament": tournament.to_json(), "playing": playing,
-                                                 "names": _names(app, tournament)})
+    kept = app.services.store.progress(TOURNAMENT)
+    was = kept.get("tournament")
+    same = isinstance(was, dict) and was.get("id") == tournament.id
+    _keep(app, tournament, playing, kept.get("names") if same else None, evening_told.generation(kept) if same else 0)
 
 
-def _names(app: Shell, tournament: Tournament) -> dict[str, str]:
-    """The players' names, for the club's tables that have not heard of a player yet."""
+def _keep(app: Shell, tournament: Tournament, playing: dict[str, Any] | None, told: Any, taken: int) -> None:
+    """Keep ``tournament`` as this table's, with the names ``told`` by the table it came from for
+    the players this table has not heard of, and how often it was taken over."""
+    value: dict[str, Any] = {"tournament": tournament.to_json(), "playing": playing,
+                             "names": _names(app, tournament, told if isinstance(told, dict) else {})}
+    if taken:
+        value["generation"] = taken
+    app.services.store.set_progress(TOURNAMENT, value)
+
+
+def take_over(app: Shell, host: str) -> Tournament | None:
+    """Staff run here the evening the club's table ``host`` ran (broken, or gone for the night):
+    this table pairs its next rounds from now on, with every result it has heard; ``host`` gives it
+    up when it comes back (``engine.evening.superseded``). None when ``host`` runs none."""
+    told = _told(app)
+    tournament = running(told.get(host))
+    if tournament is None:
+        return None
+    latest = told.get(evening_told.runner(told, tournament.id) or host)
+    kept = app.services.store.progress(TOURNAMENT)
+    playing = kept.get("playing") if isinstance(kept.get("playing"), dict) else None
+    _keep(app, tournament, playing, (told.get(host) or {}).get("names"), evening_told.generation(latest) + 1)
+    return load(app)
+
+
+def names_kept(app: Shell) -> dict[str, str]:
+    """The players' names this table's tournament keeps: for one taken over from another table,
+    those of players this table has not heard of yet."""
+    names = app.services.store.progress(TOURNAMENT).get("names")
+    return {k: v for k, v in names.items() if isinstance(v, str)} if isinstance(names, dict) else {}
+
+
+def _names(app: Shell, tournament: Tournament, told: dict[str, Any]) -> dict[str, str]:
+    """The players' names, for the club's tables that have not heard of a player yet: this table's,
+    else those ``told`` by the table the tournament came from."""
     book = app.services.players
-    names = {}
+    names = {player: name for player, name in told.items() if player in tournament.players and isinstance(name, str)}
     for player in tournament.players:
         if book is not None and not player.startswith(ROBOT):
             try:
@@ -157,8 +201,8 @@ def report(app: Shell, found: dict[str, Any] | None) -> bool:
         app.services.store.set_progress(TOURNAMENT, {"club": kept["club"], "playing": None})
         return True
     tournament = load(app)  # which may have found it among the games already
-    if tournament is None:  # ended by staff meanwhile
-        return False
+    if tournament is None:  # ended by staff meanwhile; or taken over elsewhere, which finds it in the record
+        return app.services.store.progress(TOURNAMENT).get("club") is not None
     if not tournament.enter(found):
         log.warning("the tournament's game is not one it awaits (%s); its result is not entered", found)
         return False
@@ -175,6 +219,11 @@ def club_tournament(app: Shell, host: str) -> tuple[Tournament, dict[str, str], 
     if tournament is None:
         return None
     return tournament, dict(told.get("names") or {}), playing_at(app, tournament.id)
+
+
+def runs_now(app: Shell, tournament: str) -> str | None:
+    """The table of the club that runs ``tournament`` now (another took it over, perhaps)."""
+    return evening_told.runner(_told(app), tournament)
 
 
 def playing_at(app: Shell, tournament: str) -> dict[frozenset[str], str]:

@@ -13,7 +13,8 @@ tournament. When the last game of a round has its result, the next round is pair
 A club whose tables share a broker (``[club]``) plays the evening on all of them: at another table,
 staff's **Club evening** opens the tournament a table of the club runs, its pairings with **Play**
 and the table where each is being played (Play there asks first: a pairing played twice counts
-its first result). The game's result travels in its record to the table
+its first result). While the table running it is not connected, staff elsewhere may run it at
+their table (**Run it here**); the screens follow the evening to whichever table runs it. The game's result travels in its record to the table
 that runs the tournament, which enters it and pairs on (:mod:`ui.tournament_store`).
 
 The tournament is kept in the store, with the game being played, so a power cut loses nothing: the
@@ -45,7 +46,8 @@ from .. import theme
 from ..i18n import N_, _
 from ..navigation import destination
 from ..seat_players import seat_again
-from ..tournament_store import club_tournament, evening, load, playing_at, running_elsewhere, save, start_game
+from ..tournament_store import (club_tournament, evening, load, names_kept, playing_at, running_elsewhere, runs_now,
+                                save, start_game, take_over)
 from ..shell import Shell
 from ..words import LEVEL_NAMES
 from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
@@ -183,6 +185,9 @@ class TournamentScreen(Screen):
             self.end_button.bind(on_release=lambda *_: self.end())
             top.add_widget(self.end_button)
         root.add_widget(top)
+        self.notice = BoxLayout(size_hint=(1, None), height=0, spacing=u * 0.15, padding=[u * 0.12, u * 0.05])
+        root.add_widget(self.notice)  # for staff, while the table running the evening is away
+        self.take_button: TButton | None = None
         body = BoxLayout(spacing=u * 0.3, orientation="vertical" if theme.portrait() else "horizontal")
         left, self.pairings = scrolling_grid(1, u * 1.1, u * 0.12)  # Play a fingertip high (9 mm)
         body.add_widget(left)
@@ -211,14 +216,35 @@ class TournamentScreen(Screen):
         """The tournament, its players' names as its table gave them, the tables playing its pairings."""
         if self.host is None:
             tournament = load(self.app)
-            return tournament, {}, playing_at(self.app, tournament.id) if tournament is not None else {}
-        return club_tournament(self.app, self.host) or (None, {}, {})
+            if tournament is not None:
+                return tournament, names_kept(self.app), playing_at(self.app, tournament.id)
+            moved = evening(self.app)  # another table took this one's evening over meanwhile: shown from there
+            if moved is None or moved[0] is None:
+                return None, {}, {}
+            self.host = moved[0]
+            if self.end_button is not None:
+                self.end_button.parent.remove_widget(self.end_button)
+                self.end_button = None
+        found = club_tournament(self.app, self.host)
+        taker = runs_now(self.app, found[0].id) if found is not None else None
+        if taker is not None and taker != self.host:  # taken over: followed there
+            self.host = taker
+            found = club_tournament(self.app, taker)
+        return found or (None, {}, {})
+
+    def _host_gone(self) -> bool:
+        """Whether staff look at the evening of another table that is not connected to the club
+        now: they may then run it here (:meth:`take_over`)."""
+        club = self.app.services.club
+        return self.staff and self.host is not None and club is not None and not club.online(self.host)
 
     def refresh(self) -> None:
         u = theme.unit()
         tournament, names, at = self._state()
+        gone = self._host_gone()
         shown = json.dumps([tournament.to_json() if tournament is not None else None, names,
-                            sorted((sorted(pair), table) for pair, table in at.items())], sort_keys=True)
+                            sorted((sorted(pair), table) for pair, table in at.items()), self.host, gone],
+                           sort_keys=True)
         if shown == self._shown:
             return
         self._shown = shown
@@ -227,7 +253,9 @@ class TournamentScreen(Screen):
         self.standings.clear_widgets()
         if tournament is None:
             self.heading.msg, self.heading.values = N_("No tournament"), {}
+            self._say_gone(False, u)
             return
+        self._say_gone(gone and not tournament.finished, u)
         done = tournament.finished
         if self.host is None:
             self.heading.msg = N_("Final standings") if done else N_("Round {round} of {rounds}")
@@ -297,6 +325,33 @@ class TournamentScreen(Screen):
             return
         self.add_widget(Confirm(_("This game is being played at {table}. Play it here too? Only the first "
                                   "result counts.", table=table), yes=N_("Play here"), no=N_("Cancel"), on_yes=start))
+
+    def _say_gone(self, gone: bool, u: float) -> None:
+        """For staff, while the table running the evening is away: say so, and offer to run it here."""
+        self.notice.clear_widgets()
+        self.take_button = None
+        self.notice.height = u * 1.3 if gone else 0
+        if not gone:
+            return
+        self.notice.add_widget(TLabel(msg=N_("{table} is not connected: the next round waits for it."),
+                                      values={"table": self.host}, scale=0.75, color=theme.ACCENT, halign="left"))
+        self.take_button = TButton(msg=N_("Run it here"), scale=0.8, bold=True, size_hint=(None, 1), width=u * 3.0)
+        self.take_button.bind(on_release=lambda *_: self.take_over())
+        self.notice.add_widget(self.take_button)
+
+    def take_over(self) -> None:
+        """Ask, then run the evening at this table from now on (``ui.tournament_store.take_over``)."""
+        host = self.host
+        if host is None:
+            return
+
+        def run_here() -> None:
+            if take_over(self.app, host) is not None:
+                self.app.show(TournamentScreen(self.app, staff=True))
+
+        self.add_widget(Confirm(_("Run {table}'s evening at this table? It pairs the next rounds from now on; "
+                                  "{table} gives the evening up when it comes back.", table=host),
+                                yes=N_("Run it here"), no=N_("Cancel"), on_yes=run_here))
 
     def end(self) -> None:
         def really() -> None:
