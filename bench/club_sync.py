@@ -11,7 +11,9 @@ Starts Debian's Mosquitto on 127.0.0.1 (as the tests do: passwords and the acces
 4. *evening*: table 1 runs a club evening of 8 players; table 2 plays round 1's pairings one by one
    (each game's result in its record, as the strategy screen keeps it), timed until table 1 has
    entered the result (its tick, ``ui.tournament_store.follow``, once a second as the kiosk's UI
-   calls it) and until table 2 has heard of it; and what that tick costs table 1's UI thread;
+   calls it) and until table 2 has heard of it; and what that tick costs table 1's UI thread; then
+   table 2's staff take the evening over, timed until table 1's tick has given it up; and what the
+   spectator page's view of the evening (``web.evening``) costs to build;
 5. *idle*: the connected link's CPU over ``--seconds`` with nothing to do, the process's memory,
    and the broker's.
 
@@ -218,6 +220,28 @@ def evening(ids: list[str], one_store: SqliteStore, one: Players, link_one: Club
         heard.append(time.perf_counter() - began)
     wait_until(lambda: len(link_two.tournaments()["table-1"]["tournament"]["played"]) == 2,
                "table 2 to see round 2", LIMIT)
+    # the spectator page's view of the evening at table 1 (web.evening), rebuilt at every commit
+    from web.database import KioskDatabase
+    from web.evening import evening_view
+
+    page = KioskDatabase(one_store.path.parent)
+    views = []
+    for _ in range(50):
+        began = time.perf_counter()
+        view = evening_view(page)
+        views.append(time.perf_counter() - began)
+        assert view is not None and len(view["standings"]) == 8
+    page.close()
+    out["evening_spectator_view_ms"] = {"median": round(1000 * statistics.median(views), 2),
+                                        "max": round(1000 * max(views), 2)}
+    # table 2's staff take the evening over (as if table 1 had gone): timed until table 1 gives it up
+    guest: Any = SimpleNamespace(services=SimpleNamespace(store=two_store, players=two, club=link_two))
+    began = time.perf_counter()
+    taken = tournament_store.take_over(guest, "table-1")
+    assert taken is not None and taken.id == tournament.id
+    wait_until(lambda: one_store.progress("tournament").get("club", {}).get("table") == "table-2",
+               "table 1 to give the evening up (its tick, not this wait, does)", LIMIT)
+    out["evening_taken_over_given_up_at_table_1_ms"] = round(1000 * (time.perf_counter() - began))
     stop.set()
     ticking.join()
     out["evening_result_entered_at_table_1_ms"] = {"median": round(1000 * statistics.median(entered)),
