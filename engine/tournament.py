@@ -17,6 +17,11 @@ runs the tournament enters the results it finds (:meth:`Tournament.enter`, once 
 sent them) and pairs the next round as soon as the last game of a round has its result
 (:meth:`Tournament.advance`).
 
+Players come and go as at a club: one who leaves (:meth:`Tournament.withdraw`) is paired no more
+and keeps the points earned, and a game of theirs not yet played is lost by forfeit (the round can
+then end without them); one who arrives late (:meth:`Tournament.join`) is paired from the next
+round on, with no points for the rounds before.
+
 Standings: tournament points (win 1, draw 1/2, bye 1), then the usual tie-breaks in order:
 Buchholz (the sum of the opponents' points), Sonneborn-Berger (the points of the opponents beaten,
 plus half of those drawn with), the total score margin of the games, then the player's key (so the
@@ -36,20 +41,25 @@ BYE = None
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One pairing of a round and, once played, its final (penalised) scores."""
+    """One pairing of a round and, once played, its final (penalised) scores; or the player who
+    left the tournament before playing it (``forfeit``: the other wins, no score)."""
 
     first: str
     second: str | None  # None: a bye
     scores: tuple[int, int] | None = None
+    forfeit: str | None = None
 
     @property
     def played(self) -> bool:
-        return self.second is None or self.scores is not None
+        return self.second is None or self.scores is not None or self.forfeit is not None
 
     def points(self, player: str) -> float:
-        """Tournament points ``player`` earned here (1 win, 1/2 draw, 0 loss; a bye is a win)."""
+        """Tournament points ``player`` earned here (1 win, 1/2 draw, 0 loss; a bye is a win, so is
+        a game the other player left)."""
         if self.second is None:
             return 1.0
+        if self.forfeit is not None:
+            return 0.0 if player == self.forfeit else 1.0
         if self.scores is None:
             return 0.0
         mine, theirs = self.scores if player == self.first else self.scores[::-1]
@@ -65,13 +75,20 @@ class Game:
         return mine - theirs
 
     def to_json(self) -> dict[str, Any]:
-        return {"first": self.first, "second": self.second, "scores": list(self.scores) if self.scores else None}
+        shown: dict[str, Any] = {"first": self.first, "second": self.second,
+                                 "scores": list(self.scores) if self.scores else None}
+        if self.forfeit is not None:
+            shown["forfeit"] = self.forfeit
+        return shown
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Game:
-        scores, second = data.get("scores"), data.get("second")
-        return cls(str(data["first"]), None if second is None else str(second),
-                   (int(scores[0]), int(scores[1])) if scores else None)
+        scores, second, forfeit = data.get("scores"), data.get("second"), data.get("forfeit")
+        game = cls(str(data["first"]), None if second is None else str(second),
+                   (int(scores[0]), int(scores[1])) if scores else None, None if forfeit is None else str(forfeit))
+        if game.forfeit is not None and (game.forfeit not in (game.first, game.second) or game.scores is not None):
+            raise ValueError("a game forfeited by neither of its players, or played as well")
+        return game
 
 
 def entry(tournament: str, number: int, first: str, second: str, scores: tuple[int, int]) -> dict[str, Any]:
@@ -94,7 +111,8 @@ class Standing:
 @dataclass
 class Tournament:
     """``players`` (keys: player ids), ``rounds`` to play, ``minutes`` per player per game; ``id``
-    names it in its games' records, ``started`` (seconds since the epoch) is when it began."""
+    names it in its games' records, ``started`` (seconds since the epoch) is when it began;
+    ``withdrawn``: the players who left it (:meth:`withdraw`), paired no more but still ranked."""
 
     players: tuple[str, ...]
     rounds: int
@@ -102,6 +120,7 @@ class Tournament:
     played: list[list[Game]] = field(default_factory=list)
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     started: float = 0.0
+    withdrawn: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(set(self.players)) != len(self.players) or len(self.players) < 2:
@@ -115,8 +134,37 @@ class Tournament:
         return len(self.players) - 1 + len(self.players) % 2
 
     @property
+    def active(self) -> tuple[str, ...]:
+        """The players still taking part (paired in the rounds to come)."""
+        return tuple(p for p in self.players if p not in self.withdrawn)
+
+    @property
     def finished(self) -> bool:
-        return len(self.played) == self.rounds and all(g.played for g in self.played[-1])
+        """Every round played; or fewer than two players left to pair once a round is complete."""
+        complete = not self.played or all(g.played for g in self.played[-1])
+        return complete and (len(self.played) == self.rounds or (bool(self.played) and len(self.active) < 2))
+
+    def withdraw(self, player: str) -> None:
+        """``player`` leaves the evening: not paired again, still in the standings with the points
+        earned; their game of the current round, if not played yet, is lost by forfeit (so the round
+        can end without them)."""
+        if player not in self.active:
+            raise ValueError(f"{player} does not take part in the tournament")
+        self.withdrawn += (player,)
+        current = self.played[-1] if self.played else []
+        for i, game in enumerate(current):
+            if player in (game.first, game.second) and not game.played:
+                current[i] = Game(game.first, game.second, forfeit=player)
+
+    def join(self, player: str) -> None:
+        """``player`` joins late: paired from the next round on, with no points for the rounds
+        before (a withdrawn player may come back the same way)."""
+        if player in self.active:
+            raise ValueError(f"{player} takes part in the tournament already")
+        if player in self.withdrawn:
+            self.withdrawn = tuple(p for p in self.withdrawn if p != player)
+        else:
+            self.players += (player,)
 
     def pair_next_round(self) -> list[Game]:
         """Pair the next round (the previous one must be complete) and return its games."""
@@ -124,13 +172,16 @@ class Tournament:
             raise ValueError("the round in progress has games without a result")
         if len(self.played) >= self.rounds:
             raise ValueError("every round has been played")
-        order = [s.player for s in self.standings()]
-        points = {s.player: s.points for s in self.standings()}
+        if len(self.active) < 2:
+            raise ValueError("fewer than two players are left to pair")
+        standings = self.standings()
+        points = {s.player: s.points for s in standings}
+        order = [s.player for s in standings if s.player not in self.withdrawn]
         waiting = list(order)
         games: list[Game] = []
         if len(waiting) % 2:
             byes = {p: 0 for p in order}
-            for game in (g for rnd in self.played for g in rnd if g.second is None):
+            for game in (g for rnd in self.played for g in rnd if g.second is None and g.first in byes):
                 byes[game.first] += 1
             fewest = min(byes.values())
             bye = next(p for p in reversed(order) if byes[p] == fewest)
@@ -185,7 +236,7 @@ class Tournament:
                 or len(scores) != 2 or not isinstance(first, str) or not isinstance(second, str):
             return False
         game = next((g for g in self.played[number - 1] if {g.first, g.second} == {first, second}), None)
-        if game is None:
+        if game is None or game.forfeit is not None:  # a game one of them left before it was played
             return False
         ordered = (scores[0], scores[1]) if game.first == first else (scores[1], scores[0])
         if game.scores is not None:
@@ -238,7 +289,7 @@ class Tournament:
     def to_json(self) -> dict[str, Any]:
         return {"players": list(self.players), "rounds": self.rounds, "minutes": self.minutes,
                 "played": [[g.to_json() for g in rnd] for rnd in self.played], "id": self.id,
-                "started": self.started}
+                "started": self.started, "withdrawn": list(self.withdrawn)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Tournament:
@@ -246,8 +297,11 @@ class Tournament:
         KeyError, TypeError or ValueError for one that does not hold together."""
         tournament = cls(tuple(str(p) for p in data["players"]), int(data["rounds"]), float(data["minutes"]),
                          [[Game.from_json(g) for g in rnd] for rnd in data["played"]],
-                         str(data.get("id") or uuid.uuid4().hex), float(data.get("started", 0.0)))
+                         str(data.get("id") or uuid.uuid4().hex), float(data.get("started", 0.0)),
+                         tuple(str(p) for p in data.get("withdrawn") or ()))
         named = set(tournament.players)
+        if not set(tournament.withdrawn) <= named or len(set(tournament.withdrawn)) != len(tournament.withdrawn):
+            raise ValueError("a player withdrawn who is not in the tournament, or twice")
         for rnd in tournament.played:
             for game in rnd:
                 if game.first not in named or (game.second is not None and game.second not in named):

@@ -316,3 +316,53 @@ def test_an_evening_taken_over_is_run_by_the_latest_taker_whatever_the_clocks():
     assert played_last(pointer, tables) == "table-2" and running_elsewhere(pointer, tables) == "table-2"
     assert taking_part(pointer, tables) == ("table-2", tournament)
     assert running_elsewhere({}, tables) == "table-2"
+
+
+def test_a_player_who_leaves_forfeits_the_game_waiting_and_is_paired_no_more_and_a_late_one_joins():
+    tournament = Tournament(("a", "b", "c", "d"), rounds=4)
+    first_round = tournament.pair_next_round()
+    decided, waiting = first_round
+    tournament.report(decided.first, decided.second, (9, 4))
+    leaver = waiting.second
+    assert leaver is not None
+    tournament.withdraw(leaver)  # left before playing: the round ends, the other wins it
+    (left,) = [g for g in tournament.played[0] if g.forfeit is not None]
+    assert left.forfeit == leaver and left.points(waiting.first) == 1.0 and left.points(leaver) == 0.0
+    assert left.margin(waiting.first) == 0
+    assert not tournament.enter(entry(tournament.id, 1, waiting.first, leaver, (3, 8)))  # played anyway: too late
+    with pytest.raises(ValueError, match="does not take part"):
+        tournament.withdraw(leaver)
+    assert tournament.advance()  # three left: two play, one has a bye
+    second_round = tournament.played[1]
+    assert all(leaver not in (g.first, g.second) for g in second_round)
+    assert sum(g.second is None for g in second_round) == 1
+    assert leaver in [s.player for s in tournament.standings()]  # still ranked, with the point earned so far
+    tournament.join("e")  # a latecomer: paired from the next round on, no points before
+    with pytest.raises(ValueError, match="already"):
+        tournament.join("e")
+    for game in tournament.played[1]:
+        if game.second is not None:
+            tournament.report(game.first, game.second, (5, 5))
+    assert tournament.advance()
+    third = tournament.played[2]
+    paired = {p for g in third for p in (g.first, g.second) if p is not None}
+    assert "e" in paired and leaver not in paired and len(third) == 2
+    again = Tournament.from_json(tournament.to_json())  # kept and told as it is
+    assert again == tournament and again.withdrawn == (leaver,)
+    for garbled in ({"withdrawn": ["z"]}, {"withdrawn": [leaver, leaver]}):
+        with pytest.raises(ValueError):
+            Tournament.from_json({**tournament.to_json(), **garbled})
+    bad = tournament.to_json()
+    bad["played"][0][1]["forfeit"] = "z"
+    with pytest.raises(ValueError):
+        Tournament.from_json(bad)
+
+
+def test_a_tournament_all_but_one_left_ends_once_its_round_is_complete():
+    tournament = Tournament(("a", "b", "c"), rounds=3)
+    tournament.pair_next_round()
+    tournament.withdraw("a")
+    tournament.withdraw("b")
+    assert tournament.finished and not tournament.advance()
+    with pytest.raises(ValueError, match="fewer than two"):
+        tournament.pair_next_round()

@@ -547,3 +547,96 @@ def test_staff_take_over_an_evening_whose_table_is_gone_and_give_it_up_to_a_late
     result = run_scenario("test_ui_tournament", "scenario_an_evening_taken_over", size=size,
                           settings={"language": language})
     assert result["problems"] == []
+
+
+# ------------------------------------------------------------- who leaves, who arrives late
+
+def _book_of_five(services: Any) -> None:
+    _club(services)
+    services.players.create("Eefje Late", "sky:star")
+
+
+def scenario_one_leaves_and_one_arrives_late(app):
+    from ui.screens.tournament import TournamentPlayersScreen, TournamentScreen
+    from ui.tournament_store import TOURNAMENT, load
+    from ui.widgets import Confirm
+
+    book, store = app.services.players, app.services.store
+    ids = {p.name: p.id for p in book.all()}
+    app.manager.current = "staff"  # past the PIN
+    yield 0.3
+    yield from tap(app.staff.club_button)
+    setup = app.manager.current_screen
+    for chip in setup.chips:
+        if chip.value != ids["Eefje Late"]:
+            yield from tap(chip)
+    yield from tap(setup.rounds_row.chip(3))
+    yield from tap(setup.clock_row.chip(0))
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    decided, waiting = load(app).played[0]
+    yield from tap(_play_in(screen, 0))  # the first pairing is played; the second's player leaves
+    yield until(lambda: app.manager.current == "strategy")
+    _to_the_end(app)
+    app.manager.current_screen.after_step()
+    yield until(lambda: app.manager.current == "strategy-results", 10.0)
+    app.manager.current = "staff"
+    yield 0.3
+    yield from tap(app.staff.club_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen) and screen.players_button is not None
+    yield from tap(screen.players_button)
+    players = app.manager.current_screen
+    assert isinstance(players, TournamentPlayersScreen)
+    leaver = waiting.second
+    yield from tap(players.buttons[leaver])  # asked first
+    question = next(w for w in players.children if isinstance(w, Confirm))
+    yield 0.2
+    _look(app, "tournament-players-leaves")
+    yield from tap(question.yes_button)
+    yield until(lambda: players.buttons[leaver].msg == "Comes back")
+    # the round ended with the forfeit: round 2 is paired without the one who left
+    kept = store.progress(TOURNAMENT)["tournament"]
+    assert kept["withdrawn"] == [leaver] and len(kept["played"]) == 2
+    assert [g.get("forfeit") for g in kept["played"][0]] == [None, leaver]
+    assert all(leaver not in (g["first"], g["second"]) for g in kept["played"][1])
+    assert players.buttons[ids["Eefje Late"]].msg == "Joins late"
+    yield from tap(players.buttons[ids["Eefje Late"]])
+    yield until(lambda: players.buttons[ids["Eefje Late"]].msg == "Leaves")
+    assert ids["Eefje Late"] in store.progress(TOURNAMENT)["tournament"]["players"]
+    yield 0.2
+    _look(app, "tournament-players")
+    yield from tap(next(w for w in players.walk() if getattr(w, "msg", "") == "Back"))
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen) and screen.heading.values["round"] == 2
+    rows = list(reversed(screen.pairings.children))
+    assert any(getattr(w, "msg", "") == "forfeit" for row in rows for w in row.walk())
+    yield 0.2
+    _look(app, "tournament-after-a-forfeit")
+    # round 2 played out: the latecomer is paired in round 3, the leaver is not
+    tournament = load(app)
+    for game in tournament.played[1]:
+        if game.second is not None:
+            tournament.report(game.first, game.second, (6, 6))
+    from ui.tournament_store import save
+
+    save(app, tournament)
+    third = load(app).played[2]
+    paired = {p for g in third for p in (g.first, g.second)}
+    assert ids["Eefje Late"] in paired and leaver not in paired
+    return {"problems": PROBLEMS}
+
+
+def _play_in(screen: Any, row: int) -> Any:
+    return next(w for w in list(reversed(screen.pairings.children))[row].walk(restrict=True)
+                if getattr(w, "msg", "") == "Play")
+
+
+scenario_one_leaves_and_one_arrives_late.prepare = _book_of_five
+
+
+@pytest.mark.parametrize("size, language", [((800, 480), "pl"), ((720, 1280), "en")])
+def test_staff_let_a_player_leave_mid_evening_and_another_join_late(size, language):
+    result = run_scenario("test_ui_tournament", "scenario_one_leaves_and_one_arrives_late", size=size,
+                          settings={"language": language})
+    assert result["problems"] == []

@@ -221,6 +221,16 @@ def test_the_spectator_page_shows_the_club_evening_where_each_pairing_is_played(
         store.set_progress("kiosk-status", {"devices": [], "reports": [], "seen": time.time(),
                                             "club": {"table": "table-2", "state": "connected", "tables": online}})
         wait_for(phone, lambda b: _evening_shows(b, f"{pairing}\nto play"), "a table gone says nothing played")
+        # a player leaves mid-evening: still ranked, said so; a game of theirs waiting is forfeited
+        leaver = waiting.second
+        tournament.withdraw(leaver)
+        store.set_progress(TOURNAMENT, {"tournament": tournament.to_json(), "playing": None, "names": {}})
+        wait_for(phone, lambda b: _evening_shows(b, f"{pairing}\nforfeit ({name[leaver]} left)",
+                                                 f"{name[leaver]} (left)"), "a forfeit and a player gone")
+        tournament.join(leaver)  # back after all: the forfeit stands, the standings no longer say "left"
+        store.set_progress(TOURNAMENT, {"tournament": tournament.to_json(), "playing": None, "names": {}})
+        wait_for(phone, lambda b: _evening_shows(b, f"{pairing}\nforfeit") and "(left)" not in
+                 b.find_element(By.ID, "evening").text, "the player back")
         # this table plays a pairing of the evening table-1 runs, with a player it has never heard of
         theirs = Tournament(("p-zoe", cleo.id), rounds=2)
         (game,) = theirs.pair_next_round()

@@ -138,6 +138,18 @@ def _tournament_here(app: Any) -> None:
     app.show(TournamentScreen(app, staff=True))
 
 
+def _tournament_players(app: Any) -> None:
+    """Who leaves and who arrives late: this table's tournament of five, one of them gone, the sixth
+    player of the book not in it."""
+    from ui.screens.tournament import TournamentPlayersScreen
+    from ui.tournament_store import save
+
+    ours = _tournament(tuple(p.id for p in app.services.players.all())[:5], rounds=3)
+    ours.withdraw(ours.players[1])
+    save(app, ours)
+    app.show(TournamentPlayersScreen(app))
+
+
 def _tournament_there(app: Any) -> None:
     """The tournament table-1 runs, as this table shows it."""
     from ui.screens.tournament import TournamentScreen
@@ -365,6 +377,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("staff-players", _staff_players),
     ("tournament-setup", _tournament_setup),
     ("tournament", _tournament_here),
+    ("tournament-players", _tournament_players),
     ("club-tournament", _tournament_there),
 ]
 

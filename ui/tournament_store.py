@@ -20,7 +20,7 @@ The tournament's screens are :mod:`ui.screens.tournament`.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from engine import evening as evening_told
 from engine.evening import running
@@ -102,6 +102,28 @@ def _keep(app: Shell, tournament: Tournament, playing: dict[str, Any] | None, to
     if taken:
         value["generation"] = taken
     app.services.store.set_progress(TOURNAMENT, value)
+
+
+def withdraw(app: Shell, player: str) -> Tournament | None:
+    """``player`` leaves the evening this table runs (``Tournament.withdraw``); the next round is
+    paired if that completed this one. None when this table runs none."""
+    return _change(app, lambda tournament: tournament.withdraw(player))
+
+
+def join(app: Shell, player: str) -> Tournament | None:
+    """``player`` joins the evening this table runs late, or comes back (``Tournament.join``)."""
+    return _change(app, lambda tournament: tournament.join(player))
+
+
+def _change(app: Shell, how: Callable[[Tournament], None]) -> Tournament | None:
+    tournament = load(app)
+    if tournament is None:
+        return None
+    kept = app.services.store.progress(TOURNAMENT)
+    how(tournament)
+    _catch_up(app, tournament)
+    save(app, tournament, kept.get("playing") if isinstance(kept.get("playing"), dict) else None)
+    return tournament
 
 
 def take_over(app: Shell, host: str) -> Tournament | None:

@@ -73,14 +73,17 @@ def _pairings(tournament: Tournament, names: Mapping[str, str], at: Mapping[froz
             where = at.get(frozenset((game.first, game.second))) if game.second is not None and game.scores is None else None
             shown.append({"round": number, "first": names.get(game.first, game.first),
                           "second": names.get(game.second, game.second) if game.second is not None else None,
-                          "scores": list(game.scores) if game.scores is not None else None, "at": where})
+                          "scores": list(game.scores) if game.scores is not None else None,
+                          "at": where if game.forfeit is None else None,
+                          "forfeit": names.get(game.forfeit, game.forfeit) if game.forfeit is not None else None})
     return shown
 
 
 def _standings(tournament: Tournament, names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The standings, best first, with their places."""
+    """The standings, best first, with their places (those who left the evening said so)."""
     rows = []
     for place, row in tournament.placed():
         rows.append({"place": place, "name": names.get(row.player, row.player), "points": row.points,
-                     "buchholz": row.buchholz, "sonneborn_berger": row.sonneborn_berger})
+                     "buchholz": row.buchholz, "sonneborn_berger": row.sonneborn_berger,
+                     "left": row.player in tournament.withdrawn})
     return rows

@@ -46,8 +46,8 @@ from .. import theme
 from ..i18n import N_, _
 from ..navigation import destination
 from ..seat_players import seat_again
-from ..tournament_store import (club_tournament, evening, load, names_kept, playing_at, running_elsewhere, runs_now,
-                                save, start_game, take_over)
+from ..tournament_store import (club_tournament, evening, join, load, names_kept, playing_at, running_elsewhere,
+                                runs_now, save, start_game, take_over, withdraw)
 from ..shell import Shell
 from ..words import LEVEL_NAMES
 from ..widgets import Chip, ChipRow, Confirm, TButton, TLabel, panel_background, scrolling_grid
@@ -179,7 +179,11 @@ class TournamentScreen(Screen):
         back = (lambda: app.open("staff-players")) if staff else app.go_home
         top, self.heading = _top_bar(N_("Tournament"), back, u)
         self.end_button: TButton | None = None
-        if staff and host is None:
+        self.players_button: TButton | None = None
+        if staff and host is None:  # who leaves, who arrives late; End
+            self.players_button = TButton(msg=N_("Players"), scale=0.85, size_hint=(None, 1), width=u * 2.4)
+            self.players_button.bind(on_release=lambda *_: app.show(TournamentPlayersScreen(app)))
+            top.add_widget(self.players_button)
             self.end_button = TButton(msg=N_("End"), scale=0.85, bg=list(theme.STOP), size_hint=(None, 1),
                                       width=u * 2.0)
             self.end_button.bind(on_release=lambda *_: self.end())
@@ -222,9 +226,10 @@ class TournamentScreen(Screen):
             if moved is None or moved[0] is None:
                 return None, {}, {}
             self.host = moved[0]
-            if self.end_button is not None:
-                self.end_button.parent.remove_widget(self.end_button)
-                self.end_button = None
+            for button in (self.end_button, self.players_button):
+                if button is not None:
+                    button.parent.remove_widget(button)
+            self.end_button = self.players_button = None
         found = club_tournament(self.app, self.host)
         taker = runs_now(self.app, found[0].id) if found is not None else None
         if taker is not None and taker != self.host:  # taken over: followed there
@@ -276,10 +281,11 @@ class TournamentScreen(Screen):
         for place, row in tournament.placed():
             cells = (str(place), _name(self.app, row.player, names), _points(row.points), _points(row.buchholz),
                      _points(row.sonneborn_berger))
+            left = row.player in tournament.withdrawn  # still ranked, dimmed
             for column, text in enumerate(cells):
                 self.standings.add_widget(TLabel(text=text, scale=0.85, bold=column == 1, shorten=column == 1,
                                                  shorten_from="right", halign="left" if column == 1 else "center",
-                                                 **_widths(column, u)))
+                                                 color=theme.TEXT_DIM if left else theme.TEXT, **_widths(column, u)))
 
     def _pairing(self, tournament: Tournament, game: Game, names: dict[str, str], at: dict[frozenset[str], str],
                  u: float) -> BoxLayout:
@@ -308,6 +314,10 @@ class TournamentScreen(Screen):
         if game.scores is not None:
             line.add_widget(TLabel(text=f"{game.scores[0]} : {game.scores[1]}", scale=0.9, bold=True,
                                    size_hint=(None, 1), width=u * 1.8))
+            return line
+        if game.forfeit is not None:  # one of them left the evening before playing it
+            line.add_widget(TLabel(msg=N_("forfeit"), scale=0.75, color=theme.TEXT_DIM, size_hint=(None, 1),
+                                   width=u * 1.8))
             return line
         button = TButton(msg=N_("Play"), scale=0.8, bold=True, bg=list(theme.GO), size_hint=(None, 1), width=u * 1.8)
         button.bind(on_release=lambda _b, a=game.first, b=game.second: self.start_pairing(tournament, a, b, table))
@@ -360,6 +370,74 @@ class TournamentScreen(Screen):
 
         self.add_widget(Confirm(_("End the tournament? Its standings are not kept."), yes=N_("End"), no=N_("Cancel"),
                                 on_yes=really))
+
+
+class TournamentPlayersScreen(Screen):
+    """For staff at the table running the evening: who leaves it (their game not yet played is lost
+    by forfeit, so the round can end), who comes back, and who arrives late (paired from the next
+    round on). Players' names and standings stay as they were."""
+
+    def __init__(self, app: Shell, **kwargs: Any) -> None:
+        super().__init__(name="tournament-players", **kwargs)
+        u = theme.unit()
+        self.app = app
+        root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.15)
+        panel_background(root, theme.TABLE_DARK, radius=0)
+        top, _heading = _top_bar(N_("Players"), lambda: app.show(TournamentScreen(app, staff=True)), u)
+        root.add_widget(top)
+        self.message = TLabel(msg="", scale=0.75, color=theme.ACCENT, size_hint=(1, None), height=u * 0.6)
+        root.add_widget(self.message)
+        scroll, self.grid = scrolling_grid(1, u * 1.1, u * 0.12)
+        root.add_widget(scroll)
+        self.add_widget(root)
+        self.buttons: dict[str, TButton] = {}
+        self.refresh()
+
+    def refresh(self) -> None:
+        u = theme.unit()
+        tournament = load(self.app)
+        self.grid.clear_widgets()
+        self.buttons = {}
+        if tournament is None:
+            return
+        names = names_kept(self.app)
+        book = self.app.services.players
+        late = [p.id for p in book.all()] if book is not None else []
+        for player in (*tournament.players, *(p for p in late if p not in tournament.players)):
+            line = BoxLayout(spacing=u * 0.15, padding=[u * 0.12, u * 0.05])
+            panel_background(line, theme.PANEL, radius=0.15)
+            taking_part = player in tournament.active
+            line.add_widget(TLabel(text=_name(self.app, player, names), scale=0.85, bold=taking_part, halign="left",
+                                   shorten=True, color=theme.TEXT if taking_part else theme.TEXT_DIM))
+            if taking_part:
+                button = TButton(msg=N_("Leaves"), scale=0.75, bg=list(theme.STOP), size_hint=(None, 1), width=u * 3.0)
+                button.bind(on_release=lambda _b, p=player: self.leaves(p))
+            else:
+                come = N_("Comes back") if player in tournament.players else N_("Joins late")
+                button = TButton(msg=come, scale=0.75, bg=list(theme.GO), size_hint=(None, 1), width=u * 3.0)
+                button.bind(on_release=lambda _b, p=player: self.joins(p))
+            line.add_widget(button)
+            self.buttons[player] = button
+            self.grid.add_widget(line)
+
+    def leaves(self, player: str) -> None:
+        """Ask, then take ``player`` out of the rounds to come."""
+        name = _name(self.app, player, names_kept(self.app))
+
+        def really() -> None:
+            withdraw(self.app, player)
+            self.message.msg, self.message.values = N_("{name} left the evening."), {"name": name}
+            self.refresh()
+
+        self.add_widget(Confirm(_("{name} leaves the evening? A game of theirs not played yet is lost by forfeit.",
+                                  name=name), yes=N_("Leaves"), no=N_("Cancel"), on_yes=really))
+
+    def joins(self, player: str) -> None:
+        """``player`` takes part again, or for the first time, from the next round on."""
+        join(self.app, player)
+        self.message.msg = N_("{name} plays from the next round on.")
+        self.message.values = {"name": _name(self.app, player, names_kept(self.app))}
+        self.refresh()
 
 
 def _widths(column: int, u: float) -> dict[str, Any]:

@@ -43,10 +43,11 @@ function showEvening(shown) {
     line.appendChild(text("span", pairing.second === null ? `${pairing.first}: a bye` : `${pairing.first} – ${pairing.second}`, "names"));
     let where = "";
     if (pairing.scores) where = `${pairing.scores[0]} : ${pairing.scores[1]}`;
+    else if (pairing.forfeit) where = `forfeit (${pairing.forfeit} left)`;
     else if (pairing.at === "") where = "playing here";
     else if (pairing.at) where = `playing at ${pairing.at}`;
     else if (pairing.second !== null) where = "to play";
-    line.appendChild(text("span", where, pairing.scores ? "result" : "where"));
+    line.appendChild(text("span", where, pairing.scores ? "result" : pairing.forfeit ? "dim" : "where"));
     pairings.appendChild(line);
   }
   const table = document.createElement("table");
@@ -56,7 +57,9 @@ function showEvening(shown) {
   table.appendChild(head);
   for (const row of shown.standings) {
     const line = document.createElement("tr");
-    for (const cell of [row.place, row.name, points(row.points), points(row.buchholz), points(row.sonneborn_berger)]) {
+    if (row.left) line.className = "dim";
+    const name = row.left ? `${row.name} (left)` : row.name;
+    for (const cell of [row.place, name, points(row.points), points(row.buchholz), points(row.sonneborn_berger)]) {
       line.appendChild(text("td", String(cell)));
     }
     table.appendChild(line);
