@@ -300,7 +300,7 @@ class TournamentScreen(Screen):
         second = _name(self.app, game.second, names)
         pair = TLabel(text=f"{first} – {second}", scale=0.85, bold=True, halign="left", shorten=True,
                       shorten_from="right")
-        table = at.get(frozenset((game.first, game.second))) if game.scores is None else None
+        table = at.get(frozenset((game.first, game.second))) if not game.played else None
         if table is None:
             line.add_widget(pair)
         else:  # being played there now, said under the names; Play stays (asking first), should that
