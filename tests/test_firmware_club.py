@@ -573,3 +573,8 @@ def test_an_evening_word_keeps_how_often_it_was_taken_over_and_refuses_a_garbled
     for garbled in (-1, "2", 2.5, True, 10**9):
         with pytest.raises(BadShare):
             club_evening({**said, "generation": garbled})
+    tournament.withdraw("a")  # who left and the game they forfeited travel with the evening
+    heard = club_evening({"tournament": tournament.to_json()})["tournament"]
+    assert heard["withdrawn"] == ["a"] and heard["played"][0][0]["forfeit"] == "a"
+    with pytest.raises(BadShare):
+        club_evening({"tournament": {**tournament.to_json(), "withdrawn": ["nobody"]}})
