@@ -74,25 +74,32 @@ def _finish_here(app: Any) -> Any:
     assert isinstance(app.manager.current_screen, TournamentScreen)
 
 
+def _start_evening(app: Any, rounds: int) -> Any:
+    """Staff start an evening of every player the table knows, ``rounds`` rounds, no clock, by touch."""
+    from ui.screens.tournament import TournamentSetupScreen, open_tournament
+
+    setup = open_tournament(app)
+    assert isinstance(setup, TournamentSetupScreen)
+    for chip in setup.chips:
+        yield from tap(chip)
+    yield from tap(setup.rounds_row.chip(rounds))
+    yield from tap(setup.clock_row.chip(0))
+    yield from tap(setup.start_button)
+
+
 def _ladder(app: Any) -> list[tuple[str, float, float, int]]:
     return [(row.player.name, round(row.rating.mu, 9), round(row.rating.sigma, 9), row.games)
             for row in app.services.players.ladder()]
 
 
 def scenario_table_1(app):
-    from ui.screens.tournament import TournamentScreen, TournamentSetupScreen, open_tournament
+    from ui.screens.tournament import TournamentScreen
     from ui.tournament_store import load
 
     club = app.services.club
     yield until(lambda: club.status()["state"] == "connected", 60.0)
     assert app.home.evening_button.parent is None  # no evening anywhere yet: no such button at home
-    setup = open_tournament(app)
-    assert isinstance(setup, TournamentSetupScreen)
-    for chip in setup.chips:
-        yield from tap(chip)
-    yield from tap(setup.rounds_row.chip(1))
-    yield from tap(setup.clock_row.chip(0))
-    yield from tap(setup.start_button)
+    yield from _start_evening(app, rounds=1)
     screen = app.manager.current_screen
     assert isinstance(screen, TournamentScreen) and screen.host is None
     # table 2 takes the second pairing: its row says where it is played
@@ -185,17 +192,12 @@ owner switching it on again; the two kiosks share nothing else but the broker)."
 
 def scenario_table_1_goes_away(app):
     from firmware.club import ClubLink
-    from ui.screens.tournament import TournamentScreen, open_tournament
+    from ui.screens.tournament import TournamentScreen
     from ui.tournament_store import TOURNAMENT, load
 
     club = app.services.club
     yield until(lambda: club.status()["state"] == "connected" and club.online("table-2"), 60.0)
-    setup = open_tournament(app)
-    for chip in setup.chips:
-        yield from tap(chip)
-    yield from tap(setup.rounds_row.chip(2))
-    yield from tap(setup.clock_row.chip(0))
-    yield from tap(setup.start_button)
+    yield from _start_evening(app, rounds=2)
     screen = app.manager.current_screen
     started = load(app)
     assert isinstance(screen, TournamentScreen) and started is not None
