@@ -52,7 +52,7 @@ def load(app: Shell) -> Tournament | None:
         log.warning("the tournament kept cannot be read (%s); it is dropped", error)
         app.services.store.set_progress(TOURNAMENT, {})
         return None
-    playing = kept.get("playing") if isinstance(kept.get("playing"), dict) else None
+    playing = _playing(kept)
     club = app.services.club
     taken = evening_told.superseded(kept, club.table, club.tournaments()) if club is not None else None
     if taken is not None:  # staff at another table took the evening over while this one was away
@@ -62,6 +62,12 @@ def load(app: Shell) -> Tournament | None:
     if _catch_up(app, tournament) or kept["tournament"].get("id") != tournament.id:  # or it was kept without one
         save(app, tournament, playing)
     return tournament
+
+
+def _playing(kept: dict[str, Any]) -> dict[str, Any] | None:
+    """The game of the evening being played at this table, as ``kept`` (the store's key) says."""
+    playing = kept.get("playing")
+    return playing if isinstance(playing, dict) else None
 
 
 def follow(app: Shell) -> None:
@@ -122,7 +128,7 @@ def _change(app: Shell, how: Callable[[Tournament], None]) -> Tournament | None:
     kept = app.services.store.progress(TOURNAMENT)
     how(tournament)
     _catch_up(app, tournament)
-    save(app, tournament, kept.get("playing") if isinstance(kept.get("playing"), dict) else None)
+    save(app, tournament, _playing(kept))
     return tournament
 
 
@@ -136,7 +142,7 @@ def take_over(app: Shell, host: str) -> Tournament | None:
         return None
     latest = told.get(evening_told.runner(told, tournament.id) or host)
     kept = app.services.store.progress(TOURNAMENT)
-    playing = kept.get("playing") if isinstance(kept.get("playing"), dict) else None
+    playing = _playing(kept)
     _keep(app, tournament, playing, (told.get(host) or {}).get("names"), evening_told.generation(latest) + 1)
     return load(app)
 
