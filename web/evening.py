@@ -30,10 +30,8 @@ def evening_view(database: KioskDatabase) -> dict[str, Any] | None:
     if found is None:
         return None
     host, tournament = found
-    at = playing_at(tables, tournament.id, _online(database))
-    playing = here.get("playing")
-    if isinstance(playing, dict) and isinstance(playing.get("first"), str) and isinstance(playing.get("second"), str):
-        at[frozenset((playing["first"], playing["second"]))] = ""  # this table
+    # the other tables playing its pairings, then this one (named "" for the page), by the same reading
+    at = playing_at(tables, tournament.id, _online(database)) | playing_at({"": here}, tournament.id, lambda _: True)
     names = _names(database, tournament, (here if host is None else tables[host]).get("names"))
     return {"table": host, "round": len(tournament.played), "rounds": tournament.rounds,
             "finished": tournament.finished, "pairings": _pairings(tournament, names, at),
@@ -70,11 +68,10 @@ def _pairings(tournament: Tournament, names: Mapping[str, str], at: Mapping[froz
     shown = []
     for number in range(len(tournament.played), max(0, len(tournament.played) - 2), -1):
         for game in tournament.played[number - 1]:
-            where = at.get(frozenset((game.first, game.second))) if game.second is not None and game.scores is None else None
             shown.append({"round": number, "first": names.get(game.first, game.first),
                           "second": names.get(game.second, game.second) if game.second is not None else None,
                           "scores": list(game.scores) if game.scores is not None else None,
-                          "at": where if game.forfeit is None else None,
+                          "at": None if game.played or game.second is None else at.get(frozenset((game.first, game.second))),
                           "forfeit": names.get(game.forfeit, game.forfeit) if game.forfeit is not None else None})
     return shown
 

@@ -14,8 +14,9 @@ A club whose tables share a broker (``[club]``) plays the evening on all of them
 staff's **Club evening** opens the tournament a table of the club runs, its pairings with **Play**
 and the table where each is being played (Play there asks first: a pairing played twice counts
 its first result). While the table running it is not connected, staff elsewhere may run it at
-their table (**Run it here**); the screens follow the evening to whichever table runs it. The game's result travels in its record to the table
-that runs the tournament, which enters it and pairs on (:mod:`ui.tournament_store`).
+their table (**Run it here**); the screens follow the evening to whichever table runs it. The
+game's result travels in its record to the table that runs the tournament, which enters it and
+pairs on (:mod:`ui.tournament_store`). Staff there let players leave or join late (**Players**).
 
 The tournament is kept in the store, with the game being played, so a power cut loses nothing: the
 game resumes as any game does and reports its result when it ends. The game's record (with its
