@@ -22,11 +22,12 @@ from web_support import chromium
 PAGE = Path(__file__).resolve().parent.parent / "replay" / "index.html"
 
 
-def dom(code: str) -> str:
+def dom(code: str, languages: str = "en-GB,en") -> str:
+    """The page as a phone speaking ``languages`` shows it."""
     browser = shutil.which("chromium")
     assert browser, "the Debian package chromium is needed (./dev test installs it)"
-    done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                           f"{PAGE.as_uri()}#{code}"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", f"--accept-lang={languages}",
+                           "--dump-dom", f"{PAGE.as_uri()}#{code}"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout.split("<script>")[0]  # the document without the page's own code
 
@@ -57,6 +58,23 @@ def test_the_page_shows_the_game_from_its_code(game_code):
     assert page.count('class="tile"') == len(expected.placements) == len(
         [e for e in record["events"] if "place" in e])
     assert "Yellow team" in page and "Blue team" in page
+
+
+def test_the_page_speaks_the_phones_language_when_the_table_does(game_code):
+    """A phone set to French (Belgian first) or Polish reads the replay in it, its words as the
+    web catalogues have them; a phone in a language the table does not speak reads English."""
+    from web.words import words
+
+    code, _record = game_code
+    french = dom(code, "fr-BE,fr")
+    assert '<html lang="fr">' in french and ">Revoir une partie de Tantrix</title>" in french
+    assert f'{words("fr")["Tantrix, Doubles"]}</h1>' in french and "Équipe Jaune" in french and "Équipe Bleu" in french
+    assert 'aria-label="Précédent"' in french and 'aria-label="Suivant"' in french
+    polish = dom("not-a-code", "pl")
+    assert words("pl")["This is not a Tantrix Table game code ({reason})."].split(" (")[0] in polish
+    assert "nie jest kod gry tej wersji" in polish or "kończy się za wcześnie" in polish
+    german = dom(code, "de-DE,de")
+    assert '<html lang="en">' in german and "Yellow team" in german
 
 
 def test_a_broken_code_gets_a_message():

@@ -134,25 +134,81 @@ def test_every_family_on_the_home_screen_opens_its_own_screen():
 
 
 def test_every_message_is_translated_in_every_language():
-    from ui.catalogues import problems
+    """The kiosk's and the web pages' (the replay page's own copy of its words included)."""
+    from ui.catalogues import DOMAINS, problems, stale_replay
 
-    found = [p for language in ("fr", "nl", "pl") for p in problems(language)]
-    assert found == []
+    found = [p for domain in DOMAINS for language in ("fr", "nl", "pl") for p in problems(language, domain)]
+    assert found + stale_replay() == []
+
+
+def test_the_web_pages_say_what_the_kiosk_says_in_the_same_words():
+    """A message both the kiosk and the web pages show ("Red", "Robot: {level}", "Final standings")
+    reads the same on the table and on a phone."""
+    from ui.catalogues import KIOSK, WEB, read
+
+    for language in ("fr", "nl", "pl"):
+        kiosk = read(language, KIOSK)
+        for message in read(language, WEB):
+            if message.id and kiosk.get(message.id) is not None:
+                assert message.string == kiosk[message.id].string, (language, message.id)
+
+
+def test_the_catalogue_tool_finds_a_web_message_wherever_the_pages_hold_one(tmp_path, monkeypatch):
+    """Each kind of place a page keeps its words is read: a script's t() and N_() (inside a
+    template literal too), an element's data-t text and data-t-label aria-label, the server's
+    said() and refused()."""
+    from ui import catalogues
+
+    for where, found in (("web/static/words.js", 'N_("Red")'), ("web/static/staff.html", "Sign in"),
+                         ("web/static/table.html", 'aria-label="The board"'), ("web/app.py", "Wrong PIN."),
+                         ("web/static/staff.js", '${d.ok ? t("working") : t("NOT WORKING")}'),
+                         ("replay/index.html", 'aria-label="Previous"')):
+        assert found in (catalogues.ROOT / where).read_text()
+    messages = catalogues.extract_messages(catalogues.WEB)
+    for message, where in (("Red", "web/static/words.js"), ("Sign in", "web/static/staff.html"),
+                           ("The board", "web/static/table.html"), ("Wrong PIN.", "web/app.py"),
+                           ("NOT WORKING", "web/static/staff.js"),
+                           ("Previous", "replay/index.html"), ("Tantrix, {players} players", "replay/index.html")):
+        assert any(place.startswith(where + ":") for place in messages[message]), (message, messages.get(message))
+    # a message changed on a page is missing until translated, the old one stale, and the replay
+    # page's words out of step until `update` writes them again
+    import shutil
+
+    for part in ("web", "replay"):
+        shutil.copytree(catalogues.ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(catalogues, "ROOT", tmp_path)
+    monkeypatch.setattr(catalogues, "REPLAY", tmp_path / "replay" / "index.html")
+    page = catalogues.REPLAY.read_text()
+    catalogues.REPLAY.write_text(page.replace('t("Tantrix, Doubles")', 't("Tantrix, in pairs")'))
+    found = catalogues.problems("fr", catalogues.WEB)
+    assert "web/locale/fr: missing 'Tantrix, in pairs'" in found
+    assert "web/locale/fr: stale 'Tantrix, Doubles' (no longer in the code)" in found
+    assert catalogues.stale_replay() == ["replay/index.html: its WORDS differ from the web catalogues"]
 
 
 def test_updating_the_catalogues_keeps_every_translation(tmp_path, monkeypatch):
     """``python -m ui.catalogues update`` on complete catalogues leaves them complete (it once took
-    babel's plural rule for French, 3 forms, over the catalogue's 2: every plural then lacked one)."""
+    babel's plural rule for French, 3 forms, over the catalogue's 2: every plural then lacked one);
+    the replay page's words are written again the same."""
     import shutil
 
     from ui import catalogues
 
-    for language in ("fr", "nl", "pl"):
-        (tmp_path / language).mkdir()
-        shutil.copy(catalogues.path(language), tmp_path / language / "tantrix.po")
-    monkeypatch.setattr(catalogues, "path", lambda language: tmp_path / language / "tantrix.po")
-    catalogues.update()
-    assert [p for language in ("fr", "nl", "pl") for p in catalogues.problems(language)] == []
+    for domain in catalogues.DOMAINS:
+        for language in ("fr", "nl", "pl"):
+            (tmp_path / domain.name / language).mkdir(parents=True)
+            shutil.copy(catalogues.path(language, domain), tmp_path / domain.name / language / "x.po")
+    page, real_page = tmp_path / "index.html", catalogues.REPLAY
+    shutil.copy(real_page, page)
+    monkeypatch.setattr(catalogues, "path", lambda language, domain=catalogues.KIOSK: tmp_path / domain.name / language / "x.po")
+    monkeypatch.setattr(catalogues, "REPLAY", page)
+    page.write_text(page.read_text().replace("const WORDS = {", 'const WORDS = {"xx": {}, '))
+    assert catalogues.stale_replay() != []
+    for domain in catalogues.DOMAINS:
+        catalogues.update(domain)
+    assert [p for domain in catalogues.DOMAINS for language in ("fr", "nl", "pl")
+            for p in catalogues.problems(language, domain)] == []
+    assert catalogues.stale_replay() == [] and page.read_text() == real_page.read_text()
 
 
 def test_catalogues_compile_and_use_the_booklets_words():

@@ -47,7 +47,7 @@ def server(kiosk):
 
 @pytest.fixture(scope="module")
 def phone():
-    browser = chromium(412, 915)
+    browser = chromium(412, 915, "en-GB,en")
     try:
         yield browser
     finally:
@@ -84,7 +84,7 @@ def test_staff_sign_in_refuses_a_wrong_pin_then_takes_the_right_one(server, phon
     phone.get(server + "/staff")
     phone.find_element(By.ID, "pin").send_keys("1111")
     phone.find_element(By.ID, "sign-in").click()
-    wait_for(phone, lambda b: b.find_element(By.ID, "error").text == "wrong PIN", "the wrong PIN is refused")
+    wait_for(phone, lambda b: b.find_element(By.ID, "error").text == "Wrong PIN.", "the wrong PIN is refused")
     assert not phone.find_element(By.ID, "dashboard").is_displayed()
     phone.find_element(By.ID, "pin").send_keys(STAFF_PIN)
     phone.find_element(By.ID, "sign-in").click()
@@ -103,7 +103,7 @@ def test_a_brightness_and_a_language_set_on_the_staff_page_reach_the_running_kio
     phone.execute_script("const s = document.getElementById('brightness'); s.value = 70;"
                          "s.dispatchEvent(new Event('input'));")
     phone.find_element(By.ID, "apply-brightness").click()
-    wait_for(phone, lambda b: "Brightness sent" in b.find_element(By.ID, "saved").text, "the change is confirmed")
+    wait_for(phone, lambda b: "LED brightness sent" in b.find_element(By.ID, "saved").text, "the change is confirmed")
     settings.poll()  # what the kiosk's UI clock does once a second
     assert settings.brightness == 0.7 and seen == [0.7]
     phone.execute_script("const s = document.getElementById('language'); s.value = 'nl';"
@@ -141,7 +141,7 @@ def test_the_staff_page_shows_the_ladder_and_the_club_link(kiosk, server, phone)
     assert rows == [[str(i + 1), row.player.name, str(row.rating.points), "1"] for i, row in enumerate(ladder)]
     assert rows[0][1] == "Ana"
     club = phone.find_element(By.ID, "club")
-    assert "table-2 at club.local:8883 (TLS): NOT CONNECTED" in club.text and "3 change(s) waiting" in club.text
+    assert "table-2 at club.local:8883 (TLS): NOT CONNECTED" in club.text and "changes waiting to be sent: 3" in club.text
     assert phone.find_element(By.ID, "club-tables").text == "table-1: online"
 
 
@@ -192,7 +192,7 @@ def test_the_spectator_page_shows_the_club_evening_where_each_pairing_is_played(
     tournament = Tournament((cleo.id, dan.id, eve.id, "robot:club"), rounds=3)
     played, waiting = tournament.pair_next_round()
     tournament.report(played.first, played.second, (12, 9))
-    name = {cleo.id: "Cleo", dan.id: "Dan", eve.id: "Eve", "robot:club": "Robot (club)"}
+    name = {cleo.id: "Cleo", dan.id: "Dan", eve.id: "Eve", "robot:club": "Robot: Club"}
     online = {"table-3": {"online": True, "heard": time.time()}}
     store.set_progress("kiosk-status", {"devices": [], "reports": [], "seen": time.time(),
                                         "club": {"table": "table-2", "state": "connected", "tables": online}})
@@ -203,7 +203,7 @@ def test_the_spectator_page_shows_the_club_evening_where_each_pairing_is_played(
     try:
         phone.get(server + "/")
         pairing = f"{name[waiting.first]} – {name[waiting.second]}"
-        wait_for(phone, lambda b: _evening_shows(b, "Club evening: round 1 of 3", f"{pairing}\nplaying at table-3",
+        wait_for(phone, lambda b: _evening_shows(b, "Club evening: Round 1 of 3", f"{pairing}\nplaying at table-3",
                                                  f"{name[played.first]} – {name[played.second]}\n12 : 9"),
                  "this table's evening, a pairing played at table-3 and a result")
         rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
@@ -239,7 +239,7 @@ def test_the_spectator_page_shows_the_club_evening_where_each_pairing_is_played(
         store.set_progress(TOURNAMENT, {"club": {"table": "table-1", "id": theirs.id},
                                         "playing": {"first": game.first, "second": game.second}})
         both = {game.first: "Zoë" if game.first == "p-zoe" else "Cleo", game.second: "Zoë" if game.second == "p-zoe" else "Cleo"}
-        wait_for(phone, lambda b: _evening_shows(b, "Club evening at table-1: round 1 of 2",
+        wait_for(phone, lambda b: _evening_shows(b, "Club evening at table-1: Round 1 of 2",
                                                  f"{both[game.first]} – {both[game.second]}\nplaying here"),
                  "the evening table-1 runs, its pairing played here, names as each table knows them")
         # damaged words from the club show no evening and break nothing
@@ -251,10 +251,94 @@ def test_the_spectator_page_shows_the_club_evening_where_each_pairing_is_played(
         store.set_progress(CLUB_TOURNAMENTS, {})
 
 
-# ---------------------------------------------------------------------------- over HTTP
+def test_the_pages_speak_the_visitors_language_or_else_the_tables(kiosk, server):
+    """A café visitor's phone set to French reads the spectator page in French, its picker turns it
+    to Polish at once and remembers it; a phone in a language the table does not speak reads the
+    one the table shows; the staff page, and the server's own refusals, follow the page."""
+    from engine.tournament import Tournament
+    from firmware.club import TOURNAMENT
+    from web.words import words
+
+    _, store = kiosk
+    fr, pl = words("fr"), words("pl")
+    game = StrategyGame.new(2, robots=["beginner", "expert"], seed=8)
+    for _ in range(3):
+        robot_move(game)
+    store.save_current(save(game))
+    tournament = Tournament(("robot:club", "robot:expert"), rounds=2)
+    tournament.pair_next_round()
+    store.set_progress(TOURNAMENT, {"tournament": tournament.to_json(), "playing": None, "names": {}})
+    french = chromium(412, 915, "fr-BE,fr,en")
+    try:
+        french.get(server + "/")
+        seats = lambda b: b.find_element(By.ID, "seats").text  # noqa: E731
+        wait_for(french, lambda b: f"Tuiles dans le sac : {game.bag_count}" in seats(b), "the page in French")
+        text = seats(french)
+        assert "Rouge" in text and "Jaune" in text and "Robot : Débutant" in text and "Robot : Expert" in text
+        assert "Soirée club : Ronde 1 sur 2" in text and "Robot : Club – Robot : Expert" in text and "à jouer" in text
+        assert french.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr"
+        assert french.find_element(By.ID, "board").get_attribute("aria-label") == fr["The board"] == "Le plateau"
+        assert french.title == fr["Tantrix Table: live"]
+        picker = french.find_element(By.ID, "page-language")
+        assert picker.is_displayed() and picker.get_attribute("value") == "fr"
+        french.execute_script("const s = document.getElementById('page-language'); s.value = 'pl';"
+                              "s.dispatchEvent(new Event('change'));")
+        wait_for(french, lambda b: f"Płytki w worku: {game.bag_count}" in seats(b), "the page turned to Polish")
+        assert "Robot: Klubowicz" in seats(french) and "Rouge" not in seats(french)
+        assert french.find_element(By.ID, "board").get_attribute("aria-label") == pl["The board"]
+        french.refresh()  # the visitor's choice is kept by their browser
+        wait_for(french, lambda b: f"Płytki w worku: {game.bag_count}" in seats(b), "still Polish")
+        # the staff page in the language picked, and the table's refusal of a wrong PIN in it too
+        french.get(server + "/staff")
+        wait_for(french, lambda b: b.find_element(By.ID, "sign-in").text == pl["Sign in"], "the staff page in Polish")
+        french.find_element(By.ID, "pin").send_keys("9999")
+        french.find_element(By.ID, "sign-in").click()
+        wait_for(french, lambda b: b.find_element(By.ID, "error").text == pl["Wrong PIN."], "the refusal in Polish")
+    finally:
+        french.quit()
+        store.set_progress(TOURNAMENT, {})
+    # a German phone: the table's own language (what it shows now, a staff change included)
+    status = store.progress("kiosk-status")
+    store.set_progress("kiosk-status", {"devices": [], "reports": [], "seen": time.time(),
+                                        "applied": {"language": "nl", "brightness": 1.0, "coach": True}})
+    german = chromium(412, 915, "de-DE,de")
+    try:
+        german.get(server + "/")
+        wait_for(german, lambda b: f"Stenen in de zak: {game.bag_count}" in b.find_element(By.ID, "seats").text,
+                 "the page in the table's Dutch")
+    finally:
+        german.quit()
+        store.set_progress("kiosk-status", status)
+        store.clear_current()
 
 
 # ---------------------------------------------------------------------------- over HTTP
+
+
+def test_the_words_a_page_gets_are_the_first_language_of_its_browser_the_table_speaks(kiosk, server):
+    from web.words import chosen, words
+
+    _, store = kiosk
+    status = store.progress("kiosk-status")
+    try:
+        store.set_progress("kiosk-status", {"devices": [], "reports": [], "seen": time.time(),
+                                            "applied": {"language": "pl", "brightness": 1.0, "coach": True}})
+        for header, language in (("fr-BE,fr;q=0.9,en;q=0.8", "fr"), ("de-DE,de;q=0.9,nl;q=0.5", "nl"),
+                                 ("en;q=0.2, NL-be;q=0.7", "nl"), ("de,*", "pl"), ("", "pl"),
+                                 ("fr;q=0,en", "en"), ("fr;q=abc,nl", "nl"), (";;,,=", "pl")):
+            answer = json.loads(request(server + "/api/words", headers={"accept-language": header})[2])
+            assert answer["language"] == language, header
+            assert answer["words"] == dict(words(language)) and answer["languages"]["pl"] == "Polski"
+        assert json.loads(request(server + "/api/words", headers={"accept-language": "fr"})[2])["words"]["Red"] == "Rouge"
+        # a refusal in the asker's language
+        code, _, body = request(server + "/api/settings", b'{"brightness": 0.5}', {**JSON, "accept-language": "nl-NL"})
+        assert code == 401 and json.loads(body)["error"] == words("nl")["Sign in with the staff PIN."] != ""
+    finally:
+        store.set_progress("kiosk-status", status)
+    assert chosen("pl-PL;q=0.1, fr;q=0.9", "en") == "fr" and chosen(None, "nl") == "nl" and chosen("xx", "zz") == "en"
+    assert chosen("fr;q=nan,nl;q=inf,pl;q=2", "en") == "en"
+
+
 
 
 def test_staff_requests_need_a_session_and_spectators_change_nothing(kiosk, server):
@@ -422,7 +506,7 @@ def test_repeated_wrong_pins_lock_everyone_out_even_with_the_right_one(tmp_path)
         for _ in range(4):
             assert sign_in(base, "1111")[0] == 401
         status, headers, body = request(base + "/api/login", b'{"pin": "1112"}', JSON)
-        assert status == 429 and int(headers["retry-after"]) >= 1 and b"too many wrong PINs" in body
+        assert status == 429 and int(headers["retry-after"]) >= 1 and b"Too many wrong PINs" in body
         assert sign_in(base, STAFF_PIN)[0] == 429
 
 

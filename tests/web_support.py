@@ -80,8 +80,9 @@ def request(url: str, body: bytes | None = None, headers: dict[str, str] | None 
         return error.code, dict(error.headers.items()), error.read()
 
 
-def chromium(width: int, height: int) -> Any:
-    """Debian's Chromium, headless, driven by Debian's chromedriver (never a downloaded browser)."""
+def chromium(width: int, height: int, languages: str | None = None) -> Any:
+    """Debian's Chromium, headless, driven by Debian's chromedriver (never a downloaded browser);
+    ``languages`` ("fr-BE,fr") as a visitor's browser is set to speak them (else the machine's)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -92,6 +93,8 @@ def chromium(width: int, height: int) -> Any:
     for argument in ("--headless=new", "--disable-gpu", "--no-first-run", "--disable-extensions",
                      f"--window-size={width},{height}", "--hide-scrollbars"):
         options.add_argument(argument)
+    if languages is not None:
+        options.add_argument(f"--accept-lang={languages}")
     if os.geteuid() == 0:
         options.add_argument("--no-sandbox")  # Chromium's sandbox refuses to run as root (CI containers)
     return webdriver.Chrome(options=options, service=Service(executable_path=driver))

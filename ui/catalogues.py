@@ -1,29 +1,40 @@
-"""Keep the translation catalogues in step with the code.
+"""Keep the translation catalogues in step with the code: the kiosk's and the web pages'.
 
     python -m ui.catalogues check    # list what is missing, untranslated or stale (exit 1 if any)
     python -m ui.catalogues update   # add new messages (untranslated) and drop stale ones
 
-Messages are the English strings in ``_()``, ``N_()`` and ``n_()`` (plural: each language's forms by
-its own plural rule) calls under ``ui/``; each language's
-catalogue is ``ui/locale/<lang>/LC_MESSAGES/tantrix.po``. A ``{field}`` in a message must appear
-unchanged in its translation (it is filled in at run time).
+Two domains, each with its own catalogue per language (``<domain>/locale/<lang>/LC_MESSAGES/...po``):
+
+- the kiosk (``ui``): the English strings in ``_()``, ``N_()`` and ``n_()`` (plural: each
+  language's forms by its own plural rule) calls under ``ui/``;
+- the web pages (``web``, its own process, which never imports ``ui``): ``t()`` and ``N_()`` in their
+  scripts, elements marked ``data-t`` (their text) and ``data-t-label`` (their ``aria-label``) in
+  their HTML, the server's
+  ``said()`` and ``refused()``; and the same in ``replay/index.html``, the replay page a phone opens
+  from a QR code, which holds its words itself (it must work with no server): ``update`` writes
+  them into its ``WORDS`` line from the web catalogues, ``check`` says when that line is stale.
+
+A ``{field}`` in a message must appear unchanged in its translation (it is filled in at run time).
 """
 
 from __future__ import annotations
 
+import html.parser
+import io
+import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import IO, Any, Collection, Iterator, Mapping, Sequence
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract, extract_javascript
 from babel.messages.pofile import read_po, write_po
 
 from .i18n import DOMAIN, LANGUAGES
 
-UI = Path(__file__).resolve().parent
-KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
+ROOT = Path(__file__).resolve().parent.parent
 Message = str | tuple[str, str]
 """A message: its English text, or for a plural its singular and plural."""
 
@@ -34,62 +45,153 @@ def key(message: str | Sequence[str]) -> str:
 _FIELD = re.compile(r"\{(\w*)\}")
 
 
-def extract() -> dict[Message, list[str]]:
-    """Every message in the UI's code, with where it is used."""
+JAVASCRIPT = {"parse_template_string": True}
+"""Babel's options for scripts: messages inside `...${t("...")}...` are found too."""
+
+
+def extract_html(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
+                 options: Mapping[str, Any]) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """Babel's extraction method for a page: the text of each element marked ``data-t`` (as
+    ``web/static/words.js`` translates it: spaces run together), the ``aria-label`` of each marked
+    ``data-t-label``, and the messages of its inline scripts."""
+    found: list[tuple[int, str | None, str, list[str]]] = []
+
+    class Page(html.parser.HTMLParser):
+        marked: tuple[int, list[str]] | None = None
+        script: tuple[int, list[str]] | None = None
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            named = dict(attrs)
+            line = self.getpos()[0]
+            if "data-t-label" in named and named.get("aria-label"):
+                found.append((line, None, str(named["aria-label"]), []))
+            if "data-t" in named:
+                self.marked = (line, [])
+            elif tag == "script" and "src" not in named:
+                self.script = (line, [])
+
+        def handle_data(self, data: str) -> None:
+            for kept in (self.marked, self.script):
+                if kept is not None:
+                    kept[1].append(data)
+
+        def handle_endtag(self, tag: str) -> None:
+            if self.marked is not None:
+                text = " ".join("".join(self.marked[1]).split())
+                if text:
+                    found.append((self.marked[0], None, text, []))
+                self.marked = None
+            if tag == "script" and self.script is not None:
+                code = io.BytesIO("".join(self.script[1]).encode())
+                # babel annotates this as extract()'s (line, message, comments, context); it yields
+                # (line, function, message, comments), as every extraction method does
+                found.extend(extract_javascript(code, keywords, [], JAVASCRIPT, lineno=self.script[0]))  # type: ignore[arg-type]
+                self.script = None
+
+    page = Page(convert_charrefs=True)
+    page.feed(fileobj.read().decode())
+    page.close()
+    yield from found
+
+
+@dataclass(frozen=True)
+class Domain:
+    """One program's messages: where its code is, how to read each kind of file, its catalogues."""
+
+    name: str
+    sources: tuple[tuple[str, str, str], ...]
+    """(directory under the repository, file pattern, babel method) for each kind of file."""
+    keywords: Mapping[str, Any]
+    locale: str
+    """The directory under the repository holding ``<lang>/LC_MESSAGES/<name>.po``."""
+
+
+KIOSK = Domain(DOMAIN, (("ui", "**/*.py", "python"),), {"_": None, "N_": None, "n_": (1, 2)}, "ui/locale")
+WEB = Domain("web", (("web", "**/*.py", "python"), ("web/static", "**/*.js", "javascript"),
+                     ("web/static", "**/*.html", "ui.catalogues:extract_html"),
+                     ("replay", "**/*.html", "ui.catalogues:extract_html")),
+             {"t": None, "N_": None, "said": (2,), "refused": (3,)}, "web/locale")
+DOMAINS = (KIOSK, WEB)
+REPLAY = ROOT / "replay" / "index.html"
+_REPLAY_WORDS = re.compile(r"^const WORDS = .*$", re.MULTILINE)
+
+
+def extract_messages(domain: Domain = KIOSK) -> dict[Message, list[str]]:
+    """Every message in ``domain``'s code, with where it is used."""
     found: dict[Message, list[str]] = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(UI), method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        if isinstance(message, tuple) and all(isinstance(m, str) and m for m in message):
-            found.setdefault((message[0], message[1]), []).append(f"ui/{filename}:{lineno}")
-        elif isinstance(message, str) and message:
-            found.setdefault(message, []).append(f"ui/{filename}:{lineno}")
+    for directory, pattern, method in domain.sources:
+        for source in sorted((ROOT / directory).glob(pattern)):
+            if "__pycache__" in source.parts:
+                continue
+            with source.open("rb") as code:
+                for lineno, message, _comments, _context in extract(method, code, keywords=domain.keywords,
+                                                                     options=JAVASCRIPT if method == "javascript" else {}):
+                    place = f"{source.relative_to(ROOT)}:{lineno}"
+                    if isinstance(message, tuple) and all(isinstance(m, str) and m for m in message):
+                        found.setdefault((message[0], message[1]), []).append(place)
+                    elif isinstance(message, str) and message:
+                        found.setdefault(message, []).append(place)
     return found
 
 
-def path(language: str) -> Path:
-    return UI / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+def path(language: str, domain: Domain = KIOSK) -> Path:
+    return ROOT / domain.locale / language / "LC_MESSAGES" / f"{domain.name}.po"
 
 
-def read(language: str) -> Catalog:
-    with path(language).open("rb") as po:
-        return read_po(po, locale=language, domain=DOMAIN)
+def read(language: str, domain: Domain = KIOSK) -> Catalog:
+    with path(language, domain).open("rb") as po:
+        return read_po(po, locale=language, domain=domain.name)
 
 
-def problems(language: str) -> list[str]:
-    """What is wrong with ``language``'s catalogue compared with the code (empty when nothing)."""
-    messages = extract()
-    catalog = read(language)
+def replay_words() -> str:
+    """The replay page's ``WORDS`` line: its own messages in every language, from the web catalogues."""
+    mine = sorted(key(m) for m, places in extract_messages(WEB).items()
+                  if any(place.startswith("replay/") for place in places))
+    table = {}
+    for language in LANGUAGES:
+        if language != "en":
+            catalog = read(language, WEB)
+            table[language] = {m: str(catalog[m].string) for m in mine if catalog.get(m) is not None and catalog[m].string}
+    return f"const WORDS = {json.dumps(table, ensure_ascii=False, sort_keys=True)};"
+
+
+def problems(language: str, domain: Domain = KIOSK) -> list[str]:
+    """What is wrong with ``language``'s catalogue of ``domain`` compared with the code (empty when
+    nothing)."""
+    messages = extract_messages(domain)
+    catalog = read(language, domain)
+    where = f"{domain.locale}/{language}"
     found: list[str] = []
     for message in messages:
         entry = catalog.get(key(message))
         forms = entry.string if entry is not None and isinstance(entry.string, tuple) else None
         if entry is None:
-            found.append(f"{language}: missing {message!r}")
+            found.append(f"{where}: missing {message!r}")
         elif isinstance(message, tuple) != (forms is not None):
-            found.append(f"{language}: {message!r} must be {'a plural' if forms is None else 'a single'} entry")
+            found.append(f"{where}: {message!r} must be {'a plural' if forms is None else 'a single'} entry")
         elif not entry.string or (forms is not None and (len(forms) != catalog.num_plurals or not all(forms))):
-            found.append(f"{language}: untranslated {message!r} (a plural needs {catalog.num_plurals} forms)")
+            found.append(f"{where}: untranslated {message!r} (a plural needs {catalog.num_plurals} forms)")
         elif entry.fuzzy:
-            found.append(f"{language}: fuzzy {message!r}")
+            found.append(f"{where}: fuzzy {message!r}")
         elif any(sorted(set(_FIELD.findall(key(message)))) != sorted(set(_FIELD.findall(form)))
                  for form in (forms or (key(entry.string),))):
-            found.append(f"{language}: fields differ in {message!r} -> {entry.string!r}")
+            found.append(f"{where}: fields differ in {message!r} -> {entry.string!r}")
     keys = {key(m) for m in messages}
     for entry in catalog:
         if entry.id and key(entry.id) not in keys:
-            found.append(f"{language}: stale {entry.id!r} (no longer in the code)")
+            found.append(f"{where}: stale {entry.id!r} (no longer in the code)")
     return found
 
 
-def update() -> None:
-    """Bring every catalogue in step: new messages added untranslated, stale ones removed."""
-    messages = extract()
+def update(domain: Domain = KIOSK) -> None:
+    """Bring ``domain``'s catalogues in step: new messages added untranslated, stale ones removed
+    (and for the web, the replay page's words rewritten)."""
+    messages = extract_messages(domain)
     for language in LANGUAGES:
         if language == "en":
             continue
-        old = read(language) if path(language).exists() else Catalog(locale=language, domain=DOMAIN)
-        new = Catalog(locale=language, domain=DOMAIN, project="Tantrix Table", version="1", fuzzy=False,
+        old = read(language, domain) if path(language, domain).exists() else Catalog(locale=language, domain=domain.name)
+        new = Catalog(locale=language, domain=domain.name, project="Tantrix Table", version="1", fuzzy=False,
                       header_comment=old.header_comment, language_team=old.language_team)
         # the catalogue's own plural rule, not the one this babel's CLDR has (French went from 2
         # forms to 3 there: every plural would read as untranslated)
@@ -100,18 +202,30 @@ def update() -> None:
             kept = entry.string if entry and isinstance(entry.string, tuple) == isinstance(blank, tuple) else blank
             new.add(message, kept,
                     locations=[(p.split(":")[0], int(p.split(":")[1])) for p in places])
-        path(language).parent.mkdir(parents=True, exist_ok=True)
-        with path(language).open("wb") as po:
+        path(language, domain).parent.mkdir(parents=True, exist_ok=True)
+        with path(language, domain).open("wb") as po:
             write_po(po, new, width=100, omit_header=False, sort_output=False)
+    if domain is WEB:
+        REPLAY.write_text(_REPLAY_WORDS.sub(lambda _: replay_words(), REPLAY.read_text(), count=1))
+
+
+def stale_replay() -> list[str]:
+    """The replay page's words, when they are not what the web catalogues say (empty when they are)."""
+    found = _REPLAY_WORDS.search(REPLAY.read_text())
+    if found is None:
+        return ["replay/index.html: no `const WORDS = ...;` line"]
+    return [] if found.group(0) == replay_words() else ["replay/index.html: its WORDS differ from the web catalogues"]
 
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
     if command == "update":
-        update()
+        for domain in DOMAINS:
+            update(domain)
         return 0
     if command == "check":
-        found = [p for language in LANGUAGES if language != "en" for p in problems(language)]
+        found = [p for domain in DOMAINS for language in LANGUAGES if language != "en" for p in problems(language, domain)]
+        found += stale_replay()
         print("\n".join(found) or "catalogues are complete")
         return 1 if found else 0
     print("usage: python -m ui.catalogues check|update", file=sys.stderr)

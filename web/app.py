@@ -42,6 +42,7 @@ from .auth import PinGuard, Sessions
 from .database import KioskDatabase, NoDatabase
 from .evening import evening_view
 from .table import table_view
+from .words import LANGUAGE_NAMES, chosen, said, words
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "tantrix_staff"
@@ -144,19 +145,39 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
                 await task
             database.close()
 
+    def table_language() -> str:
+        """The language the table shows now (a staff change included), else its configuration's."""
+        try:
+            applied = database.status().get("applied")
+            shown = applied.get("language") if isinstance(applied, dict) else database.overrides().get("language")
+        except NoDatabase:
+            shown = None
+        return shown if shown in LANGUAGES else config.kiosk.language
+
+    def refused(request: Request, status: int, message: str, headers: dict[str, str] | None = None,
+                **fields: object) -> Response:
+        """An error for the pages to show as it is: in the request's language (the page sends its
+        own), else in the configured one (no database read for a refusal)."""
+        language = chosen(request.headers.get("accept-language"), config.kiosk.language)
+        return JSONResponse({"error": said(language, message, **fields)} | fields, status, headers=headers)
+
     def spectators(endpoint: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def guarded(request: Request) -> Response:
             if not config.web.spectators:
-                return JSONResponse({"error": "the spectator page is off ([web] spectators = false)"}, 404)
+                return refused(request, 404, "The spectator page is off ([web] spectators = false).")
             return await endpoint(request)
         return guarded
 
     def staff(endpoint: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def guarded(request: Request) -> Response:
             if not sessions.valid(request.cookies.get(COOKIE)):
-                return JSONResponse({"error": "sign in with the staff PIN"}, 401)
+                return refused(request, 401, "Sign in with the staff PIN.")
             return await endpoint(request)
         return guarded
+
+    async def page_words(request: Request) -> Response:
+        language = chosen(request.headers.get("accept-language"), await asyncio.to_thread(table_language))
+        return JSONResponse({"language": language, "languages": dict(LANGUAGE_NAMES), "words": dict(words(language))})
 
     @spectators
     async def table_page(request: Request) -> Response:
@@ -169,8 +190,8 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
     @spectators
     async def events(request: Request) -> Response:
         if feed.streams >= MAX_STREAMS:
-            return JSONResponse({"error": "too many spectators at once: try again in a minute"}, 503,
-                                headers={"retry-after": "60"})
+            return refused(request, 503, "Too many spectators at once: try again in a minute.",
+                           headers={"retry-after": "60"})
         return EventSourceResponse(feed.stream(), ping=15)
 
     async def staff_page(request: Request) -> Response:
@@ -182,14 +203,14 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
             return body
         pin = body.get("pin")
         if not guard.configured:
-            return JSONResponse({"error": "no staff PIN is set in the configuration ([kiosk] staff_pin): "
-                                          "the web page accepts none until one is"}, 403)
+            return refused(request, 403, "No staff PIN is set in the configuration ([kiosk] staff_pin): "
+                                         "the web page accepts none until one is.")
         if guard.wait() > 0:
-            return _locked(guard.wait())
+            return locked(request, guard.wait())
         if not isinstance(pin, str) or not await asyncio.to_thread(guard.check, pin):
             if guard.wait() > 0:
-                return _locked(guard.wait())
-            return JSONResponse({"error": "wrong PIN"}, 401)
+                return locked(request, guard.wait())
+            return refused(request, 401, "Wrong PIN.")
         response = JSONResponse({"ok": True})
         response.set_cookie(COOKIE, sessions.start(), httponly=True, samesite="strict", path="/",
                             secure=_over_tls(request))
@@ -226,7 +247,7 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         if isinstance(body, Response):
             return body
         if not body or set(body) - set(STAFF_SETTINGS):
-            return JSONResponse({"error": f"send some of {', '.join(STAFF_SETTINGS)}, nothing else"}, 422)
+            return refused(request, 422, "Send some of {settings}, nothing else.", settings=", ".join(STAFF_SETTINGS))
         try:
             changes = {key: STAFF_SETTINGS[key](value) for key, value in body.items()}
         except ValueError as exc:
@@ -266,18 +287,24 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         one without a CORS preflight, which this server never grants)."""
         origin = request.headers.get("origin")
         if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
-            return JSONResponse({"error": "requests from other sites are refused"}, 403)
+            return refused(request, 403, "Requests from other sites are refused.")
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return JSONResponse({"error": "send JSON (content-type: application/json)"}, 415)
+            return refused(request, 415, "Send JSON (content-type: application/json).")
         try:
             data = json.loads(await request.body())
         except ValueError:
-            return JSONResponse({"error": "the request is not valid JSON"}, 400)
-        return data if isinstance(data, dict) else JSONResponse({"error": "send a JSON object"}, 400)
+            return refused(request, 400, "The request is not valid JSON.")
+        return data if isinstance(data, dict) else refused(request, 400, "Send a JSON object.")
+
+    def locked(request: Request, seconds: float) -> Response:
+        wait = int(seconds) + 1
+        return refused(request, 429, "Too many wrong PINs: try again in {retry_after} s.",
+                       headers={"retry-after": str(wait)}, retry_after=wait)
 
     app = Starlette(routes=[
         Route("/", table_page),
         Route("/api/table", table_now),
+        Route("/api/words", page_words),
         Route("/events", events),
         Route("/staff", staff_page),
         Route("/api/login", login, methods=["POST"], max_body_size=MAX_BODY),
@@ -300,12 +327,6 @@ def _over_tls(request: Request) -> bool:
     believed from anyone: all it can do is make the sender's own cookie stricter."""
     forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
     return request.url.scheme == "https" or forwarded == "https"
-
-
-def _locked(seconds: float) -> Response:
-    wait = int(seconds) + 1
-    return JSONResponse({"error": f"too many wrong PINs: try again in {wait} s", "retry_after": wait}, 429,
-                        headers={"retry-after": str(wait)})
 
 
 class SecurityHeaders:
@@ -343,8 +364,9 @@ class OwnHost:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not self.allowed(Headers(scope=scope).get("host", "")):
-            await JSONResponse({"error": "this page answers only at the table's own address"}, 400)(
-                scope, receive, send)
+            language = chosen(Headers(scope=scope).get("accept-language"), "en")
+            await JSONResponse({"error": said(language, "This page answers only at the table's own address.")},
+                               400)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 

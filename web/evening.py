@@ -46,41 +46,47 @@ def _online(database: KioskDatabase) -> Callable[[str], bool]:
     return lambda table: isinstance(tables.get(table), dict) and bool(tables[table].get("online"))
 
 
-def _names(database: KioskDatabase, tournament: Tournament, told: Any) -> dict[str, str]:
-    """Each player's name: the table's own for a player it knows, else the one the running table
-    gave; robots by level."""
+Shown = dict[str, str | None]
+"""A player as the page names them: ``{"name": "Cleo"}``, ``{"robot": "club"}`` (the page words a
+robot's level in its visitor's language) or ``{"name": None}`` for a player no table knows any more."""
+_UNKNOWN: Shown = {"name": None}
+
+
+def _names(database: KioskDatabase, tournament: Tournament, told: Any) -> dict[str, Shown]:
+    """Each player: the name the table's own book has for a player it knows, else the one the
+    running table gave; robots by level."""
     book = Players(database)  # type: ignore[arg-type]  # it only reads, through query()
     given = told if isinstance(told, dict) else {}
-    names = {}
+    names: dict[str, Shown] = {}
     for player in tournament.players:
         if player.startswith(ROBOT):
-            names[player] = f"Robot ({player.removeprefix(ROBOT)})"
+            names[player] = {"robot": player.removeprefix(ROBOT)}
             continue
         try:
-            names[player] = book.get(player).name
+            names[player] = {"name": book.get(player).name}
         except UnknownPlayer:
-            names[player] = str(given.get(player) or "(deleted player)")
+            names[player] = {"name": str(given[player]) if given.get(player) else None}
     return names
 
 
-def _pairings(tournament: Tournament, names: Mapping[str, str], at: Mapping[frozenset[str], str]) -> list[dict[str, Any]]:
+def _pairings(tournament: Tournament, names: Mapping[str, Shown], at: Mapping[frozenset[str], str]) -> list[dict[str, Any]]:
     """The round's pairings, then the round before's (its results), each with where it is played."""
     shown = []
     for number in range(len(tournament.played), max(0, len(tournament.played) - 2), -1):
         for game in tournament.played[number - 1]:
-            shown.append({"round": number, "first": names.get(game.first, game.first),
-                          "second": names.get(game.second, game.second) if game.second is not None else None,
+            shown.append({"round": number, "first": names.get(game.first, _UNKNOWN),
+                          "second": names.get(game.second, _UNKNOWN) if game.second is not None else None,
                           "scores": list(game.scores) if game.scores is not None else None,
                           "at": None if game.played or game.second is None else at.get(frozenset((game.first, game.second))),
-                          "forfeit": names.get(game.forfeit, game.forfeit) if game.forfeit is not None else None})
+                          "forfeit": names.get(game.forfeit, _UNKNOWN) if game.forfeit is not None else None})
     return shown
 
 
-def _standings(tournament: Tournament, names: Mapping[str, str]) -> list[dict[str, Any]]:
+def _standings(tournament: Tournament, names: Mapping[str, Shown]) -> list[dict[str, Any]]:
     """The standings, best first, with their places (those who left the evening said so)."""
     rows = []
     for place, row in tournament.placed():
-        rows.append({"place": place, "name": names.get(row.player, row.player), "points": row.points,
+        rows.append({"place": place, "name": names.get(row.player, _UNKNOWN), "points": row.points,
                      "buchholz": row.buchholz, "sonneborn_berger": row.sonneborn_berger,
                      "left": row.player in tournament.withdrawn})
     return rows

@@ -18,14 +18,15 @@ from engine.tiles import tile
 
 
 def table_view(saved: dict[str, Any] | None, updated: float | None = None) -> dict[str, Any]:
-    """The page's view of ``saved`` (None: no game); ``updated`` is when the kiosk saved it."""
+    """The page's view of ``saved`` (None: no game); ``updated`` is when the kiosk saved it. A game
+    that cannot be restored is shown by its ``error`` (what is wrong, which the page words in
+    its visitor's language), never as a crash of the feed."""
     if saved is None:
         return {"kind": None, "updated": updated}
     try:
         mode = restore(saved)
     except (ValueError, KeyError, TypeError) as exc:
-        return {"kind": str(saved.get("kind")), "error": f"the saved game cannot be shown ({exc})",
-                "updated": updated}
+        return {"kind": str(saved.get("kind")), "error": str(exc), "updated": updated}
     view: dict[str, Any] = {"kind": mode.KIND, "finished": mode.finished, "updated": updated}
     board = getattr(mode, "board", None)
     if isinstance(board, Board):

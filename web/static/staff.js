@@ -1,17 +1,18 @@
 // The staff page: sign in with the staff PIN, then the kiosk's health, settings, game and statistics.
 "use strict";
 const $ = id => document.getElementById(id);
-const COLOUR_NAMES = { R: "Red", Y: "Yellow", G: "Green", B: "Blue" };
-const LANGUAGE_NAMES = { en: "English", fr: "Français", nl: "Nederlands", pl: "Polski" };
 let refresh = null;
+let shownState = null;
 const editing = { language: false, brightness: false, coach: false };  // chosen here, not applied yet: not refreshed
 
 async function call(path, body) {
   const options = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  // the page's language, for the table's own messages (a refused PIN, a refused setting)
+  options.headers = { ...(options.headers || {}), "accept-language": pageLanguage };
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({}));
-  if (response.status === 401 && path !== "/api/login") signedOut("Your session ended: sign in again.");
-  if (!response.ok) throw new Error(data.error || `the kiosk answered ${response.status}`);
+  if (response.status === 401 && path !== "/api/login") signedOut(t("Your session ended: sign in again."));
+  if (!response.ok) throw new Error(data.error || t("The kiosk answered {status}.", { status: response.status }));
   return data;
 }
 
@@ -32,30 +33,35 @@ function signedOut(message) {
 }
 
 function show(state) {
+  shownState = state;
   const kiosk = state.kiosk;
-  $("seen").textContent = kiosk.seen_seconds_ago === null ? "The kiosk has not reported yet."
-    : kiosk.seen_seconds_ago > 150 ? `The kiosk last reported ${Math.round(kiosk.seen_seconds_ago / 60)} min ago: is it running?`
-    : "The kiosk is running.";
+  $("seen").textContent = kiosk.seen_seconds_ago === null ? t("The kiosk has not reported yet.")
+    : kiosk.seen_seconds_ago > 150 ? t("The kiosk last reported {minutes} min ago: is it running?",
+                                       { minutes: Math.round(kiosk.seen_seconds_ago / 60) })
+    : t("The kiosk is running.");
   $("devices").replaceChildren(...kiosk.devices.map(d =>
-    item(`${d.name}: ${d.ok ? "fine" : "NOT WORKING"} (${d.backend})${d.detail ? " · " + d.detail : ""}`, d.ok ? "ok" : "bad")));
-  $("reports").replaceChildren(...(kiosk.reports.length ? kiosk.reports.map(r => item(r, "bad")) : [item("none", "dim")]));
+    item(`${d.name}: ${d.ok ? t("working") : t("NOT WORKING")} (${d.backend})${d.detail ? " · " + d.detail : ""}`, d.ok ? "ok" : "bad")));
+  $("reports").replaceChildren(...(kiosk.reports.length ? kiosk.reports.map(r => item(r, "bad")) : [item(t("none"), "dim")]));
   const settings = state.settings;
   if (!$("language").options.length) {
-    for (const language of settings.languages) $("language").add(new Option(LANGUAGE_NAMES[language] || language, language));
+    for (const language of settings.languages) $("language").add(new Option(pageLanguages[language] || language, language));
   }
   if (!editing.language) $("language").value = settings.language;
   if (!editing.brightness) $("brightness").value = Math.round(settings.brightness * 100);
   $("brightness-shown").textContent = `${$("brightness").value} %`;
   if (!editing.coach) $("coach").value = settings.coach ? "on" : "off";
   const applied = kiosk.applied;
-  $("applied").textContent = applied ? `The table shows: ${LANGUAGE_NAMES[applied.language] || applied.language}, `
-    + `LED brightness ${Math.round(applied.brightness * 100)} %`
-    + (applied.coach === undefined ? "." : `, Hint button ${applied.coach ? "offered" : "not offered"}.`) : "";
+  const shows = applied && { language: pageLanguages[applied.language] || applied.language,
+                             brightness: Math.round(applied.brightness * 100), hint: applied.coach ? t("offered") : t("not offered") };
+  $("applied").textContent = !applied ? "" : applied.coach === undefined
+    ? t("The table shows: {language}, LED brightness {brightness} %.", shows)
+    : t("The table shows: {language}, LED brightness {brightness} %, Hint button {hint}.", shows);
   const game = state.game;
-  if (!game.kind) $("game").textContent = "No game in progress.";
+  if (!game.kind) $("game").textContent = t("No game in progress.");
   else {
-    const scores = (game.seats || []).map(s => `${COLOUR_NAMES[s.colour] || s.colour} ${s.score}`).join(", ");
-    $("game").textContent = `${game.kind}: ${(game.tiles || []).length} tiles placed` + (scores ? ` · ${scores}` : "");
+    const scores = (game.seats || []).map(s => `${named(COLOUR_NAMES, s.colour)} ${s.score}`).join(", ");
+    $("game").textContent = t("{mode}: tiles placed: {count}", { mode: named(MODE_NAMES, game.kind), count: (game.tiles || []).length })
+      + (scores ? ` · ${scores}` : "");
   }
   const games = Object.entries(state.statistics.games);
   const most = Math.max(1, ...games.map(([, n]) => n));
@@ -68,14 +74,15 @@ function show(state) {
     const track = document.createElement("span");
     track.appendChild(fill);
     const label = document.createElement("span");
-    label.textContent = kind;
+    label.textContent = named(MODE_NAMES, kind);
     const count = document.createElement("span");
     count.textContent = n;
     row.append(label, track, count);
     return row;
-  }) : [item("No finished games yet.", "dim")]));
+  }) : [Object.assign(document.createElement("p"), { className: "dim", textContent: t("No finished games yet.") })]));
   $("robots").replaceChildren(...Object.entries(state.statistics.robots).map(([name, r]) =>
-    item(`robot ${name}: won ${r.won}, lost ${r.lost}, drawn ${r.drawn}`)));
+    item(t("Robot {level}: won {won}, lost {lost}, drawn {drawn}",
+           { level: named(LEVEL_NAMES, name), won: r.won, lost: r.lost, drawn: r.drawn }))));
   showLadder(state.ladder);
   showClub(state.club);
 }
@@ -94,23 +101,26 @@ function showLadder(ladder) {
   }));
 }
 
-const CLUB_STATES = { connected: "connected", connecting: "connecting", retrying: "NOT CONNECTED",
-                      refused: "REFUSED by the broker", off: "off" };
+const CLUB_STATES = { connected: N_("connected"), connecting: N_("connecting"), retrying: N_("NOT CONNECTED"),
+                      refused: N_("REFUSED by the broker"), off: N_("off") };
 
 function showClub(club) {
   if (!club) {
-    $("club").textContent = "This table plays alone (no [club] in its configuration).";
+    $("club").textContent = t("This table plays alone (no [club] in its configuration).");
     $("club").className = "dim";
     $("club-tables").replaceChildren();
     return;
   }
-  const waiting = club.unsent ? ` · ${club.unsent} change(s) waiting to be sent` : " · everything sent";
-  $("club").textContent = `${club.table} at ${club.broker}${club.tls ? " (TLS)" : ""}: ${CLUB_STATES[club.state] || club.state}`
-    + (club.state === "connected" ? "" : ` · ${club.detail}`) + waiting
-    + ` · received ${club.received_games} game(s)` + (club.dropped ? ` · ${club.dropped} bad message(s) dropped` : "");
+  const parts = [t("{table} at {broker}: {state}", { table: club.table, broker: club.broker + (club.tls ? " (TLS)" : ""),
+                                                      state: named(CLUB_STATES, club.state) })];
+  if (club.state !== "connected") parts.push(club.detail);
+  parts.push(club.unsent ? t("changes waiting to be sent: {count}", { count: club.unsent }) : t("everything sent"));
+  parts.push(t("games received: {count}", { count: club.received_games }));
+  if (club.dropped) parts.push(t("bad messages dropped: {count}", { count: club.dropped }));
+  $("club").textContent = parts.join(" · ");
   $("club").className = club.state === "connected" ? "ok" : "bad";
   $("club-tables").replaceChildren(...Object.entries(club.tables).map(([name, seen]) =>
-    item(`${name}: ${seen.online ? "online" : "offline"}`, seen.online ? "ok" : "dim")));
+    item(`${name}: ${seen.online ? t("online") : t("offline")}`, seen.online ? "ok" : "dim")));
 }
 
 async function load() {
@@ -131,7 +141,7 @@ async function change(body, what) {
   try {
     await call("/api/settings", body);
     for (const key of Object.keys(body)) editing[key] = false;
-    $("saved").textContent = `${what} sent to the table.`;
+    $("saved").textContent = t("{setting} sent to the table.", { setting: t(what) });
     load();
   }
   catch (error) { $("error").textContent = error.message; }
@@ -142,20 +152,21 @@ $("login-form").addEventListener("submit", async event => {
   try { await call("/api/login", { pin: $("pin").value }); signedIn(); }
   catch (error) { signedOut(error.message); }
 });
-$("apply-language").addEventListener("click", () => change({ language: $("language").value }, "Language"));
+$("apply-language").addEventListener("click", () => change({ language: $("language").value }, N_("Language")));
 $("language").addEventListener("change", () => { editing.language = true; });
 $("brightness").addEventListener("input", () => {
   editing.brightness = true;
   $("brightness-shown").textContent = `${$("brightness").value} %`;
 });
-$("apply-brightness").addEventListener("click", () => change({ brightness: Number($("brightness").value) / 100 }, "Brightness"));
+$("apply-brightness").addEventListener("click", () => change({ brightness: Number($("brightness").value) / 100 }, N_("LED brightness")));
 $("coach").addEventListener("change", () => { editing.coach = true; });
-$("apply-coach").addEventListener("click", () => change({ coach: $("coach").value === "on" }, "Hint button"));
+$("apply-coach").addEventListener("click", () => change({ coach: $("coach").value === "on" }, N_("Hint button")));
 $("restart").addEventListener("click", async () => {
-  if (!confirm("Restart the kiosk now?")) return;
-  try { await call("/api/restart", {}); $("restarted").textContent = "Restart sent to the table."; }
+  if (!confirm(t("Restart the kiosk now?"))) return;
+  try { await call("/api/restart", {}); $("restarted").textContent = t("Restart sent to the table."); }
   catch (error) { $("error").textContent = error.message; }
 });
 $("sign-out").addEventListener("click", async () => { await call("/api/logout", {}).catch(() => {}); signedOut(); });
 
-fetch("/api/staff").then(response => { if (response.ok) signedIn(); });
+redraw = () => { if (shownState) show(shownState); };
+wordsReady.then(() => fetch("/api/staff")).then(response => { if (response.ok) signedIn(); });

@@ -15,8 +15,15 @@ function text(tag, content, className) {
 
 function describeResult(result) {
   if (!result) return "";
-  const scores = Object.entries(result.scores).map(([c, s]) => `${COLOUR_NAMES[c] || c} ${s}`).join(", ");
-  return (result.winner ? `${COLOUR_NAMES[result.winner] || result.winner} wins` : "A draw") + ` (${scores})`;
+  const scores = Object.entries(result.scores).map(([c, s]) => `${named(COLOUR_NAMES, c)} ${s}`).join(", ");
+  return (result.winner ? t("{colour} wins", { colour: named(COLOUR_NAMES, result.winner) }) : t("A draw"))
+    + ` (${scores})`;
+}
+
+// A player of the evening: their name, a robot by its level, or one no table knows any more.
+function playerName(player) {
+  if (player.robot) return t("Robot: {level}", { level: named(LEVEL_NAMES, player.robot) });
+  return player.name === null ? t("(deleted player)") : player.name;
 }
 
 function points(value) {
@@ -29,36 +36,39 @@ function showEvening(shown) {
   evening.hidden = !shown;
   document.body.classList.toggle("evening-only", Boolean(shown) && !document.body.dataset.kind);
   if (!shown) return;
-  const title = shown.finished ? "final standings" : `round ${shown.round} of ${shown.rounds}`;
-  evening.appendChild(text("h2", `Club evening${shown.table ? ` at ${shown.table}` : ""}: ${title}`));
+  const title = shown.finished ? t("Final standings") : t("Round {round} of {rounds}", { round: shown.round, rounds: shown.rounds });
+  evening.appendChild(text("h2", shown.table ? t("Club evening at {table}: {title}", { table: shown.table, title })
+    : t("Club evening: {title}", { title })));
   const pairings = document.createElement("ul");
   pairings.className = "pairings";
   let round = shown.round;
   for (const pairing of shown.pairings) {
     if (pairing.round !== round) {
       round = pairing.round;
-      pairings.appendChild(text("li", `Round ${round}`, "dim"));
+      pairings.appendChild(text("li", t("Round {round}", { round }), "dim"));
     }
     const line = document.createElement("li");
-    line.appendChild(text("span", pairing.second === null ? `${pairing.first}: a bye` : `${pairing.first} – ${pairing.second}`, "names"));
+    const first = playerName(pairing.first);
+    line.appendChild(text("span", pairing.second === null ? t("{name}: a bye", { name: first })
+      : `${first} – ${playerName(pairing.second)}`, "names"));
     let where = "";
     if (pairing.scores) where = `${pairing.scores[0]} : ${pairing.scores[1]}`;
-    else if (pairing.forfeit) where = `forfeit (${pairing.forfeit} left)`;
-    else if (pairing.at === "") where = "playing here";
-    else if (pairing.at) where = `playing at ${pairing.at}`;
-    else if (pairing.second !== null) where = "to play";
+    else if (pairing.forfeit) where = t("forfeit ({name} left)", { name: playerName(pairing.forfeit) });
+    else if (pairing.at === "") where = t("playing here");
+    else if (pairing.at) where = t("playing at {table}", { table: pairing.at });
+    else if (pairing.second !== null) where = t("to play");
     line.appendChild(text("span", where, pairing.scores ? "result" : pairing.forfeit ? "dim" : "where"));
     pairings.appendChild(line);
   }
   const table = document.createElement("table");
   table.className = "ladder standings";
   const head = document.createElement("tr");
-  for (const name of ["#", "Player", "Points", "Buchholz", "S-B"]) head.appendChild(text("th", name));
+  for (const name of ["#", t("Player"), t("Points"), t("Buchholz"), t("S-B")]) head.appendChild(text("th", name));
   table.appendChild(head);
   for (const row of shown.standings) {
     const line = document.createElement("tr");
     if (row.left) line.className = "dim";
-    const name = row.left ? `${row.name} (left)` : row.name;
+    const name = row.left ? t("{name} (left)", { name: playerName(row.name) }) : playerName(row.name);
     for (const cell of [row.place, name, points(row.points), points(row.buchholz), points(row.sonneborn_berger)]) {
       line.appendChild(text("td", String(cell)));
     }
@@ -67,16 +77,20 @@ function showEvening(shown) {
   evening.append(pairings, table);
 }
 
+let shownView = null;
+
 function show(view) {
+  shownView = view;
   const tiles = view.tiles || [];
   drawBoard(board, tiles, 10);
   board.dataset.tiles = tiles.length;
   seats.replaceChildren();
   if (!view.kind) {
-    seats.appendChild(text("p", view.waiting ? "Waiting for the table…" : view.evening ? "No game is being played at this table right now." : "No game is being played right now.", ""));
+    seats.appendChild(text("p", view.waiting ? t("Waiting for the table…") : view.evening
+      ? t("No game is being played at this table right now.") : t("No game is being played right now."), ""));
     seats.firstChild.id = "message";
   } else if (view.error) {
-    seats.appendChild(text("p", view.error, "bad"));
+    seats.appendChild(text("p", t("The game at the table cannot be shown ({detail}).", { detail: view.error }), "bad"));
   }
   (view.seats || []).forEach((seat, i) => {
     const card = document.createElement("section");
@@ -85,23 +99,33 @@ function show(view) {
     card.dataset.score = seat.score;
     const top = document.createElement("div");
     top.className = "top";
-    const label = text("div", COLOUR_NAMES[seat.colour] || seat.colour, "name");
-    const toPlay = view.turn === i && !view.finished ? " · to play" : "";
-    label.appendChild(text("span", (seat.robot ? `robot, ${seat.robot}` : "player") + toPlay, "who"));
+    const label = text("div", named(COLOUR_NAMES, seat.colour), "name");
+    const who = seat.robot ? t("Robot: {level}", { level: named(LEVEL_NAMES, seat.robot) }) : t("Person");
+    label.appendChild(text("span", view.turn === i && !view.finished ? t("{who} · to play", { who }) : who, "who"));
     top.append(label, text("span", String(seat.score), "score"));
-    const hand = svg("svg", { class: "hand", role: "img", "aria-label": `${seat.hand.length} tiles in hand` });
+    const hand = svg("svg", { class: "hand", role: "img", "aria-label": t("Tiles in hand: {count}", { count: seat.hand.length }) });
     drawHand(hand, seat.hand, 10);
     card.append(top, hand);
     seats.appendChild(card);
   });
   if (view.result) seats.appendChild(text("p", describeResult(view.result), "ok"));
-  if (view.bag !== undefined && !view.finished) seats.appendChild(text("p", `${view.bag} tiles in the bag`, "dim"));
+  if (view.bag !== undefined && !view.finished) seats.appendChild(text("p", t("Tiles in the bag: {count}", { count: view.bag }), "dim"));
   if (typeof view.updated === "number") window.latencies.push(Date.now() / 1000 - view.updated);
   document.body.dataset.kind = view.kind || "";
   seats.appendChild(evening);
   showEvening(view.evening);
 }
 
-const source = new EventSource("/events");
-source.addEventListener("table", event => { state.textContent = "live"; show(JSON.parse(event.data)); });
-source.onerror = () => { state.textContent = "reconnecting…"; };
+let connection = N_("connecting…");
+
+function showConnection(message) {
+  connection = message;
+  state.textContent = t(message);
+}
+
+redraw = () => { showConnection(connection); if (shownView) show(shownView); };
+wordsReady.then(() => {  // the first view drawn already in the visitor's language
+  const source = new EventSource("/events");
+  source.addEventListener("table", event => { showConnection(N_("live")); show(JSON.parse(event.data)); });
+  source.onerror = () => showConnection(N_("reconnecting…"));
+});

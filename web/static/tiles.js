@@ -4,7 +4,6 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SQRT3 = Math.sqrt(3);
 const LINK_COLOURS = { R: "#e8262d", Y: "#ffd21a", G: "#2fbf4f", B: "#3d7cf2" };
-const COLOUR_NAMES = { R: "Red", Y: "Yellow", G: "Green", B: "Blue" };
 
 function svg(name, attributes) {
   const element = document.createElementNS(SVG_NS, name);
