@@ -156,8 +156,9 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
 
     def refused(request: Request, status: int, message: str, headers: dict[str, str] | None = None,
                 **fields: object) -> Response:
-        """An error for the pages to show as it is: in the request's language (the page sends its
-        own), else in the configured one (no database read for a refusal)."""
+        """An error for the page to show as it is, in the request's language (the page sends its
+        own), else in the configured one (no database read for a refusal); its fields beside it,
+        for a program."""
         language = chosen(request.headers.get("accept-language"), config.kiosk.language)
         return JSONResponse({"error": said(language, message, **fields)} | fields, status, headers=headers)
 
@@ -228,7 +229,7 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
             status, overrides, statistics, ladder = await asyncio.to_thread(
                 lambda: (database.status(), database.overrides(), database.statistics(), database.ladder()))
         except NoDatabase as exc:
-            return JSONResponse({"error": str(exc)}, 503)
+            return refused(request, 503, "The kiosk's database cannot be used now ({detail}).", detail=str(exc))
         settings = {"language": config.kiosk.language, "brightness": config.rings.brightness,
                     "coach": config.rules.coach, "languages": list(LANGUAGES)}
         settings.update({k: v for k, v in overrides.items() if k in STAFF_SETTINGS})
@@ -251,11 +252,11 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         try:
             changes = {key: STAFF_SETTINGS[key](value) for key, value in body.items()}
         except ValueError as exc:
-            return JSONResponse({"error": str(exc)}, 422)
+            return refused(request, 422, "This setting is refused ({detail}).", detail=str(exc))
         try:
             merged = await asyncio.to_thread(database.set_overrides, changes)
         except NoDatabase as exc:
-            return JSONResponse({"error": str(exc)}, 503)
+            return refused(request, 503, "The kiosk's database cannot be used now ({detail}).", detail=str(exc))
         return JSONResponse({"ok": True, "settings": merged})
 
     @staff
@@ -266,7 +267,7 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         try:
             await asyncio.to_thread(database.request_restart)
         except NoDatabase as exc:
-            return JSONResponse({"error": str(exc)}, 503)
+            return refused(request, 503, "The kiosk's database cannot be used now ({detail}).", detail=str(exc))
         return JSONResponse({"ok": True})
 
     @staff
