@@ -265,6 +265,9 @@ def test_the_pages_speak_the_visitors_language_or_else_the_tables(kiosk, server)
     for _ in range(3):
         robot_move(game)
     store.save_current(save(game))
+    status = store.progress("kiosk-status")
+    store.set_progress("kiosk-status", {"devices": [{"name": "reader", "ok": False, "backend": "serial:/dev/ttyUSB0",
+                                                     "detail": "unplugged"}], "reports": [], "seen": time.time()})
     tournament = Tournament(("robot:club", "robot:expert"), rounds=2)
     tournament.pair_next_round()
     store.set_progress(TOURNAMENT, {"tournament": tournament.to_json(), "playing": None, "names": {}})
@@ -294,11 +297,16 @@ def test_the_pages_speak_the_visitors_language_or_else_the_tables(kiosk, server)
         french.find_element(By.ID, "pin").send_keys("9999")
         french.find_element(By.ID, "sign-in").click()
         wait_for(french, lambda b: b.find_element(By.ID, "error").text == pl["Wrong PIN."], "the refusal in Polish")
+        french.find_element(By.ID, "pin").send_keys(STAFF_PIN)
+        french.find_element(By.ID, "sign-in").click()
+        wait_for(french, lambda b: b.find_element(By.ID, "seen").text == pl["The kiosk is running."], "signed in")
+        assert french.find_element(By.ID, "devices").text == \
+            f"{pl['Tile reader']}: {pl['NOT WORKING']} (serial:/dev/ttyUSB0) · unplugged"
     finally:
         french.quit()
         store.set_progress(TOURNAMENT, {})
+        store.set_progress("kiosk-status", status)
     # a German phone: the table's own language (what it shows now, a staff change included)
-    status = store.progress("kiosk-status")
     store.set_progress("kiosk-status", {"devices": [], "reports": [], "seen": time.time(),
                                         "applied": {"language": "nl", "brightness": 1.0, "coach": True}})
     german = chromium(412, 915, "de-DE,de")

@@ -40,7 +40,7 @@ function show(state) {
                                        { minutes: Math.round(kiosk.seen_seconds_ago / 60) })
     : t("The kiosk is running.");
   $("devices").replaceChildren(...kiosk.devices.map(d =>
-    item(`${d.name}: ${d.ok ? t("working") : t("NOT WORKING")} (${d.backend})${d.detail ? " · " + d.detail : ""}`, d.ok ? "ok" : "bad")));
+    item(`${named(DEVICE_NAMES, d.name)}: ${d.ok ? t("working") : t("NOT WORKING")} (${d.backend})${d.detail ? " · " + d.detail : ""}`, d.ok ? "ok" : "bad")));
   $("reports").replaceChildren(...(kiosk.reports.length ? kiosk.reports.map(r => item(r, "bad")) : [item(t("none"), "dim")]));
   const settings = state.settings;
   if (!$("language").options.length) {

@@ -9,6 +9,8 @@ const LEVEL_NAMES = { beginner: N_("Beginner"), casual: N_("Casual"), club: N_("
 const MODE_NAMES = { strategy: N_("Tantrix"), gobbles: N_("Gobbles"), "gobble-solo": N_("Gobble solo"),
                      solitaire: N_("Solitaire"), tanagra: N_("Tanagra"), puzzle: N_("Puzzles"),
                      rotation: N_("Great Pyramid"), "four-lines": N_("Four lines"), "four-loops": N_("Four loops") };
+const DEVICE_NAMES = { button: N_("Bag button"), reader: N_("Tile reader"), rings: N_("LED rings"),
+                       storage: N_("Saving games") };
 const PICKED = "tantrix-language";  // the visitor's own choice, kept by their browser
 let pageWords = {};
 let pageLanguage = "en";
