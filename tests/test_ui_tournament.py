@@ -611,6 +611,8 @@ def scenario_one_leaves_and_one_arrives_late(app):
     assert isinstance(screen, TournamentScreen) and screen.heading.values["round"] == 2
     rows = list(reversed(screen.pairings.children))
     assert any(getattr(w, "msg", "") == "forfeit" for row in rows for w in row.walk())
+    left = [w for row in rows for w in row.walk(restrict=True) if getattr(w, "msg", "") == "{name} left"]
+    assert [w.values for w in left] == [{"name": next(name for name, id_ in ids.items() if id_ == leaver)}]  # who
     yield 0.2
     _look(app, "tournament-after-a-forfeit")
     # round 2 played out: the latecomer is paired in round 3, the leaver is not

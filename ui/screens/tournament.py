@@ -91,6 +91,16 @@ def _name(app: Shell, player: str | None, names: dict[str, str]) -> str:
     return names.get(player or "") or _("(deleted player)")
 
 
+def _under(pair: TLabel, message: str, values: dict[str, str], colour: Any) -> BoxLayout:
+    """A pairing's names with a small line under them (where it is played, who left)."""
+    both = BoxLayout(orientation="vertical")
+    pair.size_hint_y = 0.6
+    both.add_widget(pair)
+    both.add_widget(TLabel(msg=message, values=values, scale=0.65, color=colour, halign="left", shorten=True,
+                           size_hint_y=0.4))
+    return both
+
+
 # ------------------------------------------------------------------------------------ screens
 
 
@@ -302,16 +312,14 @@ class TournamentScreen(Screen):
         pair = TLabel(text=f"{first} – {second}", scale=0.85, bold=True, halign="left", shorten=True,
                       shorten_from="right")
         table = at.get(frozenset((game.first, game.second))) if not game.played else None
-        if table is None:
+        if table is not None:  # being played there now, said under the names; Play stays (asking
+            # first), should that table's game end unfinished without a word
+            line.add_widget(_under(pair, N_("at {table}"), {"table": table}, theme.ACCENT))
+        elif game.forfeit is not None:  # who left, so the forfeit's winner is plain
+            leaver = _name(self.app, game.forfeit, names)
+            line.add_widget(_under(pair, N_("{name} left"), {"name": leaver}, theme.TEXT_DIM))
+        else:
             line.add_widget(pair)
-        else:  # being played there now, said under the names; Play stays (asking first), should that
-            # table's game end unfinished without a word
-            both = BoxLayout(orientation="vertical")
-            pair.size_hint_y = 0.6
-            both.add_widget(pair)
-            both.add_widget(TLabel(msg=N_("at {table}"), values={"table": table}, scale=0.65, color=theme.ACCENT,
-                                   halign="left", shorten=True, size_hint_y=0.4))
-            line.add_widget(both)
         if game.scores is not None:
             line.add_widget(TLabel(text=f"{game.scores[0]} : {game.scores[1]}", scale=0.9, bold=True,
                                    size_hint=(None, 1), width=u * 1.8))
