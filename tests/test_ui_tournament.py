@@ -12,7 +12,7 @@ import tempfile
 from typing import Any
 
 import pytest
-from ui_harness import run_scenario, tap, until
+from ui_harness import Pixels, run_scenario, tap, until
 from engine.strategy.robots import robot_move
 
 SHOTS = os.environ.get("TOURNAMENT_SHOTS")
@@ -152,6 +152,16 @@ def _look(app: Any, name: str) -> None:
     _shot(app, name)
 
 
+def _qr_text(overlay: Any) -> list[str]:
+    """What a phone reads from the QR code of ``overlay`` (a TakeHome), from its drawn pixels."""
+    import numpy
+    import zxingcpp
+
+    pixels = Pixels(overlay.code)
+    image = numpy.frombuffer(pixels.data, dtype=numpy.uint8).reshape(pixels.height, pixels.width, 4)[:, :, :3].copy()
+    return [r.text for r in zxingcpp.read_barcodes(image)]
+
+
 class PowerCut(BaseException):
     """The power goes: nothing after it runs, nothing uncommitted is kept."""
 
@@ -185,6 +195,7 @@ def scenario_two_players_and_a_power_cut(app):
     import ui.tournament_store as club
     from firmware.players import Players
     from firmware.store import SqliteStore
+    from ui.qr import TakeHome
     from ui.screens.tournament import TournamentScreen, TournamentSetupScreen
     from ui.tournament_store import TOURNAMENT
 
@@ -246,11 +257,22 @@ def scenario_two_players_and_a_power_cut(app):
     assert len(book.results(ana.id)) == 1 and len(book.results(bo.id)) == 1
     assert club.entry_of(app, game) is None and not club.report(app, None)  # the end seen again changes nothing
     assert club.load(app).standings() == standings
+    app.services.settings.web_address = "http://192.168.1.20:8080/"  # the web pages on: the evening on phones
     yield from tap(app.manager.current_screen.home_button)
     screen = app.manager.current_screen
     assert isinstance(screen, TournamentScreen) and screen.heading.values["round"] == 2
     yield 0.2
     _look(app, "tournament-two-round-2")
+    assert screen.phone_button is not None and screen.end_button is None  # the players' screen, not staff's
+    yield from tap(screen.phone_button)
+    overlay = next(w for w in screen.children if isinstance(w, TakeHome))
+    yield 0.2
+    _look(app, "tournament-on-your-phone")
+    assert _qr_text(overlay) == ["http://192.168.1.20:8080/"]
+    assert any(getattr(w, "msg", "") == "Scan to follow the evening on your phone: pairings, results, standings."
+               for w in overlay.walk())
+    yield from tap(overlay.close_button)
+    assert overlay.parent is None
     (second,) = club.load(app).played[1]
     assert {second.first, second.second} == {ana.id, bo.id}  # two players meet again
     return {"points": [s.points for s in standings], "problems": PROBLEMS}

@@ -159,6 +159,17 @@ def _tournament_there(app: Any) -> None:
     app.show(TournamentScreen(app, staff=True, host="table-1"))
 
 
+def _evening_for_players(app: Any) -> None:
+    """The players' door to the evening table-1 runs, the web pages on: Back and On your phone."""
+    from ui.screens.tournament import TournamentScreen
+    from ui.tournament_store import save
+
+    save(app, None)
+    app.services.settings.web_address = "http://192.168.1.20:8080/"
+    app.show(TournamentScreen(app, host="table-1"))
+    app.services.settings.web_address = ""
+
+
 def _home(app: Any) -> None:
     app.go_home()
 
@@ -379,6 +390,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("tournament", _tournament_here),
     ("tournament-players", _tournament_players),
     ("club-tournament", _tournament_there),
+    ("evening-for-players", _evening_for_players),
 ]
 
 

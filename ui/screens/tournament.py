@@ -46,6 +46,7 @@ from engine.tournament import Game, Tournament
 from .. import theme
 from ..i18n import N_, _
 from ..navigation import destination
+from ..qr import TakeHome
 from ..seat_players import seat_again
 from ..tournament_store import (club_tournament, evening, join, load, names_kept, playing_at, running_elsewhere,
                                 runs_now, save, start_game, take_over, withdraw)
@@ -191,6 +192,13 @@ class TournamentScreen(Screen):
         top, self.heading = _top_bar(N_("Tournament"), back, u)
         self.end_button: TButton | None = None
         self.players_button: TButton | None = None
+        self.phone_button: TButton | None = None
+        address = app.services.settings.web_address
+        if not staff and address:  # the spectator page follows the evening: players take it along
+            self.phone_button = TButton(msg=N_("On your phone"), scale=0.85, size_hint=(None, 1), width=u * 3.2)
+            self.phone_button.bind(on_release=lambda *_: self.add_widget(TakeHome(
+                address, caption=N_("Scan to follow the evening on your phone: pairings, results, standings."))))
+            top.add_widget(self.phone_button)
         if staff and host is None:  # who leaves, who arrives late; End
             self.players_button = TButton(msg=N_("Players"), scale=0.85, size_hint=(None, 1), width=u * 2.4)
             self.players_button.bind(on_release=lambda *_: app.show(TournamentPlayersScreen(app)))
