@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 BYE = None
 
@@ -187,6 +188,10 @@ class Tournament:
             bye = next(p for p in reversed(order) if byes[p] == fewest)
             waiting.remove(bye)
             games.append(Game(bye, BYE))
+        # networkx (14 MB resident) is loaded here, where a round is paired: the web pages' process
+        # only reads standings and never needs it
+        import networkx as nx
+
         met = self._met()
         graph: nx.Graph[str] = nx.Graph()
         spread = max(len(self.played), 1)

@@ -349,6 +349,30 @@ def test_the_words_a_page_gets_are_the_first_language_of_its_browser_the_table_s
 
 
 
+def test_the_web_process_reads_an_evening_without_loading_the_pairing_library(kiosk):
+    """networkx pairs a round (14 MB resident): the web pages only read standings, so their
+    process, on a Pi beside the kiosk, never loads it (it did, 56 MB against 44 MB now)."""
+    config, store = kiosk
+    from engine.tournament import Tournament
+    from firmware.club import TOURNAMENT
+
+    tournament = Tournament(("robot:club", "robot:expert", "robot:master"), rounds=2)
+    tournament.pair_next_round()
+    store.set_progress(TOURNAMENT, {"tournament": tournament.to_json(), "playing": None, "names": {}})
+    try:
+        code = ("import sys, json; from pathlib import Path\n"
+                "import web.__main__, web.app\n"
+                "from web.database import KioskDatabase\n"
+                "from web.evening import evening_view\n"
+                f"view = evening_view(KioskDatabase(Path({str(config.parent / 'state')!r})))\n"
+                "print(json.dumps([view['rounds'], len(view['standings']), 'networkx' in sys.modules]))\n")
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout) == [2, 3, False]
+    finally:
+        store.set_progress(TOURNAMENT, {})
+
+
 def test_staff_requests_need_a_session_and_spectators_change_nothing(kiosk, server):
     _, store = kiosk
     before = store.progress("kiosk-settings")
