@@ -60,7 +60,7 @@ function show(state) {
   if (!game.kind) $("game").textContent = t("No game in progress.");
   else {
     const scores = (game.seats || []).map(s => `${named(COLOUR_NAMES, s.colour)} ${s.score}`).join(", ");
-    $("game").textContent = t("{mode}: tiles placed: {count}", { mode: named(MODE_NAMES, game.kind), count: (game.tiles || []).length })
+    $("game").textContent = t("{mode} · tiles placed: {count}", { mode: named(MODE_NAMES, game.kind), count: (game.tiles || []).length })
       + (scores ? ` · ${scores}` : "");
   }
   const games = Object.entries(state.statistics.games);
