@@ -40,7 +40,8 @@ function show(state) {
                                        { minutes: Math.round(kiosk.seen_seconds_ago / 60) })
     : t("The kiosk is running.");
   $("devices").replaceChildren(...kiosk.devices.map(d =>
-    item(`${named(DEVICE_NAMES, d.name)}: ${d.ok ? t("working") : t("NOT WORKING")} (${d.backend})${d.detail ? " · " + d.detail : ""}`, d.ok ? "ok" : "bad")));
+    item(t("{name}: {state}", { name: named(DEVICE_NAMES, d.name), state: d.ok ? t("working") : t("NOT WORKING") })
+         + ` (${d.backend})${d.detail ? " · " + d.detail : ""}`, d.ok ? "ok" : "bad")));
   $("reports").replaceChildren(...(kiosk.reports.length ? kiosk.reports.map(r => item(r, "bad")) : [item(t("none"), "dim")]));
   const settings = state.settings;
   if (!$("language").options.length) {
@@ -120,7 +121,7 @@ function showClub(club) {
   $("club").textContent = parts.join(" · ");
   $("club").className = club.state === "connected" ? "ok" : "bad";
   $("club-tables").replaceChildren(...Object.entries(club.tables).map(([name, seen]) =>
-    item(`${name}: ${seen.online ? t("online") : t("offline")}`, seen.online ? "ok" : "dim")));
+    item(t("{name}: {state}", { name, state: seen.online ? t("online") : t("offline") }), seen.online ? "ok" : "dim")));
 }
 
 async function load() {
