@@ -156,12 +156,14 @@ def test_the_web_pages_say_what_the_kiosk_says_in_the_same_words():
 def test_the_catalogue_tool_finds_a_web_message_wherever_the_pages_hold_one(tmp_path, monkeypatch):
     """Each kind of place a page keeps its words is read: a script's t() and N_() (inside a
     template literal too), an element's data-t text and data-t-label aria-label, the server's
-    said() and refused()."""
+    said() and refused(); and no t("...") or N_("...") written in a script is missed (Babel skips
+    one nested in another's arguments: the page would show it in English, unnoticed)."""
+    import re
+
     from ui import catalogues
 
     for where, found in (("web/static/words.js", 'N_("Red")'), ("web/static/staff.html", "Sign in"),
                          ("web/static/table.html", 'aria-label="The board"'), ("web/app.py", "Wrong PIN."),
-                         ("web/static/staff.js", '${d.ok ? t("working") : t("NOT WORKING")}'),
                          ("replay/index.html", 'aria-label="Previous"')):
         assert found in (catalogues.ROOT / where).read_text()
     messages = catalogues.extract_messages(catalogues.WEB)
@@ -170,6 +172,15 @@ def test_the_catalogue_tool_finds_a_web_message_wherever_the_pages_hold_one(tmp_
                            ("NOT WORKING", "web/static/staff.js"),
                            ("Previous", "replay/index.html"), ("Tantrix, {players} players", "replay/index.html")):
         assert any(place.startswith(where + ":") for place in messages[message]), (message, messages.get(message))
+    written = {m for script in (*sorted((catalogues.ROOT / "web" / "static").glob("*.js")), catalogues.REPLAY)
+               for m in re.findall(r'\b(?:t|N_)\("((?:[^"\\]|\\.)*)"',  # in the code, not its comments
+                                   re.sub(r"(?m)^\s*//.*$", "", script.read_text()))}
+    assert len(written) > 80 and written - set(messages) == set()
+    sample = tmp_path / "sample.js"
+    sample.write_text('const a = `${ok ? t("inside a template") : ""} and ${N_("another")}`;\n')
+    found = {m for _line, m, _c, _x in catalogues.extract("javascript", sample.open("rb"), keywords=catalogues.WEB.keywords,
+                                                          options=catalogues.JAVASCRIPT)}
+    assert found == {"inside a template", "another"}
     # a message changed on a page is missing until translated, the old one stale, and the replay
     # page's words out of step until `update` writes them again
     import shutil

@@ -39,9 +39,11 @@ function show(state) {
     : kiosk.seen_seconds_ago > 150 ? t("The kiosk last reported {minutes} min ago: is it running?",
                                        { minutes: Math.round(kiosk.seen_seconds_ago / 60) })
     : t("The kiosk is running.");
-  $("devices").replaceChildren(...kiosk.devices.map(d =>
-    item(t("{name}: {state}", { name: named(DEVICE_NAMES, d.name), state: d.ok ? t("working") : t("NOT WORKING") })
-         + ` (${d.backend})${d.detail ? " · " + d.detail : ""}`, d.ok ? "ok" : "bad")));
+  $("devices").replaceChildren(...kiosk.devices.map(d => {
+    const state = d.ok ? t("working") : t("NOT WORKING");
+    return item(t("{name}: {state}", { name: named(DEVICE_NAMES, d.name), state })
+                + ` (${d.backend})${d.detail ? " · " + d.detail : ""}`, d.ok ? "ok" : "bad");
+  }));
   $("reports").replaceChildren(...(kiosk.reports.length ? kiosk.reports.map(r => item(r, "bad")) : [item(t("none"), "dim")]));
   const settings = state.settings;
   if (!$("language").options.length) {
@@ -120,8 +122,10 @@ function showClub(club) {
   if (club.dropped) parts.push(t("bad messages dropped: {count}", { count: club.dropped }));
   $("club").textContent = parts.join(" · ");
   $("club").className = club.state === "connected" ? "ok" : "bad";
-  $("club-tables").replaceChildren(...Object.entries(club.tables).map(([name, seen]) =>
-    item(t("{name}: {state}", { name, state: seen.online ? t("online") : t("offline") }), seen.online ? "ok" : "dim")));
+  $("club-tables").replaceChildren(...Object.entries(club.tables).map(([name, seen]) => {
+    const state = seen.online ? t("online") : t("offline");
+    return item(t("{name}: {state}", { name, state }), seen.online ? "ok" : "dim");
+  }));
 }
 
 async function load() {
