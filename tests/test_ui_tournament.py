@@ -358,7 +358,11 @@ def test_damaged_seats_or_tournament_game_kept_leave_a_finished_game_unrated_nev
         tournament.pair_next_round()
         for playing in ({"of": of}, {"of": of, "first": "a", "second": "z"}, ["of", of]):
             tournament_store.save(app, tournament, playing)  # type: ignore[arg-type]
-            assert not tournament_store.report(app, tournament_store.entry_of(app, game))
+            # kept too damaged to match: no tournament's game; a pairing never made: the evening's
+            # game still (its players go back to it), its result entered nowhere
+            reported = tournament_store.report(app, tournament_store.entry_of(app, game))
+            assert reported is (isinstance(playing, dict) and "first" in playing)
+            assert not tournament_store.load(app).played[0][0].played
         tournament_store.save(app, tournament, {"of": of, "first": "a", "second": "b"})
         assert tournament_store.report(app, tournament_store.entry_of(app, game))  # one that holds together
         assert tournament_store.load(app).finished  # is entered, and ends a one-round tournament
@@ -649,6 +653,54 @@ def scenario_one_leaves_and_one_arrives_late(app):
     paired = {p for g in third for p in (g.first, g.second)}
     assert ids["Eefje Late"] in paired and leaver not in paired
     return {"problems": PROBLEMS}
+
+
+def scenario_a_game_played_on_after_one_of_its_players_left(app):
+    """Two players go on with their game after staff let one of them leave the evening (at this
+    table or the one running it): its result counts for nothing, the table stops saying it plays
+    that pairing, and its end leads back to the evening, whose screen says who left."""
+    from engine.tournament import Tournament
+    from ui.screens.tournament import TournamentScreen, play
+    from ui.tournament_store import TOURNAMENT, load, save, withdraw
+
+    ids = [p.id for p in app.services.players.all()][:4]
+    tournament = Tournament(tuple(ids), rounds=2)
+    played, waiting = tournament.pair_next_round()
+    tournament.report(played.first, played.second, (9, 4))
+    save(app, tournament)
+    play(app, tournament, waiting.first, waiting.second)
+    yield until(lambda: app.manager.current == "strategy")
+    assert app.services.store.progress(TOURNAMENT)["playing"] is not None
+    assert withdraw(app, waiting.second) is not None  # staff: Leaves, while the game goes on
+    kept = load(app)
+    assert kept is not None and len(kept.played) == 2  # the round ended on the forfeit
+    game = _to_the_end(app)
+    app.manager.current_screen.after_step()
+    yield until(lambda: app.manager.current == "strategy-results", 10.0)
+    results = app.manager.current_screen
+    assert not any(getattr(w, "msg", "") == "Play again" for w in results.walk())
+    back = next(w for w in results.walk() if getattr(w, "msg", "") == "Tournament")
+    kept = app.services.store.progress(TOURNAMENT)
+    assert kept["playing"] is None and game.result is not None
+    assert [g.get("forfeit") for g in kept["tournament"]["played"][0]] == [None, waiting.second]
+    assert kept["tournament"]["played"][0][1].get("scores") is None  # the result counted for nothing
+    yield from tap(back)
+    screen = app.manager.current_screen
+    assert isinstance(screen, TournamentScreen) and screen.heading.values["round"] == 2
+    rows = list(reversed(screen.pairings.children))
+    assert any(getattr(w, "msg", "") == "{name} left" for row in rows for w in row.walk(restrict=True))
+    yield 0.2
+    _look(app, "tournament-after-a-game-played-on")
+    return {"problems": PROBLEMS}
+
+
+scenario_a_game_played_on_after_one_of_its_players_left.prepare = _club
+
+
+def test_a_game_played_on_after_one_of_its_players_left_counts_for_nothing_and_leads_back_to_the_evening():
+    result = run_scenario("test_ui_tournament", "scenario_a_game_played_on_after_one_of_its_players_left",
+                          size=(800, 480))
+    assert result["problems"] == []
 
 
 def _play_in(screen: Any, row: int) -> Any:

@@ -232,8 +232,12 @@ def report(app: Shell, found: dict[str, Any] | None) -> bool:
     if tournament is None:  # ended by staff meanwhile; or taken over elsewhere, which finds it in the record
         return app.services.store.progress(TOURNAMENT).get("club") is not None
     if not tournament.enter(found):
+        # one of its players left the evening meanwhile (a forfeit), or staff started another
+        # tournament: the result counts for nothing, but the game was the evening's, so the table
+        # says it plays it no more and its players go back to the evening's screen
         log.warning("the tournament's game is not one it awaits (%s); its result is not entered", found)
-        return False
+        save(app, tournament)
+        return True
     _catch_up(app, tournament)
     save(app, tournament)
     return True
