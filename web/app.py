@@ -7,7 +7,8 @@ without a thread each. The pages are static files that fetch JSON; nothing is re
 on the server, so no value from the database or a request can inject markup.
 
 Routes: ``/`` the spectator page (the game at the table, and the club evening when one runs),
-``/events`` its live stream, ``/api/table`` the same view once; ``/staff`` the staff page over
+``/events`` its live stream, ``/api/table`` the same view once; ``/api/words`` both pages' words in
+the visitor's language (``web.words``); ``/staff`` the staff page over
 ``/api/login``, ``/api/logout``, ``/api/staff``, ``/api/settings``, ``/api/restart`` and
 ``/api/records`` (an export). Every response carries a strict Content-Security-Policy; staff
 requests need the session cookie, and changes need a JSON body from this page's own origin.
