@@ -138,3 +138,17 @@ def test_the_results_of_a_game_offer_its_code_to_take_home():
                        settings={"replay_url": "http://club.example/replay.html"})
     assert len(out["read"]) == 1 and out["read"][0].startswith("http://club.example/replay.html#")  # [replay] url
     assert decode(out["read"][0].split("#", 1)[1]) == of_record(out["record"])
+    # at a French table the address says so, for a phone that speaks none of the table's languages
+    out = run_scenario("test_compact_qr", "scenario_results_take_home", size=(800, 480),
+                       settings={"replay_url": "http://club.example/replay.html", "language": "fr"})
+    assert len(out["read"]) == 1 and out["read"][0].startswith("http://club.example/replay.html?hl=fr#")
+    assert decode(out["read"][0].split("#", 1)[1]) == of_record(out["record"])
+
+
+def test_the_replay_address_names_the_tables_language_beside_any_query_of_its_own():
+    from ui.qr import replay_address
+
+    assert replay_address("CODE", "https://a.example/r/", "en") == "https://a.example/r/#CODE"
+    assert replay_address("CODE", "https://a.example/r/", "pl") == "https://a.example/r/?hl=pl#CODE"
+    assert replay_address("CODE", "https://a.example/r.html?club=x%20y&v=2", "nl") == \
+        "https://a.example/r.html?club=x+y&v=2&hl=nl#CODE"

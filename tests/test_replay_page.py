@@ -22,12 +22,13 @@ from web_support import chromium
 PAGE = Path(__file__).resolve().parent.parent / "replay" / "index.html"
 
 
-def dom(code: str, languages: str = "en-GB,en") -> str:
-    """The page as a phone speaking ``languages`` shows it."""
+def dom(code: str, languages: str = "en-GB,en", query: str = "") -> str:
+    """The page as a phone speaking ``languages`` shows it (``query``: what the table put before "#")."""
     browser = shutil.which("chromium")
     assert browser, "the Debian package chromium is needed (./dev test installs it)"
     done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", f"--accept-lang={languages}",
-                           "--dump-dom", f"{PAGE.as_uri()}#{code}"], capture_output=True, text=True, timeout=120)
+                           "--dump-dom", f"{PAGE.as_uri()}{query}#{code}"], capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout.split("<script>")[0]  # the document without the page's own code
 
@@ -62,7 +63,8 @@ def test_the_page_shows_the_game_from_its_code(game_code):
 
 def test_the_page_speaks_the_phones_language_when_the_table_does(game_code):
     """A phone set to French (Belgian first) or Polish reads the replay in it, its words as the
-    web catalogues have them; a phone in a language the table does not speak reads English."""
+    web catalogues have them; a phone in a language the table does not speak reads the table's
+    (``?hl=`` in the QR code's address), else English."""
     from web.words import words
 
     code, _record = game_code
@@ -75,6 +77,10 @@ def test_the_page_speaks_the_phones_language_when_the_table_does(game_code):
     assert "nie jest kod gry tej wersji" in polish or "kończy się za wcześnie" in polish
     german = dom(code, "de-DE,de")
     assert '<html lang="en">' in german and "Yellow team" in german
+    # the table's language, from its QR code, for a phone that speaks none of the table's
+    from_a_dutch_table = dom(code, "de-DE,de", "?hl=nl")
+    assert '<html lang="nl">' in from_a_dutch_table and "Team Geel" in from_a_dutch_table
+    assert '<html lang="fr">' in dom(code, "fr", "?hl=nl")  # the phone's own language first
 
 
 def test_a_broken_code_gets_a_message():

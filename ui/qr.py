@@ -10,6 +10,7 @@ browser never sends to the server.
 
 from __future__ import annotations
 
+import urllib.parse
 from typing import Any
 
 import segno
@@ -21,14 +22,21 @@ from kivy.uix.widget import Widget
 from engine.compact import REPLAY_URL
 
 from . import theme
-from .i18n import N_
+from .i18n import N_, i18n
 from .widgets import TButton, TLabel, panel_background
 
 QUIET = 4
 
 
-def replay_address(code: str, base: str = REPLAY_URL) -> str:
-    return f"{base}#{code}"
+def replay_address(code: str, base: str = REPLAY_URL, language: str = "en") -> str:
+    """The replay page at ``base`` with the game ``code`` after "#"; ``language``, the one the table
+    shows, as ``hl`` in its query (kept beside any query ``base`` has), for a phone that speaks
+    none of the table's languages: the page then reads in the table's, not in English."""
+    if language == "en":
+        return f"{base}#{code}"
+    parts = urllib.parse.urlsplit(base)
+    query = urllib.parse.urlencode([*urllib.parse.parse_qsl(parts.query, keep_blank_values=True), ("hl", language)])
+    return f"{urllib.parse.urlunsplit(parts._replace(query=query))}#{code}"
 
 
 class QrCode(Widget):
@@ -104,7 +112,7 @@ def add_take_home(screen: Any, record: dict[str, Any], base: str = REPLAY_URL) -
     (the replay page at ``base``)."""
     from engine.compact import encode, of_record
 
-    text = replay_address(encode(of_record(record)), base)
+    text = replay_address(encode(of_record(record)), base, i18n.language)
     button = TButton(msg=N_("Take it home"), scale=0.9, bg=list(theme.rgb("#35607f")))
     button.bind(on_release=lambda *_: screen.add_widget(TakeHome(text)))
     screen.home_button.parent.add_widget(button, index=len(screen.home_button.parent.children))
