@@ -73,7 +73,7 @@ def scenario_qr_read_back(app):
 
     from ui.qr import QrCode, replay_address
 
-    text = replay_address(encode(longest()))
+    text = replay_address(encode(longest()), language="pl")  # the longest address: the table's language in it
     screen = Screen(name="qr-test")
     box = FloatLayout()
     qr = QrCode(text, size_hint=(None, None), size=(app.root.height * 0.6, app.root.height * 0.6),
