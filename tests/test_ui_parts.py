@@ -145,7 +145,10 @@ def test_the_web_pages_say_what_the_kiosk_says_in_the_same_words():
     """A message both the kiosk and the web pages show ("Red", "Robot: {level}", "Final standings")
     reads the same on the table and on a phone."""
     from ui.catalogues import KIOSK, WEB, read
+    from ui.i18n import LANGUAGE_NAMES
+    from web.words import LANGUAGE_NAMES as WEB_LANGUAGE_NAMES  # a copy: web never imports ui
 
+    assert dict(WEB_LANGUAGE_NAMES) == LANGUAGE_NAMES  # the pickers name each language as the flags do
     for language in ("fr", "nl", "pl"):
         kiosk = read(language, KIOSK)
         for message in read(language, WEB):

@@ -23,7 +23,9 @@ from firmware.config import LANGUAGES
 
 DOMAIN = "web"
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français", "nl": "Nederlands", "pl": "Polski"}
-"""Each language by its own name (the pages' language pickers), as the kiosk's flags name them."""
+"""Each language by its own name (the pages' language pickers), as the kiosk's flags name them
+(``ui.i18n.LANGUAGE_NAMES``, which this process may not import; a test holds the two equal: Babel's
+locale data would give the names too, for 8 MB resident)."""
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
