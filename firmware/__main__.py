@@ -138,6 +138,8 @@ def run_self_test(args: argparse.Namespace) -> int:
     import importlib
     import tempfile
 
+    from engine.compiled import summary
+
     from .store import DATABASE, SqliteStore
     from .version import installed_version
 
@@ -162,8 +164,8 @@ def run_self_test(args: argparse.Namespace) -> int:
     except Exception as exc:
         print(f"self-test: FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
-    print(f"self-test: {installed_version()} fine ({len(config.warnings)} configuration warnings, "
-          f"{sum(statistics['games'].values())} games counted in the database)")
+    print(f"self-test: {installed_version()} fine (engine {summary()}, {len(config.warnings)} configuration "
+          f"warnings, {sum(statistics['games'].values())} games counted in the database)")
     return 0
 
 

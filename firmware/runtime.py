@@ -21,6 +21,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from engine.compiled import summary as engine_summary
 from hardware.board import Board, detect_board
 from ui.services import DeviceStatus
 
@@ -67,7 +68,7 @@ class Runtime:
     def __init__(self, launch: Launch, environ: Mapping[str, str] = os.environ) -> None:
         self.launch = launch
         self.version = installed_version()
-        log.info("Tantrix Table kiosk %s", self.version)
+        log.info("Tantrix Table kiosk %s, engine %s", self.version, engine_summary())
         self.config: Config = load_config(launch.config, environ, last_good=last_good_path(environ))
         for warning in self.config.warnings:
             log.warning("%s", warning)

@@ -48,7 +48,8 @@ unit=tantrix-kiosk.service
 web_unit=tantrix-web.service
 user=tantrix
 groups=(gpio spi dialout video render input)
-packages=(python3-venv python3-dev gcc libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1)
+# systemd: on every Raspberry Pi OS image, but not in a minimal Debian root an SD image is built from
+packages=(python3-venv python3-dev gcc libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1 systemd)
 
 dry_run=0
 pwm=0
@@ -169,8 +170,10 @@ run "$release/venv/bin/python" -m pip install --quiet --require-hashes -r "$lock
 run "$release/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$work/wheel" "$work/src"
 run sh -c "'$release/venv/bin/python' -m pip install --quiet --no-deps --no-index '$work'/wheel/*.whl"
 # the board and the robots' evaluation compiled to C in the release (engine/compile.py, mypy from the
-# lock): the robots think 1.6-1.9 times as fast; if it fails, the kiosk runs it from source and only the robots think slower
-run sh -c "'$release/venv/bin/python' -m engine.compile >'$release/compile.log' 2>&1 || echo '    note: compiling failed; the engine runs from source (log: $release/compile.log)'"
+# lock): the robots think 1.6-1.9 times as fast; if it fails, the kiosk runs it from source and only the robots think slower.
+# -P: python -m puts the current directory first on the path, and install.sh is run from the checkout
+# (README): without it the checkout's engine was compiled, as root, and the release's never was.
+run sh -c "'$release/venv/bin/python' -P -m engine.compile >'$release/compile.log' 2>&1 || echo '    note: compiling failed; the engine runs from source (log: $release/compile.log)'"
 stamp="$version (git $commit, installed $(date -u +%Y-%m-%d))"
 run sh -c "echo '$stamp' > '$release/venv/tantrix-kiosk-version'"
 # the self-test: every module imports, the configuration loads, a copy of the database opens

@@ -118,6 +118,20 @@ def test_self_test_opens_a_copy_of_the_database_and_writes_nothing_there(tmp_pat
     assert {p.name: p.stat().st_mtime_ns for p in state.iterdir()} == before
 
 
+def test_self_test_says_whether_the_robots_engine_is_compiled(tmp_path):
+    """install.sh once compiled the checkout's engine instead of the release's, and every self-test
+    passed: the robots thought at source speed and nothing said so. Now the self-test says it."""
+    from engine.compiled import summary
+
+    env = {"KIVY_WINDOW": "", "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_CONSOLELOG": "1"}
+    done = kiosk("--config", str(tmp_path / "none.toml"), "self-test", env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"fine (engine {summary()}, " in done.stdout
+    pure = kiosk("--config", str(tmp_path / "none.toml"), "self-test", env={**env, "TANTRIX_PURE_PYTHON": "1"})
+    assert pure.returncode == 0, pure.stderr
+    assert "fine (engine from source (" in pure.stdout
+
+
 def test_self_test_passes_without_the_optimisers_solver(tmp_path):
     """A Pi installs no OR-Tools (the extra "optimise", which ./dev test installs here): the
     release's self-test must pass without it, or install.sh never switches to any release."""

@@ -139,6 +139,29 @@ def test_the_install_dry_run_lists_every_step_and_changes_nothing():
     assert lines[-1] == "install.sh: dry run finished; nothing was changed"
 
 
+def test_the_release_compiles_its_own_engine_from_the_checkout_it_is_installed_from(tmp_path):
+    """The README runs install.sh from the checkout, and ``python -m`` puts the current directory
+    first on the module path: the compile step built the checkout's engine (as root, in the maker's
+    files) and the release ran from source. Run with the flags install.sh gives it, from a directory
+    holding another ``engine``, the release's python imports its own."""
+    import shlex
+    import sys
+
+    shown = [line.strip()[2:] for line in dry_run() if line.startswith("    + ") and "engine.compile" in line]
+    assert len(shown) == 1
+    inner = shlex.split(shlex.split(shown[0])[2])  # sh -c '<python> <flags> -m engine.compile >log ...'
+    python = next(i for i, word in enumerate(inner) if word.endswith("/venv/bin/python"))
+    flags = inner[python + 1:inner.index("-m")]
+    assert inner[inner.index("-m") + 1] == "engine.compile"
+    checkout = tmp_path / "checkout"
+    (checkout / "engine").mkdir(parents=True)
+    (checkout / "engine" / "__init__.py").write_text("")
+    found = subprocess.run([sys.executable, *flags, "-c", "import engine; print(engine.__file__)"], cwd=checkout,
+                           capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": ""})
+    assert found.returncode == 0, found.stderr
+    assert Path(found.stdout.strip()) == ROOT / "engine" / "__init__.py"  # this venv's install, not the decoy
+
+
 def test_the_release_is_the_committed_tree_even_when_root_does_not_own_the_checkout():
     """Root in a shell of its own (su, a console, a chroot building an SD image) runs install.sh on
     a checkout its maker owns: git refuses such a repository unless told it is safe, and the release
