@@ -47,10 +47,12 @@ def source(module: str) -> Path:
 
 
 def digest() -> str:
-    """What the compiled modules must have been built from: their sources and this Python."""
+    """What the compiled modules must have been built from: their sources, this Python, and the
+    build itself (engine/compile.py: a change of its compiler flags rebuilds them too)."""
     found = hashlib.sha256(sys.implementation.cache_tag.encode())
     for module in MODULES:
         found.update(source(module).read_bytes())
+    found.update((PACKAGE / "compile.py").read_bytes())
     return found.hexdigest()
 
 

@@ -89,12 +89,13 @@ def probe(tree: Path) -> tuple[str, str, str]:
 
 
 def test_a_build_that_does_not_match_its_sources_is_never_used(tmp_path):
-    """In copies of the package: a source edited after the build, an extension module the build did
-    not make (one left from an older build) and one damaged since, each make the engine run from
-    source, with a warning, instead of failing to import."""
+    """In copies of the package: a source edited after the build, the build's own flags changed
+    since (engine/compile.py), an extension module the build did not make (one left from an older
+    build) and one damaged since, each make the engine run from source, with a warning, instead of
+    failing to import."""
     source = Path("engine", "strategy", "robots", "evaluation.py")
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    for case in ("edited", "left-over", "damaged"):
+    for case in ("edited", "built-otherwise", "left-over", "damaged"):
         tree = tmp_path / case
         shutil.copytree(ROOT / "engine", tree / "engine", ignore=shutil.ignore_patterns("__pycache__"))
         file, state, _ = probe(tree)
@@ -102,6 +103,9 @@ def test_a_build_that_does_not_match_its_sources_is_never_used(tmp_path):
         if case == "edited":
             with (tree / source).open("a") as edit:
                 edit.write("\n# an edit after the build\n")
+        elif case == "built-otherwise":
+            with (tree / "engine" / "compile.py").open("a") as edit:
+                edit.write("\n# another compiler flag since the build\n")
         elif case == "left-over":
             (tree / "engine" / ("actions" + suffix)).write_bytes(b"not a module")
         else:
