@@ -92,7 +92,7 @@ say "the committed checkout ($(git -C "$checkout" log --oneline -1)) cloned by a
 mkdir -p "$root/src"
 mount --bind "$checkout" "$root/src" && mount -o remount,bind,ro "$root/src"
 inside "useradd -m pi"
-inside "su pi -c 'git config --global --add safe.directory /src && git clone -q /src ~/tantrix-table'"
+inside "su pi -c 'git config --global --add safe.directory /src && git config --global --add safe.directory /src/.git && git clone -q /src ~/tantrix-table'"
 
 say "1. ./dev run as the user: the Debian packages it needs, named"
 if as_user "./dev run" >"$logs/dev-user.log" 2>&1; then fail "./dev run started without its packages"; fi
