@@ -85,6 +85,7 @@ mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
 cp /etc/resolv.conf "$root/etc/"
 # this machine's network may re-sign TLS with its own authority: the root trusts what the host does
+mkdir -p "$root/usr/local/share/ca-certificates"
 cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
 inside "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 git ca-certificates \
         >/dev/null && update-ca-certificates >/dev/null"
