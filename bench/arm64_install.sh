@@ -117,8 +117,8 @@ grep -E "kiosk 0|engine" "$logs/dev-run.log" | head -n 2
 inside "cd /home/pi/tantrix-table && .venv/bin/python -c 'import engine.compiled as c; print(\"engine\", c.summary())'"
 
 say "3. systemd/install.sh: an install, an update, --rollback twice"
-listing="cd /home/pi/tantrix-table && find . -printf '%p %u %T@\\n' | sort | md5sum"
-before="$(inside "$listing")"
+listing="cd /home/pi/tantrix-table && find . -printf '%p %u %T@\\n' | sort"
+inside "$listing" >"$logs/checkout-before.txt"
 for run in install update; do
     inside "cd /home/pi/tantrix-table && systemd/install.sh </dev/null" >"$logs/install-$run.log" 2>&1 \
         || { tail -n 30 "$logs/install-$run.log" >&2; fail "install.sh ($run)"; }
@@ -129,8 +129,8 @@ for run in 1 2; do
     inside "cd /home/pi/tantrix-table && systemd/install.sh --rollback" | tail -n 1
     inside "/opt/tantrix-kiosk/current/venv/bin/tantrix-kiosk self-test" 2>&1 | tail -n 1
 done
-after="$(inside "$listing")"
-[ "$before" = "$after" ] || fail "install.sh changed the checkout"
+inside "$listing" >"$logs/checkout-after.txt"
+diff "$logs/checkout-before.txt" "$logs/checkout-after.txt" >&2 || fail "install.sh changed the checkout"
 
 say "4. the release's kiosk as its unit starts it"
 until_main_loop "$logs/kiosk-unit.log" "install -d -o tantrix -g tantrix -m 0700 /var/lib/tantrix-kiosk /run/tantrix-kiosk \

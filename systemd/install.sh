@@ -145,7 +145,8 @@ step "3. release: build out of the checkout, install from $(basename "$lock"), s
 # a root shell (su, a console, a chroot building an SD image) does not, and git then refuses it.
 if git -c safe.directory="$project" -C "$project" rev-parse --git-dir >/dev/null 2>&1; then
     commit="$(git -c safe.directory="$project" -C "$project" rev-parse --short=12 HEAD)"
-    dirty="$(git -c safe.directory="$project" -C "$project" status --porcelain --untracked-files=no | head -c1)"
+    # --no-optional-locks: status would refresh the index, writing the maker's .git/index as root
+    dirty="$(git --no-optional-locks -c safe.directory="$project" -C "$project" status --porcelain --untracked-files=no | head -c1)"
     [ -z "$dirty" ] || echo "    note: the checkout has uncommitted changes; the release is built from commit $commit only"
 else
     commit="no-git"

@@ -179,6 +179,28 @@ def test_the_release_is_the_committed_tree_even_when_root_does_not_own_the_check
     assert any(f"/opt/tantrix-kiosk/releases/0.1.0-{commit}-" in c for c in shown)
 
 
+def test_the_install_writes_nothing_in_the_checkout(tmp_path):
+    """Root runs install.sh in its maker's checkout, whose files must stay the maker's: git's status,
+    asked whether the checkout has uncommitted changes, refreshed a stale index and wrote .git/index
+    as root (seen in the arm64 root of bench/arm64_install.sh). A fresh clone whose files look
+    changed to git (touched, same content) is left as it was, to the nanosecond."""
+    checkout = tmp_path / "checkout"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(checkout)], check=True, timeout=120)
+    shutil.copy(SYSTEMD / "install.sh", checkout / "systemd" / "install.sh")  # this one, committed or not
+    for tracked in ("README.md", "pyproject.toml", "engine/board.py"):
+        os.utime(checkout / tracked)  # a newer mtime than the index knows: git would refresh it
+
+    def listing() -> dict[str, int]:
+        return {str(p.relative_to(checkout)): p.stat().st_mtime_ns for p in sorted(checkout.rglob("*"))}
+
+    before = listing()
+    done = subprocess.run(["bash", str(checkout / "systemd" / "install.sh"), "--dry-run"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert any("archive --format=tar HEAD" in line.replace("\\ ", " ") for line in done.stdout.splitlines())
+    assert listing() == before
+
+
 def test_install_sh_asks_the_running_systemd_only_where_one_runs():
     """In a chroot that builds an SD image no systemd runs: "systemctl daemon-reload" (or restart)
     failed there and stopped install.sh before it enabled the units. Every systemctl verb that talks
