@@ -11,8 +11,9 @@
 #      the checkout must stay as the user left it (no file written, none changed owner);
 #   4. the release's kiosk started as its unit starts it (user tantrix), up to Kivy's main loop;
 #   5. with --suite, the README's second command, ./dev test, as the user (the packages it names
-#      installed by root as in 1): the whole suite in the arm64 .venv, Chromium, Mosquitto and
-#      Kivy's drawing included (--suite "ARGS" passes ARGS to pytest, e.g. --suite "-q
+#      installed by root as in 1): the whole suite in the arm64 .venv, Mosquitto and Kivy's
+#      drawing included; the tests that open Chromium fail here, as Chromium cannot start under
+#      QEMU's user mode (--suite "ARGS" passes ARGS to pytest, e.g. --suite "-q
 #      tests/test_engine_compiled.py").
 #
 #   sudo bench/arm64_install.sh [--root DIR] [--suite [ARGS]]
