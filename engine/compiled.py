@@ -91,12 +91,15 @@ def status() -> str:
     return "compiled" if current(files) else "stale"
 
 
+_decided = "not built"  # what guard() found when ``import engine`` ran it: what this process runs
+
+
 def summary() -> str:
-    """How the engine runs, for the journal and the self-test: ``compiled``, or ``from source``
-    and why. An install that silently ran the source would make the robots think 1.6-1.9 times
+    """How this process runs the engine, for the journal and the self-test: ``compiled``, or ``from
+    source`` and why, as :func:`guard` decided at import (not checked again: the files are hashed
+    once). An install that silently ran the source would make the robots think 1.6-1.9 times
     slower on a Pi, and nothing else would show it."""
-    now = status()
-    return now if now == "compiled" else f"from source ({now})"
+    return _decided if _decided == "compiled" else f"from source ({_decided})"
 
 
 class _Sources(importlib.abc.MetaPathFinder):
@@ -112,7 +115,8 @@ class _Sources(importlib.abc.MetaPathFinder):
 
 def guard() -> None:
     """Import the sources, not the build, when the build is stale or the pure path is asked for."""
-    now = status()
+    global _decided
+    now = _decided = status()
     if now in ("pure", "stale") and not any(isinstance(f, _Sources) for f in sys.meta_path):
         if now == "stale":
             warnings.warn("engine: the compiled modules do not match their sources; running the pure-Python "
