@@ -406,8 +406,8 @@ def scenario_resume_after_idle(app):
     first touch there (or the bag button) offers the game again, not the home screen."""
     from kivy.core.window import Window
 
-    yield 0.2
-    assert app.manager.current == "resume"
+    yield until(lambda: app.manager.current == "resume")
+    app.services.settings.idle_seconds = 1.0  # only now: a slow start must not count as idleness
     yield until(lambda: app.manager.current == "attract")
     yield from tap(app.attract)
     assert app.manager.current == "resume" and app.saved
@@ -425,7 +425,7 @@ def scenario_resume_after_idle(app):
 
 def _prepare_resume_after_idle(services):
     _prepare_resume(services)
-    services.settings.idle_seconds = 1.0
+    services.settings.idle_seconds = 3600.0  # the scenario shortens it once it has seen the card
 
 
 scenario_resume_after_idle.prepare = _prepare_resume_after_idle
