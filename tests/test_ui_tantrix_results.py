@@ -174,10 +174,10 @@ def test_a_player_out_of_time_is_last_on_the_results_whatever_their_score():
 def scenario_results_after_a_long_watch(app):
     """Robots finish a game while the people watching touch nothing for longer than the idle time:
     the results still stay the whole idle time before the attract screen comes."""
+    from kivy.clock import Clock
+
     from engine.strategy.game import StrategyGame
     from ui.modes.strategy import play as strategy_play
-
-    from kivy.clock import Clock
 
     idle = app.services.settings.idle_seconds
     game = StrategyGame.new(2, "RY", ["beginner"] * 2, seed=6)
