@@ -211,7 +211,7 @@ def scenario_table_1_goes_away(app):
     assert club.start()
     yield until(lambda: app.services.store.progress(TOURNAMENT).get("club") is not None, 60.0)
     assert app.services.store.progress(TOURNAMENT)["club"] == {"table": "table-2", "id": started.id}
-    yield until(lambda: screen.host == "table-2" and screen.heading.values.get("round") == 2, 30.0)
+    yield until(lambda: screen.host == "table-2" and screen.heading.values.get("round") == 2, 90.0)
     assert screen.end_button is None  # staff here no longer end it: table 2 runs it
     club.close()
     return {"id": started.id, "problems": PROBLEMS}

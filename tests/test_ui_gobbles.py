@@ -687,13 +687,18 @@ def scenario_gift_card_and_messages(app):
                 screen.refresh()
                 yield
                 told = [seat for seat in people if seat != gobbler]
+                def keep(seat):  # the message stays until looked at: a slow machine's frames outlast its 5.5 s
+                    layout._banners[seat]._hide.cancel()
+
                 for seat in told:
                     layout.tell(seat, taken)
+                    keep(seat)
                 screen.table.claim(gobbler, gc.GOBBLE)
                 screen.refresh()
                 yield until(lambda: gobbler in screen.gifts)
                 card = screen.gifts[gobbler]
                 layout.tell(told[-1], later)
+                keep(told[-1])
                 yield
                 for seat in told:
                     banner, where = layout._banners[seat], (count, robots, gobbler, seat)

@@ -130,17 +130,17 @@ def scenario_puzzle_play(app):
     thinking = screen.thinking
     assert thinking is not None and thinking.parent is not None and thinking.spinner.spinning
     angle = thinking.spinner.angle
-    yield until(lambda: Clock.frames_displayed >= frames + 12, 5)
+    yield until(lambda: Clock.frames_displayed >= frames + 12, 30)  # a bound for a frozen screen, not a speed
     assert screen.worker.busy, "the search should still be thinking"
     assert thinking.spinner.angle != angle
     yield from tap(thinking.cancel_button)
-    yield until(lambda: not screen.worker.busy, 5)
+    yield until(lambda: not screen.worker.busy, 30)
     assert thinking.parent is None and board.ghost is None and screen.play.hints == 1
     # a hint still thinking when the puzzle is cleared (staff's "clear the game") does not bring it back
     yield from tap(screen.hint_button)
     assert screen.worker.busy
     app.discard()
-    yield until(lambda: not screen.worker.busy and screen.thinking is None, 10)
+    yield until(lambda: not screen.worker.busy and screen.thinking is None, 30)
     assert app.services.store.load_current() is None
 
     # ---- a hint shown and taken by touch

@@ -187,8 +187,8 @@ def scenario_results_after_a_long_watch(app):
     app.manager.bind(current=lambda _manager, name: came.setdefault(name, Clock.time()))
     screen = strategy_play.open_game(app, game)
     screen.robot_pause, screen.flight_seconds = idle + 1.0, 0.1  # the last tile comes after the idle time
-    yield until(on_screen(app, "strategy-results"), seconds=idle + 20)
-    yield until(on_screen(app, "attract"), seconds=idle + 20)  # and after the idle time, the attract screen
+    yield until(on_screen(app, "strategy-results"), seconds=idle + 60)  # bounds for a broken step, not a speed
+    yield until(on_screen(app, "attract"), seconds=idle + 60)  # and after the idle time, the attract screen
     assert came["attract"] - came["strategy-results"] >= idle
     return {}
 
