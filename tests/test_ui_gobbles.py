@@ -652,6 +652,13 @@ def test_when_the_gift_time_is_up_the_cards_choice_is_given():
     run_scenario("test_ui_gobbles", "scenario_gift_time_up", size=(800, 480))
 
 
+def _tell_for_good(layout, seat, text):
+    """Tell ``seat`` ``text`` and keep it up until the scenario has looked: a message goes after
+    5.5 s, which the frames of a machine as slow as QEMU's arm64 emulation outlast."""
+    layout.tell(seat, text)
+    layout._banners[seat]._hide.cancel()
+
+
 def scenario_gift_card_and_messages(app):
     """Five and six seats (people only, and people with robots): each person gobbles in turn while
     every other person has a message up ("Taken!", shown before the card came; the card once hid
@@ -687,18 +694,13 @@ def scenario_gift_card_and_messages(app):
                 screen.refresh()
                 yield
                 told = [seat for seat in people if seat != gobbler]
-                def keep(seat):  # the message stays until looked at: a slow machine's frames outlast its 5.5 s
-                    layout._banners[seat]._hide.cancel()
-
                 for seat in told:
-                    layout.tell(seat, taken)
-                    keep(seat)
+                    _tell_for_good(layout, seat, taken)
                 screen.table.claim(gobbler, gc.GOBBLE)
                 screen.refresh()
                 yield until(lambda: gobbler in screen.gifts)
                 card = screen.gifts[gobbler]
-                layout.tell(told[-1], later)
-                keep(told[-1])
+                _tell_for_good(layout, told[-1], later)
                 yield
                 for seat in told:
                     banner, where = layout._banners[seat], (count, robots, gobbler, seat)
