@@ -14,6 +14,10 @@ the mean of the second half of the steps (Polyak averaging: the last step alone 
 tuning's (``--seed`` picks them) and prints A's share of points with a Wilson 95 % interval.
 Weights are given as ``growth=3.5,end_two=2.2`` over the defaults (``""`` for the defaults).
 
+``--robot expert`` plays the expert instead of the club, its ranking, playouts and leaves all with
+the weights: the evaluation as the master uses it, after the opponent's reply (a step is about
+five times as slow).
+
 ``--players 3`` (or 4) tunes and validates at a larger table: a bag is played once with A alone
 in each seat among Bs (a win is 1 point, a draw is split among the colours tied at the top; an
 even share is 1 / players), and a tuning step also plays B alone among As, so both sides of the
@@ -23,6 +27,8 @@ perturbation are judged alike.
         --minutes 25 --workers 1 --out bench/weights_tune.jsonl
     nice -n 19 .venv/bin/python bench/weights_tune.py --validate "growth=3.5" "" --blocks 150 --seed 9
     nice -n 19 .venv/bin/python bench/weights_tune.py --players 3 --validate "growth=3.5" "" --blocks 400 --seed 42
+    nice -n 5 .venv/bin/python bench/weights_tune.py --robot expert --steps 400 --blocks 8 --seed 181 --a 0.06 \
+        --minutes 34 --workers 2 --start "growth=3.701,link_free=6.353,..."
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from engine.intervals import wilson  # noqa: E402
 from engine.strategy.game import StrategyGame  # noqa: E402
 from engine.strategy.match import play_game  # noqa: E402
 from engine.strategy.robots.club import Club  # noqa: E402
+from engine.strategy.robots.expert import Expert  # noqa: E402
 from engine.strategy.robots.evaluation import WEIGHTS, Weights  # noqa: E402
 
 TUNED = ("growth", "link_free", "link_forced", "end_two", "end_forced", "endgame_open", "small_loop")
@@ -57,11 +64,17 @@ def weights(spec: str | dict[str, float]) -> Weights:
     return dataclasses.replace(WEIGHTS, **spec)
 
 
-def duplicate(a: dict[str, float], b: dict[str, float], seed: int, players: int = 2) -> tuple[float, float]:
-    """One bag played ``players`` times, club(a) in each seat in turn among clubs(b): a's points
-    (a win 1, a draw split among the colours tied at the top, or among all after a deadlock) and
-    summed margin over its best opponent."""
-    first, second = Club(weights(a)), Club(weights(b))
+def robot(name: str, spec: dict[str, float]) -> Club | Expert:
+    """The club or the expert (work-bounded: its clock cap never binds) judging with ``spec``."""
+    return Club(weights(spec)) if name == "club" else Expert(budget=1000.0, weights=weights(spec))
+
+
+def duplicate(a: dict[str, float], b: dict[str, float], seed: int, players: int = 2,
+              name: str = "club") -> tuple[float, float]:
+    """One bag played ``players`` times, robot ``name`` with weights a in each seat in turn among
+    ones with b: a's points (a win 1, a draw split among the colours tied at the top, or among all
+    after a deadlock) and summed margin over its best opponent."""
+    first, second = robot(name, a), robot(name, b)
     points = margin = 0.0
     for seat in range(players):
         robots = [second] * players
@@ -82,9 +95,9 @@ def duplicate(a: dict[str, float], b: dict[str, float], seed: int, players: int 
 
 
 def play(pool: ProcessPoolExecutor, a: dict[str, float], b: dict[str, float], seeds: list[int],
-         players: int = 2) -> tuple[float, float]:
+         players: int = 2, name: str = "club") -> tuple[float, float]:
     n = len(seeds)
-    results = list(pool.map(duplicate, [a] * n, [b] * n, seeds, [players] * n))
+    results = list(pool.map(duplicate, [a] * n, [b] * n, seeds, [players] * n, [name] * n))
     return sum(p for p, _ in results), sum(m for _, m in results)
 
 
@@ -104,12 +117,12 @@ def tune(args: argparse.Namespace) -> None:
             minus = {n: math.exp(theta[n] - c_k * delta[n]) for n in TUNED}
             seeds = [args.seed * 1_000_000 + k * args.blocks + b for b in range(args.blocks)]
             games = args.players * args.blocks
-            points, margin = play(pool, plus, minus, seeds, args.players)
+            points, margin = play(pool, plus, minus, seeds, args.players, args.robot)
             # +1 all won by plus, -1 all by minus; the margin breaks the many ties of a short step
             if args.players == 2:  # plus alone against minus is minus alone against plus
                 signal = (2 * points - games) / games + 0.02 * margin / games
             else:  # so at 3 and 4 players each is also played alone among the other
-                against, their_margin = play(pool, minus, plus, seeds, args.players)
+                against, their_margin = play(pool, minus, plus, seeds, args.players, args.robot)
                 signal = (points - against) / games + 0.01 * (margin - their_margin) / games
             for n in TUNED:
                 theta[n] += a_k * signal / (2 * c_k * delta[n])
@@ -136,10 +149,11 @@ def validate(args: argparse.Namespace) -> None:
             if time.monotonic() > stop:
                 break
             chunk = seeds[first: first + 10 * args.workers]
-            p, m = play(pool, dataclasses.asdict(weights(a)), dataclasses.asdict(weights(b)), chunk, args.players)
+            p, m = play(pool, dataclasses.asdict(weights(a)), dataclasses.asdict(weights(b)), chunk, args.players,
+                        args.robot)
             points, margin, games = points + p, margin + m, games + args.players * len(chunk)
             print(f"{games} games: {points / games:.3f}", file=sys.stderr, flush=True)
-    result: dict[str, Any] = {"a": a, "b": b, "players": args.players, "games": games,
+    result: dict[str, Any] = {"robot": args.robot, "a": a, "b": b, "players": args.players, "games": games,
                               "share": round(points / games, 3), "even_share": round(1 / args.players, 3),
                               "ci95": wilson(points, games), "mean_margin": round(margin / games, 2)}
     print(json.dumps(result, indent=2))
@@ -158,6 +172,8 @@ def main() -> None:
     parser.add_argument("--start", default="", help="weights to start from, e.g. a previous run's spec")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="table size: at 3 and 4 players each club plays alone among the other's")
+    parser.add_argument("--robot", choices=("club", "expert"), default="club",
+                        help="the robot that plays with the weights")
     parser.add_argument("--validate", nargs=2, metavar=("A", "B"), default=None)
     args = parser.parse_args()
     if args.validate:
