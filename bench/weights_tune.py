@@ -27,8 +27,9 @@ perturbation are judged alike.
         --minutes 25 --workers 1 --out bench/weights_tune.jsonl
     nice -n 19 .venv/bin/python bench/weights_tune.py --validate "growth=3.5" "" --blocks 150 --seed 9
     nice -n 19 .venv/bin/python bench/weights_tune.py --players 3 --validate "growth=3.5" "" --blocks 400 --seed 42
-    nice -n 5 .venv/bin/python bench/weights_tune.py --robot expert --steps 400 --blocks 8 --seed 181 --a 0.06 \
-        --minutes 34 --workers 2 --start "growth=3.701,link_free=6.353,..."
+    nice -n 5 .venv/bin/python bench/weights_tune.py --robot expert --steps 400 --blocks 8 --seed 181 --a 0.06 \\
+        --minutes 34 --workers 2 --start \\
+        "growth=3.701,link_free=6.353,link_forced=1.153,end_two=4.48,end_forced=0.398,endgame_open=0.385,small_loop=3.869"
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def tune(args: argparse.Namespace) -> None:
             now = {n: round(math.exp(v), 4) for n, v in theta.items()}
             history.append(now)
             with args.out.open("a") as f:
-                f.write(json.dumps({"step": k, "points": points, "games": games, "margin": margin,
+                f.write(json.dumps({"robot": args.robot, "step": k, "points": points, "games": games, "margin": margin,
                                     "theta": now}) + "\n")
             print(f"step {k}: {points}/{games} margin {margin:+.0f} {now}", file=sys.stderr, flush=True)
     half = history[len(history) // 2:]
