@@ -97,6 +97,49 @@ def test_dropped_widgets_leave_nothing_following_the_language():
                         size=(800, 480))["following"] > 0
 
 
+GAMES_ON_SCREEN = ("tantrix-2", "gobbles-2", "tanagra-2", "puzzle-discovery-6", "great-pyramid", "solitaire",
+                   "four-lines")
+"""Games in progress of every kind whose words are composed on screen (scores, goals, counts, names)."""
+
+
+def scenario_a_game_on_screen_follows_a_language_switch(app):
+    """Staff change the language while a game is played (the staff web page, applied by the kiosk
+    within a second, or the staff menu opened over the game): the game's own words (seat plates,
+    a puzzle's goal and counts, the seats' names in Tanagra's lines) follow, as its buttons do;
+    the game shows what it shows when opened in that language, none of it in the one before."""
+    import re
+
+    from ui.i18n import i18n
+    from ui_matrix import SCREENS
+
+    def shown():  # a puzzle's clock may have ticked between the two openings
+        return {text for text in labels(app.root, shown=True) if not re.search(r"\d:\d\d", text)}
+
+    openers = dict(SCREENS)
+    stale, renewed = {}, {}
+    for name in GAMES_ON_SCREEN:
+        i18n.language = "en"
+        openers[name](app)
+        yield 0.3
+        english = shown()
+        i18n.language = "pl"  # as firmware.settings' on_language applies a change made on the web page
+        yield 0.3
+        switched = shown()
+        openers[name](app)  # the same game opened anew in Polish
+        yield 0.3
+        polish = shown()
+        stale[name] = sorted(switched - polish)
+        renewed[name] = len(polish - english)
+    i18n.language = "en"
+    assert all(renewed.values()), renewed  # each game shows words of its own that Polish changes
+    assert stale == {name: [] for name in GAMES_ON_SCREEN}, stale
+    return renewed
+
+
+def test_a_game_on_screen_follows_a_language_switch():
+    run_scenario("test_ui_screens", "scenario_a_game_on_screen_follows_a_language_switch", size=(800, 480))
+
+
 def _press_keys(app, keys):
     for key in keys:
         button = next(w for w in app.pin.keypad.children if getattr(w, "msg", None) == key)

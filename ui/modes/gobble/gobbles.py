@@ -49,7 +49,7 @@ from ...board import BoardView, HandView
 from ...board_controls import ViewControls
 from ...hexes import SQRT3, centre, corners
 from ...howto import HowToPlayScreen, TileStage
-from ...i18n import N_, _, n_
+from ...i18n import N_, _, follow_language, n_
 from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...results import ResultsScreen, Standing, StepMark, ordinal
@@ -352,6 +352,9 @@ class GobblesScreen(Screen):
         for hand in self.hands:
             hand.bind(on_played=lambda *_: self.refresh())
         self.layout.seat(self.hands)
+        # the seats' tags are composed (name, tiles left): a language staff switch to while the
+        # race is on (their web page, or their menu over it) is theirs at once
+        follow_language(self, lambda screen: screen._tag_seats())
         self.overlay = FloatLayout()
         self.overlay.add_widget(self.layout)
         self.gifts: dict[int, GiftCard] = {}
@@ -445,7 +448,7 @@ class GobblesScreen(Screen):
                 hand.tiles = list(game.hands[seat])
             person = game.players[seat].robot is None
             hand.active = person and game.playing(seat) and seat not in game.pending and not game.finished
-            self.layout.tag(seat, self._tag(seat))
+        self._tag_seats()
         self.layout.refresh_hints()
         for seat in list(self.gifts):
             if seat not in game.pending:
@@ -518,6 +521,10 @@ class GobblesScreen(Screen):
             return True
         wx, wy = window_pos
         return any(card.collide_point(*card.parent.to_widget(wx, wy)) for card in self.gifts.values() if card.parent)
+
+    def _tag_seats(self) -> None:
+        for seat in range(len(self.hands)):
+            self.layout.tag(seat, self._tag(seat))
 
     def _tag(self, seat: int) -> str:
         game = self.game

@@ -34,7 +34,7 @@ from engine.tiles import ALL_NUMBERS, COLOURS
 from ... import solo_players, theme
 from ...board import HandView
 from ...howto import HowToPlayScreen, Step, TileStage
-from ...i18n import N_, _
+from ...i18n import N_, _, follow_language
 from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...results import Confetti, IconButton
@@ -145,6 +145,9 @@ class FourScreen(Screen):
         self.table.bind(size=lambda *_: self._arrange(), pos=lambda *_: self._arrange())
         self.table.bind(width=lambda *_: self._show_tray())  # the tray's capacity follows the width
         self.refresh()
+        # the counts and the score are composed: a language staff switch to while the puzzle is
+        # on (their web page, or their menu over it) is theirs at once, as the buttons' is
+        follow_language(self, lambda screen: screen.refresh())
 
     # ---------------------------------------------------------------------- showing
 

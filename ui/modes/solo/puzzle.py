@@ -126,8 +126,6 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         self.board.bind(on_placed=lambda *_: self.after_step(), on_tile_tap=lambda _b, p: self.turn_placed(p),
                         on_pick_up=lambda _b, tile: self.pick_up(tile), on_ghost_tap=lambda _b, p: self.take_hint(p),
                         on_move_refused=lambda _b, refusal: self.tell(explain(refusal)))
-        self.panel.title.text = puzzle_title(self.puzzle)
-        self.panel.goal.text = goal_text(self.puzzle)
         self.aim_button: TButton | None = None
         if len(play.choices()) > 1:
             self.aim_button = TButton(scale=0.8, size_hint=(1, None), height=u * 0.95)
@@ -147,6 +145,9 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         return bool(self.play.placements)
 
     # ---------------------------------------------------------------------- showing
+
+    def words(self) -> tuple[str, str]:
+        return puzzle_title(self.puzzle), goal_text(self.puzzle)
 
     def refresh(self) -> None:
         play = self.play

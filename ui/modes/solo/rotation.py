@@ -74,12 +74,6 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
                                frame=sorted(pyramid(puzzle.rows)))
         self.board.bind(on_tile_tap=lambda _b, p: self.turn(Turn(p.tile, 1)),
                         on_ghost_tap=lambda _b, p: self.take_hint(p))
-        self.panel.title.text = rotation_title(puzzle.rows)
-        goal = _("Tap tiles to turn them until all touching edges match.")
-        if puzzle.rows == GREAT_PYRAMID_ROWS:
-            goal += "\n" + _("Tip: first make the yellow loop of tiles {a}, {b} and {c}.",
-                             a=HINT_LOOP[0], b=HINT_LOOP[1], c=HINT_LOOP[2])
-        self.panel.goal.text = goal
         self.banner = Banner()
         self.set_up(self.board, layers=[self.banner])
 
@@ -93,6 +87,14 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
         return bool(self.puzzle.history)
 
     # ---------------------------------------------------------------------- showing
+
+    def words(self) -> tuple[str, str]:
+        puzzle = self.puzzle
+        goal = _("Tap tiles to turn them until all touching edges match.")
+        if puzzle.rows == GREAT_PYRAMID_ROWS:
+            goal += "\n" + _("Tip: first make the yellow loop of tiles {a}, {b} and {c}.",
+                             a=HINT_LOOP[0], b=HINT_LOOP[1], c=HINT_LOOP[2])
+        return rotation_title(puzzle.rows), goal
 
     def refresh(self) -> None:
         puzzle = self.puzzle

@@ -21,7 +21,7 @@ from engine.modes import Mode, Refused
 from engine.solver import Control, Hint
 
 from ... import theme
-from ...i18n import N_, _
+from ...i18n import N_, _, follow_language
 from ...jobs import Job
 from ...refusals import explain
 from ...results import Confetti
@@ -103,7 +103,10 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         for layer in layers:
             self.overlay.add_widget(layer)
         self.overlay.bind(size=lambda *_: self._place_card(), pos=lambda *_: self._place_card())
-        self.refresh()
+        self.show_words()
+        # the title, goal and counts are composed: a language staff switch to while the puzzle is
+        # on (their web page, or their menu over it) is theirs at once, as the buttons' is
+        follow_language(self, lambda screen: screen.show_words())
         if self.mode.finished:  # solved, but the power went before it was kept: keep it now
             self.stopwatch.stop()
             self.show_solved(first_time=True)
@@ -117,6 +120,10 @@ class SoloPuzzleScreen(Screen, Generic[M]):
 
     def refresh(self) -> None:
         """Show the puzzle as it stands (ending with :meth:`show_panel_state`)."""
+        raise NotImplementedError
+
+    def words(self) -> tuple[str, str]:
+        """The puzzle's title and goal, in the current language."""
         raise NotImplementedError
 
     def tell(self, text: str, good: bool = False) -> None:
@@ -143,6 +150,11 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         raise NotImplementedError
 
     # ---------------------------------------------------------------- the panel, the clock
+
+    def show_words(self) -> None:
+        """Show the puzzle in the current language: its title and goal, and as it stands."""
+        self.panel.title.text, self.panel.goal.text = self.words()
+        self.refresh()
 
     def show_panel_state(self, done: bool) -> None:
         """A solved puzzle's buttons rest (but Back); the clock shows the time so far."""

@@ -28,7 +28,7 @@ from engine.solo.solitaire import TILES, Aim, End, Rules, Solitaire
 from ... import solo_players, theme
 from ...board import BoardView, HandView
 from ...howto import HowToPlayScreen, Step, TileStage
-from ...i18n import N_, _, n_
+from ...i18n import N_, _, follow_language, n_
 from ...mode_target import ModeTarget
 from ...results import BoardReplay, ResultsScreen, Standing
 from ...services import BagButtonPressed, Cue
@@ -135,9 +135,7 @@ class SolitaireScreen(Screen):
         self.hand = HandView()
         self.table.seat([self.hand])
         self.panel = SidePanel(on_howto=lambda: show_howto(app, then=lambda: app.show(self)))
-        self.panel.title.text = _("Solitaire")
-        loop = game.aim is Aim.LOOP
-        self.panel.goal.text = _(ONE_CHAIN[("R", loop)], count=len(TILES)) + "\n" + _(RULE_WORDS[game.rules])
+        self.panel.title.msg = N_("Solitaire")
         self.advice = TLabel(scale=0.78, halign="left", color=theme.ACCENT, size_hint=(1, None), height=u * 1.3)
         self.panel.add_extra(self.advice)
         self.panel.clock.height = 0  # Solitaire is not timed
@@ -148,6 +146,9 @@ class SolitaireScreen(Screen):
         self.overlay.add_widget(beside(self.table, self.panel))
         self.add_widget(self.overlay)
         self.refresh()
+        # the goal and counts are composed: a language staff switch to while the game is on (their
+        # web page, or their menu over it) is theirs at once, as the buttons' is
+        follow_language(self, lambda screen: screen.refresh())
         if game.finished:
             Clock.schedule_once(lambda dt: self.finish(), 0)
 
@@ -155,6 +156,7 @@ class SolitaireScreen(Screen):
 
     def refresh(self) -> None:
         game = self.game
+        self.panel.goal.text = _(ONE_CHAIN[("R", game.aim is Aim.LOOP)], count=len(TILES)) + "\n" + _(RULE_WORDS[game.rules])
         self.board.show(game.board)
         self.hand.tiles = list(game.hand)
         self.hand.active = not game.finished

@@ -50,7 +50,7 @@ from ... import theme
 from ...board import HandView
 from ...board_controls import ViewControls
 from ...howto import TileSprite
-from ...i18n import N_, _
+from ...i18n import N_, _, follow_language
 from ...jobs import Job, Outcome
 from ...mode_target import ModeTarget
 from ...refusals import RULE_MESSAGES, explain
@@ -178,6 +178,9 @@ class StrategyScreen(Screen):
         under_banners = self.layout.children.index(self.layout.drag_layer) + len(self.hands) + 1
         for plate in self.plates:
             self.layout.add_widget(plate, index=under_banners)
+        # the plates' words are composed (colour, score, what to do): a language staff switch to
+        # while the game is on (their web page) is theirs at once, not after the next move
+        follow_language(self, lambda screen: screen._show_plates())
         self.bubble = Bubble()
         self.confirm_bar = ConfirmBar(self.confirm, self.take_back)
         self.coach_bar = SeatBar([(N_("Hint"), self.ask_coach, 1.0, theme.BUTTON)], rim=0.03)

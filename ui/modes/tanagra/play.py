@@ -37,7 +37,7 @@ from engine.tanagra.rules import (
 
 from ... import theme
 from ...howto import HowToPlayScreen, Step, Timeline
-from ...i18n import N_, _
+from ...i18n import N_, _, follow_language
 from ...jobs import Job, Outcome
 from ...results import ResultsScreen, Standing
 from ...services import Cue
@@ -215,6 +215,9 @@ class TanagraScreen(Screen):
         self.overlay.add_widget(root)
         self.add_widget(self.overlay)
         self.refresh()
+        # the seats' names are words of their own in the turn and pawn lines, and the sizes' counts
+        # are composed: a language staff switch to while the game is on is theirs at once
+        follow_language(self, lambda screen: screen._show_words())
 
     def _build_panel(self, u: float) -> BoxLayout:
         """The column beside the board: whose turn, what to do, a refusal, the actions the phase
@@ -294,8 +297,6 @@ class TanagraScreen(Screen):
         seat = game.turn
         self.turn_icon.rgba = self.colours[seat]
         self.turn_icon.redraw()
-        self.turn_label.msg = N_("{name} to play")
-        self.turn_label.values = {"name": seat_name(self.players, seat)}
         spots: Sequence[Cell] = ()
         destinations: list[tuple[Cell, str]] = []
         self.actions.clear_widgets()
@@ -308,7 +309,6 @@ class TanagraScreen(Screen):
             spots = state.placements()
             self.prompt.msg = N_("Touch a white dot to put down a triangle with one of your pawns on it.")
             if self.players == 2:
-                self._update_sizes()
                 self.actions.add_widget(self.sizes)
         elif game.phase is Phase.MOVE:
             if state.moves():
@@ -332,16 +332,26 @@ class TanagraScreen(Screen):
             len(self.actions.children) - 1, 0)
         self.board.show(state, spots=spots, selected=self.selected if human else None, destinations=destinations,
                         pending=game.pending_change, last=self._last_move)
-        for seat_index, label in enumerate(self.score_rows):
-            on_board = state.pawn_count(seat_index)
-            to_place = sum(state.in_reserve(seat_index).values())
-            label.msg = N_("{name} · pawns: {pawns}") if game.phase is not Phase.BUILD else N_("{name} · to place: {left}")
-            label.values = {"name": seat_name(self.players, seat_index), "pawns": on_board, "left": to_place}
+        self._show_words()
         self.undo_button.disabled = not (self.game.can_undo and len(self.robots) < self.players and not game.finished)
         if game.finished:
             self.finish()
         elif not human and not self.thinking:
             self._robot_turn()
+
+    def _show_words(self) -> None:
+        """The words made of the game's state and the seats' names: whose turn, each seat's pawns,
+        the sizes left to put down."""
+        game, state = self.game, self.state
+        self.turn_label.msg = N_("{name} to play")
+        self.turn_label.values = {"name": seat_name(self.players, game.turn)}
+        for seat_index, label in enumerate(self.score_rows):
+            on_board = state.pawn_count(seat_index)
+            to_place = sum(state.in_reserve(seat_index).values())
+            label.msg = N_("{name} · pawns: {pawns}") if game.phase is not Phase.BUILD else N_("{name} · to place: {left}")
+            label.values = {"name": seat_name(self.players, seat_index), "pawns": on_board, "left": to_place}
+        if self.players == 2 and game.phase is Phase.BUILD and self.human_turn():
+            self._update_sizes()
 
     def _update_sizes(self) -> None:
         reserve = self.state.in_reserve(self.game.turn)
