@@ -32,13 +32,14 @@ def slot(hand, tile):
 
 
 def reach(hand, board, cell):
-    """Where a finger goes to drop on ``cell``; if that is not over the open table (the cell lies
-    just above a hand, or out of view), first pan the view there, as a player would."""
+    """Where a finger goes to drop on ``cell``; if that, or the cell itself, is not over the open
+    table (the cell lies just above a hand, under one, or out of view), first pan the view there,
+    as a player would."""
     finger = finger_for(hand, board, cell)
-    if not board.on_table(finger):
+    if not board.takes_drop(finger, board.window_cell_centre(cell)):
         board.look_at(cell, animate=False)
         finger = finger_for(hand, board, cell)
-    assert board.on_table(finger), (cell, finger)
+    assert board.takes_drop(finger, board.window_cell_centre(cell)), (cell, finger)
     return finger
 
 

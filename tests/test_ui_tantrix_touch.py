@@ -65,6 +65,79 @@ def test_a_tile_let_go_over_a_hand_or_plate_goes_back_and_nothing_is_played():
     run_scenario("test_ui_tantrix_touch", "scenario_release_over_hand", size=(800, 480))
 
 
+def scenario_a_tile_over_another_hand(app):
+    """Two people at the 7" panel, a board larger than the table: a finger on the table near the
+    far hand, the tile lifted above it over that hand. It is not put on the space under the hand
+    (nobody could see it there): it shows over the hand while dragged and goes back when let go;
+    once the view shows that space, the same drop puts it there, in sight. The tile, lying there
+    to confirm, moved to a space under a hand or plate, stays where it was."""
+    import math
+
+    def finger_under(board, cell, lifted, angle):
+        """The finger, when the tile drawn ``lifted`` beyond it (away from a player turned ``angle``:
+        a hand's tiles lift towards the middle, the board's own up the screen) is on ``cell``."""
+        x, y = board.window_cell_centre(cell)
+        a = math.radians(angle)
+        return x + math.sin(a) * lifted, y - math.cos(a) * lifted
+
+    def hidden_within_reach(board, cell, lifted, angle):
+        return (not board.on_table(board.window_cell_centre(cell))
+                and board.on_table(finger_under(board, cell, lifted, angle)))
+
+    def slide(board, game, move):
+        """A shift of the view (as a pan makes) that shows ``move``'s space and hides another space
+        of its tile under a hand or plate, the board's lift from the table; and that space."""
+        ox, oy = board.origin
+        try:
+            for other in (p for p in game.legal() if p.tile == move.tile and p.cell != move.cell):
+                for dx, dy in ((dx, dy) for dx in range(-400, 401, 20) for dy in range(-400, 401, 4)):
+                    board.origin = (ox + dx, oy + dy)
+                    if (board.on_table(board.window_cell_centre(move.cell))
+                            and hidden_within_reach(board, other.cell, board.size_px * 1.1, 0.0)):
+                        return (dx, dy), other
+        finally:
+            board.origin = (ox, oy)
+        return None
+
+    for seed in range(3, 40):  # a game where the far hand hides both spaces the steps below need
+        game, screen = _open(app, seed=seed, tiles=20)
+        yield 0.3
+        board, seat = screen.board, game.turn
+        hand = screen.hands[seat]
+        board.refit()
+        yield
+        moves = [p for p in game.legal() if hidden_within_reach(board, p.cell, hand.tile_radius() * 1.3, hand.seat_angle)]
+        move = next((p for p in moves if slide(board, game, p) is not None), None)
+        if move is not None:
+            break
+    assert move is not None, "no game puts a space of a tile under the far hand"
+    for _ in range((move.rot - hand.rotation(move.tile)) % 6):
+        yield from tap(slot(hand, move.tile))
+    journal, events = app.services.store.load_current(), len(game.record()["events"])
+    shown = []
+    yield from drag(slot(hand, move.tile), finger_under(board, move.cell, hand.tile_radius() * 1.3, hand.seat_angle),
+                    before_release=lambda: shown.append(screen.layout.drag_layer.showing))
+    assert shown == [1]  # the tile is seen over the hand, not hidden on a space under it
+    assert screen.provisional is None and move.tile in hand.tiles and board.board.at(move.cell) is None
+    assert len(game.record()["events"]) == events and app.services.store.load_current() == journal
+    # the view brought to that space, as a player pans: the drop puts the tile there, in sight
+    yield from drag(slot(hand, move.tile), reach(hand, board, move.cell))
+    assert screen.provisional == (seat, move) and board.on_table(board.window_cell_centre(move.cell))
+    # the view slid until another space of the tile lies under a hand or plate: moved there, it stays
+    board.refit()
+    (dx, dy), other = slide(board, game, move)
+    board.origin = (board.origin[0] + dx, board.origin[1] + dy)
+    yield
+    yield from drag(board.window_cell_centre(move.cell), finger_under(board, other.cell, board.size_px * 1.1, 0.0))
+    assert screen.provisional == (seat, move) and board.board.at(other.cell) is None
+    assert len(game.record()["events"]) == events
+    return {"seed": seed}
+
+
+def test_a_tile_is_never_put_on_a_space_under_another_hand():
+    run_scenario("test_ui_tantrix_touch", "scenario_a_tile_over_another_hand", size=(800, 480))
+
+
 def scenario_provisional(app):
     from ui.i18n import _ as tr
 

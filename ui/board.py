@@ -150,12 +150,19 @@ class BoardView(Widget):
 
     def on_table(self, finger: tuple[float, float]) -> bool:
         """Whether a finger at ``finger`` (window coordinates) is over the open table: inside this
-        view and over none of its :attr:`shields`. Where the finger is decides whether a drag ends
-        on the board; the tile drawn above the finger only shows which space it would take."""
+        view and over none of its :attr:`shields`."""
         if not self.collide_point(*self.to_widget(*finger)):
             return False
         return not any(shield.get_root_window() is not None and shield.opacity > 0
                        and shield.collide_point(*shield.to_widget(*finger)) for shield in self.shields)
+
+    def takes_drop(self, finger: tuple[float, float], tile: tuple[float, float]) -> bool:
+        """Whether a tile dragged by a finger at ``finger``, drawn at ``tile`` (above the finger, so
+        that it shows which space it would take), is over the open table: the finger and the tile
+        both (window coordinates). A finger on the table with the tile over another player's hand
+        once put it on a space under that hand: the tile vanished while dragged, and lay there out
+        of its player's sight, waiting for them to confirm a move they could not see."""
+        return self.on_table(finger) and self.on_table(tile)
 
     # --------------------------------------------------------------------- drawing
 
@@ -749,8 +756,9 @@ class HandView(Widget):
         return wx - math.sin(a) * lift, wy + math.cos(a) * lift
 
     def _on_table(self, touch: Any) -> bool:
-        """Whether the finger of ``touch`` is over the open table (not a hand, plate or tray)."""
-        return self.board is not None and self.board.on_table(self.to_window(*touch.pos))
+        """Whether the finger of ``touch`` and the tile lifted above it are over the open table (not a
+        hand, plate or tray): see :meth:`BoardView.takes_drop`."""
+        return self.board is not None and self.board.takes_drop(self.to_window(*touch.pos), self._lifted(touch))
 
     def _show_drag(self, touch: Any) -> None:
         drag = self._drag

@@ -261,7 +261,7 @@ class SoloBoard(BoardView):
             self.hover(None, who=self)
             self.dispatch("on_pick_up", placement.tile)
             return
-        if not self.on_table(self.to_window(*touch.pos)):
+        if not self.takes_drop(self.to_window(*touch.pos), self._lifted(touch)):
             self.hover(None, who=self)
             self._put_back()
             return
@@ -303,7 +303,8 @@ class SoloBoard(BoardView):
 
     def _show_drag(self, touch: Any, placement: Placement) -> None:
         pos = self._lifted(touch)
-        over_board = self.on_table(self.to_window(*touch.pos)) and self.hover(pos, placement.tile, placement.rot, who=self)
+        over_board = (self.takes_drop(self.to_window(*touch.pos), pos)
+                      and self.hover(pos, placement.tile, placement.rot, who=self))
         if not over_board:
             self.hover(None, who=self)
         if self.drag_layer is not None:
