@@ -74,8 +74,8 @@ def scenario_a_tile_over_another_hand(app):
     import math
 
     def finger_under(board, cell, lifted, angle):
-        """The finger, when the tile drawn ``lifted`` beyond it (away from a player turned ``angle``:
-        a hand's tiles lift towards the middle, the board's own up the screen) is on ``cell``."""
+        """The finger, when the tile drawn ``lifted`` beyond it (away from the player whose hand is
+        turned ``angle``) is on ``cell``."""
         x, y = board.window_cell_centre(cell)
         a = math.radians(angle)
         return x + math.sin(a) * lifted, y - math.cos(a) * lifted
@@ -84,16 +84,16 @@ def scenario_a_tile_over_another_hand(app):
         return (not board.on_table(board.window_cell_centre(cell))
                 and board.on_table(finger_under(board, cell, lifted, angle)))
 
-    def slide(board, game, move):
+    def slide(board, hand, game, move):
         """A shift of the view (as a pan makes) that shows ``move``'s space and hides another space
-        of its tile under a hand or plate, the board's lift from the table; and that space."""
+        of its tile under a hand or plate, a lift from the table; and that space."""
         ox, oy = board.origin
         try:
             for other in (p for p in game.legal() if p.tile == move.tile and p.cell != move.cell):
                 for dx, dy in ((dx, dy) for dx in range(-400, 401, 20) for dy in range(-400, 401, 4)):
                     board.origin = (ox + dx, oy + dy)
                     if (board.on_table(board.window_cell_centre(move.cell))
-                            and hidden_within_reach(board, other.cell, board.size_px * 1.1, 0.0)):
+                            and hidden_within_reach(board, other.cell, board.size_px * 1.1, hand.seat_angle)):
                         return (dx, dy), other
         finally:
             board.origin = (ox, oy)
@@ -107,7 +107,7 @@ def scenario_a_tile_over_another_hand(app):
         board.refit()
         yield
         moves = [p for p in game.legal() if hidden_within_reach(board, p.cell, hand.tile_radius() * 1.3, hand.seat_angle)]
-        move = next((p for p in moves if slide(board, game, p) is not None), None)
+        move = next((p for p in moves if slide(board, hand, game, p) is not None), None)
         if move is not None:
             break
     assert move is not None, "no game puts a space of a tile under the far hand"
@@ -125,10 +125,10 @@ def scenario_a_tile_over_another_hand(app):
     assert screen.provisional == (seat, move) and board.on_table(board.window_cell_centre(move.cell))
     # the view slid until another space of the tile lies under a hand or plate: moved there, it stays
     board.refit()
-    (dx, dy), other = slide(board, game, move)
+    (dx, dy), other = slide(board, hand, game, move)
     board.origin = (board.origin[0] + dx, board.origin[1] + dy)
     yield
-    yield from drag(board.window_cell_centre(move.cell), finger_under(board, other.cell, board.size_px * 1.1, 0.0))
+    yield from drag(board.window_cell_centre(move.cell), finger_under(board, other.cell, board.size_px * 1.1, hand.seat_angle))
     assert screen.provisional == (seat, move) and board.board.at(other.cell) is None
     assert len(game.record()["events"]) == events
     return {"seed": seed}
@@ -136,6 +136,42 @@ def scenario_a_tile_over_another_hand(app):
 
 def test_a_tile_is_never_put_on_a_space_under_another_hand():
     run_scenario("test_ui_tantrix_touch", "scenario_a_tile_over_another_hand", size=(800, 480))
+
+
+def scenario_far_seat_moves_its_tile(app):
+    """The player across the table (their hand turned to face them) moves the tile they put down
+    and have not confirmed: it is drawn beyond their finger as they see it, towards the middle, as
+    a tile lifted from their hand is, not under their palm, and goes to the space drawn there."""
+    import math
+
+    game, screen = _open(app, seed=3, seats=(1,))
+    yield 0.4
+    seat, board = game.turn, screen.board
+    hand = screen.hands[seat]
+    assert seat == 1 and hand.seat_angle == 180  # the far edge, facing its player
+    move = _free_move(game)
+    for _ in range((move.rot - hand.rotation(move.tile)) % 6):
+        yield from tap(slot(hand, move.tile))
+    yield from drag(slot(hand, move.tile), reach(hand, board, move.cell))
+    assert screen.provisional == (seat, move)
+    other = next(p for p in game.legal() if p.tile == move.tile and p.cell != move.cell
+                 and board.on_table(board.window_cell_centre(p.cell)))
+    x, y = board.window_cell_centre(other.cell)
+    lift = board.size_px * 1.1
+    a = math.radians(hand.seat_angle)
+    finger = (x + math.sin(a) * lift, y - math.cos(a) * lift)  # the tile beyond it, as that player sees it
+    assert board.on_table(finger), "the finger is not over the table"
+    start = board.window_cell_centre(move.cell)
+    drawn = []
+    yield from drag(start, finger, before_release=lambda: drawn.append(dict(board._hovers)))
+    assert drawn and [key[0] for key, _group in drawn[0].values()] == [other.cell]  # shown where it goes
+    assert screen.provisional[0] == seat and screen.provisional[1].cell == other.cell
+    assert board.board.at(other.cell) is not None and board.board.at(move.cell) is None
+    return {}
+
+
+def test_the_far_seat_moves_its_provisional_tile_seeing_where_it_goes():
+    run_scenario("test_ui_tantrix_touch", "scenario_far_seat_moves_its_tile", size=(800, 480))
 
 
 def scenario_provisional(app):

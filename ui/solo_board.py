@@ -272,9 +272,14 @@ class SoloBoard(BoardView):
                 self.dispatch("on_move_refused", result)
 
     def _lifted(self, touch: Any) -> tuple[float, float]:
-        """Where a dragged tile is drawn: above the finger (window coordinates), as in the tray."""
+        """Where a dragged tile is drawn (window coordinates): beyond the finger as its player sees
+        it, as in their hand (:attr:`tray`, turned to face them), so that neither finger nor palm
+        hides it. Drawn up the screen whoever moved it, the tile of the player across the table lay
+        under their palm, and went to a space they could not see."""
         wx, wy = self.to_window(*touch.pos)
-        return wx, wy + self.size_px * 1.1
+        lift = self.size_px * 1.1
+        a = math.radians(self.tray.seat_angle if self.tray is not None else 0.0)
+        return wx - math.sin(a) * lift, wy + math.cos(a) * lift
 
     def _lift(self, tile: int) -> None:
         """Show the board without ``tile`` while it is being moved."""
