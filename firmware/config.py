@@ -21,9 +21,9 @@ copy's value too: turning one off takes a new value (``tls = false``), never a m
 
 Tables ``[kiosk]``, ``[display]``, ``[rules]``, ``[robots]``, ``[storage]``, ``[web]``, ``[replay]`` and
 ``[club]`` belong to the firmware and are checked here in full. ``[club]`` and ``[web]`` fail closed: one
-refused key there turns the club link (or the web pages) off (a refused ``tls`` must not mean
+refused or unknown key there turns the club link (or the web pages) off (a refused ``tls`` must not mean
 "connect in clear", a refused ``password_file`` must not mean "connect without credentials", a
-refused ``web.host`` must not mean "listen on every network"). The device tables ``[button]``,
+refused ``web.host`` must not mean "listen on every network"; nor must a misspelt ``tsl`` or ``hots``). The device tables ``[button]``,
 ``[reader]`` and ``[rings]`` become the
 hardware package's own configurations (``ButtonConfig``, ``ReaderConfig``, ``RingsConfig``), which
 check their values themselves: a value they refuse is reported the same way (file, key, value,
@@ -332,7 +332,8 @@ class Config:
     warnings: tuple[str, ...] = ()
     """One line per problem found in the file (file, key, value, expected)."""
     refused: frozenset[str] = frozenset()
-    """The keys ("kiosk.staff_pin") whose value in the file was refused."""
+    """The keys ("kiosk.staff_pin") whose value in the file was refused, and the unknown keys of the
+    firmware's tables (whose value is not used either)."""
     given: frozenset[str] = frozenset()
     """The keys the file gives a value (right or wrong)."""
 
@@ -509,7 +510,8 @@ def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings:
     values: dict[str, Any] = {}
     for key, value in table_.items():
         spec = specs.get(key)
-        if spec is None:
+        if spec is None:  # refused too: in [web] or [club] a misspelt "host" or "tls" is a wrong key
+            refused.add(f"{name}.{key}")
             warnings.append(_unknown_key(file, name, key, specs))
             continue
         try:

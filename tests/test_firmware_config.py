@@ -200,3 +200,15 @@ def test_a_refused_web_key_turns_the_web_pages_off_never_wider(tmp_path):
     path = write(tmp_path, '[web]\nenabled = true\nhost = "127.0.0.1"\nspectators = false\n')
     config = load_config(path, environ={})
     assert config.web.enabled and config.web.host == "127.0.0.1" and not config.warnings
+
+
+def test_a_misspelt_web_or_club_key_turns_them_off_never_wider(tmp_path):
+    # "hots" meant host = 127.0.0.1: the default would listen on every network; "tsl" and
+    # "pasword_file" meant TLS and a password: the defaults would talk to the broker in clear, without one
+    path = write(tmp_path, '[web]\nenabled = true\nhots = "127.0.0.1"\n'
+                           '[club]\nenabled = true\nbroker = "club.example"\ntable = "t1"\ntsl = true\n'
+                           'pasword_file = "/etc/tantrix-kiosk/pw"\n')
+    config = load_config(path, environ={})
+    assert not config.web.enabled and not config.club.enabled
+    assert f"{path}: [web] web.hots refused: the web pages stay off" in "\n".join(config.warnings)
+    assert f"{path}: [club] club.pasword_file and club.tsl refused: the club link stays off" in "\n".join(config.warnings)
