@@ -155,6 +155,42 @@ def test_four_loops_resume_after_a_power_cut():
     run_scenario("test_ui_four", "scenario_resume", size=(1280, 800))
 
 
+class PowerCut(BaseException):
+    """The power going at one write: what the store's batch undoes, and nothing after it runs."""
+
+
+def scenario_cut_at_the_best(app):
+    """The power goes as the 56th tile's best score is being kept: the journal that holds that
+    best must go with it, or the best is never kept (a resumed arrangement takes the journal's best
+    as celebrated already)."""
+    from engine.four import best_known
+
+    app.open_family("puzzles")
+    yield 0.2
+    yield from tap(app.manager.current_screen.buttons["Four lines"])
+    yield 0.3
+    screen = app.manager.current_screen
+    four, store = screen.four, app.services.store
+    for p in connected_order(best_known("lines")[1]):
+        four.place(p.tile, p.cell, p.rot)
+
+    def cut(*_args):
+        raise PowerCut
+
+    store.add_score = cut
+    try:
+        screen.after_step()
+    except PowerCut:
+        pass
+    saved = store.load_current()
+    return {"complete_journaled": journaled(app, four), "journaled_best": saved["state"].get("best_score")}
+
+
+def test_a_power_cut_as_a_best_is_kept_leaves_the_journal_before_it():
+    result = run_scenario("test_ui_four", "scenario_cut_at_the_best", size=(800, 480))
+    assert not result["complete_journaled"] and result["journaled_best"] is None
+
+
 def test_the_four_how_to_play_shows_legal_play():
     from engine.four import FourLines
     from ui.modes.solo import four as solo_four

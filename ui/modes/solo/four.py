@@ -201,24 +201,32 @@ class FourScreen(Screen):
 
     def after_step(self) -> None:
         """After every change: journal, show, and celebrate a new best complete arrangement. What
-        was said about the step before (a refusal) no longer holds after this one."""
+        was said about the step before (a refusal) no longer holds after this one. A new best is
+        kept in the journal's transaction: the journal holds the best, and a resumed arrangement
+        counts it as kept already, so a power cut between two writes lost it."""
         self.tell("")
-        self.app.journal(self.four)
-        self.refresh()
         score = self.four.best_score
-        if score is not None and (self._session_best is None or score > self._session_best):
+        better = score is not None and (self._session_best is None or score > self._session_best)
+        with self.app.services.store.batch():
+            self.app.journal(self.four)
+            kept = self.keep(score) if better and score is not None else None
+        self.refresh()
+        if score is not None and kept is not None:
             self._session_best = score
-            self.celebrate(score)
+            self.celebrate(score, *kept)
 
-    def celebrate(self, score: int) -> None:
+    def keep(self, score: int) -> tuple[bool, solo_players.BestNote | None]:
+        """Keep ``score``, a new best of this arrangement, as the table's best if it beats it and as
+        the player's: whether it was the table's best, and the player's note."""
         store = self.app.services.store
         kept = player_best(store, self.goal)
-        with store.batch():
-            if kept is None or score > kept:
-                store.add_score(self.four.KIND, time.strftime("%Y-%m-%d"), score)
-            mine = solo_players.keep_best(self.app, self.four.KIND, score)
-        said = "" if mine is None or not mine.text(solo_players.show_score) else " " + mine.text(solo_players.show_score)
         if kept is None or score > kept:
+            store.add_score(self.four.KIND, time.strftime("%Y-%m-%d"), score)
+        return kept is None or score > kept, solo_players.keep_best(self.app, self.four.KIND, score)
+
+    def celebrate(self, score: int, table_best: bool, mine: solo_players.BestNote | None) -> None:
+        said = "" if mine is None or not mine.text(solo_players.show_score) else " " + mine.text(solo_players.show_score)
+        if table_best:
             self.tell(_("All 56 tiles in one arrangement: {score} points. The table's best!", score=score) + said, good=True)
             self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
             confetti = Confetti(size=self.overlay.size, pos=self.overlay.pos)
