@@ -180,6 +180,41 @@ def test_a_journaled_game_resumes_on_its_screen():
     run_scenario("test_ui_gobble_solo", "scenario_resume", size=(800, 480))
 
 
+def scenario_resume_finished(app):
+    """The power went between the last step's journal and the game's ending: resumed, the game
+    ends there and then, counted once."""
+    yield 0.2
+    yield from tap(app.manager.current_screen.resume_button)
+    screen = app.manager.current_screen
+    assert screen.name == "gobble-solo" and screen.game.finished
+    yield until(lambda: app.manager.current == "gobble-solo-results")
+    store = app.services.store
+    return {"records": len(store.records("gobble-solo")), "scores": store.high_scores("gobble-solo"),
+            "score": screen.game.score, "journal": store.load_current()}
+
+
+def _prepare_resume_finished(services):
+    import random
+
+    from engine.gobble.solo import GobbleSolo
+    from engine.modes import save
+
+    game = GobbleSolo.start(seed=5)
+    rng = random.Random(5)
+    while not game.finished:
+        game.apply(rng.choice(game.legal_actions()))
+    services.store.save_current(save(game))
+
+
+scenario_resume_finished.prepare = _prepare_resume_finished
+
+
+def test_a_finished_game_resumed_after_a_power_cut_is_counted_once():
+    result = run_scenario("test_ui_gobble_solo", "scenario_resume_finished", size=(800, 480))
+    assert result["records"] == 1 and [score for _name, score in result["scores"]] == [result["score"]]
+    assert result["journal"] is None
+
+
 def test_the_how_to_play_script_shows_legal_play():
     """Every scripted placement is legal in Gobble, the refused one is refused for touching one
     tile, the discard fits nowhere, the gobble fills a space with three neighbours."""

@@ -138,6 +138,8 @@ class GobbleSoloScreen(Screen):
         self.overlay.add_widget(beside(self.table, side))
         self.add_widget(self.overlay)
         self.refresh()
+        if game.finished:  # the power went between the last step's journal and the ending: end it now
+            Clock.schedule_once(lambda dt: self.finish(), 0)
 
     # ------------------------------------------------------------------ showing
 
