@@ -309,6 +309,10 @@ class KioskDevices:
         except hw.RegistryError as exc:
             self._progress(str(exc))
             return
+        except sqlite3.Error as exc:  # a full or locked disk: say so, or staff wait on a silent screen
+            log.error("enrolment: tag %s not saved: %s", uid, exc)
+            self._progress(f"tag {uid} could not be saved ({exc}); lift the tile and put it down again")
+            return
         if tile is not None:  # None: the tag just learnt, put down again
             self._learned += 1
             self._progress()

@@ -130,17 +130,23 @@ class TagRegistry:
             return next((uid for uid, known in self._tiles.items() if known == tile), None)
 
     def enrol(self, uid: str, tile: int) -> None:
+        """Learn ``uid`` as ``tile``. The store is written first: a write that fails (a full or
+        locked disk) raises the store's own error and leaves the registry as it was, so it never
+        claims a tag that a restart would not find."""
         uid = normalise_uid(uid)
         check_tile(tile)
         with self._lock:
-            self._add(uid, tile)
+            self._refuse_conflicts(uid, tile)
             self._store.put(uid, tile)
+            self._tiles[uid] = tile
 
     def forget(self, uid: str) -> None:
+        """Forget ``uid`` (store first, as :meth:`enrol`: a failed delete keeps it known)."""
         uid = normalise_uid(uid)
         with self._lock:
-            if self._tiles.pop(uid, None) is not None:
+            if uid in self._tiles:
                 self._store.delete(uid)
+                del self._tiles[uid]
 
     def __len__(self) -> int:
         return len(self._tiles)
@@ -151,13 +157,16 @@ class TagRegistry:
             return iter(sorted(self._tiles.items(), key=lambda item: item[1]))
 
     def _add(self, uid: str, tile: int) -> None:
+        self._refuse_conflicts(uid, tile)
+        self._tiles[uid] = tile
+
+    def _refuse_conflicts(self, uid: str, tile: int) -> None:
         check_tile(tile)
         if uid in self._tiles:
             raise RegistryError(f"tag {uid} is already enrolled as tile {self._tiles[uid]}")
         owner = next((known for known, t in self._tiles.items() if t == tile), None)
         if owner is not None:
             raise RegistryError(f"tile {tile} already has tag {owner}; forget that tag first")
-        self._tiles[uid] = tile
 
 
 def synthetic_uid(tile: int) -> str:

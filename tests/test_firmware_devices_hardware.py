@@ -3,6 +3,7 @@ back), and the gpiozero button through its MockFactory."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 
 import pytest
@@ -77,6 +78,31 @@ def test_serial_reader_enrols_persists_and_blinks_while_unplugged(tmp_path, stor
     finally:
         if pty.link.is_symlink():
             pty.unplug()
+
+
+def test_a_tag_the_disk_refuses_during_enrolment_is_told_to_staff_and_learnt_when_put_again(tmp_path, store):
+    pty = PtyDevice(tmp_path / "usb-reader")
+    devices, sink, _ = open_devices(tmp_path, store, f'[reader]\nport = "{pty.link}"\n', board=Board.OTHER)
+    db = sqlite3.connect(store.path)
+    db.execute("CREATE TRIGGER full BEFORE INSERT ON tile_tags BEGIN SELECT RAISE(ABORT, 'disk is full'); END")
+    db.commit()
+    try:
+        with devices:
+            devices.start_enrolment([5, 6])
+            pty.write(rdm6300_frame(TAG) * 2)
+            refused = sink.next(lambda e: isinstance(e, ui.EnrolmentProgress) and e.error)
+            assert refused == ui.EnrolmentProgress(0, 5, f"tag {TAG} could not be saved (disk is full); "
+                                                         "lift the tile and put it down again")
+            assert devices.reader.registry.tile(TAG) is None  # not claimed while the disk lacks it
+            db.execute("DROP TRIGGER full")
+            db.commit()
+            wait_until(lambda: not devices.reader.present())  # lifted: the reader fell silent
+            pty.write(rdm6300_frame(TAG) * 2)
+            assert sink.next(ui.EnrolmentProgress) == ui.EnrolmentProgress(1, 6)
+        assert TagRegistry(SqliteTagStore(store.path)).tile(TAG) == 5
+    finally:
+        db.close()
+        pty.unplug()
 
 
 def test_gpio_button_through_mock_factory(tmp_path, store):

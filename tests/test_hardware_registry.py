@@ -65,6 +65,26 @@ def test_sqlite_store_on_the_firmwares_connection(tmp_path):
     assert sqlite3.connect(tmp_path / "firmware.db").execute("SELECT tile FROM tags").fetchone() == (9,)
 
 
+def test_a_write_the_store_refuses_leaves_the_registry_as_it_was(tmp_path):
+    path = tmp_path / "kiosk.db"
+    registry = TagRegistry(SqliteTagStore(path))
+    registry.enrol("0A1B2C3D4E", 5)
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TRIGGER no_insert BEFORE INSERT ON tile_tags BEGIN SELECT RAISE(ABORT, 'disk is full'); END;
+        CREATE TRIGGER no_delete BEFORE DELETE ON tile_tags BEGIN SELECT RAISE(ABORT, 'disk is full'); END;
+    """)
+    with pytest.raises(sqlite3.Error, match="disk is full"):
+        registry.enrol("1122334455", 6)
+    with pytest.raises(sqlite3.Error, match="disk is full"):
+        registry.forget("0A1B2C3D4E")
+    assert (registry.tile("1122334455"), registry.uid(6), registry.tile("0A1B2C3D4E")) == (None, None, 5)
+    db.executescript("DROP TRIGGER no_insert; DROP TRIGGER no_delete;")
+    registry.enrol("1122334455", 6)  # once the disk takes it, nothing is "already enrolled"
+    assert dict(TagRegistry(SqliteTagStore(path))) == {"0A1B2C3D4E": 5, "1122334455": 6}
+    db.close()
+
+
 def test_a_damaged_store_is_refused_loudly():
     with pytest.raises(RegistryError, match="tile 3 already has tag"):
         TagRegistry(MemoryTagStore({"0A1B2C3D4E": 3, "1122334455": 3}))
