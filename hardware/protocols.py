@@ -179,26 +179,31 @@ class LineDecoder:
 
     def feed(self, data: bytes) -> list[Message]:
         messages: list[Message] = []
-        for chunk in data.splitlines(keepends=True):
-            ended = chunk.endswith((b"\n", b"\r"))
-            body = chunk.rstrip(b"\r\n")
-            if len(self._line) + len(body) > MAX_LINE:
-                self._overflow = True
-            elif not self._overflow:
-                self._line += body
-            if ended:
-                if self._overflow:
-                    self._bad(b"<line longer than %d bytes>" % MAX_LINE)
-                elif self._line:  # blank lines (e.g. the \n of \r\n) are ignored
-                    message = self._parse(bytes(self._line))
-                    if message is None:
-                        self._bad(bytes(self._line))
-                    else:
-                        self.lines += 1
-                        messages.append(message)
-                self._line.clear()
-                self._overflow = False
+        *ended, rest = data.split(b"\n")  # only \n ends a line: a stray \r inside one garbles it whole,
+        for piece in ended:                 # it never cuts it into a shorter line that may still parse
+            self._take(piece)
+            line = bytes(self._line).removesuffix(b"\r")
+            if self._overflow or len(line) > MAX_LINE:
+                self._bad(b"<line longer than %d bytes>" % MAX_LINE)
+            elif line:  # blank lines are ignored
+                message = self._parse(line)
+                if message is None:
+                    self._bad(line)
+                else:
+                    self.lines += 1
+                    messages.append(message)
+            self._line.clear()
+            self._overflow = False
+        self._take(rest)
         return messages
+
+    def _take(self, piece: bytes) -> None:
+        """Add ``piece`` to the line so far; past the longest line (and its \r), keep nothing more."""
+        if not self._overflow:
+            self._line += piece
+            if len(self._line) > MAX_LINE + 1:
+                self._overflow = True
+                self._line.clear()
 
     def _parse(self, line: bytes) -> Message | None:
         """The message ``line`` spells, or None if it breaks the grammar."""

@@ -90,8 +90,18 @@ def test_malformed_lines_are_counted_and_reading_goes_on():
 def test_a_line_split_across_reads():
     decoder = LineDecoder()
     assert decoder.feed(b"TAG 1 0A1B") == []
-    assert decoder.feed(b"2C3D\r") == [Seen(1, "0A1B2C3D")]
-    assert decoder.feed(b"\nHB 1\n") == [Heartbeat(1)]
+    assert decoder.feed(b"2C3D\r") == []  # a line ends at its \n
+    assert decoder.feed(b"\nHB 1\n") == [Seen(1, "0A1B2C3D"), Heartbeat(1)]
+
+
+def test_a_stray_carriage_return_garbles_its_line_and_never_cuts_it_into_a_tag():
+    decoder = LineDecoder()
+    stream = b"TAG 0 04A1B2C3\rD4E5F6\nTAG 1 04A1B2C3D4E5F6\r\r\nHB 3\r\n\r\n" + b"HB 1" * 24 + b"\r\n"
+    assert decoder.feed(stream) == [Heartbeat(3)]
+    assert decoder.malformed == 3
+    assert decoder.feed(b"X" * 97 + b"\r") == []
+    assert decoder.feed(b"\nTAG 2 " + b"A" * 20 + b"\r\n") == [Seen(2, "A" * 20)]
+    assert decoder.malformed == 4
 
 
 def test_random_bytes_never_become_controller_tags():
