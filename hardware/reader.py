@@ -219,13 +219,15 @@ class SerialTileReader(_Reader):
         decoder.reset()
         heartbeat = self.config.heartbeat_s if isinstance(decoder, LineDecoder) else 0.0
         last_message = time.monotonic()
+        noise = 0  # bytes heard since the last valid message
         while not self._stop.is_set():
             data = port.read(port.in_waiting or 1)
             now = time.monotonic()
             changes: list[Change] = []
             messages = decoder.feed(data) if data else []
+            noise += len(data)
             if messages:
-                last_message = now
+                last_message, noise = now, 0
                 if heartbeat:
                     self._set_connected(True)
             for message in messages:
@@ -234,7 +236,15 @@ class SerialTileReader(_Reader):
                 changes += self._tracker.poll(now)
             self._emit(self._events(changes))
             if heartbeat and now - last_message > heartbeat:
-                self._set_connected(False, f"controller on {self.port} silent for {heartbeat:g} s")
+                self._set_connected(False, self._silence(heartbeat, noise))
+
+    def _silence(self, heartbeat: float, noise: int) -> str:
+        """Why the controller counts as lost: silent, or talking but never a valid line (what a wrong
+        speed or another device on the port looks like: "silent" would send a maker to the wires)."""
+        if not noise:
+            return f"controller on {self.port} silent for {heartbeat:g} s"
+        return (f"controller on {self.port}: {noise} bytes but no valid line for {heartbeat:g} s (is "
+                f"reader.baudrate = {self.config.speed} its speed, and reader.protocol = \"lines\" what it speaks?)")
 
     def _poll(self, port: serial.SerialBase, decoder: Pn532FrameDecoder) -> None:
         """A PN532 speaks only when asked: wake it, then ask for the tag in the field over and

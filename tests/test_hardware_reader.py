@@ -230,6 +230,16 @@ def test_a_silent_controller_is_reported_lost_then_back(device, registry):
         expect(inbox, ReaderConnected)
 
 
+def test_a_controller_heard_at_the_wrong_speed_is_not_called_silent(device, registry):
+    reader, inbox = start(device, registry, protocol="lines", heartbeat_s=2.0)
+    with reader:
+        device.write(b"\x8f\xfe\x0f\xe0" * 30 + b"\n")  # "HB 1" sent at 9600 baud, read at 115200
+        error = expect(inbox, ReaderLost).error
+        assert error == (f"controller on {device.link}: 121 bytes but no valid line for 2 s (is reader.baudrate = "
+                         f"115200 its speed, and reader.protocol = \"lines\" what it speaks?)")
+        assert reader.status().details["malformed"] == 1
+
+
 def test_loop_url_is_accepted():
     inbox = EventQueue()
     with open_reader(ReaderConfig(port="loop://"), listener=inbox) as reader:
