@@ -30,6 +30,7 @@ order is always complete and the same on every table).
 
 from __future__ import annotations
 
+import math
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
@@ -84,9 +85,12 @@ class Game:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Game:
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a game that is not an object: {data!r:.40}")
         scores, second, forfeit = data.get("scores"), data.get("second"), data.get("forfeit")
         game = cls(str(data["first"]), None if second is None else str(second),
-                   (int(scores[0]), int(scores[1])) if scores else None, None if forfeit is None else str(forfeit))
+                   (int(_finite(scores[0])), int(_finite(scores[1]))) if scores else None,
+                   None if forfeit is None else str(forfeit))
         if game.forfeit is not None and (game.forfeit not in (game.first, game.second) or game.scores is not None):
             raise ValueError("a game forfeited by neither of its players, or played as well")
         return game
@@ -299,10 +303,17 @@ class Tournament:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Tournament:
         """The tournament ``to_json`` gave (one kept before tournaments had ids gets a new one);
-        KeyError, TypeError or ValueError for one that does not hold together."""
-        tournament = cls(tuple(str(p) for p in data["players"]), int(data["rounds"]), float(data["minutes"]),
+        KeyError, TypeError or ValueError, and only these, for one that does not hold together
+        (what another table of the club says is read here: a game that is a list, a score or a
+        clock of Infinity must be refused as such, not raise what its readers do not expect)."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a tournament that is not an object: {data!r:.40}")
+        minutes = _finite(data["minutes"])
+        if minutes < 0:
+            raise ValueError(f"a clock of {minutes} minutes")
+        tournament = cls(tuple(str(p) for p in data["players"]), int(_finite(data["rounds"])), minutes,
                          [[Game.from_json(g) for g in rnd] for rnd in data["played"]],
-                         str(data.get("id") or uuid.uuid4().hex), float(data.get("started", 0.0)),
+                         str(data.get("id") or uuid.uuid4().hex), _finite(data.get("started", 0.0)),
                          tuple(str(p) for p in data.get("withdrawn") or ()))
         named = set(tournament.players)
         if not set(tournament.withdrawn) <= named or len(set(tournament.withdrawn)) != len(tournament.withdrawn):
@@ -312,6 +323,18 @@ class Tournament:
                 if game.first not in named or (game.second is not None and game.second not in named):
                     raise ValueError("a game between players not in the tournament")
         return tournament
+
+
+def _finite(value: Any) -> float:
+    """``value`` as a finite number; ValueError for Infinity, NaN (which a JSON reader accepts) and
+    an integer too large for a float."""
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ValueError(f"{value!r:.40} is not a finite number") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{value!r} is not a finite number")
+    return number
 
 
 def _level(a: Standing, b: Standing) -> bool:

@@ -292,6 +292,10 @@ class ClubLink:
             except BadShare as exc:
                 self._dropped(f"a message on {topic[:120]}", exc)
                 continue
+            except Exception as exc:  # a check nobody foresaw failing: the message costs itself, not its batch
+                log.exception("club link: reading a message on %s failed", topic[:120])
+                self._dropped(f"a message on {topic[:120]}", exc)
+                continue
             if isinstance(found, SharedPlayer):
                 players.append(found)
             elif isinstance(found, SharedGame):

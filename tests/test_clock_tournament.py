@@ -190,9 +190,14 @@ def test_a_tournament_kept_damaged_does_not_read_and_an_old_one_gets_an_id():
     assert Tournament.from_json(old).id and Tournament.from_json(old).id != Tournament.from_json(old).id
     for damaged in ({**kept, "played": [[{"first": "a", "second": "zz", "scores": None}]]},
                     {**kept, "played": [[{"first": "a", "second": "b", "scores": ["x", 1]}]]},
-                    {**kept, "players": ["a"]}, {**kept, "rounds": "many"}):
-        with pytest.raises((ValueError, TypeError, KeyError)):
-            Tournament.from_json(damaged)
+                    {**kept, "players": ["a"]}, {**kept, "rounds": "many"},
+                    {**kept, "played": [[["a", "b"]]]}, {**kept, "played": "ab"}, {**kept, "played": [[None]]},
+                    {**kept, "played": [[{"first": "a", "second": "b", "scores": [float("inf"), 1]}]]},
+                    {**kept, "played": [[{"first": "a", "second": "b", "scores": [10 ** 400, 1]}]]},
+                    {**kept, "minutes": float("nan")}, {**kept, "minutes": -5}, {**kept, "rounds": float("inf")},
+                    {**kept, "started": float("inf")}, ["a", "b"]):
+        with pytest.raises((ValueError, TypeError, KeyError)):  # only these: what its readers expect
+            Tournament.from_json(damaged)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------- clocks in the strategy game

@@ -366,6 +366,42 @@ def test_poisoned_messages_among_good_ones_are_dropped_alone(broker: Broker, tab
         sender.disconnect()
 
 
+def test_a_garbled_club_evening_among_games_costs_itself_only(broker: Broker, tables: list[Table]) -> None:
+    """A table's club evening whose games are not objects, or whose score or clock is Infinity,
+    is dropped and counted; the games sent around it are all kept (such an evening used to raise
+    past the checks and take its whole batch with it, on every reconnection)."""
+    _, two, _ = tables
+    two.connect()
+    wait_until(lambda: two.status()["state"] == "connected", "table 2's link")
+    sender = raw_client(broker, "table-1")
+    try:
+        def game(n: int) -> str:
+            return json.dumps({"id": f"g{n}", "kind": "tantrix", "finished": 1000.0 + n, "origin": "table-1",
+                               "outcome": {"game": f"g{n}", "sides": [["p-ana"], ["robot:club"]], "ranks": [1, 2]},
+                               "record": None})
+
+        ana = {"id": "p-ana", "name": "Ana", "avatar": "green:star", "created": 1.0, "updated": 1.0,
+               "merged_into": None, "deleted": None}
+        evening = {"players": ["p-ana", "p-bo"], "rounds": 2, "minutes": 15, "played": [[["p-ana", "p-bo"]]]}
+        garbled = [evening, {**evening, "played": [[{"first": "p-ana", "second": "p-bo", "scores": "[1e999, 0]"}]]},
+                   {**evening, "played": [], "minutes": "NaN"}]
+        messages = [("player/p-ana", json.dumps(ana)), *((f"game/g{n}", game(n)) for n in (1, 2, 3))]
+        for said in garbled:
+            messages += [("tournament", json.dumps({"tournament": said}).replace('"[1e999, 0]"', "[1e999, 0]")
+                          .replace('"NaN"', "NaN"))]
+        messages += [(f"game/g{n}", game(n)) for n in (4, 5, 6)]
+        sent = [sender.publish(f"tantrix/table-1/{topic}", payload, qos=1, retain=True) for topic, payload in messages]
+        for info in sent:
+            info.wait_for_publish(30)
+        wait_until(lambda: two.status()["dropped"] == 3 and len(two.players.shared_games()) == 6,
+                   "the 3 garbled evenings dropped and the 6 games kept")
+        assert two.link is not None and two.link.tournaments() == {}
+        assert "unexpected" not in two.status()["detail"]
+    finally:
+        sender.loop_stop()
+        sender.disconnect()
+
+
 def test_a_rename_after_a_table_whose_clock_is_ahead_wins_on_every_table(tables: list[Table],
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Table 1's clock runs a day ahead when its staff rename Ana; staff at table 2, whose clock is
