@@ -471,6 +471,28 @@ def test_a_crowd_of_spectators_never_leaves_staff_without_a_connection(tmp_path)
                 stream.close()
 
 
+def test_a_burst_of_spectators_asking_at_once_is_held_to_the_cap_and_staff_get_in(tmp_path):
+    """Every stream asked for before any began (phones reconnecting together after the Wi-Fi came
+    back): they all passed the cap, 99 streams stayed open and staff got "503" for as long as they
+    watched. The place is now taken as each request is answered."""
+    from web.app import MAX_CONNECTIONS, MAX_STREAMS
+
+    with web_server(write_config(tmp_path)) as base:
+        port = int(base.rsplit(":", 1)[1])
+        streams = [socket.create_connection(("127.0.0.1", port), timeout=WAIT) for _ in range(MAX_CONNECTIONS - 1)]
+        try:
+            for stream in streams:
+                stream.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answers = [stream.makefile("rb").readline() for stream in streams]
+            assert sum(answer.startswith(b"HTTP/1.1 200") for answer in answers) == MAX_STREAMS
+            assert all(answer.startswith((b"HTTP/1.1 200", b"HTTP/1.1 503")) for answer in answers)
+            # the refused ones' connections end with their keep-alive: staff then sign in beside the watchers
+            wait_until(lambda: sign_in(base)[0] == 200, "staff signed in beside the full crowd")
+        finally:
+            for stream in streams:
+                stream.close()
+
+
 def test_a_page_reached_under_another_sites_name_is_refused(server):
     """DNS rebinding: a page on the Internet makes a visitor's browser ask the Pi with its own name."""
     port = server.rsplit(":", 1)[1]

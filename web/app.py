@@ -114,18 +114,42 @@ class TableFeed:
             self.sequence += 1
             self._changed.notify_all()
 
-    async def stream(self) -> AsyncIterator[dict[str, str]]:
+    def open_stream(self) -> Response | None:
+        """A spectator's live stream, or None while :data:`MAX_STREAMS` are open. The place is
+        taken here, as the request is answered, and given back when the stream ends however it
+        ends: counted only once a stream began, a burst of requests all passed the check first
+        (98 streams of 99 sent at once) and staff found no connection left."""
+        if self.streams >= MAX_STREAMS:
+            return None
+        self.streams += 1
+        return _CountedStream(self._views(), self._release, ping=15)
+
+    def _release(self) -> None:
+        self.streams -= 1
+
+    async def _views(self) -> AsyncIterator[dict[str, str]]:
         """Each view from now on, as server-sent events (the current one first)."""
         sent = -1
-        self.streams += 1
+        while True:
+            async with self._changed:
+                await self._changed.wait_for(lambda: self.sequence != sent)
+                sent, text = self.sequence, self.text
+            yield {"event": "table", "id": str(sent), "data": text}
+
+
+class _CountedStream(EventSourceResponse):
+    """An event stream that calls ``release`` when it ends, whether it ran, failed or never began
+    (a spectator gone before the first byte)."""
+
+    def __init__(self, views: AsyncIterator[dict[str, str]], release: Callable[[], None], ping: int) -> None:
+        super().__init__(views, ping=ping)
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            while True:
-                async with self._changed:
-                    await self._changed.wait_for(lambda: self.sequence != sent)
-                    sent, text = self.sequence, self.text
-                yield {"event": "table", "id": str(sent), "data": text}
+            await super().__call__(scope, receive, send)
         finally:
-            self.streams -= 1
+            self._release()
 
 
 def create_app(config: Config, directory: Path, clock: Callable[[], float] = time.monotonic) -> Starlette:
@@ -191,10 +215,11 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
 
     @spectators
     async def events(request: Request) -> Response:
-        if feed.streams >= MAX_STREAMS:
+        stream = feed.open_stream()
+        if stream is None:
             return refused(request, 503, "Too many spectators at once: try again in a minute.",
                            headers={"retry-after": "60"})
-        return EventSourceResponse(feed.stream(), ping=15)
+        return stream
 
     async def staff_page(request: Request) -> Response:
         return FileResponse(STATIC / "staff.html")
