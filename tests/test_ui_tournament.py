@@ -368,6 +368,39 @@ def test_damaged_seats_or_tournament_game_kept_leave_a_finished_game_unrated_nev
         assert tournament_store.load(app).finished  # is entered, and ends a one-round tournament
 
 
+def test_a_power_cut_while_a_tournament_game_is_forgotten_keeps_both_or_neither(tmp_path):
+    """Forgetting the game in progress (Leave, Discard, staff's Clear) says the evening's game is
+    played here no more and clears the journal: cut between the two, the game came back on resume
+    no longer the evening's, and its result was then entered nowhere."""
+    from types import SimpleNamespace
+
+    from engine.strategy.game import StrategyGame
+    from engine.modes import save as saved_of
+    from engine.tournament import Tournament
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+    from ui import tournament_store
+    from ui.app import KioskApp
+    from ui.services import TOURNAMENT
+
+    with SqliteStore(tmp_path) as store:
+        app: Any = SimpleNamespace(services=SimpleNamespace(store=store, players=Players(store), club=None))
+        tournament = Tournament(("a", "b"), rounds=1)
+        tournament.pair_next_round()
+        game = StrategyGame.new(2, "RY", [None, None], seed=3)
+        tournament_store.start_game(app, tournament, None, "a", "b", game)
+        store.save_current(saved_of(game))
+
+        def cut() -> None:
+            raise PowerCut
+
+        store.clear_current = cut  # type: ignore[method-assign]
+        with pytest.raises(PowerCut):
+            KioskApp.forget_current(app)
+    with SqliteStore(tmp_path) as store:  # the next start
+        assert store.load_current() is not None and store.progress(TOURNAMENT)["playing"] is not None
+
+
 # ------------------------------------------------- a pairing another table plays, a game left
 
 class Table3Plays:

@@ -313,8 +313,13 @@ class KioskApp(App):
         self.go_home()
 
     def forget_current(self) -> None:
-        given_up(self)
-        self.services.store.clear_current()
+        """Forget the game in progress: in one transaction with saying the evening's game is played
+        here no more (cut between them, the journal came back without the evening's game, whose
+        result was then entered nowhere)."""
+        store = self.services.store
+        with store.batch():
+            given_up(self)
+            store.clear_current()
 
     def journal(self, mode: Mode[Any]) -> None:
         """Save ``mode``'s whole state (mode screens call this after every step)."""
