@@ -144,12 +144,21 @@ def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS
     version: int = db.execute("PRAGMA user_version").fetchone()[0]
     if version > len(migrations):
         raise Unusable(f"schema version {version} is newer than this firmware's {len(migrations)}")
+    if version < 0:
+        raise Unusable(f"schema version {version} is no version")
     for target in range(version + 1, len(migrations) + 1):
         db.execute("BEGIN IMMEDIATE")
         try:
             migrations[target - 1](db)
             db.execute(f"PRAGMA user_version = {target}")
             db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            _rollback(db)
+            if _code(exc) in _STORAGE_FAILURES:
+                raise
+            # a step that cannot run on this file (its tables already there: the version in the
+            # header is damaged, which SQLite's check does not see): damage, never a disk to retry
+            raise Unusable(f"schema version {version} does not match its tables ({exc})") from exc
         except BaseException:
             _rollback(db)
             raise
