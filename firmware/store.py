@@ -274,6 +274,11 @@ def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_al
     return copied
 
 
+def _wal(path: Path) -> Path:
+    """The write-ahead log beside the database ``path``."""
+    return path.with_name(path.name + "-wal")
+
+
 @contextlib.contextmanager
 def readable_copy(path: Path) -> Iterator[sqlite3.Connection | None]:
     """``path`` with its WAL, copied to a temporary directory and opened there (None if nothing can
@@ -284,9 +289,8 @@ def readable_copy(path: Path) -> Iterator[sqlite3.Connection | None]:
         source: sqlite3.Connection | None = None
         try:
             shutil.copyfile(path, copy)
-            wal = path.with_name(path.name + "-wal")
-            if wal.exists():
-                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+            if _wal(path).is_file():  # a directory there would keep every row of the file itself from salvage
+                shutil.copyfile(_wal(path), _wal(copy))
             source = _connect(str(copy))
         except (OSError, sqlite3.Error):
             source = None
@@ -617,6 +621,9 @@ class SqliteStore:
         during a file system repair, a card swapped), never a fresh start that would also replace
         the good copy with an empty one."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        for where in (self.path, _wal(self.path)):
+            if where.is_dir():  # SQLite cannot open it, nor ever will: damage (to move aside), not a disk to retry
+                raise Unusable(f"{where.name} is a directory, not a file")
         db = _connect(str(self.path), timeout=self._busy)
         try:
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]

@@ -567,6 +567,26 @@ def test_an_emptied_or_missing_file_beside_the_good_copy_is_restored_not_started
     store.close()
 
 
+@pytest.mark.parametrize("where", [DATABASE, DATABASE + "-wal"])
+def test_a_directory_where_the_database_or_its_wal_should_be_is_damage_healed(tmp_path, where):
+    # SQLite cannot open either: taken for a disk refusing writes, the kiosk ran in memory on
+    # nothing (not even the good copy), at every start
+    store, _ = open_store(tmp_path)
+    store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    store.save_current(save(Journey([2])))  # after the good copy: only the file itself has it
+    store.close()
+    if where == DATABASE:
+        (tmp_path / DATABASE).unlink()
+    (tmp_path / where).mkdir()
+    store, reports = open_store(tmp_path)
+    assert not store.in_memory and "is a directory" in reports[0] and len(aside_files(tmp_path)) == 1
+    assert store.statistics()["games"] == {"strategy": 1}
+    if where != DATABASE:  # the file itself is salvaged, its game in progress with it
+        assert restore(store.load_current()) == Journey([2])
+    store.close()
+
+
 def test_the_tags_survive_a_store_in_memory(tmp_path):
     store, _ = open_store(tmp_path, busy_seconds=0.05)
     store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)")
