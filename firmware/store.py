@@ -279,28 +279,37 @@ def _wal(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
 
 
+COPY_PLACES: tuple[str | None, ...] = (None, "/dev/shm")
+"""Where :func:`readable_copy` copies a database, in turn: the system's temporary directory, else
+shared memory. On Raspberry Pi OS /tmp (the unit's PrivateTmp too) is on the card, so a full card,
+or one the kernel remounted read-only after errors, has no room for the copy there either."""
+
+
 @contextlib.contextmanager
 def readable_copy(path: Path) -> Iterator[sqlite3.Connection | None]:
-    """``path`` with its WAL, copied to a temporary directory and opened there (None if nothing can
-    be read). Reading a copy needs no write access to ``path``'s directory (SQLite must create a
-    ``-shm`` to read a WAL database, and ``immutable=1`` would ignore the WAL, i.e. the last steps)."""
-    with tempfile.TemporaryDirectory(prefix="tantrix-kiosk-") as directory:
-        copy = Path(directory) / path.name
-        source: sqlite3.Connection | None = None
-        try:
-            shutil.copyfile(path, copy)
-            if _wal(path).is_file():  # a directory there would keep every row of the file itself from salvage
-                shutil.copyfile(_wal(path), _wal(copy))
-            source = _connect(str(copy))
-        except (OSError, sqlite3.Error):
-            source = None
+    """``path`` with its WAL, copied to a temporary directory (:data:`COPY_PLACES`) and opened
+    there (None if nothing can be read). Reading a copy needs no write access to ``path``'s
+    directory (SQLite must create a ``-shm`` to read a WAL database, and ``immutable=1`` would
+    ignore the WAL, i.e. the last steps)."""
+    source: sqlite3.Connection | None = None
+    with contextlib.ExitStack() as cleanup:
+        for place in COPY_PLACES:
+            try:
+                directory = cleanup.enter_context(tempfile.TemporaryDirectory(
+                    prefix="tantrix-kiosk-", dir=place, ignore_cleanup_errors=True))
+                copy = Path(directory) / path.name
+                shutil.copyfile(path, copy)
+                if _wal(path).is_file():  # a directory there would keep every row of the file itself from salvage
+                    shutil.copyfile(_wal(path), _wal(copy))
+                source = _connect(str(copy))
+                break
+            except (OSError, sqlite3.Error) as exc:
+                log.info("cannot copy %s to read it (%s): %s", path, place or "temporary directory", exc)
         try:
             yield source
         finally:
             if source is not None:
                 source.close()
-
-
 
 
 def open_read_only(directory: str | Path) -> sqlite3.Connection:

@@ -83,8 +83,9 @@ def test_sigkill_at_random_moments_never_loses_or_tears_a_step(tmp_path):
 
 
 READ_ONLY_CHECK = """
-import json, sys
+import json, sys, tempfile
 from firmware.store import SqliteStore
+tempfile.tempdir = sys.argv[2] if len(sys.argv) > 2 else None
 reports = []
 store = SqliteStore(sys.argv[1], report=reports.append)
 before = store.load_current()
@@ -94,18 +95,21 @@ print(json.dumps({"in_memory": store.in_memory, "reports": reports, "before": be
 """
 
 
-def run_on_read_only(directory: Path) -> dict:
-    """Run READ_ONLY_CHECK with ``directory`` read-only for real: a read-only bind mount in a
-    private mount namespace when we are root (root ignores permission bits), else chmod."""
+def run_on_read_only(directory: Path, state: Path | None = None, temporary: Path | None = None) -> dict:
+    """Run READ_ONLY_CHECK on ``state`` (default ``directory``), with ``directory`` read-only for
+    real: a read-only bind mount in a private mount namespace when we are root (root ignores
+    permission bits), else chmod; ``temporary``: the temporary directory it is given."""
+    extra = [str(state or directory)] + ([str(temporary)] if temporary is not None else [])
     if os.geteuid() == 0:
         unshare = shutil.which("unshare")
         assert unshare, "util-linux's unshare is needed to make a read-only directory as root"
-        script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && exec "$2" -c "$3" "$1"'
-        command = [unshare, "--mount", "sh", "-c", script, "sh", str(directory), sys.executable, READ_ONLY_CHECK]
+        script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+        command = [unshare, "--mount", "sh", "-c", script, "sh", str(directory), sys.executable, "-c",
+                   READ_ONLY_CHECK, *extra]
     else:
-        for path in [directory, *directory.iterdir()]:
+        for path in [directory, *directory.rglob("*")]:
             path.chmod(0o555 if path.is_dir() else 0o444)
-        command = [sys.executable, "-c", READ_ONLY_CHECK, str(directory)]
+        command = [sys.executable, "-c", READ_ONLY_CHECK, *extra]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -145,3 +149,16 @@ def test_a_read_only_directory_still_gives_the_steps_in_its_wal(tmp_path):
     result = run_on_read_only(copy)
     assert result["in_memory"] is True
     assert result["before"] == {"kind": "test-journey", "state": {"step": 8}}
+
+
+def test_a_card_read_only_with_its_tmp_still_gives_what_it_holds(tmp_path):
+    # the kernel remounts a failing card read-only, and /tmp on it (Raspberry Pi OS; the unit's
+    # PrivateTmp) with it: the copy made to read the database could not be made, and the store
+    # raised at start, so the kiosk stopped at every start
+    card = tmp_path / "card"
+    state, temporary = card / "state", card / "tmp"
+    temporary.mkdir(parents=True)
+    with SqliteStore(state) as store:
+        store.save_current({"kind": "test-journey", "state": {"step": 5}})
+    result = run_on_read_only(card, state, temporary)
+    assert result["in_memory"] is True and result["before"] == {"kind": "test-journey", "state": {"step": 5}}
