@@ -43,6 +43,7 @@ result is counted too. Only the newest ``keep_records`` records are kept; the co
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import json
 import logging
@@ -72,6 +73,8 @@ HIGH_SCORES_KEPT = 100
 ROBOT_RESULTS = ("won", "lost", "drawn")
 GOOD_COPY = DATABASE + ".good"
 """The last-known-good copy beside the database."""
+LOCK = DATABASE + ".lock"
+"""The file whose lock lets one process at a time open, heal or copy the database."""
 RETRY_SECONDS = 30.0
 """How often a store in memory tries the disk again."""
 
@@ -279,6 +282,23 @@ def _wal(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
 
 
+@contextlib.contextmanager
+def exclusive(directory: Path) -> Iterator[None]:
+    """Hold the lock of ``directory``'s database (:data:`LOCK`) while opening, healing or making
+    the good copy. Two kiosks started at once on one directory (one by hand beside the unit)
+    healed the same damage together: each moved aside the database the other had just made and
+    restored, kept writing to a file set aside, and copied an empty database over the good copy.
+    Without a lock file (a read-only or unusable directory) nothing there can be healed anyway."""
+    try:
+        handle = open(directory / LOCK, "ab")
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when closed, or when the process dies
+        yield
+
+
 COPY_PLACES: tuple[str | None, ...] = (None, "/dev/shm")
 """Where :func:`readable_copy` copies a database, in turn: the system's temporary directory, else
 shared memory. On Raspberry Pi OS /tmp (the unit's PrivateTmp too) is on the card, so a full card,
@@ -357,7 +377,10 @@ class SqliteStore:
         self.in_memory = False
         self.memory_reason = ""
         """Why the store is in memory only (empty while it writes to disk)."""
-        self._db = self._open()
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)  # for the lock (_open says why it cannot be)
+        with exclusive(self.path.parent):
+            self._db = self._open()
         if not self.in_memory:
             self.backup()
 
@@ -544,7 +567,7 @@ class SqliteStore:
     def backup(self) -> bool:
         """Make the last-known-good copy now with SQLite's backup API (never while in memory, never
         from a file that fails its check); it replaces the old copy only once complete and synced."""
-        with self._backup_lock:
+        with self._backup_lock, exclusive(self.path.parent):
             if self.in_memory:
                 return False
             temporary = self.good_path.with_name(self.good_path.name + ".new")

@@ -587,6 +587,50 @@ def test_a_directory_where_the_database_or_its_wal_should_be_is_damage_healed(tm
     store.close()
 
 
+def test_a_second_store_opening_while_the_first_heals_waits_for_it(tmp_path, monkeypatch):
+    # two kiosks started at once on one directory healed one damage together: each moved aside the
+    # database the other had made, and an empty one ended up copied over the good copy
+    import fcntl
+
+    store, _ = open_store(tmp_path)
+    store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    store.close()
+    (tmp_path / DATABASE).unlink()  # missing beside the good copy: the first start heals
+    healing, carry_on = threading.Event(), threading.Event()
+    heal = SqliteStore._heal
+
+    def paused(self: SqliteStore, reason: str) -> sqlite3.Connection:
+        healing.set()
+        carry_on.wait()
+        return heal(self, reason)
+
+    monkeypatch.setattr(SqliteStore, "_heal", paused)
+    first: list[SqliteStore] = []
+    opening = threading.Thread(target=lambda: first.append(SqliteStore(tmp_path)))
+    opening.start()
+    healing.wait()
+    second: list[SqliteStore] = []
+    try:
+        with open(tmp_path / (DATABASE + ".lock"), "ab") as lock:  # what a second kiosk's start waits for
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        waiting = threading.Thread(target=lambda: second.append(SqliteStore(tmp_path)))
+        waiting.start()
+    finally:
+        carry_on.set()
+        opening.join()
+    waiting.join()
+    for store in (*first, *second):
+        assert not store.in_memory and store.statistics()["games"] == {"strategy": 1}
+    second[0].add_record("strategy", {"n": 2})
+    for store in (*first, *second):
+        store.close()
+    store, reports = open_store(tmp_path)  # nothing was written to a file set aside
+    assert store.statistics()["games"] == {"strategy": 2} and not reports
+    store.close()
+
+
 def test_the_tags_survive_a_store_in_memory(tmp_path):
     store, _ = open_store(tmp_path, busy_seconds=0.05)
     store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)")
