@@ -264,6 +264,30 @@ def scenario_staff_manage_players(app):
 scenario_staff_manage_players.prepare = _book
 
 
+def scenario_export_that_cannot_be_written(app):
+    import shutil
+
+    app.show(app.staff)
+    yield 0.2
+    yield from tap(app.staff.players_button)
+    screen = app.manager.current_screen
+    yield 0.2
+    # the state directory cannot take the file (a full or read-only card; here it is gone)
+    shutil.rmtree(app.services.players._store.path.parent)
+    yield from tap(screen.export_button)
+    yield 0.1
+    assert app.manager.current_screen is screen
+    return screen.message.text
+
+
+scenario_export_that_cannot_be_written.prepare = _book
+
+
+def test_an_export_that_cannot_be_written_says_so_never_a_crash():
+    said = run_scenario("test_ui_players", "scenario_export_that_cannot_be_written", size=(800, 480))
+    assert said.startswith("Could not write the export: ")
+
+
 @pytest.mark.parametrize("size, language", [((800, 480), "en"), ((1280, 800), "nl")])
 def test_staff_rename_merge_delete_and_export_players(size, language):
     assert run_scenario("test_ui_players", "scenario_staff_manage_players", size=size,

@@ -124,7 +124,14 @@ class StaffPlayersScreen(Screen):
                                 yes=N_("Delete"), no=N_("Cancel"), on_yes=really))
 
     def export(self) -> None:
-        self.message.text = _("Exported to {path}", path=self.book.export_file())
+        """Write the export next to the database; a card that cannot take it (full, read-only) is
+        said, as the statistics' export says it, never an error that stops the kiosk."""
+        try:
+            path = self.book.export_file()
+        except OSError as error:
+            self.message.text = _("Could not write the export: {error}", error=error.strerror or str(error))
+        else:
+            self.message.text = _("Exported to {path}", path=path)
 
 
 @destination("staff-players")
