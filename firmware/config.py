@@ -183,10 +183,18 @@ class RobotsConfig:
     """Worker processes for the master's search; 0: one fewer than the cores (the UI keeps one)."""
 
 
+def file_path(value: Any) -> str:
+    if not isinstance(value, str) or (value and not value.startswith("/")):
+        raise Expected("an absolute path in quotes (starting with /), or \"\" for none")
+    return value
+
+
 @dataclass(frozen=True)
 class StorageConfig:
-    directory: str = setting("", text)
-    """Where the database lives; empty: ``$STATE_DIRECTORY`` (set by systemd's StateDirectory=),
+    directory: str = setting("", file_path)
+    """Where the database lives, an absolute path (a relative one would follow the working directory:
+    ``/`` under systemd, read-only, so nothing would be kept, and elsewhere wherever the kiosk was
+    started, another directory each time, the games kept in none); empty: ``$STATE_DIRECTORY`` (set by systemd's StateDirectory=),
     else ``$XDG_STATE_HOME/tantrix-kiosk`` (``~/.local/state/tantrix-kiosk``) for desktop runs."""
     max_mb: int = setting(64, integer(1, 4096))
     """Upper bound of the database size, so it can never fill the SD card."""
@@ -262,12 +270,6 @@ def name(value: Any) -> str:
 def topic_prefix(value: Any) -> str:
     if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}(/[A-Za-z0-9_-]{1,32}){0,3}", value):
         raise Expected("1 to 4 words of letters, digits, - or _ joined by /, such as \"tantrix\" or \"club/tantrix\"")
-    return value
-
-
-def file_path(value: Any) -> str:
-    if not isinstance(value, str) or (value and not value.startswith("/")):
-        raise Expected("an absolute path in quotes (starting with /), or \"\" for none")
     return value
 
 

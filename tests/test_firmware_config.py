@@ -161,6 +161,18 @@ def test_unreadable_and_non_utf8_files_are_reported(tmp_path):
     assert warning.startswith(f"{tmp_path}: cannot read it (")
 
 
+def test_a_relative_state_directory_is_refused_and_kept_from_the_last_good_file(tmp_path):
+    # "data" follows the working directory: / under systemd (read-only: nothing kept), elsewhere
+    # wherever the kiosk was started, the games kept in another directory each time
+    last_good = tmp_path / "state" / "config.last-good.toml"
+    write(tmp_path, '[storage]\ndirectory = "/srv/kiosk"\n')
+    assert load_config(tmp_path / "config.toml", environ={}, last_good=last_good).storage.directory == "/srv/kiosk"
+    path = write(tmp_path, '[storage]\ndirectory = "data"\n')
+    config = load_config(path, environ={}, last_good=last_good)
+    assert config.storage.directory == "/srv/kiosk"
+    assert f'{path}: storage.directory = "data": expected an absolute path in quotes (starting with /)' in config.warnings[0]
+
+
 def test_the_state_directory_follows_systemd_then_xdg(tmp_path):
     storage = Config().storage
     assert storage.path({"STATE_DIRECTORY": "/var/lib/tantrix-kiosk"}) == Path("/var/lib/tantrix-kiosk")
