@@ -81,3 +81,12 @@ def test_a_save_whose_proof_is_broken_is_refused():
         RotationPuzzle.from_json(broken)
     with pytest.raises(ValueError, match="pyramid"):
         RotationPuzzle.from_json({**data, "rows": 4})
+
+
+def test_a_save_whose_rotation_is_not_a_whole_number_is_refused():
+    # 0.5 passed the range check and then stopped the kiosk where the resumed puzzle was drawn
+    data = RotationPuzzle.start(rows=3, seed=5).to_json()
+    tile = next(iter(data["rotations"]))
+    for wrong in (0.5, True, "1"):
+        with pytest.raises(ValueError, match="rotation 0..5"):
+            RotationPuzzle.from_json({**data, "rotations": {**data["rotations"], tile: wrong}})

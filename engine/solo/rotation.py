@@ -101,7 +101,8 @@ class RotationPuzzle:
             raise ValueError(f"a rotation puzzle fills a pyramid of {ROWS.start} to {ROWS.stop - 1} rows")
         if board.golden_rule_breaks():
             raise ValueError("the layout's solution breaks the golden rule")
-        if set(self.rotations) != set(self.cells) or any(not 0 <= r <= 5 for r in self.rotations.values()):
+        if set(self.rotations) != set(self.cells) or any(type(r) is not int or not 0 <= r <= 5
+                                                         for r in self.rotations.values()):
             raise ValueError("every tile of the layout needs a rotation 0..5")
         if any(turn.tile not in self.cells for turn in self.history):
             raise ValueError("the history turns a tile that is not in the layout")
