@@ -370,6 +370,9 @@ class SqliteStore:
         self._backup_again = False
         self._retry_at: float | None = None
         """When to try the disk again (None: never, e.g. nothing from the disk is in memory)."""
+        self._damaged: dict[str, Any] = {}
+        """The damaged value of each progress key last told (the settings' poll and the restart watch
+        read theirs about once a second)."""
         self.on_state: Callable[[], None] = lambda: None
         """Called (under the store's lock) when the store goes to memory or back to the disk."""
         self.journal_mode = "memory"
@@ -460,7 +463,9 @@ class SqliteStore:
         try:
             value = read_json(row[0][0])
         except ValueError as exc:
-            self.tell(f"the progress {key!r} in {self.path} cannot be read back ({exc}); it starts afresh")
+            if self._damaged.get(key) != row[0][0]:  # keys read every second are told once, not every second
+                self._damaged[key] = row[0][0]
+                self.tell(f"the progress {key!r} in {self.path} cannot be read back ({exc}); it starts afresh")
             return {}
         return value if isinstance(value, dict) else {}
 

@@ -442,6 +442,20 @@ def test_damaged_records_and_progress_are_skipped_and_reported(tmp_path):
     store.close()
 
 
+def test_a_damaged_progress_row_read_every_second_is_reported_once(tmp_path):
+    # the settings' poll and the restart watch read their keys about once a second: a damaged row
+    # was an error line in the log every second, for as long as the kiosk ran
+    store, reports = open_store(tmp_path)
+    store.set_progress("kiosk-settings", {"language": "fr"})
+    store._db.execute("UPDATE progress SET value = '[[[' WHERE key = 'kiosk-settings'")
+    for _ in range(3):
+        assert store.progress("kiosk-settings") == {}
+    assert len(reports) == 1 and "'kiosk-settings'" in reports[0]
+    store._db.execute("UPDATE progress SET value = '{{' WHERE key = 'kiosk-settings'")  # damaged anew
+    assert store.progress("kiosk-settings") == {} and len(reports) == 2
+    store.close()
+
+
 def test_a_missing_table_is_made_again_at_start(tmp_path):
     store, _ = open_store(tmp_path)
     store.add_record("strategy", {"n": 1})
