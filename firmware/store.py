@@ -701,17 +701,46 @@ class SqliteStore:
         return db
 
     def _heal(self, reason: str) -> sqlite3.Connection:
-        """A damaged file: set it aside, start afresh from the last-known-good copy, then salvage
-        what the damaged file still gives (it is newer than the copy)."""
+        """A damaged file: a new database is made beside it (:meth:`_rebuild`) from the
+        last-known-good copy, then from every row the damaged file still gives (it is newer than
+        the copy); only once that is complete is the damaged file set aside and the new one put in
+        its place. Made in place, a power cut between the new file's schema and its rows left an
+        empty database that the next start took for a healthy one, and whose good copy it then
+        replaced with an empty one: every game only in the file set aside."""
+        healing = self.path.with_name(self.path.name + ".healing")
         with readable_copy(self.path) as damaged:
+            try:
+                restored, salvaged = self._rebuild(healing, damaged)
+            except (OSError, sqlite3.Error) as exc:
+                return self._memory(f"the database {self.path} is unusable ({reason}) and a new one cannot be made "
+                                    f"({exc})", copy_from=damaged)
             aside = self._move_aside()
             if aside is None:
                 return self._memory(f"the database {self.path} is unusable ({reason}) and cannot be moved aside",
                                     copy_from=damaged)
-            try:
-                db = self._open_file()
-            except (Unusable, OSError, sqlite3.Error) as exc:
-                return self._memory(f"a fresh database {self.path} cannot be made ({exc})")
+        try:
+            os.replace(healing, self.path)
+            db = self._open_file()
+        except (Unusable, OSError, sqlite3.Error) as exc:
+            return self._memory(f"a fresh database {self.path} cannot be made ({exc})")
+        kept = ", ".join(f"{table} {count}" for table, count in salvaged.items() if count) or "nothing"
+        from_good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
+        self.tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name}; "
+                   f"restored from the last-known-good copy: {from_good}; salvaged from the damaged file: {kept}")
+        return db
+
+    def _rebuild(self, healing: Path, damaged: sqlite3.Connection | None) -> tuple[dict[str, int], dict[str, int]]:
+        """Make ``healing`` afresh (what a heal cut short left there goes): the schema, the rows of
+        the good copy, then those of ``damaged``; closed, complete, with no journal beside it, so
+        that it can be renamed. The rows restored and salvaged per table."""
+        for leftover in (healing, _wal(healing), healing.with_name(healing.name + "-journal")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+        db = _connect(str(healing), timeout=self._busy)
+        try:
+            db.execute("PRAGMA journal_mode = DELETE")  # each commit synced, and nothing left beside it
+            db.execute("PRAGMA synchronous = FULL")
+            migrate(db)
             restored: dict[str, int] = {}
             if self.good_path.exists():
                 try:
@@ -724,11 +753,9 @@ class SqliteStore:
                 except sqlite3.Error as exc:
                     log.error("the last-known-good copy %s cannot be read: %s", self.good_path, exc)
             salvaged = copy_rows(damaged, db).rows if damaged is not None else {}
-        kept = ", ".join(f"{table} {count}" for table, count in salvaged.items() if count) or "nothing"
-        from_good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
-        self.tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name}; "
-                   f"restored from the last-known-good copy: {from_good}; salvaged from the damaged file: {kept}")
-        return db
+        finally:
+            db.close()
+        return restored, salvaged
 
     def _move_aside(self) -> Path | None:
         stamp = time.strftime("%Y%m%dT%H%M%S")

@@ -645,6 +645,40 @@ def test_a_second_store_opening_while_the_first_heals_waits_for_it(tmp_path, mon
     store.close()
 
 
+@pytest.mark.parametrize("cut", [1, 2])
+def test_a_power_cut_while_a_damaged_file_heals_never_leaves_an_empty_database(tmp_path, cut):
+    # the heal made its new database in place: cut after its schema and before its rows (the good
+    # copy's: cut 1, the damaged file's: cut 2), the next start found an empty healthy-looking
+    # database and copied it over the good copy
+    import firmware.store as store_module
+
+    store, _ = open_store(tmp_path)
+    store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    store.close()
+    (tmp_path / DATABASE).write_bytes(bytes(100) + (tmp_path / DATABASE).read_bytes()[100:])  # header gone
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child never returns
+        calls = []
+        real = store_module.copy_rows
+
+        def power_cut(*args: Any, **options: Any) -> Any:
+            calls.append(1)
+            if len(calls) == cut:
+                os._exit(17)
+            return real(*args, **options)
+
+        store_module.copy_rows = power_cut  # type: ignore[assignment]
+        SqliteStore(tmp_path)
+        os._exit(0)
+    _, status = os.waitpid(child, 0)
+    assert os.WEXITSTATUS(status) == 17
+    for _ in range(2):  # the start after the cut, and the next one (after its good copy)
+        store, reports = open_store(tmp_path)
+        assert store.statistics()["games"] == {"strategy": 1}
+        store.close()
+
+
 def test_the_tags_survive_a_store_in_memory(tmp_path):
     store, _ = open_store(tmp_path, busy_seconds=0.05)
     store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)")
