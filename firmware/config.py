@@ -490,7 +490,12 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
     values: dict[str, Any] = {}
     known = [*SECTIONS, *DEVICES]
     for name, value in data.items():
-        if name not in known:
+        if name not in known and not isinstance(value, dict):  # above the first [table]: whose key?
+            owners = [table for table, cls in (*SECTIONS.items(), *DEVICES.items())
+                      if name in {spec.name for spec in fields(cls)}]
+            where = f" (a key of [{owners[0]}]: put it under that line)" if owners else ""
+            warnings.append(f"{file}: {name} = {_show(value)} is outside every table{where}; ignored")
+        elif name not in known:
             warnings.append(f"{file}: unknown table [{name}]{_did_you_mean(name, known)}; ignored "
                             f"(the tables are {', '.join(known)})")
         elif not isinstance(value, dict):

@@ -173,6 +173,13 @@ def test_a_relative_state_directory_is_refused_and_kept_from_the_last_good_file(
     assert f'{path}: storage.directory = "data": expected an absolute path in quotes (starting with /)' in config.warnings[0]
 
 
+def test_a_key_above_every_table_is_named_as_such(tmp_path):
+    path = write(tmp_path, 'staff_pin = 1234\nmood = "happy"\n[kiosk]\nlanguage = "fr"\n')
+    pin, mood = load_config(path, environ={}).warnings
+    assert pin == f"{path}: staff_pin = 1234 is outside every table (a key of [kiosk]: put it under that line); ignored"
+    assert mood == f'{path}: mood = "happy" is outside every table; ignored'
+
+
 def test_the_state_directory_follows_systemd_then_xdg(tmp_path):
     storage = Config().storage
     assert storage.path({"STATE_DIRECTORY": "/var/lib/tantrix-kiosk"}) == Path("/var/lib/tantrix-kiosk")
