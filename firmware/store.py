@@ -295,7 +295,10 @@ def exclusive(directory: Path) -> Iterator[None]:
         yield
         return
     with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)  # released when closed, or when the process dies
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)  # released when closed, or when the process dies
+        except OSError as exc:  # a file system without locks: as before there was one, never a failed start
+            log.warning("cannot lock %s: %s", handle.name, exc)
         yield
 
 
