@@ -680,9 +680,11 @@ class SqliteStore:
             if self._max_bytes is not None:
                 page_size = db.execute("PRAGMA page_size").fetchone()[0]
                 db.execute(f"PRAGMA max_page_count = {max(1, self._max_bytes // page_size)}")
-            previous = migrate(db)
-            if first and previous == 0 and self.good_path.exists():
+            # checked before the schema is made: made first, a power cut before the heal left an
+            # empty database with the whole schema, which the next start took for a healthy one
+            if first and db.execute("PRAGMA user_version").fetchone()[0] == 0 and self.good_path.exists():
                 raise Unusable(f"it was empty or missing beside the last-known-good copy {self.good_path.name}")
+            previous = migrate(db)
             if previous != SCHEMA_VERSION:
                 log.info("database %s: schema %d -> %d", self.path, previous, SCHEMA_VERSION)
             misshapen = misshapen_tables(db)

@@ -679,6 +679,26 @@ def test_a_power_cut_while_a_damaged_file_heals_never_leaves_an_empty_database(t
         store.close()
 
 
+def test_a_power_cut_before_a_missing_file_is_healed_never_leaves_an_empty_database(tmp_path):
+    # the start made the missing file's whole schema before finding it missing beside the good
+    # copy: cut before the heal, the next start found an empty healthy-looking database
+    store, _ = open_store(tmp_path)
+    store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    store.close()
+    (tmp_path / DATABASE).unlink()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child never returns
+        SqliteStore._heal = lambda self, reason: os._exit(17)  # type: ignore[method-assign]
+        SqliteStore(tmp_path)
+        os._exit(0)
+    _, status = os.waitpid(child, 0)
+    assert os.WEXITSTATUS(status) == 17
+    store, reports = open_store(tmp_path)
+    assert store.statistics()["games"] == {"strategy": 1} and "empty or missing" in reports[0]
+    store.close()
+
+
 def test_the_tags_survive_a_store_in_memory(tmp_path):
     store, _ = open_store(tmp_path, busy_seconds=0.05)
     store._db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)")
