@@ -373,6 +373,9 @@ class SqliteStore:
         self._backup_again = False
         self._retry_at: float | None = None
         """When to try the disk again (None: never, e.g. nothing from the disk is in memory)."""
+        self._seeded = False
+        """Whether the memory copy holds all the disk holds (read when play went to memory, or a
+        file the store made there since)."""
         self._damaged: dict[str, Any] = {}
         """The damaged value of each progress key last told (the settings' poll and the restart watch
         read theirs about once a second)."""
@@ -799,6 +802,7 @@ class SqliteStore:
             except sqlite3.Error as exc:
                 log.error("cannot copy %s into memory: %s", self.path, exc)
         self._retry_at = self._clock() + RETRY_SECONDS if seeded or not self.path.exists() else None
+        self._seeded = seeded
         self.on_state()
         return memory
 
@@ -808,11 +812,19 @@ class SqliteStore:
         if not self.in_memory or self._retry_at is None or self._clock() < self._retry_at:
             return
         self._retry_at = self._clock() + RETRY_SECONDS
+        if not self._seeded and self._holds_schema():
+            # there was none when play went to memory (a directory not there yet, a drive mounted
+            # late): going back would replace its tables with the memory's, which never read them
+            self._retry_at = None
+            self.tell(f"a database appeared at {self.path} while play went on in memory: it is left as it is "
+                      f"(restart the kiosk to use it)")
+            return
         try:
             db = self._open_file()
         except (Unusable, OSError, sqlite3.Error) as exc:
             log.info("the database %s still cannot be used: %s", self.path, exc)
             return
+        self._seeded = True  # what the disk holds now is this file, made or checked just now
         try:
             copy_rows(self._db, db, replace_all=True)
         except sqlite3.Error as exc:
@@ -824,6 +836,17 @@ class SqliteStore:
         self.in_memory, self.memory_reason, self._retry_at = False, "", None
         self.tell(f"the database {self.path} takes writes again; games are kept again")
         self.on_state()
+
+    def _holds_schema(self) -> bool:
+        """Whether the file holds a database with the kiosk's schema (any version)."""
+        try:
+            probe = _connect(self.path.resolve().as_uri() + "?mode=ro", uri=True)
+            try:
+                return int(probe.execute("PRAGMA user_version").fetchone()[0]) > 0
+            finally:
+                probe.close()
+        except sqlite3.Error:
+            return False
 
     def _write(self, change: Callable[[sqlite3.Connection], Any]) -> Any:
         with self._lock:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import shutil
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -287,6 +288,41 @@ def test_a_store_in_memory_goes_back_to_the_disk_once_it_takes_writes(tmp_path):
     assert restore(store.load_current()) == Journey([3])
     assert store.statistics()["games"] == {"strategy": 1}
     store.close()
+
+
+def test_a_database_that_appears_while_in_memory_is_never_replaced_by_the_memory(tmp_path):
+    # the state directory could not be made at start (a drive not mounted yet): play went on in
+    # memory from nothing, and once the directory was there with its database, the memory's
+    # empty tables replaced every game in it
+    with SqliteStore(tmp_path / "drive" / "state") as store:
+        store.add_record("strategy", {"n": 1})
+    shutil.move(tmp_path / "drive", tmp_path / "away")
+    (tmp_path / "drive").write_text("not mounted yet")
+    now = [0.0]
+    store, reports = open_store(tmp_path / "drive" / "state", clock=lambda: now[0])
+    assert store.in_memory
+    (tmp_path / "drive").unlink()
+    shutil.move(tmp_path / "away", tmp_path / "drive")  # mounted now
+    now[0] += 31
+    store.save_current(save(Journey([1])))
+    assert store.in_memory and "a database appeared" in reports[-1]
+    store.close()
+    with SqliteStore(tmp_path / "drive" / "state") as store:
+        assert store.statistics()["games"] == {"strategy": 1}
+
+
+def test_a_store_in_memory_from_nothing_goes_back_to_a_directory_that_can_be_made_later(tmp_path):
+    now = [0.0]
+    (tmp_path / "drive").write_text("not mounted yet")
+    store, _ = open_store(tmp_path / "drive" / "state", clock=lambda: now[0])
+    store.add_record("strategy", {"n": 1})
+    (tmp_path / "drive").unlink()
+    now[0] += 31
+    store.save_current(save(Journey([1])))
+    assert not store.in_memory
+    store.close()
+    with SqliteStore(tmp_path / "drive" / "state") as store:
+        assert store.statistics()["games"] == {"strategy": 1}
 
 
 def test_a_disk_whose_tables_the_memory_copy_could_not_all_read_is_never_replaced_by_it(tmp_path):
