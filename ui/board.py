@@ -62,6 +62,14 @@ def _fill(points: list[float]) -> Mesh:
     return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
+def beyond(finger: tuple[float, float], lift: float, angle: float) -> tuple[float, float]:
+    """Where a tile dragged by a finger at ``finger`` is drawn (window coordinates): ``lift`` beyond
+    it as the player turned ``angle`` (degrees, as a hand's ``seat_angle``) sees it, towards the
+    middle of the table, so that neither their finger nor their palm hides it."""
+    a = math.radians(angle)
+    return finger[0] - math.sin(a) * lift, finger[1] + math.cos(a) * lift
+
+
 class BoardView(Widget):
     """A board position drawn to scale; see the module docstring.
 
@@ -750,10 +758,7 @@ class HandView(Widget):
     def _lifted(self, touch: Any) -> tuple[float, float]:
         """Where the dragged tile is shown: above the finger as the player sees it, so the finger
         does not hide it (window coordinates)."""
-        wx, wy = self.to_window(*touch.pos)
-        lift = self.tile_radius() * 1.3
-        a = math.radians(self.seat_angle)
-        return wx - math.sin(a) * lift, wy + math.cos(a) * lift
+        return beyond(self.to_window(*touch.pos), self.tile_radius() * 1.3, self.seat_angle)
 
     def _on_table(self, touch: Any) -> bool:
         """Whether the finger of ``touch`` and the tile lifted above it are over the open table (not a

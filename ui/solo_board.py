@@ -28,7 +28,7 @@ from engine.geometry import Cell
 from engine.modes import Refused
 
 from . import theme, tileart
-from .board import BoardView, _fill
+from .board import BoardView, _fill, beyond
 from .hexes import SQRT3, corners, rotated_quad
 from .table import SeatBox, TableLayout
 
@@ -276,10 +276,7 @@ class SoloBoard(BoardView):
         it, as in their hand (:attr:`tray`, turned to face them), so that neither finger nor palm
         hides it. Drawn up the screen whoever moved it, the tile of the player across the table lay
         under their palm, and went to a space they could not see."""
-        wx, wy = self.to_window(*touch.pos)
-        lift = self.size_px * 1.1
-        a = math.radians(self.tray.seat_angle if self.tray is not None else 0.0)
-        return wx - math.sin(a) * lift, wy + math.cos(a) * lift
+        return beyond(self.to_window(*touch.pos), self.size_px * 1.1, self.tray.seat_angle if self.tray is not None else 0.0)
 
     def _lift(self, tile: int) -> None:
         """Show the board without ``tile`` while it is being moved."""
