@@ -838,3 +838,48 @@ def test_the_first_refusal_leaves_the_refused_space_in_sight(size):
                            timeout=900)
     assert {angle for players, orientation, angle in checked if orientation == "flat"} == {0, 90, 180, -90}
     assert len(checked) >= 40  # spaces refused, at every seat of the four tables
+
+
+def _leave_while_held(app, screen, lift):
+    """The player across the table taps Leave and confirms it while a finger is still down at the
+    acting seat; that finger lifts (``lift()``) once the home screen is up."""
+    from ui.widgets import Confirm
+
+    yield from tap(screen.leave_button)
+    confirm = next(w for w in screen.overlay.children if isinstance(w, Confirm))
+    yield from tap(next(w for w in confirm.walk() if getattr(w, "msg", "") == "Leave"))
+    yield until(lambda: app.manager.current == "home")
+    lift()
+    yield 0.3
+
+
+def scenario_confirm_held_through_leave(app):
+    """A finger rests on Confirm while the other player confirms Leave: lifted after that, it does
+    not bring the abandoned game back into the journal (a resume card after the next start or at
+    the attract screen), its records or the rings (a seat lit to play at the home screen)."""
+    from ui_harness import touch_at
+
+    game, screen = _open(app)
+    yield 0.4
+    seat = game.turn
+    hand = screen.hands[seat]
+    move = _free_move(game)
+    for _ in range((move.rot - hand.rotation(move.tile)) % 6):
+        yield from tap(slot(hand, move.tile))
+    yield from drag(slot(hand, move.tile), reach(hand, screen.board, move.cell))
+    assert screen.provisional == (seat, move)
+    button = screen.confirm_bar.confirm_button
+    finger = touch_at(*button.to_window(*button.center))
+    finger.touch_down()
+    yield
+    cues = app.services.devices.cues
+    yield from _leave_while_held(app, screen, finger.touch_up)
+    assert app.services.store.load_current() is None  # no resume card for a game left
+    assert app.services.store.records() == []
+    assert cues[-1].turn is None  # the rings stay out at the home screen, no seat lit to play
+    return {}
+
+
+def test_a_confirm_held_while_leave_is_confirmed_does_not_revive_the_game():
+    run_scenario("test_ui_tantrix_touch", "scenario_confirm_held_through_leave", size=(800, 480))
+

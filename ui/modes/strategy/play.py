@@ -139,6 +139,7 @@ class StrategyScreen(Screen):
         """(seconds, frames drawn meanwhile) for each robot thought: the UI must keep drawing."""
         self._generation = 0  # a robot's answer for a position that changed meanwhile is dropped
         self._ended = False
+        self._left = False
         self._last_cue: Cue | None = None
         self._events_seen = len(game.record()["events"])
         self._bag_seen = game.bag_count
@@ -818,7 +819,12 @@ class StrategyScreen(Screen):
         return "edge", box.angle, (cx + ux * rise - along[0] * shift, cy + uy * rise - along[1] * shift), (length, depth)
 
     def after_step(self) -> None:
-        """After every step (a placement, a draw, a seat change): journal, show, tell, cue, go on."""
+        """After every step (a placement, a draw, a seat change): journal, show, tell, cue, go on.
+        Not once the game was left: a finger still on Confirm when another player confirmed Leave
+        brought the abandoned game back into the journal (a resume card after the next start) and
+        lit the next seat's ring at the home screen."""
+        if self._left:
+            return
         if self.advice is not None:
             self.close_coach()  # the position it was about has changed
         self.app.journal(self.game)
@@ -1318,6 +1324,7 @@ class StrategyScreen(Screen):
     # ------------------------------------------------------------------ leaving, the end
 
     def leave(self) -> None:
+        self._left = True
         self._generation += 1
         self.robot_job.forget()
         self.app.discard()
