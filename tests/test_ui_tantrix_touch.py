@@ -883,3 +883,29 @@ def scenario_confirm_held_through_leave(app):
 def test_a_confirm_held_while_leave_is_confirmed_does_not_revive_the_game():
     run_scenario("test_ui_tantrix_touch", "scenario_confirm_held_through_leave", size=(800, 480))
 
+
+
+def scenario_own_tile_down_while_the_coach_thinks(app):
+    """The player asks for a hint and, while the master still thinks, puts down a tile of their
+    own: the master's answer, when it comes, is not shown (no pale tile, no card whose "Play it"
+    would swap their tile for its own); their tile still waits for their Confirm."""
+    game, screen = _open(app)
+    yield 0.4
+    seat = game.turn
+    hand, board = screen.hands[seat], screen.board
+    own = next(p for p in game.legal() if board.on_table(board.settled_cell(p.cell)[:2]))
+    for _ in range((own.rot - hand.rotation(own.tile)) % 6):
+        yield from tap(slot(hand, own.tile))
+    yield from tap(screen.coach_bar.buttons[0])
+    yield from drag(slot(hand, own.tile), reach(hand, board, own.cell))
+    assert screen.coach_job.busy  # the master has not answered yet
+    assert screen.provisional == (seat, own)
+    yield until(lambda: not screen.coach_job.busy, 60)
+    yield 0.2
+    assert screen.advice is None and screen.coach_card is None and board.ghost is None
+    assert screen.provisional == (seat, own) and not screen.coach_bar.shown
+    return {}
+
+
+def test_a_hint_asked_before_the_player_put_down_their_own_tile_is_not_shown():
+    run_scenario("test_ui_tantrix_touch", "scenario_own_tile_down_while_the_coach_thinks", size=(800, 480))

@@ -695,10 +695,13 @@ class StrategyScreen(Screen):
             self._show_coach_bar()
 
     def _advised(self, seat: int, position: tuple[Any, ...], outcome: Outcome[Advice]) -> None:
-        """The coach's answer, if it is still about the table as it is: the placement pale on the
+        """The coach's answer, if it is still about the table as it is and the player who asked
+        may still be coached (:meth:`coached_seat`: a tile they put down while the master thought
+        is their choice, and its "Play it" would swap it for its own): the placement pale on the
         board and the card facing the player who asked, clear of that space (ui.table.TableLayout.facing)."""
         game = self.game
-        if outcome.value is None or position != (len(game.board), game.turn, game.step) or not self.showing:
+        if (outcome.value is None or position != (len(game.board), game.turn, game.step) or not self.showing
+                or self.coached_seat() != seat):
             self._show_coach_bar()
             return
         self.advice = (seat, outcome.value)
