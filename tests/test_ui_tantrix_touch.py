@@ -909,3 +909,76 @@ def scenario_own_tile_down_while_the_coach_thinks(app):
 
 def test_a_hint_asked_before_the_player_put_down_their_own_tile_is_not_shown():
     run_scenario("test_ui_tantrix_touch", "scenario_own_tile_down_while_the_coach_thinks", size=(800, 480))
+
+
+def _moving_provisional(app, screen, game):
+    """The player's tile put down provisionally and a finger moving it towards another space where
+    it fits (not let go yet): the finger, where it will be let go, and the placements."""
+    from ui_harness import touch_at
+
+    seat = game.turn
+    hand, board = screen.hands[seat], screen.board
+    first = _free_move(game)
+    for _ in range((first.rot - hand.rotation(first.tile)) % 6):
+        yield from tap(slot(hand, first.tile))
+    yield from drag(slot(hand, first.tile), reach(hand, board, first.cell))
+    first = screen.provisional[1]
+    other = next(p for p in game.legal() if p.tile == first.tile and p.cell != first.cell)
+    board.look_at(other.cell, animate=False)
+    yield
+    start = board.window_cell_centre(first.cell)
+    x, y = board.window_cell_centre(other.cell)
+    end = (x, y - board.size_px * 1.1)  # the tile is lifted above the finger
+    finger = touch_at(*start)
+    finger.touch_down()
+    yield
+    for i in range(1, 9):
+        finger.touch_move(start[0] + (end[0] - start[0]) * i / 8, start[1] + (end[1] - start[1]) * i / 8)
+    yield
+    assert board.board.at(first.cell) is None  # lifted off its space
+    return finger, first, other
+
+
+def scenario_take_back_while_the_tile_is_moved(app):
+    """One finger moves the tile lying provisionally towards another space while another taps
+    Take back: the tile is back in the hand, and letting the first finger go puts it nowhere (the
+    table showed it again on its old space, not in the game, and marked the space red)."""
+    game, screen = _open(app)
+    yield 0.4
+    seat, board = game.turn, screen.board
+    journal = app.services.store.load_current()
+    finger, first, other = yield from _moving_provisional(app, screen, game)
+    screen.refresh()  # the table shown anew meanwhile (a clock's tick, a tile scanned): still lifted
+    assert board.board.at(first.cell) is None
+    yield from tap(screen.confirm_bar.back_button)
+    finger.touch_up()
+    yield
+    assert screen.provisional is None and first.tile in screen.hands[seat].tiles
+    assert board.board.at(first.cell) is None and board.board.at(other.cell) is None
+    assert not board.highlighted
+    assert game.turn == seat and app.services.store.load_current() == journal
+    return {}
+
+
+def test_a_tile_taken_back_while_a_finger_moves_it_stays_in_the_hand():
+    run_scenario("test_ui_tantrix_touch", "scenario_take_back_while_the_tile_is_moved", size=(800, 480))
+
+
+def scenario_confirm_while_the_tile_is_moved(app):
+    """One finger moves the tile lying provisionally while another taps Confirm: it is played where
+    it lay, and letting the first finger go moves nothing and marks nothing."""
+    game, screen = _open(app)
+    yield 0.4
+    seat, board = game.turn, screen.board
+    finger, first, other = yield from _moving_provisional(app, screen, game)
+    yield from tap(screen.confirm_bar.confirm_button)
+    assert game.board.at(first.cell) == first and game.turn != seat
+    finger.touch_up()
+    yield
+    assert board.board.at(first.cell) == first and board.board.at(other.cell) is None
+    assert not board.highlighted and screen.provisional is None
+    return {}
+
+
+def test_a_tile_confirmed_while_a_finger_moves_it_stays_where_it_was_played():
+    run_scenario("test_ui_tantrix_touch", "scenario_confirm_while_the_tile_is_moved", size=(800, 480))

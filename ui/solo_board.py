@@ -115,6 +115,29 @@ class SoloBoard(BoardView):
                  focus: Iterable[Cell] | None = None) -> None:
         super().recentre(animate, cells if cells is not None else (self.frame or None), focus)
 
+    def show(self, board: Board) -> None:
+        """Draw ``board``. Shown by the screen while a finger moves a placed tile, the tile stays
+        lifted off it while the new board still holds it where it lay and it may still be gripped;
+        otherwise (another finger took it back, confirmed it, undid it) it is no longer held and its
+        finger's release changes nothing: it once put the old board back on show, a tile taken back
+        into the hand lying on the table as well, and marked the space it was let go on in red."""
+        drag = self._tile_touch
+        if drag is not None and self._unlifted is not None:
+            placement = drag["placement"]
+            if board.at(placement.cell) == placement and self.grips(placement):
+                self._unlifted, board = board, _without(board, placement.tile)
+            else:
+                self._let_go()
+        super().show(board)
+
+    def _let_go(self) -> None:
+        """The placed tile being moved is held no more (:meth:`show`)."""
+        self._tile_touch, self._unlifted = None, None
+        self.hover(None, who=self)
+        if self.drag_layer is not None:
+            self.drag_layer.hide(self)
+        self.release(self)
+
     def _redraw(self, *args: Any) -> None:
         super()._redraw(*args)
         self._draw_clashes()
@@ -280,14 +303,11 @@ class SoloBoard(BoardView):
 
     def _lift(self, tile: int) -> None:
         """Show the board without ``tile`` while it is being moved."""
-        self._unlifted = self.board
-        lifted = Board()
-        for p in self.board.placements():
-            if p.tile != tile:
-                lifted.push(p)
+        unlifted = self.board
         auto, self.auto_fit = self.auto_fit, False
-        self.show(lifted)
+        self.show(_without(unlifted, tile))
         self.auto_fit = auto
+        self._unlifted = unlifted
 
     def _put_back(self) -> None:
         if self._unlifted is not None:
@@ -326,3 +346,12 @@ class SoloBoard(BoardView):
 
     def on_move_refused(self, refusal: Refused) -> None:
         """Event: a placed tile dragged to another space was refused there."""
+
+
+def _without(board: Board, tile: int) -> Board:
+    """``board`` with ``tile`` lifted off it."""
+    lifted = Board()
+    for p in board.placements():
+        if p.tile != tile:
+            lifted.push(p)
+    return lifted
