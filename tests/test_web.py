@@ -493,6 +493,60 @@ def test_a_burst_of_spectators_asking_at_once_is_held_to_the_cap_and_staff_get_i
                 stream.close()
 
 
+def _closed(connection: socket.socket) -> bool:
+    """Whether the server closed ``connection`` (what it sent before is read and dropped)."""
+    connection.setblocking(False)
+    try:
+        while connection.recv(65536):
+            pass
+        return True  # end of file
+    except BlockingIOError:
+        return False  # open, nothing more to read now
+    except ConnectionError:
+        return True
+    finally:
+        connection.setblocking(True)
+
+
+def test_idle_connections_never_keep_staff_out_and_are_closed_when_no_request_comes(tmp_path):
+    """More than a hundred sockets opened and never used (a café guest's script, a broken
+    phone), and one sending its request's head a line at a time: uvicorn counted each as a
+    connection in use and never closed one that had not asked anything yet, so every staff request
+    was answered "503" for as long as they stayed open. Staff now get in beside them at once (the
+    connection waiting longest makes room), every one of them is closed once it has not sent a
+    whole request in time, and a spectator's stream, being answered, stays open."""
+    from web.app import MAX_CONNECTIONS
+    from web.connections import REQUEST_SECONDS
+
+    SqliteStore(tmp_path / "state").close()
+    with web_server(write_config(tmp_path)) as base:
+        port = int(base.rsplit(":", 1)[1])
+        watching = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+        watching.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert watching.makefile("rb").readline().startswith(b"HTTP/1.1 200")
+        watched = time.monotonic()
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=WAIT) for _ in range(MAX_CONNECTIONS + 20)]
+        slow = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+        slow.sendall(b"GET /staff HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        try:
+            assert sign_in(base)[0] == 200  # at once, the idle sockets still open
+
+            def slow_closed() -> bool:
+                try:
+                    slow.sendall(b"x-more: 1\r\n")  # still sending its head, never finishing it
+                except ConnectionError:
+                    return True
+                return _closed(slow)
+
+            wait_until(lambda: slow_closed() and all(_closed(connection) for connection in idle),
+                       "the idle and the slow connections closed")
+            assert time.monotonic() - watched >= REQUEST_SECONDS and not _closed(watching)
+            assert sign_in(base)[0] == 200
+        finally:
+            for connection in (watching, slow, *idle):
+                connection.close()
+
+
 def test_a_page_reached_under_another_sites_name_is_refused(server):
     """DNS rebinding: a page on the Internet makes a visitor's browser ask the Pi with its own name."""
     port = server.rsplit(":", 1)[1]

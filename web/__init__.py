@@ -9,6 +9,8 @@ opens no listening socket, and this process opens none unless ``[web] enabled = 
 
 Modules: ``database`` (the read-only reader and the one write), ``table`` (the game in progress as
 the page draws it), ``auth`` (the staff PIN's backoff and sessions), ``app`` (the Starlette
-application), ``__main__`` (``tantrix-web``: configuration, then uvicorn). The pages themselves
-are static files under ``static/`` that draw with SVG and need nothing from the Internet.
+application), ``connections`` (uvicorn's HTTP protocol, with a deadline for each request and
+room made by idle connections), ``__main__`` (``tantrix-web``: configuration, then uvicorn). The
+pages themselves are static files under ``static/`` that draw with SVG and need nothing from the
+Internet.
 """

@@ -51,7 +51,8 @@ POLL_SECONDS = 0.1
 """How often the feed asks SQLite whether the kiosk committed (a read of shared memory)."""
 MAX_CONNECTIONS = 100
 """Open connections served at once (uvicorn's ``limit_concurrency``): more get "503 busy", so a flood
-of connections cannot exhaust the Pi's memory or file descriptors."""
+of connections cannot exhaust the Pi's memory or file descriptors. Connections that ask nothing
+neither stay nor hold a place (``web.connections``)."""
 MAX_STREAMS = MAX_CONNECTIONS - 20
 """Spectators' live streams served at once (each holds a connection for as long as it watches):
 fewer than :data:`MAX_CONNECTIONS`, so a crowd of spectators never leaves staff without one."""
