@@ -618,6 +618,20 @@ def test_repeated_wrong_pins_lock_everyone_out_even_with_the_right_one(tmp_path)
         assert sign_in(base, STAFF_PIN)[0] == 429
 
 
+def test_the_pin_lockout_outlasts_a_restart_of_the_web_process(tmp_path):
+    """The lockout lived in the process's memory: someone guessing PINs had only to crash
+    tantrix-web, or wait for systemd to start it again, to guess on. It is kept on disk now."""
+    SqliteStore(tmp_path / "state").close()
+    config = write_config(tmp_path)
+    with web_server(config) as base:
+        for _ in range(4):
+            assert sign_in(base, "1111")[0] == 401
+        assert sign_in(base, "1112")[0] == 429  # locked
+    with web_server(config) as base:  # the same table's pages, started again
+        status, headers, _ = request(base + "/api/login", json.dumps({"pin": STAFF_PIN}).encode(), JSON)
+        assert status == 429 and int(headers["retry-after"]) > 1
+
+
 def test_without_a_staff_pin_nobody_signs_in_and_spectators_may_be_turned_off(tmp_path):
     SqliteStore(tmp_path / "state").close()
     with web_server(write_config(tmp_path, pin=None, spectators=False)) as base:

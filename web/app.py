@@ -42,6 +42,7 @@ from firmware.settings import STAFF_SETTINGS
 from .auth import PinGuard, Sessions
 from .database import KioskDatabase, NoDatabase
 from .evening import evening_view
+from .lockout import Unrecorded
 from .table import table_view
 from .words import LANGUAGE_NAMES, chosen, said, words
 
@@ -59,8 +60,8 @@ fewer than :data:`MAX_CONNECTIONS`, so a crowd of spectators never leaves staff 
 MAX_BODY = 1024
 """The largest request body accepted (a PIN or a setting fits in far less). Starlette's own limit
 refuses a larger one as it arrives, before it is read into memory: a body of any size, sent
-without a PIN, must not run the process into its memory cap, whose restart would end the PIN's
-lockout."""
+without a PIN, must not run the process into its memory cap, whose restart would cut every
+spectator's stream and staff session."""
 SECURITY_HEADERS = {
     "content-security-policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
                                "form-action 'self'; frame-ancestors 'none'",
@@ -154,10 +155,11 @@ class _CountedStream(EventSourceResponse):
 
 
 def create_app(config: Config, directory: Path, clock: Callable[[], float] = time.monotonic) -> Starlette:
-    """The application for ``config``, reading the kiosk's database in ``directory``."""
+    """The application for ``config``, reading the kiosk's database in ``directory`` (and keeping
+    the staff PIN's lockout there); ``clock`` times the staff sessions."""
     database = KioskDatabase(directory)
     feed = TableFeed(database)
-    guard = PinGuard(config.kiosk.staff_pin, clock)
+    guard = PinGuard(config.kiosk.staff_pin, directory)
     sessions = Sessions(config.web.session_minutes * 60.0, clock)
 
     @contextlib.asynccontextmanager
@@ -229,15 +231,17 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         body = await _json_body(request)
         if isinstance(body, Response):
             return body
-        pin = body.get("pin")
         if not guard.configured:
             return refused(request, 403, "No staff PIN is set in the configuration ([kiosk] staff_pin): "
                                          "the web page accepts none until one is.")
-        if guard.wait() > 0:
-            return locked(request, guard.wait())
-        if not isinstance(pin, str) or not await asyncio.to_thread(guard.check, pin):
-            if guard.wait() > 0:
-                return locked(request, guard.wait())
+        try:
+            checked = await asyncio.to_thread(guard.check, body.get("pin"))
+        except Unrecorded as exc:
+            return refused(request, 503, "No PIN is checked while wrong PINs cannot be counted ({detail}).",
+                           detail=str(exc))
+        if checked.wait > 0:
+            return locked(request, checked.wait)
+        if not checked.right:
             return refused(request, 401, "Wrong PIN.")
         response = JSONResponse({"ok": True})
         response.set_cookie(COOKIE, sessions.start(), httponly=True, samesite="strict", path="/",

@@ -4,9 +4,10 @@ The PIN is checked with :func:`firmware.pin.verify_pin` against ``kiosk.staff_pi
 configuration file the kiosk reads. While no PIN is set (the kiosk then accepts 0000 at the table,
 with a warning) the web page accepts no PIN at all: a default PIN must never be reachable from the
 café's Wi-Fi. Guessing is slowed for everyone at once, not per address (an attacker on the Wi-Fi can
-change address at will): after :data:`PIN_TRIES` wrong PINs in a row every PIN is refused for a
-lockout that doubles with each further wrong PIN, up to :data:`MAX_LOCKOUT_SECONDS`. Someone
-flooding the page can thus keep staff out of the web page, never out of the table itself.
+change address at will): after :data:`~web.lockout.PIN_TRIES` wrong PINs in a row every PIN is
+refused for a lockout that doubles with each further wrong PIN, up to an hour
+(``web.lockout``, which keeps the count on disk, so a restart of this process ends nothing).
+Someone flooding the page can thus keep staff out of the web page, never out of the table itself.
 
 A session is a random token (``secrets``) in an HttpOnly, SameSite=Strict cookie, kept only in this
 process's memory: it ends after ``session_minutes`` without a request, :data:`MAX_SESSION_SECONDS`
@@ -20,49 +21,53 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from typing import Callable
+from pathlib import Path
+from typing import Callable, NamedTuple
 
 from firmware.pin import verify_pin
 
-PIN_TRIES = 5
-"""Wrong PINs in a row allowed before the lockout starts."""
-FIRST_LOCKOUT_SECONDS = 30.0
-MAX_LOCKOUT_SECONDS = 3600.0
+from .lockout import Lockout, LockoutRecord
+
+
+class Checked(NamedTuple):
+    """A PIN's check: whether it was right, and the seconds before another is looked at (0: now)."""
+
+    right: bool
+    wait: float
 
 
 class PinGuard:
-    """Checks staff PINs against ``pin_hash`` with a growing lockout after repeated wrong ones."""
+    """Checks staff PINs against ``pin_hash`` with a growing lockout after repeated wrong ones,
+    kept in ``directory`` (the kiosk's storage directory)."""
 
-    def __init__(self, pin_hash: str, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, pin_hash: str, directory: str | Path, clock: Callable[[], float] = time.time) -> None:
         self._hash = pin_hash
+        self._record = LockoutRecord(directory, clock)
         self._clock = clock
         self._lock = threading.Lock()
-        self._wrong = 0
-        self._locked_until = 0.0
 
     @property
     def configured(self) -> bool:
         """Whether a staff PIN is set (without one, nobody can sign in on the web)."""
         return bool(self._hash)
 
-    def wait(self) -> float:
-        """Seconds before a PIN will be looked at again (0: now)."""
-        return max(0.0, self._locked_until - self._clock())
-
-    def check(self, pin: str) -> bool:
-        """Whether ``pin`` is the staff PIN; always False while locked out or without a PIN set.
-        One check at a time, so parallel guesses cannot slip past the count."""
+    def check(self, pin: object) -> Checked:
+        """Whether ``pin`` is the staff PIN (anything but text is a wrong one); never while locked
+        out or without a PIN set. The PIN is counted as wrong before it is checked, and the count
+        taken back once it proves right, so no crash or restart in between forgets a wrong one.
+        One check at a time, so parallel guesses cannot slip past the count. Raises
+        :class:`web.lockout.Unrecorded` when the count cannot be kept: then nothing is checked."""
         with self._lock:
-            if not self.configured or self.wait() > 0:
-                return False
-            if verify_pin(pin, self._hash):
-                self._wrong = 0
-                return True
-            self._wrong += 1
-            if self._wrong >= PIN_TRIES:
-                lockout = min(MAX_LOCKOUT_SECONDS, FIRST_LOCKOUT_SECONDS * 2 ** (self._wrong - PIN_TRIES))
-                self._locked_until = self._clock() + lockout
-            return False
+            if not self.configured:
+                return Checked(False, 0.0)
+            now = self._clock()
+            kept, counted = self._record.update(lambda kept: kept if kept.wait(now) > 0 else kept.wrong_again(now))
+            if kept.wait(now) > 0:
+                return Checked(False, kept.wait(now))
+            if isinstance(pin, str) and verify_pin(pin, self._hash):
+                self._record.update(lambda _: Lockout())
+                return Checked(True, 0.0)
+            return Checked(False, counted.wait(now))
 
 
 MAX_SESSION_SECONDS = 12 * 3600.0
