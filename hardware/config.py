@@ -24,6 +24,13 @@ LINES_REPEAT_S = 0.25
 """The longest a reader controller (``lines``) waits before it repeats a tag still in the field."""
 LINES_HEARTBEAT_S = 1.0
 """The longest a reader controller waits between two heartbeats."""
+PN532_POLL_S = 0.05
+"""The reader's pause between two polls of a PN532 (each answered within a few milliseconds)."""
+PN532_ACK_TIMEOUT_S = 0.1
+"""How long a PN532 command waits for its ACK: a poll left unanswered lasts this long."""
+PN532_SILENCE_MIN_S = round(2 * (PN532_POLL_S + PN532_ACK_TIMEOUT_S), 3)  # 0.3, not 0.30000000000000004
+"""The shortest ``removal_silence_s`` with a PN532: a tag missed by one poll, even an unanswered
+one, is seen again by the next within this, so it is never removed and placed again."""
 RINGS_BACKENDS = ("auto", "spi", "pio", "ws281x", "simulated")
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 WS281X_PINS = (10, 12, 13, 18, 19, 21)
@@ -108,7 +115,8 @@ class ReaderConfig:
     confirm_reads: int = 2
     """Identical reads needed before a tag counts (ghost-read guard)."""
     removal_silence_s: float = 0.8
-    """A tag not reported again for this long has been removed."""
+    """A tag not reported again for this long has been removed (at least two of the reader's
+    repeats or polls: ``LINES_REPEAT_S``, ``PN532_SILENCE_MIN_S``)."""
     reconnect_s: float = 0.5
     """Pause between attempts to (re)open a missing port."""
     heartbeat_s: float = 3.0
@@ -129,6 +137,11 @@ class ReaderConfig:
         _number("reader.heartbeat_s", self.heartbeat_s, 0.0, 600.0)
         if self.protocol == "lines":
             self._fits_the_controller()
+        if self.protocol == "pn532" and self.removal_silence_s < PN532_SILENCE_MIN_S:
+            raise ConfigError("reader.removal_silence_s", f"at least {PN532_SILENCE_MIN_S:g} with protocol "
+                              f'"pn532" (the kiosk polls it every {PN532_POLL_S:g} s and waits up to '
+                              f"{PN532_ACK_TIMEOUT_S:g} s for an answer: a shorter silence removes a tile lying "
+                              "there whenever one poll misses it)", self.removal_silence_s)
 
     def _fits_the_controller(self) -> None:
         """The controller repeats a tag every 250 ms and sends a heartbeat every second

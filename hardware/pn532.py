@@ -29,6 +29,7 @@ from typing import Union
 
 import serial
 
+from .config import PN532_ACK_TIMEOUT_S
 from .ntag import CC_PAGE, FIRST_DATA_PAGE, MAX_READ, PAGE_SIZE, check_writable, ndef_span, tile_of, tile_tlv
 
 HOST_TO_PN532, PN532_TO_HOST = 0xD4, 0xD5
@@ -43,7 +44,6 @@ ISO14443A_106 = 0x00
 UID_LENGTHS = (4, 7, 10)
 """The lengths of an ISO 14443A UID (single, double, triple size): anything else is not a tag's."""
 
-ACK_TIMEOUT_S = 0.1
 RESPONSE_TIMEOUT_S = 0.5
 
 
@@ -185,10 +185,10 @@ class Pn532:
         self.decoder.reset()
         self._pending.clear()
         self.port.write(information_frame(bytes([code]) + params))
-        frame = self._next(ACK_TIMEOUT_S)
+        frame = self._next(PN532_ACK_TIMEOUT_S)
         if isinstance(frame, Nack):  # the PN532 asks again once: send it again
             self.port.write(information_frame(bytes([code]) + params))
-            frame = self._next(ACK_TIMEOUT_S)
+            frame = self._next(PN532_ACK_TIMEOUT_S)
         if not isinstance(frame, Ack):
             raise Pn532Error(f"command {code:02X}h: {self._what(frame)} instead of an ACK")
         frame = self._next(RESPONSE_TIMEOUT_S)

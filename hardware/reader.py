@@ -30,7 +30,7 @@ from typing import Callable
 
 import serial
 
-from .config import ReaderConfig
+from .config import PN532_POLL_S, ReaderConfig
 from .events import (DeviceStatus, Event, EventSource, Listener, ReaderConnected, ReaderLost, TagNotWritten, TagRead,
                      TagRemoved, TagWritten, UnknownTag)
 from .ntag import TagFormatError
@@ -43,8 +43,6 @@ log = logging.getLogger(__name__)
 
 READ_TIMEOUT_S = 0.1
 """The serial thread wakes at least this often to notice removals, silence and close()."""
-PN532_POLL_S = 0.05
-"""Pause between two PN532 polls (each takes a few milliseconds when the field is empty)."""
 PN532_FAILURES = 5
 """Consecutive failed PN532 commands after which the reader counts as lost and is woken again."""
 CONTROLLER_USB = (0x2E8A, 0x0005)

@@ -120,6 +120,21 @@ def test_wrong_types_and_out_of_range_values_name_file_key_value_and_expected(tm
     assert config.reader == ReaderConfig()
 
 
+def test_a_removal_silence_shorter_than_a_pn532s_polls_is_refused_and_the_reader_kept(tmp_path):
+    path = write(tmp_path, """
+        [reader]
+        port = "/dev/ttyAMA0"
+        protocol = "pn532"
+        removal_silence_s = 0.05
+    """)
+    config = load_config(path, environ={})
+    assert config.warnings == (
+        f'{path}: reader.removal_silence_s: expected at least 0.3 with protocol "pn532" (the kiosk polls it every '
+        "0.05 s and waits up to 0.1 s for an answer: a shorter silence removes a tile lying there whenever one poll "
+        "misses it), got 0.05; using the default 0.8",)
+    assert config.reader == ReaderConfig(port="/dev/ttyAMA0", protocol="pn532")  # the rest of [reader] applies
+
+
 def test_booleans_are_not_numbers(tmp_path):
     config = load_config(write(tmp_path, "[kiosk]\nidle_seconds = true\n[storage]\nmax_mb = false\n"), environ={})
     assert len(config.warnings) == 2 and config.kiosk.idle_seconds == 120.0 and config.storage.max_mb == 64

@@ -37,6 +37,8 @@ def test_toml_tables_map_directly():
     (lambda: ReaderConfig(reconnect_s=5), "reader.reconnect_s", "a number from 0.05 to 1.5"),
     (lambda: ReaderConfig(protocol="lines", removal_silence_s=0.3), "reader.removal_silence_s",
      'at least 0.5 with protocol "lines"'),
+    (lambda: ReaderConfig(protocol="pn532", removal_silence_s=0.1), "reader.removal_silence_s",
+     'at least 0.3 with protocol "pn532" (the kiosk polls it every 0.05 s'),
     (lambda: ReaderConfig(protocol="lines", heartbeat_s=1), "reader.heartbeat_s",
      '0 (off) or at least 2 with protocol "lines"'),
     (lambda: RingsConfig(brightness=3), "rings.brightness", "a number from 0 to 1"),
@@ -59,6 +61,7 @@ def test_bad_values_name_field_and_expectation(make, field, expected):
 def test_timings_only_the_controller_constrains_are_free_with_other_readers():
     assert ReaderConfig(protocol="lines", heartbeat_s=0, removal_silence_s=0.5).heartbeat_s == 0
     assert ReaderConfig(protocol="rdm6300", removal_silence_s=0.3, heartbeat_s=1).removal_silence_s == 0.3
+    assert ReaderConfig(protocol="pn532", removal_silence_s=0.3).removal_silence_s == 0.3  # its least, exactly
 
 
 def test_unknown_key_is_refused():

@@ -16,7 +16,7 @@ import time
 import ndef
 import pytest
 
-from hardware.config import ReaderConfig
+from hardware.config import PN532_SILENCE_MIN_S, ReaderConfig
 from hardware.events import EventQueue, ReaderConnected, ReaderLost, TagNotWritten, TagRead, TagRemoved, TagWritten, \
     UnknownTag
 from hardware.ntag import TagFormatError, check_writable, tile_of, tile_tlv
@@ -299,6 +299,40 @@ def test_impossible_answers_with_good_checksums_are_failures_not_a_dead_reader()
             device.odd = False
             read = expect(inbox, TagRead)
             assert (read.uid, read.tile) == (UID.hex().upper(), 21)
+    finally:
+        device.close()
+
+
+class FlickeringPn532(SimulatedPn532):
+    """A PN532 that misses the tag lying on it at every other poll (a sticker at the edge of the
+    field, or a tag that stays selected after a poll and ignores the next one)."""
+
+    polls_seeing = 0
+    _miss = False
+
+    def _respond(self, code: int, params: bytes) -> bytes:
+        if code == 0x4A and self.tag is not None:
+            self._miss = not self._miss
+            if self._miss:
+                return frame(b"\x4b\x00")
+            self.polls_seeing += 1
+        return super()._respond(code, params)
+
+
+def test_a_tag_missed_by_every_other_poll_stays_placed_at_the_least_silence_allowed():
+    device = FlickeringPn532()
+    try:
+        reader, inbox = start(device, removal_silence_s=PN532_SILENCE_MIN_S, confirm_reads=1)
+        with reader:
+            device.tag = ntag213(UID, tile_tlv(6))
+            assert expect(inbox, TagRead).tile == 6
+            deadline = time.monotonic() + 30
+            while device.polls_seeing < 20:  # ten polls missed it meanwhile
+                assert time.monotonic() < deadline, "the reader stopped polling"
+                time.sleep(0.005)
+            assert inbox.drain() == []  # never removed and placed again
+            device.tag = None
+            assert expect(inbox, TagRemoved).tile == 6  # lifted: removed once
     finally:
         device.close()
 
