@@ -128,10 +128,11 @@ class KioskDevices:
         self.button.subscribe(self._on_event)
         registry = self._registry(store) if reader.port is not None else None
         self.reader = hw.open_reader(reader, registry, self._on_event)
+        self.rings.subscribe(self._on_event)  # now: its failures blink and reach staff, read below until now
         button_status, rings_status = self._button_status(), self._rings_status()
         if not button_status.ok:
             self._tell(f"the bag button cannot be used ({button_status.detail}); a simulated one stands in")
-        if not rings_status.ok:
+        if not rings_status.ok and self.rings.strip.name == "simulated":
             self._tell(f"the LED rings cannot be used ({rings_status.detail}); simulated ones stand in")
         self._show_error()
 
@@ -268,6 +269,13 @@ class KioskDevices:
                 log.warning("tile reader lost: %s", error)
             self._send(ui.DeviceStatus("reader", connected, f"serial:{event.port}", error))
             self._show_error(reader_ok=connected)
+        elif isinstance(event, (hw.StripFailed, hw.StripRecovered)):
+            if isinstance(event, hw.StripFailed):
+                log.warning("LED rings: %s; writing the picture again until the strip takes it", event.error)
+            else:
+                log.info("LED rings: the strip takes frames again")
+            self._send(self._rings_status())
+            self._show_error()
 
     def _on_frame(self, frame: list[list[RGB]]) -> None:
         """A new frame of the simulated rings (at most ``rings.fps`` a second: the rings' own bound)."""

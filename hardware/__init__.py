@@ -8,7 +8,7 @@ Tantrix rules or of the UI: it only reports what the devices did and shows what 
     button = open_button(ButtonConfig())           # GpioButton, or SimulatedButton off a Pi
     reader = open_reader(ReaderConfig(port=...), TagRegistry(SqliteTagStore(db)))
     rings = Rings(RingsConfig())
-    inbox = EventQueue(); button.subscribe(inbox); reader.subscribe(inbox)
+    inbox = EventQueue(); button.subscribe(inbox); reader.subscribe(inbox); rings.subscribe(inbox)
 
 Modules: ``events`` (event types, EventQueue), ``config`` (frozen configs), ``button``,
 ``reader`` (with ``protocols``, ``pn532``, ``ntag``, ``tracker``, ``registry``), ``rings`` (with ``strips``),
@@ -18,7 +18,7 @@ Modules: ``events`` (event types, EventQueue), ``config`` (frozen configs), ``bu
 from .button import GpioButton, SimulatedButton, open_button
 from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec
 from .events import (ButtonHeld, ButtonPressed, DeviceStatus, Event, EventQueue, ReaderConnected, ReaderLost,
-                     TagNotWritten, TagRead, TagRemoved, TagWritten, UnknownTag)
+                     StripFailed, StripRecovered, TagNotWritten, TagRead, TagRemoved, TagWritten, UnknownTag)
 from .reader import SerialTileReader, SimulatedReader, open_reader
 from .registry import Enrolment, MemoryTagStore, RegistryError, SqliteTagStore, TagRegistry
 from .rings import Attract, Lamp, Off, Play, Rings, Winner
@@ -28,7 +28,7 @@ __all__ = [
     "Attract", "ButtonConfig", "ButtonHeld", "ButtonPressed", "ConfigError", "DeviceStatus", "Enrolment", "Event",
     "EventQueue", "GpioButton", "Lamp", "MemoryTagStore", "Off", "Play", "ReaderConfig", "ReaderConnected",
     "ReaderLost", "RegistryError", "RingSpec", "Rings", "RingsConfig", "SerialTileReader", "SimulatedButton",
-    "SimulatedReader", "SimulatedStrip", "SqliteTagStore", "TagNotWritten", "TagRead", "TagRegistry", "TagRemoved",
+    "SimulatedReader", "SimulatedStrip", "SqliteTagStore", "StripFailed", "StripRecovered", "TagNotWritten", "TagRead", "TagRegistry", "TagRemoved",
     "TagWritten", "UnknownTag",
     "Winner", "open_button", "open_reader",
 ]

@@ -1,7 +1,7 @@
 """Typed events the devices report, and the two ways to receive them.
 
 Devices call their listeners on their own background thread (the reader's serial thread, the
-button's timer thread) or, for the simulators, on the thread that called ``press()``/``scan()``.
+button's timer thread, the rings' animation thread) or, for the simulators, on the thread that called ``press()``/``scan()``.
 A listener must therefore be quick and thread-agnostic. Two ready-made patterns:
 
 * Kivy: ``device.subscribe(lambda ev: Clock.schedule_once(lambda dt: handle(ev)))``
@@ -105,8 +105,26 @@ class ReaderLost:
     at: float
 
 
+@dataclass(frozen=True)
+class StripFailed:
+    """The LED strip refused a frame; the rings write it again on their own, waiting longer after
+    each failure, until it takes one (``StripRecovered``). ``error`` says why."""
+
+    strip: str
+    error: str
+    at: float
+
+
+@dataclass(frozen=True)
+class StripRecovered:
+    """The LED strip took a frame again after failing: the rings show the current picture."""
+
+    strip: str
+    at: float
+
+
 Event = Union[ButtonPressed, ButtonHeld, TagRead, UnknownTag, TagRemoved, TagWritten, TagNotWritten, ReaderConnected,
-              ReaderLost]
+              ReaderLost, StripFailed, StripRecovered]
 Listener = Callable[[Event], None]
 
 

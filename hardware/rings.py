@@ -25,6 +25,11 @@ evenly and a low brightness looks low; a colour that is lit never rounds down to
 Frames are computed from the cue and the time only, at most ``fps`` times a second and only while
 something moves; a static cue is drawn once and the thread sleeps. The strip is written only
 when the frame differs from the last one.
+
+A strip that refuses a frame (SPI or ``/dev/leds0`` answering EIO, a loose connector) is written
+again, still picture or not, after ``retry_delay``: 0.1 s, doubling up to 5 s while it keeps
+failing, so a dead strip costs little. Listeners hear ``StripFailed`` when a strip starts failing
+and ``StripRecovered`` once it takes a frame again (the current picture).
 """
 
 from __future__ import annotations
@@ -33,11 +38,11 @@ import math
 import threading
 import time
 from dataclasses import dataclass
-from typing import Self, Union
+from typing import Union
 
 from .board import Board
 from .config import RingsConfig, check_brightness
-from .events import DeviceStatus
+from .events import DeviceStatus, EventSource, Listener, StripFailed, StripRecovered
 from .strips import RGB, Frame, Strip, open_strip
 
 GAMMA = 2.2
@@ -53,6 +58,10 @@ COMET_TURNS_PER_S = 0.75
 COMET_TAIL = (1.0, 0.73, 0.53, 0.38, 0.26)
 ATTRACT_TURNS_PER_S = 0.1
 WHITE: RGB = (255, 255, 255)
+RETRY_FIRST_S = 0.1
+"""The wait before writing again a frame the strip refused."""
+RETRY_LONGEST_S = 5.0
+"""The longest wait between two writes to a strip that keeps refusing them."""
 
 
 @dataclass(frozen=True)
@@ -210,19 +219,35 @@ def _scale(brightness: float) -> tuple[int, ...]:
     return tuple(_gamma(value, brightness) for value in range(256))
 
 
-class Rings:
-    """The rings and their animation thread. ``show(cue)``, ``set_error()`` and ``set_brightness()``
-    from any thread."""
+def retry_delay(failures: int) -> float:
+    """Seconds before the next write to a strip that refused the last ``failures`` (1 or more)
+    in a row: :data:`RETRY_FIRST_S`, doubling, at most :data:`RETRY_LONGEST_S`."""
+    return min(RETRY_LONGEST_S, RETRY_FIRST_S * 2.0 ** min(failures - 1, 32))
 
-    def __init__(self, config: RingsConfig, strip: Strip | None = None, board: Board | None = None) -> None:
+
+class Rings(EventSource):
+    """The rings and their animation thread. ``show(cue)``, ``set_error()`` and ``set_brightness()``
+    from any thread; ``listener`` (subscribed before the thread starts) and ``subscribe()`` hear
+    the strip fail and recover, on the animation thread."""
+
+    def __init__(self, config: RingsConfig, strip: Strip | None = None, board: Board | None = None,
+                 listener: Listener | None = None) -> None:
+        super().__init__()
+        if listener is not None:
+            self._listeners.add(listener)
         self.config = config
         self.error: str | None = None
+        """Why the rings are not fine: the chosen strip could not be opened (the simulated one
+        stands in), or the strip is refusing frames now."""
         self.why = "given by the caller"
         """Why this backend: the choice's reason, or why the chosen one failed."""
         if strip is None:
             strip, self.why, self.error = open_strip(config, board)
+        self._opened_error = self.error
         self.strip = strip
         self.writes = 0
+        self.failures = 0
+        """Writes refused in a row (0: the strip shows the picture)."""
         self._renderer = Renderer(config)
         self._scale = _scale(config.brightness)
         self._cue: Cue = Off()
@@ -265,35 +290,47 @@ class Rings:
     def _run(self) -> None:
         period = 1 / self.config.fps
         start = next_at = time.monotonic()
-        last: Frame | None = None
+        last: Frame | None = None  # what the LEDs show; None: not known (a write failed)
         while True:
             with self._cond:
                 while True:
                     if self._closed:
                         return
                     now = time.monotonic()
-                    due = self._dirty or self._renderer.animated(self._cue, self._error_on)
+                    due = (self._dirty or self.failures > 0
+                           or self._renderer.animated(self._cue, self._error_on))
                     if due and now >= next_at:
                         break
                     self._cond.wait(next_at - now if due else None)
                 cue, error, self._dirty = self._cue, self._error_on, False
             next_at = now + period
             frame = self.scaled(self._renderer.frame(cue, error, now - start))
-            if frame != last:
+            if frame == last:
+                continue
+            if self._write(frame):
                 last = frame
-                self._write(frame)
+            else:
+                last, next_at = None, now + retry_delay(self.failures)
 
-    def _write(self, frame: Frame) -> None:
+    def _write(self, frame: Frame) -> bool:
+        """Show ``frame``; False when the strip refused it (a dying strip must not take the kiosk
+        with it). Listeners hear the first refusal of a run and the write that ends it."""
         try:
             self.strip.show(frame)
-            self.writes += 1
-        except Exception as exc:  # a dying strip must not take the kiosk with it
-            self._failed(exc)
+        except Exception as exc:
+            self.failures += 1
+            if self.failures == 1:
+                self.error = self._refused(exc)
+                self._emit([StripFailed(self.strip.name, self.error, time.monotonic())])
+            return False
+        self.writes += 1
+        if self.failures:
+            self.failures, self.error = 0, self._opened_error
+            self._emit([StripRecovered(self.strip.name, time.monotonic())])
+        return True
 
-    def _failed(self, exc: Exception) -> None:
-        """Keep the strip's first error for ``status()``."""
-        if self.error is None:
-            self.error = f"{self.strip.name}: {type(exc).__name__}: {exc}"
+    def _refused(self, exc: Exception) -> str:
+        return f"{self.strip.name}: {type(exc).__name__}: {exc}"
 
     def status(self) -> DeviceStatus:
         real = self.strip.name != "simulated"
@@ -302,7 +339,7 @@ class Rings:
         return DeviceStatus("rings", found=real, backend=self.strip.name, port=port, last_error=self.error,
                             details={"why": self.why, "rings": [ring.leds for ring in self.config.rings],
                                      "centre": self.config.centre.leds if self.config.centre else None,
-                                     "writes": self.writes})
+                                     "writes": self.writes, "failures": self.failures})
 
     def close(self) -> None:
         """Stop animating, darken the LEDs and release the strip. A dying strip does not stop the
@@ -316,10 +353,4 @@ class Rings:
         try:
             self.strip.close()
         except Exception as exc:
-            self._failed(exc)
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+            self.error = self.error or self._refused(exc)

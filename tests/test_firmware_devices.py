@@ -17,10 +17,12 @@ from firmware.devices import PLAYER_COLOURS, ring_cue
 from firmware.runtime import Launch, Runtime
 from firmware.store import SqliteStore
 from firmware_devices_support import Sink, open_devices, wait_until
+from flaky_strip import FlakyStrip
 from hardware import Attract, ButtonConfig, Off, Play, ReaderConfig, RegistryError, RingsConfig, Winner
 from hardware.board import Board
 from hardware.registry import synthetic_uid
 from hardware.rings import ERROR_COLOUR, OTHER_SEAT_LEVEL, WHITE, dim
+from hardware.strips import Opened
 from ui import services as ui
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,6 +245,25 @@ def test_a_device_that_fails_is_reported_shown_and_blinks_the_rings(tmp_path, st
         assert devices.simulated()  # the stand-in button can be pressed from the screen
         devices.press_button()
         assert ui.BagButtonPressed() in sink.inputs()
+
+
+def test_a_strip_that_refuses_a_still_picture_is_reported_then_shows_it_again(tmp_path, store, monkeypatch):
+    strip = FlakyStrip()
+    monkeypatch.setattr("hardware.rings.open_strip", lambda config, board: Opened(strip, "asked for", None))
+    devices, sink, reports = open_devices(tmp_path, store, SMALL_RINGS.replace('"simulated"', '"spi"')
+                                          + '[button]\nbackend = "simulated"\n', board=Board.PI)
+    red = PLAYER_COLOURS["R"]
+    with devices:
+        wait_until(lambda: strip.frames)  # the dark start
+        strip.refuse = 3  # the connector works loose...
+        devices.cue(ui.Cue(turn=0, colours=("R",)))  # ...as the game shows a still picture
+        lost = sink.next(lambda e: isinstance(e, ui.DeviceStatus) and e.name == "rings")
+        assert lost == ui.DeviceStatus("rings", False, "spi", "spi: OSError: [Errno 5] Input/output error")
+        back = sink.next(lambda e: isinstance(e, ui.DeviceStatus) and e.name == "rings")
+        assert back == ui.DeviceStatus("rings", True, "spi", "/dev/spidev0.0")
+        picture = ((red,) * 3,) + ((BLACK,) * 3,) * 3
+        wait_until(lambda: strip.frames[-1] == picture)  # shown again
+        assert all(status.ok for status in devices.status()) and reports == []
 
 
 def test_auto_backends_off_a_pi_are_simulated_and_fine(tmp_path, store):

@@ -11,8 +11,11 @@ import pytest
 
 from hardware.board import Board
 from hardware.config import ConfigError, RingsConfig, RingSpec
-from hardware.rings import (BAG_EMPTY_GROUND, ERROR_COLOUR, GAMMA, OTHER_SEAT_LEVEL, PULSE_FLOOR, PULSE_PERIOD_S, Attract,
-                            Lamp, Off, Play, Renderer, Rings, Winner, dim, pulse_level)
+from flaky_strip import FlakyStrip
+from hardware.events import EventQueue, StripFailed, StripRecovered
+from hardware.rings import (BAG_EMPTY_GROUND, ERROR_COLOUR, GAMMA, OTHER_SEAT_LEVEL, PULSE_FLOOR, PULSE_PERIOD_S,
+                            RETRY_LONGEST_S, Attract, Lamp, Off, Play, Renderer, Rings, Winner, dim, pulse_level,
+                            retry_delay)
 from hardware.board import classify
 from hardware.strips import PioStrip, SimulatedStrip, SpiStrip, Ws281xStrip, choose_backend, open_strip, spi_encode, \
     strip_order, wire_bytes
@@ -175,6 +178,29 @@ def test_a_dying_strip_is_reported_and_does_not_stop_the_shutdown():
     wait_for(lambda: rings.error is not None)
     rings.close()  # must not raise: the caller's store and exit status come after it
     assert rings.error == "spi: OSError: [Errno 5] Input/output error" and rings.writes == 0
+
+
+def test_retries_wait_longer_each_time_up_to_a_bound():
+    assert [retry_delay(n) for n in range(1, 8)] == pytest.approx([0.1, 0.2, 0.4, 0.8, 1.6, 3.2, RETRY_LONGEST_S])
+    assert retry_delay(10_000) == RETRY_LONGEST_S  # a strip dead for days: no overflow
+
+
+def test_a_still_picture_the_strip_refused_is_written_again_with_backoff_until_it_shows():
+    strip, inbox = FlakyStrip(), EventQueue()
+    with Rings(RingsConfig(backend="spi", rings=[{"leds": 4}], brightness=1.0), strip=strip, listener=inbox) as rings:
+        wait_for(lambda: len(strip.frames) == 1)  # the dark start
+        strip.refuse = 3
+        rings.show(Lamp(0, RED))  # a still picture: nothing changes after it
+        wait_for(lambda: len(strip.frames) == 2)
+        assert strip.frames[-1] == ((RED,) * 4,)  # the picture, shown once the strip takes it
+        attempts = strip.tried[1:]
+        assert len(attempts) == 4
+        for failures, (before, after) in enumerate(zip(attempts, attempts[1:]), start=1):
+            assert after - before >= retry_delay(failures) - 0.01  # 0.1, 0.2, 0.4 s: backing off
+        failed, recovered = inbox.drain()  # the first refusal and the recovery, not each retry
+        assert failed == StripFailed("spi", "spi: OSError: [Errno 5] Input/output error", failed.at)
+        assert recovered == StripRecovered("spi", recovered.at) and recovered.at > failed.at
+        assert rings.error is None and rings.status().last_error is None and rings.failures == 0
 
 
 def test_strip_order_rotation_and_colour_order():
