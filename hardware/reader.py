@@ -241,17 +241,23 @@ class SerialTileReader(_Reader):
         speed or another device on the port looks like: "silent" would send a maker to the wires)."""
         if not noise:
             return f"controller on {self.port} silent for {heartbeat:g} s"
-        return (f"controller on {self.port}: {noise} bytes but no valid line for {heartbeat:g} s (is "
-                f"reader.baudrate = {self.config.speed} its speed, and reader.protocol = \"lines\" what it speaks?)")
+        return f"controller on {self.port}: {noise} bytes but no valid line for {heartbeat:g} s {self._speed_hint()}"
+
+    def _speed_hint(self) -> str:
+        return (f"(is reader.baudrate = {self.config.speed} its speed, and reader.protocol = "
+                f"\"{self.config.protocol}\" what it speaks?)")
 
     def _poll(self, port: serial.SerialBase, decoder: Pn532FrameDecoder) -> None:
         """A PN532 speaks only when asked: wake it, then ask for the tag in the field over and
         over, reading the tile number written on each tag newly in the field."""
         pn532 = Pn532(port, decoder)
+        heard = decoder.junk_bytes
         try:
             self._controller = pn532.begin()
         except Pn532Error as exc:
-            raise serial.SerialException(f"no PN532 answers on {self.port} ({exc})") from exc
+            noise = decoder.junk_bytes - heard  # bytes, none a frame: a wrong speed, not a silent PN532
+            why = f"{noise} bytes but no valid PN532 frame {self._speed_hint()}" if noise else f"no PN532 answers ({exc})"
+            raise serial.SerialException(why) from exc
         self._set_connected(True)
         last_uid: str | None = None
         failures = 0

@@ -251,6 +251,29 @@ def test_a_silent_pn532_is_lost_then_found_again(pn532):
         expect(inbox, ReaderConnected)  # woken again: SAMConfiguration and the rest answered
 
 
+class GarbledPn532(SimulatedPn532):
+    """A PN532 heard at the wrong speed: each of its answers arrives as garbage (115200 baud read
+    at 9600: a few bytes of framing errors per frame)."""
+
+    def _answer(self, code: int, params: bytes) -> None:
+        with self.lock:
+            self.commands.append(code)
+        os.write(self.master, b"\xfe\xf8\x80\xe0\xfc\x00")
+
+
+def test_a_pn532_heard_at_the_wrong_speed_is_not_called_silent():
+    device = GarbledPn532()
+    try:
+        inbox = EventQueue()
+        with SerialTileReader(ReaderConfig(port=device.path, protocol="pn532", baudrate=9600), TagRegistry(),
+                              listener=inbox):
+            error = expect(inbox, ReaderLost).error
+        assert error.startswith(f"{device.path}: ") and "bytes but no valid PN532 frame" in error
+        assert error.endswith('(is reader.baudrate = 9600 its speed, and reader.protocol = "pn532" what it speaks?)')
+    finally:
+        device.close()
+
+
 def test_a_sticker_whose_record_ndeflib_refuses_is_not_a_tile_and_reading_goes_on(pn532):
     # our Text record with the language code's first byte damaged: ndeflib raises ValueError,
     # not its DecodeError (a sticker written by some other app can read like this)
