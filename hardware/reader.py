@@ -43,6 +43,12 @@ log = logging.getLogger(__name__)
 
 READ_TIMEOUT_S = 0.1
 """The serial thread wakes at least this often to notice removals, silence and close()."""
+GARBAGE_S = 2.0
+"""Without heartbeats (an RDM6300 speaks only while a tag lies on it): bytes that keep arriving this
+long, none making a valid frame, report the reader lost: a wrong speed or another device on the
+port, which would otherwise look fine while no tile is ever read."""
+GARBAGE_GAP_S = 0.5
+"""A pause this long in the bytes ends a run of garbage (a glitch now and then is not a wrong speed)."""
 PN532_FAILURES = 5
 """Consecutive failed PN532 commands after which the reader counts as lost and is woken again."""
 CONTROLLER_USB = (0x2E8A, 0x0005)
@@ -216,8 +222,9 @@ class SerialTileReader(_Reader):
     def _pump(self, port: serial.SerialBase, decoder: Decoder) -> None:
         decoder.reset()
         heartbeat = self.config.heartbeat_s if isinstance(decoder, LineDecoder) else 0.0
-        last_message = time.monotonic()
+        last_message = last_byte = time.monotonic()
         noise = 0  # bytes heard since the last valid message
+        garbage_since: float | None = None  # when the bytes arriving without a pause, none valid, began
         while not self._stop.is_set():
             data = port.read(port.in_waiting or 1)
             now = time.monotonic()
@@ -225,9 +232,11 @@ class SerialTileReader(_Reader):
             messages = decoder.feed(data) if data else []
             noise += len(data)
             if messages:
-                last_message, noise = now, 0
-                if heartbeat:
-                    self._set_connected(True)
+                last_message, noise, garbage_since = now, 0, None
+                self._set_connected(True)  # reported only if the silence or the garbage had lost it
+            elif data and not heartbeat and (garbage_since is None or now - last_byte > GARBAGE_GAP_S):
+                garbage_since, noise = now, len(data)  # a new run of garbage: count its bytes only
+            last_byte = now if data else last_byte
             for message in messages:
                 changes += self._handle(message, now)
             with self._lock:
@@ -235,6 +244,9 @@ class SerialTileReader(_Reader):
             self._emit(self._events(changes))
             if heartbeat and now - last_message > heartbeat:
                 self._set_connected(False, self._silence(heartbeat, noise))
+            elif garbage_since is not None and last_byte - garbage_since >= GARBAGE_S:
+                self._set_connected(False, f"{self.port}: {noise} bytes for {GARBAGE_S:g} s but no valid frame "
+                                           f"{self._speed_hint()}")
 
     def _silence(self, heartbeat: float, noise: int) -> str:
         """Why the controller counts as lost: silent, or talking but never a valid line (what a wrong

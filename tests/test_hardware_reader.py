@@ -240,6 +240,22 @@ def test_a_controller_heard_at_the_wrong_speed_is_not_called_silent(device, regi
         assert reader.status().details["malformed"] == 1
 
 
+def test_an_rdm6300_heard_at_the_wrong_speed_is_reported_lost_not_shown_fine(device, registry):
+    reader, inbox = start(device, registry, baudrate=115200)  # an RDM6300 speaks 9600
+    with reader:
+        deadline = time.monotonic() + 30
+        while (event := inbox.get(timeout=0.02)) is None:  # a tile lies on it: frames keep coming, garbled
+            assert time.monotonic() < deadline, "garbage for 30 s and the reader still looks fine"
+            device.write(b"\x80\xf8\xfe\xe0\xfc\xf0\x80\xfe\xe0\xf8\x80\xfe\xfc\xf0")  # a frame at 9600, read at 115200
+        assert isinstance(event, ReaderLost) and not reader.status().found
+        assert event.error.startswith(f"{device.link}: ") and "bytes for 2 s but no valid frame" in event.error
+        assert event.error.endswith('(is reader.baudrate = 115200 its speed, and reader.protocol = "rdm6300" what '
+                                    'it speaks?)')
+        device.write(rdm6300_frame(UID_5) * 2)  # the speed put right (or the noise gone): found again
+        expect(inbox, ReaderConnected)
+        assert expect(inbox, TagRead).tile == 5
+
+
 def test_loop_url_is_accepted():
     inbox = EventQueue()
     with open_reader(ReaderConfig(port="loop://"), listener=inbox) as reader:
