@@ -23,6 +23,7 @@ InDataExchange with the NTAG READ (30h, 16 bytes) and WRITE (A2h, one 4-byte pag
 
 from __future__ import annotations
 
+import termios
 import time
 from dataclasses import dataclass
 from typing import Union
@@ -181,7 +182,10 @@ class Pn532:
 
     def command(self, code: int, params: bytes = b"") -> bytes:
         """Send a command; returns the response's data after its code."""
-        self.port.reset_input_buffer()
+        try:
+            self.port.reset_input_buffer()
+        except termios.error as exc:  # a port that hung up (unplugged): pyserial lets tcflush's error through
+            raise serial.SerialException(f"the port failed: {exc.args[-1]}") from exc
         self.decoder.reset()
         self._pending.clear()
         self.port.write(information_frame(bytes([code]) + params))

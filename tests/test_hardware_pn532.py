@@ -274,6 +274,20 @@ def test_a_pn532_heard_at_the_wrong_speed_is_not_called_silent():
         device.close()
 
 
+def test_a_pn532_unplugged_mid_game_is_lost_as_an_unplug_not_a_bug(caplog):
+    device = SimulatedPn532()
+    reader, inbox = start(device)
+    with reader:
+        device.tag = ntag213(UID, tile_tlv(9))
+        assert expect(inbox, TagRead).tile == 9
+        device.close()  # the USB adapter pulled out: the port hangs up
+        lost = expect(inbox, ReaderLost)
+        assert expect(inbox, TagRemoved).tile == 9  # it can no longer vouch for the tile
+    assert lost.error.startswith(f"{device.path}: ") and "Input/output error" in lost.error
+    assert "error: (" not in lost.error  # not the raw termios.error tuple
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]  # no traceback of a "bug"
+
+
 def test_a_sticker_whose_record_ndeflib_refuses_is_not_a_tile_and_reading_goes_on(pn532):
     # our Text record with the language code's first byte damaged: ndeflib raises ValueError,
     # not its DecodeError (a sticker written by some other app can read like this)
