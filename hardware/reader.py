@@ -193,7 +193,10 @@ class SerialTileReader(_Reader):
                 port = serial.serial_for_url(self.port, baudrate=self.config.speed,
                                              timeout=READ_TIMEOUT_S, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
-                self._set_connected(False, str(exc))  # pyserial's message names the port
+                error = str(exc)  # pyserial's names the port, but for one that is not a tty
+                if self.config.port != "auto" and self.port not in error:
+                    error = f"{self.port}: {error}"
+                self._set_connected(False, error)
                 self._stop.wait(self.config.reconnect_s)
                 continue
             with self._lock:

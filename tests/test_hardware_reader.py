@@ -204,6 +204,15 @@ def test_missing_port_at_start_is_reported_once_and_found_later(tmp_path, regist
             pty.unplug()
 
 
+def test_a_port_that_is_no_serial_device_is_named_in_the_error(tmp_path, registry):
+    not_a_tty = tmp_path / "ttyUSB0"  # a typo'd path that exists as a plain file, or /dev/null
+    not_a_tty.write_bytes(b"")
+    inbox = EventQueue()
+    with SerialTileReader(ReaderConfig(port=str(not_a_tty)), registry, listener=inbox):
+        error = expect(inbox, ReaderLost).error
+    assert error.startswith(f"{not_a_tty}: ")  # pyserial's "Could not configure port: (25, ...)" names none
+
+
 def test_controller_lines_through_the_port(device, registry):
     reader, inbox = start(device, registry, protocol="lines", baudrate=115200)
     with reader:
