@@ -9,11 +9,13 @@ gives the same guarantee, more slowly). Both settings are read back after they a
 
 Failures are survived, not fatal, and as little as possible is lost:
 
-- *Damage* (``quick_check`` fails, not a database, a newer schema): the file is moved aside (renamed
-  with a timestamp, never deleted); the fresh database starts from the last-known-good copy
-  (``kiosk.db.good``, made with SQLite's backup API after each finished game and at each start on a
-  healthy file), then every row still readable in the damaged file is salvaged into it, the tag
-  registry first. The report says how many rows of each table came back.
+- *Damage* (``quick_check`` fails, not a database, a newer schema, a file that cannot be read): the
+  file is moved aside (renamed with a timestamp, never deleted); the fresh database starts from the
+  last-known-good copy (``kiosk.db.good``, made with SQLite's backup API after each finished game
+  and at each start on a healthy file), then every row still readable in the damaged file is
+  salvaged into it, the tag registry first. The report says how many rows of each table came back.
+  Where the file cannot be replaced (a read-only directory), play goes on in memory and the report
+  says why.
 - *A missing table* (the file is fine, a table is gone) is made again, empty.
 - *A disk that refuses writes* (read-only, full, locked, I/O error): play goes on in memory, from a
   copy of what could be read (a read-only WAL database is copied with its WAL to a temporary
@@ -275,6 +277,21 @@ def copy_rows(source: sqlite3.Connection, target: sqlite3.Connection, replace_al
         _rollback(target)
         raise
     return copied
+
+
+def _unreadable(path: Path) -> OSError | None:
+    """Why the file ``path`` cannot be read to its end (permissions, an I/O error), None when it can
+    or is not there. SQLite says only that it cannot open it, as it says of a directory it cannot
+    write: this tells damage to heal (from the good copy) from a disk that refuses writes."""
+    try:
+        with open(path, "rb") as file:
+            while file.read(1 << 20):
+                pass
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return exc
+    return None
 
 
 def _wal(path: Path) -> Path:
@@ -646,7 +663,9 @@ class SqliteStore:
 
     def _open(self) -> sqlite3.Connection:
         """The file database; moved aside, made afresh and healed only on positive evidence of
-        damage; in memory when the disk refuses (read-only, full, locked, missing directory)."""
+        damage (a file that cannot be read is: nothing of it could go to memory, where the good copy
+        can give what it holds); in memory when the disk refuses (read-only, full, locked, missing
+        directory)."""
         try:
             return self._open_file(first=True)
         except Unusable as exc:
@@ -654,6 +673,9 @@ class SqliteStore:
         except OSError as exc:
             return self._memory(f"the state directory {self.path.parent} cannot be used ({exc.strerror})")
         except sqlite3.Error as exc:
+            unreadable = _unreadable(self.path)
+            if unreadable is not None:  # nothing to keep in memory: the good copy is the best there is
+                return self._heal(f"it cannot be read: {unreadable.strerror or unreadable}")
             with readable_copy(self.path) as readable:
                 return self._memory(f"the database {self.path} cannot be written ({exc})", copy_from=readable)
 
@@ -720,12 +742,12 @@ class SqliteStore:
             try:
                 restored, salvaged = self._rebuild(healing, damaged)
             except (OSError, sqlite3.Error) as exc:
-                return self._memory(f"the database {self.path} is unusable ({reason}) and a new one cannot be made "
-                                    f"({exc})", copy_from=damaged)
+                return self._memory(f"the database {self.path} is unusable ({reason}) and cannot be replaced: a new "
+                                    f"one cannot be made in {self.path.parent} ({exc})", copy_from=damaged)
             aside = self._move_aside()
             if aside is None:
-                return self._memory(f"the database {self.path} is unusable ({reason}) and cannot be moved aside",
-                                    copy_from=damaged)
+                return self._memory(f"the database {self.path} is unusable ({reason}) and cannot be replaced: it "
+                                    f"cannot be moved aside", copy_from=damaged)
         try:
             os.replace(healing, self.path)
             db = self._open_file()

@@ -162,3 +162,57 @@ def test_a_card_read_only_with_its_tmp_still_gives_what_it_holds(tmp_path):
         store.save_current({"kind": "test-journey", "state": {"step": 5}})
     result = run_on_read_only(card, state, temporary)
     assert result["in_memory"] is True and result["before"] == {"kind": "test-journey", "state": {"step": 5}}
+
+
+def run_without_reading_rights(state: Path) -> dict:
+    """Run READ_ONLY_CHECK on ``state`` in a process that obeys file permissions: as root, one
+    without the capabilities that let root read and write past them (a kiosk runs as a user)."""
+    prefix = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        assert setpriv, "util-linux's setpriv is needed to obey file permissions as root"
+        prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
+    done = subprocess.run([*prefix, sys.executable, "-c", READ_ONLY_CHECK, str(state)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def unreadable_beside_its_good_copy(state: Path) -> None:
+    """A database with one finished game in its good copy, then made unreadable (permissions 000)."""
+    with SqliteStore(state) as store:
+        store.add_record("strategy", {"n": 1})
+        store.wait_for_backup()
+    (state / "kiosk.db").chmod(0)
+
+
+def test_an_unreadable_database_is_healed_from_its_good_copy_not_played_in_memory(tmp_path):
+    # the kiosk ran in memory, on nothing (no tags, no players, no games), at every start, beside
+    # a good copy it could read
+    state = tmp_path / "state"
+    unreadable_beside_its_good_copy(state)
+    result = run_without_reading_rights(state)
+    assert result["in_memory"] is False and result["storage"] == str(state / "kiosk.db")
+    assert len(result["reports"]) == 1 and "cannot be read" in result["reports"][0]
+    assert "restored from the last-known-good copy: counters 1, records 1" in result["reports"][0]
+    aside = list(state.glob("kiosk.db.unusable-*"))
+    assert len(aside) == 1 and aside[0].stat().st_mode & 0o777 == 0  # kept as it was, never deleted
+    assert result["after"] == {"kind": "test-journey", "state": {"step": 99}}
+    with SqliteStore(state) as store:  # the next start: the healed file, the step played after the heal
+        assert store.statistics()["games"] == {"strategy": 1}
+        assert store.load_current() == {"kind": "test-journey", "state": {"step": 99}}
+
+
+def test_an_unreadable_database_in_a_directory_that_cannot_be_written_says_why_play_is_in_memory(tmp_path):
+    state = tmp_path / "state"
+    unreadable_beside_its_good_copy(state)
+    state.chmod(0o555)
+    try:
+        result = run_without_reading_rights(state)
+    finally:
+        state.chmod(0o755)
+    assert result["in_memory"] is True and len(result["reports"]) == 1
+    assert "cannot be read" in result["reports"][0] and "cannot be replaced" in result["reports"][0]
+    assert result["storage"].startswith("in memory only: ") and "cannot be replaced" in result["storage"]
+    assert result["after"] == {"kind": "test-journey", "state": {"step": 99}}
+    assert sorted(path.name for path in state.iterdir()) == ["kiosk.db", "kiosk.db.good", "kiosk.db.lock"]
