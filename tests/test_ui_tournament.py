@@ -287,6 +287,58 @@ def test_two_players_play_a_tournament_whose_result_survives_a_power_cut_counted
     assert sorted(result["points"]) in ([0.0, 1.0], [0.5, 0.5]) and result["problems"] == []  # a win or a draw
 
 
+def scenario_a_power_cut_as_a_tournament_game_starts(app):
+    """Play on a pairing says the evening's game is played here and journals the game: the power
+    goes at the journal's write."""
+    import json
+    import sqlite3
+
+    import ui.screens.tournament as evening
+    from engine.tournament import Tournament
+    from ui import tournament_store
+    from ui.tournament_store import TOURNAMENT
+
+    store = app.services.store
+    ana, bo = (next(p.id for p in app.services.players.all() if p.name == name) for name in NAMES[:2])
+    tournament = Tournament((ana, bo), rounds=1)
+    tournament.pair_next_round()
+    tournament_store.save(app, tournament)
+    yield 0.2
+
+    def cut(_saved: Any) -> None:
+        raise PowerCut
+
+    store.save_current = cut
+    try:
+        evening.play(app, tournament, ana, bo)
+        raise AssertionError("the game was journaled through the cut")
+    except PowerCut:
+        pass
+    del store.save_current
+    with sqlite3.connect(store.path) as db:  # what the disk holds after the cut
+        journaled = db.execute("SELECT count(*) FROM current").fetchone()[0]
+        kept = json.loads(db.execute("SELECT value FROM progress WHERE key = ?", (TOURNAMENT,)).fetchone()[0])
+    after_cut = {"journaled": journaled, "played_here": kept["playing"] is not None}
+    evening.play(app, tournament, ana, bo)  # the power is back: Play again
+    yield until(lambda: app.manager.current == "strategy")
+    with sqlite3.connect(store.path) as db:
+        journaled = db.execute("SELECT count(*) FROM current").fetchone()[0]
+        kept = json.loads(db.execute("SELECT value FROM progress WHERE key = ?", (TOURNAMENT,)).fetchone()[0])
+    return {"after_cut": after_cut, "started": {"journaled": journaled, "played_here": kept["playing"] is not None}}
+
+
+scenario_a_power_cut_as_a_tournament_game_starts.prepare = _club
+
+
+def test_a_power_cut_as_a_tournament_game_starts_keeps_its_mark_and_its_journal_or_neither():
+    # the mark was written before the journal: cut between them, the evening showed the pairing
+    # played at this table (to every table of the club) with no game there to resume or leave
+    result = run_scenario("test_ui_tournament", "scenario_a_power_cut_as_a_tournament_game_starts",
+                          size=(800, 480))
+    assert result["after_cut"] == {"journaled": 0, "played_here": False}
+    assert result["started"] == {"journaled": 1, "played_here": True}
+
+
 def scenario_a_robot_fills_an_odd_count(app):
     from ui.i18n import _
     from ui.screens.tournament import TournamentScreen, open_tournament

@@ -19,7 +19,8 @@ game's result travels in its record to the table that runs the tournament, which
 pairs on (:mod:`ui.tournament_store`). Staff there let players leave or join late (**Players**).
 
 The tournament is kept in the store, with the game being played, so a power cut loses nothing: the
-game resumes as any game does and reports its result when it ends. The game's record (with its
+game resumes as any game does and reports its result when it ends. Its start (the mark that it is
+played here, its seats, clocks and journal) is one store batch, so a cut leaves all of it or none. The game's record (with its
 result in the tournament), its rating and its entry in the tournament are written in one store batch
 (see ``ui.modes.strategy.play.StrategyScreen.finish``): a cut before it ends resumes the finished
 game, which reports once; a cut after it leaves nothing to report, and a result found again among the
@@ -72,9 +73,13 @@ def play(app: Shell, tournament: Tournament, first: str, second: str, host: str 
     tournament or of the one the club's table ``host`` runs; a robot of the tournament plays its
     seat itself."""
     game = StrategyGame.new(2, "RY", [robot_level(first), robot_level(second)])
-    seat_again(app, game, [None if robot_level(key) else key for key in (first, second)])
-    start_game(app, tournament, host, first, second, game)
-    return app.open("tantrix-game", game=game, minutes=int(tournament.minutes))
+    # one transaction: the mark saying the evening's game is played here, and its seats, clocks and
+    # journal (the game's screen journals it). Cut after the mark alone, the pairing was shown as
+    # played at this table, to every table of the club, with no game here to resume or leave
+    with app.services.store.batch():
+        seat_again(app, game, [None if robot_level(key) else key for key in (first, second)])
+        start_game(app, tournament, host, first, second, game)
+        return app.open("tantrix-game", game=game, minutes=int(tournament.minutes))
 
 
 def _name(app: Shell, player: str | None, names: dict[str, str]) -> str:
