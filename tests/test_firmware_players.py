@@ -177,6 +177,42 @@ def test_export_holds_each_players_data_as_json(store):
     assert by_name["Bo"]["bests"] == {"four-lines": 21} and by_name["Bo"]["rating"]["points"] < 1000 < by_name["Ana"]["rating"]["points"]
 
 
+def test_an_export_the_card_cannot_take_whole_leaves_the_previous_one_intact_and_no_part(tmp_path):
+    # written in place, a card that filled up mid-way left a cut-short file that looks like an
+    # export (and an export made in the same second as the previous one cut that one short)
+    import errno
+    import os
+    import resource
+    import signal
+    import time
+
+    with SqliteStore(tmp_path) as store:
+        players = Players(store)
+        players.create("Ana")
+        previous = Path(players.export_file())
+        kept = previous.read_bytes()
+        for n in range(60):  # an export far larger than the card's room left
+            players.create(f"Player {n}")
+        store.wait_for_backup()
+    before = sorted(tmp_path.iterdir())
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child never returns
+        try:
+            with SqliteStore(tmp_path) as store:
+                store.wait_for_backup()
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+                limit = len(kept) + 512  # "the card is full" past this many bytes of a file
+                resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+                time.strftime = lambda _format, *_args: previous.name  # the same second as the previous
+                Players(store).export_file()
+        except OSError as exc:
+            os._exit(17 if exc.errno == errno.EFBIG else 1)
+        os._exit(0)
+    _, status = os.waitpid(child, 0)
+    assert os.WEXITSTATUS(status) == 17  # the failure is raised to the caller (the Export button says it)
+    assert sorted(tmp_path.iterdir()) == before and previous.read_bytes() == kept
+
+
 def test_views_of_a_player_join_the_same_in_any_order():
     from itertools import permutations
 
