@@ -116,3 +116,76 @@ def scenario_loss_and_power_cut(app):
 def test_loss_on_time_ends_the_game_and_the_clocks_survive_a_power_cut_and_play_again():
     run_scenario("test_ui_strategy_clock", "scenario_loss_and_power_cut", size=(1280, 800),
                  settings={"clock_minutes": 1, "time_out": "loss"})
+
+
+class PowerCut(BaseException):
+    """The power goes: nothing after it runs, nothing uncommitted is kept."""
+
+
+def _kiosk_store(services):
+    """The kiosk's own store, a SQLite database, to look at what a power cut leaves on the disk."""
+    import tempfile
+
+    from firmware.store import SqliteStore
+
+    services.store = SqliteStore(tempfile.mkdtemp(prefix="tantrix-clock-"))
+
+
+def _on_disk(path):
+    """The game journaled and the clocks kept, as the next start finds them."""
+    import json
+    import sqlite3
+
+    from ui.modes.strategy.clock import CLOCKS
+
+    with sqlite3.connect(path) as db:
+        journal = json.loads(db.execute("SELECT saved FROM current").fetchone()[0])
+        clocks = json.loads(db.execute("SELECT value FROM progress WHERE key = ?", (CLOCKS,)).fetchone()[0])
+    return journal["state"]["record"]["events"], clocks["clocks"]
+
+
+def scenario_a_power_cut_between_a_move_and_its_clocks(app):
+    from engine.strategy.robots import make_robot, robot_move
+    from ui.modes.strategy.clock import CLOCKS
+
+    _simulate_time()
+    screen = yield from _setup_and_start(app)
+    game, store = screen.game, app.services.store
+    while game.awaiting_draw is not None or game.turn is None:
+        yield 0.1
+    yield 0.2
+    mover = screen.actor()
+    events, clocks = _on_disk(store.path)
+    assert clocks["running"] == mover and clocks["used"][mover] < 1.0
+    SIMULATED[0] += 7.0  # the mover thinks 7 s (no save of the running clock meanwhile), then places
+    robot_move(game, make_robot("beginner"))
+    set_progress = store.set_progress
+
+    def cut(key, value):
+        if key == CLOCKS:
+            raise PowerCut
+        set_progress(key, value)
+
+    store.set_progress = cut
+    try:
+        screen.after_step()
+        raise AssertionError("the clocks were kept through the cut")
+    except PowerCut:
+        pass
+    del store.set_progress
+    kept_events, kept_clocks = _on_disk(store.path)
+    moved = len(kept_events) > len(events)
+    return {"move kept": moved, "its time kept": kept_clocks["used"][mover] >= 7.0,
+            "clocks as before it": kept_clocks == clocks}
+
+
+scenario_a_power_cut_between_a_move_and_its_clocks.prepare = _kiosk_store
+
+
+def test_a_power_cut_between_a_move_and_its_clocks_keeps_both_or_neither():
+    # the clocks were saved after the journal, in a transaction of their own: cut between them,
+    # the move came back with the clocks of before it (the mover's thinking time not counted)
+    result = run_scenario("test_ui_strategy_clock", "scenario_a_power_cut_between_a_move_and_its_clocks",
+                          size=(800, 480), settings={"clock_minutes": 1})
+    assert result in ({"move kept": True, "its time kept": True, "clocks as before it": False},
+                      {"move kept": False, "its time kept": False, "clocks as before it": True})

@@ -6,8 +6,9 @@
   (the staff menu, the attract screen) pauses every clock, and so does a power cut;
 * where it is kept: the store's progress key :data:`CLOCKS`, with the game's fingerprint (its
   record's header, as :mod:`ui.seat_players` keeps who sits where), so a clock never applies to
-  another game. It is saved after every step and every :data:`SAVE_EVERY` seconds while it runs:
-  a power cut costs the player to act at most that much of their time, never anyone else's;
+  another game. It is saved with every step, in the journal's transaction (so a step never comes
+  back with the clocks of before it), and every :data:`SAVE_EVERY` seconds while it runs: a power
+  cut costs the player to act at most that much of their time, never anyone else's;
 * what happens when a player's time is up: the game's :meth:`~engine.strategy.game.StrategyGame.time_penalty`
   or :meth:`~engine.strategy.game.StrategyGame.time_out`, as the table's ``[rules] time_out`` says (the
   game decides what either does to the result).

@@ -830,8 +830,11 @@ class StrategyScreen(Screen):
             return
         if self.advice is not None:
             self.close_coach()  # the position it was about has changed
-        self.app.journal(self.game)
-        self._run_clock()
+        # one transaction: the step and the clocks as it leaves them. Saved apart, a power cut
+        # between them resumed the step with the clocks of before it (the mover's time uncounted)
+        with self.app.services.store.batch():
+            self.app.journal(self.game)
+            self._run_clock()
         self.refresh()
         self._announce()
         self._cue()
