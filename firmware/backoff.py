@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from ui.files import write_whole
+
 from .config import unit_state_directory
 from .notify import Notifier
 from .version import installed_version
@@ -92,11 +94,8 @@ def read_starts(path: Path) -> list[Start]:
 
 
 def write_starts(path: Path, starts: Sequence[Start]) -> None:
-    """Keep the last :data:`KEPT` starts in ``path``, replaced whole (never half written). Not
-    synced: a start lost to a power cut only shortens the next wait."""
-    scratch = path.with_name(path.name + ".new")
-    scratch.write_text("".join(f"{s.at!r} {s.release}\n" for s in starts[-KEPT:]), encoding="utf-8")
-    os.replace(scratch, path)
+    """Keep the last :data:`KEPT` starts in ``path``, replaced whole (never half written)."""
+    write_whole(path, "".join(f"{s.at!r} {s.release}\n" for s in starts[-KEPT:]).encode("utf-8"))
 
 
 def back_off(state: Path, release: str, status: Callable[[str], None], clock: Callable[[], float] = time.time,

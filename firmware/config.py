@@ -45,6 +45,7 @@ from typing import Any, Callable, Literal, Mapping
 from engine.clock import CASUAL_MINUTES
 from engine.compact import REPLAY_URL
 from hardware import ButtonConfig, ConfigError, ReaderConfig, RingsConfig
+from ui.files import write_whole
 
 from .pin import HASH_EXPECTED, is_pin_hash
 
@@ -443,15 +444,13 @@ def _read(file: Path, explicit: bool) -> tuple[Config, str | None]:
 
 
 def _keep(file: Path, last_good: Path) -> None:
-    """Copy ``file`` to ``last_good`` (atomically, only when it changed); a failure is only logged."""
+    """Copy ``file`` to ``last_good`` (whole or not at all, only when it changed); a failure is only logged."""
     try:
         raw = file.read_bytes()
         if last_good.exists() and last_good.read_bytes() == raw:
             return
         last_good.parent.mkdir(parents=True, exist_ok=True)
-        temporary = last_good.with_name(last_good.name + ".new")
-        temporary.write_bytes(raw)
-        os.replace(temporary, last_good)
+        write_whole(last_good, raw)
     except OSError as exc:
         log.warning("cannot keep a copy of the configuration in %s: %s", last_good, exc)
 

@@ -34,19 +34,17 @@ order (finished, id), so the same games give the same ladder on every table.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-import os
 import re
 import sqlite3
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from engine.players import DEFAULT_AVATAR, BadName, Player, check_avatar, clean_name, new_id
 from engine.ratings import GUEST, ROBOT, Ladder, Outcome, Rating, Step, is_rated
+from ui.files import write_whole
 
 from .stored import read_json
 
@@ -671,11 +669,11 @@ class Players:
 
     def export_file(self) -> str:
         """Write :meth:`export` next to the database (staff copy it from there); returns its path.
-        Written whole or not at all (:func:`_write_whole`): written in place, a card that filled up
+        Written whole or not at all (:func:`ui.files.write_whole`): written in place, a card that filled up
         mid-way left a file cut short that looked like an export, and an export made in the same
         second as the one before cut that one short. OSError says why (the Export button shows it)."""
         path = self._store.path.with_name(time.strftime("players-export-%Y%m%d-%H%M%S.json"))
-        _write_whole(path, json.dumps(self.export(), ensure_ascii=False, indent=1).encode("utf-8"))
+        write_whole(path, json.dumps(self.export(), ensure_ascii=False, indent=1).encode("utf-8"))
         return str(path)
 
     # ---------------------------------------------------------------------------- internals
@@ -835,27 +833,6 @@ class Players:
             if self._store.transaction(replace):
                 return
 
-
-def _write_whole(path: Path, data: bytes) -> None:
-    """``data`` as the file ``path``, whole or not at all: written to ``<path>.part`` beside it,
-    synced, renamed over ``path``, and the directory synced so that the rename survives a power
-    cut. On a failure (OSError, raised) the part goes and ``path`` is as it was."""
-    part = path.with_name(path.name + ".part")
-    try:
-        with open(part, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(part, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            part.unlink()
-        raise
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
 
 
 def _rating_json(rating: Rating) -> dict[str, Any]:

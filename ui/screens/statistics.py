@@ -25,6 +25,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .. import theme
+from ..files import write_whole
 from ..i18n import N_, _, i18n, n_
 from ..services import STAT_DAYS
 from ..shell import Shell
@@ -237,7 +238,5 @@ def export(store: Any, directory: Path, now: float | None = None) -> Path:
     records = [{"id": number, "kind": kind, "record": record}
                for number, kind, record in store.records(limit=EXPORT_RECORDS)]
     data = {"exported": stamp, "statistics": store.statistics(), "records": records}
-    partial = path.with_suffix(".part")
-    partial.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    partial.replace(path)  # a stick pulled out mid-way leaves no file that looks whole
+    write_whole(path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))  # a stick pulled out mid-way
     return path
