@@ -20,6 +20,18 @@ from ui.services import valid_pin
 ROUNDS = 100_000
 HASH_FORMAT = re.compile(r"^pbkdf2-sha256\$([1-9][0-9]{3,7})\$([0-9a-f]{16,64})\$([0-9a-f]{64})$")
 HASH_EXPECTED = 'a hash made by "tantrix-kiosk hash-pin" (pbkdf2-sha256$ROUNDS$SALT$HASH)'
+FIRST_LOCK_SECONDS = 30.0
+LONGEST_LOCK_SECONDS = 3600.0
+
+
+def lock_seconds(wrong: int, free_tries: int) -> float:
+    """How long every PIN is refused after ``wrong`` wrong PINs in a row, the one rule of the
+    table's keypad (``firmware.settings``) and of the web page (``web.lockout``): from the
+    ``free_tries``-th on, :data:`FIRST_LOCK_SECONDS` doubling with each, up to
+    :data:`LONGEST_LOCK_SECONDS` (every 4-digit PIN would then take over a year)."""
+    if wrong < free_tries:
+        return 0.0
+    return min(LONGEST_LOCK_SECONDS, FIRST_LOCK_SECONDS * 2.0 ** min(wrong - free_tries, 20))
 
 
 def hash_pin(pin: str, rounds: int = ROUNDS, salt: bytes | None = None) -> str:

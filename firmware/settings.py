@@ -14,7 +14,7 @@ The staff PIN fails closed: an installed kiosk (a Raspberry Pi, or a run under s
 ``kiosk.staff_pin`` accepts no PIN at all (``install.sh`` sets one); only a desktop run accepts the
 built-in :data:`DEFAULT_PIN`, with a warning. Wrong PINs back off: after :data:`FREE_TRIES` wrong
 ones in a row, each further one locks the keypad for twice as long as the last (from
-:data:`FIRST_LOCK_SECONDS` to :data:`LONGEST_LOCK_SECONDS`), and no PIN is even checked while it is
+:data:`~firmware.pin.FIRST_LOCK_SECONDS` to :data:`~firmware.pin.LONGEST_LOCK_SECONDS`), and no PIN is even checked while it is
 locked. The count and the end of the lock are kept in the store, so a power cycle resets nothing:
 a 4-digit PIN would take over a year of tapping.
 """
@@ -30,7 +30,7 @@ from typing import Any, Callable, Literal
 from ui.services import Store
 
 from .config import LANGUAGES, Config
-from .pin import verify_pin
+from .pin import LONGEST_LOCK_SECONDS, lock_seconds, verify_pin
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,7 @@ accepted on an installed kiosk."""
 PIN_STATE = "staff-pin"
 """The store's progress key for the wrong PINs in a row and the end of the lock."""
 FREE_TRIES = 3
-FIRST_LOCK_SECONDS = 30.0
-LONGEST_LOCK_SECONDS = 3600.0
+"""Wrong PINs in a row the keypad allows before it locks (``firmware.pin.lock_seconds``)."""
 
 
 def local_address() -> str:
@@ -55,13 +54,6 @@ def local_address() -> str:
             return str(probe.getsockname()[0])
         except OSError:
             return ""
-
-
-def lock_seconds(wrong: int) -> float:
-    """How long the keypad stays locked after ``wrong`` wrong PINs in a row."""
-    if wrong < FREE_TRIES:
-        return 0.0
-    return min(LONGEST_LOCK_SECONDS, FIRST_LOCK_SECONDS * 2.0 ** min(wrong - FREE_TRIES, 20))
 
 
 class Reports:
@@ -147,7 +139,7 @@ class KioskSettings:
         else:
             right = not self._installed and pin == DEFAULT_PIN
         wrong = 0 if right else self._pin_state()[0] + 1
-        lock = lock_seconds(wrong)
+        lock = lock_seconds(wrong, FREE_TRIES)
         self._store.set_progress(PIN_STATE, {"wrong": wrong, "until": self._clock() + lock, "lock": lock})
         if lock:
             log.warning("%d wrong staff PINs in a row: the keypad is locked for %.0f s", wrong, lock)

@@ -7,15 +7,13 @@ from pathlib import Path
 import pytest
 
 from firmware.config import Config, KioskConfig, load_config
-from firmware.pin import hash_pin, is_pin_hash, verify_pin
+from firmware.pin import LONGEST_LOCK_SECONDS, hash_pin, is_pin_hash, lock_seconds, verify_pin
 from firmware.settings import (
     DEFAULT_PIN,
     FREE_TRIES,
-    LONGEST_LOCK_SECONDS,
     OVERRIDES,
     KioskSettings,
     Reports,
-    lock_seconds,
 )
 from firmware.store import SqliteStore
 from ui.services import Settings
@@ -171,7 +169,7 @@ def test_wrong_pins_back_off_growing_persisted_and_shown(tmp_path):
 
 
 def test_the_lock_grows_to_a_ceiling_that_makes_guessing_hopeless():
-    assert lock_seconds(FREE_TRIES - 1) == 0 and lock_seconds(FREE_TRIES) > 0
-    assert lock_seconds(1000) == LONGEST_LOCK_SECONDS
-    hours = sum(lock_seconds(n) for n in range(10_000)) / 3600  # every 4-digit PIN tried
+    assert lock_seconds(FREE_TRIES - 1, FREE_TRIES) == 0 and lock_seconds(FREE_TRIES, FREE_TRIES) > 0
+    assert lock_seconds(1000, FREE_TRIES) == LONGEST_LOCK_SECONDS
+    hours = sum(lock_seconds(n, FREE_TRIES) for n in range(10_000)) / 3600  # every 4-digit PIN tried
     assert hours > 365 * 24

@@ -13,7 +13,8 @@ import web.auth
 from firmware.pin import hash_pin
 from firmware.store import SqliteStore
 from web.auth import PinGuard
-from web.lockout import DATABASE, FIRST_LOCKOUT_SECONDS, MAX_LOCKOUT_SECONDS, PIN_TRIES, Unrecorded
+from firmware.pin import FIRST_LOCK_SECONDS, LONGEST_LOCK_SECONDS
+from web.lockout import DATABASE, PIN_TRIES, Unrecorded
 from web_support import STAFF_PIN, request, web_server, write_config
 
 PIN_HASH = hash_pin(STAFF_PIN, rounds=1000)
@@ -32,7 +33,7 @@ class Clock:
 def lock_out(guard: PinGuard) -> None:
     for _ in range(PIN_TRIES - 1):
         assert guard.check("1111") == (False, 0.0)
-    assert guard.check("1111") == (False, FIRST_LOCKOUT_SECONDS)
+    assert guard.check("1111") == (False, FIRST_LOCK_SECONDS)
 
 
 def test_the_lockout_is_kept_on_disk_and_ends_on_time(tmp_path):
@@ -40,10 +41,10 @@ def test_the_lockout_is_kept_on_disk_and_ends_on_time(tmp_path):
     lock_out(PinGuard(PIN_HASH, tmp_path, clock))
     clock.now += 10
     restarted = PinGuard(PIN_HASH, tmp_path, clock)
-    assert restarted.check(STAFF_PIN) == (False, FIRST_LOCKOUT_SECONDS - 10)  # not even checked
+    assert restarted.check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS - 10)  # not even checked
     clock.now += 20
-    assert restarted.check("1111") == (False, 2 * FIRST_LOCKOUT_SECONDS)  # the next wrong one doubles it
-    clock.now += 2 * FIRST_LOCKOUT_SECONDS
+    assert restarted.check("1111") == (False, 2 * FIRST_LOCK_SECONDS)  # the next wrong one doubles it
+    clock.now += 2 * FIRST_LOCK_SECONDS
     assert restarted.check(STAFF_PIN) == (True, 0.0)
     lock_out(PinGuard(PIN_HASH, tmp_path, clock))  # the right PIN took the count back: 5 tries again
 
@@ -61,14 +62,14 @@ def test_a_pin_is_counted_before_it_is_checked_so_a_crash_in_the_check_forgets_n
     with pytest.raises(SystemExit):
         guard.check("1112")
     monkeypatch.undo()
-    assert PinGuard(PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCKOUT_SECONDS)
+    assert PinGuard(PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS)
 
 
 def test_a_clock_set_back_never_makes_the_lock_longer_than_it_was(tmp_path):
     clock = Clock()
     lock_out(PinGuard(PIN_HASH, tmp_path, clock))
     clock.now -= 86_400.0  # a Pi without a battery clock, booted before the network gives the time
-    assert PinGuard(PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCKOUT_SECONDS)
+    assert PinGuard(PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS)
 
 
 def _drop_row(db: sqlite3.Connection) -> None:
@@ -107,10 +108,10 @@ def test_a_file_emptied_or_garbled_is_a_full_lock_and_is_rebuilt(tmp_path, conte
 def _locked_for_the_full_period(directory, clock: Clock) -> None:
     """The right PIN refused for the full lockout from when the damage was found (and not from
     each restart after it), then taken."""
-    assert PinGuard(PIN_HASH, directory, clock).check(STAFF_PIN) == (False, MAX_LOCKOUT_SECONDS)
+    assert PinGuard(PIN_HASH, directory, clock).check(STAFF_PIN) == (False, LONGEST_LOCK_SECONDS)
     clock.now += 600.0
-    assert PinGuard(PIN_HASH, directory, clock).check(STAFF_PIN) == (False, MAX_LOCKOUT_SECONDS - 600.0)
-    clock.now += MAX_LOCKOUT_SECONDS
+    assert PinGuard(PIN_HASH, directory, clock).check(STAFF_PIN) == (False, LONGEST_LOCK_SECONDS - 600.0)
+    clock.now += LONGEST_LOCK_SECONDS
     assert PinGuard(PIN_HASH, directory, clock).check(STAFF_PIN) == (True, 0.0)
 
 

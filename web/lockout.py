@@ -11,7 +11,7 @@ middle of a check has counted it too.
 It fails closed. Only a file made afresh (none was there) starts with no wrong PINs, and it is made
 with its row in the transaction that makes its table (``firmware.store.migrate``). A missing row,
 a row that does not hold together, or a file SQLite cannot read as this one is damage: a lock for
-the full :data:`MAX_LOCKOUT_SECONDS` from when it is found, written back (a damaged file is rebuilt
+the full :data:`LONGEST_LOCK_SECONDS` from when it is found, written back (a damaged file is rebuilt
 beside it, then renamed over it, so there is never no file). While the file cannot be written
 (a read-only or full card, a directory where it should be) no PIN is checked at all:
 :class:`Unrecorded`.
@@ -34,15 +34,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from firmware.pin import FIRST_LOCK_SECONDS, LONGEST_LOCK_SECONDS, lock_seconds
 from firmware.store import Unusable, migrate
 from firmware.stored import decode_text
 
 log = logging.getLogger(__name__)
 
 PIN_TRIES = 5
-"""Wrong PINs in a row allowed before the lockout starts."""
-FIRST_LOCKOUT_SECONDS = 30.0
-MAX_LOCKOUT_SECONDS = 3600.0
+"""Wrong PINs in a row allowed before the lockout starts (``firmware.pin.lock_seconds``)."""
 DATABASE = "web-staff-pin.db"
 """The record's file in the kiosk's storage directory."""
 BUSY_SECONDS = 5.0
@@ -53,16 +52,7 @@ _STORAGE_FAILURES = {sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LO
 is damaged: rebuilding would not help."""
 
 
-def lockout_seconds(wrong: int) -> float:
-    """How long every PIN is refused after ``wrong`` wrong PINs in a row: from the
-    :data:`PIN_TRIES`-th on, :data:`FIRST_LOCKOUT_SECONDS` doubling with each, up to
-    :data:`MAX_LOCKOUT_SECONDS`."""
-    if wrong < PIN_TRIES:
-        return 0.0
-    return min(MAX_LOCKOUT_SECONDS, FIRST_LOCKOUT_SECONDS * 2.0 ** min(wrong - PIN_TRIES, 20))
-
-
-FULL_LOCKOUT_WRONG = PIN_TRIES + math.ceil(math.log2(MAX_LOCKOUT_SECONDS / FIRST_LOCKOUT_SECONDS))
+FULL_LOCKOUT_WRONG = PIN_TRIES + math.ceil(math.log2(LONGEST_LOCK_SECONDS / FIRST_LOCK_SECONDS))
 """The wrong PINs counted when the record is damaged: the fewest whose lock is the longest."""
 
 
@@ -75,17 +65,17 @@ class Lockout:
 
     def wait(self, now: float) -> float:
         """Seconds before a PIN is looked at again (0: now)."""
-        return max(0.0, min(self.until - now, lockout_seconds(self.wrong)))
+        return max(0.0, min(self.until - now, lock_seconds(self.wrong, PIN_TRIES)))
 
     def wrong_again(self, now: float) -> Lockout:
         """One more wrong PIN at ``now`` (counted up to :data:`FULL_LOCKOUT_WRONG`: more add nothing)."""
         wrong = min(self.wrong + 1, FULL_LOCKOUT_WRONG)
-        return Lockout(wrong, now + lockout_seconds(wrong))
+        return Lockout(wrong, now + lock_seconds(wrong, PIN_TRIES))
 
     @staticmethod
     def damaged(now: float) -> Lockout:
         """What a damaged record counts as: locked for the full period from ``now``."""
-        return Lockout(FULL_LOCKOUT_WRONG, now + MAX_LOCKOUT_SECONDS)
+        return Lockout(FULL_LOCKOUT_WRONG, now + LONGEST_LOCK_SECONDS)
 
 
 class Unrecorded(Exception):
@@ -119,7 +109,7 @@ class LockoutRecord:
             except (sqlite3.Error, Unusable) as exc:
                 if (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in _STORAGE_FAILURES:
                     raise self._unrecorded(f"{self.path} cannot be written ({exc})") from exc
-                log.warning("%s is damaged (%s): rebuilt, locked for %.0f s", self.path, exc, MAX_LOCKOUT_SECONDS)
+                log.warning("%s is damaged (%s): rebuilt, locked for %.0f s", self.path, exc, LONGEST_LOCK_SECONDS)
                 try:
                     self._rebuild(now)
                     return self._update(change, now)
@@ -139,7 +129,7 @@ class LockoutRecord:
                 kept = _lockout(db.execute("SELECT wrong, until FROM lockout WHERE id = 1").fetchone())
                 if kept is None:
                     log.warning("%s has no lockout that holds together: locked for %.0f s",
-                                self.path, MAX_LOCKOUT_SECONDS)
+                                self.path, LONGEST_LOCK_SECONDS)
                 before = kept if kept is not None else Lockout.damaged(now)
                 after = change(before)
                 if after != kept:
