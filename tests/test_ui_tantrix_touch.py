@@ -911,6 +911,31 @@ def test_a_hint_asked_before_the_player_put_down_their_own_tile_is_not_shown():
     run_scenario("test_ui_tantrix_touch", "scenario_own_tile_down_while_the_coach_thinks", size=(800, 480))
 
 
+def scenario_coach_answers_while_leave_is_asked(app):
+    """The master's answer arrives while the players are asked whether to leave: its card comes
+    beneath the question (it was drawn over it and took its touches), and "Stay" is answered."""
+    from ui.widgets import Confirm
+
+    game, screen = _open(app)
+    yield 0.4
+    seat, placed = game.turn, len(game.board)
+    yield from tap(screen.coach_bar.buttons[0])
+    yield from tap(screen.leave_button)
+    question = screen.overlay.children[0]
+    assert isinstance(question, Confirm)
+    yield until(lambda: screen.coach_card is not None, 60)
+    yield 0.2
+    assert screen.overlay.children[0] is question
+    yield from tap(question.no_button)
+    assert question.parent is None and app.manager.current == screen.name
+    assert screen.coach_card is not None and len(game.board) == placed and game.turn == seat
+    return {}
+
+
+def test_a_coach_answer_arriving_while_leave_is_asked_stays_beneath_the_question():
+    run_scenario("test_ui_tantrix_touch", "scenario_coach_answers_while_leave_is_asked", size=(800, 480))
+
+
 def _moving_provisional(app, screen, game):
     """The player's tile put down provisionally and a finger moving it towards another space where
     it fits (not let go yet): the finger, where it will be let go, and the placements."""

@@ -236,6 +236,18 @@ class Confirm(FloatLayout):
 
 
 
+class Overlay(FloatLayout):
+    """A screen's top layer, where its questions (:class:`Confirm`) and what comes and goes over
+    the table live. An open question stays on top of whatever is added after it: the coach's card,
+    a robot's flying tile or a results card arriving while players were asked whether to leave
+    were drawn over the question and took the touches meant for it."""
+
+    def add_widget(self, widget: Any, index: int = 0, canvas: str | None = None) -> None:
+        if index == 0 and not isinstance(widget, Confirm):
+            index = sum(isinstance(child, Confirm) for child in self.children)  # just beneath them
+        super().add_widget(widget, index, canvas)
+
+
 def confirm_leave(screen: Any) -> None:
     """Ask before a game is abandoned (leaving forgets its journal, so it cannot be resumed): a
     stray touch on Leave must not end a game; on yes, ``screen.leave()``. ``screen`` has an

@@ -31,7 +31,6 @@ from kivy.clock import Clock
 from kivy.graphics import Color, Line
 from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
 
@@ -57,7 +56,7 @@ from ...services import Cue
 from ...setup import Choice, Setup, SetupScreen, SetupSpec
 from ...shell import Shell
 from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot
-from ...widgets import ChipRow, TButton, TLabel, confirm_leave, panel_background
+from ...widgets import ChipRow, Overlay, TButton, TLabel, confirm_leave, panel_background
 from ...words import levels
 from ...navigation import family_screen, kind_screen
 from .common import race_script
@@ -355,7 +354,7 @@ class GobblesScreen(Screen):
         # the seats' tags are composed (name, tiles left): a language staff switch to while the
         # race is on (their web page, or their menu over it) is theirs at once
         follow_language(self, lambda screen: screen._tag_seats())
-        self.overlay = FloatLayout()
+        self.overlay = Overlay()
         self.overlay.add_widget(self.layout)
         self.gifts: dict[int, GiftCard] = {}
         self.leave_button = TButton(msg=N_("Leave"), scale=0.7, size_hint=(None, None))

@@ -17,7 +17,6 @@ from typing import Any, Sequence
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -37,7 +36,7 @@ from ...services import BagButtonPressed, Cue
 from ...setup import SetupScreen, SetupSpec
 from ...shell import Shell
 from ...table import TableLayout
-from ...widgets import TButton, TLabel, beside, confirm_leave, panel_background
+from ...widgets import Overlay, TButton, TLabel, beside, confirm_leave, panel_background
 from ...navigation import family_screen, kind_screen
 from .common import solo_script
 
@@ -134,7 +133,7 @@ class GobbleSoloScreen(Screen):
             for part in parts:
                 column.add_widget(part)
             side.add_widget(column)
-        self.overlay = FloatLayout()
+        self.overlay = Overlay()
         self.overlay.add_widget(beside(self.table, side))
         self.add_widget(self.overlay)
         self.refresh()

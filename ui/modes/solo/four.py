@@ -21,7 +21,6 @@ from functools import partial
 from typing import Any, Callable
 
 from kivy.clock import Clock
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
 from engine.actions import Place
@@ -39,7 +38,7 @@ from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...results import Confetti, IconButton
 from ...services import Cue
-from ...widgets import Confirm, TButton, beside
+from ...widgets import Confirm, Overlay, TButton, beside
 from ...navigation import kind_screen
 from ...solo_board import SoloBoard, TrayTable
 from .common import SidePanel, chain_name
@@ -132,7 +131,7 @@ class FourScreen(Screen):
         self.back_button = TButton(msg=N_("Back"), scale=0.85)
         self.back_button.bind(on_release=lambda *_: self.ask_leave())
         self.panel.add_row(self.best_button, self.back_button)
-        self.overlay = FloatLayout()
+        self.overlay = Overlay()
         self.overlay.add_widget(beside(self.table, self.panel))
         self.previous = IconButton(icon="back", size_hint=(None, None), size=(u * 1.05, u * 1.05))
         self.previous.bind(on_release=lambda *_: self.turn_page(-1))

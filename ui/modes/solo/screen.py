@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, Generic, Protocol, Sequence, TypeVar
 
 from kivy.clock import Clock
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -28,7 +27,7 @@ from ...results import Confetti
 from ...services import Cue
 from ...shell import Shell
 from ...solo_players import BestNote, keep_best, show_time
-from ...widgets import Confirm, TButton, beside
+from ...widgets import Confirm, Overlay, TButton, beside
 from ...words import format_time
 from .common import HINT_SECONDS, SidePanel, SolvedCard, Stopwatch, ThinkingCard, best_time, \
     record_solved, record_time, time_score
@@ -97,7 +96,7 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         already, it is shown solved (a resumed puzzle, or one shown again)."""
         self.play_area = play_area
         root = beside(play_area, self.panel)
-        self.overlay = FloatLayout()
+        self.overlay = Overlay()
         self.overlay.add_widget(root)
         self.add_widget(self.overlay)
         for layer in layers:

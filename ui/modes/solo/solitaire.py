@@ -18,7 +18,6 @@ import time
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
 from engine.actions import Place
@@ -35,7 +34,7 @@ from ...services import BagButtonPressed, Cue
 from ...setup import Choice, SetupScreen, SetupSpec
 from ...shell import Shell
 from ...table import TableLayout
-from ...widgets import TButton, TLabel, beside, confirm_leave
+from ...widgets import Overlay, TButton, TLabel, beside, confirm_leave
 from ...navigation import family_screen, kind_screen
 from .common import ONE_CHAIN, SidePanel, chain_name, record_solitaire_won
 
@@ -142,7 +141,7 @@ class SolitaireScreen(Screen):
         leave = TButton(msg=N_("Leave the game"), scale=0.85)
         leave.bind(on_release=lambda *_: confirm_leave(self))
         self.panel.add_row(leave)
-        self.overlay = FloatLayout()
+        self.overlay = Overlay()
         self.overlay.add_widget(beside(self.table, self.panel))
         self.add_widget(self.overlay)
         self.refresh()

@@ -34,7 +34,6 @@ from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, InstructionGroup, RoundedRectangle
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
 
@@ -60,7 +59,7 @@ from ...shell import Shell
 from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, crosswise,
                      overlaps)
 from ...tournament_store import entry_of, report
-from ...widgets import SMALLEST_FONT, TButton, confirm_leave, panel_background
+from ...widgets import Overlay, SMALLEST_FONT, TButton, confirm_leave, panel_background
 from ...words import LEVEL_NAMES, colour_name, seat_name
 from .board import StrategyBoard, score_words
 from .clock import TableClocks, set_clocks
@@ -189,7 +188,7 @@ class StrategyScreen(Screen):
         self.picker: DrawPicker | None = None
         self.picker_seat: int | None = None
         """The seat the picker (the tiles in the bag, to say by touch which was drawn) faces."""
-        self.overlay = FloatLayout()
+        self.overlay = Overlay()
         self.overlay.add_widget(self.layout)
         self.overlay.add_widget(self.confirm_bar)
         self.overlay.add_widget(self.coach_bar)

@@ -22,7 +22,6 @@ from typing import Any, Sequence
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -44,7 +43,7 @@ from ...services import Cue
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ...shell import Shell
 from ...tanagra_board import TanagraBoard, destination_kinds, seat_colours
-from ...widgets import ChipRow, TButton, TLabel, beside, confirm_leave, panel_background
+from ...widgets import ChipRow, Overlay, TButton, TLabel, beside, confirm_leave, panel_background
 from ... import words
 from ...words import levels
 from ...navigation import family_screen, kind_screen
@@ -211,7 +210,7 @@ class TanagraScreen(Screen):
         self.board.bind(on_tap=lambda _b, cell: self.tap(cell), on_hover=lambda _b, cell: self.hover(cell))
         self.panel = self._build_panel(u)
         root = beside(self.board, self.panel)
-        self.overlay = FloatLayout()
+        self.overlay = Overlay()
         self.overlay.add_widget(root)
         self.add_widget(self.overlay)
         self.refresh()
