@@ -9,8 +9,8 @@ gives the same guarantee, more slowly). Both settings are read back after they a
 
 Failures are survived, not fatal, and as little as possible is lost:
 
-- *Damage* (``quick_check`` fails, not a database, a newer schema, a file that cannot be read): the
-  file is moved aside (renamed with a timestamp, never deleted); the fresh database starts from the
+- *Damage* (``quick_check`` fails, not a database, a newer schema, a file or its write-ahead log
+  that cannot be read, the log's last steps then lost): the file is moved aside (renamed with a timestamp, never deleted); the fresh database starts from the
   last-known-good copy (``kiosk.db.good``, made with SQLite's backup API after each finished game
   and at each start on a healthy file), then every row still readable in the damaged file is
   salvaged into it, the tag registry first. The report says how many rows of each table came back.
@@ -299,6 +299,20 @@ def _wal(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
 
 
+def _why_unreadable(path: Path) -> str | None:
+    """Why the database ``path`` or its write-ahead log cannot be read (:func:`_unreadable`), None
+    when both can. Either is damage: SQLite opens neither without the other, so a log that cannot
+    be read kept the kiosk from every row of a readable file as surely as the file itself."""
+    problem = _unreadable(path)
+    if problem is not None:
+        return f"it cannot be read: {problem.strerror or problem}"
+    problem = _unreadable(_wal(path))
+    if problem is not None:
+        return (f"its write-ahead log {_wal(path).name} cannot be read ({problem.strerror or problem}): "
+                f"what was committed only there is lost")
+    return None
+
+
 @contextlib.contextmanager
 def exclusive(directory: Path) -> Iterator[None]:
     """Hold the lock of ``directory``'s database (:data:`LOCK`) while opening, healing or making
@@ -327,7 +341,7 @@ or one the kernel remounted read-only after errors, has no room for the copy the
 
 @contextlib.contextmanager
 def readable_copy(path: Path) -> Iterator[sqlite3.Connection | None]:
-    """``path`` with its WAL, copied to a temporary directory (:data:`COPY_PLACES`) and opened
+    """``path`` with its WAL (if that can be read), copied to a temporary directory (:data:`COPY_PLACES`) and opened
     there (None if nothing can be read). Reading a copy needs no write access to ``path``'s
     directory (SQLite must create a ``-shm`` to read a WAL database, and ``immutable=1`` would
     ignore the WAL, i.e. the last steps)."""
@@ -339,7 +353,9 @@ def readable_copy(path: Path) -> Iterator[sqlite3.Connection | None]:
                     prefix="tantrix-kiosk-", dir=place, ignore_cleanup_errors=True))
                 copy = Path(directory) / path.name
                 shutil.copyfile(path, copy)
-                if _wal(path).is_file():  # a directory there would keep every row of the file itself from salvage
+                # a directory there, or a log that cannot be read, would keep every row of the file
+                # itself from salvage: the file is read as its last checkpoint left it
+                if _wal(path).is_file() and _unreadable(_wal(path)) is None:
                     shutil.copyfile(_wal(path), _wal(copy))
                 source = _connect(str(copy))
                 break
@@ -663,8 +679,8 @@ class SqliteStore:
 
     def _open(self) -> sqlite3.Connection:
         """The file database; moved aside, made afresh and healed only on positive evidence of
-        damage (a file that cannot be read is: nothing of it could go to memory, where the good copy
-        can give what it holds); in memory when the disk refuses (read-only, full, locked, missing
+        damage (a file or a write-ahead log that cannot be read is: nothing, or not all, of it could
+        go to memory, where the good copy can give what it holds); in memory when the disk refuses (read-only, full, locked, missing
         directory)."""
         try:
             return self._open_file(first=True)
@@ -673,9 +689,9 @@ class SqliteStore:
         except OSError as exc:
             return self._memory(f"the state directory {self.path.parent} cannot be used ({exc.strerror})")
         except sqlite3.Error as exc:
-            unreadable = _unreadable(self.path)
-            if unreadable is not None:  # nothing to keep in memory: the good copy is the best there is
-                return self._heal(f"it cannot be read: {unreadable.strerror or unreadable}")
+            unreadable = _why_unreadable(self.path)
+            if unreadable is not None:  # nothing (or not all) to keep in memory: heal from the good copy
+                return self._heal(unreadable)
             with readable_copy(self.path) as readable:
                 return self._memory(f"the database {self.path} cannot be written ({exc})", copy_from=readable)
 

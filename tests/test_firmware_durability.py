@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 
+from firmware.players import Players
 from firmware.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +27,7 @@ KILLS = 60
 
 JOURNAL_LOOP = """
 import sys
+from firmware.players import Players
 from firmware.store import SqliteStore
 store = SqliteStore(sys.argv[1], report=lambda message: print("REPORT", message, flush=True))
 saved = store.load_current()
@@ -84,6 +86,7 @@ def test_sigkill_at_random_moments_never_loses_or_tears_a_step(tmp_path):
 
 READ_ONLY_CHECK = """
 import json, sys, tempfile
+from firmware.players import Players
 from firmware.store import SqliteStore
 tempfile.tempdir = sys.argv[2] if len(sys.argv) > 2 else None
 reports = []
@@ -91,7 +94,9 @@ store = SqliteStore(sys.argv[1], report=reports.append)
 before = store.load_current()
 store.save_current({"kind": "test-journey", "state": {"step": 99}})
 print(json.dumps({"in_memory": store.in_memory, "reports": reports, "before": before,
-                  "after": store.load_current(), "storage": store.statistics()["storage"]}))
+                  "after": store.load_current(), "storage": store.statistics()["storage"],
+                  "tags": store.tags(), "games": store.statistics()["games"],
+                  "players": [name for (name,) in store.query("SELECT name FROM players ORDER BY name")]}))
 """
 
 
@@ -216,3 +221,36 @@ def test_an_unreadable_database_in_a_directory_that_cannot_be_written_says_why_p
     assert result["storage"].startswith("in memory only: ") and "cannot be replaced" in result["storage"]
     assert result["after"] == {"kind": "test-journey", "state": {"step": 99}}
     assert sorted(path.name for path in state.iterdir()) == ["kiosk.db", "kiosk.db.good", "kiosk.db.lock"]
+
+
+def test_a_write_ahead_log_that_cannot_be_read_is_healed_from_the_good_copy_and_the_file(tmp_path):
+    # a readable kiosk.db beside a kiosk.db-wal it could not read (permissions 000) sent the kiosk
+    # to memory with nothing in it: no tags, no players, no games, at every start
+    live, state = tmp_path / "live", tmp_path / "state"
+    store = SqliteStore(live)
+    store.transaction(lambda db: db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)"))
+    Players(store).create("Alice")
+    store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    store.save_current({"kind": "test-journey", "state": {"step": 4}})  # newer than the good copy...
+    store.query("PRAGMA wal_checkpoint(TRUNCATE)")  # ...and in the file itself
+    store.save_current({"kind": "test-journey", "state": {"step": 5}})  # only in the log
+    state.mkdir()
+    for name in ("kiosk.db", "kiosk.db-wal", "kiosk.db.good"):  # as a power cut leaves them
+        shutil.copyfile(live / name, state / name)
+    store.close()
+    assert (state / "kiosk.db-wal").stat().st_size > 0
+    (state / "kiosk.db-wal").chmod(0)
+    result = run_without_reading_rights(state)
+    assert result["in_memory"] is False and result["storage"] == str(state / "kiosk.db")
+    assert len(result["reports"]) == 1, result["reports"]
+    assert "kiosk.db-wal cannot be read" in result["reports"][0]
+    assert "what was committed only there is lost" in result["reports"][0]
+    assert result["tags"] == {"00AB": 7} and result["players"] == ["Alice"] and result["games"] == {"strategy": 1}
+    assert result["before"] == {"kind": "test-journey", "state": {"step": 4}}  # the file's own, salvaged
+    aside = sorted(path.name for path in state.glob("kiosk.db.unusable-*"))
+    assert len(aside) == 2 and aside[1] == aside[0] + "-wal"  # both kept as they were, never deleted
+    assert (state / aside[1]).stat().st_mode & 0o777 == 0
+    with SqliteStore(state) as store:  # the next start: the healed file
+        assert store.load_current() == {"kind": "test-journey", "state": {"step": 99}}
+        assert store.tags() == {"00AB": 7}
