@@ -14,8 +14,10 @@ Failures are survived, not fatal, and as little as possible is lost:
   last-known-good copy (``kiosk.db.good``, made with SQLite's backup API after each finished game
   and at each start on a healthy file), then every row still readable in the damaged file is
   salvaged into it, the tag registry first. The report says how many rows of each table came back.
-  Where the file cannot be replaced (a read-only directory), play goes on in memory and the report
-  says why.
+  Where the file cannot be replaced (a read-only directory, where damage is found on a copy of
+  the file as SQLite cannot open it there), play goes on in memory from what the heal would have
+  made, the good copy and the salvage, so the enrolled tags and the players are there; the report
+  says why, and that nothing new is kept.
 - *A missing table* (the file is fine, a table is gone) is made again, empty.
 - *A disk that refuses writes* (read-only, full, locked, I/O error): play goes on in memory, from a
   copy of what could be read (a read-only WAL database is copied with its WAL to a temporary
@@ -138,6 +140,7 @@ to make a missing table again, to heal a damaged file and to copy the store to m
 _STORAGE_FAILURES = {3: "permission denied", 5: "locked by another program", 8: "read-only",
                      10: "disk I/O error", 13: "full", 14: "cannot be opened"}
 _DAMAGED = {11: "corrupt", 26: "not a database"}
+_BUSY = 5
 
 
 class Unusable(Exception):
@@ -292,6 +295,13 @@ def _unreadable(path: Path) -> OSError | None:
     except OSError as exc:
         return exc
     return None
+
+
+def _restored(restored: dict[str, int], salvaged: dict[str, int]) -> str:
+    """What a heal restored from the good copy and salvaged from the damaged file, for the report."""
+    from_good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
+    kept = ", ".join(f"{table} {count}" for table, count in salvaged.items() if count) or "nothing"
+    return f"restored from the last-known-good copy: {from_good}; salvaged from the damaged file: {kept}"
 
 
 def _wal(path: Path) -> Path:
@@ -693,14 +703,15 @@ class SqliteStore:
             if unreadable is not None:  # nothing (or not all) to keep in memory: heal from the good copy
                 return self._heal(unreadable)
             with readable_copy(self.path) as readable:
-                return self._memory(f"the database {self.path} cannot be written ({exc})", copy_from=readable)
+                # a file another program holds locked may be copied mid-write: no evidence either way
+                damage = None if _code(exc) == _BUSY else self._damage_in_copy(readable)
+                if damage is None:
+                    return self._memory(f"the database {self.path} cannot be written ({exc})", copy_from=readable)
+            return self._heal(damage)
 
     def _open_file(self, first: bool = False) -> sqlite3.Connection:
-        """The file database, checked and migrated. With ``first`` (the kiosk's start), a file
-        without the schema beside a last-known-good copy is unusable: the database was there
-        before (the copy is made from it), so an empty or missing file is damage (a power cut
-        during a file system repair, a card swapped), never a fresh start that would also replace
-        the good copy with an empty one."""
+        """The file database, checked (:meth:`_judge`, with ``first`` at the kiosk's start) and
+        migrated."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         for where in (self.path, _wal(self.path)):
             if where.is_dir():  # SQLite cannot open it, nor ever will: damage (to move aside), not a disk to retry
@@ -715,16 +726,12 @@ class SqliteStore:
             if mode not in ("wal", "delete") or synchronous != 2:
                 raise sqlite3.OperationalError(
                     f"cannot make writes durable (journal_mode={mode}, synchronous={synchronous})")
-            check = db.execute("PRAGMA quick_check").fetchall()
-            if check != [("ok",)]:
-                raise Unusable("damaged: " + "; ".join(str(row[0]) for row in check[:3]))
+            # judged before the schema is made: made first, a power cut before the heal left an
+            # empty database with the whole schema, which the next start took for a healthy one
+            self._judge(db, first)
             if self._max_bytes is not None:
                 page_size = db.execute("PRAGMA page_size").fetchone()[0]
                 db.execute(f"PRAGMA max_page_count = {max(1, self._max_bytes // page_size)}")
-            # checked before the schema is made: made first, a power cut before the heal left an
-            # empty database with the whole schema, which the next start took for a healthy one
-            if first and db.execute("PRAGMA user_version").fetchone()[0] == 0 and self.good_path.exists():
-                raise Unusable(f"it was empty or missing beside the last-known-good copy {self.good_path.name}")
             previous = migrate(db)
             if previous != SCHEMA_VERSION:
                 log.info("database %s: schema %d -> %d", self.path, previous, SCHEMA_VERSION)
@@ -746,6 +753,37 @@ class SqliteStore:
         self.journal_mode = mode
         return db
 
+    def _judge(self, db: sqlite3.Connection, first: bool) -> None:
+        """Unusable for a database that fails ``quick_check`` or, with ``first`` (the kiosk's
+        start), has no schema beside a last-known-good copy: the database was there before (the
+        copy is made from it), so an empty or missing file is damage (a power cut during a file
+        system repair, a card swapped), never a fresh start that would also replace the good copy
+        with an empty one."""
+        check = db.execute("PRAGMA quick_check").fetchall()
+        if check != [("ok",)]:
+            raise Unusable("damaged: " + "; ".join(str(row[0]) for row in check[:3]))
+        if first and db.execute("PRAGMA user_version").fetchone()[0] == 0 and self.good_path.exists():
+            raise Unusable(f"it was empty or missing beside the last-known-good copy {self.good_path.name}")
+
+    def _damage_in_copy(self, readable: sqlite3.Connection | None) -> str | None:
+        """What :meth:`_judge` finds in ``readable``, the copy of a file SQLite cannot open for
+        writing (a read-only directory keeps it from even checking one), a file not there judged as
+        an empty one; None where it finds nothing, or there is no copy to judge. So damage is found
+        (and the good copy used, in memory if need be) in a directory that cannot be written too:
+        an empty or missing file there sent play to memory with nothing in it."""
+        try:
+            if readable is not None:
+                self._judge(readable, first=True)
+            elif not self.path.exists():
+                with contextlib.closing(_connect(":memory:")) as empty:
+                    self._judge(empty, first=True)
+        except Unusable as exc:
+            return str(exc)
+        except sqlite3.DatabaseError as exc:
+            if _code(exc) in _DAMAGED:
+                return str(exc)
+        return None
+
     def _heal(self, reason: str) -> sqlite3.Connection:
         """A damaged file: a new database is made beside it (:meth:`_rebuild`) from the
         last-known-good copy, then from every row the damaged file still gives (it is newer than
@@ -759,26 +797,25 @@ class SqliteStore:
                 restored, salvaged = self._rebuild(healing, damaged)
             except (OSError, sqlite3.Error) as exc:
                 return self._memory(f"the database {self.path} is unusable ({reason}) and cannot be replaced: a new "
-                                    f"one cannot be made in {self.path.parent} ({exc})", copy_from=damaged)
+                                    f"one cannot be made in {self.path.parent} ({exc})", copy_from=damaged,
+                                    restore=True)
             aside = self._move_aside()
             if aside is None:
                 return self._memory(f"the database {self.path} is unusable ({reason}) and cannot be replaced: it "
-                                    f"cannot be moved aside", copy_from=damaged)
+                                    f"cannot be moved aside", copy_from=damaged, restore=True)
         try:
             os.replace(healing, self.path)
             db = self._open_file()
         except (Unusable, OSError, sqlite3.Error) as exc:
             return self._memory(f"a fresh database {self.path} cannot be made ({exc})")
-        kept = ", ".join(f"{table} {count}" for table, count in salvaged.items() if count) or "nothing"
-        from_good = ", ".join(f"{table} {count}" for table, count in restored.items() if count) or "nothing"
         self.tell(f"the database {self.path} was unusable ({reason}); it was moved to {aside.name}; "
-                   f"restored from the last-known-good copy: {from_good}; salvaged from the damaged file: {kept}")
+                   f"{_restored(restored, salvaged)}")
         return db
 
     def _rebuild(self, healing: Path, damaged: sqlite3.Connection | None) -> tuple[dict[str, int], dict[str, int]]:
-        """Make ``healing`` afresh (what a heal cut short left there goes): the schema, the rows of
-        the good copy, then those of ``damaged``; closed, complete, with no journal beside it, so
-        that it can be renamed. The rows restored and salvaged per table."""
+        """Make ``healing`` afresh (what a heal cut short left there goes): the schema, then the
+        rows :meth:`_restore` gives; closed, complete, with no journal beside it, so that it can be
+        renamed. The rows restored and salvaged per table."""
         for leftover in (healing, _wal(healing), healing.with_name(healing.name + "-journal")):
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
@@ -787,20 +824,29 @@ class SqliteStore:
             db.execute("PRAGMA journal_mode = DELETE")  # each commit synced, and nothing left beside it
             db.execute("PRAGMA synchronous = FULL")
             migrate(db)
-            restored: dict[str, int] = {}
-            if self.good_path.exists():
-                try:
-                    good = _connect(self.good_path.resolve().as_uri() + "?mode=ro", uri=True)
-                    try:
-                        if good.execute("PRAGMA quick_check").fetchall() == [("ok",)]:
-                            restored = copy_rows(good, db).rows
-                    finally:
-                        good.close()
-                except sqlite3.Error as exc:
-                    log.error("the last-known-good copy %s cannot be read: %s", self.good_path, exc)
-            salvaged = copy_rows(damaged, db).rows if damaged is not None else {}
+            return self._restore(db, damaged)
         finally:
             db.close()
+
+    def _restore(self, target: sqlite3.Connection, damaged: sqlite3.Connection | None) -> tuple[dict[str, int], dict[str, int]]:
+        """Into ``target`` (the schema, no rows): the rows of the last-known-good copy, then every
+        row ``damaged`` still gives (it is newer than the copy). The rows restored and salvaged per
+        table."""
+        restored: dict[str, int] = {}
+        if self.good_path.exists():
+            try:
+                # immutable: nothing changes the copy while it is read (a backup replaces it whole,
+                # under the store's lock), and SQLite then wants no -shm beside it, which a
+                # read-only directory refuses
+                good = _connect(self.good_path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
+                try:
+                    if good.execute("PRAGMA quick_check").fetchall() == [("ok",)]:
+                        restored = copy_rows(good, target).rows
+                finally:
+                    good.close()
+            except sqlite3.Error as exc:
+                log.error("the last-known-good copy %s cannot be read: %s", self.good_path, exc)
+        salvaged = copy_rows(damaged, target).rows if damaged is not None else {}
         return restored, salvaged
 
     def _move_aside(self) -> Path | None:
@@ -821,24 +867,31 @@ class SqliteStore:
             return None
         return aside
 
-    def _memory(self, reason: str, copy_from: sqlite3.Connection | None = None) -> sqlite3.Connection:
-        """Go on in memory, starting from a copy of ``copy_from`` when it can be read; the disk is
-        tried again later only if the memory copy holds all the disk held (every table read to its
-        end), since going back replaces the disk's tables with the memory's."""
-        self.in_memory, self.journal_mode, self.memory_reason = True, "memory", reason
-        self.tell(f"{reason}; play goes on, but nothing new is kept after a restart")
+    def _memory(self, reason: str, copy_from: sqlite3.Connection | None = None, *,
+                restore: bool = False) -> sqlite3.Connection:
+        """Go on in memory, starting from a copy of ``copy_from`` when it can be read; with
+        ``restore`` (a damaged file that cannot be replaced: ``copy_from`` is what it still gives),
+        from what a heal would have made (:meth:`_restore`): from nothing, the kiosk knew none of
+        its enrolled tags (it could not read a real tile) and none of its players. The disk is
+        tried again later only if the memory copy holds all the disk held (every table of an
+        undamaged file read to its end) or there is no file, since going back replaces the disk's
+        tables with the memory's; a damaged file is left to the next start's heal."""
         memory = _connect(":memory:")
         migrate(memory)
         seeded = False
-        if copy_from is not None:
-            try:
+        try:
+            if restore:
+                reason = f"{reason}; in memory, {_restored(*self._restore(memory, copy_from))}"
+            elif copy_from is not None:
                 copied = copy_rows(copy_from, memory)
                 seeded = not copied.partial
                 if copied.partial:
                     log.error("cannot read %s of %s into memory: the disk is left as it is",
                               ", ".join(sorted(copied.partial)), self.path)
-            except sqlite3.Error as exc:
-                log.error("cannot copy %s into memory: %s", self.path, exc)
+        except sqlite3.Error as exc:
+            log.error("cannot copy %s into memory: %s", self.path, exc)
+        self.in_memory, self.journal_mode, self.memory_reason = True, "memory", reason
+        self.tell(f"{reason}; play goes on, but nothing new is kept after a restart")
         self._retry_at = self._clock() + RETRY_SECONDS if seeded or not self.path.exists() else None
         self._seeded = seeded
         self.on_state()

@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 
 from firmware.players import Players
 from firmware.store import SqliteStore
@@ -254,3 +255,56 @@ def test_a_write_ahead_log_that_cannot_be_read_is_healed_from_the_good_copy_and_
     with SqliteStore(state) as store:  # the next start: the healed file
         assert store.load_current() == {"kind": "test-journey", "state": {"step": 99}}
         assert store.tags() == {"00AB": 7}
+
+
+def tags_players_and_a_game_in_the_good_copy(state: Path) -> None:
+    """A database whose good copy (and the file itself) holds an enrolled tag, a player and a
+    finished game, left as a power cut leaves it: a step journalled since, in the write-ahead log."""
+    live = state.with_name(state.name + "-live")
+    store = SqliteStore(live)
+    store.transaction(lambda db: db.execute("INSERT INTO tile_tags (uid, tile) VALUES ('00AB', 7)"))
+    Players(store).create("Alice")
+    store.add_record("strategy", {"n": 1})
+    store.wait_for_backup()
+    store.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.save_current({"kind": "test-journey", "state": {"step": 6}})
+    state.mkdir()
+    for name in ("kiosk.db", "kiosk.db-wal", "kiosk.db.good"):
+        shutil.copyfile(live / name, state / name)
+    store.close()
+
+
+@pytest.mark.parametrize("damage", ["file unreadable", "log unreadable", "not a database", "missing", "emptied"])
+def test_damage_in_a_directory_that_cannot_be_written_plays_in_memory_from_the_good_copy(tmp_path, damage):
+    # the heal could not be written, and play went to memory with nothing in it: no enrolled tag
+    # (the kiosk could not read a real tile), no player, no game
+    state = tmp_path / "state"
+    tags_players_and_a_game_in_the_good_copy(state)
+    database = state / "kiosk.db"
+    if damage in ("file unreadable", "log unreadable"):
+        (database if damage == "file unreadable" else state / "kiosk.db-wal").chmod(0)
+    else:
+        (state / "kiosk.db-wal").unlink()  # (a log holding the first page would hide a damaged header)
+        if damage == "not a database":
+            database.write_bytes(bytes(100) + database.read_bytes()[100:])  # the header gone
+        else:
+            database.unlink() if damage == "missing" else database.write_bytes(b"")
+    files = sorted(path.name for path in state.iterdir())
+    if damage.endswith("unreadable"):  # only a process that obeys permissions finds them
+        state.chmod(0o555)
+        try:
+            result = run_without_reading_rights(state)
+        finally:
+            state.chmod(0o755)
+    else:
+        result = run_on_read_only(state)
+    assert result["in_memory"] is True and len(result["reports"]) == 1, result["reports"]
+    report = result["reports"][0]
+    assert "cannot be replaced" in report and "nothing new is kept after a restart" in report
+    assert "in memory, restored from the last-known-good copy: tile_tags 1," in report
+    assert result["storage"].startswith("in memory only: ") and "from the last-known-good copy" in result["storage"]
+    assert result["tags"] == {"00AB": 7} and result["players"] == ["Alice"] and result["games"] == {"strategy": 1}
+    if damage == "log unreadable":  # the file itself is still salvaged on top, as its last checkpoint left it
+        assert "kiosk.db-wal cannot be read" in report and "salvaged from the damaged file: tile_tags 1" in report
+    assert result["after"] == {"kind": "test-journey", "state": {"step": 99}}
+    assert sorted(path.name for path in state.iterdir()) == files  # left as it was, for the next start to heal
