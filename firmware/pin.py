@@ -34,6 +34,15 @@ def lock_seconds(wrong: int, free_tries: int) -> float:
     return min(LONGEST_LOCK_SECONDS, FIRST_LOCK_SECONDS * 2.0 ** min(wrong - free_tries, 20))
 
 
+def full_lock_wrong(free_tries: int) -> int:
+    """The fewest wrong PINs in a row whose lock (:func:`lock_seconds`) is the longest: what a
+    damaged record of them counts as, on the keypad and on the web page alike (fail closed)."""
+    wrong = free_tries
+    while lock_seconds(wrong, free_tries) < LONGEST_LOCK_SECONDS:
+        wrong += 1
+    return wrong
+
+
 def hash_pin(pin: str, rounds: int = ROUNDS, salt: bytes | None = None) -> str:
     if not valid_pin(pin):
         raise ValueError("a staff PIN is 4 to 12 digits")

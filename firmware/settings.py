@@ -16,12 +16,16 @@ built-in :data:`DEFAULT_PIN`, with a warning. Wrong PINs back off: after :data:`
 ones in a row, each further one locks the keypad for twice as long as the last (from
 :data:`~firmware.pin.FIRST_LOCK_SECONDS` to :data:`~firmware.pin.LONGEST_LOCK_SECONDS`), and no PIN is even checked while it is
 locked. The count and the end of the lock are kept in the store, so a power cycle resets nothing:
-a 4-digit PIN would take over a year of tapping.
+a 4-digit PIN would take over a year of tapping. Like the web page's (``web.lockout``), the keypad
+fails closed: a record that is there but damaged (unreadable, or not holding together) is a lock
+for the full :data:`~firmware.pin.LONGEST_LOCK_SECONDS` from when it is found; only a database
+without one (a fresh start) has no wrong PINs.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import socket
 import threading
 import time
@@ -30,7 +34,7 @@ from typing import Any, Callable, Literal
 from ui.services import Store
 
 from .config import LANGUAGES, Config
-from .pin import LONGEST_LOCK_SECONDS, lock_seconds, verify_pin
+from .pin import LONGEST_LOCK_SECONDS, full_lock_wrong, lock_seconds, verify_pin
 
 log = logging.getLogger(__name__)
 
@@ -152,11 +156,28 @@ class KioskSettings:
         return max(0.0, min(until - self._clock(), lock))
 
     def _pin_state(self) -> tuple[int, float, float]:
-        saved = self._store.progress(PIN_STATE)
-        wrong, until, lock = saved.get("wrong"), saved.get("until"), saved.get("lock")
-        if not (isinstance(wrong, int) and isinstance(until, (int, float)) and isinstance(lock, (int, float))):
+        """The wrong PINs in a row, when the lock ends and how long it is (none kept: none). A
+        damaged record was read as no wrong PINs, so damaging it unlocked the keypad; it is now
+        :meth:`_lock_for_damage`."""
+        try:
+            saved = self._store.saved_progress(PIN_STATE)
+        except ValueError as exc:
+            return self._lock_for_damage(str(exc))
+        if saved is None:
             return (0, 0.0, 0.0)
-        return (max(0, wrong), float(until), min(float(lock), LONGEST_LOCK_SECONDS))
+        state = _pin_state(saved)
+        return state if state is not None else self._lock_for_damage(f"it does not hold together: {saved!r:.80}")
+
+    def _lock_for_damage(self, why: str) -> tuple[int, float, float]:
+        """The full lock from now, written back: so it ends a full lock after the damage was found,
+        not a full lock after every look (the keypad asks every second while it counts down)."""
+        wrong = full_lock_wrong(FREE_TRIES)
+        lock = lock_seconds(wrong, FREE_TRIES)
+        until = self._clock() + lock
+        self._store.set_progress(PIN_STATE, {"wrong": wrong, "until": until, "lock": lock})
+        self._warn(f"the record of wrong staff PINs ({PIN_STATE!r} in the store) was damaged ({why}): "
+                   f"the keypad is locked for {lock:.0f} s")
+        return (wrong, until, lock)
 
     def set_language(self, language: str) -> None:
         self._save("language", language)
@@ -203,6 +224,18 @@ class KioskSettings:
                 setattr(self, key, check(overrides[key]))
             except ValueError as exc:
                 self._warn(f"a setting staff changed earlier is no longer valid ({exc}); using the configuration's")
+
+
+def _pin_state(saved: dict[str, Any]) -> tuple[int, float, float] | None:
+    """The keypad's record as :meth:`KioskSettings.check_pin` writes it; None for one that does not
+    hold together (a field missing, of another type, out of range or not finite)."""
+    wrong, until, lock = saved.get("wrong"), saved.get("until"), saved.get("lock")
+    if any(isinstance(value, bool) for value in (wrong, until, lock)):  # JSON's true and false are no numbers
+        return None
+    if not (isinstance(wrong, int) and wrong >= 0 and isinstance(until, (int, float)) and math.isfinite(until)
+            and isinstance(lock, (int, float)) and 0 <= lock <= LONGEST_LOCK_SECONDS):
+        return None
+    return (wrong, float(until), float(lock))
 
 
 def _language(language: Any) -> str:

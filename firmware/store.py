@@ -304,6 +304,14 @@ def _restored(restored: dict[str, int], salvaged: dict[str, int]) -> str:
     return f"restored from the last-known-good copy: {from_good}; salvaged from the damaged file: {kept}"
 
 
+def _progress_value(text: Any) -> dict[str, Any]:
+    """A progress row's stored value; ValueError when it is not a JSON object (:func:`read_json`)."""
+    value = read_json(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"it is a JSON {type(value).__name__}, not an object")
+    return value
+
+
 def _wal(path: Path) -> Path:
     """The write-ahead log beside the database ``path``."""
     return path.with_name(path.name + "-wal")
@@ -510,13 +518,25 @@ class SqliteStore:
         if not row:
             return {}
         try:
-            value = read_json(row[0][0])
+            return _progress_value(row[0][0])
         except ValueError as exc:
             if self._damaged.get(key) != row[0][0]:  # keys read every second are told once, not every second
                 self._damaged[key] = row[0][0]
                 self.tell(f"the progress {key!r} in {self.path} cannot be read back ({exc}); it starts afresh")
             return {}
-        return value if isinstance(value, dict) else {}
+
+    def saved_progress(self, key: str) -> dict[str, Any] | None:
+        """As :meth:`progress`, telling none from damage: None when there is no row; ValueError for
+        a row that cannot be read back as an object, or a read that fails (it is not told: the
+        caller says what it makes of the damage)."""
+        with self._lock:
+            try:
+                rows = self._db.execute("SELECT value FROM progress WHERE key = ?", (key,)).fetchall()
+            except sqlite3.ProgrammingError:
+                raise  # a closed store: a mistake in the caller, not damage
+            except sqlite3.Error as exc:
+                raise ValueError(f"it cannot be read: {exc}") from None
+        return _progress_value(rows[0][0]) if rows else None
 
     def set_progress(self, key: str, value: dict[str, Any]) -> None:
         text = json.dumps(value, separators=(",", ":"))

@@ -12,10 +12,12 @@ from firmware.settings import (
     DEFAULT_PIN,
     FREE_TRIES,
     OVERRIDES,
+    PIN_STATE,
     KioskSettings,
     Reports,
 )
 from firmware.store import SqliteStore
+from ui.memory import MemoryStore
 from ui.services import Settings
 
 
@@ -166,6 +168,53 @@ def test_wrong_pins_back_off_growing_persisted_and_shown(tmp_path):
     now[0] += 10 * 365 * 86400 + wait
     assert again.check_pin("1357")
     store.close()
+
+
+@pytest.mark.parametrize("damaged", [
+    '{"wrong": 9, "until": 1000',  # cut short: not JSON
+    '[9, 1000.0, 30.0]',  # JSON, not an object
+    '{}',
+    '{"wrong": "9", "until": 1000.0, "lock": 30.0}',
+    '{"wrong": true, "until": 1000.0, "lock": 30.0}',
+    '{"wrong": -9, "until": 1000.0, "lock": 30.0}',
+    '{"wrong": 9, "until": NaN, "lock": 30.0}',
+    '{"wrong": 9, "until": 1000.0, "lock": -30.0}',
+])
+def test_a_damaged_pin_record_locks_the_keypad_fully_from_when_it_is_found(tmp_path, damaged):
+    # a damaged record read as no wrong PINs: damaging it unlocked the keypad for a guesser
+    now = [1_000_000.0]
+    config = Config(kiosk=KioskConfig(staff_pin=hash_pin("1357", rounds=1000)))
+    store = SqliteStore(tmp_path)
+    store.transaction(lambda db: db.execute("INSERT INTO progress (key, value) VALUES (?, ?)", (PIN_STATE, damaged)))
+    reports = Reports()
+    settings = KioskSettings(config, store, reports, clock=lambda: now[0])
+    assert settings.pin_wait() == LONGEST_LOCK_SECONDS and not settings.check_pin("1357")
+    assert len(reports.all()) == 1 and "was damaged" in reports.all()[0]
+    now[0] += LONGEST_LOCK_SECONDS - 10
+    assert settings.pin_wait() == 10  # from when it was found, not from each look
+    store.close()
+    store = SqliteStore(tmp_path)  # a power cycle resets nothing
+    again = KioskSettings(config, store, Reports(), clock=lambda: now[0])
+    assert again.pin_wait() == 10 and not again.check_pin("1357")
+    now[0] += 10
+    assert not again.check_pin("0000") and again.pin_wait() == LONGEST_LOCK_SECONDS  # counted as the most wrong
+    now[0] += LONGEST_LOCK_SECONDS
+    assert again.check_pin("1357") and again.pin_wait() == 0
+    store.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+def test_a_store_without_a_pin_record_has_no_wrong_pins(tmp_path, kind):
+    config = Config(kiosk=KioskConfig(staff_pin=hash_pin("1357", rounds=1000)))
+    store = SqliteStore(tmp_path) if kind == "sqlite" else MemoryStore()
+    reports = Reports()
+    settings = KioskSettings(config, store, reports)
+    assert store.saved_progress(PIN_STATE) is None and store.progress(PIN_STATE) == {}
+    assert settings.pin_wait() == 0 and not settings.check_pin("0000") and settings.pin_wait() == 0
+    assert store.saved_progress(PIN_STATE)["wrong"] == 1 and not reports.all()
+    assert settings.check_pin("1357") and store.saved_progress(PIN_STATE)["wrong"] == 0
+    if isinstance(store, SqliteStore):
+        store.close()
 
 
 def test_the_lock_grows_to_a_ceiling_that_makes_guessing_hopeless():

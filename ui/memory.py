@@ -64,7 +64,10 @@ class MemoryStore:
         return copy.deepcopy(found[:limit])
 
     def progress(self, key: str) -> dict[str, Any]:
-        return copy.deepcopy(self._progress.get(key, {}))
+        return self.saved_progress(key) or {}
+
+    def saved_progress(self, key: str) -> dict[str, Any] | None:
+        return copy.deepcopy(self._progress.get(key))
 
     def set_progress(self, key: str, value: dict[str, Any]) -> None:
         self._progress[key] = copy.deepcopy(value)

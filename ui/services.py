@@ -154,6 +154,11 @@ class Store(Protocol):
     def progress(self, key: str) -> dict[str, Any]:
         """Saved progress for ``key`` (e.g. "learn", "puzzles"); {} when none."""
 
+    def saved_progress(self, key: str) -> dict[str, Any] | None:
+        """The progress saved for ``key``; None when none ever was; ValueError when it is there but
+        cannot be read back as an object (damaged). For what must fail closed, as the keypad's
+        lockout: :meth:`progress`'s {} for both read as "no wrong PINs yet"."""
+
     def set_progress(self, key: str, value: dict[str, Any]) -> None: ...
 
     def add_score(self, mode: str, name: str, score: int) -> None:

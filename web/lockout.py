@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from firmware.pin import FIRST_LOCK_SECONDS, LONGEST_LOCK_SECONDS, lock_seconds
+from firmware.pin import LONGEST_LOCK_SECONDS, full_lock_wrong, lock_seconds
 from firmware.store import Unusable, migrate
 from firmware.stored import decode_text
 
@@ -52,7 +52,7 @@ _STORAGE_FAILURES = {sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LO
 is damaged: rebuilding would not help."""
 
 
-FULL_LOCKOUT_WRONG = PIN_TRIES + math.ceil(math.log2(LONGEST_LOCK_SECONDS / FIRST_LOCK_SECONDS))
+FULL_LOCKOUT_WRONG = full_lock_wrong(PIN_TRIES)
 """The wrong PINs counted when the record is damaged: the fewest whose lock is the longest."""
 
 
