@@ -405,6 +405,21 @@ def test_changes_are_checked_and_only_accepted_from_the_page_itself(kiosk, serve
     assert store.progress("kiosk-settings")["brightness"] == 0.25
 
 
+def test_a_body_nested_too_deep_is_refused_as_bad_json_not_a_server_error(kiosk, server):
+    """A thousand brackets fit in the 1 KiB a request may send: Python's JSON reader ran out of
+    stack on them and the answer was a bare "500 Internal Server Error", for a sign-in as for a
+    setting. It is a request that is not valid JSON, and is answered so."""
+    _, store = kiosk
+    deep = b'{"pin": ' + b"[" * 1000
+    status, _, body = request(server + "/api/login", deep, JSON)
+    assert (status, json.loads(body)["error"]) == (400, "The request is not valid JSON.")
+    _, cookie = sign_in(server)
+    before = store.progress("kiosk-settings")
+    status, _, body = request(server + "/api/settings", b'{"brightness": ' + b"[" * 1000, {**JSON, "cookie": cookie})
+    assert (status, json.loads(body)["error"]) == (400, "The request is not valid JSON.")
+    assert store.progress("kiosk-settings") == before
+
+
 def test_the_staff_page_shows_the_kiosks_health_statistics_and_exports_records(kiosk, server):
     _, store = kiosk
     store.set_progress("kiosk-status", {"devices": [{"name": "reader", "ok": False, "backend": "serial:/dev/ttyUSB0",

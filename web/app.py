@@ -324,7 +324,7 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
             return refused(request, 415, "Send JSON (content-type: application/json).")
         try:
             data = json.loads(await request.body())
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: brackets nested a thousand deep
             return refused(request, 400, "The request is not valid JSON.")
         return data if isinstance(data, dict) else refused(request, 400, "Send a JSON object.")
 
