@@ -8,7 +8,9 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -91,6 +93,52 @@ def test_staff_sign_in_refuses_a_wrong_pin_then_takes_the_right_one(server, phon
     wait_for(phone, lambda b: b.find_element(By.ID, "dashboard").is_displayed(), "the right PIN opens the page")
     assert not phone.find_element(By.ID, "login").is_displayed()
     assert phone.find_element(By.ID, "error").text == ""
+
+
+class _OtherSite(BaseHTTPRequestHandler):
+    """A page on another site (a café guest's, or any the staff visit) whose form posts itself to
+    the kiosk's ``target`` as soon as it opens; text/plain, the one body a form sends that looks
+    like JSON."""
+
+    target = ""
+
+    def do_GET(self) -> None:
+        page = (f'<!doctype html><form method="post" action="{self.target}" enctype="text/plain">'
+                '<input name=\'{"a":"\' value=\'"}\'></form><script>document.forms[0].submit()</script>')
+        self.send_response(200)
+        self.send_header("content-type", "text/html")
+        self.end_headers()
+        self.wfile.write(page.encode())
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_page_on_another_site_cannot_sign_staff_out(server, phone):
+    """A page elsewhere posted a form to /api/logout while staff were signed in: the browser sent
+    no cookie (SameSite=Strict) but took the answer's order to delete it, and the staff page
+    asked for the PIN again, as often as the page liked. Sign-out is now a change like the others:
+    a JSON request from the staff page itself; the staff page's own Sign out still signs out."""
+    open_staff_page(phone, server)
+    cookie = phone.get_cookie("tantrix_staff")["value"]
+    _OtherSite.target = server + "/api/logout"
+    other = ThreadingHTTPServer(("127.0.0.1", 0), _OtherSite)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        phone.get(f"http://localhost:{other.server_address[1]}/")  # another site than 127.0.0.1
+        wait_for(phone, lambda b: b.current_url == server + "/api/logout" and b.find_element(By.TAG_NAME, "body").text,
+                 "the form posted and answered")
+    finally:
+        other.shutdown()
+        other.server_close()
+    kept = phone.get_cookie("tantrix_staff")
+    assert kept is not None and kept["value"] == cookie, "the browser deleted the staff's cookie"
+    assert request(server + "/api/staff", headers={"cookie": f"tantrix_staff={cookie}"})[0] == 200
+    open_staff_page(phone, server)
+    phone.find_element(By.ID, "sign-out").click()
+    wait_for(phone, lambda b: b.find_element(By.ID, "login").is_displayed(), "signed out")
+    wait_for(phone, lambda b: b.get_cookie("tantrix_staff") is None, "the cookie gone")
+    assert request(server + "/api/staff", headers={"cookie": f"tantrix_staff={cookie}"})[0] == 401
 
 
 def test_a_brightness_and_a_language_set_on_the_staff_page_reach_the_running_kiosk(kiosk, server, phone):

@@ -249,6 +249,9 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         return response
 
     async def logout(request: Request) -> Response:
+        body = await _json_body(request)  # a form from another site must not sign staff out
+        if isinstance(body, Response):
+            return body
         sessions.end(request.cookies.get(COOKIE))
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict", secure=_over_tls(request))
@@ -340,7 +343,7 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         Route("/events", events),
         Route("/staff", staff_page),
         Route("/api/login", login, methods=["POST"], max_body_size=MAX_BODY),
-        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"], max_body_size=MAX_BODY),
         Route("/api/staff", staff_state),
         Route("/api/settings", change_settings, methods=["POST"], max_body_size=MAX_BODY),
         Route("/api/restart", restart, methods=["POST"], max_body_size=MAX_BODY),
