@@ -60,6 +60,7 @@ from typing import Any, Callable
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from engine.players import BadName, clean_name
 from engine.tournament import Tournament
 from ui.services import TOURNAMENT as TOURNAMENT  # re-exported: the web page reads the key too
 
@@ -481,11 +482,21 @@ def club_evening(data: Any) -> dict[str, Any]:
         shown["club"] = {"table": club["table"], "id": club["id"]}
     names = data.get("names") or {}
     if not isinstance(names, dict) or len(names) > MAX_NAMES \
-            or not all(isinstance(k, str) and isinstance(v, str) and len(v) <= 64 for k, v in names.items()):
-        raise BadShare("players' names that do not read")
+            or not all(isinstance(k, str) and _typed_here(v) for k, v in names.items()):
+        raise BadShare("players' names that do not read, or that no table's keyboard types")
     if names:
         shown["names"] = dict(names)
     return shown
+
+
+def _typed_here(name: Any) -> bool:
+    """Whether ``name`` is one a table's own keyboard could have typed (``engine.players``), as every
+    name a table tells is: shown on the kiosk's screens and the spectator page, it must not reorder
+    the text beside it (a right-to-left override) nor run past a phone's screen."""
+    try:
+        return isinstance(name, str) and clean_name(name) == name
+    except BadName:
+        return False
 
 
 def open_club(config: ClubConfig, players: Players, report: Callable[[str], None],

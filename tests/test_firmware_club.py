@@ -402,6 +402,42 @@ def test_a_garbled_club_evening_among_games_costs_itself_only(broker: Broker, ta
         sender.disconnect()
 
 
+def test_a_club_evening_naming_players_as_no_table_would_is_dropped(broker: Broker, tables: list[Table]) -> None:
+    """A table's club evening may name players this table has not heard of yet. Those names were
+    held to 64 characters of anything: a right-to-left override in one turned the spectator page's
+    pairing "Eve – Ann" into "EvennA –", and 64 letters without a space pushed the standings'
+    points off a phone's screen (the kiosk's own screens showed them too). A name must now be one
+    the table's own keyboard could have typed (``engine.players.clean_name``); an evening naming
+    anyone otherwise is dropped and counted, like any other that does not read."""
+    from engine.tournament import Tournament
+    from firmware.club import CLUB_TOURNAMENTS, TOURNAMENT
+    from web.evening import evening_view
+
+    _, two, _ = tables
+    two.connect()
+    wait_until(lambda: two.status()["state"] == "connected", "table 2's link")
+    tournament = Tournament(("p-eve", "p-ann", "p-bo", "p-cy"), rounds=2)
+    tournament.pair_next_round()
+    two.store.set_progress(TOURNAMENT, {"club": {"table": "table-1", "id": tournament.id}, "playing": None})
+    sender = raw_client(broker, "table-1")
+    try:
+        for names in ({"p-eve": "Eve\u202e", "p-ann": "Ann"}, {"p-bo": "W" * 64}, {"p-cy": "Cy\nLee"}):
+            said = {"tournament": tournament.to_json(), "playing": None, "names": names}
+            sender.publish("tantrix/table-1/tournament", json.dumps(said), qos=1, retain=True).wait_for_publish(30)
+        assert two.link is not None
+        wait_until(lambda: two.status()["dropped"] == 3 or two.link.tournaments(), "the evenings read")
+        assert two.link.tournaments() == {} and two.status()["dropped"] == 3
+        assert two.store.progress(CLUB_TOURNAMENTS).get("tables", {}) == {}
+        assert evening_view(KioskDatabase(two.store.path.parent)) is None  # nothing for the spectator page
+        said = {"tournament": tournament.to_json(), "playing": None, "names": {"p-eve": "Ève", "p-ann": "Ann-Marie O'Neil"}}
+        sender.publish("tantrix/table-1/tournament", json.dumps(said), qos=1, retain=True).wait_for_publish(30)
+        wait_until(lambda: "table-1" in two.link.tournaments(), "a well-named evening kept")
+        assert two.link.tournaments()["table-1"]["names"] == said["names"]
+    finally:
+        sender.loop_stop()
+        sender.disconnect()
+
+
 def test_a_rename_after_a_table_whose_clock_is_ahead_wins_on_every_table(tables: list[Table],
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Table 1's clock runs a day ahead when its staff rename Ana; staff at table 2, whose clock is
