@@ -491,6 +491,26 @@ def test_the_staff_page_shows_the_kiosks_health_statistics_and_exports_records(k
     assert request(server + "/api/staff", headers={"cookie": cookie})[0] == 401
 
 
+def test_an_export_while_the_kiosks_database_cannot_be_read_is_refused_not_an_empty_file(tmp_path):
+    """Before the kiosk made its database (or while it cannot be read), Export gave staff a file
+    named as the finished games' export, with nothing in it, as if no game had ever been kept.
+    The export is refused now, saying why, as the staff page's own state is."""
+    config = write_config(tmp_path)
+    with web_server(config) as base:
+        _, cookie = sign_in(base)
+        status, headers, body = request(base + "/api/records", headers={"cookie": cookie})
+        assert status == 503 and "content-disposition" not in headers
+        assert "cannot be used now" in json.loads(body)["error"]
+        store = SqliteStore(tmp_path / "state")  # the kiosk starts: the export is there at once
+        try:
+            store.add_record("strategy", {"moves": 7})
+            status, headers, body = request(base + "/api/records", headers={"cookie": cookie})
+            assert status == 200 and "attachment" in headers["content-disposition"]
+            assert [json.loads(line)["record"] for line in body.splitlines()] == [{"moves": 7}]
+        finally:
+            store.close()
+
+
 def first_answer_line(base: str, head: bytes, body: bytes) -> bytes:
     """The status line the server sends after ``head`` and the start of a body that is never
     finished (a socket timeout, and the test fails, if the server waits for the rest)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import itertools
 import json
 import socket
 import time
@@ -306,9 +307,17 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
 
     @staff
     async def export_records(request: Request) -> Response:
+        """The finished games as JSON lines; refused while the database cannot be read (an empty
+        file would say no game was ever kept). Its first batch is read before the answer begins."""
+        records = database.records()
+        try:
+            first = await asyncio.to_thread(list, itertools.islice(records, 1))
+        except NoDatabase as exc:
+            return refused(request, 503, "The kiosk's database cannot be used now ({detail}).", detail=str(exc))
+
         def lines() -> Any:
             try:
-                for record in database.records():
+                for record in itertools.chain(first, records):
                     yield json.dumps(record, separators=(",", ":")) + "\n"
             except NoDatabase:
                 return
