@@ -576,6 +576,32 @@ def test_a_burst_of_spectators_asking_at_once_is_held_to_the_cap_and_staff_get_i
                 stream.close()
 
 
+def test_a_spectator_turned_away_by_the_crowd_is_let_in_once_there_is_room(tmp_path):
+    """A phone that asked while every stream was taken got "503, try again in a minute": the
+    browser's EventSource takes such an answer as final, so the page said "reconnecting…" for as
+    long as it stayed open and never asked again, even with the crowd long gone. It now asks
+    again by itself a little later, and follows the table once there is room."""
+    from web.app import MAX_STREAMS
+
+    with web_server(write_config(tmp_path)) as base:
+        port = int(base.rsplit(":", 1)[1])
+        crowd = [socket.create_connection(("127.0.0.1", port), timeout=WAIT) for _ in range(MAX_STREAMS)]
+        browser = chromium(412, 915, "en-GB,en")
+        try:
+            for stream in crowd:
+                stream.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                assert stream.makefile("rb").readline().startswith(b"HTTP/1.1 200")
+            browser.get(base + "/")
+            wait_for(browser, lambda b: b.find_element(By.ID, "state").text == "reconnecting…", "turned away")
+            for stream in crowd:
+                stream.close()
+            wait_for(browser, lambda b: b.find_element(By.ID, "state").text == "live", "let in once there is room")
+        finally:
+            browser.quit()
+            for stream in crowd:
+                stream.close()
+
+
 def _closed(connection: socket.socket) -> bool:
     """Whether the server closed ``connection`` (what it sent before is read and dropped)."""
     connection.setblocking(False)

@@ -123,9 +123,22 @@ function showConnection(message) {
   state.textContent = t(message);
 }
 
-redraw = () => { showConnection(connection); if (shownView) show(shownView); };
-wordsReady.then(() => {  // the first view drawn already in the visitor's language
+// A stream refused (503: every place taken by the crowd) is final to the browser's EventSource,
+// which then never asks again: the page asks again itself, at a random moment of the next
+// seconds, so a crowd turned away together does not come back together.
+const ASK_AGAIN_SECONDS = [5, 20];
+
+function follow() {
   const source = new EventSource("/events");
   source.addEventListener("table", event => { showConnection(N_("live")); show(JSON.parse(event.data)); });
-  source.onerror = () => showConnection(N_("reconnecting…"));
-});
+  source.onerror = () => {
+    showConnection(N_("reconnecting…"));
+    if (source.readyState === EventSource.CLOSED) {
+      const [least, most] = ASK_AGAIN_SECONDS;
+      setTimeout(follow, 1000 * (least + Math.random() * (most - least)));
+    }
+  };
+}
+
+redraw = () => { showConnection(connection); if (shownView) show(shownView); };
+wordsReady.then(follow);  // the first view drawn already in the visitor's language
