@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import http.client
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -139,6 +140,66 @@ def test_a_page_on_another_site_cannot_sign_staff_out(server, phone):
     wait_for(phone, lambda b: b.find_element(By.ID, "login").is_displayed(), "signed out")
     wait_for(phone, lambda b: b.get_cookie("tantrix_staff") is None, "the cookie gone")
     assert request(server + "/api/staff", headers={"cookie": f"tantrix_staff={cookie}"})[0] == 401
+
+
+class _ReverseProxy(BaseHTTPRequestHandler):
+    """A TLS reverse proxy as the README sets one up (nginx's defaults: the upstream address as
+    the Host, ``X-Forwarded-Proto``), without the TLS: every request passed on to ``upstream``."""
+
+    protocol_version = "HTTP/1.1"
+    upstream = ("127.0.0.1", 0)
+
+    def _pass_on(self) -> None:
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+        headers |= {"host": "%s:%d" % self.upstream, "x-forwarded-proto": "https"}
+        upstream = http.client.HTTPConnection(*self.upstream, timeout=WAIT)
+        try:
+            upstream.request(self.command, self.path, body or None, headers)
+            answer = upstream.getresponse()
+            data = answer.read()
+        finally:
+            upstream.close()
+        self.send_response(answer.status)
+        for name, value in answer.getheaders():
+            if name.lower() not in ("transfer-encoding", "connection", "content-length"):
+                self.send_header(name, value)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = _pass_on
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_staff_sign_in_and_change_settings_behind_a_reverse_proxy(kiosk, server, phone):
+    """Behind the TLS reverse proxy the README describes (the upstream address kept as the Host,
+    nginx's default), the browser's Origin names the proxy, never the upstream: the sign-in
+    was refused as "Requests from other sites are refused." and staff could not get in at all.
+    The browser's own word on where a request comes from (Sec-Fetch-Site) now decides when it
+    gives it; another site's form is still refused (test above)."""
+    _, store = kiosk
+    _ReverseProxy.upstream = ("127.0.0.1", int(server.rsplit(":", 1)[1]))
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), _ReverseProxy)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    try:
+        open_staff_page(phone, f"http://localhost:{proxy.server_address[1]}")
+        phone.execute_script("const s = document.getElementById('brightness'); s.value = 35;"
+                             "s.dispatchEvent(new Event('input'));")
+        phone.find_element(By.ID, "apply-brightness").click()
+        wait_for(phone, lambda b: "LED brightness sent" in b.find_element(By.ID, "saved").text, "the change is confirmed")
+        assert store.progress("kiosk-settings")["brightness"] == 0.35
+        _, cookie = sign_in(server)
+        for site in ("cross-site", "same-site", "none"):  # another site, another port of this one, typed
+            status, _, _ = request(server + "/api/settings", b'{"brightness": 0.9}',
+                                   {**JSON, "cookie": cookie, "sec-fetch-site": site, "origin": server})
+            assert status == 403, site
+        assert store.progress("kiosk-settings")["brightness"] == 0.35
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
 
 
 def test_a_brightness_and_a_language_set_on_the_staff_page_reach_the_running_kiosk(kiosk, server, phone):

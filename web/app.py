@@ -328,9 +328,18 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
 
     async def _json_body(request: Request) -> dict[str, Any] | Response:
         """A small JSON object from this site's own pages (a form or script elsewhere cannot send
-        one without a CORS preflight, which this server never grants)."""
+        one without a CORS preflight, which this server never grants). Where a request comes from
+        is the browser's word, ``Sec-Fetch-Site``, when it gives it (no page can set it): behind a
+        reverse proxy the Host is the upstream address and the Origin the proxy's, so only that
+        tells the staff page from another site there. A browser without it (or over plain HTTP,
+        where Chromium leaves it out) is judged by its Origin, which must name the Host."""
+        fetched_from = request.headers.get("sec-fetch-site")
         origin = request.headers.get("origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
+        if fetched_from is not None:
+            foreign = fetched_from != "same-origin"
+        else:
+            foreign = origin is not None and origin.split("://", 1)[-1] != request.headers.get("host")
+        if foreign:
             return refused(request, 403, "Requests from other sites are refused.")
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return refused(request, 415, "Send JSON (content-type: application/json).")
