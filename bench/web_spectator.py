@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -115,7 +114,7 @@ def main() -> int:
         width, height = (int(v) for v in args.size.split("x"))
         print("RESULT " + json.dumps(kiosk_child(Path(args.child), args.seconds, (width, height))), file=sys.__stdout__)
         return 0
-    from web_support import chromium, web_server, write_config
+    from web_support import chromium, connect, web_server, write_config
 
     result: dict = {"seconds": args.seconds, "kiosk_size": args.size}
     with tempfile.TemporaryDirectory() as scratch:
@@ -129,8 +128,8 @@ def main() -> int:
             browser = chromium(412, 915)
             streams = []
             host, port = base.removeprefix("http://").split(":")
-            for _ in range(args.clients):
-                stream = socket.create_connection((host, int(port)))
+            for client in range(1, args.clients + 1):  # each a phone of its own, as in the café
+                stream = connect(int(port), client)
                 stream.sendall(b"GET /events HTTP/1.1\r\nHost: " + host.encode() + b"\r\nAccept: text/event-stream\r\n\r\n")
                 streams.append(stream)
             try:

@@ -33,6 +33,7 @@ expected) and keeps the device's default, so a broken device table never stops t
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import json
 import logging
 import os
@@ -219,6 +220,28 @@ def host(value: Any) -> str:
     return value
 
 
+def or_empty(check: Check) -> Check:
+    """``check``, or "" for a key not set (a file may show the key without a value)."""
+
+    def checked(value: Any) -> Any:
+        if value == "":
+            return value
+        try:
+            return check(value)
+        except Expected as exc:
+            raise Expected(f'{exc}, or "" for none') from None
+
+    return checked
+
+
+def ip_address(value: Any) -> str:
+    """An IP address as the kernel reports a peer's ("::1", never "0:0:0:0:0:0:0:1")."""
+    try:
+        return str(ipaddress.ip_address(value if isinstance(value, str) else ""))
+    except ValueError:
+        raise Expected("an IP address in quotes, such as \"127.0.0.1\"") from None
+
+
 def replay_page(value: Any) -> str:
     if not isinstance(value, str) or not re.fullmatch(r"https?://[^\s#\"<>]{1,500}", value):
         raise Expected("an http:// or https:// address in quotes, without a \"#\" (the game follows it), "
@@ -246,20 +269,10 @@ class WebConfig:
     """Whether the live table (board, scores, hands) is shown without a PIN."""
     session_minutes: int = setting(30, integer(1, 24 * 60))
     """A staff session ends after this long without a request."""
-
-
-def or_empty(check: Check) -> Check:
-    """``check``, or "" for a key not set (a file may show the key without a value)."""
-
-    def checked(value: Any) -> Any:
-        if value == "":
-            return value
-        try:
-            return check(value)
-        except Expected as exc:
-            raise Expected(f'{exc}, or "" for none') from None
-
-    return checked
+    proxy: str = setting("", or_empty(ip_address))
+    """The address a reverse proxy in front of the pages connects from ("127.0.0.1" when it runs
+    on the Pi; "": none). Each other address may hold only a few connections at once; the proxy's
+    carry all its guests, so its own limit per client (nginx's ``limit_conn``) must do that."""
 
 
 def name(value: Any) -> str:

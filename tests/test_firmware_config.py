@@ -234,6 +234,12 @@ def test_a_refused_web_key_turns_the_web_pages_off_never_wider(tmp_path):
     path = write(tmp_path, '[web]\nenabled = true\nhost = "127.0.0.1"\nspectators = false\n')
     config = load_config(path, environ={})
     assert config.web.enabled and config.web.host == "127.0.0.1" and not config.warnings
+    path = write(tmp_path, '[web]\nenabled = true\nproxy = "localhost"\n')  # a name: not what a socket's peer is
+    config = load_config(path, environ={})
+    assert not config.web.enabled and 'proxy refused' in config.warnings[-1]  # nor uncapping anyone
+    path = write(tmp_path, '[web]\nenabled = true\nproxy = "0:0:0:0:0:0:0:1"\n')
+    config = load_config(path, environ={})
+    assert config.web.enabled and config.web.proxy == "::1" and not config.warnings  # as the socket names it
 
 
 def test_a_misspelt_web_or_club_key_turns_them_off_never_wider(tmp_path):

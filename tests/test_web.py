@@ -26,7 +26,7 @@ from firmware.config import load_config
 from firmware.players import Players
 from firmware.settings import KioskSettings, Reports
 from firmware.store import SqliteStore
-from web_support import ROOT, STAFF_PIN, chromium, request, web_server, write_config
+from web_support import ROOT, STAFF_PIN, chromium, connect, request, web_server, write_config
 
 WAIT = 60.0
 """Seconds a browser condition may take before the test fails (never a pass/fail on speed)."""
@@ -598,8 +598,8 @@ def test_a_crowd_of_spectators_never_leaves_staff_without_a_connection(tmp_path)
         port, streams = int(base.rsplit(":", 1)[1]), []
         ask = b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         try:
-            for _ in range(MAX_STREAMS):
-                stream = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+            for spectator in range(1, MAX_STREAMS + 1):  # each on a phone of their own
+                stream = connect(port, spectator)
                 stream.sendall(ask)
                 assert stream.makefile("rb").readline().startswith(b"HTTP/1.1 200")  # watching
                 streams.append(stream)
@@ -623,7 +623,7 @@ def test_a_burst_of_spectators_asking_at_once_is_held_to_the_cap_and_staff_get_i
 
     with web_server(write_config(tmp_path)) as base:
         port = int(base.rsplit(":", 1)[1])
-        streams = [socket.create_connection(("127.0.0.1", port), timeout=WAIT) for _ in range(MAX_CONNECTIONS - 1)]
+        streams = [connect(port, spectator) for spectator in range(1, MAX_CONNECTIONS)]
         try:
             for stream in streams:
                 stream.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -646,7 +646,7 @@ def test_a_spectator_turned_away_by_the_crowd_is_let_in_once_there_is_room(tmp_p
 
     with web_server(write_config(tmp_path)) as base:
         port = int(base.rsplit(":", 1)[1])
-        crowd = [socket.create_connection(("127.0.0.1", port), timeout=WAIT) for _ in range(MAX_STREAMS)]
+        crowd = [connect(port, spectator) for spectator in range(1, MAX_STREAMS + 1)]
         browser = chromium(412, 915, "en-GB,en")
         try:
             for stream in crowd:
@@ -695,7 +695,7 @@ def test_idle_connections_never_keep_staff_out_and_are_closed_when_no_request_co
         watching.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert watching.makefile("rb").readline().startswith(b"HTTP/1.1 200")
         watched = time.monotonic()
-        idle = [socket.create_connection(("127.0.0.1", port), timeout=WAIT) for _ in range(MAX_CONNECTIONS + 20)]
+        idle = [connect(port, client) for client in range(1, MAX_CONNECTIONS + 21)]
         slow = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
         slow.sendall(b"GET /staff HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         try:
@@ -715,6 +715,65 @@ def test_idle_connections_never_keep_staff_out_and_are_closed_when_no_request_co
         finally:
             for connection in (watching, slow, *idle):
                 connection.close()
+
+
+def test_one_address_sending_requests_it_never_finishes_cannot_keep_staff_out(tmp_path):
+    """A guest's script opened a hundred connections, each sending a request's head and only part
+    of its body (re-opening each as it was closed after 10 s): none was idle, so none made room,
+    and every staff and spectator request was answered "503". One address now holds a few
+    connections at most; its further ones are refused at once, saying why, and staff and
+    spectators on other addresses get in beside it."""
+    from web.app import MAX_CONNECTIONS
+    from web.connections import MAX_PER_ADDRESS, REQUEST_SECONDS
+
+    guest = 1  # 127.0.0.2: staff and spectators ask from 127.0.0.1
+    head = (b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+            b"sec-fetch-site: same-origin\r\ncontent-length: 100\r\nexpect: 100-continue\r\n\r\n")
+    SqliteStore(tmp_path / "state").close()
+    with web_server(write_config(tmp_path)) as base:
+        port = int(base.rsplit(":", 1)[1])
+        script, replies = [], []
+        try:
+            for _ in range(MAX_CONNECTIONS):
+                connection = connect(port, guest, timeout=WAIT)
+                script.append(connection)
+                connection.sendall(head)
+                reply = connection.makefile("rb")
+                replies.append((reply, reply.readline()))
+                if replies[-1][1].startswith(b"HTTP/1.1 100"):  # the server awaits the body: send part of it
+                    connection.sendall(b'{"pin": "')
+            assert sign_in(base)[0] == 200  # staff, on another address, at once
+            assert request(base + "/api/table")[0] == 200  # and a spectator
+            held = [line for _, line in replies if line.startswith(b"HTTP/1.1 100")]
+            refused = [(reply, line) for reply, line in replies if not line.startswith(b"HTTP/1.1 100")]
+            assert len(held) == MAX_PER_ADDRESS and len(refused) == MAX_CONNECTIONS - MAX_PER_ADDRESS
+            assert all(line.startswith(b"HTTP/1.1 429") for _, line in refused)
+            reply = refused[-1][0]
+            headers = dict(line.decode().rstrip("\r\n").lower().split(": ", 1)
+                           for line in iter(reply.readline, b"\r\n"))
+            assert headers["retry-after"] == str(int(REQUEST_SECONDS)) and headers["connection"] == "close"
+            assert b"Too many connections from your address" in reply.read()  # to the end: then closed
+        finally:
+            for connection in script:
+                connection.close()
+
+
+def test_the_reverse_proxy_named_in_the_configuration_carries_more_than_one_guests_share(tmp_path):
+    """Behind a reverse proxy every spectator's stream comes from the proxy's one address: named
+    as ``proxy``, it is not held to one guest's few connections (the proxy limits each guest)."""
+    from web.connections import MAX_PER_ADDRESS
+
+    proxy = 1  # 127.0.0.2
+    with web_server(write_config(tmp_path, proxy="127.0.0.2")) as base:
+        port, streams = int(base.rsplit(":", 1)[1]), []
+        try:
+            for _ in range(2 * MAX_PER_ADDRESS):
+                streams.append(connect(port, proxy, timeout=WAIT))
+                streams[-1].sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                assert streams[-1].makefile("rb").readline().startswith(b"HTTP/1.1 200")
+        finally:
+            for stream in streams:
+                stream.close()
 
 
 def test_a_page_reached_under_another_sites_name_is_refused(server):

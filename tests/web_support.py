@@ -3,6 +3,7 @@ real ``tantrix-web`` server started on 127.0.0.1, and Debian's headless Chromium
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shutil
 import socket
@@ -29,15 +30,24 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def connect(port: int, client: int = 0, timeout: float = STARTUP_LIMIT) -> socket.socket:
+    """A connection to the server on 127.0.0.1 from the ``client``-th of many distinct addresses
+    (Linux answers every address of 127.0.0.0/8, so each is a device of its own to the server,
+    which lets one address hold only a few connections: ``web.connections.MAX_PER_ADDRESS``);
+    client 0 is 127.0.0.1, where urllib and Chromium connect from."""
+    source = str(ipaddress.IPv4Address("127.0.0.1") + client)
+    return socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
+
+
 def write_config(directory: Path, *, pin: str | None = STAFF_PIN, enabled: bool = True, port: int = 0,
-                 spectators: bool = True) -> Path:
+                 spectators: bool = True, proxy: str = "") -> Path:
     """A configuration whose database lives in ``directory/state``; the PIN hashed with few rounds
     (the check's speed is not under test)."""
     staff_pin = hash_pin(pin, rounds=1000) if pin else ""
     path = directory / "config.toml"
     path.write_text(f'[kiosk]\nstaff_pin = "{staff_pin}"\n[storage]\ndirectory = "{directory / "state"}"\n'
                     f'[web]\nenabled = {str(enabled).lower()}\nhost = "127.0.0.1"\nport = {port or free_port()}\n'
-                    f'spectators = {str(spectators).lower()}\n')
+                    f'spectators = {str(spectators).lower()}\nproxy = "{proxy}"\n')
     return path
 
 

@@ -11,7 +11,7 @@ socket, and this process opens none unless ``[web] enabled = true``.
 Modules: ``database`` (the read-only reader and the one write), ``table`` (the game in progress as
 the page draws it), ``auth`` (the staff PIN's check and sessions), ``lockout`` (the PIN's backoff,
 kept on disk), ``app`` (the Starlette application), ``connections`` (uvicorn's HTTP protocol, with
-a deadline for each request and room made by idle connections), ``__main__`` (``tantrix-web``:
+a deadline for each request, room made by idle connections and a few for each client address), ``__main__`` (``tantrix-web``:
 configuration, then uvicorn). The pages themselves are static files under ``static/`` that draw
 with SVG and need nothing from the Internet.
 """

@@ -36,13 +36,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from .app import MAX_CONNECTIONS, create_app
-    from .connections import GuardedH11Protocol
+    from .connections import behind
 
     directory = config.storage.path(os.environ)
     log.info("web pages on http://%s:%d/ (staff: /staff), reading %s", config.web.host, config.web.port, directory)
     uvicorn.run(create_app(config, directory), host=config.web.host, port=config.web.port,
                 log_config=None, access_log=False, proxy_headers=False, server_header=False,
-                limit_concurrency=MAX_CONNECTIONS, http=GuardedH11Protocol)
+                limit_concurrency=MAX_CONNECTIONS, http=behind(config.web.proxy))
     return 0
 
 
