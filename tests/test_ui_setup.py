@@ -194,7 +194,7 @@ def test_how_to_play_steps_skip_and_watch_again():
 def scenario_results(app):
     from kivy.uix.label import Label
 
-    from ui.results import ResultsScreen, Standing
+    from ui.results import ResultsScreen, Standing, Words
 
     shown = []
 
@@ -206,10 +206,9 @@ def scenario_results(app):
             return f"step {step}"
 
     homes = []
-    screen = ResultsScreen("test", title="Game over", headline="Ann wins!",
-                           standings=[Standing(1, "Ann", (1, 0, 0, 1), "all tiles placed"),
-                                      Standing(2, "Bob", None, "tiles left: 3")],
-                           stage=Label(text="stage"), replay=Counting(), notes=["Best scores: 9"], celebrate=True,
+    words = Words("Game over", "Ann wins!", [Standing(1, "Ann", (1, 0, 0, 1), "all tiles placed"),
+                                             Standing(2, "Bob", None, "tiles left: 3")], ["Best scores: 9"])
+    screen = ResultsScreen("test", lambda: words, stage=Label(text="stage"), replay=Counting(), celebrate=True,
                            on_home=lambda: homes.append(1))
     app.show(screen)
     yield 0.3

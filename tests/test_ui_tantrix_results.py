@@ -26,6 +26,7 @@ def scenario_trace_and_review(app):
     from ui.i18n import _
     from ui.modes.strategy.board import best_line
     from ui.modes.strategy.results import show_results
+    from ui.words import colour_name
 
     game = _finished(2, 2)
     winner = game.result.winner
@@ -93,7 +94,7 @@ def scenario_trace_and_review(app):
         yield from tap(bar.buttons["next"])
     seat = bar.replay.moves[forced][0]
     assert bar.replay.step_mark.forced and bar.replay.step_mark.cell == bar.replay.moves[forced][1].cell
-    assert bar.caption.text == _("{name} filled a forced space", name=bar.replay.names[seat])
+    assert bar.caption.text == _("{name} filled a forced space", name=colour_name(game.seats[seat].colour))
     ordinary = next(i for i, (_seat, _p, f) in enumerate(bar.replay.moves) if not f and i > forced)
     while bar.step < ordinary + 1:
         yield from tap(bar.buttons["next"])

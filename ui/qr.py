@@ -109,12 +109,13 @@ class TakeHome(FloatLayout):
 
 def add_take_home(screen: Any, record: dict[str, Any], base: str = REPLAY_URL) -> TButton:
     """A "Take it home" button beside a results screen's Home button, showing the game's QR code
-    (the replay page at ``base``)."""
+    (the replay page at ``base``, in the table's language when it is tapped: staff may have
+    switched it since the results opened)."""
     from engine.compact import encode, of_record
 
-    text = replay_address(encode(of_record(record)), base, i18n.language)
+    game = encode(of_record(record))
     button = TButton(msg=N_("Take it home"), scale=0.9, bg=list(theme.rgb("#35607f")))
-    button.bind(on_release=lambda *_: screen.add_widget(TakeHome(text)))
+    button.bind(on_release=lambda *_: screen.add_widget(TakeHome(replay_address(game, base, i18n.language))))
     screen.home_button.parent.add_widget(button, index=len(screen.home_button.parent.children))
     screen.take_home_button = button
     return button

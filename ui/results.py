@@ -3,12 +3,17 @@
 ::
 
     ResultsScreen(
-        "gobbles", title=_("Game over"), headline=_("Ann wins!"),
-        standings=[Standing(1, "Ann", rgba, _("all tiles placed")), Standing(2, "Robot", None, _("3 tiles left"))],
+        "gobbles",
+        lambda: Words(_("Game over"), _("Ann wins!"),
+                      [Standing(1, "Ann", rgba, _("all tiles placed")), Standing(2, "Robot", None, _("3 tiles left"))],
+                      notes=[_("Best scores: ...")]),
         stage=board_view,            # any widget showing the final position (None: no picture)
         replay=GobblesReplay(...),   # a Replay: step back and forth through the game (None: none)
-        notes=[_("Best scores: ...")], celebrate=True,
-        on_again=start_again, on_home=app.go_home)
+        celebrate=True, on_again=start_again, on_home=app.go_home)
+
+The words are a function the screen calls again when staff switch the language while it is shown
+(their web page, or their menu over it): the results then read as if opened in that language, the
+replay's caption too (a :class:`Replay` words its caption as it shows a step).
 
 A :class:`Replay` knows how many steps the game had and draws the position after any number of
 them on the stage, returning a caption for that step ("Ann placed a tile"). The screen opens on
@@ -45,7 +50,7 @@ from engine.geometry import Cell
 from . import theme
 from .board import BoardView
 from .hexes import corners
-from .i18n import N_, _
+from .i18n import N_, _, follow_language
 from .widgets import TButton, TLabel, fit_font, panel_background
 
 
@@ -58,6 +63,18 @@ class Standing:
     name: str
     rgba: theme.RGBA | None = None
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a results screen says, in the current language: its title, the headline (who won,
+    why the game ended), one :class:`Standing` per row (the same rows each time) and notes under
+    them (best scores...)."""
+
+    title: str
+    headline: str
+    standings: Sequence[Standing]
+    notes: Sequence[str] = ()
 
 
 class Replay(Protocol):
@@ -96,8 +113,8 @@ class StandingRow(ButtonBehavior, BoxLayout):
             self._frame = Line(width=max(1.5, u * 0.06))
         self.bind(pos=self._paint, size=self._paint, selected=self._paint)
         place = standing.place
-        medal = Label(text=ordinal(place) if place else "-", bold=True, font_size=theme.font(1.05),
-                      color=theme.TABLE_DARK if place in MEDALS else theme.TEXT, size_hint=(None, 1), width=u * 1.3)
+        self.medal = medal = Label(bold=True, font_size=theme.font(1.05), size_hint=(None, 1), width=u * 1.3,
+                                   color=theme.TABLE_DARK if place in MEDALS else theme.TEXT)
         with medal.canvas.before:
             Color(*MEDALS.get(place or 0, theme.BUTTON))
             disc = Ellipse()
@@ -117,14 +134,23 @@ class StandingRow(ButtonBehavior, BoxLayout):
 
             chip.bind(pos=follow, size=follow)
             self.add_widget(chip)
-        self.name_label = Label(text=standing.name, bold=True, font_size=theme.font(1.0), color=theme.TEXT,
+        self.name_label = Label(bold=True, font_size=theme.font(1.0), color=theme.TEXT,
                                 halign="left", valign="middle", shorten=True)
         self.name_label.bind(size=self._fit_name)
         self.add_widget(self.name_label)
-        self.detail = Label(text=standing.detail, font_size=theme.font(0.8), color=theme.TEXT_DIM, halign="right",
+        self.detail = Label(font_size=theme.font(0.8), color=theme.TEXT_DIM, halign="right",
                             valign="middle", size_hint=(None, 1))
         self.add_widget(self.detail)
         self.bind(width=self._share)
+        self.show(standing)
+
+    def show(self, standing: Standing) -> None:
+        """The row's words (its place, name and detail), in the current language."""
+        self.medal.text = ordinal(standing.place) if standing.place else "-"
+        self.name_label.text = standing.name
+        self.detail.text = standing.detail
+        self._share()
+        self._fit_name(self.name_label, self.name_label.size)
 
     @staticmethod
     def _fit_name(label: Label, size: tuple[float, float]) -> None:
@@ -282,21 +308,19 @@ class ResultsScreen(Screen):
     def __init__(
         self,
         key: str,
-        title: str,
-        headline: str,
-        standings: Sequence[Standing],
+        words: Callable[[], Words],
         on_home: Callable[[], None],
         on_again: Callable[[], object] | None = None,
         stage: Widget | None = None,
         replay: Replay | None = None,
-        notes: Sequence[str] = (),
         celebrate: bool = False,
         on_pick: Callable[[int], None] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(name=f"{key}-results", **kwargs)
         u = theme.unit()
-        self.celebrate = celebrate
+        self.celebrate, self.words = celebrate, words
+        said = words()
         # on a portrait panel the words go above the stage and the buttons under it, full width;
         # otherwise the words and buttons make a column beside the stage
         portrait = stage is not None and theme.portrait()
@@ -305,27 +329,29 @@ class ResultsScreen(Screen):
         column = BoxLayout(orientation="vertical", spacing=u * 0.15,
                            size_hint=(0.42, 1) if stage is not None and not portrait else (1, 1))
         column.add_widget(Widget(size_hint=(1, None), height=u * 0.5))  # clear of the staff corner
-        self.title = Label(text=title, bold=True, font_size=theme.font(1.5), color=theme.ACCENT,
+        self.title = Label(bold=True, font_size=theme.font(1.5), color=theme.ACCENT,
                            size_hint=(1, None), height=u * 1.0, halign="center", valign="middle")
         self.title.bind(size=lambda w, s: setattr(w, "text_size", s))
         column.add_widget(self.title)
-        self.headline = Label(text=headline, bold=True, font_size=theme.font(1.0), color=theme.TEXT,
+        self.headline = Label(bold=True, font_size=theme.font(1.0), color=theme.TEXT,
                               size_hint=(1, None), height=u * 1.3, halign="center", valign="middle")
         self.headline.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                            texture_size=lambda w, size: setattr(w, "height", max(u * 1.0, size[1] + u * 0.1)))
         column.add_widget(self.headline)
-        row_height = min(u * 1.0, (u * 5.6) / max(len(standings), 1))
-        self.rows = [StandingRow(s, size_hint=(1, None), height=row_height) for s in standings]
+        row_height = min(u * 1.0, (u * 5.6) / max(len(said.standings), 1))
+        self.rows = [StandingRow(s, size_hint=(1, None), height=row_height) for s in said.standings]
         for index, row in enumerate(self.rows):
             if on_pick is not None:
                 row.bind(on_release=lambda _row, index=index: on_pick(index))
             column.add_widget(row)
-        for note in notes:
-            label = Label(text=note, font_size=theme.font(0.8), color=theme.TEXT_DIM, size_hint=(1, None),
+        self.notes: list[Label] = []
+        for _note in said.notes:
+            label = Label(font_size=theme.font(0.8), color=theme.TEXT_DIM, size_hint=(1, None),
                           height=u * 0.65, halign="center", valign="middle")
             label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                        texture_size=lambda w, size: setattr(w, "height", max(u * 0.65, size[1] + u * 0.1)))
             column.add_widget(label)
+            self.notes.append(label)
         buttons = BoxLayout(spacing=u * 0.2, size_hint=(1, None), height=u * 1.3)
         self.home_button = TButton(msg=N_("Home"), scale=1.0)
         self.home_button.bind(on_release=lambda *_: on_home())
@@ -355,6 +381,22 @@ class ResultsScreen(Screen):
             root.add_widget(buttons)
         self.add_widget(root)
         self.confetti: Confetti | None = None
+        self._say(said)
+        follow_language(self, lambda screen: screen._retranslate())
+
+    def _say(self, said: Words) -> None:
+        self.title.text, self.headline.text = said.title, said.headline
+        for row, standing in zip(self.rows, said.standings):
+            row.show(standing)
+        for label, note in zip(self.notes, said.notes):
+            label.text = note
+
+    def _retranslate(self) -> None:
+        """The words composed again in the language staff just switched to, and the replay's
+        caption (a replay words it as it shows its step)."""
+        self._say(self.words())
+        if self.replay_bar is not None:
+            self.replay_bar.refresh()
 
     def select(self, indices: Sequence[int]) -> None:
         """Frame the standings rows at ``indices`` (what the stage shows), and only those."""
@@ -417,7 +459,7 @@ class StepMark:
         self.view = view
         self.cell: Cell | None = None
         self.forced = False
-        self._tag: Any = None  # the "Forced" tag's text, drawn once
+        self._tag: tuple[str, Any] | None = None  # the "Forced" tag's words and picture (drawn again in another language)
         self._canvas = Canvas()
         view.canvas.after.add(self._canvas)
         view.bind(size_px=self._draw, origin=self._draw, pos=self._draw, size=self._draw)
@@ -425,10 +467,10 @@ class StepMark:
     def show(self, cell: Cell | None, forced: bool = False) -> None:
         """Mark ``cell`` (None: nothing)."""
         self.cell, self.forced = cell, forced
-        if forced and self._tag is None:
+        if forced and (self._tag is None or self._tag[0] != _("Forced")):  # drawn anew after a switch
             label = CoreLabel(text=_("Forced"), font_size=theme.font(0.7), bold=True)
             label.refresh()
-            self._tag = label.texture
+            self._tag = (_("Forced"), label.texture)
         self._draw()
 
     def _draw(self, *_args: Any) -> None:
@@ -445,8 +487,8 @@ class StepMark:
             Line(points=ring, width=edge, close=True, joint="round")
             Color(*(theme.ACCENT if self.forced else theme.TEXT))
             Line(points=ring, width=edge * 0.55, close=True, joint="round")
-            if self.forced:
-                text = self._tag
+            if self.forced and self._tag is not None:
+                text = self._tag[1]
                 w, h = text.width + theme.unit() * 0.25, text.height + theme.unit() * 0.08
                 top = min(y + s * 1.05, self.view.top - h - 2)
                 Color(*theme.TILE_FACE)

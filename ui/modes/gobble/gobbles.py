@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from functools import partial
 from typing import Any, Callable, Sequence
 
 from kivy.animation import Animation
@@ -51,7 +52,7 @@ from ...howto import HowToPlayScreen, TileStage
 from ...i18n import N_, _, follow_language, n_
 from ...mode_target import ModeTarget
 from ...refusals import explain
-from ...results import ResultsScreen, Standing, StepMark, ordinal
+from ...results import ResultsScreen, Standing, StepMark, Words, ordinal
 from ...services import Cue
 from ...setup import Choice, Setup, SetupScreen, SetupSpec
 from ...shell import Shell
@@ -593,20 +594,27 @@ class GobblesScreen(Screen):
         if not self.showing:
             return
         game = self.game
-        standings = game.standings()
-        first = [s.player for s in standings if s.place == 1]
-        headline = (_("{name} wins!", name=seat_name(game, first[0])) if len(first) == 1
-                    else _("A shared win!")) + "\n" + ending_line(game)
-        rows = [Standing(s.place, seat_name(game, s.player), None,
-                         _("all tiles placed") if s.tiles == 0 else _("tiles left: {count}", count=s.tiles))
-                for s in standings]
+        first = [s.player for s in game.standings() if s.place == 1]
         view = BoardView(show_frontier=False)
         view.show(game.board)
         people_won = any(game.players[seat].robot is None for seat in first)
         self.app.show(ResultsScreen(
-            KIND, title=_("Game over"), headline=headline, standings=rows, stage=view,
-            replay=GobblesReplay(view, game.to_json()), celebrate=people_won,
-            on_again=lambda: start(self.app, game.players, game.play_on), on_home=self.app.go_home))
+            KIND, partial(results_words, game), stage=view, replay=GobblesReplay(view, game.to_json()),
+            celebrate=people_won, on_again=lambda: start(self.app, game.players, game.play_on),
+            on_home=self.app.go_home))
+
+
+def results_words(game: Gobbles) -> Words:
+    """What the results of the finished race say, in the current language: who won and why the
+    race ended, each player's place and tiles left."""
+    standings = game.standings()
+    first = [s.player for s in standings if s.place == 1]
+    headline = (_("{name} wins!", name=seat_name(game, first[0])) if len(first) == 1
+                else _("A shared win!")) + "\n" + ending_line(game)
+    rows = [Standing(s.place, seat_name(game, s.player), None,
+                     _("all tiles placed") if s.tiles == 0 else _("tiles left: {count}", count=s.tiles))
+            for s in standings]
+    return Words(_("Game over"), headline, rows)
 
 
 ENDINGS = {

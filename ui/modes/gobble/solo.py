@@ -31,7 +31,7 @@ from ...howto import HowToPlayScreen, TileStage
 from ...i18n import N_, _, n_
 from ...mode_target import ModeTarget
 from ...refusals import explain
-from ...results import BoardReplay, ResultsScreen, Standing
+from ...results import BoardReplay, ResultsScreen, Standing, Words
 from ...services import BagButtonPressed, Cue
 from ...setup import SetupScreen, SetupSpec
 from ...shell import Shell
@@ -219,21 +219,25 @@ class GobbleSoloScreen(Screen):
     def show_results(self) -> None:
         if self.manager is None or self.manager.current_screen is not self:
             return
-        game = self.game
-        placed, total = game.progress
+        game, best = self.game, self.best
         view = BoardView(show_frontier=False)
         view.show(game.board)
         scores = best_scores(self.app)
-        notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
-        if self.best is not None and self.best.text(solo_players.show_score):
-            notes.insert(0, self.best.text(solo_players.show_score))
+
+        def words() -> Words:
+            placed, total = game.progress
+            notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
+            if best is not None and best.text(solo_players.show_score):
+                notes.insert(0, best.text(solo_players.show_score))
+            return Words(
+                _("Goal reached!") if game.goal_reached else _("Game over"),
+                n_("You placed {placed} of {total} tiles.", "You placed {placed} of {total} tiles.", placed,
+                   placed=placed, total=total),
+                [Standing(1 if game.goal_reached else None, best.name if best else _("You"), None,
+                          _("discarded: {count}", count=len(game.discards)))],
+                notes)
+
         self.app.show(ResultsScreen(
-            KIND,
-            title=_("Goal reached!") if game.goal_reached else _("Game over"),
-            headline=n_("You placed {placed} of {total} tiles.", "You placed {placed} of {total} tiles.", placed,
-                        placed=placed, total=total),
-            standings=[Standing(1 if game.goal_reached else None, self.best.name if self.best else _("You"), None,
-                                _("discarded: {count}", count=len(game.discards)))],
-            stage=view, replay=BoardReplay(view, game.board.placements()), notes=notes,
+            KIND, words, stage=view, replay=BoardReplay(view, game.board.placements()),
             celebrate=game.goal_reached, on_again=lambda: start(self.app), on_home=self.app.go_home))
 

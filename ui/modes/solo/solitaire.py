@@ -29,7 +29,7 @@ from ...board import BoardView, HandView
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _, follow_language, n_
 from ...mode_target import ModeTarget
-from ...results import BoardReplay, ResultsScreen, Standing
+from ...results import BoardReplay, ResultsScreen, Standing, Words
 from ...services import BagButtonPressed, Cue
 from ...setup import Choice, SetupScreen, SetupSpec
 from ...shell import Shell
@@ -222,30 +222,35 @@ class SolitaireScreen(Screen):
     def show_results(self) -> None:
         if self.manager is None or self.manager.current_screen is not self:
             return
-        game = self.game
+        game, best = self.game, self.best
         status = game.status()
-        if status.won:
-            headline = _(ONE_CHAIN[("R", game.aim is Aim.LOOP or status.loop == len(TILES))], count=len(TILES))
-        elif game.end is End.LOOP_CLOSED:
-            headline = n_("Your red loop closed with {count} tile.", "Your red loop closed with {count} tiles.",
-                          status.loop, count=status.loop)
-        elif game.end is End.STUCK:
-            headline = n_("Stuck with {count} tile down: no space for the tile drawn.",
-                          "Stuck with {count} tiles down: no space for the tile drawn.", status.placed, count=status.placed)
-        else:
-            headline = _("All tiles down, but not in one red chain.")
         view = BoardView(show_frontier=False)
         view.show(game.board)
         scores = self.app.services.store.high_scores(score_key(game.rules.value, game.aim.value), 3)
-        notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
-        if self.best is not None and self.best.text(solo_players.show_score):
-            notes.insert(0, self.best.text(solo_players.show_score))
-        notes.insert(0, _("Longest red line: {line} · longest red loop: {loop}", line=status.line, loop=status.loop))
+
+        def words() -> Words:
+            if status.won:
+                headline = _(ONE_CHAIN[("R", game.aim is Aim.LOOP or status.loop == len(TILES))], count=len(TILES))
+            elif game.end is End.LOOP_CLOSED:
+                headline = n_("Your red loop closed with {count} tile.", "Your red loop closed with {count} tiles.",
+                              status.loop, count=status.loop)
+            elif game.end is End.STUCK:
+                headline = n_("Stuck with {count} tile down: no space for the tile drawn.",
+                              "Stuck with {count} tiles down: no space for the tile drawn.", status.placed,
+                              count=status.placed)
+            else:
+                headline = _("All tiles down, but not in one red chain.")
+            notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
+            if best is not None and best.text(solo_players.show_score):
+                notes.insert(0, best.text(solo_players.show_score))
+            notes.insert(0, _("Longest red line: {line} · longest red loop: {loop}", line=status.line, loop=status.loop))
+            return Words(_("You did it!") if status.won else _("Game over"), headline,
+                         [Standing(1 if status.won else None, best.name if best else _("You"), theme.LINK["R"],
+                                   _("score: {score}", score=game.score))],
+                         notes)
+
         self.app.show(ResultsScreen(
-            KIND, title=_("You did it!") if status.won else _("Game over"), headline=headline,
-            standings=[Standing(1 if status.won else None, self.best.name if self.best else _("You"), theme.LINK["R"],
-                                _("score: {score}", score=game.score))],
-            stage=view, replay=BoardReplay(view, game.board.placements()), notes=notes, celebrate=status.won,
+            KIND, words, stage=view, replay=BoardReplay(view, game.board.placements()), celebrate=status.won,
             on_again=lambda: start(self.app, game.rules.value, game.aim.value, from_learn=self.from_learn),
             on_home=self.home))
 

@@ -19,7 +19,7 @@ from engine.strategy.game import StrategyGame, lost_on_time
 from ...board import BoardView
 from ...i18n import N_, _
 from ...qr import add_take_home
-from ...results import ResultsScreen, Standing, StepMark
+from ...results import ResultsScreen, Standing, StepMark, Words
 from ... import theme
 from ...words import colour_name, seat_name
 from ...shell import Shell
@@ -110,10 +110,8 @@ def _time(game: StrategyGame, colour: str) -> int:
     return game.result.scores[colour] - game.board.score(colour)
 
 
-def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | None,
-                 back: tuple[str, Callable[[], None]] | None = None) -> ResultsScreen:
-    """The results screen of a finished ``game``; ``again`` starts another one like it; ``back``
-    (label, action) replaces Home (a tournament's game leads back to the tournament)."""
+def results_words(game: StrategyGame) -> Words:
+    """What the results of the finished ``game`` say, in the current language."""
     result = game.result
     assert result is not None
     if result.winner is not None:
@@ -125,6 +123,15 @@ def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | Non
         headline += "\n" + _("{name} ran out of time and loses.", name=team_name(game, out))
     else:
         headline += "\n" + _(REASONS.get(result.reason, result.reason))
+    return Words(_("Game over"), headline, standings(game), [time_note(game) or _("Tap a colour to trace its best line.")])
+
+
+def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | None,
+                 back: tuple[str, Callable[[], None]] | None = None) -> ResultsScreen:
+    """The results screen of a finished ``game``; ``again`` starts another one like it; ``back``
+    (label, action) replaces Home (a tournament's game leads back to the tournament)."""
+    result = game.result
+    assert result is not None
     view = BoardView(show_frontier=False)
     view.show(game.board)
     marks = LineMarks(view)
@@ -134,8 +141,7 @@ def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | Non
     people_won = result.winner is not None and any(
         s.robot is None and s.colour == result.winner for s in game.seats)
     screen = ResultsScreen(
-        KIND, title=_("Game over"), headline=headline, standings=standings(game), stage=view, replay=replay,
-        notes=[time_note(game) or _("Tap a colour to trace its best line.")], celebrate=people_won, on_again=again,
+        KIND, lambda: results_words(game), stage=view, replay=replay, celebrate=people_won, on_again=again,
         on_home=back[1] if back is not None else app.go_home, on_pick=lambda index: trace(screen, replay, colours, index))
     screen.marks = marks
     if back is not None:
@@ -175,7 +181,7 @@ class StrategyReplay:
             (e["place"], Placement(e["tile"], e["q"], e["r"], e["rot"]), bool(e.get("forced")))
             for e in record["events"] if "place" in e
         ]
-        self.names = [seat_name(game, seat, robot_mark=False) for seat in range(game.players)]
+        self.game = game
         self.step_mark = StepMark(view)
         view.bind(pos=self._fit_stage, size=self._fit_stage)
 
@@ -208,4 +214,4 @@ class StrategyReplay:
         seat, placement, forced = self.moves[step - 1]
         self.step_mark.show(placement.cell, forced)
         message = N_("{name} filled a forced space") if forced else N_("{name} placed a tile")
-        return _(message, name=self.names[seat])
+        return _(message, name=seat_name(self.game, seat, robot_mark=False))

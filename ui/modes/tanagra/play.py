@@ -38,7 +38,7 @@ from ... import theme
 from ...howto import HowToPlayScreen, Step, Timeline
 from ...i18n import N_, _, follow_language
 from ...jobs import Job, Outcome
-from ...results import ResultsScreen, Standing
+from ...results import ResultsScreen, Standing, Words
 from ...services import Cue
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ...shell import Shell
@@ -523,13 +523,6 @@ class TanagraScreen(Screen):
         result = game.result
         assert result is not None
         winner = result.winner
-        name = seat_name(self.players, winner) if winner is not None else ""
-        headline = (_("{name} wins!", name=name) if winner is not None else _("A draw")) + "\n" + \
-            _(ENDINGS[result.reason], name=name)
-        rows = sorted(
-            (Standing(1 if seat == winner else None, seat_name(self.players, seat), self.colours[seat],
-                      _("pawns left: {count}", count=game.state.pawn_count(seat)))
-             for seat in range(self.players)), key=lambda s: s.place is None)
         stage = TanagraBoard()
         stage.show(game.state)
         seats = list(game.seats)
@@ -540,9 +533,25 @@ class TanagraScreen(Screen):
             self.app.show(TanagraScreen(self.app, fresh))
 
         self.app.show(ResultsScreen(
-            KIND, title=_("Game over"), headline=headline, standings=rows, stage=stage,
-            replay=TanagraReplay(stage, game.to_json()), celebrate=winner is not None and winner not in self.robots,
-            on_again=again, on_home=self.app.go_home))
+            KIND, partial(results_words, game), stage=stage, replay=TanagraReplay(stage, game.to_json()),
+            celebrate=winner is not None and winner not in self.robots, on_again=again, on_home=self.app.go_home))
+
+
+def results_words(game: Game) -> Words:
+    """What the results of the finished ``game`` say, in the current language: the winner (or a
+    draw) and why, each seat's pawns left, the winner first."""
+    result = game.result
+    assert result is not None
+    winner, players = result.winner, game.options.players
+    name = seat_name(players, winner) if winner is not None else ""
+    headline = (_("{name} wins!", name=name) if winner is not None else _("A draw")) + "\n" + \
+        _(ENDINGS[result.reason], name=name)
+    colours = seat_colours(players)
+    rows = sorted(
+        (Standing(1 if seat == winner else None, seat_name(players, seat), colours[seat],
+                  _("pawns left: {count}", count=game.state.pawn_count(seat)))
+         for seat in range(players)), key=lambda s: s.place is None)
+    return Words(_("Game over"), headline, rows)
 
 
 class TanagraReplay:
@@ -551,23 +560,24 @@ class TanagraReplay:
     def __init__(self, view: TanagraBoard, record: dict[str, Any]) -> None:
         self.view = view
         game = Game.from_json({**record, "actions": [], "final": None})
-        players = game.options.players
-        self.frames: list[tuple[State, str]] = [(game.state.copy(), _("The start"))]
+        self.players = game.options.players
+        self.frames: list[tuple[State, str, int]] = [(game.state.copy(), N_("The start"), 0)]
+        """Each step's position and caption (English, the field ``name`` the seat given)."""
         for data in record["actions"]:
             action = action_from_json(data)
-            name = seat_name(players, game.turn)
+            seat = game.turn
             taking = isinstance(action, Move) and action.target in game.state.pawns
             game.apply(action)
-            self.frames.append((game.state.copy(), _(_CAPTIONS[(type(action), taking)], name=name)))
+            self.frames.append((game.state.copy(), _CAPTIONS[(type(action), taking)], seat))
 
     @property
     def steps(self) -> int:
         return len(self.frames) - 1
 
     def show(self, step: int) -> str:
-        state, caption = self.frames[step]
+        state, caption, seat = self.frames[step]
         self.view.show(state)
-        return caption
+        return _(caption, name=seat_name(self.players, seat))
 
 
 _CAPTIONS = {

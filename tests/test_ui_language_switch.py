@@ -1,0 +1,187 @@
+"""Screens already on show when staff switch the language: each family's words follow at once, as
+if the screen had been opened in that language, none left in the one before.
+
+Staff switch it on their web page (the kiosk applies it within a second: firmware.settings'
+``on_language``) or in their menu opened over the screen (:func:`by_menu`); the screen stays. Each
+scenario opens its screens in English, switches to Polish (the longest words) and compares what
+each shows with what it shows opened anew in Polish (:func:`follow`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ui_harness import labels, run_scenario, settled_screens, tap, until
+
+CLOCK = re.compile(r"\d:\d\d")
+"""A running clock's words, which may tick between two openings."""
+
+
+def shown(app):
+    return {text for text in labels(app.root, shown=True) if not CLOCK.search(text)}
+
+
+def by_web(app, language):
+    """As the kiosk applies a language staff chose on their web page: at once, whatever is shown."""
+    from ui.i18n import i18n
+
+    app.services.settings.set_language(language)
+    i18n.language = language
+    yield 0.3
+
+
+def by_menu(app, language):
+    """As staff switch at the table: the staff corner held (their PIN), the menu's Language page,
+    their language's button, Close: back to the screen that was showing."""
+    from ui.i18n import LANGUAGE_NAMES
+    from ui.widgets import TButton
+
+    back = app.manager.current
+    app.open_staff()
+    yield from settled_screens()
+    for key in ("1", "2", "3", "4", "OK"):
+        yield from tap(next(w for w in app.pin.keypad.children if getattr(w, "msg", None) == key))
+    assert app.manager.current == "staff"
+    yield from tap(app.staff.nav["language"])
+    yield from tap(next(w for w in app.staff.content.walk()
+                        if isinstance(w, TButton) and w.text == LANGUAGE_NAMES[language]))
+    yield from tap(next(w for w in app.staff.nav_column.walk() if getattr(w, "msg", None) == "Close"))
+    yield until(lambda: app.manager.current == back)
+    yield from settled_screens()
+    yield 0.3
+
+
+def follow(app, openers, switch, language="pl"):
+    """Each ``(name, open)`` opened in English (``open(app)`` a generator, as a scenario's steps),
+    the language switched by ``switch`` while it shows, then opened anew in ``language``:
+    ``{name: {"stale": words shown after the switch that the screen opened anew does not show,
+    "switched": words shown after the switch}}``."""
+    from ui.i18n import i18n
+
+    found = {}
+    for name, open_screen in openers:
+        i18n.language = "en"
+        yield from open_screen(app)
+        yield 0.3
+        yield from switch(app, language)
+        switched = shown(app)
+        yield from open_screen(app)
+        yield 0.3
+        found[name] = {"stale": sorted(switched - shown(app)), "switched": sorted(switched)}
+    i18n.language = "en"
+    return found
+
+
+def words_of(found, name):
+    return " ".join(found[name]["switched"])
+
+
+def opened(opener, waits_for=None):
+    """A ``ui_matrix`` opener (or any ``open(app)``) as a scenario's steps, waiting for the screen
+    named ``waits_for`` where the screen opens later (a game's results after its last move)."""
+    def steps(app):
+        opener(app)
+        if waits_for is not None:
+            yield until(lambda: app.manager.current == waits_for)
+        yield from settled_screens()
+
+    return steps
+
+
+def pl(message):
+    from ui.i18n import i18n
+
+    return i18n.catalogue("pl").gettext(message)
+
+
+# ---------------------------------------------------------------------------- the results
+
+
+def _gobbles_ended(app):
+    from engine.gobble.gobbles import Gobbles, Player
+    from engine.gobble.table import ManualClock
+    from ui.modes.gobble import common as gc, gobbles
+
+    game = Gobbles([Player("Player 1"), Player("Player 2")], gc.OPENING, [[36], [40]], play_on=False)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    game.claim(0, gc.BUILD[0], 0)
+    screen.refresh()
+
+
+def _tanagra_ended(app):
+    from engine.tanagra.game import Game
+    from ui.modes.tanagra import play as tanagra
+
+    start = tanagra.howto_position()
+    for cell, pawn in list(start.pawns.items()):
+        if pawn.owner == 1 and pawn.size == "big" and cell != tanagra.HOWTO_TAKE.target:
+            del start.pawns[cell]
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "person"], start=start)
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    game.apply(tanagra.HOWTO_TAKE)
+    screen.refresh()
+
+
+def _gobble_solo_ended(app):
+    from ui.modes.gobble import solo
+
+    screen = solo.start(app, seed=4)
+    while not screen.game.finished:
+        screen.game.apply(screen.game.legal_actions()[0])
+    screen.after_step()
+
+
+def _best_scores(services):
+    """Best scores no game of the scenario beats: each opening's notes are the same."""
+    from ui.modes.solo.solitaire import score_key
+
+    for mode in ("gobble-solo", score_key("classic", "line")):
+        for _ in range(3):
+            services.store.add_score(mode, "2026-11-01", 999)
+
+
+def scenario_results_follow_a_switch(app):
+    """Every game's ending shows its title, who won and why, the standings (places, names, what
+    each scored), the notes and the replay's caption in the language staff switch to over it."""
+    from ui_matrix import _solitaire_results, _tantrix_results
+
+    endings = [("tantrix", opened(_tantrix_results, "strategy-results")),
+               ("gobbles", opened(_gobbles_ended, "gobbles-results")),
+               ("tanagra", opened(_tanagra_ended, "tanagra-results")),
+               ("gobble-solo", opened(_gobble_solo_ended, "gobble-solo-results")),
+               ("solitaire", opened(_solitaire_results, "solitaire-results"))]
+    found = yield from follow(app, endings, by_menu)
+    assert {name: seen["stale"] for name, seen in found.items()} == {name: [] for name, _o in endings}, found
+    for name, _o in endings:
+        words = words_of(found, name)
+        assert "Game over" not in words and pl("Game over") in words, (name, words)
+    tantrix = words_of(found, "tantrix")
+    assert pl("1st") in found["tantrix"]["switched"] and "1st" not in found["tantrix"]["switched"]
+    assert pl("Red") in tantrix and "Red placed a tile" not in tantrix and "points" not in tantrix, tantrix
+    assert pl("Black") in words_of(found, "tanagra") and "pawns left" not in words_of(found, "tanagra")
+    assert "tiles left" not in words_of(found, "gobbles") and "Best scores" not in words_of(found, "solitaire")
+    # the replay's tag on a forced fill, and the game taken home, in the language switched to
+    from ui.i18n import i18n
+    from ui.qr import TakeHome
+
+    yield from opened(_tantrix_results, "strategy-results")(app)
+    results = app.manager.current_screen
+    bar = results.replay_bar
+    bar.step = next(i for i, (_seat, _placement, forced) in enumerate(bar.replay.moves) if forced) + 1
+    yield 0.2
+    assert bar.replay.step_mark._tag[0] == "Forced"
+    yield from by_web(app, "fr")
+    assert bar.replay.step_mark._tag[0] == i18n.catalogue("fr").gettext("Forced") != "Forced"
+    yield from tap(results.take_home_button)
+    code = next(w for w in results.children if isinstance(w, TakeHome)).code
+    assert "?hl=fr#" in code.text, code.text
+    return {name: len(seen["switched"]) for name, seen in found.items()}
+
+
+scenario_results_follow_a_switch.prepare = _best_scores
+
+
+def test_results_follow_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_results_follow_a_switch", size=(800, 480), timeout=240)
