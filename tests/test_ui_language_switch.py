@@ -185,3 +185,29 @@ scenario_results_follow_a_switch.prepare = _best_scores
 
 def test_results_follow_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_results_follow_a_switch", size=(800, 480), timeout=240)
+
+
+# ------------------------------------------------------------------------------ the setups
+
+
+def scenario_setups_follow_a_switch(app):
+    """A game's setup: each seat named by its colour ("Red") or number ("Player 2"), and a solo
+    game's start card saying its best scores ("No scores yet: be the first!"), in the language
+    staff switch to over it."""
+    from ui_matrix import SCREENS
+
+    openers = dict(SCREENS)
+    setups = [(name, opened(openers[name])) for name in ("setup-tantrix-4", "setup-gobbles-6", "setup-tanagra-4",
+                                                         "setup-gobble-solo", "setup-solitaire")]
+    found = yield from follow(app, setups, by_menu)
+    assert {name: seen["stale"] for name, seen in found.items()} == {name: [] for name, _o in setups}, found
+    assert {"Red", "Blue"}.isdisjoint(found["setup-tantrix-4"]["switched"])
+    assert {pl("Red"), pl("Blue")} <= set(found["setup-tantrix-4"]["switched"])
+    assert "Player 6" not in found["setup-gobbles-6"]["switched"], found["setup-gobbles-6"]
+    for solo in ("setup-gobble-solo", "setup-solitaire"):
+        assert "No scores yet" not in words_of(found, solo) and pl("No scores yet: be the first!") in words_of(found, solo)
+    return {name: len(seen["switched"]) for name, seen in found.items()}
+
+
+def test_setups_follow_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_setups_follow_a_switch", size=(800, 480), timeout=240)

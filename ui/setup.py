@@ -13,7 +13,7 @@ A mode describes its setup with a :class:`SetupSpec` and gets a :class:`Setup` b
 
     def start_game(setup: Setup) -> None:
         setup.seats      # one Seat per player, in seating order: .robot (a level key, or None for a
-                         # person), .colour (a SeatColour or None), .name (shown, translated)
+                         # person), .colour (a SeatColour or None), .player (who sits there)
         setup.options    # {"play_on": True, ...}
 
 Flat (the screen lying on the table) each seat's card lies where that player's hand will lie in the
@@ -39,7 +39,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from . import theme
-from .i18n import N_, _
+from .i18n import N_
 from .seat_players import who_button
 from .table import seat_boxes
 from .widgets import ChipRow, TButton, TLabel, panel_background
@@ -92,7 +92,6 @@ class SetupSpec:
 class Seat:
     robot: str | None = None
     colour: SeatColour | None = None
-    name: str = ""
     player: Any = None
     """The ``engine.players.Player`` sitting here (``ui.seat_players``), None for a guest."""
 
@@ -107,9 +106,10 @@ class Setup:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-def seat_name(index: int, colour: SeatColour | None) -> str:
-    """How a seat is called on screen: its colour's name, else "Player n" (translated)."""
-    return _(colour.name) if colour is not None else _("Player {number}", number=index + 1)
+def seat_words(index: int, colour: SeatColour | None) -> tuple[str, dict[str, Any]]:
+    """How a seat is called on screen: its colour's name, else "Player n", as a translated label's
+    ``msg`` and ``values`` (it follows a language switch)."""
+    return (colour.name, {}) if colour is not None else (N_("Player {number}"), {"number": index + 1})
 
 
 class SeatCard(BoxLayout):
@@ -149,7 +149,7 @@ class SeatCard(BoxLayout):
         self.hint = TLabel(msg=N_("Plays with their fingers"), scale=0.72, color=theme.TEXT_DIM)
 
     def show(self, seat: Seat) -> None:
-        self.title.text = seat.name
+        self.title.msg, self.title.values = seat_words(self.index, seat.colour)
         self.swatch.rgba = seat.colour.rgba if seat.colour else theme.TEXT_DIM
         self.swatch.number = "" if seat.colour else str(self.index + 1)
         self.swatch.arcs = theme.SEAT_ARCS.get(seat.colour.key, 1) if seat.colour else 1
@@ -308,13 +308,12 @@ class SetupScreen(Screen):
             colour = palette[i] if i < len(palette) else None
             if old is not None and old.colour in palette and spec.choose_colours:
                 colour = old.colour
-            seats.append(Seat(robot, colour, seat_name(i, colour), old.player if old is not None else None))
+            seats.append(Seat(robot, colour, old.player if old is not None else None))
         if spec.choose_colours:  # keep colours unique after a change of player count
             taken: set[str] = set()
             for seat in seats:
                 if seat.colour is not None and seat.colour.key in taken:
                     seat.colour = next(c for c in palette if c.key not in taken)
-                    seat.name = seat_name(seats.index(seat), seat.colour)
                 if seat.colour is not None:
                     taken.add(seat.colour.key)
         self.seats = seats
@@ -340,12 +339,11 @@ class SetupScreen(Screen):
             candidate = palette[(start + step) % len(palette)]
             if candidate.key not in taken:
                 seat.colour = candidate
-                seat.name = seat_name(index, candidate)
                 break
         self.cards[index].show(seat)
 
     def start(self) -> None:
-        self._on_start(Setup([Seat(s.robot, s.colour, s.name, s.player) for s in self.seats], dict(self.options)))
+        self._on_start(Setup([Seat(s.robot, s.colour, s.player) for s in self.seats], dict(self.options)))
 
     # ------------------------------------------------------------------ layout
 

@@ -22,7 +22,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from . import theme
-from .i18n import N_, _
+from .i18n import N_, _, follow_language
 from .services import PlayerBook
 from .shell import Shell
 from .widgets import TButton, TLabel
@@ -194,6 +194,9 @@ class SoloCard(BoxLayout):
         self.add_widget(self.label)
         self.height = sum(w.height for w in self.children) + self.spacing * (len(self.children) - 1)
         self.refresh()
+        # the bests are words ("No scores yet", "Ana's best: 42"): a language staff switch to while
+        # the start card shows is theirs at once, as its buttons' is
+        follow_language(self, lambda card: card.refresh())
 
     def refresh(self) -> None:
         self.label.text = self.bests()

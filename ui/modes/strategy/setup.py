@@ -22,7 +22,7 @@ from engine.strategy.game import StrategyGame
 
 from ... import theme
 from ...howto import HowToPlayScreen, TileStage
-from ...i18n import N_, _
+from ...i18n import N_
 from ...seat_players import remember
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ...shell import Shell
@@ -106,7 +106,6 @@ class TantrixSetupScreen(SetupScreen):
 
     def _name_teams(self) -> None:
         for i, seat in enumerate(self.seats):
-            seat.name = _(seat.colour.name) if seat.colour else seat.name
             if i < len(self.cards):
                 self.cards[i].hint.msg = N_("Plays with the seat opposite, as a team")
                 self.cards[i].show(seat)
