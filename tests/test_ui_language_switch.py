@@ -211,3 +211,32 @@ def scenario_setups_follow_a_switch(app):
 
 def test_setups_follow_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_setups_follow_a_switch", size=(800, 480), timeout=240)
+
+
+# ------------------------------------------------------------------------------- the lists
+
+
+def _learn_rainbow(app):
+    """Learn, its second step's puzzles shown (one on a white button, in dark ink)."""
+    app.open_family("learn").select(1)
+
+
+def scenario_lists_follow_a_switch(app):
+    """Learn's path (how many puzzles of each step are solved) and the puzzles' list (each entry's
+    tiles and what to make) in the language staff switch to on their web page while the list shows."""
+    from ui_matrix import SCREENS
+
+    openers = dict(SCREENS)
+    lists = [("learn", opened(openers["learn"])), ("learn-rainbow", opened(_learn_rainbow)),
+             ("puzzles", opened(openers["puzzles"]))]
+    found = yield from follow(app, lists, by_web)
+    assert {name: seen["stale"] for name, seen in found.items()} == {name: [] for name, _o in lists}, found
+    assert "solved" not in words_of(found, "learn") and "of 28" not in words_of(found, "learn"), found["learn"]
+    white = next(t for t in found["learn-rainbow"]["switched"] if t.startswith(pl("White tiles")))
+    assert pl("a loop: which colour?") in white, white
+    assert " tiles" not in words_of(found, "puzzles") and pl("two loops at once") in words_of(found, "puzzles")
+    return {name: len(seen["switched"]) for name, seen in found.items()}
+
+
+def test_lists_follow_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_lists_follow_a_switch", size=(800, 480), timeout=240)

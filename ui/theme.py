@@ -15,6 +15,11 @@ def rgb(hex_colour: str, alpha: float = 1.0) -> RGBA:
     return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, alpha)
 
 
+def hex_of(colour: RGBA) -> str:
+    """``colour`` as Kivy's markup writes it ("0a2a20"), for a part of a text in its own colour."""
+    return "".join(f"{round(c * 255):02x}" for c in colour[:3])
+
+
 # The four link colours, pushed apart in lightness so they stay distinct for colour-blind players
 # (yellow light, green medium, red and blue darker), each at least 3 : 1 on the tile face in every
 # simulated colour vision, and each with its own marking (LINK_MARKING, drawn by ui.tileart): red

@@ -103,12 +103,14 @@ def panel_background(widget: Widget, colour: theme.RGBA = theme.PANEL, radius: f
 
 class TButton(Translated, ButtonBehavior, Label):
     """A big rounded button with translated text. ``bg`` is its colour; ``subtitle`` (English,
-    translated, its fields filled from ``subtitle_values``) is an optional smaller second line."""
+    translated, its fields filled from ``subtitle_values``) is an optional smaller second line, in
+    ``subtitle_ink`` (hex: a light grey, a dark one on a light button)."""
 
     bg = ListProperty(list(theme.BUTTON))
     scale = NumericProperty(1.0)
     subtitle = StringProperty("")
     subtitle_values = DictProperty({})
+    subtitle_ink = StringProperty("d8dde2")
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("color", theme.TEXT)
@@ -121,7 +123,8 @@ class TButton(Translated, ButtonBehavior, Label):
             self._colour = Color(*self.bg)
             self._rect = RoundedRectangle(radius=[theme.unit() * 0.22])
         self.bind(pos=self._follow, size=self._follow, state=self._follow, bg=self._follow,
-                  scale=self._retranslate, subtitle=self._retranslate, subtitle_values=self._retranslate)
+                  scale=self._retranslate, subtitle=self._retranslate, subtitle_values=self._retranslate,
+                  subtitle_ink=self._retranslate)
         self._follow()
 
     def _retranslate(self, *args: Any) -> None:
@@ -135,7 +138,8 @@ class TButton(Translated, ButtonBehavior, Label):
         if self.subtitle:
             title = _(self.msg, **self.values) if self.msg else self.text.split("\n")[0]
             small = int(font_size * 0.72)
-            self.text = f"{title}\n[size={small}][color=d8dde2]{_(self.subtitle, **self.subtitle_values)}[/color][/size]"
+            self.text = (f"{title}\n[size={small}][color={self.subtitle_ink}]{_(self.subtitle, **self.subtitle_values)}"
+                         "[/color][/size]")
 
     def _follow(self, *_args: Any) -> None:
         self._rect.pos, self._rect.size = self.pos, self.size

@@ -20,7 +20,7 @@ from kivy.uix.widget import Widget
 from engine.solo.catalogue import DISCOVERY_SIZES, PUZZLES
 
 from ... import solo_players, theme
-from ...i18n import N_, _
+from ...i18n import N_
 from ...shell import Shell
 from ...widgets import TButton, TLabel, panel_background
 from ...navigation import family_screen
@@ -131,16 +131,18 @@ class LearnScreen(Screen):
         self.progress = LearnProgress.load(self.app.services.store)
         done = steps_done(self.progress)
         self.next = next_step(self.progress)
-        counts = [
-            _("{solved} of {total} solved", solved=len(self.progress.discovery & set(DISCOVERY_SIZES)),
-              total=len(DISCOVERY_SIZES)),
-            _("{solved} of {total} solved", solved=len(self.progress.rainbow & {r[0] for r in RAINBOW}),
-              total=len(RAINBOW)),
-            _("Won!") if self.progress.solitaire else _("One red line"),
-            _("Against a friendly robot"),
+        counts: list[tuple[str, dict[str, Any]]] = [  # translated by the buttons: a switch is theirs at once
+            (N_("{solved} of {total} solved"), {"solved": len(self.progress.discovery & set(DISCOVERY_SIZES)),
+                                                "total": len(DISCOVERY_SIZES)}),
+            (N_("{solved} of {total} solved"), {"solved": len(self.progress.rainbow & {r[0] for r in RAINBOW}),
+                                                "total": len(RAINBOW)}),
+            (N_("Won!") if self.progress.solitaire else N_("One red line"), {}),
+            (N_("Against a friendly robot"), {}),
         ]
         for index, button in enumerate(self.step_buttons):
-            button.subtitle = counts[index]
+            message, values = counts[index]
+            button.subtitle_values = values  # first: the message is filled in as it is set
+            button.subtitle = message
             button.set_marks(done[index], index == self.next)
         self.select(self.next)
 
@@ -194,10 +196,9 @@ class LearnScreen(Screen):
         for name, back, what, rgba in RAINBOW:
             button = TickButton(msg=back, subtitle=what, scale=1.0, bold=True, bg=list(rgba), done=name in solved,
                                 next_up=name == first_open)
-            if sum(rgba[:3]) > 1.8:
+            if sum(rgba[:3]) > 1.8:  # dark ink on a light button: the light subtitle would vanish
                 button.color = theme.TABLE_DARK
-                button.subtitle = ""  # the light subtitle would vanish on a light button
-                button.text = f"{_(back)}\n{_(what)}"
+                button.subtitle_ink = theme.hex_of(theme.TABLE_DARK)
             button.bind(on_release=lambda _b, puzzle=name: open_puzzle(self.app, puzzle))
             row.add_widget(button)
             self.rainbow_buttons[name] = button

@@ -17,7 +17,7 @@ from engine.solo.catalogue import PUZZLES
 from engine.solo.rotation import GREAT_PYRAMID_ROWS, ROWS
 
 from ... import solo_players, theme
-from ...i18n import N_, _, n_
+from ...i18n import N_, _, follow_language, n_
 from ...shell import Shell
 from ...widgets import TButton, TLabel, panel_background
 from ...navigation import family_screen
@@ -85,6 +85,9 @@ class PuzzlesScreen(Screen):
         root.add_widget(self.rows)
         self.add_widget(root)
         self.build()
+        # the entries' lines are composed ("12 tiles · two loops at once", best times): a language
+        # staff switch to while the list shows is theirs at once, as its buttons' is
+        follow_language(self, lambda screen: screen.build())
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.build()
