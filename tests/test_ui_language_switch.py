@@ -240,3 +240,47 @@ def scenario_lists_follow_a_switch(app):
 
 def test_lists_follow_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_lists_follow_a_switch", size=(800, 480), timeout=240)
+
+
+# ------------------------------------------------------------------------------ the ladder
+
+
+def _bests(services):
+    """A kiosk's players (ui_matrix), the first with solo bests of their own."""
+    from ui_matrix import kiosk_services
+
+    kiosk_services(services)
+    first = services.players.all()[0].id
+    for mode, score in (("gobble-solo", 40), ("solitaire:classic:line", 12), ("time:junior", -83)):
+        services.players.add_best(first, mode, score)
+
+
+def _a_players_bests(app):
+    """The page of solo bests the ladder opens for its first player who has some."""
+    from ui.screens.ladder import BestsScreen
+    from ui_matrix import SCREENS
+
+    dict(SCREENS)["ladder"](app)
+    ladder = app.manager.current_screen
+    app.show(BestsScreen(ladder.book, ladder.best_buttons[0].player, on_back=ladder.back))
+
+
+def scenario_ladder_follows_a_switch(app):
+    """The ladder (each player's games, their solo bests) and a player's page of solo bests (each
+    game named) in the language staff switch to over them."""
+    from ui_matrix import SCREENS
+
+    pages = [("ladder", opened(dict(SCREENS)["ladder"])), ("bests", opened(_a_players_bests))]
+    found = yield from follow(app, pages, by_menu)
+    assert {name: seen["stale"] for name, seen in found.items()} == {name: [] for name, _o in pages}, found
+    assert {"1 game", "2 games"}.isdisjoint(found["ladder"]["switched"]), found["ladder"]
+    assert pl("Solitaire") in words_of(found, "bests") and "One tile at a time" not in words_of(found, "bests")
+    assert "solo bests" not in words_of(found, "ladder")
+    return {name: len(seen["switched"]) for name, seen in found.items()}
+
+
+scenario_ladder_follows_a_switch.prepare = _bests
+
+
+def test_ladder_follows_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_ladder_follows_a_switch", size=(800, 480), timeout=240)

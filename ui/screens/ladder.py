@@ -11,7 +11,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from .. import theme
-from ..i18n import N_, n_
+from ..i18n import N_, follow_language, n_
 from ..shell import Shell
 from ..widgets import TButton, TLabel, panel_background, scrolling_grid
 from .players import AvatarMark, PlayerButton, _top_bar
@@ -59,6 +59,9 @@ class LadderScreen(Screen):
         root.add_widget(scroll)
         self.add_widget(root)
         self.refresh()
+        # the games' counts are words ("1 game", "3 solo bests"): a language staff switch to while
+        # the ladder shows is theirs at once, as its buttons' is
+        follow_language(self, lambda screen: screen.refresh())
 
     def refresh(self) -> None:
         u = theme.unit()
@@ -120,9 +123,6 @@ class BestsScreen(Screen):
     """A player's solo bests, one row per game or puzzle (the player page the ladder opens)."""
 
     def __init__(self, book: Any, player: Any, on_back: Callable[[], None], **kwargs: Any) -> None:
-        from ..modes.solo.titles import mode_title
-        from ..solo_players import show_for
-
         super().__init__(name="player-bests", **kwargs)
         u = theme.unit()
         root = BoxLayout(orientation="vertical", padding=u * 0.3, spacing=u * 0.2)
@@ -134,8 +134,20 @@ class BestsScreen(Screen):
         scroll, self.rows = scrolling_grid(1, u * 0.95, u * 0.12)
         root.add_widget(scroll)
         self.add_widget(root)
-        for title, text in sorted((mode_title(mode), show_for(mode)(score))
-                                  for mode, score in book.bests(player.id).items()):
+        self.bests = book.bests(player.id)
+        self.show_bests()
+        # the games' titles are composed ("Solitaire · Classic · Line"), sorted as the language
+        # writes them: a switch staff make while the page shows is theirs at once
+        follow_language(self, lambda screen: screen.show_bests())
+
+    def show_bests(self) -> None:
+        """One row per best, the games' titles in the current language, in its alphabetical order."""
+        from ..modes.solo.titles import mode_title
+        from ..solo_players import show_for
+
+        u = theme.unit()
+        self.rows.clear_widgets()
+        for title, text in sorted((mode_title(mode), show_for(mode)(score)) for mode, score in self.bests.items()):
             line = BoxLayout(spacing=u * 0.2, padding=[u * 0.25, 0])
             panel_background(line, theme.PANEL, radius=0.15)
             line.add_widget(TLabel(text=title, scale=0.9, halign="left", shorten=True, shorten_from="right"))
