@@ -284,3 +284,36 @@ scenario_ladder_follows_a_switch.prepare = _bests
 
 def test_ladder_follows_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_ladder_follows_a_switch", size=(800, 480), timeout=240)
+
+
+# ----------------------------------------------------------------------- the staff menu
+
+
+def scenario_staff_pages_follow_a_switch(app):
+    """The staff menu's pages whose words are composed (the devices' states, the enrolment, the
+    statistics' sentences, headings and dates) in the language staff switch to on their web page
+    while the menu shows one."""
+    from ui_matrix import SCREENS
+
+    openers = dict(SCREENS)
+    pages = [(name, opened(openers[name])) for name in ("staff-hardware", "staff-tags", "staff-statistics")]
+    found = yield from follow(app, pages, by_web)
+    assert {name: seen["stale"] for name, seen in found.items()} == {name: [] for name, _o in pages}, found
+    assert "working" not in words_of(found, "staff-hardware") and pl("working") in words_of(found, "staff-hardware")
+    assert "Enrolment teaches" not in words_of(found, "staff-tags")
+    statistics = words_of(found, "staff-statistics")
+    assert "games played in all" not in statistics and pl("Games per mode") in statistics, statistics
+    return {name: len(seen["switched"]) for name, seen in found.items()}
+
+
+def _kiosk(services):
+    from ui_matrix import kiosk_services
+
+    kiosk_services(services)
+
+
+scenario_staff_pages_follow_a_switch.prepare = _kiosk
+
+
+def test_staff_pages_follow_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_staff_pages_follow_a_switch", size=(800, 480), timeout=240)

@@ -15,7 +15,7 @@ from kivy.uix.slider import Slider
 from engine.tiles import ALL_NUMBERS
 
 from .. import theme
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, n_
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, follow_language, n_
 from ..services import DeviceStatus, EnrolmentProgress, Settings, StickerProgress, UnknownTag
 from ..devices_view import DEVICE_NAMES
 from ..qr import TakeHome
@@ -106,6 +106,12 @@ PAGE_TITLES = {
 }
 
 
+COMPOSED = ("hardware", "tags", "statistics")
+"""Pages whose words are composed as they are laid out (the devices' states, the enrolment's
+progress, the statistics' sentences and dates): laid out again when the language is switched
+while one shows (on the staff web page). The others' words are translated widgets, which follow
+by themselves, and they keep what staff set on them (the first sticker's number)."""
+
 PAIRED = (("tags", "stickers"), ("statistics", "system"), ("language", "settings"))
 """Pages that share a row of the menu, in this order, while the panel is too short for each page a
 row a fingertip high (9 mm: the 7" portrait panel turned on its side)."""
@@ -142,6 +148,7 @@ class StaffScreen(Screen):
         self.unknown_tag: UnknownTag | None = None
         self.sticker_progress: StickerProgress | None = None
         self.open_page("hardware")
+        follow_language(self, lambda screen: screen._retranslate())
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.open_page(self.page or "hardware")
@@ -178,6 +185,10 @@ class StaffScreen(Screen):
         self.content.add_widget(TLabel(msg=PAGE_TITLES[page], scale=1.3, bold=True, size_hint=(1, None),
                                        height=theme.unit() * 1.0))
         getattr(self, f"_page_{page}")()
+
+    def _retranslate(self) -> None:
+        if self.page in COMPOSED:
+            self.open_page(self.page)
 
     def _row(self, units: float = 1.3, **kwargs: Any) -> BoxLayout:
         """A row of the page ``units`` touch units tall (a button row's 1.3 by default)."""
