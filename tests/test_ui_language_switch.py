@@ -317,3 +317,30 @@ scenario_staff_pages_follow_a_switch.prepare = _kiosk
 
 def test_staff_pages_follow_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_staff_pages_follow_a_switch", size=(800, 480), timeout=240)
+
+
+# ------------------------------------------------------------------------------- the coach
+
+
+def scenario_coach_card_follows_a_switch(app):
+    """The coach's card (its sentence naming colours: "Extends your yellow line") in the language
+    staff switch to over the game, as tall as the sentence's lines are in it."""
+    from ui_matrix import SCREENS
+
+    openers = dict(SCREENS)
+    games = [(name, opened(openers[name])) for name in ("tantrix-coach", "tantrix-coach-4")]
+    found = yield from follow(app, games, by_menu)
+    assert {name: seen["stale"] for name, seen in found.items()} == {name: [] for name, _o in games}, found
+    words = words_of(found, "tantrix-coach")
+    assert "The master would play this" not in words and pl("The master would play this:") in words
+    assert not {"red", "yellow", "green", "blue"} & set(re.findall(r"[a-z]+", words)), words
+    yield from games[0][1](app)
+    yield from by_menu(app, "fr")
+    sentence = app.manager.current_screen.coach_card.children[0].sentence
+    sentence.texture_update()
+    assert sentence.texture_size[1] <= sentence.height + 1, (sentence.text, sentence.texture_size, sentence.height)
+    return {name: len(seen["switched"]) for name, seen in found.items()}
+
+
+def test_coach_card_follows_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_coach_card_follows_a_switch", size=(800, 480), timeout=240)

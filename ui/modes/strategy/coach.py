@@ -84,8 +84,8 @@ class CoachCard(BoxLayout):
 
 
 def _values(reason: Reason) -> dict[str, Any]:
-    """The sentence's fields, colours as translated names (TLabel re-translates the sentence,
-    the colour names follow the language the card was opened in)."""
+    """The sentence's fields, colours as translated names (the card is made again when the
+    language is switched: its height follows the sentence's lines in that language)."""
     values = dict(reason.params)
     for key in ("colour", "other"):
         if key in values:

@@ -178,9 +178,10 @@ class StrategyScreen(Screen):
         under_banners = self.layout.children.index(self.layout.drag_layer) + len(self.hands) + 1
         for plate in self.plates:
             self.layout.add_widget(plate, index=under_banners)
-        # the plates' words are composed (colour, score, what to do): a language staff switch to
-        # while the game is on (their web page) is theirs at once, not after the next move
-        follow_language(self, lambda screen: screen._show_plates())
+        # the plates' words are composed (colour, score, what to do), and so is the coach's
+        # sentence: a language staff switch to while the game is on (their web page, or their menu
+        # over it) is theirs at once, not after the next move
+        follow_language(self, lambda screen: screen._retranslate())
         self.bubble = Bubble()
         self.confirm_bar = ConfirmBar(self.confirm, self.take_back)
         self.coach_bar = SeatBar([(N_("Hint"), self.ask_coach, 1.0, theme.BUTTON)], rim=0.03)
@@ -381,6 +382,12 @@ class StrategyScreen(Screen):
             return None
         due = game.awaiting_draw
         return due if due is not None else game.turn
+
+    def _retranslate(self) -> None:
+        """The composed words in the language staff just switched to: the plates, the coach's card."""
+        self._show_plates()
+        if self.coach_card is not None:
+            self._show_coach_card()
 
     def _show_plates(self) -> None:
         game, layout = self.game, self.layout
@@ -706,16 +713,30 @@ class StrategyScreen(Screen):
         self.advice = (seat, outcome.value)
         self.board.show_ghost(outcome.value.placement)
         self._bring_into_view(outcome.value.placement.cell)
+        self._show_coach_card()
+        self._show_coach_bar()
+
+    def _show_coach_card(self) -> None:
+        """The coach's card for the advice shown, made anew: as tall as its sentence needs in the
+        current language."""
+        self._drop_coach_card()
+        if self.advice is None:
+            return
+        seat, advice = self.advice
         card = Scatter(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
                        auto_bring_to_front=False)
-        inner = CoachCard(outcome.value, on_play=self.play_advice, on_close=self.close_coach,
+        inner = CoachCard(advice, on_play=self.play_advice, on_close=self.close_coach,
                           room=self.layout.room_along(seat))
         card.add_widget(inner)
         card.size = inner.size
         self.coach_card = card
         self.overlay.add_widget(card)
         self._place_coach_card()
-        self._show_coach_bar()
+
+    def _drop_coach_card(self) -> None:
+        if self.coach_card is not None and self.coach_card.parent is not None:
+            self.coach_card.parent.remove_widget(self.coach_card)
+        self.coach_card = None
 
     def _bring_into_view(self, cell: Cell) -> None:
         """Pan the view to ``cell`` if, once the view settles, it lies out of sight (past the
@@ -754,9 +775,7 @@ class StrategyScreen(Screen):
         """The coach's answer goes: its card and the pale tile."""
         self.advice = None
         self.board.show_ghost(None)
-        if self.coach_card is not None and self.coach_card.parent is not None:
-            self.coach_card.parent.remove_widget(self.coach_card)
-        self.coach_card = None
+        self._drop_coach_card()
         self._show_coach_bar()
 
     def _confirm_place(self, seat: int) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
