@@ -344,3 +344,33 @@ def scenario_coach_card_follows_a_switch(app):
 
 def test_coach_card_follows_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_coach_card_follows_a_switch", size=(800, 480), timeout=240)
+
+
+# --------------------------------------------------------------------------- how to play
+
+
+def scenario_how_to_play_names_its_game_in_the_language(app):
+    """A game's "how to play" names the game in the table's language, opened in it or switched to
+    while it plays (the name was left in English: "Jak grać: Puzzles")."""
+    from ui.modes.solo import puzzle, solitaire
+
+    headings = {}
+    for name, game, show in (("puzzles", "Puzzles", puzzle.show_howto), ("solitaire", "Solitaire", solitaire.show_howto)):
+        expected = pl("How to play: {game}").format(game=pl(game))
+        app.set_language("en")
+        show(app, then=app.go_home)
+        yield from settled_screens()
+        assert f"How to play: {game}" in shown(app)
+        yield from by_web(app, "pl")
+        switched = shown(app)
+        show(app, then=app.go_home)
+        yield from settled_screens()
+        yield 0.1
+        headings[name] = [expected in switched, expected in shown(app)]
+    app.set_language("en")
+    assert headings == {"puzzles": [True, True], "solitaire": [True, True]}, headings
+    return headings
+
+
+def test_how_to_play_names_its_game_in_the_language():
+    run_scenario("test_ui_language_switch", "scenario_how_to_play_names_its_game_in_the_language", size=(800, 480))

@@ -39,7 +39,7 @@ from engine.geometry import Cell
 from . import theme, tileart
 from .board import BoardView, HandView, PileView
 from .hexes import corners, rotated_quad
-from .i18n import N_
+from .i18n import N_, _, follow_language
 from .widgets import TButton, TLabel, panel_background
 
 
@@ -70,9 +70,9 @@ class Step:
 
 
 class HowToPlayScreen(Screen):
-    """Plays ``steps`` on ``stage`` under ``title``; ``reset()`` puts the stage back to its first
-    picture (before each run); ``on_done()`` when the player taps to go on; ``timeline`` (default:
-    the stage's own) holds what the script scheduled."""
+    """Plays ``steps`` on ``stage`` under ``title`` (the game's name, in English: shown translated);
+    ``reset()`` puts the stage back to its first picture (before each run); ``on_done()`` when the
+    player taps to go on; ``timeline`` (default: the stage's own) holds what the script scheduled."""
 
     def __init__(self, key: str, title: str, stage: Widget, steps: Sequence[Step], reset: Callable[[], None],
                  on_done: Callable[[], None], timeline: Timeline | None = None, **kwargs: Any) -> None:
@@ -87,8 +87,11 @@ class HowToPlayScreen(Screen):
         panel_background(root, theme.TABLE_DARK, radius=0)
         top = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.2)
         top.add_widget(Widget(size_hint=(None, 1), width=u * 0.9))  # the staff corner
-        top.add_widget(TLabel(msg=N_("How to play: {game}"), values={"game": title}, scale=1.25, bold=True,
-                              halign="left"))
+        self.game_name = title
+        self.heading = TLabel(msg=N_("How to play: {game}"), scale=1.25, bold=True, halign="left")
+        self._name_game()
+        follow_language(self, lambda screen: screen._name_game())  # the game's name is a word too
+        top.add_widget(self.heading)
         self.skip_hint = TLabel(msg=N_("Tap to skip"), scale=0.8, color=theme.TEXT_DIM, size_hint=(0.32, 1),
                                 halign="right")
         top.add_widget(self.skip_hint)
@@ -106,6 +109,10 @@ class HowToPlayScreen(Screen):
         self.dots = StepDots(len(self.steps), size_hint=(1, None), height=u * 0.35)
         root.add_widget(self.dots)
         self.add_widget(root)
+
+    def _name_game(self) -> None:
+        """The heading names the game in the current language (``title`` is English)."""
+        self.heading.values = {"game": _(self.game_name)}
 
     @property
     def playing(self) -> bool:
