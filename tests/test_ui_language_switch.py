@@ -374,3 +374,45 @@ def scenario_how_to_play_names_its_game_in_the_language(app):
 
 def test_how_to_play_names_its_game_in_the_language():
     run_scenario("test_ui_language_switch", "scenario_how_to_play_names_its_game_in_the_language", size=(800, 480))
+
+
+# ----------------------------------------------------------------------------- the evening
+
+
+def _evening_with_a_robot(screen):
+    """This table's tournament of five players and an expert robot (ui_matrix's book), shown by
+    ``screen`` ("tournament" or "players")."""
+    def open_screen(app):
+        from ui.screens.tournament import TournamentPlayersScreen, TournamentScreen
+        from ui.tournament_store import save
+        from ui_matrix import _tournament
+
+        players = tuple(p.id for p in app.services.players.all())[:5] + ("robot:expert",)
+        save(app, _tournament(players, rounds=3))
+        app.show(TournamentScreen(app, staff=True) if screen == "tournament" else TournamentPlayersScreen(app))
+
+    return open_screen
+
+
+def scenario_evening_follows_a_switch(app):
+    """The club evening's pairings and standings (a robot named by its level) and who leaves or
+    joins, and a question staff are asked there, in the language switched to on the web page."""
+    pages = [("tournament", opened(_evening_with_a_robot("tournament"))),
+             ("players", opened(_evening_with_a_robot("players")))]
+    found = yield from follow(app, pages, by_web)
+    assert {name: seen["stale"] for name, seen in found.items()} == {name: [] for name, _o in pages}, found
+    robot = pl("Robot: {level}").format(level=pl("Expert"))
+    assert robot in found["tournament"]["switched"] and robot in found["players"]["switched"], found
+    yield from opened(_evening_with_a_robot("tournament"))(app)
+    app.manager.current_screen.end()
+    yield 0.2
+    yield from by_web(app, "pl")
+    assert pl("End the tournament? Its standings are not kept.") in shown(app)
+    return {name: len(seen["switched"]) for name, seen in found.items()}
+
+
+scenario_evening_follows_a_switch.prepare = _kiosk
+
+
+def test_evening_follows_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_evening_follows_a_switch", size=(800, 480), timeout=240)

@@ -199,9 +199,11 @@ class ChipRow(GridLayout):
 
 class Confirm(FloatLayout):
     """A question over the whole screen with two answers (add it to a screen; it removes itself).
-    Touches never reach what lies under it."""
+    Touches never reach what lies under it. The question and answers are English, translated
+    where shown (the question's fields filled from ``values``): they follow a language switch."""
 
-    def __init__(self, question: str, yes: str, no: str, on_yes: Callable[[], None], **kwargs: Any) -> None:
+    def __init__(self, question: str, yes: str, no: str, on_yes: Callable[[], None],
+                 values: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         u = theme.unit()
         with self.canvas.before:
@@ -211,7 +213,7 @@ class Confirm(FloatLayout):
         box = BoxLayout(orientation="vertical", size_hint=(None, None), size=(u * 9, u * 4.2), padding=u * 0.3,
                         spacing=u * 0.3, pos_hint={"center_x": 0.5, "center_y": 0.5})
         panel_background(box, theme.rgb("#1d2530"))
-        box.add_widget(TLabel(msg=question, scale=1.1, bold=True))
+        box.add_widget(TLabel(msg=question, values=values or {}, scale=1.1, bold=True))
         row = BoxLayout(size_hint=(1, None), height=u * 1.4, spacing=u * 0.3)
         self.no_button = TButton(msg=no, scale=1.05)
         self.yes_button = TButton(msg=yes, scale=1.05, bg=list(theme.STOP))

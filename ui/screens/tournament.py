@@ -45,7 +45,7 @@ from engine.ratings import ROBOT
 from engine.tournament import Game, Tournament
 
 from .. import theme
-from ..i18n import N_, _
+from ..i18n import N_, _, follow_language
 from ..navigation import destination
 from ..qr import TakeHome
 from ..seat_players import seat_again
@@ -227,6 +227,13 @@ class TournamentScreen(Screen):
         self._shown: str | None = None  # what is on screen: a refresh rebuilds it only when it changed
         self._following: Any = None
         self.refresh()
+        # a robot's name is composed ("Robot: Expert"): a language staff switch to while the evening
+        # shows is theirs at once, as its buttons' is
+        follow_language(self, lambda screen: screen._retranslate())
+
+    def _retranslate(self) -> None:
+        self._shown = None
+        self.refresh()
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
@@ -355,8 +362,9 @@ class TournamentScreen(Screen):
         if table is None:
             start()
             return
-        self.add_widget(Confirm(_("This game is being played at {table}. Play it here too? Only the first "
-                                  "result counts.", table=table), yes=N_("Play here"), no=N_("Cancel"), on_yes=start))
+        self.add_widget(Confirm(N_("This game is being played at {table}. Play it here too? Only the first "
+                                   "result counts."), values={"table": table}, yes=N_("Play here"), no=N_("Cancel"),
+                                on_yes=start))
 
     def _say_gone(self, gone: bool, u: float) -> None:
         """For staff, while the table running the evening is away: say so, and offer to run it here."""
@@ -381,8 +389,8 @@ class TournamentScreen(Screen):
             if take_over(self.app, host) is not None:
                 self.app.show(TournamentScreen(self.app, staff=True))
 
-        self.add_widget(Confirm(_("Run {table}'s evening at this table? It pairs the next rounds from now on; "
-                                  "{table} gives the evening up when it comes back.", table=host),
+        self.add_widget(Confirm(N_("Run {table}'s evening at this table? It pairs the next rounds from now on; "
+                                   "{table} gives the evening up when it comes back."), values={"table": host},
                                 yes=N_("Run it here"), no=N_("Cancel"), on_yes=run_here))
 
     def end(self) -> None:
@@ -390,7 +398,7 @@ class TournamentScreen(Screen):
             save(self.app, None)
             self.app.open("staff-players")
 
-        self.add_widget(Confirm(_("End the tournament? Its standings are not kept."), yes=N_("End"), no=N_("Cancel"),
+        self.add_widget(Confirm(N_("End the tournament? Its standings are not kept."), yes=N_("End"), no=N_("Cancel"),
                                 on_yes=really))
 
 
@@ -414,6 +422,7 @@ class TournamentPlayersScreen(Screen):
         self.add_widget(root)
         self.buttons: dict[str, TButton] = {}
         self.refresh()
+        follow_language(self, lambda screen: screen.refresh())  # a robot's name is composed
 
     def refresh(self) -> None:
         u = theme.unit()
@@ -451,8 +460,8 @@ class TournamentPlayersScreen(Screen):
             self.message.msg, self.message.values = N_("{name} left the evening."), {"name": name}
             self.refresh()
 
-        self.add_widget(Confirm(_("{name} leaves the evening? A game of theirs not played yet is lost by forfeit.",
-                                  name=name), yes=N_("Leaves"), no=N_("Cancel"), on_yes=really))
+        self.add_widget(Confirm(N_("{name} leaves the evening? A game of theirs not played yet is lost by forfeit."),
+                                values={"name": name}, yes=N_("Leaves"), no=N_("Cancel"), on_yes=really))
 
     def joins(self, player: str) -> None:
         """``player`` takes part again, or for the first time, from the next round on."""
