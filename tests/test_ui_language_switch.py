@@ -416,3 +416,42 @@ scenario_evening_follows_a_switch.prepare = _kiosk
 
 def test_evening_follows_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_evening_follows_a_switch", size=(800, 480), timeout=240)
+
+
+# ------------------------------------------------------------------------------ the players
+
+
+def scenario_players_messages_follow_a_switch(app):
+    """What the players' screens say (staff merging a player: which to tap; a name refused: why)
+    in the language staff switch to on their web page while it shows."""
+    from ui.screens.players import NewPlayerScreen
+    from ui_matrix import SCREENS
+
+    yield from opened(dict(SCREENS)["staff-players"])(app)
+    staff = app.manager.current_screen
+    ana = next(p for p in app.services.players.all() if p.name == "Ana")
+    staff.start_merge(ana)
+    yield from by_web(app, "pl")
+    merging = pl("Tap the player {name} is the same person as.").format(name="Ana")
+    said = {"merging": staff.message.text == merging}
+    app.set_language("en")
+    yield from opened(dict(SCREENS)["new-player"])(app)
+    keyboard = app.manager.current_screen
+    assert isinstance(keyboard, NewPlayerScreen)
+    for char in "ANA":
+        keyboard.type(char)
+    keyboard.submit()
+    assert keyboard.message.text == "Ana is already a player here: pick that name, or another one."
+    yield from by_web(app, "pl")
+    said["refused"] = keyboard.message.text == pl(
+        "{name} is already a player here: pick that name, or another one.").format(name="Ana")
+    app.set_language("en")
+    assert said == {"merging": True, "refused": True}, (said, staff.message.text, keyboard.message.text)
+    return said
+
+
+scenario_players_messages_follow_a_switch.prepare = _kiosk
+
+
+def test_players_messages_follow_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_players_messages_follow_a_switch", size=(800, 480))

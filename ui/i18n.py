@@ -130,3 +130,12 @@ class Translated:
     def _retranslate(self, *_args: Any) -> None:
         if self.msg:  # a widget without msg keeps the text it was given (e.g. a language's own name)
             self.text = _(self.msg, **self.values)
+
+    def say(self, msg: str, **values: Any) -> None:
+        """Show ``msg`` with its fields from ``values`` ("": nothing), the two changed together: the
+        message before is never filled from the new fields, nor the new one from the old."""
+        self.msg = ""
+        self.values = values
+        self.msg = msg
+        if not msg:
+            self.text = ""

@@ -21,7 +21,7 @@ from kivy.uix.widget import Widget
 from engine.players import ACCENTED, COLOURS, DEFAULT_AVATAR, NAME_MAX, SYMBOLS, BadName, Player
 
 from .. import theme
-from ..i18n import N_, _, i18n
+from ..i18n import N_, i18n
 from ..widgets import Chip, TButton, TLabel, panel_background, scrolling_grid
 
 KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-.")
@@ -306,6 +306,6 @@ class NewPlayerScreen(Screen):
             else:
                 player = self.book.create(self.name_text, self.avatar)
         except BadName as refused:
-            self.message.text = _(NAME_RULES.get(refused.rule, "{reason}"), reason=str(refused), **refused.values)
+            self.message.say(NAME_RULES.get(refused.rule, "{reason}"), reason=str(refused), **refused.values)
             return
         self._on_made(player)

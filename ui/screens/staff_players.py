@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 from engine.players import Player
 
 from .. import theme
-from ..i18n import N_, _
+from ..i18n import N_
 from ..navigation import destination
 from ..shell import Shell
 from ..widgets import Confirm, TButton, TLabel, panel_background, scrolling_grid
@@ -99,28 +99,28 @@ class StaffPlayersScreen(Screen):
 
     def start_merge(self, player: Player) -> None:
         self.merging = player
-        self.message.text = _("Tap the player {name} is the same person as.", name=player.name)
+        self.message.say(N_("Tap the player {name} is the same person as."), name=player.name)
         self.refresh()
 
     def cancel_merge(self, _player: Player) -> None:
         self.merging = None
-        self.message.text = ""
+        self.message.say("")
         self.refresh()
 
     def merge_into(self, keep: Player) -> None:
         duplicate, self.merging = self.merging, None
         assert duplicate is not None
         self.book.merge(duplicate.id, keep.id)
-        self.message.text = _("{name} is now part of {kept}.", name=duplicate.name, kept=keep.name)
+        self.message.say(N_("{name} is now part of {kept}."), name=duplicate.name, kept=keep.name)
         self.refresh()
 
     def delete(self, player: Player) -> None:
         def really() -> None:
             self.book.delete(player.id)
-            self.message.text = _("{name} was deleted.", name=player.name)
+            self.message.say(N_("{name} was deleted."), name=player.name)
             self.refresh()
 
-        self.add_widget(Confirm(_("Delete {name} and everything kept about them?", name=player.name),
+        self.add_widget(Confirm(N_("Delete {name} and everything kept about them?"), values={"name": player.name},
                                 yes=N_("Delete"), no=N_("Cancel"), on_yes=really))
 
     def export(self) -> None:
@@ -129,9 +129,9 @@ class StaffPlayersScreen(Screen):
         try:
             path = self.book.export_file()
         except OSError as error:
-            self.message.text = _("Could not write the export: {error}", error=error.strerror or str(error))
+            self.message.say(N_("Could not write the export: {error}"), error=error.strerror or str(error))
         else:
-            self.message.text = _("Exported to {path}", path=path)
+            self.message.say(N_("Exported to {path}"), path=path)
 
 
 @destination("staff-players")
