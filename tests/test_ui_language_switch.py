@@ -455,3 +455,45 @@ scenario_players_messages_follow_a_switch.prepare = _kiosk
 
 def test_players_messages_follow_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_players_messages_follow_a_switch", size=(800, 480))
+
+
+# ---------------------------------------------------------------------- the puzzles' cards
+
+
+def _rotation_solved(app):
+    """A pyramid of 3 rows, solved: its card (the time, the best, the ways on) under it."""
+    from engine.solo.rotation import Turn
+    from ui.modes.solo import rotation
+
+    screen = rotation.open_rotation(app, 3, seed=3)
+    puzzle = screen.puzzle
+    for placement in puzzle.solution:
+        steps = (placement.rot - puzzle.rotations[placement.tile]) % 6
+        if steps:
+            screen.turn(Turn(placement.tile, steps))
+    assert screen.solved_card is not None
+
+
+def scenario_puzzle_cards_follow_a_switch(app):
+    """A puzzle's question (which colour to aim at) and a solved puzzle's card in the language
+    staff switch to while they show."""
+    from ui_matrix import _puzzle
+
+    def junior_asks(app):
+        yield from opened(_puzzle("junior"))(app)
+        yield until(lambda: app.manager.current_screen.choice_card.parent is not None)
+
+    found = yield from follow(app, [("junior", junior_asks)], by_web)
+    assert found["junior"]["stale"] == [], found
+    assert "Which colour?" not in found["junior"]["switched"] and pl("Which colour?") in found["junior"]["switched"]
+    yield from opened(_rotation_solved)(app)
+    yield from by_web(app, "pl")
+    card = labels(app.manager.current_screen.solved_card)
+    app.set_language("en")
+    assert pl("Solved!") in card and pl("New pyramid") in card, card
+    assert not [line for line in card if "Time" in line or "Best" in line], card
+    return {"card": card}
+
+
+def test_puzzle_cards_follow_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_puzzle_cards_follow_a_switch", size=(800, 480))

@@ -149,6 +149,12 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
     def words(self) -> tuple[str, str]:
         return puzzle_title(self.puzzle), goal_text(self.puzzle)
 
+    def show_words(self) -> None:
+        super().show_words()
+        if self.choice_card is not None and self.choice_card.parent is not None:  # asked again in the language now
+            self.choice_card.dismiss()
+            self.offer_colours()
+
     def refresh(self) -> None:
         play = self.play
         self.board.show_frontier = not play.finished  # solved: only the arrangement

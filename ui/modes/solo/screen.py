@@ -76,6 +76,9 @@ class SoloPuzzleScreen(Screen, Generic[M]):
             self.stopwatch.save()
         self.thinking: ThinkingCard | None = None
         self.solved_card: SolvedCard | None = None
+        self._solved: tuple[float, float | None, BestNote | None, bool] = (0.0, None, None, False)
+        """What the solved card says: the time, the table's best before, the player's best, and
+        whether it was solved just now (not resumed solved)."""
         self._ticker: Any = None
         self.panel = SidePanel(on_howto=lambda: howto(app, lambda: app.show(self)))
         self.hint_button = TButton(msg=N_("Hint"), scale=1.0, bold=True, bg=list(theme.CHOSEN), color=theme.ON_CHOSEN)
@@ -151,9 +154,12 @@ class SoloPuzzleScreen(Screen, Generic[M]):
     # ---------------------------------------------------------------- the panel, the clock
 
     def show_words(self) -> None:
-        """Show the puzzle in the current language: its title and goal, and as it stands."""
+        """Show the puzzle in the current language: its title and goal, as it stands, and the solved
+        card if it shows."""
         self.panel.title.text, self.panel.goal.text = self.words()
         self.refresh()
+        if self.solved_card is not None:
+            self._show_solved_card()
 
     def show_panel_state(self, done: bool) -> None:
         """A solved puzzle's buttons rest (but Back); the clock shows the time so far."""
@@ -253,6 +259,13 @@ class SoloPuzzleScreen(Screen, Generic[M]):
             confetti = Confetti(size=self.overlay.size, pos=self.overlay.pos)
             self.overlay.add_widget(confetti)
             confetti.burst()
+        self._solved = (seconds, best, mine, first_time)
+        self._show_solved_card()
+
+    def _show_solved_card(self) -> None:
+        """The solved card (made again when the language is switched while it shows): the time, the
+        player's or the table's best, the ways on."""
+        seconds, best, mine, first_time = self._solved
         lines = [_("Time: {time}", time=format_time(seconds))]
         if mine is not None and mine.text(show_time):  # a named player: their own best first
             lines.append(mine.text(show_time))
@@ -260,7 +273,9 @@ class SoloPuzzleScreen(Screen, Generic[M]):
             lines.append(_("Your best time!"))
         if best is not None and not (first_time and seconds < best):
             lines.append(_("Best: {time}", time=format_time(best)))
-        self.solved_card = SolvedCard(_("Solved!"), lines, self.solved_buttons())
+        if self.solved_card is not None and self.solved_card.parent is not None:
+            self.solved_card.parent.remove_widget(self.solved_card)
+        self.solved_card = SolvedCard(N_("Solved!"), lines, self.solved_buttons())
         self.overlay.add_widget(self.solved_card)
         self._place_card()
 
