@@ -92,6 +92,7 @@ def scenario_play(app):
     assert _("Gobble! You may play the top discard.") in labels(screen.table)
     yield from play_by_touch(screen, gc.REWARD)
     assert screen.game.board.at(gc.REWARD.cell) == gc.REWARD and not screen.game.reward and journaled()
+    assert screen.offer.text == "", screen.offer.text  # the reward is played: no longer offered
     # a discard that fits must be placed: refused with the cells where it fits
     tile = screen.hand.tiles[0]
     if screen.game.legal_placements():

@@ -115,7 +115,7 @@ def n_(singular: str, plural: str, n: int, **values: Any) -> str:
 
 class Translated:
     """Mixin for a widget with a ``text``: set ``msg`` (English, with optional ``{fields}`` filled
-    from ``values``) and ``text`` follows it in the current language."""
+    from ``values``) and ``text`` follows it in the current language; ``msg`` set to "" clears it."""
 
     msg = StringProperty("")
     values = DictProperty({})
@@ -124,8 +124,14 @@ class Translated:
         super().__init__(**kwargs)
         follow_language(self, lambda widget: widget._retranslate())  # its own, overridden or not
         # a mixin: the Kivy widget it is mixed into (an EventDispatcher) has bind()
-        self.bind(msg=self._retranslate, values=self._retranslate)  # type: ignore[attr-defined]
+        self.bind(msg=self._new_msg, values=self._retranslate)  # type: ignore[attr-defined]
         self._retranslate()
+
+    def _new_msg(self, _widget: Any, msg: str) -> None:
+        if msg:
+            self._retranslate()
+        else:  # told to say nothing: what it said before goes (a widget never given one keeps its text)
+            self.text = ""
 
     def _retranslate(self, *_args: Any) -> None:
         if self.msg:  # a widget without msg keeps the text it was given (e.g. a language's own name)
@@ -137,5 +143,3 @@ class Translated:
         self.msg = ""
         self.values = values
         self.msg = msg
-        if not msg:
-            self.text = ""
