@@ -104,7 +104,9 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         self.add_widget(self.overlay)
         for layer in layers:
             self.overlay.add_widget(layer)
-        self.overlay.bind(size=lambda *_: self._place_card(), pos=lambda *_: self._place_card())
+        # the card lies along the play area: placed again as that is laid out (after the overlay,
+        # and after a card shown at once, when a puzzle solved before a power cut is resumed)
+        play_area.bind(size=lambda *_: self._place_card(), pos=lambda *_: self._place_card())
         self.show_words()
         # the title, goal and counts are composed: a language staff switch to while the puzzle is
         # on (their web page, or their menu over it) is theirs at once, as the buttons' is
