@@ -455,13 +455,7 @@ class SqliteStore:
 
     def load_current(self) -> dict[str, Any] | None:
         """The saved game; ValueError when it is there but cannot be read back (offer to discard)."""
-        with self._lock:
-            try:
-                rows = self._db.execute("SELECT saved FROM current WHERE id = ?", (CURRENT,)).fetchall()
-            except sqlite3.ProgrammingError:
-                raise  # a closed store: a mistake in the caller, not damage
-            except sqlite3.Error as exc:
-                raise ValueError(f"the saved game cannot be read: {exc}") from None
+        rows = self._read_or_damage("SELECT saved FROM current WHERE id = ?", (CURRENT,), "the saved game")
         if not rows:
             return None
         saved = read_json(rows[0][0])
@@ -529,14 +523,19 @@ class SqliteStore:
         """As :meth:`progress`, telling none from damage: None when there is no row; ValueError for
         a row that cannot be read back as an object, or a read that fails (it is not told: the
         caller says what it makes of the damage)."""
+        rows = self._read_or_damage("SELECT value FROM progress WHERE key = ?", (key,), "it")
+        return _progress_value(rows[0][0]) if rows else None
+
+    def _read_or_damage(self, sql: str, params: tuple[Any, ...], what: str) -> list[Any]:
+        """Rows of a read whose failure the caller must hear as damage (ValueError naming
+        ``what``), not as nothing saved; a closed store stays the caller's mistake."""
         with self._lock:
             try:
-                rows = self._db.execute("SELECT value FROM progress WHERE key = ?", (key,)).fetchall()
+                return self._db.execute(sql, params).fetchall()
             except sqlite3.ProgrammingError:
-                raise  # a closed store: a mistake in the caller, not damage
+                raise
             except sqlite3.Error as exc:
-                raise ValueError(f"it cannot be read: {exc}") from None
-        return _progress_value(rows[0][0]) if rows else None
+                raise ValueError(f"{what} cannot be read: {exc}") from None
 
     def set_progress(self, key: str, value: dict[str, Any]) -> None:
         text = json.dumps(value, separators=(",", ":"))

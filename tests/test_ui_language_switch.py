@@ -110,16 +110,10 @@ def _gobbles_ended(app):
 
 
 def _tanagra_ended(app):
-    from engine.tanagra.game import Game
+    from test_ui_tanagra import open_one_take_from_the_end
     from ui.modes.tanagra import play as tanagra
 
-    start = tanagra.howto_position()
-    for cell, pawn in list(start.pawns.items()):
-        if pawn.owner == 1 and pawn.size == "big" and cell != tanagra.HOWTO_TAKE.target:
-            del start.pawns[cell]
-    game = Game(tanagra.HOWTO_OPTIONS, ["person", "person"], start=start)
-    screen = tanagra.TanagraScreen(app, game)
-    app.show(screen)
+    game, screen = open_one_take_from_the_end(app, ["person", "person"])
     game.apply(tanagra.HOWTO_TAKE)
     screen.refresh()
 

@@ -153,20 +153,30 @@ def test_pick_a_pawn_move_change_the_board_robot_reply_and_undo():
     run_scenario("test_ui_tanagra", "scenario_move", size=(800, 480))
 
 
-def scenario_end(app):
-    """Black takes yellow's last big pawn: the end, with the reason, and the replay."""
+def open_one_take_from_the_end(app, kinds):
+    """A Tanagra game whose yellow has one big pawn left, which black's ``HOWTO_TAKE`` takes
+    (the end), open on its screen: the game and the screen."""
     from engine.tanagra.game import Game
-    from engine.tanagra.rules import EndReason
-    from ui.i18n import _
     from ui.modes.tanagra import play as tanagra
 
     start = tanagra.howto_position()
     for cell, pawn in list(start.pawns.items()):
         if pawn.owner == 1 and pawn.size == "big" and cell != tanagra.HOWTO_TAKE.target:
             del start.pawns[cell]
-    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:expert"], start=start)
+    game = Game(tanagra.HOWTO_OPTIONS, kinds, start=start)
     screen = tanagra.TanagraScreen(app, game)
     app.show(screen)
+    return game, screen
+
+
+def scenario_end(app):
+    """Black takes yellow's last big pawn: the end, with the reason, and the replay."""
+    from engine.tanagra.rules import EndReason
+    from ui.i18n import _
+    from ui.modes.tanagra import play as tanagra
+
+    game, screen = open_one_take_from_the_end(app, ["person", "robot:expert"])
+    pawns_at_start = len(game.state.pawns)
     yield 0.2
     yield from tap(_window_point(screen, tanagra.HOWTO_TAKE.origin))
     yield from tap(_window_point(screen, tanagra.HOWTO_TAKE.target))
@@ -184,7 +194,7 @@ def scenario_end(app):
     bar = results.replay_bar
     assert bar.step == bar.replay.steps == 1
     yield from tap(bar.buttons["back"])
-    assert bar.step == 0 and len(bar.replay.frames[0][0].pawns) == len(start.pawns)
+    assert bar.step == 0 and len(bar.replay.frames[0][0].pawns) == pawns_at_start
     yield from tap(bar.buttons["next"])
     assert bar.caption.text == _("{name} took a pawn", name=_("Black"))
     return {}

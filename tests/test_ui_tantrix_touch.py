@@ -35,6 +35,15 @@ def _free_move(game):
     return next(p for p in legal if len({q.cell for q in legal if q.tile == p.tile}) > 1)
 
 
+def _put_down(screen, placement):
+    """Turn ``placement``'s tile in the hand of the player to move to its rotation and drag it to
+    its space."""
+    hand = screen.hands[screen.game.turn]
+    for _ in range((placement.rot - hand.rotation(placement.tile)) % 6):
+        yield from tap(slot(hand, placement.tile))
+    yield from drag(slot(hand, placement.tile), reach(hand, screen.board, placement.cell))
+
+
 def scenario_release_over_hand(app):
     game, screen = _open(app)
     yield
@@ -255,12 +264,8 @@ def scenario_no_confirmation(app):
     yield
     yield 0.4
     assert not screen.confirming
-    seat = game.turn
-    hand = screen.hands[seat]
     move = _free_move(game)
-    for _ in range((move.rot - hand.rotation(move.tile)) % 6):
-        yield from tap(slot(hand, move.tile))
-    yield from drag(slot(hand, move.tile), reach(hand, screen.board, move.cell))
+    yield from _put_down(screen, move)
     assert screen.provisional is None and game.board.at(move.cell) == move
     return {}
 
@@ -862,11 +867,8 @@ def scenario_confirm_held_through_leave(app):
     game, screen = _open(app)
     yield 0.4
     seat = game.turn
-    hand = screen.hands[seat]
     move = _free_move(game)
-    for _ in range((move.rot - hand.rotation(move.tile)) % 6):
-        yield from tap(slot(hand, move.tile))
-    yield from drag(slot(hand, move.tile), reach(hand, screen.board, move.cell))
+    yield from _put_down(screen, move)
     assert screen.provisional == (seat, move)
     button = screen.confirm_bar.confirm_button
     finger = touch_at(*button.to_window(*button.center))
