@@ -22,16 +22,46 @@ it, one more each time staff at another table take the evening over (its table b
 the night, :func:`runner`). When two tables say they run the same tournament, the one of the higher
 generation runs it (on a tie, the first by name) and the other gives it up: no clock decides, so
 tables whose clocks disagree still agree.
+
+The results are in the games' records (``engine.tournament.entry``), which travel to every table
+with the rated games: the table running the tournament enters them and pairs on; every other table
+shows the tournament as that table last told it, with the results it holds itself entered too
+(:func:`heard`), so a game played there while the running table is out of reach shows its result
+at once instead of its pairing waiting to be played.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .tournament import Tournament
 
 Told = Mapping[str, Any]
 """What one table tells of its club evening (see the module's docstring)."""
+Entries = Callable[[str, float], Iterable[Mapping[str, Any]]]
+"""How a table finds the results its games hold: (tournament id, finished since) -> the entries, in
+the ladder's order (``firmware.players.Players.tournament_entries``)."""
+
+SKEW = 12 * 3600.0
+"""How far the tables' clocks may disagree (seconds): a game finished at another table counts for a
+tournament that began up to this long after it by this table's clock."""
+
+
+def results(tournament: Tournament, find: Entries) -> list[Mapping[str, Any]]:
+    """The results of ``tournament``'s games among those a table holds (``find``): the evening's
+    games only, found by their end time (the clock of the table that played each) and its id."""
+    return list(find(tournament.id, tournament.started - SKEW))
+
+
+def heard(tournament: Tournament, find: Entries) -> Tournament:
+    """``tournament`` as the table running it last told it, with the results of the games this
+    table holds (``find``) that it has not told yet, entered as it will enter them (once each; of
+    two results of one pairing, the first in the ladder's order). No round is paired: only the
+    running table pairs."""
+    shown = Tournament.from_json(tournament.to_json())
+    for found in results(shown, find):
+        shown.enter(found)
+    return shown
 
 
 def running(told: Told | None) -> Tournament | None:

@@ -650,3 +650,64 @@ def test_an_evening_word_keeps_how_often_it_was_taken_over_and_refuses_a_garbled
     assert heard["withdrawn"] == ["a"] and heard["played"][0][0]["forfeit"] == "a"
     with pytest.raises(BadShare):
         club_evening({"tournament": {**tournament.to_json(), "withdrawn": ["nobody"]}})
+
+
+def _kiosk(table: Table) -> Any:
+    """``table`` as ``ui.tournament_store`` reads it (the kiosk's services)."""
+    return SimpleNamespace(services=SimpleNamespace(store=table.store, players=table.players, club=table.link))
+
+
+def test_a_result_played_while_the_broker_is_away_shows_where_it_was_played_and_counts_once(
+        broker: Broker, tables: list[Table]) -> None:
+    """The broker goes away mid-evening; table 2 plays its pairing meanwhile, table 1 its own. Each
+    table's evening (its screen, its spectator page) shows the result played there at once, not the
+    pairing still waiting with Play as if nobody had played it; back, table 1 enters table 2's
+    result once, pairs the next round, and every table shows the same standings."""
+    from engine.strategy.game import StrategyGame
+    from engine.tournament import Tournament, entry
+    from ui import tournament_store
+    from web.evening import evening_view
+
+    one, two, three = tables
+    for table in tables:
+        table.connect()
+    ids = [one.players.create(name).id for name in ("Ana", "Bo", "Cy", "Di")]
+    host, guest, watcher = _kiosk(one), _kiosk(two), _kiosk(three)
+    tournament = Tournament(tuple(ids), rounds=2, minutes=0, started=time.time())
+    tournament.pair_next_round()
+    tournament_store.save(host, tournament)
+    wait_until(lambda: all("table-1" in t.link.tournaments() and len(t.players.all()) == 4 for t in (two, three)),
+               "tables 2 and 3 to hear of the evening")
+    mine, theirs = tournament.played[0]
+    tournament_store.start_game(guest, tournament, "table-1", theirs.first, theirs.second,
+                                StrategyGame.new(2, "RY", [None, None], seed=5))
+    broker.stop()
+    two.play(theirs.first, theirs.second, winner=1,
+             tournament=entry(tournament.id, 1, theirs.first, theirs.second, (7, 10)))
+    tournament_store.report(guest, {"id": tournament.id})
+    one.play(mine.first, mine.second, tournament=entry(tournament.id, 1, mine.first, mine.second, (10, 7)))
+    tournament_store.follow(host)
+
+    def shown(kiosk: Any) -> tuple[list[Any], list[float]]:
+        """The round's results and the points, as the tournament screen shows them."""
+        found = tournament_store.club_tournament(kiosk, "table-1")
+        assert found is not None
+        return [g.scores for g in found[0].played[0]], sorted(s.points for s in found[0].standings())
+
+    # table 2 shows the result its players just made (before: their pairing still waiting, with
+    # Play), and so does the spectator page at table 2; table 3 has heard nothing, nor paired
+    assert shown(guest) == ([None, (7, 10)], [0.0, 0.0, 0.0, 1.0])
+    page = evening_view(KioskDatabase(two.store.path.parent))
+    assert page is not None and [p["scores"] for p in page["pairings"]] == [None, [7, 10]]
+    assert sorted(row["points"] for row in page["standings"]) == [0.0, 0.0, 0.0, 1.0]
+    assert shown(watcher) == ([None, None], [0.0, 0.0, 0.0, 0.0])
+    broker.start()
+    wait_until(lambda: len((tournament_store.load(host) or tournament).played) == 2, "table 1 to pair round 2", 60)
+    kept = tournament_store.load(host)
+    assert kept is not None and [g.scores for g in kept.played[0]] == [(10, 7), (7, 10)]
+    assert sorted(s.points for s in kept.standings()) == [0.0, 0.0, 1.0, 1.0]  # each result once
+    for table, kiosk in ((two, guest), (three, watcher)):
+        wait_until(lambda: len(table.link.tournaments()["table-1"]["tournament"]["played"]) == 2,
+                   f"{table.name} to hear round 2", 60)
+        found = tournament_store.club_tournament(kiosk, "table-1")
+        assert found is not None and found[0].standings() == kept.standings() and found[0].played == kept.played

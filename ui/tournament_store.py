@@ -32,10 +32,6 @@ from .seat_players import fingerprint
 from .services import TOURNAMENT
 from .shell import Shell
 
-SKEW = 12 * 3600.0
-"""How far the tables' clocks may disagree (seconds): a game finished at another table counts for a
-tournament that began up to this long after it by this table's clock."""
-
 log = logging.getLogger(__name__)
 
 
@@ -80,7 +76,7 @@ def _catch_up(app: Shell, tournament: Tournament) -> bool:
     """Enter the results found among the games, pairing each round once the one before is complete;
     whether anything changed."""
     book = app.services.players
-    entries = book.tournament_entries(tournament.id, tournament.started - SKEW) if book is not None else []
+    entries = evening_told.results(tournament, book.tournament_entries) if book is not None else []
     before = tournament.to_json()
     while True:
         for found in entries:
@@ -250,7 +246,14 @@ def club_tournament(app: Shell, host: str) -> tuple[Tournament, dict[str, str], 
     tournament = running(told)
     if tournament is None:
         return None
-    return tournament, dict(told.get("names") or {}), playing_at(app, tournament.id)
+    return _heard(app, tournament), dict(told.get("names") or {}), playing_at(app, tournament.id)
+
+
+def _heard(app: Shell, tournament: Tournament) -> Tournament:
+    """Another table's ``tournament`` with the results this table holds entered
+    (``engine.evening.heard``): a game played here shows its result while that table is out of reach."""
+    book = app.services.players
+    return evening_told.heard(tournament, book.tournament_entries) if book is not None else tournament
 
 
 def runs_now(app: Shell, tournament: str) -> str | None:
@@ -272,11 +275,12 @@ def running_elsewhere(app: Shell) -> str | None:
 
 def evening(app: Shell) -> tuple[str | None, Tournament] | None:
     """The club evening this table's players take part in (``engine.evening.taking_part``), this
-    table's own with every result found entered."""
+    table's own with every result found entered, another's with the results held here."""
     here = load(app)
     if here is not None:
         return None, here
-    return evening_told.taking_part(app.services.store.progress(TOURNAMENT), _told(app))
+    found = evening_told.taking_part(app.services.store.progress(TOURNAMENT), _told(app))
+    return None if found is None else (found[0], _heard(app, found[1]))
 
 
 def _told(app: Shell) -> dict[str, dict[str, Any]]:

@@ -4,15 +4,16 @@ each, or its result) and the standings, for the players' phones and a club's TV.
 It is the evening this table's players take part in, read from the kiosk's database as the kiosk's
 own screens read it (``engine.evening``): the one this table runs (``ui.services.TOURNAMENT``),
 else the one a table of the club runs whose game was played here last, or one still running
-(``firmware.club.CLUB_TOURNAMENTS``, what the other tables last said). Pairings and standings are
-``engine.tournament``'s; nothing here decides either.
+(``firmware.club.CLUB_TOURNAMENTS``, what the other tables last said), with the results of the games
+held here (``engine.evening.heard``). Pairings and standings are ``engine.tournament``'s; nothing
+here decides either.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from engine.evening import playing_at, taking_part
+from engine.evening import heard, playing_at, taking_part
 from engine.ratings import ROBOT
 from engine.tournament import Tournament
 from firmware.club import CLUB_TOURNAMENTS, TOURNAMENT
@@ -30,6 +31,8 @@ def evening_view(database: KioskDatabase) -> dict[str, Any] | None:
     if found is None:
         return None
     host, tournament = found
+    if host is not None:  # as that table last told it, with the results this table holds
+        tournament = heard(tournament, Players(database).tournament_entries)  # type: ignore[arg-type]  # reads only
     # the other tables playing its pairings, then this one (named "" for the page), by the same reading
     at = playing_at(tables, tournament.id, _online(database)) | playing_at({"": here}, tournament.id, lambda _: True)
     names = _names(database, tournament, (here if host is None else tables[host]).get("names"))
