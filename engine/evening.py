@@ -21,7 +21,11 @@ A table that runs a tournament also tells its ``generation``: 0 for the table wh
 it, one more each time staff at another table take the evening over (its table broken or gone for
 the night, :func:`runner`). When two tables say they run the same tournament, the one of the higher
 generation runs it (on a tie, the first by name) and the other gives it up: no clock decides, so
-tables whose clocks disagree still agree.
+tables whose clocks disagree still agree. A table whose staff end an evening that had been taken
+over keeps telling it, beside whatever it tells next: ``"ended": [{"id": i, "generation": g},
+...]`` (the last few); an end at a generation as high as any table's that runs it is that evening's
+end on every table, so its first table, coming back with it days later, gives it up instead of
+running it again.
 
 The results are in the games' records (``engine.tournament.entry``), which travel to every table
 with the rated games: the table running the tournament enters them and pairs on; every other table
@@ -81,12 +85,35 @@ def generation(told: Told | None) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
+def ended(told: Told | None) -> list[tuple[str, int]]:
+    """The tournaments ``told`` says its table ended, each with its generation then (the last few:
+    see the module's docstring); what does not read is left out."""
+    notes = told.get("ended") if told else None
+    return [(note["id"], note["generation"]) for note in notes if isinstance(note, dict)
+            and isinstance(note.get("id"), str) and generation(note) == note.get("generation")] \
+        if isinstance(notes, list) else []
+
+
+def _latest(tables: Mapping[str, Told], tournament: str) -> tuple[str, bool] | None:
+    """The table (of ``tables``) whose word on ``tournament`` is the latest, and whether it runs it
+    (else it ended it): the highest generation first; on a tie an end first (one of two tables that
+    both took the evening over ended it), then the first by name. None when no table says either."""
+    words = [(-generation(told), 1, table) for table, told in tables.items()
+             if (found := running(told)) is not None and found.id == tournament]
+    words += [(-taken, 0, table) for table, told in tables.items() for which, taken in ended(told) if which == tournament]
+    if not words:
+        return None
+    _, runs, table = min(words)
+    return table, bool(runs)
+
+
 def runner(tables: Mapping[str, Told], tournament: str) -> str | None:
     """The table (of ``tables``) that runs ``tournament``: of those that say they do, the one of the
-    highest generation, the first by name on a tie; None when none does."""
-    running_it = [(-generation(told), table) for table, told in tables.items()
-                  if (found := running(told)) is not None and found.id == tournament]
-    return min(running_it)[1] if running_it else None
+    highest generation, the first by name on a tie; None when none does, or when staff ended it at a
+    table that ran it as late (a first table coming back with an evening taken over and ended since
+    runs it no more)."""
+    latest = _latest(tables, tournament)
+    return latest[0] if latest is not None and latest[1] else None
 
 
 def playing_at(tables: Mapping[str, Told], tournament: str, online: Callable[[str], bool]) -> dict[frozenset[str], str]:
@@ -105,13 +132,13 @@ def playing_at(tables: Mapping[str, Told], tournament: str, online: Callable[[st
 
 def played_last(here: Told | None, tables: Mapping[str, Told]) -> str | None:
     """The table (of ``tables``) running the tournament this table (telling ``here``) played a game
-    of last: the one that took it over since, if one did."""
+    of last: the one that took it over (or ended it) since, if one did."""
     club = here.get("club") if here else None
     if not isinstance(club, dict):
         return None
     table, tournament = club.get("table"), club.get("id")
-    return (runner(tables, tournament) if isinstance(tournament, str) else None) or \
-        (table if isinstance(table, str) else None)
+    latest = _latest(tables, tournament) if isinstance(tournament, str) else None
+    return latest[0] if latest is not None else table if isinstance(table, str) else None
 
 
 def running_elsewhere(here: Told | None, tables: Mapping[str, Told]) -> str | None:
@@ -125,12 +152,13 @@ def running_elsewhere(here: Told | None, tables: Mapping[str, Told]) -> str | No
 
 def superseded(here: Told | None, table: str, tables: Mapping[str, Told]) -> str | None:
     """The table of the club that took over the tournament this table (``table``, telling ``here``)
-    runs, which it must then give up; None while it is still this table's to run."""
+    runs, or ended it after taking it over, which this table must then give up; None while it is
+    still this table's to run."""
     own = running(here)
     if own is None:
         return None
-    found = runner({**tables, table: here} if here else tables, own.id)
-    return found if found != table else None
+    latest = _latest({**tables, table: here} if here else tables, own.id)
+    return latest[0] if latest is not None and latest[0] != table else None
 
 
 def taking_part(here: Told | None, tables: Mapping[str, Told]) -> tuple[str | None, Tournament] | None:

@@ -79,6 +79,8 @@ POLL_SECONDS = 0.5
 KEEPALIVE_SECONDS = 30
 CLUB_TOURNAMENTS = "club-tournaments"
 """The store's progress key of what the other tables last said of their club evenings."""
+MAX_ID = 64
+"""The longest tournament id an evening said ended may carry (ids are 32 hex digits)."""
 MAX_NAMES = 256
 """The most players (and rounds) a table's club evening may carry: a club's evening is far smaller,
 and a table ranks every player of it on screen each second."""
@@ -450,8 +452,8 @@ class ClubLink:
 def club_evening(data: Any) -> dict[str, Any]:
     """A table's club evening as received, checked (BadShare says what does not fit): a
     ``tournament`` that reads as one (and how often it was taken over, ``generation``), the
-    ``playing`` pairing, the ``club`` tournament it plays in,
-    the players' ``names``; {} for none."""
+    ``playing`` pairing, the ``club`` tournament it plays in, the evenings it ``ended`` after they
+    had been taken over, the players' ``names``; {} for none."""
     if not isinstance(data, dict):
         raise BadShare("a club evening that is not a JSON object")
     shown: dict[str, Any] = {}
@@ -464,7 +466,7 @@ def club_evening(data: Any) -> dict[str, Any]:
             raise BadShare(f"a tournament of {len(tournament.players)} players over {tournament.rounds} rounds")
         shown["tournament"] = tournament.to_json()
         taken = data.get("generation", 0)
-        if not isinstance(taken, int) or isinstance(taken, bool) or not 0 <= taken <= MAX_NAMES:
+        if not _count(taken):
             raise BadShare(f"a tournament taken over {taken!r} times")
         if taken:
             shown["generation"] = taken
@@ -480,6 +482,13 @@ def club_evening(data: Any) -> dict[str, Any]:
         if not isinstance(club, dict) or not all(isinstance(club.get(k), str) for k in ("table", "id")):
             raise BadShare("a club tournament without its table and id")
         shown["club"] = {"table": club["table"], "id": club["id"]}
+    notes = data.get("ended") or []
+    if not isinstance(notes, list) or len(notes) > MAX_NAMES or not all(
+            isinstance(note, dict) and isinstance(note.get("id"), str) and 0 < len(note["id"]) <= MAX_ID
+            and _count(note.get("generation")) for note in notes):
+        raise BadShare("evenings said ended that do not read")
+    if notes:
+        shown["ended"] = [{"id": note["id"], "generation": note["generation"]} for note in notes]
     names = data.get("names") or {}
     if not isinstance(names, dict) or len(names) > MAX_NAMES \
             or not all(isinstance(k, str) and _typed_here(v) for k, v in names.items()):
@@ -487,6 +496,11 @@ def club_evening(data: Any) -> dict[str, Any]:
     if names:
         shown["names"] = dict(names)
     return shown
+
+
+def _count(taken: Any) -> bool:
+    """Whether ``taken`` reads as how often an evening was taken over (``engine.evening.generation``)."""
+    return isinstance(taken, int) and not isinstance(taken, bool) and 0 <= taken <= MAX_NAMES
 
 
 def _typed_here(name: Any) -> bool:

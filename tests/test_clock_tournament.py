@@ -323,6 +323,32 @@ def test_an_evening_taken_over_is_run_by_the_latest_taker_whatever_the_clocks():
     assert running_elsewhere({}, tables) == "table-2"
 
 
+def test_an_evening_ended_where_it_was_taken_over_is_run_nowhere_however_late_its_first_table_returns():
+    from engine.evening import ended, played_last, runner, running_elsewhere, superseded, taking_part
+
+    tournament = Tournament(("a", "b", "c", "d"), rounds=3)
+    tournament.pair_next_round()
+    first = {"tournament": tournament.to_json(), "playing": None}  # table-1, broken with it
+    next_week = Tournament(("a", "b"), rounds=1)
+    next_week.pair_next_round()
+    # table-2 took it over and its staff ended it, then started next week's
+    over = {"tournament": next_week.to_json(), "ended": [{"id": tournament.id, "generation": 1}]}
+    tables = {"table-1": first, "table-2": over}
+    assert ended(over) == [(tournament.id, 1)] and ended(first) == []
+    assert ended({"ended": [{"id": 7, "generation": 1}, {"id": "x", "generation": True}, "y"]}) == []
+    assert runner(tables, tournament.id) is None and runner(tables, next_week.id) == "table-2"
+    assert superseded(first, "table-1", {"table-2": over}) == "table-2"  # table-1 back: it gives it up
+    assert running_elsewhere({}, tables) == "table-2"  # the other tables show next week's, not the old
+    pointer = {"club": {"table": "table-1", "id": tournament.id}, "playing": None}  # played a game of it
+    assert played_last(pointer, tables) == "table-2" and taking_part(pointer, tables) == ("table-2", next_week)
+    # an end told at a lower generation than a table that runs it ends nothing: a later taker runs it
+    later = {**first, "generation": 2}
+    assert runner({**tables, "table-3": later}, tournament.id) == "table-3"
+    assert superseded(later, "table-3", tables) is None
+    # two tables that took it over at once, one of them ended it: it is over on both
+    assert superseded({**first, "generation": 1}, "table-0", {"table-2": over}) == "table-2"
+
+
 def test_a_player_who_leaves_forfeits_the_game_waiting_and_is_paired_no_more_and_a_late_one_joins():
     tournament = Tournament(("a", "b", "c", "d"), rounds=4)
     first_round = tournament.pair_next_round()

@@ -650,6 +650,16 @@ def test_an_evening_word_keeps_how_often_it_was_taken_over_and_refuses_a_garbled
     assert heard["withdrawn"] == ["a"] and heard["played"][0][0]["forfeit"] == "a"
     with pytest.raises(BadShare):
         club_evening({"tournament": {**tournament.to_json(), "withdrawn": ["nobody"]}})
+    # the evenings a table ended after taking them over travel too, checked
+    notes = [{"id": tournament.id, "generation": 2}]
+    assert club_evening({"ended": notes}) == {"ended": notes}
+    assert club_evening({**said, "ended": [{**notes[0], "by": "x"}]})["ended"] == notes
+    for garbled in ({"id": tournament.id}, {"id": "", "generation": 1}, {"id": "x" * 65, "generation": 1},
+                    {"id": tournament.id, "generation": -1}, "an id"):
+        with pytest.raises(BadShare):
+            club_evening({"ended": [garbled]})
+    with pytest.raises(BadShare):
+        club_evening({"ended": notes * 257})
 
 
 def _kiosk(table: Table) -> Any:
@@ -711,3 +721,51 @@ def test_a_result_played_while_the_broker_is_away_shows_where_it_was_played_and_
                    f"{table.name} to hear round 2", 60)
         found = tournament_store.club_tournament(kiosk, "table-1")
         assert found is not None and found[0].standings() == kept.standings() and found[0].played == kept.played
+
+
+def test_an_evening_ended_at_the_table_that_took_it_over_stays_ended_when_its_first_table_returns(
+        broker: Broker, tables: list[Table]) -> None:
+    """Table 1 runs a three-round evening and breaks; table 2 takes it over, plays round 1, and its
+    staff end the evening early, then start next week's. Table 1, switched on again days later,
+    still holds the old evening: it must give it up, not run it again (before: it did, and every
+    table's home screen and spectator page showed last week's evening, round 2 of 3, waiting)."""
+    from engine.tournament import Tournament, entry
+    from ui import tournament_store
+    from web.evening import evening_view
+
+    one, two, three = tables
+    for table in tables:
+        table.connect()
+    ids = [one.players.create(name).id for name in ("Ana", "Bo", "Cy", "Di")]
+    first, taker, watcher = _kiosk(one), _kiosk(two), _kiosk(three)
+    old = Tournament(tuple(ids), rounds=3, minutes=0, started=time.time())
+    old.pair_next_round()
+    tournament_store.save(first, old)
+    wait_until(lambda: all("table-1" in t.link.tournaments() and len(t.players.all()) == 4 for t in (two, three)),
+               "tables 2 and 3 to hear of the evening")
+    one.cut_off()  # its screen broke
+    taken = tournament_store.take_over(taker, "table-1")
+    assert taken is not None and taken.id == old.id
+    for game in taken.played[0]:
+        two.play(game.first, game.second, tournament=entry(old.id, 1, game.first, game.second, (10, 7)))
+    tournament_store.follow(taker)
+    assert len((tournament_store.load(taker) or old).played) == 2
+    tournament_store.save(taker, None)  # staff end it after round 1
+    new = Tournament(tuple(ids[:2]), rounds=1, minutes=0, started=time.time())  # next week's
+    new.pair_next_round()
+    tournament_store.save(taker, new)
+    wait_until(lambda: (three.link.tournaments().get("table-2") or {}).get("tournament", {}).get("id") == new.id,
+               "table 3 to hear of the new evening")
+    one.connect()  # back, days later
+    first.services.club = one.link
+    wait_until(lambda: (one.link.tournaments().get("table-2") or {}).get("tournament", {}).get("id") == new.id,
+               "table 1 to hear of the new evening", 60)
+    assert tournament_store.load(first) is None  # the old evening is over here too
+    wait_until(lambda: (three.link.tournaments().get("table-1") or {}).get("tournament") is None,
+               "table 3 to hear table 1 gave it up", 60)
+    for kiosk in (first, taker, watcher):
+        found = tournament_store.evening(kiosk)
+        assert found is not None and found[1].id == new.id, kiosk.services.club.table
+    for table in tables:
+        page = evening_view(KioskDatabase(table.store.path.parent))
+        assert page is not None and page["table"] in (None, "table-2") and page["rounds"] == 1, table.name

@@ -34,6 +34,10 @@ from .shell import Shell
 
 log = logging.getLogger(__name__)
 
+ENDED_KEPT = 8
+"""How many evenings ended here after being taken over a table keeps telling (``save``): their
+first tables come back within days, not after many evenings."""
+
 
 def load(app: Shell) -> Tournament | None:
     """The tournament this table runs, with every result found among the games entered and the next
@@ -46,14 +50,14 @@ def load(app: Shell) -> Tournament | None:
         tournament = Tournament.from_json(kept["tournament"])
     except (KeyError, TypeError, ValueError, IndexError) as error:
         log.warning("the tournament kept cannot be read (%s); it is dropped", error)
-        app.services.store.set_progress(TOURNAMENT, {})
+        _tell(app, {})
         return None
     playing = _playing(kept)
     club = app.services.club
     taken = evening_told.superseded(kept, club.table, club.tournaments()) if club is not None else None
     if taken is not None:  # staff at another table took the evening over while this one was away
         log.info("table %s took over the tournament %s; this table plays its games now", taken, tournament.id)
-        app.services.store.set_progress(TOURNAMENT, {"club": {"table": taken, "id": tournament.id}, "playing": playing})
+        _tell(app, {"club": {"table": taken, "id": tournament.id}, "playing": playing})
         return None
     if _catch_up(app, tournament) or kept["tournament"].get("id") != tournament.id:  # or it was kept without one
         save(app, tournament, playing)
@@ -86,11 +90,17 @@ def _catch_up(app: Shell, tournament: Tournament) -> bool:
 
 
 def save(app: Shell, tournament: Tournament | None, playing: dict[str, Any] | None = None) -> None:
-    """Keep the tournament this table runs (None: it has ended), with the game it plays now."""
-    if tournament is None:
-        app.services.store.set_progress(TOURNAMENT, {})
-        return
+    """Keep the tournament this table runs (None: staff ended it), with the game it plays now. An
+    evening that had been taken over is told ended from then on (``engine.evening.ended``): the
+    table it came from, coming back with it, gives it up instead of running it again."""
     kept = app.services.store.progress(TOURNAMENT)
+    if tournament is None:
+        own, taken = running(kept), evening_told.generation(kept)
+        notes = [{"id": which, "generation": generation} for which, generation in evening_told.ended(kept)]
+        if own is not None and taken:
+            notes = [{"id": own.id, "generation": taken}, *notes][:ENDED_KEPT]
+        app.services.store.set_progress(TOURNAMENT, {"ended": notes} if notes else {})
+        return
     was = kept.get("tournament")
     same = isinstance(was, dict) and was.get("id") == tournament.id
     _keep(app, tournament, playing, kept.get("names") if same else None, evening_told.generation(kept) if same else 0)
@@ -103,7 +113,15 @@ def _keep(app: Shell, tournament: Tournament, playing: dict[str, Any] | None, to
                              "names": _names(app, tournament, told if isinstance(told, dict) else {})}
     if taken:
         value["generation"] = taken
-    app.services.store.set_progress(TOURNAMENT, value)
+    _tell(app, value)
+
+
+def _tell(app: Shell, value: dict[str, Any]) -> None:
+    """Keep ``value`` as this table's club evening, with the evenings it ended after they had been
+    taken over (``save``), which it keeps telling whatever it tells next."""
+    notes = app.services.store.progress(TOURNAMENT).get("ended")
+    app.services.store.set_progress(TOURNAMENT, {**value, "ended": notes} if isinstance(notes, list) and notes
+                                    else value)
 
 
 def withdraw(app: Shell, player: str) -> Tournament | None:
@@ -172,7 +190,7 @@ def start_game(app: Shell, tournament: Tournament, host: str | None, first: str,
     if host is None:
         save(app, tournament, playing)
     else:
-        app.services.store.set_progress(TOURNAMENT, {"club": {"table": host, "id": tournament.id},
+        _tell(app, {"club": {"table": host, "id": tournament.id},
                                                      "playing": playing})
 
 
@@ -222,7 +240,7 @@ def report(app: Shell, found: dict[str, Any] | None) -> bool:
         return False
     kept = app.services.store.progress(TOURNAMENT)
     if kept.get("club") is not None:
-        app.services.store.set_progress(TOURNAMENT, {"club": kept["club"], "playing": None})
+        _tell(app, {"club": kept["club"], "playing": None})
         return True
     tournament = load(app)  # which may have found it among the games already
     if tournament is None:  # ended by staff meanwhile; or taken over elsewhere, which finds it in the record
