@@ -139,6 +139,11 @@ class ClubLink:
         with self._lock:
             return bool(self._tables.get(table, {}).get("online"))
 
+    def connected(self) -> bool:
+        """Whether this table is connected to the broker now (``ui.services.ClubView``)."""
+        with self._lock:
+            return self._state == "connected"
+
     # ---------------------------------------------------------------------------- life
 
     def start(self) -> bool:

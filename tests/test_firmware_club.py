@@ -229,10 +229,11 @@ def test_no_broker_leaves_the_table_playing_and_counting_what_waits(tmp_path):
             "result": {"reason": "all-placed", "winner": "R", "scores": {"R": 3, "Y": 1}}}, [ana.id]))
         wait_until(lambda: link.status()["unsent"] == 2, "the game and the player waiting")
         assert players.ladder()[0].games == 1 and "cannot reach 127.0.0.1" in link.status()["detail"]
+        assert not link.connected()  # the screens say this table is the one away
     finally:
         link.close()
         store.close()
-    assert link.status()["state"] == "off"
+    assert link.status()["state"] == "off" and not link.connected()
 
 
 def test_a_wrong_password_is_refused_and_shown(tmp_path, broker, tables):
@@ -688,6 +689,7 @@ def test_a_result_played_while_the_broker_is_away_shows_where_it_was_played_and_
     tournament_store.save(host, tournament)
     wait_until(lambda: all("table-1" in t.link.tournaments() and len(t.players.all()) == 4 for t in (two, three)),
                "tables 2 and 3 to hear of the evening")
+    assert two.link is not None and two.link.connected()
     mine, theirs = tournament.played[0]
     tournament_store.start_game(guest, tournament, "table-1", theirs.first, theirs.second,
                                 StrategyGame.new(2, "RY", [None, None], seed=5))

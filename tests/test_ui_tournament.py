@@ -474,6 +474,9 @@ class Table3Plays:
     def online(self, table: str) -> bool:
         return True
 
+    def connected(self) -> bool:
+        return True
+
 
 def _club_of_three(services: Any) -> None:
     _club(services)
@@ -567,19 +570,24 @@ def test_a_pairing_played_at_another_table_asks_first_and_a_left_game_is_no_long
 
 class TableOneAway:
     """The club (``ui.services.ClubView``) as table-2 hears it: table-1 runs an evening and is not
-    connected (its screen broke mid-evening); the tables it names in ``told`` say what it holds."""
+    connected (its screen broke mid-evening); the tables it names in ``told`` say what it holds;
+    ``linked``: whether table-2 itself is connected to the club."""
 
     table = "table-2"
 
     def __init__(self) -> None:
         self.told: dict[str, Any] = {}
         self.up: set[str] = set()
+        self.linked = True  # this table's own link to the club
 
     def tournaments(self) -> dict[str, Any]:
         return dict(self.told)
 
     def online(self, table: str) -> bool:
         return table in self.up
+
+    def connected(self) -> bool:
+        return self.linked
 
 
 def _club_without_its_host(services: Any) -> None:
@@ -594,7 +602,7 @@ def scenario_an_evening_taken_over(app):
     from engine.tournament import Tournament, entry
     from ui.screens.tournament import TournamentScreen
     from ui.tournament_store import TOURNAMENT, follow, load
-    from ui.widgets import Confirm
+    from ui.widgets import Confirm, TLabel
 
     book, store, club = app.services.players, app.services.store, app.services.club
     ids = [p.id for p in book.all()][:3]
@@ -608,12 +616,21 @@ def scenario_an_evening_taken_over(app):
     outcome = outcome_of_record("table-3-g1", record, [decided.first, decided.second])
     assert outcome is not None
     book.record_game("strategy", outcome, store.add_record("strategy", record))
+    club.linked = False  # this table started with the club's broker out of reach: every table seems away
     app.manager.current = "staff"  # past the PIN
     yield 0.3
     yield from tap(app.staff.club_button)
     screen = app.manager.current_screen
     assert isinstance(screen, TournamentScreen) and screen.host == "table-1" and screen.end_button is None
-    assert screen.take_button is not None and any("table-1" in getattr(w, "text", "") for w in screen.notice.walk())
+    # it says so, and offers no take-over: table-1 may be running the evening all along
+    assert screen.take_button is None and [w.msg for w in screen.notice.walk(restrict=True) if isinstance(w, TLabel)] == [
+        "This table is not connected to the club: the evening as {table} last told it."]
+    yield 0.2
+    _look(app, "tournament-this-table-away")
+    club.linked = True  # connected: table-1 is the one away
+    yield until(lambda: screen.take_button is not None, 5.0)
+    assert "{table} is not connected: the next round waits for it." in [
+        w.msg for w in screen.notice.walk(restrict=True) if isinstance(w, TLabel)]
     yield 0.2
     _look(app, "tournament-host-away")
     yield from tap(screen.take_button)

@@ -54,6 +54,9 @@ class Club:
     def online(self, table: str) -> bool:
         return True
 
+    def connected(self) -> bool:
+        return True
+
 
 def _tournament(players: tuple[str, ...], rounds: int) -> Any:
     """A tournament of ``players`` in its second round, the first played."""

@@ -313,6 +313,10 @@ class ClubView(Protocol):
     def online(self, table: str) -> bool:
         """Whether ``table`` is connected to the club now, as this table last heard."""
 
+    def connected(self) -> bool:
+        """Whether this table is connected to the club's broker now (else what it heard of the
+        others, whether they are connected too, may be old)."""
+
 
 @dataclass
 class Services:

@@ -268,18 +268,23 @@ class TournamentScreen(Screen):
             found = club_tournament(self.app, taker)
         return found or (None, {}, {})
 
-    def _host_gone(self) -> bool:
-        """Whether staff look at the evening of another table that is not connected to the club
-        now: they may then run it here (:meth:`take_over`)."""
+    def _away(self) -> str | None:
+        """For staff looking at another table's evening: "here" while this table is not connected
+        to the club (what it heard of the others may be old, that table's being away too), "host"
+        while the table running it is not connected: they may then run it here (:meth:`take_over`)."""
         club = self.app.services.club
-        return self.staff and self.host is not None and club is not None and not club.online(self.host)
+        if not self.staff or self.host is None or club is None:
+            return None
+        if not club.connected():
+            return "here"
+        return None if club.online(self.host) else "host"
 
     def refresh(self) -> None:
         u = theme.unit()
         tournament, names, at = self._state()
-        gone = self._host_gone()
+        away = self._away()
         shown = json.dumps([tournament.to_json() if tournament is not None else None, names,
-                            sorted((sorted(pair), table) for pair, table in at.items()), self.host, gone],
+                            sorted((sorted(pair), table) for pair, table in at.items()), self.host, away],
                            sort_keys=True)
         if shown == self._shown:
             return
@@ -289,9 +294,9 @@ class TournamentScreen(Screen):
         self.standings.clear_widgets()
         if tournament is None:
             self.heading.msg, self.heading.values = N_("No tournament"), {}
-            self._say_gone(False, u)
+            self._say_away(None, u)
             return
-        self._say_gone(gone and not tournament.finished, u)
+        self._say_away(None if tournament.finished else away, u)
         done = tournament.finished
         if self.host is None:
             self.heading.msg = N_("Final standings") if done else N_("Round {round} of {rounds}")
@@ -366,12 +371,19 @@ class TournamentScreen(Screen):
                                    "result counts."), values={"table": table}, yes=N_("Play here"), no=N_("Cancel"),
                                 on_yes=start))
 
-    def _say_gone(self, gone: bool, u: float) -> None:
-        """For staff, while the table running the evening is away: say so, and offer to run it here."""
+    def _say_away(self, away: str | None, u: float) -> None:
+        """For staff, while the table running the evening is away: say so, and offer to run it here;
+        while this table is away from the club, say that instead (the other table may be running
+        the evening all along: taking it over from here would split it in two)."""
         self.notice.clear_widgets()
         self.take_button = None
-        self.notice.height = u * 1.3 if gone else 0
-        if not gone:
+        self.notice.height = u * 1.3 if away else 0
+        if away == "here":
+            self.notice.add_widget(TLabel(msg=N_("This table is not connected to the club: the evening as {table} "
+                                                 "last told it."), values={"table": self.host}, scale=0.75,
+                                          color=theme.ACCENT, halign="left"))
+            return
+        if not away:
             return
         self.notice.add_widget(TLabel(msg=N_("{table} is not connected: the next round waits for it."),
                                       values={"table": self.host}, scale=0.75, color=theme.ACCENT, halign="left"))
