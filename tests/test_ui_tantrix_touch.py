@@ -1009,3 +1009,29 @@ def scenario_confirm_while_the_tile_is_moved(app):
 
 def test_a_tile_confirmed_while_a_finger_moves_it_stays_where_it_was_played():
     run_scenario("test_ui_tantrix_touch", "scenario_confirm_while_the_tile_is_moved", size=(800, 480))
+
+
+def scenario_tap_beside_a_held_tile(app):
+    """One finger rests on tile A of the hand while another taps tile B: B turns, A stays as it
+    lay; letting the first finger go is that finger's own tap, on A (the second finger's tap was
+    taken for a twist of A, so B never turned and A turned when the first finger lifted)."""
+    from ui_harness import touch_at
+
+    game, screen = _open(app)
+    yield 0.4
+    hand = screen.hands[game.turn]
+    a, b = hand.tiles[0], hand.tiles[2]
+    resting = touch_at(*slot(hand, a))
+    resting.touch_down()
+    yield
+    yield from tap(slot(hand, b))
+    assert (hand.rotation(a), hand.rotation(b)) == (0, 1)
+    resting.touch_up()
+    yield
+    assert (hand.rotation(a), hand.rotation(b)) == (1, 1)
+    assert screen.provisional is None and a in hand.tiles and b in hand.tiles
+    return {}
+
+
+def test_a_tap_on_one_hand_tile_while_a_finger_rests_on_another_turns_the_tapped_tile():
+    run_scenario("test_ui_tantrix_touch", "scenario_tap_beside_a_held_tile", size=(800, 480))

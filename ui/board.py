@@ -579,7 +579,8 @@ class BoardView(Widget):
 
 class HandView(Widget):
     """A row of tiles a player holds. Tap a tile to turn it clockwise, twist it with two fingers,
-    drag it onto ``board`` to play it.
+    drag it onto ``board`` to play it. Each finger's tap turns the tile it touched: one finger
+    resting on a tile while another taps its neighbour turns the neighbour.
 
     Tiles are drawn turned the way they would lie on the board: a hand rotated to face a player
     (``seat_angle``, degrees counter-clockwise, set by the table layout) shows them counter-turned,
@@ -700,12 +701,14 @@ class HandView(Widget):
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
             return False
+        tile = self.tile_at(*touch.pos)
         if self._drag is not None and self._twist is None and not self._drag["moving"]:
-            # a second finger while one holds a tile: twist it
-            self._twist = {"uid": touch.uid, "angle": self._finger_angle(touch), "total": 0.0, "turned": 0}
+            # a second finger while one holds a tile: it twists that tile, or, landing on another
+            # tile and lifted without turning or moving, taps that one (it turned the held tile)
+            self._twist = {"uid": touch.uid, "angle": self._finger_angle(touch), "total": 0.0, "turned": 0,
+                           "tap": tile if tile != self._drag["tile"] else None, "start": touch.pos}
             touch.grab(self)
             return True
-        tile = self.tile_at(*touch.pos)
         if tile is None or self._drag is not None:
             return True  # the hand's strip is not the board: swallow the touch
         if self.picking:
@@ -737,7 +740,10 @@ class HandView(Widget):
             twist["total"] += (angle - twist["angle"] + 180) % 360 - 180
             twist["angle"] = angle
             steps = round(-twist["total"] / 60)
+            if math.dist(touch.pos, twist["start"]) > self.tile_radius() * 0.45:
+                twist["tap"] = None  # a finger that moved is twisting, not tapping
             if steps != twist["turned"]:
+                twist["tap"] = None
                 self.turn(drag["tile"], steps - twist["turned"])
                 twist["turned"] = steps
                 drag["twisted"] = True
@@ -785,7 +791,9 @@ class HandView(Widget):
         touch.ungrab(self)
         drag = self._drag
         if self._twist is not None and touch.uid == self._twist["uid"]:
-            self._twist = None
+            tapped, self._twist = self._twist["tap"], None
+            if tapped is not None and tapped in self.tiles and self.tile_at(*touch.pos) == tapped:
+                self.turn(tapped)
             return True
         if drag is None or touch.uid != drag["uid"]:
             return True
