@@ -1035,3 +1035,36 @@ def scenario_tap_beside_a_held_tile(app):
 
 def test_a_tap_on_one_hand_tile_while_a_finger_rests_on_another_turns_the_tapped_tile():
     run_scenario("test_ui_tantrix_touch", "scenario_tap_beside_a_held_tile", size=(800, 480))
+
+
+def scenario_disc_tapped_beside_other_fingers(app):
+    """Each finger's tap on a plate's disc opens that seat's card, whatever other fingers do: one
+    resting on a hand tile, or one that came down on the same plate after it (that one took the
+    plate's only record of a finger on its disc, and the tap was lost)."""
+    from ui_harness import touch_at
+
+    game, screen = _open(app)
+    yield 0.4
+    plate, hand = screen.plates[1], screen.hands[game.turn]
+    plate.hold_seconds = 30.0  # no long press meanwhile: only the taps open a card
+    disc = plate.to_window(*plate.to_parent(*plate.disc_centre))
+    body = plate.to_window(*plate.to_parent(plate.width * 0.55, plate.height / 2))
+    for second in (slot(hand, hand.tiles[0]), body):
+        tapping, resting = touch_at(*disc), touch_at(*second)
+        tapping.touch_down()
+        yield
+        resting.touch_down()
+        yield
+        tapping.touch_up()
+        yield
+        assert screen.card is not None and screen.card.seat == 1, second
+        resting.touch_up()
+        yield
+        screen.card.close()
+        yield
+    assert [seat.robot for seat in game.seats] == [None, None]
+    return {}
+
+
+def test_a_tap_on_a_plates_disc_counts_while_another_finger_rests():
+    run_scenario("test_ui_tantrix_touch", "scenario_disc_tapped_beside_other_fingers", size=(800, 480))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from kivy.clock import Clock
+from kivy.clock import Clock, ClockEvent
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
@@ -62,9 +62,13 @@ class SeatPlate(Scatter):
         self.add_widget(self.step_label)
         self.add_widget(self.clock_label)
         self._open = on_long_press
-        self._hold = Clock.create_trigger(lambda dt: on_long_press(), LONG_PRESS)
+        self.hold_seconds = LONG_PRESS
+        """How long a finger holds the plate to open its card."""
         self._disc_end = 0.0  # a touch up to here (plate coordinates) is a tap on the disc
-        self._disc_touch: Any = None
+        self._presses: dict[Any, tuple[bool, ClockEvent]] = {}
+        """Each finger on the plate: whether it came down on the disc, and its long press to come.
+        One finger's own: another finger landing on the plate, or lifting, must not cancel it or
+        take its tap (a tap on the disc was lost while a second finger rested on the plate)."""
         self.clock_shown = False
 
     def _draw_glyph(self, cx: float, cy: float, d: float, robot: bool, ink_rgba: theme.RGBA) -> None:
@@ -201,23 +205,24 @@ class SeatPlate(Scatter):
         if not self.collide_point(*touch.pos):
             return False
         touch.grab(self)
-        self._disc_touch = touch.uid if self.to_local(*touch.pos)[0] <= self._disc_end else None
-        self._hold()
+        on_disc = self.to_local(*touch.pos)[0] <= self._disc_end
+        self._presses[touch.uid] = (on_disc, Clock.schedule_once(lambda dt: self._open(), self.hold_seconds))
         return True
 
     def on_touch_move(self, touch: Any) -> bool:
-        if touch.grab_current is self and not self.collide_point(*touch.pos):
-            self._hold.cancel()
+        if touch.grab_current is self and not self.collide_point(*touch.pos) and touch.uid in self._presses:
+            self._presses[touch.uid][1].cancel()
         return touch.grab_current is self
 
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is self:
             touch.ungrab(self)
-            held = not self._hold.is_triggered
-            self._hold.cancel()
-            if touch.uid == self._disc_touch and self.collide_point(*touch.pos) and not held:
+            on_disc, hold = self._presses.pop(touch.uid, (False, None))
+            held = hold is None or not hold.is_triggered  # its long press came (or was cancelled)
+            if hold is not None:
+                hold.cancel()
+            if on_disc and self.collide_point(*touch.pos) and not held:
                 self._open()
-            self._disc_touch = None
             return True
         return False
 
