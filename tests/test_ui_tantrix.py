@@ -783,3 +783,42 @@ def test_robot_results_for_the_staff_statistics():
     timed.time_out(0)  # the expert's time ran out while it led; the two others tied
     timed.result = Result("time", {"R": 12, "Y": 5, "G": 5}, None)
     assert robot_outcomes(timed) == {"expert": "lost", "beginner": "drawn", "club": "drawn"}
+
+
+def scenario_flight_follows_the_board(app):
+    """A robot's tile is in flight while a person pans the table with a finger and zooms it with +:
+    the flying tile lands where its cell is drawn when it lands, at the board's tile size (it flew
+    to where the cell lay when it took off, so it ended in empty space and the real tile appeared
+    elsewhere)."""
+    from engine.strategy.game import StrategyGame
+    from ui.howto import TileSprite
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(2, "RY", ["beginner", "beginner"], seed=5)
+    while game.turn != 1 or len(game.board) < 4:
+        robot_move(game)
+    game.set_robot(0, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause, screen.flight_seconds = 0.05, 4.0
+    yield until(lambda: screen.flying)
+    sprite = next(w for w in screen.overlay.children if isinstance(w, TileSprite))
+    drawn = []
+    sprite.bind(cx=lambda *_: drawn.append((*sprite.to_window(sprite.cx, sprite.cy), sprite.radius)),
+                cy=lambda *_: drawn.append((*sprite.to_window(sprite.cx, sprite.cy), sprite.radius)))
+    board = screen.board
+    placed = len(game.board)
+    fx, fy, fw, fh = board.fit_area
+    yield from drag((fx + fw * 0.3, fy + fh * 0.5), (fx + fw * 0.3 + 90, fy + fh * 0.5 + 40))
+    yield from tap(screen.view_controls.zoom_in)
+    assert screen.flying and board.moved_by_player, "the flight ended before the board was moved"
+    yield until(lambda: len(game.board) > placed)
+    move = game.board.placements()[-1]
+    x, y = board.window_cell_centre(move.cell)
+    last_x, last_y, radius = drawn[-1]
+    assert math.dist((last_x, last_y), (x, y)) < 2, ((last_x, last_y), (x, y))
+    assert abs(radius - board.size_px) < 1, (radius, board.size_px)
+    return {}
+
+
+def test_a_robots_flying_tile_follows_the_board_panned_and_zoomed_in_flight():
+    run_scenario("test_ui_tantrix", "scenario_flight_follows_the_board", size=(800, 480))

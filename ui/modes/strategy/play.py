@@ -28,12 +28,13 @@ from __future__ import annotations
 import logging
 import math
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, Callable
 
 from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, InstructionGroup, RoundedRectangle
+from kivy.properties import NumericProperty
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
 
@@ -112,6 +113,32 @@ def _hint_width(hint: str, thinking: str, font_size: float) -> float:
     smallest font a button shrinks to (measured once per language: the layout asks on every refresh)."""
     measure = CoreLabel(font_size=font_size, bold=True)
     return float(max(measure.get_extents(hint)[0], measure.get_extents(thinking)[0] * SMALLEST_FONT))
+
+
+class FlyingTile(TileSprite):
+    """A robot's tile flying from ``start`` (overlay coordinates, circumradius ``radius``) to its
+    cell, turning ``turn`` sixths on the way, as ``progress`` goes from 0 to 1. ``aim()`` says where
+    the cell is drawn now and how big (overlay coordinates, circumradius), and the tile heads there
+    at every step: a person panning or zooming the board during the flight moves its landing place
+    with it (aimed once at take-off, it landed in empty space, the real tile drawn elsewhere)."""
+
+    progress = NumericProperty(0.0)
+
+    def __init__(self, start: tuple[float, float], radius: float, aim: Callable[[], tuple[float, float, float]],
+                 turn: int, **kwargs: Any) -> None:
+        super().__init__(size_hint=(None, None), size=(1, 1), **kwargs)
+        self._start, self._radius, self._aim, self._turn = start, radius, aim, turn
+        self.cx, self.cy = start
+        self.radius = radius
+        self.bind(progress=self._fly)
+
+    def _fly(self, *_args: Any) -> None:
+        x, y, radius = self._aim()
+        t = self.progress
+        (x0, y0), r0 = self._start, self._radius
+        self.cx, self.cy = x0 + (x - x0) * t, y0 + (y - y0) * t
+        self.radius = r0 + (radius - r0) * t
+        self.rot = self._turn * t
 
 
 # ------------------------------------------------------------------------------------ the screen
@@ -1016,20 +1043,20 @@ class StrategyScreen(Screen):
             hand.tiles.remove(choice.tile)
         else:
             start, radius = hand.to_window(*hand.center), hand.tile_radius()
-        sprite = TileSprite(size_hint=(None, None), size=(1, 1))
-        self.overlay.add_widget(sprite)
-        sprite.cx, sprite.cy = self.overlay.to_widget(*start)
-        sprite.radius, sprite.rot = radius, 0
-        sprite.show(choice.tile)
-        sprite.outline(theme.LINK[self.game.seats[seat].colour])
         board = self.board
         fx, fy, fw, fh = board.fit_area or (board.x, board.y, board.width, board.height)
         bx, by = board.cell_centre(choice.cell)
         if not (fx <= bx <= fx + fw and fy <= by <= fy + fh):  # the robot plays out of view: look there
             board.recentre(animate=False, focus=[choice.cell])
-        x, y = self.overlay.to_widget(*board.window_cell_centre(choice.cell))
-        turn = choice.rot if choice.rot <= 3 else choice.rot - 6
-        flight = Animation(cx=x, cy=y, radius=self.board.size_px, rot=turn, d=self.flight_seconds, t="in_out_quad")
+
+        def aim() -> tuple[float, float, float]:
+            return (*self.overlay.to_widget(*board.window_cell_centre(choice.cell)), board.size_px)
+
+        sprite = FlyingTile(self.overlay.to_widget(*start), radius, aim, choice.rot if choice.rot <= 3 else choice.rot - 6)
+        self.overlay.add_widget(sprite)
+        sprite.show(choice.tile)
+        sprite.outline(theme.LINK[self.game.seats[seat].colour])
+        flight = Animation(progress=1.0, d=self.flight_seconds, t="in_out_quad")
         flight.bind(on_complete=lambda *_: self._landed(generation, seat, choice, sprite))
         flight.start(sprite)
         self._show_plates()
