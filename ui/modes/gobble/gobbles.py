@@ -55,6 +55,7 @@ from ...refusals import explain
 from ...results import ResultsScreen, Standing, StepMark, Words, ordinal
 from ...services import Cue
 from ...setup import Choice, Setup, SetupScreen, SetupSpec
+from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot
 from ...widgets import ChipRow, Overlay, TButton, TLabel, confirm_leave, panel_background
@@ -331,7 +332,7 @@ class GobblesLayout(TableLayout):
                 hand.max_rows = 1
 
 
-class GobblesScreen(Screen):
+class GobblesScreen(Leavable, Screen):
     """A Gobbles race (see the module docstring). ``clock`` is the table's (tests pass a
     ManualClock); ``robot_seed`` makes the robots reproducible."""
 
@@ -373,7 +374,6 @@ class GobblesScreen(Screen):
         self._shown_tiles = -1
         self._ticking = None
         self._ended = False
-        self._left = False
         self.refresh(journal=False)
 
     def _place_controls(self, *_args: Any) -> None:
@@ -428,12 +428,11 @@ class GobblesScreen(Screen):
 
     # ------------------------------------------------------------------ showing
 
+    @unless_left
     def refresh(self, journal: bool = True) -> None:
         """Show the game as it stands (after every step) and journal it. Not once the race was
-        left: a tile another player was still dragging must not bring the abandoned game back
-        (journaled, offered again after a restart) nor record it as played."""
-        if self._left:
-            return
+        left (:mod:`ui.leaving`): a tile another player was still dragging must not bring the
+        abandoned game back (journaled, offered again after a restart) nor record it as played."""
         game = self.game
         if journal:
             self.app.journal(game)
@@ -571,8 +570,8 @@ class GobblesScreen(Screen):
 
     # ------------------------------------------------------------------ the end
 
+    @leaves
     def leave(self) -> None:
-        self._left = True
         self._stop_ticking()
         self.app.discard()
 

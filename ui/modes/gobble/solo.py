@@ -34,6 +34,7 @@ from ...refusals import explain
 from ...results import BoardReplay, ResultsScreen, Standing, Words
 from ...services import BagButtonPressed, Cue
 from ...setup import SetupScreen, SetupSpec
+from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 from ...table import TableLayout
 from ...widgets import Overlay, TButton, TLabel, beside, confirm_leave, panel_background
@@ -81,7 +82,7 @@ def resume(app: Shell, game: GobbleSolo) -> Screen:
     return GobbleSoloScreen(app, game)
 
 
-class GobbleSoloScreen(Screen):
+class GobbleSoloScreen(Leavable, Screen):
     """One solo Gobble game (see the module docstring)."""
 
     attract_when_idle = False  # a game in progress stays on screen (it is journaled anyway)
@@ -165,9 +166,12 @@ class GobbleSoloScreen(Screen):
             self.action.bg = list(theme.BUTTON)
         self.action.opacity = 1 if (game.reward or game.hand or game.finished) else 0
 
+    @unless_left
     def after_step(self) -> None:
         """After every action: journal, show, celebrate a gobble, end the game when it is over.
-        What the player was told before it (a refusal, a reminder) is over."""
+        What the player was told before it (a refusal, a reminder) is over. Not once the game was
+        left (:mod:`ui.leaving`): a finger still on the action or a tile when Leave was confirmed
+        brought it back."""
         self.table.hush(0)
         earned, self.earned = self.earned, None
         self.app.journal(self.game)
@@ -197,6 +201,7 @@ class GobbleSoloScreen(Screen):
             # the engine draws by itself: the tile is already in the hand
             self.table.tell(0, _("Your tile is already drawn: place it on the table."), good=True)
 
+    @leaves
     def leave(self) -> None:
         self.app.discard()
 

@@ -42,6 +42,7 @@ from ...widgets import Confirm, Overlay, TButton, beside
 from ...navigation import kind_screen
 from ...solo_board import SoloBoard, TrayTable
 from .common import SidePanel, chain_name
+from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 
 
@@ -94,7 +95,7 @@ def resume(app: Shell, four: FourPuzzle) -> Screen:
     return FourScreen(app, four)
 
 
-class FourScreen(Screen):
+class FourScreen(Leavable, Screen):
     """One arrangement being built (see the module docstring)."""
 
     attract_when_idle = False
@@ -198,8 +199,11 @@ class FourScreen(Screen):
 
     # ---------------------------------------------------------------------- steps
 
+    @unless_left
     def after_step(self) -> None:
-        """After every change: journal, show, and celebrate a new best complete arrangement. What
+        """After every change: journal, show, and celebrate a new best complete arrangement (not
+        once the arrangement was left, :mod:`ui.leaving`: a finger still on Undo or a tile brought
+        it back). What
         was said about the step before (a refusal) no longer holds after this one. A new best is
         kept in the journal's transaction: the journal holds the best, and a resumed arrangement
         counts it as kept already, so a power cut between two writes lost it."""
@@ -283,6 +287,7 @@ class FourScreen(Screen):
         else:
             self.leave()
 
+    @leaves
     def leave(self) -> None:
         self.app.services.store.clear_current()
         self.app.open_family("puzzles")

@@ -33,6 +33,7 @@ from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _, n_
 from ...mode_target import ModeTarget
 from ...refusals import explain
+from ...leaving import leaves
 from ...shell import Shell
 from ...widgets import TButton
 from ...navigation import kind_screen
@@ -218,6 +219,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         self.stopwatch.save()
         self.app.show(PuzzleScreen(self.app, fresh, resumed=True))
 
+    @leaves
     def leave(self) -> None:
         self.app.services.store.clear_current()
         back_to_list(self.app, self.puzzle.name)

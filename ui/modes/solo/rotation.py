@@ -24,6 +24,7 @@ from ... import theme
 from ...howto import HowToPlayScreen, Step, TileStage
 from ...i18n import N_, _, n_
 from ...refusals import explain
+from ...leaving import leaves
 from ...shell import Shell
 from ...table import Banner, SeatBox
 from ...navigation import kind_screen
@@ -138,6 +139,7 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
             self.puzzle.undo()
         self.after_step()
 
+    @leaves
     def leave(self) -> None:
         self.app.services.store.clear_current()
         self.app.open_family("puzzles")

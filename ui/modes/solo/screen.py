@@ -25,6 +25,7 @@ from ...jobs import Job
 from ...refusals import explain
 from ...results import Confetti
 from ...services import Cue
+from ...leaving import Leavable, unless_left
 from ...shell import Shell
 from ...solo_players import BestNote, keep_best, show_time
 from ...widgets import Confirm, Overlay, TButton, beside
@@ -48,7 +49,7 @@ ShowHowTo = Callable[[Shell, Callable[[], None]], None]
 """A module's ``show_howto(app, then)``."""
 
 
-class SoloPuzzleScreen(Screen, Generic[M]):
+class SoloPuzzleScreen(Leavable, Screen, Generic[M]):
     """One timed solo puzzle being played: ``mode``, its best times and tick kept under ``key``, its
     clock under ``clock`` (``resumed``: after a power cut, the clock goes on from the saved time and
     a puzzle solved already is not counted again).
@@ -138,7 +139,7 @@ class SoloPuzzleScreen(Screen, Generic[M]):
         raise NotImplementedError
 
     def leave(self) -> None:
-        """Back to where the puzzle was chosen, forgetting it."""
+        """Back to where the puzzle was chosen, forgetting it (marked :func:`ui.leaving.leaves`)."""
         raise NotImplementedError
 
     def show_hint(self, hint: Hint) -> None:
@@ -189,9 +190,12 @@ class SoloPuzzleScreen(Screen, Generic[M]):
 
     # ------------------------------------------------------------------------ steps
 
+    @unless_left
     def after_step(self) -> None:
         """After every change: journal (with the clock), show, celebrate a solution. What was
-        said about the step before (a refusal, a hint's words) no longer holds after this one."""
+        said about the step before (a refusal, a hint's words) no longer holds after this one.
+        Not once the puzzle was left (:mod:`ui.leaving`): a finger still on Undo or on a tile
+        when Leave was confirmed brought it back as a resume card."""
         self.tell("")
         self.app.journal(self.mode)
         self.stopwatch.save()

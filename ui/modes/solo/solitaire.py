@@ -32,6 +32,7 @@ from ...mode_target import ModeTarget
 from ...results import BoardReplay, ResultsScreen, Standing, Words
 from ...services import BagButtonPressed, Cue
 from ...setup import Choice, SetupScreen, SetupSpec
+from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 from ...table import TableLayout
 from ...widgets import Overlay, TButton, TLabel, beside, confirm_leave
@@ -115,7 +116,7 @@ def resume(app: Shell, game: Solitaire) -> Screen:
     return SolitaireScreen(app, game, from_learn=bool(app.services.store.progress(FROM_LEARN).get("learn")))
 
 
-class SolitaireScreen(Screen):
+class SolitaireScreen(Leavable, Screen):
     """One game of Solitaire (see the module docstring)."""
 
     attract_when_idle = False
@@ -172,9 +173,11 @@ class SolitaireScreen(Screen):
         self.advice.text = _("A tile in your hand fits an orange forced space: it must go there.") \
             if self.hand.marked else ""
 
+    @unless_left
     def after_step(self) -> None:
         """After every placement: journal, show the next tile, end the game when it is over.
-        What the player was told before it (a refusal, a reminder) is over."""
+        What the player was told before it (a refusal, a reminder) is over. Not once the game was
+        left (:mod:`ui.leaving`): a tile still dragged when Leave was confirmed brought it back."""
         self.table.hush(0)
         self.app.journal(self.game)
         self.refresh()
@@ -186,6 +189,7 @@ class SolitaireScreen(Screen):
             # the engine draws by itself: the next tile is already in the hand
             self.table.tell(0, _("Your tile is already drawn: place it on the table."), good=True)
 
+    @leaves
     def leave(self) -> None:
         self.app.services.store.clear_current()
         self.home()

@@ -56,6 +56,7 @@ from ...mode_target import ModeTarget
 from ...refusals import RULE_MESSAGES, explain
 from ...seat_players import rate_finished, seat_again, seated
 from ...services import BagButtonPressed, Cue, TileScanned, UnknownTag
+from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, crosswise,
                      overlaps)
@@ -144,7 +145,7 @@ class FlyingTile(TileSprite):
 # ------------------------------------------------------------------------------------ the screen
 
 
-class StrategyScreen(Screen):
+class StrategyScreen(Leavable, Screen):
     """One strategy game (see the module docstring). ``learning``: a friendly first game (each step
     explained as it comes)."""
 
@@ -165,7 +166,6 @@ class StrategyScreen(Screen):
         """(seconds, frames drawn meanwhile) for each robot thought: the UI must keep drawing."""
         self._generation = 0  # a robot's answer for a position that changed meanwhile is dropped
         self._ended = False
-        self._left = False
         self._last_cue: Cue | None = None
         self._events_seen = len(game.record()["events"])
         self._bag_seen = game.bag_count
@@ -866,13 +866,12 @@ class StrategyScreen(Screen):
         shift = box.length / 2 - length / 2
         return "edge", box.angle, (cx + ux * rise - along[0] * shift, cy + uy * rise - along[1] * shift), (length, depth)
 
+    @unless_left
     def after_step(self) -> None:
         """After every step (a placement, a draw, a seat change): journal, show, tell, cue, go on.
-        Not once the game was left: a finger still on Confirm when another player confirmed Leave
-        brought the abandoned game back into the journal (a resume card after the next start) and
-        lit the next seat's ring at the home screen."""
-        if self._left:
-            return
+        Not once the game was left (:mod:`ui.leaving`): a finger still on Confirm when another
+        player confirmed Leave brought the abandoned game back into the journal and lit the next
+        seat's ring at the home screen."""
         if self.advice is not None:
             self.close_coach()  # the position it was about has changed
         # one transaction: the step and the clocks as it leaves them. Saved apart, a power cut
@@ -1374,8 +1373,8 @@ class StrategyScreen(Screen):
 
     # ------------------------------------------------------------------ leaving, the end
 
+    @leaves
     def leave(self) -> None:
-        self._left = True
         self._generation += 1
         self.robot_job.forget()
         self.app.discard()

@@ -41,6 +41,7 @@ from ...jobs import Job, Outcome
 from ...results import ResultsScreen, Standing, Words
 from ...services import Cue
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
+from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 from ...tanagra_board import TanagraBoard, destination_kinds, seat_colours
 from ...widgets import ChipRow, Overlay, TButton, TLabel, beside, confirm_leave, panel_background
@@ -180,7 +181,7 @@ class PawnIcon(Widget):
             Line(circle=(cx, cy, r), width=max(1.2, r * 0.12))
 
 
-class TanagraScreen(Screen):
+class TanagraScreen(Leavable, Screen):
     """One Tanagra game (see the module docstring). ``robot_seed`` makes robots reproducible."""
 
     attract_when_idle = False
@@ -204,7 +205,6 @@ class TanagraScreen(Screen):
         self.robot_job: Job[Action] = Job("tanagra-robot")
         self._last_move: Move | None = None
         self._ended = False
-        self._left = False
         self.robot_pause = ROBOT_PAUSE
         self.board = TanagraBoard()
         self.board.bind(on_tap=lambda _b, cell: self.tap(cell), on_hover=lambda _b, cell: self.hover(cell))
@@ -433,11 +433,11 @@ class TanagraScreen(Screen):
             self._last_move = action
         self.board.play(self.state, action, on_done=self._after_action, apply=self.game.apply)
 
+    @unless_left
     def _after_action(self) -> None:
         """An action's animation ended: journal it and go on, unless the game was left meanwhile
-        (a robot's pawn still flying must not bring the abandoned game back, nor play on)."""
-        if self._left:
-            return
+        (:mod:`ui.leaving`: a robot's pawn still flying must not bring the abandoned game back,
+        nor play on)."""
         game = self.game
         self.app.journal(game)
         if not game.finished:
@@ -499,8 +499,8 @@ class TanagraScreen(Screen):
         self.app.services.devices.cue(self._cue())
         self.refresh()
 
+    @leaves
     def leave(self) -> None:
-        self._left = True
         self._generation += 1
         self.robot_job.forget()
         self.app.discard()
