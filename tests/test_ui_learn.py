@@ -6,7 +6,7 @@ the loop; the fourth step wired to the strategy-game screens."""
 from __future__ import annotations
 
 from test_ui_puzzles import journaled, play_from_hand
-from ui_harness import labels, run_scenario, tap, until
+from ui_harness import labels, run_scenario, settled_screens, tap, until
 
 
 def scenario_discovery(app):
@@ -117,3 +117,34 @@ def test_progress_is_kept_where_the_lists_read_it():
     for seconds in (95.4, 61.0, 300.0):
         record_time(store, "junior", seconds)
     assert best_time(store, "junior") == 61
+
+
+def scenario_every_button_reads(app):
+    """Every line of every Learn button (each step's, with its puzzles shown below the path), the
+    Rainbow buttons' subtitles too ("a pyramid"), contrasts with the button's own colour by at
+    least 4.5 : 1 (WCAG's AA for body text): the colours read off the widgets, the text's and the
+    markup's."""
+    from ui.audit import MIN_CONTRAST, contrast, text_colours
+    from ui.widgets import TButton
+
+    app.open_family("learn")
+    yield from settled_screens()
+    path = app.manager.current_screen
+    ratios: dict[str, float] = {}
+    for step in range(len(path.step_buttons)):
+        path.select(step)
+        yield 0.1
+        for button in (w for w in path.walk() if isinstance(w, TButton)):
+            lines = button.text.split("\n")
+            assert len(text_colours(button)) == len(lines), button.text  # a colour for each line
+            for index, ink in enumerate(text_colours(button)):
+                ratios[f"{step}: {lines[0]}: line {index + 1}"] = round(contrast(ink, tuple(button.bg)), 2)
+    assert any(name in path.rainbow_buttons for name in ("rainbow-red", "rainbow-green", "rainbow-blue"))
+    faint = {line: ratio for line, ratio in ratios.items() if ratio < MIN_CONTRAST}
+    assert not faint, faint
+    return ratios
+
+
+def test_every_learn_button_reads_on_its_colour():
+    ratios = run_scenario("test_ui_learn", "scenario_every_button_reads", size=(800, 480))
+    assert sum(line.startswith("1: ") for line in ratios) >= 10  # the five Rainbow buttons, two lines each

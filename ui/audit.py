@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from . import theme
+from .theme import contrast
 
 MIN_CONTRAST = 4.5
 TOLERANCE = 1.5
@@ -33,22 +34,6 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.widget}: {self.detail}"
-
-
-def relative_luminance(rgb: tuple[float, float, float]) -> float:
-    """WCAG 2's relative luminance of an sRGB colour (components 0-1)."""
-
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    """WCAG 2's contrast ratio of two colours (1 to 21)."""
-    la, lb = relative_luminance((a[0], a[1], a[2])), relative_luminance((b[0], b[1], b[2]))
-    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 
 def describe(widget: Any) -> str:

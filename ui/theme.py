@@ -20,6 +20,22 @@ def hex_of(colour: RGBA) -> str:
     return "".join(f"{round(c * 255):02x}" for c in colour[:3])
 
 
+def relative_luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2's relative luminance of an sRGB colour (components 0-1)."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """WCAG 2's contrast ratio of two colours (1 to 21)."""
+    la, lb = relative_luminance((a[0], a[1], a[2])), relative_luminance((b[0], b[1], b[2]))
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
 # The four link colours, pushed apart in lightness so they stay distinct for colour-blind players
 # (yellow light, green medium, red and blue darker), each at least 3 : 1 on the tile face in every
 # simulated colour vision, and each with its own marking (LINK_MARKING, drawn by ui.tileart): red
@@ -54,6 +70,15 @@ GO = rgb("#2e7d32")  # start, confirm
 STOP = rgb("#8e2b2b")  # leave, discard
 CHOSEN = rgb("#c77c0e")  # the selected chip of a choice (amber, lighter than every button)
 ON_CHOSEN = rgb("#17171c")  # text on amber: dark (5.4 : 1; white would be 2.9 : 1)
+
+
+def ink_on(background: RGBA) -> RGBA:
+    """The words' colour on a button of ``background``, whichever contrasts more: the light
+    :data:`TEXT` or the dark :data:`ON_CHOSEN`. A link colour is light enough for dark words
+    (red 5.0 : 1, green 7.4, blue 4.6), where light words and their grey subtitle read at 1.8 to
+    3.5 : 1 (Learn's Rainbow buttons); the button keeps the tiles' own colour, whose lightness
+    tells it apart in every colour vision (test_ui_colours)."""
+    return max((TEXT, ON_CHOSEN), key=lambda ink: contrast(ink, background))
 
 FAMILY_COLOURS = {  # dark enough for white text and the light grey subtitle (>= 4.7 : 1)
     "tantrix": rgb("#ab3326"),

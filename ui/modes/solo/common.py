@@ -308,9 +308,8 @@ class ChoiceCard(Modal):
         for start in range(0, len(answers), columns):
             line = BoxLayout(spacing=u * 0.2)
             for value, text, rgba in answers[start:start + columns]:
-                button = TButton(msg=text, scale=0.95, bold=True, bg=list(rgba or theme.BUTTON))
-                if rgba is not None and sum(rgba[:3]) > 1.8:
-                    button.color = theme.TABLE_DARK  # dark words on yellow
+                button = TButton(msg=text, scale=0.95, bold=True, bg=list(rgba or theme.BUTTON),
+                                 color=theme.ink_on(rgba or theme.BUTTON))
 
                 def answer(_button: Any, v: Any = value) -> None:
                     self.dismiss()

@@ -196,9 +196,8 @@ class LearnScreen(Screen):
         for name, back, what, rgba in RAINBOW:
             button = TickButton(msg=back, subtitle=what, scale=1.0, bold=True, bg=list(rgba), done=name in solved,
                                 next_up=name == first_open)
-            if sum(rgba[:3]) > 1.8:  # dark ink on a light button: the light subtitle would vanish
-                button.color = theme.TABLE_DARK
-                button.subtitle_ink = theme.hex_of(theme.TABLE_DARK)
+            button.color = theme.ink_on(rgba)  # both lines: the light grey subtitle read at 1.8 : 1 on green
+            button.subtitle_ink = theme.hex_of(button.color)
             button.bind(on_release=lambda _b, puzzle=name: open_puzzle(self.app, puzzle))
             row.add_widget(button)
             self.rainbow_buttons[name] = button
