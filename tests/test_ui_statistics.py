@@ -8,6 +8,8 @@ import datetime
 import json
 import time
 
+import pytest
+
 from ui.i18n import i18n
 from ui.memory import MemoryStore
 from ui.screens.statistics import export, export_directory, summary
@@ -90,3 +92,57 @@ def test_the_statistics_page_shows_words_and_bars():
     assert "4 games played in all." in text and "Tantrix: 3 games" in text
     assert "Robot Expert: won 3 of 3 games (100 %)" in text and "Export to a USB stick" in shown
     assert "4 games in the last four weeks." in text and "Expert: 100 %" in shown
+
+
+def _eight_weeks(services):
+    """Games on each of the last eight weeks' days, one to five a day, each finished on its day."""
+    from unittest import mock
+
+    now = time.time()
+    for day in range(56):
+        for _ in range(day % 5 + 1):
+            with mock.patch("time.time", return_value=now - day * 86400):
+                services.store.add_record("strategy" if day % 2 else "gobbles", {})
+
+
+def scenario_chart_dates_apart(app):
+    """In each language, the dates under the day chart's columns as drawn: each on one line, clear
+    of the next by a gap, none past the chart's edges: {language: [(date, left, right)]}."""
+    from ui import theme
+    from ui.audit import fonts
+    from ui.screens.statistics import DayChart
+    from ui_harness import settled_screens
+
+    app.manager.current = "staff"
+    drawn = {}
+    for language in ("en", "fr", "nl", "pl"):
+        app.set_language(language)
+        app.staff.open_page("statistics")
+        yield from settled_screens()
+        yield 0.2
+        chart = next(w for w in app.staff.walk() if isinstance(w, DayChart))
+        assert sum(chart.totals) == sum(day % 5 + 1 for day in range(28)), chart.totals  # four weeks of the eight
+        shown = [label for label in chart.dates if label.opacity > 0 and label.text]
+        boxes = []
+        for label in shown:
+            assert label.texture_size[1] <= label.height + 1, (language, label.text, label.texture_size)  # one line
+            left = label.x + label.padding[0]
+            boxes.append((label.text, round(left), round(left + fonts.width(label.text, label.font_size, label.bold,
+                                                                             label.font_name))))
+        gap = theme.unit() * 0.2
+        assert len(boxes) >= 2 and boxes[0][1] >= chart.x - 1 and boxes[-1][2] <= chart.right + 1, (language, boxes)
+        crowded = [(a, b) for a, b in zip(boxes, boxes[1:]) if a[2] + gap > b[1]]
+        assert not crowded, (language, crowded, chart.width)
+        drawn[language] = boxes
+    app.set_language("en")
+    return drawn
+
+
+scenario_chart_dates_apart.prepare = _eight_weeks
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (720, 1280)])
+def test_the_chart_dates_never_touch(size):
+    drawn = run_scenario("test_ui_statistics", "scenario_chart_dates_apart", size=size,
+                         settings={"idle_seconds": 1e6})
+    assert set(drawn) == {"en", "fr", "nl", "pl"}

@@ -25,6 +25,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .. import theme
+from ..audit import fonts
 from ..files import write_whole
 from ..i18n import N_, _, i18n, n_
 from ..services import STAT_DAYS
@@ -128,7 +129,9 @@ class Bars(Widget):
 
 class DayChart(Widget):
     """The games of each of the last :data:`STAT_DAYS` days as columns, oldest on the left, the
-    date under the first day of every week and the count over the busiest day."""
+    date under the first day of every week (of every second or fourth week where the chart is too
+    narrow for them all: a 7" portrait panel's read "Nov 16Nov 23") and the count over the busiest
+    day."""
 
     def __init__(self, days: dict[str, dict[str, int]], today: datetime.date, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -155,14 +158,25 @@ class DayChart(Widget):
             Color(*theme.ACCENT)
             for i, total in enumerate(self.totals):
                 Rectangle(pos=(self.x + step * (i + 0.12), self.y + foot), size=(step * 0.76, total * scale))
+        weeks = self._weeks_per_date(step * 7)
         for n, label in enumerate(self.dates):
-            label.size = (step * 7, foot)
+            label.opacity = 0 if n % weeks else 1
+            label.size = (step * 7 * weeks, foot)
             label.pos = (self.x + step * 7 * n, self.y)
         busiest = max(range(STAT_DAYS), key=lambda i: (self.totals[i], i))
         self.top_label.text = str(self.totals[busiest]) if self.totals[busiest] else ""
         self.top_label.size = (u * 1.0, head)
         self.top_label.center_x = min(max(self.x + step * (busiest + 0.5), self.x + u * 0.5), self.right - u * 0.5)
         self.top_label.y = self.y + foot + self.totals[busiest] * scale
+
+
+    def _weeks_per_date(self, week: float) -> int:
+        """How many weeks apart the dates are written: every week's where the widest date and a gap
+        fit a week's width, else every second or fourth week's (a date always fits four weeks)."""
+        widest = max(fonts.width(label.text, theme.font(label.scale), label.bold, label.font_name)
+                     for label in self.dates)
+        room = widest + theme.unit() * 0.3
+        return next((weeks for weeks in (1, 2) if week * weeks >= room), 4)
 
 
 def family_colour(kind: str) -> theme.RGBA:
