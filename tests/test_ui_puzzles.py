@@ -276,6 +276,80 @@ def test_puzzles_resume_after_a_power_cut():
     run_scenario("test_ui_puzzles", "scenario_resume", size=(800, 480))
 
 
+def _solved_pyramid():
+    """A pyramid of 4 rows turned right, tile by tile: solved."""
+    from engine.solo.rotation import RotationPuzzle, Turn
+
+    puzzle = RotationPuzzle.start(4, seed=5)
+    for placement in puzzle.solution:
+        if placement.rot != puzzle.rotations[placement.tile]:
+            puzzle.apply(Turn(placement.tile, (placement.rot - puzzle.rotations[placement.tile]) % 6))
+    return puzzle
+
+
+def _celebration(app):
+    """Where the celebration of the pyramid on screen lies: the banner's box (as on the window),
+    whether it crosses the solved card, and the confetti's pieces halfway down."""
+    from kivy.core.window import Window
+    from kivy.graphics import Rectangle
+    from ui.results import Confetti
+
+    screen = app.manager.current_screen
+    banner, card = screen.banner, screen.solved_card
+    (x, y), (w, h) = banner.bbox
+    (cx, cy), (cw, ch) = card.to_window(*card.pos), card.size
+    confetti = next(w for w in screen.overlay.children if isinstance(w, Confetti))
+    confetti.progress = 0.5
+    pieces = [confetti.to_window(*i.pos) for i in confetti.canvas.children if isinstance(i, Rectangle)]
+    inside = [(px, py) for px, py in pieces if 0 <= px <= Window.width and 0 <= py <= Window.height]
+    return {"banner": [round(x), round(y), round(x + w), round(y + h)], "text": banner.label.text,
+            "shown": banner.opacity == 1, "over the card": x < cx + cw and cx < x + w and y < cy + ch and cy < y + h,
+            "window": list(Window.size), "pieces": len(pieces), "inside": len(inside),
+            "spread": round(max(px for px, _ in inside) - min(px for px, _ in inside)) if inside else 0}
+
+
+def scenario_resumed_solved_celebrates_on_screen(app):
+    """A pyramid solved just before a power cut, resumed: "Every edge matches" and the confetti on
+    the screen, where a pyramid solved at the table shows them (the banner and the confetti were
+    laid out on the screen's parts before they had their size: the words off the left edge, the
+    confetti falling in a corner)."""
+    from engine.modes import save
+    from engine.solo.rotation import Turn
+    from ui.modes.solo import rotation
+
+    app.offer_resume(save(_solved_pyramid()))
+    yield 0.1
+    yield from tap(app.manager.current_screen.resume_button)
+    yield from settled_screens()
+    yield 0.2
+    resumed = _celebration(app)
+    screen = rotation.open_rotation(app, 4, seed=5)
+    yield from settled_screens()
+    yield 0.2
+    for placement in screen.puzzle.solution:
+        steps = (placement.rot - screen.puzzle.rotations[placement.tile]) % 6
+        if steps:
+            screen.turn(Turn(placement.tile, steps))
+    yield 0.2
+    fresh = _celebration(app)
+    return {"resumed": resumed, "fresh": fresh}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (720, 1280)])
+def test_a_pyramid_resumed_solved_celebrates_on_screen(size):
+    found = run_scenario("test_ui_puzzles", "scenario_resumed_solved_celebrates_on_screen", size=size)
+    resumed, fresh = found["resumed"], found["fresh"]
+    width, height = resumed["window"]
+    for seen in (resumed, fresh):
+        x0, y0, x1, y1 = seen["banner"]
+        assert seen["shown"] and seen["text"] == "Every edge matches: well done!", found
+        assert 0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height, found  # on the screen
+        assert not seen["over the card"], found  # the card would hide its words
+        # the confetti falls over the whole screen: most of it in sight halfway, across its width
+        assert seen["inside"] >= seen["pieces"] / 2 and seen["spread"] >= width * 0.6, found
+    assert all(abs(a - b) <= 2 for a, b in zip(resumed["banner"], fresh["banner"])), found
+
+
 # --------------------------------------------------------------------- without a screen
 
 

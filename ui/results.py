@@ -415,20 +415,22 @@ class ResultsScreen(Screen):
 
 
 class Confetti(Widget):
-    """A few seconds of falling confetti in the tile colours, then it removes itself."""
+    """A few seconds of falling confetti in the tile colours, then it removes itself. Its pieces
+    fall over the widget's box as it is when drawn: one burst before its layer was laid out (a
+    puzzle resumed solved) fell in a 100 px corner of the screen."""
 
     progress = NumericProperty(0.0)
 
     def burst(self, pieces: int = 60, seconds: float = 3.0) -> None:
         rng = random.Random(7)
         colours = list(theme.LINK.values())
+        # (across, height, fall, drift) as shares of the box, the turn and its speed, the colour
         self._pieces = [
-            (rng.uniform(0, self.width), self.height + rng.uniform(0, self.height * 0.4),
-             rng.uniform(0.5, 1.0) * self.height * 1.3, rng.uniform(-0.15, 0.15) * self.width,
+            (rng.uniform(0, 1), 1 + rng.uniform(0, 0.4), rng.uniform(0.5, 1.0) * 1.3, rng.uniform(-0.15, 0.15),
              rng.uniform(0, 360), rng.uniform(-540, 540), rng.choice(colours))
             for _ in range(pieces)
         ]
-        self.bind(progress=self._draw)
+        self.bind(progress=self._draw, pos=self._draw, size=self._draw)
         anim = Animation(progress=1.0, d=seconds)
         anim.bind(on_complete=lambda *_: self.parent and self.parent.remove_widget(self))
         anim.start(self)
@@ -440,7 +442,7 @@ class Confetti(Widget):
         with self.canvas:
             for x, y, fall, drift, angle, spin, colour in self._pieces:
                 Color(*colour[:3], 1.0 - t * 0.6)
-                px, py = self.x + x + drift * t, self.y + y - fall * t
+                px, py = self.x + (x + drift * t) * self.width, self.y + (y - fall * t) * self.height
                 PushMatrix()
                 Rotate(angle=angle + spin * t, origin=(px, py))
                 Rectangle(pos=(px - size / 2, py - size / 4), size=(size, size / 2))

@@ -77,6 +77,9 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
                         on_ghost_tap=lambda _b, p: self.take_hint(p))
         self.banner = Banner()
         self.set_up(self.board, layers=[self.banner])
+        # after the solved card (placed as the board is laid out): a puzzle resumed solved says
+        # "Every edge matches" before the board has its size
+        self.board.bind(pos=lambda *_: self._place_banner(), size=lambda *_: self._place_banner())
 
     @property
     def puzzle(self) -> RotationPuzzle:
@@ -115,8 +118,19 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
         if not text:
             self.banner.hide()
             return
-        board = self.board
-        self.banner.say(text, SeatBox(board.center_x, board.y, board.width, 0.0, 0.0), good)
+        self.banner.say(text, self._banner_foot(), good)
+
+    def _banner_foot(self) -> SeatBox:
+        """What the banner lies just above: the foot of the board, or the solved card lying there
+        (drawn over the banner, it hid "Every edge matches" but for a green rim)."""
+        board, card = self.board, self.solved_card
+        foot = card.top if card is not None and card.parent is not None else board.y
+        return SeatBox(board.center_x, foot, board.width, 0.0, 0.0)
+
+    def _place_banner(self) -> None:
+        """Lay the banner shown out again where the board now lies."""
+        if self.banner.opacity > 0:
+            self.banner.place(self._banner_foot())
 
     # ------------------------------------------------------------------------ steps
 
