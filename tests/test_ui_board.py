@@ -264,7 +264,7 @@ def scenario_messages_leave_the_bag_in_sight(app):
     assert badge.opacity == 1
     covered = []
     for seat in range(4):
-        table.tell(seat, "The golden rule: where two tiles touch, their edges must show the same colour.")
+        table.tell(seat, lambda: "The golden rule: where two tiles touch, their edges must show the same colour.")
         (x, y), (w, h) = table._banners[seat].bbox
         if overlaps((x, y, w, h), (badge.x, badge.y, badge.width, badge.height)):
             covered.append(seat)

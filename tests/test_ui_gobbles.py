@@ -516,7 +516,7 @@ def scenario_gift_at_a_small_table(app):
     assert card.give_button.height >= theme.min_target() - 0.5
     assert all(chip.height >= theme.min_target() - 0.5 for chip in card.recipients.chips)
     # a message to Player 2 (same edge) is shown beyond the card, not under it
-    screen.layout.tell(1, "hello")
+    screen.layout.tell(1, lambda: "hello")
     banner = screen.layout._banners[1]
     assert not _overlap(banner.bbox, (*card.bbox[0], *card.bbox[1]))
     yield from tap(card.recipients.chip(3))
@@ -655,7 +655,7 @@ def test_when_the_gift_time_is_up_the_cards_choice_is_given():
 def _tell_for_good(layout, seat, text):
     """Tell ``seat`` ``text`` and keep it up until the scenario has looked: a message goes after
     5.5 s, which the frames of a machine as slow as QEMU's arm64 emulation outlast."""
-    layout.tell(seat, text)
+    layout.tell(seat, lambda: text)
     layout._banners[seat]._hide.cancel()
 
 
@@ -750,8 +750,8 @@ def scenario_messages_at_once(app):
         for first, second in itertools.permutations(range(people), 2):
             for seat in range(people):
                 layout.hush(seat)
-            layout.tell(first, said[0])
-            layout.tell(second, said[1], good=True)
+            layout.tell(first, lambda: said[0])
+            layout.tell(second, lambda: said[1], good=True)
             assert banners[first].opacity == 1 and banners[second].opacity == 1
             (x, y), (w, h) = banners[first].bbox
             (x2, y2), (w2, h2) = banners[second].bbox

@@ -491,3 +491,78 @@ def scenario_puzzle_cards_follow_a_switch(app):
 
 def test_puzzle_cards_follow_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_puzzle_cards_follow_a_switch", size=(800, 480))
+
+
+# ---------------------------------------------------------------------------- the messages
+
+
+def _shown_banners(screen):
+    from ui.table import Banner
+
+    return [w for w in screen.walk() if isinstance(w, Banner) and w.opacity > 0]
+
+
+def scenario_messages_follow_a_switch(app):
+    """The messages shown for a few seconds (a refused drop's rule facing its player, a forced
+    space's note, the table's news at every seat, a solved pyramid's "Every edge matches") say
+    themselves again in the language staff switch to on their web page while they show: they
+    stayed in the one they were shown in. Each is checked as it was shown when the switch came."""
+    from engine.strategy.game import StrategyGame
+    from test_ui_tantrix import _forced_position, reach, slot
+    from ui.i18n import _
+    from ui.modes.strategy import play as strategy_play
+    from ui.refusals import RULE_MESSAGES
+    from ui.words import seat_name
+    from ui_harness import drag
+
+    app.set_language("en")
+    game = _forced_position()
+    screen = strategy_play.open_game(app, game)
+    yield
+    yield 0.5
+    fill, board = game.obligatory()[0], game.board
+    hand = screen.hands[0]
+    elsewhere = next(c for c in board.frontier() if not board.is_forced(c) and board.fits(fill.tile, c))
+    yield from drag(slot(hand, fill.tile), reach(hand, screen.board, elsewhere))
+    forced = game.forced_cells()[0]
+    if not screen.board.on_table(screen.board.window_cell_centre(forced)):
+        screen.board.look_at(forced, animate=False)  # the player pans it into view
+    yield from tap(screen.board.window_cell_centre(forced))
+    review = next(r for r in game.review() if r.cell == forced)
+    refused = _shown_banners(screen)
+    assert [b.label.text for b in refused] == [_(RULE_MESSAGES["must-fill-forced"])], refused
+    assert screen.bubble.text.startswith("Forced space"), screen.bubble.text
+    yield from by_web(app, "pl")
+    said = {"refused": refused[0].label.text, "note": screen.bubble.text}
+    expected = {"refused": pl(RULE_MESSAGES["must-fill-forced"]),
+                "note": pl("Forced space: {now} unseen tiles fit it now, {later} in the endgame.").format(
+                    now=len(review.fits_now), later=len(review.fits_endgame))}
+    # a new game: who starts is the table's news, at every seat, and told to the starter
+    app.set_language("en")
+    game = StrategyGame.new(2, "RY", [None, None], seed=3)
+    screen = strategy_play.open_game(app, game)
+    yield until(lambda: screen.layout.news != "")
+    assert "drew the highest number" in screen.layout.news, screen.layout.news
+    yield from by_web(app, "pl")
+    said["news"] = screen.layout.news
+    said["starter"] = [b.label.text for b in _shown_banners(screen)]
+    expected["news"] = _("{name} drew the highest number and starts.", name=seat_name(game, game.starter))
+    expected["starter"] = [expected["news"]]
+    app.set_language("en")
+    yield from opened(_rotation_solved)(app)
+    yield 0.2
+    pyramid = app.manager.current_screen
+    assert [b.label.text for b in _shown_banners(pyramid)] == ["Every edge matches: well done!"]
+    yield from by_web(app, "pl")
+    said["pyramid"] = pyramid.banner.label.text
+    expected["pyramid"] = pl("Every edge matches: well done!")
+    label = pyramid.banner.label
+    label.texture_update()
+    app.set_language("en")
+    assert said == expected, (said, expected)
+    assert label.texture_size[1] <= label.height + 1, (label.text, label.texture_size, label.size)  # laid out anew
+    return said
+
+
+def test_messages_follow_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_messages_follow_a_switch", size=(800, 480))

@@ -503,7 +503,7 @@ def scenario_coach_card_leaves_its_tile_in_sight(app):
         seat, layout = game.turn, screen.layout
         if orientation == "upright":
             assert screen.coach_bar.shown
-            layout.tell(seat, "Wait for your turn.")
+            layout.tell(seat, lambda: "Wait for your turn.")
             yield 0.2
             (x, y), (w, h) = layout._banners[seat].bbox
             assert inside((x, y, w, h), screen.width, screen.height), (x, y, w, h)

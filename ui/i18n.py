@@ -28,6 +28,12 @@ LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "pl": 
 DOMAIN = "tantrix"
 
 
+Words = Callable[[], str]
+"""A message composed in the current language each time it is called (``lambda: _("Your turn")``):
+what a message shown for a few seconds keeps, to say itself again in a language staff switch to
+while it shows (its text alone would stay in the language it was shown in)."""
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for translation without translating it yet (for tables of messages)."""
     return message

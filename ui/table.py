@@ -29,7 +29,7 @@ from .countdown import Countdown
 from . import theme
 from .board import BoardView, DragLayer, HandView
 from .hexes import SQRT3, extent
-from .i18n import N_, Translated
+from .i18n import N_, Translated, Words, follow_language
 from .refusals import explain
 from .widgets import fit_font
 
@@ -311,7 +311,8 @@ class Banner(Scatter):
     """A message turned to face one player, shown for a few seconds, just beyond their hand: no
     longer than the free table along their edge (it wraps into more lines instead, in a smaller
     font where that edge is short), and slid along the edge, or further out, clear of the
-    controls it must not cover."""
+    controls it must not cover. A language switch while it shows says it again in the new
+    language, laid out again as it was placed, for the rest of its time."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False,
@@ -323,16 +324,28 @@ class Banner(Scatter):
             self._bg = RoundedRectangle(radius=[12])
         self._hide = Countdown(self.hide, 5.5)
         self.opacity = 0
+        self._words: Words = str  # nothing said yet: ""
+        self._where: tuple[SeatBox, Rect | None, Sequence[Sequence[Rect]], tuple[float, float] | None] | None = None
+        """Where it was last placed (:meth:`place`'s arguments), to lay it out again in another language."""
+        follow_language(self, lambda banner: banner._reword())
 
-    def say(self, text: str, box: SeatBox, good: bool = False, table: Rect | None = None,
+    def say(self, words: Words, box: SeatBox, good: bool = False, table: Rect | None = None,
             avoid: Sequence[Sequence[Rect]] = (), along: tuple[float, float] | None = None) -> None:
-        """Show ``text`` for a few seconds, placed as :meth:`place` says."""
-        self.label.text = text
+        """Show ``words`` for a few seconds, placed as :meth:`place` says."""
+        self._words = words
+        self.label.text = words()
         self._colour.rgba = theme.GOOD[:3] + (0.95,) if good else (0.55, 0.08, 0.08, 0.95)
         self.label.color = theme.ON_CHOSEN if good else theme.TEXT  # dark ink on the light green: 10:1
         self.place(box, table, avoid, along)
         self.opacity = 1
         self._hide.start()
+
+    def _reword(self) -> None:
+        """The message shown, in the language switched to, where it was placed (a longer text
+        may need more lines); its time runs on."""
+        if self.opacity > 0 and self._where is not None:
+            self.label.text = self._words()
+            self.place(*self._where)
 
     def place(self, box: SeatBox, table: Rect | None = None, avoid: Sequence[Sequence[Rect]] = (),
               along: tuple[float, float] | None = None) -> None:
@@ -347,6 +360,7 @@ class Banner(Scatter):
         standing in it); else further out: a message is best read near its player. The controls
         are cleared whatever it takes: in shorter lines, else nearer the hand (in longer lines,
         fewer of them, up to the table's length), else further out on the free table."""
+        self._where = (box, table, avoid, along)
         u = theme.unit()
         span = ((table[1], table[1] + table[3]) if box.across else (table[0], table[0] + table[2])) if table else None
         low, high = span or (-math.inf, math.inf)
@@ -562,7 +576,9 @@ class TableLayout(FloatLayout):
                   hand_rows=self._relayout)
         self._hands_changed = Clock.create_trigger(self._follow_hands)
         self._news_ends = Countdown(lambda: setattr(self, "news", ""), NEWS_SECONDS)
+        self._news_words: Words = str  # no news yet: ""
         self.bind(news=lambda *_: self._show_tags())
+        follow_language(self, lambda layout: layout._reword_news())
 
     def seat(self, hands: Sequence[HandView]) -> None:
         """Seat ``hands`` (seating order) around the table."""
@@ -605,13 +621,19 @@ class TableLayout(FloatLayout):
             if seat < len(self.boxes) and not self.news:
                 self._tags[seat].show(text, self._beyond_raised(seat), rgba)
 
-    def announce(self, text: str) -> None:
+    def announce(self, words: Words) -> None:
         """Table-wide news ("Red starts", "Player 2 is out"), given once and read from every side:
         for :data:`NEWS_SECONDS` each seat's own label (its tag here; a screen with plates binds
         :attr:`news` to show it there) says it, facing that seat's player, at the table's edge and
-        not over the board's middle."""
-        self.news = text
+        not over the board's middle; in the language staff switch to while it shows."""
+        self._news_words = words
+        self.news = words()
         self._news_ends.start()
+
+    def _reword_news(self) -> None:
+        """The news shown, in the language switched to; its time runs on."""
+        if self.news:
+            self.news = self._news_words()
 
     def _show_tags(self) -> None:
         """Each labelled seat's tag: the news while there is some, else its own text."""
@@ -623,20 +645,18 @@ class TableLayout(FloatLayout):
             else:
                 tag.show(text, self._beyond_raised(seat), rgba)
 
-    def tell(self, seat: int, text: str, good: bool = False) -> None:
-        """Show ``text`` to the player in ``seat``, facing them (clear of what :attr:`raised`
+    def tell(self, seat: int, words: Words, good: bool = False) -> None:
+        """Show ``words`` to the player in ``seat``, facing them (clear of what :attr:`raised`
         says lies at that seat's inner edge), over none of the controls (:attr:`keep_clear`: they
         would hide its words) and none of the cells the board marks (a refusal points at them)
         where it can; where it cannot clear the cells, or a control covers them, the view makes
-        room (:attr:`makes_room`). ``text`` empty: what was said to them goes (:meth:`hush`)."""
+        room (:attr:`makes_room`). What was said to them goes early with :meth:`hush`."""
         self._refusing.discard(seat)
-        if not text:
-            self.hush(seat)
-        elif 0 <= seat < len(self._banners):
+        if 0 <= seat < len(self._banners):
             table, controls, marks = self._message_room()
             banner = self._banners[seat]
             box = self._beyond_raised(seat)
-            banner.say(text, box, good, table, [controls, marks, *self._said(seat)], self._along(box))
+            banner.say(words, box, good, table, [controls, marks, *self._said(seat)], self._along(box))
             self._give_way(seat, table, controls, marks)
             if self.makes_room:
                 self._make_room(banner, controls, marks)
@@ -710,7 +730,8 @@ class TableLayout(FloatLayout):
 
     def _refused(self, seat: int, refusal: Refused) -> None:
         """A drop from ``seat``'s hand was refused: the rule it breaks, in words, facing them."""
-        self.tell(seat, explain(refusal, len(self.board.board) == 0))
+        empty = len(self.board.board) == 0  # as it was refused: the board fills on
+        self.tell(seat, lambda: explain(refusal, empty))
         self._refusing.add(seat)
 
     def _accepted(self, seat: int) -> None:

@@ -541,21 +541,23 @@ class GobblesScreen(Leavable, Screen):
         game = self.game
         for event in events:
             if "gift" in event:
-                gift, giver = event["gift"], event["player"]
-                count = len(gift["tiles"])
-                if game.players[gift["to"]].robot is None:  # a robot's edge gets no message
-                    self.hands[gift["to"]].receive(gift["tiles"])
-                    self.layout.tell(gift["to"], n_("{name} gobbled: you get {count} tile, ringed in white.",
-                                                    "{name} gobbled: you get {count} tiles, ringed in white.",
-                                                    count, name=seat_name(game, giver), count=count), good=True)
-                if event.get("auto"):
-                    self.layout.tell(giver, n_("Time is up: {name} got {count} of your tiles.",
-                                               "Time is up: {name} got {count} of your tiles.", count,
-                                               name=seat_name(game, gift["to"]), count=count))
+                self._tell_gift(event["gift"], event["player"], bool(event.get("auto")))
             elif event.get("result") == "placed" and not game.playing(event["player"]):
-                seat = event["player"]
-                place = next(s.place for s in game.standings() if s.player == seat)
-                self.layout.announce(_("{name}: {place} place!", name=seat_name(game, seat), place=ordinal(place)))
+                self.layout.announce(partial(self._tag, event["player"]))  # out: its tag says its place
+
+    def _tell_gift(self, gift: dict[str, Any], giver: int, auto: bool) -> None:
+        """The gobbler's ``gift`` from ``giver`` (given by the clock: ``auto``): ringed in the
+        receiver's hand and told to them, and to the giver whose time ran out."""
+        game, to, count = self.game, gift["to"], len(gift["tiles"])
+        if game.players[to].robot is None:  # a robot's edge gets no message
+            self.hands[to].receive(gift["tiles"])
+            self.layout.tell(to, lambda: n_("{name} gobbled: you get {count} tile, ringed in white.",
+                                            "{name} gobbled: you get {count} tiles, ringed in white.",
+                                            count, name=seat_name(game, giver), count=count), good=True)
+        if auto:
+            self.layout.tell(giver, lambda: n_("Time is up: {name} got {count} of your tiles.",
+                                               "Time is up: {name} got {count} of your tiles.", count,
+                                               name=seat_name(game, to), count=count))
 
     # ------------------------------------------------------------------ gifts
 
@@ -563,7 +565,7 @@ class GobblesScreen(Leavable, Screen):
         try:
             self.table.give(seat, to, tiles)
         except Refused as refusal:
-            self.layout.tell(seat, explain(refusal))
+            self.layout.tell(seat, partial(explain, refusal))
             return refusal
         self.refresh()
         return None

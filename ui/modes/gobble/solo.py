@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 from typing import Any, Sequence
 
 from kivy.clock import Clock
@@ -177,7 +178,7 @@ class GobbleSoloScreen(Leavable, Screen):
         self.app.journal(self.game)
         self.refresh()
         if earned and self.game.reward:
-            self.table.tell(0, _("Gobble! You may play the top discard."), good=True)
+            self.table.tell(0, lambda: _("Gobble! You may play the top discard."), good=True)
         if self.game.finished:
             self.finish()
 
@@ -192,14 +193,14 @@ class GobbleSoloScreen(Leavable, Screen):
             game.apply(ReturnDiscard() if game.reward else Discard())
         except Refused as refusal:
             self.table.board.highlight(refusal.cells, theme.MARK_FITS)  # where the tile fits
-            self.table.tell(0, explain(refusal))
+            self.table.tell(0, partial(explain, refusal))
             return
         self.after_step()
 
     def on_device_event(self, event: Any) -> None:
         if isinstance(event, BagButtonPressed) and not self.game.finished:
             # the engine draws by itself: the tile is already in the hand
-            self.table.tell(0, _("Your tile is already drawn: place it on the table."), good=True)
+            self.table.tell(0, lambda: _("Your tile is already drawn: place it on the table."), good=True)
 
     @leaves
     def leave(self) -> None:
@@ -216,8 +217,8 @@ class GobbleSoloScreen(Leavable, Screen):
             store.add_record(KIND, game.to_json())
             store.clear_current()
         if game.goal_reached:
-            self.table.tell(0, n_("All {total} tile placed: you did it!", "All {total} tiles placed: you did it!", game.total,
-                                       total=game.total), good=True)
+            self.table.tell(0, lambda: n_("All {total} tile placed: you did it!", "All {total} tiles placed: you did it!",
+                                          game.total, total=game.total), good=True)
             self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
         Clock.schedule_once(lambda dt: self.show_results(), 2.5)
 

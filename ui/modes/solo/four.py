@@ -33,7 +33,7 @@ from engine.tiles import ALL_NUMBERS, COLOURS
 from ... import solo_players, theme
 from ...board import HandView
 from ...howto import HowToPlayScreen, Step, TileStage
-from ...i18n import N_, _, follow_language
+from ...i18n import N_, Words, _, follow_language
 from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...results import Confetti, IconButton
@@ -117,7 +117,7 @@ class FourScreen(Leavable, Screen):
         self.board.tray, self.board.drag_layer = self.tray, self.table.drag_layer
         self.board.bind(on_placed=lambda *_: self.after_step(), on_tile_tap=lambda _b, p: self.turn_placed(p),
                         on_pick_up=lambda _b, tile: self.pick_up(tile),
-                        on_move_refused=lambda _b, refusal: self.tell(explain(refusal)))
+                        on_move_refused=lambda _b, refusal: self.tell(lambda: explain(refusal)))
         self.panel = SidePanel(on_howto=lambda: show_howto(app, self.goal, then=lambda: app.show(self)))
         self.panel.title.msg = TITLES[self.goal]
         self.panel.goal.msg = GOALS[self.goal]
@@ -194,8 +194,8 @@ class FourScreen(Leavable, Screen):
             arrow.opacity = 1 if shown else 0
             arrow.disabled = arrow.disabled or not shown
 
-    def tell(self, text: str, good: bool = False) -> None:
-        self.table.tell(0, text, good)
+    def tell(self, words: Words, good: bool = False) -> None:
+        self.table.tell(0, words, good)
 
     # ---------------------------------------------------------------------- steps
 
@@ -207,7 +207,7 @@ class FourScreen(Leavable, Screen):
         was said about the step before (a refusal) no longer holds after this one. A new best is
         kept in the journal's transaction: the journal holds the best, and a resumed arrangement
         counts it as kept already, so a power cut between two writes lost it."""
-        self.tell("")
+        self.table.hush(0)
         score = self.four.best_score
         better = score is not None and (self._session_best is None or score > self._session_best)
         with self.app.services.store.batch():
@@ -228,15 +228,20 @@ class FourScreen(Leavable, Screen):
         return kept is None or score > kept, solo_players.keep_best(self.app, self.four.KIND, score)
 
     def celebrate(self, score: int, table_best: bool, mine: solo_players.BestNote | None) -> None:
-        said = "" if mine is None or not mine.text(solo_players.show_score) else " " + mine.text(solo_players.show_score)
+        def said() -> str:
+            """The player's own best, after a space ("" for a guest)."""
+            note = mine.text(solo_players.show_score) if mine is not None else ""
+            return " " + note if note else ""
+
         if table_best:
-            self.tell(_("All 56 tiles in one arrangement: {score} points. The table's best!", score=score) + said, good=True)
+            self.tell(lambda: _("All 56 tiles in one arrangement: {score} points. The table's best!", score=score)
+                      + said(), good=True)
             self.app.services.devices.cue(Cue(winners=(0,), colours=("G",)))
             confetti = Confetti(size=self.overlay.size, pos=self.overlay.pos)
             self.overlay.add_widget(confetti)
             confetti.burst()
         else:
-            self.tell(_("All 56 tiles in one arrangement: {score} points.", score=score) + said, good=True)
+            self.tell(lambda: _("All 56 tiles in one arrangement: {score} points.", score=score) + said(), good=True)
         self.refresh()
 
     def _act(self, action: Callable[[], Any], cells: tuple[Any, ...] = ()) -> None:
@@ -245,7 +250,7 @@ class FourScreen(Leavable, Screen):
         except Refused as refusal:
             self.refresh()  # a lifted tile goes back where it lay
             self.board.highlight(refusal.cells or cells)
-            self.tell(explain(refusal))
+            self.tell(partial(explain, refusal))
             return
         self.after_step()
 
@@ -257,7 +262,7 @@ class FourScreen(Leavable, Screen):
                 self._act(lambda: self.four.rotate(placement.cell, turned.rot))
                 return
         self.board.highlight((placement.cell,))
-        self.tell(_("Turned any other way this tile would break the golden rule here."))
+        self.tell(lambda: _("Turned any other way this tile would break the golden rule here."))
 
     def pick_up(self, tile: int) -> None:
         cell = self.four.board.cell_of(tile)

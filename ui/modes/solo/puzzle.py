@@ -14,6 +14,7 @@ the next puzzle keeping the loop (add the new tile to it) or starting over.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from kivy.clock import Clock
@@ -30,7 +31,7 @@ from engine.solver import Hint, HintKind
 from ... import theme
 from ...board import HandView
 from ...howto import HowToPlayScreen, Step, TileStage
-from ...i18n import N_, _, n_
+from ...i18n import N_, Words, _, n_
 from ...mode_target import ModeTarget
 from ...refusals import explain
 from ...leaving import leaves
@@ -126,7 +127,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         self.board.tray, self.board.drag_layer = self.tray, self.table.drag_layer
         self.board.bind(on_placed=lambda *_: self.after_step(), on_tile_tap=lambda _b, p: self.turn_placed(p),
                         on_pick_up=lambda _b, tile: self.pick_up(tile), on_ghost_tap=lambda _b, p: self.take_hint(p),
-                        on_move_refused=lambda _b, refusal: self.tell(explain(refusal)))
+                        on_move_refused=lambda _b, refusal: self.tell(lambda: explain(refusal)))
         self.aim_button: TButton | None = None
         if len(play.choices()) > 1:
             self.aim_button = TButton(scale=0.8, size_hint=(1, None), height=u * 0.95)
@@ -181,8 +182,11 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         self.tray.active = not done
         self.show_panel_state(done)
 
-    def tell(self, text: str, good: bool = False) -> None:
-        self.table.tell(0, text, good)
+    def tell(self, words: Words, good: bool = False) -> None:
+        self.table.tell(0, words, good)
+
+    def hush(self) -> None:
+        self.table.hush(0)
 
     # ---------------------------------------------------------------------- steps
 
@@ -191,7 +195,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
             self.play.apply(action)
         except Refused as refusal:
             self.board.highlight(refusal.cells)
-            self.tell(explain(refusal))
+            self.tell(partial(explain, refusal))
             return False
         self.after_step()
         return True
@@ -206,7 +210,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
                 self._act(turned)
                 return
         self.board.highlight((placement.cell,))
-        self.tell(_("Turned any other way this tile would break the golden rule here."))
+        self.tell(lambda: _("Turned any other way this tile would break the golden rule here."))
 
     def pick_up(self, tile: int) -> None:
         self._act(PickUp(tile))
@@ -259,17 +263,20 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         if kind is HintKind.PLACE and hint.placement is not None:
             self.board.show_ghost(hint.placement)
             self.tray.marked = [hint.placement.tile]
-            self.tell(_("Tile {tile} goes on the pale tile, turned like it: tap it to put it there.",
-                        tile=hint.placement.tile), good=True)
+            tile = hint.placement.tile
+            self.tell(lambda: _("Tile {tile} goes on the pale tile, turned like it: tap it to put it there.", tile=tile),
+                      good=True)
         elif kind is HintKind.TAKE_BACK and hint.tile is not None:
             where = next(p for p in self.play.placements if p.tile == hint.tile)
             self.board.show_ghost(where, take_back=True)
-            self.tell(_("No solution keeps tile {tile} where it is (ringed in orange): take it back.", tile=hint.tile))
+            self.tell(lambda: _("No solution keeps tile {tile} where it is (ringed in orange): take it back.",
+                                tile=hint.tile))
         elif kind is HintKind.IMPOSSIBLE:
-            self.tell(_("No solution in {colours}: try another colour.", colours=colours_name(hint.colours))
-                      if hint.colours else _("These tiles cannot do it."))
+            colours = hint.colours
+            self.tell((lambda: _("No solution in {colours}: try another colour.", colours=colours_name(colours)))
+                      if colours else (lambda: _("These tiles cannot do it.")))
         elif kind is HintKind.UNKNOWN:
-            self.tell(_("No hint found in time. Try again, or take a tile back."))
+            self.tell(lambda: _("No hint found in time. Try again, or take a tile back."))
 
     def take_hint(self, placement: Placement) -> None:
         """A tap on the hint's pale tile puts that tile there."""
@@ -301,7 +308,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
         try:
             following = self.play.advance(keep=keep)
         except Refused as refusal:
-            self.tell(explain(refusal))
+            self.tell(partial(explain, refusal))
             return
         self.app.journal(following)
         self.app.show(PuzzleScreen(self.app, following))

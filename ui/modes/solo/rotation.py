@@ -10,6 +10,7 @@ so); Undo takes back a turn, Reset all of them. Solving is celebrated in place a
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any, Callable
 
 from kivy.uix.screenmanager import Screen
@@ -22,7 +23,7 @@ from engine.solver import Hint, HintKind
 
 from ... import theme
 from ...howto import HowToPlayScreen, Step, TileStage
-from ...i18n import N_, _, n_
+from ...i18n import N_, Words, _, n_
 from ...refusals import explain
 from ...leaving import leaves
 from ...shell import Shell
@@ -113,12 +114,12 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
         self.board.tiles_mode = "fixed" if done else "turnable"
         self.show_panel_state(done)
 
-    def tell(self, text: str, good: bool = False) -> None:
-        """Say ``text`` over the bottom of the board for a few seconds ("" hides what was said)."""
-        if not text:
-            self.banner.hide()
-            return
-        self.banner.say(text, self._banner_foot(), good)
+    def tell(self, words: Words, good: bool = False) -> None:
+        """Say ``words`` over the bottom of the board for a few seconds."""
+        self.banner.say(words, self._banner_foot(), good)
+
+    def hush(self) -> None:
+        self.banner.hide()
 
     def _banner_foot(self) -> SeatBox:
         """What the banner lies just above: the foot of the board, or the solved card lying there
@@ -138,7 +139,7 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
         try:
             self.puzzle.apply(turn)
         except Refused as refusal:
-            self.tell(explain(refusal))
+            self.tell(partial(explain, refusal))
             return
         self.after_step()
 
@@ -163,15 +164,16 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
     def show_hint(self, hint: Hint) -> None:
         if hint.kind is HintKind.PLACE and hint.placement is not None:
             self.board.show_ghost(hint.placement)
-            self.tell(_("Tile {tile} should lie as shown: tap it to turn it so.", tile=hint.placement.tile), good=True)
+            tile = hint.placement.tile
+            self.tell(lambda: _("Tile {tile} should lie as shown: tap it to turn it so.", tile=tile), good=True)
         elif hint.kind is HintKind.UNKNOWN:
-            self.tell(_("No hint found in time. Try again, or take a tile back."))
+            self.tell(lambda: _("No hint found in time. Try again, or take a tile back."))
 
     # ------------------------------------------------------------------------ solved
 
     def show_solved(self, first_time: bool) -> None:
         super().show_solved(first_time)
-        self.tell(_("Every edge matches: well done!"), good=True)
+        self.tell(lambda: _("Every edge matches: well done!"), good=True)
 
     def solved_buttons(self) -> list[tuple[str, Callable[[], object], bool]]:
         return [(_("New pyramid"), lambda: open_rotation(self.app, self.puzzle.rows), True),

@@ -10,6 +10,7 @@ from it.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, ClassVar, Generic, Protocol, Sequence, TypeVar
 
 from kivy.clock import Clock
@@ -20,7 +21,7 @@ from engine.modes import Mode, Refused
 from engine.solver import Control, Hint
 
 from ... import theme
-from ...i18n import N_, _, follow_language
+from ...i18n import N_, Words, _, follow_language
 from ...jobs import Job
 from ...refusals import explain
 from ...results import Confetti
@@ -131,8 +132,12 @@ class SoloPuzzleScreen(Leavable, Screen, Generic[M]):
         """The puzzle's title and goal, in the current language."""
         raise NotImplementedError
 
-    def tell(self, text: str, good: bool = False) -> None:
-        """Say ``text`` to the player for a few seconds ("" hides what was said)."""
+    def tell(self, words: Words, good: bool = False) -> None:
+        """Say ``words`` to the player for a few seconds."""
+        raise NotImplementedError
+
+    def hush(self) -> None:
+        """What was said to the player goes before its time."""
         raise NotImplementedError
 
     def reset(self) -> None:
@@ -196,7 +201,7 @@ class SoloPuzzleScreen(Leavable, Screen, Generic[M]):
         said about the step before (a refusal, a hint's words) no longer holds after this one.
         Not once the puzzle was left (:mod:`ui.leaving`): a finger still on Undo or on a tile
         when Leave was confirmed brought it back as a resume card."""
-        self.tell("")
+        self.hush()
         self.app.journal(self.mode)
         self.stopwatch.save()
         self.refresh()
@@ -209,7 +214,7 @@ class SoloPuzzleScreen(Leavable, Screen, Generic[M]):
         try:
             self.mode.undo()
         except Refused as refusal:
-            self.tell(explain(refusal))
+            self.tell(partial(explain, refusal))
             return
         self.after_step()
 

@@ -187,7 +187,7 @@ class SolitaireScreen(Leavable, Screen):
     def on_device_event(self, event: Any) -> None:
         if isinstance(event, BagButtonPressed) and not self.game.finished:
             # the engine draws by itself: the next tile is already in the hand
-            self.table.tell(0, _("Your tile is already drawn: place it on the table."), good=True)
+            self.table.tell(0, lambda: _("Your tile is already drawn: place it on the table."), good=True)
 
     @leaves
     def leave(self) -> None:
@@ -218,9 +218,9 @@ class SolitaireScreen(Leavable, Screen):
                 record_solitaire_won(store)
         if status.won:
             self.app.services.devices.cue(Cue(winners=(0,), colours=("R",)))
-            self.table.tell(0, _("One red chain through all 14 tiles: you did it!"), good=True)
+            self.table.tell(0, lambda: _("One red chain through all 14 tiles: you did it!"), good=True)
         elif game.end is End.STUCK:
-            self.table.tell(0, _("Your tiles fit nowhere: the game is over."))
+            self.table.tell(0, lambda: _("Your tiles fit nowhere: the game is over."))
         Clock.schedule_once(lambda dt: self.show_results(), 2.5)
 
     def show_results(self) -> None:

@@ -50,7 +50,7 @@ from ... import theme
 from ...board import HandView
 from ...board_controls import ViewControls
 from ...howto import TileSprite
-from ...i18n import N_, _, follow_language
+from ...i18n import N_, Words, _, follow_language
 from ...jobs import Job, Outcome
 from ...mode_target import ModeTarget
 from ...refusals import RULE_MESSAGES, explain
@@ -562,8 +562,8 @@ class StrategyScreen(Leavable, Screen):
             self.refresh()
             if seat not in self._told_confirm:  # each player is told once how it works
                 self._told_confirm.add(seat)
-                self.layout.tell(seat, _("Not played yet: tap Confirm. Until then you can turn it, move it or "
-                                         "take it back."), good=True)
+                self.layout.tell(seat, lambda: _("Not played yet: tap Confirm. Until then you can turn it, move "
+                                                 "it or take it back."), good=True)
             return
         self.game.place(placement, seat=seat)
 
@@ -589,7 +589,7 @@ class StrategyScreen(Leavable, Screen):
         try:
             self.game.place(placement, seat=seat)
         except Refused as refusal:  # the game moved on meanwhile (a robot took the seat...)
-            self.layout.tell(seat, explain(refusal))
+            self.layout.tell(seat, partial(explain, refusal))
             self.refresh()
             return
         self.after_step()
@@ -615,7 +615,7 @@ class StrategyScreen(Leavable, Screen):
                 self.provisional = (seat, turned)
                 self.refresh()
                 return
-        self.layout.tell(seat, _("This tile fits this space only the way it lies."))
+        self.layout.tell(seat, lambda: _("This tile fits this space only the way it lies."))
 
     def lifted(self, hand: HandView, tile: int | None) -> None:
         """A tile lifted from the hand of the seat to act lights the spaces where it may go now
@@ -634,12 +634,13 @@ class StrategyScreen(Leavable, Screen):
         seat = self.hands.index(hand)
         if self.game.finished or self.game.seats[seat].robot is not None or seat == self.actor():
             return
-        self.layout.tell(seat, _(RULE_MESSAGES[Play.NOT_YOUR_TURN]))
+        self.layout.tell(seat, lambda: _(RULE_MESSAGES[Play.NOT_YOUR_TURN]))
 
     def _refused_move(self, refusal: Refused) -> None:
         """The provisional tile, moved, was refused where it was let go: it stays where it was."""
         if self.provisional is not None:
-            self.layout.tell(self.provisional[0], explain(refusal, len(self.game.board) == 0))
+            empty = len(self.game.board) == 0
+            self.layout.tell(self.provisional[0], lambda: explain(refusal, empty))
 
     def _show_confirm(self) -> None:
         """The confirm bar at the seat whose tile lies provisionally, facing them (see
@@ -889,14 +890,15 @@ class StrategyScreen(Leavable, Screen):
         game = self.game
         if not self._announced_start and game.phase is Phase.PLAY and game.starter is not None:
             self._announced_start = True
-            self.announce(_("{name} drew the highest number and starts.", name=seat_name(game, game.starter)))
+            starter = game.starter
+            self.announce(lambda: _("{name} drew the highest number and starts.", name=seat_name(game, starter)))
         events = game.record()["events"]
         for event in events[self._events_seen:]:
             if "skip" in event:
-                self.layout.tell(event["skip"], _("Your hand is empty: your turn is skipped."), good=True)
+                self.layout.tell(event["skip"], lambda: _("Your hand is empty: your turn is skipped."), good=True)
         self._events_seen = len(events)
         if self._bag_seen > 0 and game.bag_count == 0 and game.phase is Phase.PLAY:
-            self.announce(_("The bag is empty: the restrictions are lifted."))
+            self.announce(lambda: _("The bag is empty: the restrictions are lifted."))
         self._bag_seen = game.bag_count
         actor = self.actor()
         key = (actor, game.step, game.awaiting_draw)
@@ -905,17 +907,18 @@ class StrategyScreen(Leavable, Screen):
             if game.awaiting_draw is not None:
                 self.prompt_draw(actor)
             elif self.learning and game.seats[actor].robot is None and game.step in LEARNING_HINTS:
-                self.layout.tell(actor, _(LEARNING_HINTS[game.step]), good=True)
+                hint = LEARNING_HINTS[game.step]
+                self.layout.tell(actor, lambda: _(hint), good=True)
 
-    def announce(self, text: str) -> None:
+    def announce(self, words: Words) -> None:
         """Table-wide news (:meth:`ui.table.TableLayout.announce`), shown once and covering nothing
         that matters: on the plate of every seat that waits (facing its player, off the board) and
         to the player who acts, in their message (with the screen upright, only there: everyone
         reads the same way); never to a robot's empty chair."""
         actor = self.actor()
         if actor is not None and self.game.seats[actor].robot is None:
-            self.layout.tell(actor, text, good=True)
-        self.layout.announce(text)
+            self.layout.tell(actor, words, good=True)
+        self.layout.announce(words)
 
     def _cue(self) -> None:
         """Cue the LED rings when what they show changes."""
@@ -1089,12 +1092,12 @@ class StrategyScreen(Leavable, Screen):
             self._generation += 1  # whatever a robot was about to do for this turn is dropped
             self.robot_job.forget()
             self.thinking = False
-        name = seat_name(game, seat)
         if level is None:
-            self.layout.tell(seat, _("{name}: your seat is yours again.", name=name), good=True)
+            self.layout.tell(seat, lambda: _("{name}: your seat is yours again.", name=seat_name(game, seat)), good=True)
         else:
-            self.layout.tell(seat, _("A robot ({level}) plays for {name} now. Hold the name to take the seat back.",
-                                     level=_(LEVEL_NAMES[level]), name=colour_name(game.seats[seat].colour)),
+            colour = game.seats[seat].colour
+            self.layout.tell(seat, lambda: _("A robot ({level}) plays for {name} now. Hold the name to take the seat "
+                                             "back.", level=_(LEVEL_NAMES[level]), name=colour_name(colour)),
                              good=True)
         self.after_step()
 
@@ -1125,11 +1128,10 @@ class StrategyScreen(Leavable, Screen):
         if entry is None:
             self.bubble.hide()
             return
-        if self.game.bag_count:
-            text = _("Forced space: {now} unseen tiles fit it now, {later} in the endgame.",
-                     now=len(entry.fits_now), later=len(entry.fits_endgame))
-        else:
-            text = _("Forced space: {now} unseen tiles fit it.", now=len(entry.fits_endgame))
+        now, later = len(entry.fits_now), len(entry.fits_endgame)
+        words: Words = (lambda: _("Forced space: {now} unseen tiles fit it now, {later} in the endgame.", now=now,
+                                  later=later)) if self.game.bag_count else \
+            (lambda: _("Forced space: {now} unseen tiles fit it.", now=later))
         seat = self._asker(window_pos)
         fitting = sorted({p.tile for p in self.game.legal() if p.cell == cell}) if seat == self.game.turn else []
         if seat is not None and fitting:
@@ -1138,7 +1140,7 @@ class StrategyScreen(Leavable, Screen):
         a = math.radians(angle)
         lift = theme.unit() * 1.6
         centre = (window_pos[0] - math.sin(a) * lift, window_pos[1] + math.cos(a) * lift)
-        self.bubble.say(text, angle, centre, (self.width, self.height))
+        self.bubble.say(words, angle, centre, (self.width, self.height))
 
     def _asker(self, window_pos: Any) -> int | None:
         """Who most likely tapped at ``window_pos``: the person to act, else the nearest seat a
@@ -1191,7 +1193,7 @@ class StrategyScreen(Leavable, Screen):
         tell_to = seat if seat is not None else self._drawer(due if due is not None else game.turn)
         if not game.options.physical_bag:
             if tell_to is not None:
-                self.layout.tell(tell_to, _("The table draws for you in this game: no need to scan tiles."))
+                self.layout.tell(tell_to, lambda: _("The table draws for you in this game: no need to scan tiles."))
             return
         # someone draws for a robot: any reader will do
         report_as = None if due is not None and game.seats[due].robot is not None else seat
@@ -1199,23 +1201,26 @@ class StrategyScreen(Leavable, Screen):
             game.report_draw(tile, report_as)
         except Refused as refusal:
             if tell_to is not None:
-                if refusal.rule == "not-your-draw" and due is not None:
-                    text = _("{name} draws now, not you.", name=seat_name(game, due))
-                elif refusal.rule == "not-in-bag":
-                    text = _("Tile {tile} is not in the bag: draw another one.", tile=tile)
-                elif refusal.rule == StrategyRule.NO_DRAW_DUE and self.provisional is not None:
-                    text = _("Tap Confirm first, then scan tile {tile} again.", tile=tile)
-                else:
-                    text = _("Tile {tile}: {why}", tile=tile, why=explain(refusal))
-                self.layout.tell(tell_to, text)
+                self.layout.tell(tell_to, self._draw_refused(tile, due, refusal))
             return
         assert due is not None  # the draw was accepted: one was owed
         if game.seats[due].robot is None:
-            self.layout.tell(due, _("Tile {tile} is in your hand.", tile=tile), good=True)
+            self.layout.tell(due, lambda: _("Tile {tile} is in your hand.", tile=tile), good=True)
         elif tell_to is not None:
-            self.layout.tell(tell_to, _("Tile {tile} is in {name}'s hand.", tile=tile,
-                                        name=seat_name(game, due, robot_mark=False)), good=True)
+            self.layout.tell(tell_to, lambda: _("Tile {tile} is in {name}'s hand.", tile=tile,
+                                                name=seat_name(game, due, robot_mark=False)), good=True)
         self.after_step()
+
+    def _draw_refused(self, tile: int, due: int | None, refusal: Refused) -> Words:
+        """Why the draw of ``tile`` (``due``: the seat that owes one) was refused, in words."""
+        game = self.game
+        if refusal.rule == "not-your-draw" and due is not None:
+            return lambda: _("{name} draws now, not you.", name=seat_name(game, due))
+        if refusal.rule == "not-in-bag":
+            return lambda: _("Tile {tile} is not in the bag: draw another one.", tile=tile)
+        if refusal.rule == StrategyRule.NO_DRAW_DUE and self.provisional is not None:
+            return lambda: _("Tap Confirm first, then scan tile {tile} again.", tile=tile)
+        return lambda: _("Tile {tile}: {why}", tile=tile, why=explain(refusal))
 
     def prompt_draw(self, seat: int) -> None:
         """Ask the player of ``seat`` (or, for a robot, whoever sits nearest) to draw and scan;
@@ -1223,11 +1228,12 @@ class StrategyScreen(Leavable, Screen):
         drawer = self._drawer(seat)
         if drawer is None or drawer == self.picker_seat:
             return
+        game = self.game
         if drawer == seat:
-            self.layout.tell(seat, _("Draw a tile from the bag and scan it at your seat."), good=True)
+            self.layout.tell(seat, lambda: _("Draw a tile from the bag and scan it at your seat."), good=True)
         else:
-            self.layout.tell(drawer, _("Draw a tile from the bag for {name} and scan it.",
-                                       name=seat_name(self.game, seat, robot_mark=False)), good=True)
+            self.layout.tell(drawer, lambda: _("Draw a tile from the bag for {name} and scan it.",
+                                               name=seat_name(game, seat, robot_mark=False)), good=True)
 
     def _drawer(self, seat: int | None) -> int | None:
         """Who draws for ``seat``: its player, or for a robot the person seated nearest it (a robot's
@@ -1250,14 +1256,14 @@ class StrategyScreen(Leavable, Screen):
         elif game.turn is None:
             return
         elif not game.options.physical_bag:
-            self.layout.tell(game.turn, _("The table draws for you: your new tile is already in your hand."),
+            self.layout.tell(game.turn, lambda: _("The table draws for you: your new tile is already in your hand."),
                              good=True)
         elif self.provisional is not None:  # a tile is down but not played: the draw comes after Confirm
-            self.layout.tell(self.provisional[0], _("Tap Confirm first, then draw from the bag."))
+            self.layout.tell(self.provisional[0], lambda: _("Tap Confirm first, then draw from the bag."))
         elif game.bag_count == 0:
-            self.layout.tell(game.turn, _("The bag is empty: no more tiles are drawn."))
+            self.layout.tell(game.turn, lambda: _("The bag is empty: no more tiles are drawn."))
         else:
-            self.layout.tell(game.turn, _("Place a tile first, then draw from the bag."))
+            self.layout.tell(game.turn, lambda: _("Place a tile first, then draw from the bag."))
 
     def unknown_tag(self, reader: int | None) -> None:
         """A tag the table has not learnt was read: no draw follows from it. While a draw is owed
@@ -1276,8 +1282,8 @@ class StrategyScreen(Leavable, Screen):
         if self._may_draw(seat):
             self.open_picker(seat, unknown=True)
             return
-        self.layout.tell(seat, _("The table does not know this tile's tag: ask staff to teach it "
-                                 "(staff menu, Tag enrolment)."))
+        self.layout.tell(seat, lambda: _("The table does not know this tile's tag: ask staff to teach it "
+                                         "(staff menu, Tag enrolment)."))
 
     # ------------------------------------------------------------------ the picker (the real bag by touch)
 

@@ -17,7 +17,7 @@ from kivy.uix.scatter import Scatter
 from ... import theme
 from ...audit import SHORTEN_MARGIN
 from ...countdown import Countdown
-from ...i18n import N_
+from ...i18n import N_, Words, follow_language
 from ...table import SeatBox
 from ...widgets import ChipRow, TButton, TLabel, fit_font, panel_background
 from ...words import levels, seat_name
@@ -228,7 +228,8 @@ class SeatPlate(Scatter):
 
 
 class Bubble(Scatter):
-    """A short note turned to face one player (a forced space's review); it ignores touches."""
+    """A short note turned to face one player (a forced space's review), for a few seconds, in the
+    language staff switch to while it shows; it ignores touches."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
@@ -243,16 +244,31 @@ class Bubble(Scatter):
         self._hide = Countdown(self.hide, 6.0)
         self.opacity = 0
         self.text = ""
+        self._words: Words = str  # nothing said yet: ""
+        self._where: tuple[float, tuple[float, float], tuple[float, float]] = (0.0, (0.0, 0.0), (0.0, 0.0))
+        follow_language(self, lambda bubble: bubble._reword())
 
-    def say(self, text: str, angle: float, centre: tuple[float, float], bounds: tuple[float, float]) -> None:
+    def say(self, words: Words, angle: float, centre: tuple[float, float], bounds: tuple[float, float]) -> None:
+        self._words, self._where = words, (angle, centre, bounds)
+        self._lay_out()
+        self.opacity = 1
+        self._hide.start()
+
+    def _reword(self) -> None:
+        """The note shown, in the language switched to; its time runs on."""
+        if self.opacity > 0:
+            self._lay_out()
+
+    def _lay_out(self) -> None:
+        angle, centre, bounds = self._where
         u = theme.unit()
-        self.text = text
+        self.text = self._words()
         self.rotation = 0.0
         self.size = (u * 6.4, u * 1.6)
         self.label.size = self.size
         self.label.text_size = (self.width - u * 0.4, None)
         self.label.font_size = theme.font(0.8)
-        self.label.text = text
+        self.label.text = self.text
         self._bg.pos, self._bg.size = (0, 0), self.size
         self._edge.rounded_rectangle = (0, 0, self.width, self.height, 10)
         self.rotation = angle
@@ -260,8 +276,6 @@ class Bubble(Scatter):
         x = min(max(centre[0], half_w), bounds[0] - half_w)
         y = min(max(centre[1], half_h), bounds[1] - half_h)
         self.center = (x, y)
-        self.opacity = 1
-        self._hide.start()
 
     def hide(self) -> None:
         self.opacity = 0
