@@ -194,6 +194,27 @@ def near(colour: tuple[int, int, int], rgba: tuple[float, ...], tolerance: int =
 # --------------------------------------------------------------------- the subprocess
 
 
+DRAW_EVERY = 8
+"""A scenario's window is drawn once in this many frames that have something new to draw. Drawing
+is Mesa's software renderer filling the window, 45 % of a scenario's time, and what a scenario
+asserts never reads it: layout, touches and the store are the widgets' own, and a test that reads
+pixels draws the widget itself (:class:`Pixels`, ``export_to_png``). Drawing now and then still
+puts every screen through the renderer, so a canvas that cannot be drawn fails its scenario.
+``run_scenario(..., draw_every=1)`` draws every frame."""
+
+
+def _draw_sometimes(every: int) -> None:
+    from kivy.core.window import Window
+
+    draw, frames = Window.on_draw, iter(range(1 << 62))
+
+    def on_draw() -> None:
+        if next(frames) % every == 0:
+            draw()
+
+    Window.on_draw = on_draw
+
+
 def _main(spec_text: str) -> int:
     import importlib
     import traceback
@@ -225,6 +246,7 @@ def _main(spec_text: str) -> int:
     outcome: dict[str, Any] = {}
 
     def start(_dt: float) -> None:
+        _draw_sometimes(options.get("draw_every", DRAW_EVERY))
         steps = scenario(app)
 
         def advance(_dt: float, failure: BaseException | None = None) -> None:
