@@ -131,42 +131,90 @@ def release_modules() -> Iterator[str]:
                 yield found.name
 
 
+class CheckFailed(Exception):
+    """A self-test check that failed, saying why in words (the file and the reason, where there is one)."""
+
+
 def run_self_test(args: argparse.Namespace) -> int:
     """What install.sh runs in a new environment before switching the kiosk to it: the kiosk's
     modules import, the configuration loads, and the database opens (a copy: a schema migration
-    must not touch the real one before the switch, or a rollback would find a newer schema)."""
-    import importlib
-    import tempfile
-
+    must not touch the real one before the switch, or a rollback would find a newer schema). Each
+    check is run and reported whatever the others gave (a database that cannot be read says which
+    file and why, and the modules are still imported); any failure exits 1. The report goes to
+    stdout: once Kivy is imported its logger holds stderr, and with its console log off (as under
+    KIVY_NO_CONSOLELOG) a failure written there was never seen."""
     from engine.compiled import summary
 
-    from .store import DATABASE, SqliteStore
     from .version import installed_version
 
-    try:
-        for name in release_modules():
-            importlib.import_module(name)
-        config = load_config(args.config)
-        with tempfile.TemporaryDirectory(prefix="tantrix-self-test-") as scratch:
-            source = Path(args.state) / DATABASE if args.state else None
-            for suffix in ("", "-wal") if source is not None else ():
-                if Path(f"{source}{suffix}").exists():  # copied, never opened: nothing is written there
-                    shutil.copyfile(f"{source}{suffix}", Path(scratch) / f"{DATABASE}{suffix}")
-            notes: list[str] = []
-            with SqliteStore(scratch, report=notes.append) as store:
-                store.save_current({"kind": "self-test", "state": {}})
-                store.clear_current()
-                statistics = store.statistics()
-            for note in notes:
-                print(f"self-test: note: {note}", file=sys.stderr)
-            if store.in_memory:
-                raise RuntimeError(store.memory_reason)
-    except Exception as exc:
-        print(f"self-test: FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
+    checks: list[tuple[str, Callable[[], str]]] = [
+        ("every module imports", _import_release),
+        ("the configuration loads", lambda: f"{len(load_config(args.config).warnings)} configuration warnings"),
+        ("the database opens", lambda: _open_copy(Path(args.state) if args.state else None)),
+    ]
+    failed, told = 0, []
+    for what, check in checks:
+        try:
+            told.append(check())
+        except Exception as exc:  # every check is reported, whatever it raised; none stops the others
+            failed += 1
+            why = str(exc) if isinstance(exc, CheckFailed) else f"{type(exc).__name__}: {exc}"
+            print(f"self-test: FAILED: {what}: {why}", flush=True)
+        else:
+            print(f"self-test: passed: {what}", flush=True)
+    if failed:
+        print(f"self-test: {failed} of {len(checks)} checks failed; {installed_version()} is not fit to run", flush=True)
         return 1
-    print(f"self-test: {installed_version()} fine (engine {summary()}, {len(config.warnings)} configuration "
-          f"warnings, {sum(statistics['games'].values())} games counted in the database)")
+    print(f"self-test: {installed_version()} fine (engine {summary()}, {', '.join(told)})")
     return 0
+
+
+def _import_release() -> str:
+    """Import every module of the release (:func:`release_modules`); CheckFailed names each that fails, once
+    all were tried."""
+    import importlib
+
+    broken, imported = [], 0
+    for name in release_modules():
+        imported += 1
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # a module that fails to import, however it fails, is a failed check
+            broken.append(f"{name} ({type(exc).__name__}: {exc})")
+    if broken:
+        raise CheckFailed("; ".join(broken))
+    return f"{imported} modules imported"
+
+
+def _open_copy(state: Path | None) -> str:
+    """Open a copy of the database in ``state`` (none: a fresh one) in a scratch directory, write
+    to it and read its statistics; CheckFailed when a file of it cannot be copied (naming it) or
+    the store could only play in memory."""
+    import tempfile
+
+    from .store import DATABASE, SqliteStore
+
+    with tempfile.TemporaryDirectory(prefix="tantrix-self-test-") as scratch:
+        for original in (state / DATABASE, state / f"{DATABASE}-wal") if state is not None else ():
+            try:  # copied, never opened: nothing is written there
+                shutil.copyfile(original, Path(scratch) / original.name)
+            except OSError as exc:
+                source = exc.filename in (None, str(original))
+                if source and isinstance(exc, FileNotFoundError):
+                    continue  # no database yet, or no log beside it
+                reason = exc.strerror or str(exc)
+                raise CheckFailed(f"{original} cannot be read ({reason})" if source
+                                  else f"cannot copy {original} to {exc.filename} ({reason})") from None
+        notes: list[str] = []
+        with SqliteStore(scratch, report=notes.append) as store:
+            store.save_current({"kind": "self-test", "state": {}})
+            store.clear_current()
+            games = sum(store.statistics()["games"].values())
+        for note in notes:
+            print(f"self-test: note: {note}", flush=True)
+        if store.in_memory:
+            raise CheckFailed(store.memory_reason)
+    return f"{games} games counted in the database"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

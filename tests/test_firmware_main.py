@@ -118,6 +118,40 @@ def test_self_test_opens_a_copy_of_the_database_and_writes_nothing_there(tmp_pat
     assert {p.name: p.stat().st_mtime_ns for p in state.iterdir()} == before
 
 
+def test_self_test_says_which_file_of_the_database_it_cannot_read_and_checks_the_rest(tmp_path):
+    """A write-ahead log the kiosk's user cannot read (permissions 000) stopped the self-test on a bare
+    PermissionError, with none of the other checks run. That check fails now, naming the file and
+    the reason; the others still run, and the exit status says it failed."""
+    import shutil
+
+    from firmware.store import SqliteStore
+
+    live, state = tmp_path / "live", tmp_path / "state"
+    store = SqliteStore(live)
+    store.add_record("strategy", {"n": 1})
+    state.mkdir()
+    for name in ("kiosk.db", "kiosk.db-wal"):  # as a power cut leaves them
+        shutil.copyfile(live / name, state / name)
+    store.close()
+    (state / "kiosk.db-wal").chmod(0)
+    prefix = []
+    if os.geteuid() == 0:  # root reads past permissions; a kiosk's user does not
+        setpriv = shutil.which("setpriv")
+        assert setpriv, "util-linux's setpriv is needed to obey file permissions as root"
+        prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
+    environ = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "JOURNAL_STREAM")}
+    done = subprocess.run([*prefix, sys.executable, "-m", "firmware", "--config", str(tmp_path / "none.toml"),
+                           "self-test", "--state", str(state)], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**environ, "KIVY_WINDOW": "", "KIVY_HOME": str(tmp_path / "kivy"),
+                               "KIVY_NO_CONSOLELOG": "1"})
+    assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout
+    lines = done.stdout.splitlines()  # on stdout: Kivy's logger holds stderr, and keeps it off the console here
+    assert [line for line in lines if line.startswith("self-test: FAILED: ")] == [
+        f"self-test: FAILED: the database opens: {state / 'kiosk.db-wal'} cannot be read (Permission denied)"]
+    assert "self-test: passed: every module imports" in lines and "self-test: passed: the configuration loads" in lines
+    assert lines[-1].startswith("self-test: 1 of 3 checks failed")
+
+
 def test_self_test_says_whether_the_robots_engine_is_compiled(tmp_path):
     """install.sh once compiled the checkout's engine instead of the release's, and every self-test
     passed: the robots thought at source speed and nothing said so. Now the self-test says it."""
