@@ -242,6 +242,8 @@ else
     else
         echo "    The staff PIN is set (only its hash is kept)."
     fi
+    echo "    The web page takes it at its next sign-in (no restart; sessions opened with the old PIN end);"
+    echo "    the table's keypad once the kiosk starts again."
     unset pin again
 fi
 

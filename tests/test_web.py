@@ -23,6 +23,7 @@ from engine.modes import save
 from engine.ratings import Outcome
 from engine.strategy.robots import robot_move
 from firmware.config import load_config
+from firmware.pin import hash_pin
 from firmware.players import Players
 from firmware.settings import KioskSettings, Reports
 from firmware.store import SqliteStore
@@ -859,6 +860,29 @@ def test_the_pin_lockout_outlasts_a_restart_of_the_web_process(tmp_path):
     with web_server(config) as base:  # the same table's pages, started again
         status, headers, _ = request(base + "/api/login", json.dumps({"pin": STAFF_PIN}).encode(), JSON)
         assert status == 429 and int(headers["retry-after"]) > 1
+
+
+def test_a_new_staff_pin_signs_in_at_once_and_the_old_one_never_again(tmp_path):
+    """tantrix-web read the staff PIN only when it started: after the owner set a new one
+    (install.sh --set-pin rewrites the configuration with sed -i), the old PIN still signed in on
+    the web page, and its sessions went on, until the unit was restarted. The file is looked at
+    again when it changes: the new PIN works at once, the old one and its sessions no longer; a
+    PIN damaged in the file lets nobody in."""
+    SqliteStore(tmp_path / "state").close()
+    config = write_config(tmp_path)
+    with web_server(config) as base:
+        status, old_session = sign_in(base)
+        assert status == 200 and request(base + "/api/staff", headers={"cookie": old_session})[0] == 200
+        line = f'staff_pin = "{hash_pin("97531", rounds=1000)}"'
+        subprocess.run(["sed", "-i", f"s|^staff_pin = .*|{line}|", str(config)], check=True)  # as install.sh does
+        assert sign_in(base)[0] == 401
+        assert request(base + "/api/staff", headers={"cookie": old_session})[0] == 401
+        status, session = sign_in(base, "97531")
+        assert status == 200 and request(base + "/api/staff", headers={"cookie": session})[0] == 200
+        config.write_text(config.read_text().replace(line, 'staff_pin = "pbkdf2-sha256$1000$damaged"'))
+        status, _, body = request(base + "/api/login", b'{"pin": "97531"}', JSON)
+        assert status == 403 and b"staff_pin" in body
+        assert request(base + "/api/staff", headers={"cookie": session})[0] == 401
 
 
 def test_without_a_staff_pin_nobody_signs_in_and_spectators_may_be_turned_off(tmp_path):

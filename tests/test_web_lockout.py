@@ -38,20 +38,20 @@ def lock_out(guard: PinGuard) -> None:
 
 def test_the_lockout_is_kept_on_disk_and_ends_on_time(tmp_path):
     clock = Clock()
-    lock_out(PinGuard(PIN_HASH, tmp_path, clock))
+    lock_out(PinGuard(lambda: PIN_HASH, tmp_path, clock))
     clock.now += 10
-    restarted = PinGuard(PIN_HASH, tmp_path, clock)
+    restarted = PinGuard(lambda: PIN_HASH, tmp_path, clock)
     assert restarted.check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS - 10)  # not even checked
     clock.now += 20
     assert restarted.check("1111") == (False, 2 * FIRST_LOCK_SECONDS)  # the next wrong one doubles it
     clock.now += 2 * FIRST_LOCK_SECONDS
     assert restarted.check(STAFF_PIN) == (True, 0.0)
-    lock_out(PinGuard(PIN_HASH, tmp_path, clock))  # the right PIN took the count back: 5 tries again
+    lock_out(PinGuard(lambda: PIN_HASH, tmp_path, clock))  # the right PIN took the count back: 5 tries again
 
 
 def test_a_pin_is_counted_before_it_is_checked_so_a_crash_in_the_check_forgets_nothing(tmp_path, monkeypatch):
     clock = Clock()
-    guard = PinGuard(PIN_HASH, tmp_path, clock)
+    guard = PinGuard(lambda: PIN_HASH, tmp_path, clock)
     for _ in range(PIN_TRIES - 1):
         guard.check("1111")
 
@@ -62,14 +62,14 @@ def test_a_pin_is_counted_before_it_is_checked_so_a_crash_in_the_check_forgets_n
     with pytest.raises(SystemExit):
         guard.check("1112")
     monkeypatch.undo()
-    assert PinGuard(PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS)
+    assert PinGuard(lambda: PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS)
 
 
 def test_a_clock_set_back_never_makes_the_lock_longer_than_it_was(tmp_path):
     clock = Clock()
-    lock_out(PinGuard(PIN_HASH, tmp_path, clock))
+    lock_out(PinGuard(lambda: PIN_HASH, tmp_path, clock))
     clock.now -= 86_400.0  # a Pi without a battery clock, booted before the network gives the time
-    assert PinGuard(PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS)
+    assert PinGuard(lambda: PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS)
 
 
 def _drop_row(db: sqlite3.Connection) -> None:
@@ -91,7 +91,7 @@ def _newer_schema(db: sqlite3.Connection) -> None:
 @pytest.mark.parametrize("damage", [_drop_row, _garble_row, _drop_table, _newer_schema])
 def test_a_damaged_or_missing_record_is_a_full_lock_kept_until_it_ends(tmp_path, damage):
     clock = Clock()
-    assert PinGuard(PIN_HASH, tmp_path, clock).check("1111") == (False, 0.0)  # the file is made
+    assert PinGuard(lambda: PIN_HASH, tmp_path, clock).check("1111") == (False, 0.0)  # the file is made
     with sqlite3.connect(tmp_path / DATABASE, isolation_level=None) as db:
         damage(db)
     db.close()
@@ -108,18 +108,18 @@ def test_a_file_emptied_or_garbled_is_a_full_lock_and_is_rebuilt(tmp_path, conte
 def _locked_for_the_full_period(directory, clock: Clock) -> None:
     """The right PIN refused for the full lockout from when the damage was found (and not from
     each restart after it), then taken."""
-    assert PinGuard(PIN_HASH, directory, clock).check(STAFF_PIN) == (False, LONGEST_LOCK_SECONDS)
+    assert PinGuard(lambda: PIN_HASH, directory, clock).check(STAFF_PIN) == (False, LONGEST_LOCK_SECONDS)
     clock.now += 600.0
-    assert PinGuard(PIN_HASH, directory, clock).check(STAFF_PIN) == (False, LONGEST_LOCK_SECONDS - 600.0)
+    assert PinGuard(lambda: PIN_HASH, directory, clock).check(STAFF_PIN) == (False, LONGEST_LOCK_SECONDS - 600.0)
     clock.now += LONGEST_LOCK_SECONDS
-    assert PinGuard(PIN_HASH, directory, clock).check(STAFF_PIN) == (True, 0.0)
+    assert PinGuard(lambda: PIN_HASH, directory, clock).check(STAFF_PIN) == (True, 0.0)
 
 
 def test_while_the_count_cannot_be_kept_no_pin_is_checked(tmp_path):
     SqliteStore(tmp_path / "state").close()
     (tmp_path / "state" / DATABASE).mkdir()  # where the file should be, something SQLite cannot open
     with pytest.raises(Unrecorded, match=DATABASE):
-        PinGuard(PIN_HASH, tmp_path / "state").check(STAFF_PIN)
+        PinGuard(lambda: PIN_HASH, tmp_path / "state").check(STAFF_PIN)
     with web_server(write_config(tmp_path)) as base:
         status, _, body = request(base + "/api/login", json.dumps({"pin": STAFF_PIN}).encode(),
                                   {"content-type": "application/json"})

@@ -40,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 from firmware.config import LANGUAGES, Config
 from firmware.settings import STAFF_SETTINGS
 
-from .auth import PinGuard, Sessions
+from .auth import ConfiguredPin, PinGuard, Sessions
 from .database import KioskDatabase, NoDatabase
 from .evening import evening_view
 from .lockout import Unrecorded
@@ -160,8 +160,8 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
     the staff PIN's lockout there); ``clock`` times the staff sessions."""
     database = KioskDatabase(directory)
     feed = TableFeed(database)
-    guard = PinGuard(config.kiosk.staff_pin, directory)
     sessions = Sessions(config.web.session_minutes * 60.0, clock)
+    guard = PinGuard(ConfiguredPin(config.source, on_change=sessions.end_all), directory)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
