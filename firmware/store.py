@@ -18,6 +18,9 @@ Failures are survived, not fatal, and as little as possible is lost:
   the file as SQLite cannot open it there), play goes on in memory from what the heal would have
   made, the good copy and the salvage, so the enrolled tags and the players are there; the report
   says why, and that nothing new is kept.
+- *An index that cannot be opened* (``kiosk.db-shm``, permissions 000 or a directory in its place):
+  it is only the write-ahead log's index, so it is moved aside and SQLite makes it again from the
+  log; play stays on disk. Where it cannot be moved, play goes on in memory and the report says why.
 - *A missing table* (the file is fine, a table is gone) is made again, empty.
 - *A disk that refuses writes* (read-only, full, locked, I/O error): play goes on in memory, from a
   copy of what could be read (a read-only WAL database is copied with its WAL to a temporary
@@ -315,6 +318,35 @@ def _progress_value(text: Any) -> dict[str, Any]:
 def _wal(path: Path) -> Path:
     """The write-ahead log beside the database ``path``."""
     return path.with_name(path.name + "-wal")
+
+
+def _shm(path: Path) -> Path:
+    """The index of the write-ahead log (SQLite's shared memory) beside the database ``path``."""
+    return path.with_name(path.name + "-shm")
+
+
+def _unusable_index(index: Path) -> str | None:
+    """Why SQLite cannot use the index ``index`` (:func:`_shm`), None when it can or it is not there."""
+    try:
+        if not index.is_file():
+            return None if not index.exists() else "is a directory, not a file" if index.is_dir() else "is not a file"
+        os.close(os.open(index, os.O_RDWR))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be opened ({exc.strerror or exc})"
+    return None
+
+
+def _aside(path: Path) -> Path:
+    """A name beside ``path`` to move it to, not taken: ``<name>.unusable-<time>[-n]``."""
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    aside = path.with_name(f"{path.name}.unusable-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.unusable-{stamp}-{n}")
+    return aside
 
 
 def _why_unreadable(path: Path) -> str | None:
@@ -710,7 +742,8 @@ class SqliteStore:
         """The file database; moved aside, made afresh and healed only on positive evidence of
         damage (a file or a write-ahead log that cannot be read is: nothing, or not all, of it could
         go to memory, where the good copy can give what it holds); in memory when the disk refuses (read-only, full, locked, missing
-        directory)."""
+        directory). An index that cannot be used is made again first (:meth:`_heal_index`)."""
+        index = self._heal_index()
         try:
             return self._open_file(first=True)
         except Unusable as exc:
@@ -725,8 +758,29 @@ class SqliteStore:
                 # a file another program holds locked may be copied mid-write: no evidence either way
                 damage = None if _code(exc) == _BUSY else self._damage_in_copy(readable)
                 if damage is None:
-                    return self._memory(f"the database {self.path} cannot be written ({exc})", copy_from=readable)
+                    return self._memory(index or f"the database {self.path} cannot be written ({exc})",
+                                        copy_from=readable)
             return self._heal(damage)
+
+    def _heal_index(self) -> str | None:
+        """Move aside an index of the write-ahead log that SQLite cannot open (:func:`_unusable_index`:
+        permissions 000, a directory in its place), so that SQLite makes it again from the log: it is
+        only an index, and nothing in it is lost. Left there, it kept SQLite from opening the
+        database, and play went to memory at every start. Why the database cannot be opened when
+        the index cannot be moved (a directory that cannot be written), else None."""
+        index = _shm(self.path)
+        why = _unusable_index(index)
+        if why is None:
+            return None
+        aside = _aside(index)
+        try:
+            index.rename(aside)
+        except OSError as exc:
+            return (f"the database {self.path} cannot be opened: its index {index.name} {why}, and it cannot "
+                    f"be moved aside ({exc.strerror or exc})")
+        self.tell(f"the index {index.name} beside {self.path} {why}: it was moved to {aside.name}, and SQLite "
+                  f"makes it again from the write-ahead log (nothing is lost); play goes on on disk")
+        return None
 
     def _open_file(self, first: bool = False) -> sqlite3.Connection:
         """The file database, checked (:meth:`_judge`, with ``first`` at the kiosk's start) and
@@ -869,12 +923,7 @@ class SqliteStore:
         return restored, salvaged
 
     def _move_aside(self) -> Path | None:
-        stamp = time.strftime("%Y%m%dT%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}-{n}")
+        aside = _aside(self.path)
         try:
             self.path.rename(aside)
             for suffix in ("-wal", "-shm"):

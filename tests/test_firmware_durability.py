@@ -308,3 +308,45 @@ def test_damage_in_a_directory_that_cannot_be_written_plays_in_memory_from_the_g
         assert "kiosk.db-wal cannot be read" in report and "salvaged from the damaged file: tile_tags 1" in report
     assert result["after"] == {"kind": "test-journey", "state": {"step": 99}}
     assert sorted(path.name for path in state.iterdir()) == files  # left as it was, for the next start to heal
+
+
+@pytest.mark.parametrize("index", ["unreadable", "a directory", "unreadable in a directory that cannot be written"])
+def test_an_index_that_cannot_be_used_is_made_again_and_play_stays_on_disk(tmp_path, index):
+    # a kiosk.db-shm the kiosk could not open (permissions 000, a directory in its place) sent
+    # play to memory at every start, from a copy of the whole file, though it is only SQLite's
+    # index of the write-ahead log, which SQLite makes again from the log
+    state = tmp_path / "state"
+    tags_players_and_a_game_in_the_good_copy(state)
+    shm = state / "kiosk.db-shm"
+    if index == "a directory":
+        shm.mkdir()
+        (shm / "left-there").write_text("kept")
+    else:
+        shm.write_bytes(bytes(32768))
+        shm.chmod(0)
+    if index.endswith("cannot be written"):
+        files = sorted(path.name for path in state.iterdir())
+        state.chmod(0o555)
+        try:
+            result = run_without_reading_rights(state)
+        finally:
+            state.chmod(0o755)
+        assert result["in_memory"] is True and len(result["reports"]) == 1, result["reports"]
+        assert "its index kiosk.db-shm cannot be opened (Permission denied)" in result["reports"][0]
+        assert "cannot be moved aside (Permission denied)" in result["storage"]
+        assert result["before"] == {"kind": "test-journey", "state": {"step": 6}}  # the log's last step, in memory
+        assert sorted(path.name for path in state.iterdir()) == files  # left as it was
+        return
+    result = run_without_reading_rights(state)
+    assert result["in_memory"] is False and result["storage"] == str(state / "kiosk.db")
+    assert len(result["reports"]) == 1, result["reports"]
+    why = "is a directory, not a file" if index == "a directory" else "cannot be opened (Permission denied)"
+    assert f"the index kiosk.db-shm beside {state / 'kiosk.db'} {why}: it was moved to kiosk.db-shm.unusable-" \
+        in result["reports"][0] and "play goes on on disk" in result["reports"][0]
+    assert result["before"] == {"kind": "test-journey", "state": {"step": 6}}  # the log's last step: nothing lost
+    assert result["tags"] == {"00AB": 7} and result["players"] == ["Alice"] and result["games"] == {"strategy": 1}
+    aside = list(state.glob("kiosk.db-shm.unusable-*"))
+    assert len(aside) == 1 and (aside[0] / "left-there" if index == "a directory" else aside[0]).exists()
+    assert not list(state.glob("kiosk.db.unusable-*"))  # the database itself was never set aside
+    with SqliteStore(state) as store:  # the next start: the step played after the heal is on disk
+        assert store.load_current() == {"kind": "test-journey", "state": {"step": 99}} and not store.in_memory
