@@ -671,9 +671,13 @@ class Players:
         """Write :meth:`export` next to the database (staff copy it from there); returns its path.
         Written whole or not at all (:func:`ui.files.write_whole`): written in place, a card that filled up
         mid-way left a file cut short that looked like an export, and an export made in the same
-        second as the one before cut that one short. OSError says why (the Export button shows it)."""
+        second as the one before cut that one short. OSError says why (the Export button shows it);
+        StoreUnreadable when the database cannot be read to the end (then nothing is written: the
+        players a failed read gave none of were left out of a file that looked whole)."""
         path = self._store.path.with_name(time.strftime("players-export-%Y%m%d-%H%M%S.json"))
-        write_whole(path, json.dumps(self.export(), ensure_ascii=False, indent=1).encode("utf-8"))
+        with self._store.exporting():
+            exported = self.export()
+        write_whole(path, json.dumps(exported, ensure_ascii=False, indent=1).encode("utf-8"))
         return str(path)
 
     # ---------------------------------------------------------------------------- internals

@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from ui.services import STAT_DAYS, games_per_day
+from ui.services import STAT_DAYS, StoreUnreadable, games_per_day
 
 from . import players
 from .stored import decode_text, read_json, undecodable
@@ -459,6 +459,8 @@ class SqliteStore:
         self._seeded = False
         """Whether the memory copy holds all the disk holds (read when play went to memory, or a
         file the store made there since)."""
+        self._exporting = False
+        """Whether a read that fails raises (:meth:`exporting`) instead of giving nothing."""
         self._damaged: dict[str, Any] = {}
         """The damaged value of each progress key last told (the settings' poll and the restart watch
         read theirs about once a second)."""
@@ -646,6 +648,22 @@ class SqliteStore:
                 self._run(changes)
             if self._backup_after_batch:
                 self.backup_soon()
+
+    @contextlib.contextmanager
+    def exporting(self) -> Iterator[None]:
+        """Every read inside gives all it asked for or raises StoreUnreadable (told too): an export
+        read through reads that give nothing on a failure (a page that cannot be read, a file
+        gone bad) was written short, as a whole file. The store's lock is held throughout, so
+        no other thread's read raises meanwhile."""
+        with self._lock:
+            if self._exporting:  # nested: part of the outer export
+                yield
+                return
+            self._exporting = True
+            try:
+                yield
+            finally:
+                self._exporting = False
 
     # ------------------------------------------------------------------------ the tag registry
 
@@ -1095,6 +1113,9 @@ class SqliteStore:
             except sqlite3.ProgrammingError:
                 raise
             except sqlite3.Error as exc:
+                if self._exporting:
+                    self.tell(f"the database {self.path} cannot be read ({exc}); the export is not written")
+                    raise StoreUnreadable(f"the database {self.path} cannot be read ({exc})") from exc
                 self.tell(f"the database {self.path} cannot be read ({exc}); nothing shown from it")
                 return []
 

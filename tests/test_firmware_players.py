@@ -389,3 +389,23 @@ def test_two_versions_of_one_game_leave_the_same_one_whatever_came_first(tmp_pat
             ends.append((players.ladder(), [(g.id, g.finished, g.outcome, g.record) for g in players.shared_games()]))
             assert len([report for report in reports if "two versions" in report]) == 1
     assert ends[0] == ends[1] == ends[2] and ends[0][0][0].player.name == "Bo"
+
+
+def test_an_export_that_loses_the_database_part_way_fails_and_writes_nothing(tmp_path):
+    """A page of the database that could not be read while the export read it made that read
+    give nothing: the export was written without those players, as a whole file that said it
+    held them all. It fails now, saying why, and no file is written."""
+    from store_damage import damage_page_holding
+    from ui.services import StoreUnreadable
+
+    with SqliteStore(tmp_path) as store:
+        players = Players(store)
+        for n in range(80):
+            players.create(f"Player {n:02d}")
+        store.wait_for_backup()
+    with SqliteStore(tmp_path) as store:
+        damage_page_holding(store.path, b"Player 40")
+        before = sorted(tmp_path.iterdir())
+        with pytest.raises(StoreUnreadable, match="cannot be read .*malformed"):
+            Players(store).export_file()
+        assert sorted(tmp_path.iterdir()) == before  # no export, whole or short

@@ -51,7 +51,7 @@ def open_store(directory: Path, **options: Any) -> tuple[SqliteStore, list[str]]
 def test_the_journal_round_trips_a_mode_across_restarts(tmp_path):
     store, reports = open_store(tmp_path)
     methods = {name for name in vars(Store) if not name.startswith("_")}
-    assert len(methods) == 12 and all(callable(getattr(store, name)) for name in methods)
+    assert len(methods) == 13 and all(callable(getattr(store, name)) for name in methods)
     assert store.load_current() is None
     mode = Journey([])
     for step in range(4):

@@ -146,3 +146,26 @@ def test_the_chart_dates_never_touch(size):
     drawn = run_scenario("test_ui_statistics", "scenario_chart_dates_apart", size=size,
                          settings={"idle_seconds": 1e6})
     assert set(drawn) == {"en", "fr", "nl", "pl"}
+
+
+def test_an_export_that_loses_the_database_part_way_fails_and_writes_nothing(tmp_path):
+    """A page of the records that could not be read while the export read them made that read
+    give nothing: the stick got a file with the statistics and no game, that looked whole. The
+    export fails now, saying why, and nothing is written."""
+    import pytest
+
+    from firmware.store import SqliteStore
+    from store_damage import damage_page_holding
+    from ui.services import StoreUnreadable
+
+    state, stick = tmp_path / "state", tmp_path / "stick"
+    stick.mkdir()
+    with SqliteStore(state) as store:
+        for n in range(200):
+            store.add_record("strategy", {"moves": [n] * 40, "mark": f"game-{n:03d}"})
+        store.wait_for_backup()
+    with SqliteStore(state) as store:
+        damage_page_holding(store.path, b"game-100")
+        with pytest.raises(StoreUnreadable, match="cannot be read .*malformed"):
+            export(store, stick, now=0)
+    assert list(stick.iterdir()) == []

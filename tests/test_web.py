@@ -573,6 +573,28 @@ def test_an_export_while_the_kiosks_database_cannot_be_read_is_refused_not_an_em
             store.close()
 
 
+def test_an_export_that_loses_the_database_part_way_is_broken_off_never_a_short_whole_file(tmp_path):
+    """A read that failed after the export had begun (a page of the database that could not be
+    read) ended the answer as if every game had been sent: staff got a file of the games before
+    the damage that looked whole. The answer is broken off now (no end of its body), so that
+    neither a browser (which marks the download failed) nor a script takes it for a whole file."""
+    from store_damage import damage_page_holding
+
+    store = SqliteStore(tmp_path / "state")
+    for n in range(450):  # more than one batch of the export
+        store.add_record("strategy", {"moves": [n] * 20, "mark": f"game-{n:03d}"})
+    try:
+        with web_server(write_config(tmp_path)) as base:
+            _, cookie = sign_in(base)
+            damage_page_holding(store.path, b"game-350")
+            with pytest.raises(http.client.IncompleteRead) as cut:
+                request(base + "/api/records", headers={"cookie": cookie})
+            sent = cut.value.partial.decode().splitlines()
+            assert [json.loads(line)["record"]["mark"] for line in sent[:200]] == [f"game-{n:03d}" for n in range(200)]
+    finally:
+        store.close()
+
+
 def first_answer_line(base: str, head: bytes, body: bytes) -> bytes:
     """The status line the server sends after ``head`` and the start of a body that is never
     finished (a socket timeout, and the test fails, if the server waits for the rest)."""

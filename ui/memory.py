@@ -91,6 +91,10 @@ class MemoryStore:
         return {"games": dict(sorted(played.items())), "robots": robots, "days": days,
                 "records": len(self._records), "storage": "in memory"}
 
+    def exporting(self) -> contextlib.AbstractContextManager[None]:
+        """As the firmware's; reads from memory never fail."""
+        return contextlib.nullcontext()
+
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         """All or nothing, as the firmware's: what the block wrote is undone if it raises."""

@@ -133,6 +133,11 @@ def games_per_day(games: Iterable[tuple[float, str]], now: float | None = None,
     return dict(sorted(counted.items()))
 
 
+class StoreUnreadable(Exception):
+    """The store's database could not be read where nothing may stand in for what it holds (an
+    export, :meth:`Store.exporting`): a read that gave nothing left a short file that looked whole."""
+
+
 class Store(Protocol):
     """Everything that must survive a power cut. Each method commits before it returns."""
 
@@ -174,6 +179,11 @@ class Store(Protocol):
         """``with store.batch():`` makes every write inside one transaction: a finished game's
         record, its scores and the clearing of ``current`` are all kept or none (a power cut in
         between must neither lose the game nor count it twice)."""
+
+    def exporting(self) -> AbstractContextManager[None]:
+        """``with store.exporting():`` every read inside gives all it was asked for or raises
+        :class:`StoreUnreadable`, for an export (elsewhere a read that fails gives nothing, and is
+        told, so that a screen still shows)."""
 
 
 class Devices(Protocol):

@@ -21,6 +21,7 @@ import contextlib
 import ipaddress
 import itertools
 import json
+import logging
 import socket
 import time
 import urllib.parse
@@ -46,6 +47,8 @@ from .evening import evening_view
 from .lockout import Unrecorded
 from .table import table_view
 from .words import LANGUAGE_NAMES, chosen, said, words
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "tantrix_staff"
@@ -315,15 +318,9 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
         except NoDatabase as exc:
             return refused(request, 503, "The kiosk's database cannot be used now ({detail}).", detail=str(exc))
 
-        def lines() -> Any:
-            try:
-                for record in itertools.chain(first, records):
-                    yield json.dumps(record, separators=(",", ":")) + "\n"
-            except NoDatabase:
-                return
-
+        lines = (json.dumps(record, separators=(",", ":")) + "\n" for record in itertools.chain(first, records))
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        return StreamingResponse(lines(), media_type="application/x-ndjson", headers={
+        return _BrokenOffOnFailure(lines, media_type="application/x-ndjson", headers={
             "content-disposition": f'attachment; filename="tantrix-records-{stamp}.jsonl"'})
 
     async def _json_body(request: Request) -> dict[str, Any] | Response:
@@ -370,6 +367,24 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
     ], lifespan=lifespan, middleware=[Middleware(SecurityHeaders), Middleware(OwnHost)])
 
     return app
+
+
+class _BrokenOffOnFailure(StreamingResponse):
+    """A streamed answer (the records' export) that, when the database cannot be read part-way
+    (NoDatabase), is broken off: the end of its body is never sent and the connection is closed,
+    so a browser marks the download failed and a script sees a body cut short. Ended as usual, it
+    gave the lines before the failure as a whole file, as if no game came after them."""
+
+    async def stream_response(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
+        try:
+            async for chunk in self.body_iterator:
+                await send({"type": "http.response.body", "body": chunk.encode(self.charset)
+                            if isinstance(chunk, str) else bytes(chunk), "more_body": True})
+        except NoDatabase as exc:
+            log.error("the export was broken off (the browser is told it failed): %s", exc)
+            return  # uvicorn closes the connection of an answer left unfinished
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _over_tls(request: Request) -> bool:

@@ -18,6 +18,7 @@ from engine.players import Player
 from .. import theme
 from ..i18n import N_
 from ..navigation import destination
+from ..services import StoreUnreadable
 from ..shell import Shell
 from ..widgets import Confirm, TButton, TLabel, panel_background, scrolling_grid
 from .players import AvatarMark, NewPlayerScreen, _top_bar
@@ -124,12 +125,15 @@ class StaffPlayersScreen(Screen):
                                 yes=N_("Delete"), no=N_("Cancel"), on_yes=really))
 
     def export(self) -> None:
-        """Write the export next to the database; a card that cannot take it (full, read-only) is
-        said, as the statistics' export says it, never an error that stops the kiosk."""
+        """Write the export next to the database; a card that cannot take it (full, read-only), or
+        a database that cannot be read to the end, is said, as the statistics' export says it,
+        never an error that stops the kiosk."""
         try:
             path = self.book.export_file()
         except OSError as error:
             self.message.say(N_("Could not write the export: {error}"), error=error.strerror or str(error))
+        except StoreUnreadable as error:
+            self.message.say(N_("Nothing was exported: {error}"), error=str(error))
         else:
             self.message.say(N_("Exported to {path}"), path=path)
 

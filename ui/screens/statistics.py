@@ -28,7 +28,7 @@ from .. import theme
 from ..audit import fonts
 from ..files import write_whole
 from ..i18n import N_, _, i18n, n_
-from ..services import STAT_DAYS
+from ..services import STAT_DAYS, StoreUnreadable
 from ..shell import Shell
 from ..widgets import TButton, TLabel
 from ..words import LEVEL_NAMES, MODE_NAMES
@@ -224,6 +224,8 @@ def statistics_page(app: Shell) -> ScrollView:
             written = export(store, export_directory())
         except OSError as error:
             done.text = _("Could not write the export: {error}", error=error.strerror or str(error))
+        except StoreUnreadable as error:
+            done.text = _("Nothing was exported: {error}", error=str(error))
         else:
             done.text = _("Written to {path}", path=str(written))
 
@@ -246,11 +248,14 @@ def export_directory(media: Path = Path("/media"), home: Path | None = None) -> 
 
 
 def export(store: Any, directory: Path, now: float | None = None) -> Path:
-    """Write the statistics and the game records to ``directory`` as one JSON file; its path."""
+    """Write the statistics and the game records to ``directory`` as one JSON file; its path.
+    :class:`ui.services.StoreUnreadable` when the store cannot be read to the end: nothing is
+    written (a failed read gave no records, and the file said no game was kept)."""
     stamp = time.strftime("%Y-%m-%d-%H%M%S", time.localtime(now))
     path = directory / f"tantrix-table-{stamp}.json"
-    records = [{"id": number, "kind": kind, "record": record}
-               for number, kind, record in store.records(limit=EXPORT_RECORDS)]
-    data = {"exported": stamp, "statistics": store.statistics(), "records": records}
+    with store.exporting():
+        records = [{"id": number, "kind": kind, "record": record}
+                   for number, kind, record in store.records(limit=EXPORT_RECORDS)]
+        data = {"exported": stamp, "statistics": store.statistics(), "records": records}
     write_whole(path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))  # a stick pulled out mid-way
     return path
