@@ -152,8 +152,6 @@ def test_an_export_that_loses_the_database_part_way_fails_and_writes_nothing(tmp
     """A page of the records that could not be read while the export read them made that read
     give nothing: the stick got a file with the statistics and no game, that looked whole. The
     export fails now, saying why, and nothing is written."""
-    import pytest
-
     from firmware.store import SqliteStore
     from store_damage import damage_page_holding
     from ui.services import StoreUnreadable
