@@ -566,3 +566,45 @@ def scenario_messages_follow_a_switch(app):
 
 def test_messages_follow_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_messages_follow_a_switch", size=(800, 480))
+
+
+# ------------------------------------------------------------------------- Tanagra's line
+
+
+def scenario_tanagra_refusal_follows_a_switch(app):
+    """Tanagra's message line (a refusal, kept until the next action) says it again in the language
+    staff switch to on their web page while it shows: it stayed in the one it was shown in, the
+    rest of the panel switched. Each refusal is checked, the plain rule and one worded from the
+    pawns of the position it was refused in."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Move
+    from test_ui_tanagra import _window_point
+    from ui.modes.tanagra import play as tanagra
+
+    app.set_language("en")
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "person"], start=tanagra.howto_position())
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield from settled_screens()
+    yield from tap(_window_point(screen, (2, 2, -2)))  # yellow's pawn, black to play
+    assert screen.message.text == tanagra.WORDS["not-your-pawn"], screen.message.text
+    yield from by_web(app, "pl")
+    said = {"rule": screen.message.text}
+    app.set_language("en")
+    origin = tanagra.HOWTO_TAKE.origin
+    yield from tap(_window_point(screen, origin))
+    small_yellow = next(c for c, p in game.state.pawns.items() if p.owner == 1 and p.size == "small"
+                        and (refused := game.check(Move(origin, c))) is not None and refused.rule == "cannot-take")
+    yield from tap(_window_point(screen, small_yellow))
+    assert screen.message.text == "A big black pawn takes only big yellow pawns.", screen.message.text
+    yield from by_web(app, "pl")
+    said["pawns"] = screen.message.text
+    app.set_language("en")
+    expected = {"rule": pl(tanagra.WORDS["not-your-pawn"]), "pawns": pl("A big black pawn takes only big yellow pawns.")}
+    assert "" not in expected.values() and expected["rule"] != tanagra.WORDS["not-your-pawn"]
+    assert said == expected, (said, expected)
+    return said
+
+
+def test_tanagra_refusal_follows_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_tanagra_refusal_follows_a_switch", size=(800, 480))

@@ -37,6 +37,7 @@ from engine.tanagra.rules import (
 from ... import theme
 from ...howto import HowToPlayScreen, Step, Timeline
 from ...i18n import N_, _, follow_language
+from ...i18n import Words as Said  # what the message line says (results.Words: what the results say)
 from ...jobs import Job, Outcome
 from ...results import ResultsScreen, Standing, Words
 from ...services import Cue
@@ -205,6 +206,7 @@ class TanagraScreen(Leavable, Screen):
         self.robot_job: Job[Action] = Job("tanagra-robot")
         self._last_move: Move | None = None
         self._ended = False
+        self._said: Said | None = None
         self.robot_pause = ROBOT_PAUSE
         self.board = TanagraBoard()
         self.board.bind(on_tap=lambda _b, cell: self.tap(cell), on_hover=lambda _b, cell: self.hover(cell))
@@ -217,6 +219,7 @@ class TanagraScreen(Leavable, Screen):
         # the seats' names are words of their own in the turn and pawn lines, and the sizes' counts
         # are composed: a language staff switch to while the game is on is theirs at once
         follow_language(self, lambda screen: screen._show_words())
+        follow_language(self, lambda screen: screen._say_again())  # a refusal stays until the next action
 
     def _build_panel(self, u: float) -> BoxLayout:
         """The column beside the board: whose turn, what to do, a refusal, the actions the phase
@@ -366,8 +369,20 @@ class TanagraScreen(Leavable, Screen):
     def _choose_size(self, size: Size) -> None:
         self.size_choice = size
 
-    def say(self, text: str) -> None:
-        self.message.text = text
+    def say(self, words: Said) -> None:
+        """Say ``words`` on the message line until the next action: kept, not their text, so that
+        a language staff switch to meanwhile says them again in it (the text alone stayed in the
+        language it was shown in)."""
+        self._said = words
+        self._say_again()
+
+    def hush(self) -> None:
+        """What the message line said no longer holds: it goes."""
+        self._said = None
+        self._say_again()
+
+    def _say_again(self) -> None:
+        self.message.text = self._said() if self._said is not None else ""
 
     # ------------------------------------------------------------------ touches
 
@@ -389,12 +404,12 @@ class TanagraScreen(Leavable, Screen):
         if not self.human_turn() or self.board.animating:
             return
         game, state = self.game, self.state
-        self.say("")
+        self.hush()
         if game.phase is Phase.BUILD or (game.phase is Phase.CHANGE and self.relocating):
             self.act(self._place_action(cell), flash=piece_cells(cell))
             return
         if game.phase is not Phase.MOVE:
-            self.say(_("Choose: leave it, move it or remove it."))
+            self.say(lambda: _("Choose: leave it, move it or remove it."))
             return
         pawn = state.pawns.get(cell)
         if pawn is not None and pawn.owner == game.turn:
@@ -403,7 +418,7 @@ class TanagraScreen(Leavable, Screen):
             return
         if self.selected is None:
             refusal = game.check(Move(cell, cell)) if cell in state.pawns else None
-            self.say(explain(state, refusal) if refusal else _("Touch one of your pawns first."))
+            self.say(partial(explain, state.copy(), refusal) if refusal else lambda: _("Touch one of your pawns first."))
             self.board.flash((cell,))
             return
         self.act(Move(self.selected, cell), flash=(cell,))
@@ -415,10 +430,10 @@ class TanagraScreen(Leavable, Screen):
         refusal = self.game.check(action)
         if refusal is not None:
             mover = action.origin if isinstance(action, Move) else None
-            self.say(explain(self.state, refusal, mover))
+            self.say(partial(explain, self.state.copy(), refusal, mover))  # the position it was refused in
             self.board.flash(flash)
             return
-        self.say("")
+        self.hush()
         self._play(action)
 
     def start_relocating(self) -> None:
@@ -494,7 +509,7 @@ class TanagraScreen(Leavable, Screen):
             if game.turn not in self.robots and game.phase in (Phase.BUILD, Phase.MOVE):
                 break
         self.selected, self.relocating, self._last_move = None, False, None
-        self.say("")
+        self.hush()
         self.app.journal(game)
         self.app.services.devices.cue(self._cue())
         self.refresh()
