@@ -26,12 +26,13 @@ from hardware.board import Board, detect_board
 from ui.services import DeviceStatus
 
 from .club import open_club
-from .config import Config, last_good_path, load_config
+from .config import Config, config_path, last_good_path, load_config
 from .devices import KioskDevices
 from .notify import Notifier
 from .players import Players
 from .restart import EXIT_RESTART, RestartWatch
 from .settings import KioskSettings, Reports
+from .staff_pin import ConfiguredPin
 from .status import StatusSnapshot
 from .store import SqliteStore
 from .version import installed_version
@@ -77,8 +78,10 @@ class Runtime:
         storage = self.config.storage
         self.store = SqliteStore(storage.path(environ), max_bytes=storage.max_mb * 1024 * 1024,
                                  keep_records=storage.keep_records, report=self._report)
+        pin = ConfiguredPin(config_path(launch.config, environ)[0], "the table's keypad",
+                            self.config.kiosk.staff_pin, last_good=last_good_path(environ))
         self.settings = KioskSettings(self.config, self.store, self.reports, installed=installed(environ),
-                                      version=self.version)
+                                      version=self.version, pin=pin)
         self.devices = KioskDevices(self.config, self.store, self._report, simulate=launch.simulate,
                                     brightness=self.settings.brightness)
         self.settings.on_brightness = self.devices.set_brightness

@@ -12,7 +12,9 @@ and shown to staff beside the configuration warnings.
 
 The staff PIN fails closed: an installed kiosk (a Raspberry Pi, or a run under systemd) without a
 ``kiosk.staff_pin`` accepts no PIN at all (``install.sh`` sets one); only a desktop run accepts the
-built-in :data:`DEFAULT_PIN`, with a warning. Wrong PINs back off: after :data:`FREE_TRIES` wrong
+built-in :data:`DEFAULT_PIN`, with a warning, and none while the file's PIN is damaged. The PIN is the
+one the file holds now (:class:`firmware.staff_pin.ConfiguredPin`, as on the staff web page): read
+only at the start, a PIN the owner changed left the old one opening the menu until a restart. Wrong PINs back off: after :data:`FREE_TRIES` wrong
 ones in a row, each further one locks the keypad for twice as long as the last (from
 :data:`~firmware.pin.FIRST_LOCK_SECONDS` to :data:`~firmware.pin.LONGEST_LOCK_SECONDS`), and no PIN is even checked while it is
 locked. The count and the end of the lock are kept in the store, so a power cycle resets nothing:
@@ -35,6 +37,7 @@ from ui.services import Store
 
 from .config import LANGUAGES, Config
 from .pin import LONGEST_LOCK_SECONDS, full_lock_wrong, lock_seconds, verify_pin
+from .staff_pin import ConfiguredPin
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +85,8 @@ class KioskSettings:
     """Settings from ``config``, staff overrides from ``store``, problems from ``reports``."""
 
     def __init__(self, config: Config, store: Store, reports: Reports,
-                 clock: Callable[[], float] = time.time, installed: bool = False, version: str = "") -> None:
+                 clock: Callable[[], float] = time.time, installed: bool = False, version: str = "",
+                 pin: ConfiguredPin | None = None) -> None:
         self._config = config
         self._store = store
         self._reports = reports
@@ -101,8 +105,8 @@ class KioskSettings:
         self.version = version
         """The installed version (shown in the staff menu)."""
         self._installed = installed
-        self.staff_pin_set = bool(config.kiosk.staff_pin) or not installed
-        """False on an installed kiosk without a staff PIN: the staff menu cannot be opened."""
+        self._pin = pin if pin is not None else ConfiguredPin(config.source, "the table's keypad", config.kiosk.staff_pin)
+        """The PIN as the file holds it now (the runtime's also falls back on the last good copy)."""
         where = config.source or "the configuration"
         if not config.kiosk.staff_pin and installed:
             self._warn(f"{where}: kiosk.staff_pin is not set, so the staff menu cannot be opened; set a PIN "
@@ -122,6 +126,17 @@ class KioskSettings:
         return self._reports.all()
 
     @property
+    def staff_pin_set(self) -> bool:
+        """False while no PIN opens the staff menu: on an installed kiosk without a staff PIN, or
+        while the file's PIN is damaged."""
+        return bool(self._pin()) or self._default_pin_opens()
+
+    def _default_pin_opens(self) -> bool:
+        """Whether :data:`DEFAULT_PIN` is the staff PIN: on a desktop run whose file sets none
+        (never on an installed kiosk, nor in place of a PIN the file holds but damaged)."""
+        return not self._installed and not self._pin.damaged
+
+    @property
     def web_address(self) -> str:
         """The spectators' page as a phone on the table's network opens it ("" while ``[web]`` is
         off or the table has no network address yet): worked out each time, as the address may
@@ -137,11 +152,11 @@ class KioskSettings:
         PIN is refused without being checked."""
         if self.pin_wait() > 0:
             return False
-        pin_hash = self._config.kiosk.staff_pin
+        pin_hash = self._pin()  # the file's PIN now: one set since the start is the only one taken
         if pin_hash:
             right = verify_pin(pin, pin_hash)
         else:
-            right = not self._installed and pin == DEFAULT_PIN
+            right = self._default_pin_opens() and pin == DEFAULT_PIN
         wrong = 0 if right else self._pin_state()[0] + 1
         lock = lock_seconds(wrong, FREE_TRIES)
         self._store.set_progress(PIN_STATE, {"wrong": wrong, "until": self._clock() + lock, "lock": lock})

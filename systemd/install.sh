@@ -242,8 +242,8 @@ else
     else
         echo "    The staff PIN is set (only its hash is kept)."
     fi
-    echo "    The web page takes it at its next sign-in (no restart; sessions opened with the old PIN end);"
-    echo "    the table's keypad once the kiosk starts again."
+    echo "    The table's keypad and the web page take it at once, no restart needed (the old PIN no longer"
+    echo "    opens the staff menu; web sessions opened with it end)."
     unset pin again
 fi
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from firmware.config import Config, KioskConfig, load_config
+from firmware.runtime import Launch, Runtime
 from firmware.pin import LONGEST_LOCK_SECONDS, hash_pin, is_pin_hash, lock_seconds, verify_pin
 from firmware.settings import (
     DEFAULT_PIN,
@@ -128,6 +130,45 @@ def test_an_installed_kiosk_never_accepts_a_built_in_pin(tmp_path):
         for pin in (DEFAULT_PIN, "1234", "", "00000000"):
             assert not settings.check_pin(pin)
         assert any("cannot be opened" in warning for warning in settings.warnings)
+
+
+def set_pin_as_install_sh_does(config: Path, line: str) -> None:
+    """``install.sh --set-pin``: the ``staff_pin`` line rewritten in place with ``sed -i``."""
+    subprocess.run(["sed", "-i", f"s|^[[:space:]]*staff_pin[[:space:]]*=.*|{line}|", str(config)], check=True)
+
+
+def test_a_new_staff_pin_opens_the_keypad_at_once_and_the_old_one_never_again(tmp_path):
+    """The table's keypad read the staff PIN only when the kiosk started: after the owner set a new
+    one (install.sh --set-pin) the old PIN still opened the staff menu until a restart. It takes
+    the file's PIN as the web page does (firmware.staff_pin): the new one at once; a PIN damaged
+    there opens nothing, not even a desktop run's default."""
+    settings, store, _ = make(tmp_path, f'[kiosk]\nstaff_pin = "{hash_pin("2580", rounds=1000)}"\n')
+    assert settings.check_pin("2580")
+    set_pin_as_install_sh_does(tmp_path / "config.toml", f'staff_pin = "{hash_pin("97531", rounds=1000)}"')
+    assert not settings.check_pin("2580") and settings.check_pin("97531") and settings.staff_pin_set
+    set_pin_as_install_sh_does(tmp_path / "config.toml", 'staff_pin = "pbkdf2-sha256$1000$damaged"')
+    assert not settings.staff_pin_set
+    assert [settings.check_pin(pin) for pin in ("97531", DEFAULT_PIN)] == [False, False]
+    store.close()
+
+
+def test_an_installed_kiosk_takes_a_new_pin_and_keeps_it_through_a_damaged_file(tmp_path):
+    """The kiosk as systemd starts it: a PIN set while it runs opens the keypad at once and becomes
+    the last good one, which a file damaged afterwards falls back on, as a restart would."""
+    state = tmp_path / "state"
+    environ = {"STATE_DIRECTORY": str(state), "INVOCATION_ID": "test"}
+    config = tmp_path / "config.toml"
+    config.write_text(f'[kiosk]\nstaff_pin = "{hash_pin("2580", rounds=1000)}"\n[storage]\ndirectory = "{state}"\n')
+    with Runtime(Launch(config=str(config), simulate=True), environ=environ) as runtime:
+        settings = runtime.settings
+        assert settings.check_pin("2580")
+        set_pin_as_install_sh_does(config, f'staff_pin = "{hash_pin("97531", rounds=1000)}"')
+        assert not settings.check_pin("2580") and settings.check_pin("97531")
+        set_pin_as_install_sh_does(config, 'staff_pin = "1234"')  # a plain PIN: refused
+        assert not settings.check_pin("1234") and settings.check_pin("97531")
+        assert not settings.check_pin(DEFAULT_PIN)
+    with Runtime(Launch(config=str(config), simulate=True), environ=environ) as restarted:
+        assert restarted.settings.check_pin("97531")
 
 
 def test_warnings_gather_the_configuration_and_what_happens_later(tmp_path):

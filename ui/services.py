@@ -240,8 +240,12 @@ class Settings(Protocol):
     clock_minutes: int  # the clock of a new strategy game, minutes per player (0: none)
     time_out: Literal["penalty", "loss"]  # a player out of time: time penalties, or loss on time
     replay_url: str  # where replay/index.html is served (the results' QR code opens it)
-    staff_pin_set: bool  # False: no PIN opens the staff menu (an installed kiosk without one)
     version: str  # the installed version, shown in the staff menu
+
+    @property
+    def staff_pin_set(self) -> bool:
+        """False while no PIN opens the staff menu (an installed kiosk without one; the file's PIN
+        damaged): looked at each time, as the owner may set a new PIN while the kiosk runs."""
 
     @property
     def warnings(self) -> tuple[str, ...]:

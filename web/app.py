@@ -40,8 +40,9 @@ from starlette.staticfiles import StaticFiles
 
 from firmware.config import LANGUAGES, Config
 from firmware.settings import STAFF_SETTINGS
+from firmware.staff_pin import ConfiguredPin
 
-from .auth import ConfiguredPin, PinGuard, Sessions
+from .auth import PinGuard, Sessions
 from .database import KioskDatabase, NoDatabase
 from .evening import evening_view
 from .lockout import Unrecorded
@@ -164,7 +165,8 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
     database = KioskDatabase(directory)
     feed = TableFeed(database)
     sessions = Sessions(config.web.session_minutes * 60.0, clock)
-    guard = PinGuard(ConfiguredPin(config.source, on_change=sessions.end_all), directory)
+    guard = PinGuard(ConfiguredPin(config.source, "the web page", config.kiosk.staff_pin,
+                                   on_change=sessions.end_all), directory)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
