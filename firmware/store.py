@@ -20,7 +20,8 @@ Failures are survived, not fatal, and as little as possible is lost:
   says why, and that nothing new is kept.
 - *An index that cannot be opened* (``kiosk.db-shm``, permissions 000 or a directory in its place):
   it is only the write-ahead log's index, so it is moved aside and SQLite makes it again from the
-  log; play stays on disk. Where it cannot be moved, play goes on in memory and the report says why.
+  log; play stays on disk. Where it cannot be moved, play goes on in memory and the report says why,
+  and each retry of the disk (below) tries to move it again.
 - *A missing table* (the file is fine, a table is gone) is made again, empty.
 - *A disk that refuses writes* (read-only, full, locked, I/O error): play goes on in memory, from a
   copy of what could be read (a read-only WAL database is copied with its WAL to a temporary
@@ -985,7 +986,10 @@ class SqliteStore:
 
     def _retry_disk(self) -> None:
         """In memory for a failing disk: every RETRY_SECONDS, try the disk again and, once it
-        takes writes, put everything from memory back on it."""
+        takes writes, put everything from memory back on it. An index that cannot be used is moved
+        aside first, as at the start (:meth:`_heal_index`): one that could not be moved then (a
+        directory that could not be written) kept the kiosk in memory after the directory was
+        fixed, until a restart."""
         if not self.in_memory or self._retry_at is None or self._clock() < self._retry_at:
             return
         self._retry_at = self._clock() + RETRY_SECONDS
@@ -996,11 +1000,16 @@ class SqliteStore:
             self.tell(f"a database appeared at {self.path} while play went on in memory: it is left as it is "
                       f"(restart the kiosk to use it)")
             return
-        try:
-            db = self._open_file()
-        except (Unusable, OSError, sqlite3.Error) as exc:
-            log.info("the database %s still cannot be used: %s", self.path, exc)
-            return
+        with exclusive(self.path.parent):  # as at the start: an index left in the way kept the disk shut for good
+            still = self._heal_index()
+            if still is not None:
+                log.info("%s", still)
+                return
+            try:
+                db = self._open_file()
+            except (Unusable, OSError, sqlite3.Error) as exc:
+                log.info("the database %s still cannot be used: %s", self.path, exc)
+                return
         self._seeded = True  # what the disk holds now is this file, made or checked just now
         try:
             copy_rows(self._db, db, replace_all=True)

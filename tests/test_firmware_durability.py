@@ -170,15 +170,15 @@ def test_a_card_read_only_with_its_tmp_still_gives_what_it_holds(tmp_path):
     assert result["in_memory"] is True and result["before"] == {"kind": "test-journey", "state": {"step": 5}}
 
 
-def run_without_reading_rights(state: Path) -> dict:
-    """Run READ_ONLY_CHECK on ``state`` in a process that obeys file permissions: as root, one
-    without the capabilities that let root read and write past them (a kiosk runs as a user)."""
+def run_without_reading_rights(state: Path, script: str = READ_ONLY_CHECK) -> dict:
+    """Run ``script`` on ``state`` in a process that obeys file permissions: as root, one without
+    the capabilities that let root read and write past them (a kiosk runs as a user)."""
     prefix = []
     if os.geteuid() == 0:
         setpriv = shutil.which("setpriv")
         assert setpriv, "util-linux's setpriv is needed to obey file permissions as root"
         prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
-    done = subprocess.run([*prefix, sys.executable, "-c", READ_ONLY_CHECK, str(state)], cwd=ROOT,
+    done = subprocess.run([*prefix, sys.executable, "-c", script, str(state)], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -350,3 +350,42 @@ def test_an_index_that_cannot_be_used_is_made_again_and_play_stays_on_disk(tmp_p
     assert not list(state.glob("kiosk.db.unusable-*"))  # the database itself was never set aside
     with SqliteStore(state) as store:  # the next start: the step played after the heal is on disk
         assert store.load_current() == {"kind": "test-journey", "state": {"step": 99}} and not store.in_memory
+
+
+INDEX_FIXED_CHECK = """
+import json, os, sys
+from firmware.store import RETRY_SECONDS, SqliteStore
+now = [0.0]
+reports = []
+store = SqliteStore(sys.argv[1], report=reports.append, clock=lambda: now[0])
+started_in_memory = store.in_memory
+store.save_current({"kind": "test-journey", "state": {"step": 99}})
+os.chmod(sys.argv[1], 0o755)  # the owner makes the directory writable again
+now[0] += RETRY_SECONDS
+store.save_current({"kind": "test-journey", "state": {"step": 100}})  # a write once the retry is due
+print(json.dumps({"started_in_memory": started_in_memory, "in_memory": store.in_memory, "reports": reports}))
+store.close()
+"""
+
+
+def test_an_index_that_could_not_be_moved_is_moved_at_the_retry_once_the_directory_is_fixed(tmp_path):
+    # play went to memory because kiosk.db-shm could not be opened nor moved aside (a directory that
+    # cannot be written); the retry every 30 s tried only to open the database, which the index
+    # still kept shut, so after the owner fixed the directory the kiosk stayed in memory until restarted
+    state = tmp_path / "state"
+    tags_players_and_a_game_in_the_good_copy(state)
+    shm = state / "kiosk.db-shm"
+    shm.write_bytes(bytes(32768))
+    shm.chmod(0)
+    state.chmod(0o555)
+    try:
+        result = run_without_reading_rights(state, INDEX_FIXED_CHECK)
+    finally:
+        state.chmod(0o755)
+    assert result["started_in_memory"] is True and result["in_memory"] is False, result
+    moved = [report for report in result["reports"] if "it was moved to kiosk.db-shm.unusable-" in report]
+    assert len(moved) == 1 and "takes writes again" in result["reports"][-1], result["reports"]
+    assert len(list(state.glob("kiosk.db-shm.unusable-*"))) == 1 and not list(state.glob("kiosk.db.unusable-*"))
+    with SqliteStore(state) as store:  # the next start: what was played in memory went to the disk
+        assert store.load_current() == {"kind": "test-journey", "state": {"step": 100}} and not store.in_memory
+        assert store.tags() == {"00AB": 7} and store.statistics()["games"] == {"strategy": 1}
