@@ -595,6 +595,47 @@ def test_an_export_that_loses_the_database_part_way_is_broken_off_never_a_short_
         store.close()
 
 
+def test_the_staff_page_says_why_an_export_was_broken_off_and_saves_no_file(tmp_path):
+    """Export on the staff page was a plain download link: an export the table broke off part-way
+    (its database failed) showed staff only the browser's "download failed". The page now fetches
+    the export itself, saves it once it came whole, and otherwise says why beside the link, in the
+    visitor's language, saving nothing."""
+    from store_damage import damage_page_holding
+    from web.words import words
+
+    store = SqliteStore(tmp_path / "state")
+    for n in range(450):  # more than one batch of the export
+        store.add_record("strategy", {"moves": [n] * 20, "mark": f"game-{n:03d}"})
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    saved = lambda: [path for path in downloads.iterdir() if not path.name.endswith(".crdownload")]  # noqa: E731
+    fr = words("fr")
+    try:
+        with web_server(write_config(tmp_path)) as base:
+            browser = chromium(412, 915, "fr-BE,fr")
+            try:
+                browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow",
+                                                                         "downloadPath": str(downloads)})
+                open_staff_page(browser, base)
+                browser.find_element(By.ID, "export").click()
+                wait_for(browser, lambda b: saved() and not list(downloads.glob("*.crdownload")), "the export saved")
+                [whole] = saved()
+                assert whole.name.startswith("tantrix-records-") and whole.name.endswith(".jsonl")
+                marks = [json.loads(line)["record"]["mark"] for line in whole.read_text().splitlines()]
+                assert marks == [f"game-{n:03d}" for n in range(450)]
+                assert browser.find_element(By.ID, "export-said").text == ""
+                damage_page_holding(store.path, b"game-350")
+                browser.find_element(By.ID, "export").click()
+                said = wait_for(browser, lambda b: b.find_element(By.ID, "export-said").text, "why, beside the link")
+            finally:
+                browser.quit()
+        why = fr["The export was broken off: the kiosk's database could not be read part-way ({detail})."]
+        assert said.startswith(why.split("{detail}")[0]) and said.endswith(fr["No file was saved."]), said
+        assert "malformed" in said and saved() == [whole], (said, saved())
+    finally:
+        store.close()
+
+
 def first_answer_line(base: str, head: bytes, body: bytes) -> bytes:
     """The status line the server sends after ``head`` and the start of a body that is never
     finished (a socket timeout, and the test fails, if the server waits for the rest)."""

@@ -10,7 +10,7 @@ Two domains, each with its own catalogue per language (``<domain>/locale/<lang>/
 - the web pages (``web``, its own process, which never imports ``ui``): ``t()`` and ``N_()`` in their
   scripts, elements marked ``data-t`` (their text) and ``data-t-label`` (their ``aria-label``) in
   their HTML, the server's
-  ``said()`` and ``refused()``; and the same in ``replay/index.html``, the replay page a phone opens
+  ``said()``, ``refused()`` and ``refusal()``; and the same in ``replay/index.html``, the replay page a phone opens
   from a QR code, which holds its words itself (it must work with no server): ``update`` writes
   them into its ``WORDS`` line from the web catalogues, ``check`` says when that line is stale.
 
@@ -110,7 +110,7 @@ KIOSK = Domain(DOMAIN, (("ui", "**/*.py", "python"),), {"_": None, "N_": None, "
 WEB = Domain("web", (("web", "**/*.py", "python"), ("web/static", "**/*.js", "javascript"),
                      ("web/static", "**/*.html", "ui.catalogues:extract_html"),
                      ("replay", "**/*.html", "ui.catalogues:extract_html")),
-             {"t": None, "N_": None, "said": (2,), "refused": (3,)}, "web/locale")
+             {"t": None, "N_": None, "said": (2,), "refused": (3,), "refusal": (2,)}, "web/locale")
 DOMAINS = (KIOSK, WEB)
 REPLAY = ROOT / "replay" / "index.html"
 _REPLAY_WORDS = re.compile(r"^const WORDS = .*$", re.MULTILINE)

@@ -26,7 +26,7 @@ import socket
 import time
 import urllib.parse
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
@@ -190,11 +190,15 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
 
     def refused(request: Request, status: int, message: str, headers: dict[str, str] | None = None,
                 **fields: object) -> Response:
-        """An error for the page to show as it is, in the request's language (the page sends its
-        own), else in the configured one (no database read for a refusal); its fields beside it,
-        for a program."""
+        """An error for the page to show as it is (:func:`refusal`)."""
+        return JSONResponse(refusal(request, message, **fields), status, headers=headers)
+
+    def refusal(request: Request, message: str, **fields: object) -> dict[str, object]:
+        """An error's words for the page to show as they are, in the request's language (the page
+        sends its own), else in the configured one (no database read for a refusal); its fields
+        beside it, for a program."""
         language = chosen(request.headers.get("accept-language"), config.kiosk.language)
-        return JSONResponse({"error": said(language, message, **fields)} | fields, status, headers=headers)
+        return {"error": said(language, message, **fields)} | fields
 
     def spectators(endpoint: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def guarded(request: Request) -> Response:
@@ -313,7 +317,8 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
     @staff
     async def export_records(request: Request) -> Response:
         """The finished games as JSON lines; refused while the database cannot be read (an empty
-        file would say no game was ever kept). Its first batch is read before the answer begins."""
+        file would say no game was ever kept). Its first batch is read before the answer begins;
+        one the database fails part-way ends with why, then is broken off (:class:`_BrokenOffOnFailure`)."""
         records = database.records()
         try:
             first = await asyncio.to_thread(list, itertools.islice(records, 1))
@@ -322,7 +327,11 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
 
         lines = (json.dumps(record, separators=(",", ":")) + "\n" for record in itertools.chain(first, records))
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        return _BrokenOffOnFailure(lines, media_type="application/x-ndjson", headers={
+        def why(exc: NoDatabase) -> dict[str, object]:
+            return refusal(request, "The export was broken off: the kiosk's database could not be read "
+                                    "part-way ({detail}).", detail=str(exc))
+
+        return _BrokenOffOnFailure(lines, why, media_type="application/x-ndjson", headers={
             "content-disposition": f'attachment; filename="tantrix-records-{stamp}.jsonl"'})
 
     async def _json_body(request: Request) -> dict[str, Any] | Response:
@@ -375,7 +384,14 @@ class _BrokenOffOnFailure(StreamingResponse):
     """A streamed answer (the records' export) that, when the database cannot be read part-way
     (NoDatabase), is broken off: the end of its body is never sent and the connection is closed,
     so a browser marks the download failed and a script sees a body cut short. Ended as usual, it
-    gave the lines before the failure as a whole file, as if no game came after them."""
+    gave the lines before the failure as a whole file, as if no game came after them. Its last
+    line before the break says why (``why(exc)``: ``{"error": ...}``, as a refusal), so that the
+    staff page tells staff, not only the browser's "download failed"."""
+
+    def __init__(self, content: Iterator[str], why: Callable[[NoDatabase], dict[str, object]],
+                 **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._why = why
 
     async def stream_response(self, send: Send) -> None:
         await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
@@ -385,6 +401,8 @@ class _BrokenOffOnFailure(StreamingResponse):
                             if isinstance(chunk, str) else bytes(chunk), "more_body": True})
         except NoDatabase as exc:
             log.error("the export was broken off (the browser is told it failed): %s", exc)
+            said = json.dumps(self._why(exc), ensure_ascii=False) + "\n"
+            await send({"type": "http.response.body", "body": said.encode(), "more_body": True})
             return  # uvicorn closes the connection of an answer left unfinished
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 

@@ -7,13 +7,56 @@ const editing = { language: false, brightness: false, coach: false };  // chosen
 
 async function call(path, body) {
   const options = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  // the page's language, for the table's own messages (a refused PIN, a refused setting)
+  const response = await ask(path, options);
+  return response.json().catch(() => ({}));
+}
+
+// The table's answer to `path`, asked in the page's language (for its own messages: a refused PIN,
+// a refused setting); a refusal throws, in its words.
+async function ask(path, options) {
   options.headers = { ...(options.headers || {}), "accept-language": pageLanguage };
   const response = await fetch(path, options);
+  if (response.ok) return response;
   const data = await response.json().catch(() => ({}));
   if (response.status === 401 && path !== "/api/login") signedOut(t("Your session ended: sign in again."));
-  if (!response.ok) throw new Error(data.error || t("The kiosk answered {status}.", { status: response.status }));
-  return data;
+  throw new Error(data.error || t("The kiosk answered {status}.", { status: response.status }));
+}
+
+// The finished games' export, read whole before it is saved: one the table breaks off part-way (its
+// database failed) was only the browser's "download failed"; staff are told why, and nothing is saved.
+async function exportRecords() {
+  $("export-said").textContent = "";
+  try {
+    const response = await ask("/api/records", {});
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const chunks = [];
+    let tail = "";  // the end of what came, where the table says why it broke the export off
+    try {
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        chunks.push(read.value);
+        tail = (tail + decoder.decode(read.value, { stream: true })).slice(-8192);
+      }
+    } catch {
+      throw new Error(brokenOff(tail));
+    }
+    const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") || "");
+    const link = Object.assign(document.createElement("a"), {
+      href: URL.createObjectURL(new Blob(chunks, { type: "application/x-ndjson" })),
+      download: name ? name[1] : "tantrix-records.jsonl" });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);  // the download has its copy by then
+  } catch (error) {
+    $("export-said").textContent = error.message;
+  }
+}
+
+// Why an export was broken off: the table's last line says it ({"error": ...}), if it got through.
+function brokenOff(tail) {
+  const last = tail.trimEnd().split("\n").pop();
+  let why = "";
+  try { why = JSON.parse(last).error || ""; } catch { /* cut before the table could say why */ }
+  return (why || t("The export was broken off before its end.")) + " " + t("No file was saved.");
 }
 
 function item(content, className) {
@@ -171,6 +214,7 @@ $("restart").addEventListener("click", async () => {
   try { await call("/api/restart", {}); $("restarted").textContent = t("Restart sent to the table."); }
   catch (error) { $("error").textContent = error.message; }
 });
+$("export").addEventListener("click", event => { event.preventDefault(); exportRecords(); });
 $("sign-out").addEventListener("click", async () => { await call("/api/logout", {}).catch(() => {}); signedOut(); });
 
 redraw = () => { if (shownState) show(shownState); };
