@@ -32,17 +32,24 @@ def _dragging(hand, tile, to):
 def _leave_then_lift(app, screen, leave_button, finger, aim=None):
     """Leave is tapped and confirmed (when it asks) while ``finger`` is down; it lifts once the
     puzzle's screen is gone (a finger dragging a tile first follows its space to ``aim()``, as the
-    view moved meanwhile). The store holds no puzzle and no record after it."""
+    view moved meanwhile). The store holds no puzzle and no record after it, and the club evening
+    no longer says a game is played here: a solo Leave forgets the game as every other Leave does
+    (``app.forget_current``); it wiped the saved game alone, and the evening's pairing stayed
+    "being played at this table"."""
+    from ui.services import TOURNAMENT
     from ui.widgets import Confirm
 
     store = app.services.store
     records = len(store.records())
+    evening = {"club": {"table": "t9", "id": "evening"}, "playing": {"first": "p1", "second": "p2", "round": 0}}
+    store.set_progress(TOURNAMENT, evening)
     yield from tap(leave_button)
     question = next((w for w in screen.overlay.children if isinstance(w, Confirm)), None)
     if question is not None:
         yield from tap(question.yes_button)
     yield until(lambda: app.manager.current != screen.name)
     assert store.load_current() is None
+    assert store.progress(TOURNAMENT) == {**evening, "playing": None}, store.progress(TOURNAMENT)
     if aim is not None:
         finger.touch_move(*aim())
         yield

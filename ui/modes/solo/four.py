@@ -294,7 +294,7 @@ class FourScreen(Leavable, Screen):
 
     @leaves
     def leave(self) -> None:
-        self.app.services.store.clear_current()
+        self.app.forget_current()
         self.app.open_family("puzzles")
 
     def show_best(self) -> None:

@@ -225,7 +225,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
 
     @leaves
     def leave(self) -> None:
-        self.app.services.store.clear_current()
+        self.app.forget_current()
         back_to_list(self.app, self.puzzle.name)
 
     # ----------------------------------------------------------------- the colour

@@ -156,7 +156,7 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
 
     @leaves
     def leave(self) -> None:
-        self.app.services.store.clear_current()
+        self.app.forget_current()
         self.app.open_family("puzzles")
 
     # ------------------------------------------------------------------------ hints

@@ -191,7 +191,7 @@ class SolitaireScreen(Leavable, Screen):
 
     @leaves
     def leave(self) -> None:
-        self.app.services.store.clear_current()
+        self.app.forget_current()
         self.home()
 
     def home(self) -> None:
