@@ -1037,6 +1037,7 @@ def test_a_tap_on_one_hand_tile_while_a_finger_rests_on_another_turns_the_tapped
     run_scenario("test_ui_tantrix_touch", "scenario_tap_beside_a_held_tile", size=(800, 480))
 
 
+
 def scenario_disc_tapped_beside_other_fingers(app):
     """Each finger's tap on a plate's disc opens that seat's card, whatever other fingers do: one
     resting on a hand tile, or one that came down on the same plate after it (that one took the
@@ -1068,3 +1069,61 @@ def scenario_disc_tapped_beside_other_fingers(app):
 
 def test_a_tap_on_a_plates_disc_counts_while_another_finger_rests():
     run_scenario("test_ui_tantrix_touch", "scenario_disc_tapped_beside_other_fingers", size=(800, 480))
+
+
+def scenario_confirm_message_leaves_its_tile_in_sight(app):
+    """A player puts a tile down in a game well under way (2 people flat and upright, 4 flat): the
+    message that says it is not played yet, and the Confirm bar, leave that tile in sight (upright
+    on the wide panel the message once lay over it, the bar over the rest)."""
+    import math
+
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    def rect(widget):
+        (x, y), (w, h) = widget.bbox if hasattr(widget, "bbox") else (widget.pos, widget.size)
+        return x, y, w, h
+
+    def overlap(a, b):
+        return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
+
+    covered = []
+    for players, orientation in ((2, "flat"), (4, "flat"), (2, "upright")):
+        app.services.settings.orientation = orientation
+        game = StrategyGame.new(players, "RYGB"[:players], ["club"] * players, seed=10 + players)
+        while len(game.board) < 24:
+            robot_move(game)
+        for seat in range(players):
+            game.set_robot(seat, None)
+        screen = strategy_play.open_game(app, game)
+        screen.robot_pause = 30.0
+        board, layout = screen.board, screen.layout
+        yield until(lambda: len(layout.boxes) == players and board.fit_area)
+        yield 0.6
+        seat, move = game.turn, game.legal()[0]
+        screen.put(seat, move)
+        banner = layout._banners[seat]
+        yield until(lambda: banner.opacity == 1 and screen.confirm_bar.shown)
+
+        def settled():
+            (x, y), (sx, sy, _size) = board.window_cell_centre(move.cell), board.settled_cell(move.cell)
+            return abs(x - sx) < 0.5 and abs(y - sy) < 0.5
+
+        yield until(settled, 10)
+        yield 0.2
+        x, y = board.window_cell_centre(move.cell)
+        inner = board.size_px * math.sqrt(3) / 2  # the hexagon's inscribed circle
+        tile = (x - inner, y - inner, 2 * inner, 2 * inner)
+        for name, widget in (("message", banner), ("confirm bar", screen.confirm_bar)):
+            if overlap(tile, rect(widget)):
+                covered.append((players, orientation, name, tile, rect(widget)))
+    assert covered == [], covered
+    return {}
+
+
+def test_the_confirm_message_leaves_its_tile_in_sight_on_the_wide_panel():
+    run_scenario("test_ui_tantrix_touch", "scenario_confirm_message_leaves_its_tile_in_sight", size=(1280, 800))
+
+
+def test_the_confirm_message_leaves_its_tile_in_sight_on_the_7_inch_panel():
+    run_scenario("test_ui_tantrix_touch", "scenario_confirm_message_leaves_its_tile_in_sight", size=(800, 480))

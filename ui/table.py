@@ -567,6 +567,7 @@ class TableLayout(FloatLayout):
         self._holders: list[Scatter] = []
         self._banners: list[Banner] = []
         self._refusing: set[int] = set()  # the seats whose message is why their drop was refused
+        self._about: dict[int, tuple[Cell, ...]] = {}  # per seat, the cells its message speaks of
         self.bag_badge = BagBadge(msg=N_("Bag: {count}"), values={"count": 0}, size_hint=(None, None),
                                   color=theme.TEXT, bold=True)
         self.add_widget(self.bag_badge)
@@ -593,7 +594,7 @@ class TableLayout(FloatLayout):
         self._tag_texts = [("", None) for _ in self.hands]
         for tag in self._tags:
             self.add_widget(tag)
-        self._holders, self._banners = [], []
+        self._holders, self._banners, self._about = [], [], {}
         self.remove_widget(self.drag_layer)
         for index, hand in enumerate(self.hands):
             holder = Scatter(do_rotation=False, do_scale=False, do_translation=False,
@@ -645,21 +646,25 @@ class TableLayout(FloatLayout):
             else:
                 tag.show(text, self._beyond_raised(seat), rgba)
 
-    def tell(self, seat: int, words: Words, good: bool = False) -> None:
+    def tell(self, seat: int, words: Words, good: bool = False, about: Sequence[Cell] = ()) -> None:
         """Show ``words`` to the player in ``seat``, facing them (clear of what :attr:`raised`
         says lies at that seat's inner edge), over none of the controls (:attr:`keep_clear`: they
-        would hide its words) and none of the cells the board marks (a refusal points at them)
-        where it can; where it cannot clear the cells, or a control covers them, the view makes
-        room (:attr:`makes_room`). What was said to them goes early with :meth:`hush`."""
+        would hide its words), none of the cells it is ``about`` (a tile put down and not yet
+        played: a message over what it speaks of hides it) and none of the cells the board marks
+        (a refusal points at them) where it can; where it cannot clear them, or a control covers
+        them, the view makes room (:attr:`makes_room`), the cells it is about first. What was said
+        to them goes early with :meth:`hush`."""
         self._refusing.discard(seat)
         if 0 <= seat < len(self._banners):
+            self._about[seat] = tuple(about)
             table, controls, marks = self._message_room()
             banner = self._banners[seat]
             box = self._beyond_raised(seat)
-            banner.say(words, box, good, table, [controls, marks, *self._said(seat)], self._along(box))
+            banner.say(words, box, good, table, [controls, self._marks(seat, marks), *self._said(seat)],
+                       self._along(box))
             self._give_way(seat, table, controls, marks)
             if self.makes_room:
-                self._make_room(banner, controls, marks)
+                self._make_room(banner, controls, self._marks(seat, marks))
 
     def reflow(self) -> None:
         """Place the messages shown again, each with its words and the rest of its time: a control
@@ -683,7 +688,11 @@ class TableLayout(FloatLayout):
     def _place(self, seat: int, table: Rect | None, controls: list[Rect], marks: list[Rect]) -> None:
         """Lay the message shown to ``seat`` out again where :meth:`Banner.place` finds room for it now."""
         box = self._beyond_raised(seat)
-        self._banners[seat].place(box, table, [controls, marks, *self._said(seat)], self._along(box))
+        self._banners[seat].place(box, table, [controls, self._marks(seat, marks), *self._said(seat)], self._along(box))
+
+    def _marks(self, seat: int, marks: list[Rect]) -> list[Rect]:
+        """What the message to ``seat`` must leave in sight: the cells it is about, then ``marks``."""
+        return self._cells(self._about.get(seat, ())) + marks
 
     def _message_room(self) -> tuple[Rect | None, list[Rect], list[Rect]]:
         """Where the messages lie: the free table; what they must not cover, the controls (they

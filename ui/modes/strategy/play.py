@@ -563,7 +563,7 @@ class StrategyScreen(Leavable, Screen):
             if seat not in self._told_confirm:  # each player is told once how it works
                 self._told_confirm.add(seat)
                 self.layout.tell(seat, lambda: _("Not played yet: tap Confirm. Until then you can turn it, move "
-                                                 "it or take it back."), good=True)
+                                                 "it or take it back."), good=True, about=(placement.cell,))
             return
         self.game.place(placement, seat=seat)
 
