@@ -1037,6 +1037,41 @@ def test_a_tap_on_one_hand_tile_while_a_finger_rests_on_another_turns_the_tapped
     run_scenario("test_ui_tantrix_touch", "scenario_tap_beside_a_held_tile", size=(800, 480))
 
 
+def scenario_tap_beside_a_dragged_tile(app):
+    """One finger drags tile A out of the hand while another taps tile B of the same hand: B turns
+    (the tap was once swallowed while A was on the move); A, let go over the hand again, goes back
+    as it lay and nothing is played."""
+    from ui_harness import touch_at
+
+    game, screen = _open(app)
+    yield 0.4
+    seat = game.turn
+    hand = screen.hands[seat]
+    a, b = hand.tiles[0], hand.tiles[2]
+    events = len(game.record()["events"])
+    start = slot(hand, a)
+    up = (start[0], start[1] + hand.tile_radius() * 0.7)  # lifted, still over the hand
+    dragging = touch_at(*start)
+    dragging.touch_down()
+    yield
+    dragging.touch_move(*up)
+    yield
+    assert hand._drag is not None and hand._drag["moving"]  # A is on the move
+    yield from tap(slot(hand, b))
+    assert (hand.rotation(a), hand.rotation(b)) == (0, 1)
+    yield from tap(slot(hand, b))
+    assert hand.rotation(b) == 2
+    dragging.touch_up()
+    yield
+    assert (hand.rotation(a), hand.rotation(b)) == (0, 2)
+    assert screen.provisional is None and a in hand.tiles and b in hand.tiles
+    assert len(game.record()["events"]) == events
+    return {}
+
+
+def test_a_tap_on_one_hand_tile_while_another_is_dragged_turns_the_tapped_tile():
+    run_scenario("test_ui_tantrix_touch", "scenario_tap_beside_a_dragged_tile", size=(800, 480))
+
 
 def scenario_disc_tapped_beside_other_fingers(app):
     """Each finger's tap on a plate's disc opens that seat's card, whatever other fingers do: one

@@ -580,7 +580,7 @@ class BoardView(Widget):
 class HandView(Widget):
     """A row of tiles a player holds. Tap a tile to turn it clockwise, twist it with two fingers,
     drag it onto ``board`` to play it. Each finger's tap turns the tile it touched: one finger
-    resting on a tile while another taps its neighbour turns the neighbour.
+    resting on a tile, or dragging it, while another taps its neighbour turns the neighbour.
 
     Tiles are drawn turned the way they would lie on the board: a hand rotated to face a player
     (``seat_angle``, degrees counter-clockwise, set by the table layout) shows them counter-turned,
@@ -617,6 +617,9 @@ class HandView(Widget):
         self.rotations: dict[int, int] = {}
         self._drag: dict[str, Any] | None = None
         self._twist: dict[str, Any] | None = None
+        self._taps: dict[Any, tuple[int, tuple[float, float]]] = {}
+        """The other fingers come down on a tile while one drags (touch uid: that tile, where it
+        came down): each one lifted where it came down turns its own tile."""
         self.bind(pos=self._redraw, size=self._redraw, tiles=self._redraw, marked=self._redraw,
                   seat_angle=self._redraw, active=self._redraw, colour=self._redraw, max_rows=self._redraw,
                   picking=self._redraw, picked=self._redraw)
@@ -709,7 +712,12 @@ class HandView(Widget):
                            "tap": tile if tile != self._drag["tile"] else None, "start": touch.pos}
             touch.grab(self)
             return True
-        if tile is None or self._drag is not None:
+        if self._drag is not None:
+            if tile is not None and tile != self._drag["tile"]:
+                self._taps[touch.uid] = (tile, touch.pos)
+                touch.grab(self)
+            return True
+        if tile is None:
             return True  # the hand's strip is not the board: swallow the touch
         if self.picking:
             self.picked = [t for t in self.picked if t != tile] if tile in self.picked else [*self.picked, tile]
@@ -730,6 +738,9 @@ class HandView(Widget):
     def on_touch_move(self, touch: Any) -> bool:
         if touch.grab_current is not self:
             return False
+        tap = self._taps.get(touch.uid)
+        if tap is not None and math.dist(touch.pos, tap[1]) > self.tile_radius() * 0.45:
+            del self._taps[touch.uid]  # a finger that moved is no tap
         drag = self._drag
         if drag is None:
             return True
@@ -789,6 +800,11 @@ class HandView(Widget):
         if touch.grab_current is not self:
             return False
         touch.ungrab(self)
+        tap = self._taps.pop(touch.uid, None)
+        if tap is not None:
+            if tap[0] in self.tiles and self.tile_at(*touch.pos) == tap[0]:
+                self.turn(tap[0])
+            return True
         drag = self._drag
         if self._twist is not None and touch.uid == self._twist["uid"]:
             tapped, self._twist = self._twist["tap"], None
