@@ -531,6 +531,53 @@ def test_the_gift_card_covers_no_board_and_no_hand_at_a_small_table():
     run_scenario("test_ui_gobbles", "scenario_gift_at_a_small_table", size=(800, 480))
 
 
+def scenario_controls_beside_the_gift_card(app):
+    """Five seats, Player 2 told "Taken!", then Player 1 gobbles: with the gift card up, the zoom
+    buttons and Leave cover no seat's name tag, no hand and not the card (the zoom buttons once
+    moved down onto Player 2's tag, hiding whose hand that was)."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui.modes.gobble import common as gc, gobbles
+
+    players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
+               Player("Robot 5", Level.BEGINNER)]
+    hands = [[36, 37, 16, 56, 3, 9, 10], [40, 2, 18, 8, 51, 52, 53], [20, 21, 22, 23, 24, 25, 26],
+             [27, 28, 29, 30, 31, 32, 33], [34, 35, 38, 39, 41, 42, 43]]
+    game = Gobbles(players, gc.OPENING, hands)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
+    app.show(screen)
+    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3]), (0, gc.RACE[0])):
+        screen.table.claim(seat, p)
+    screen.refresh()
+    yield 0.4
+    layout, board = screen.layout, screen.layout.board
+    refusal = board.drop(board.window_cell_centre(gc.RACE[1].cell), gc.RACE[1].tile, gc.RACE[1].rot,
+                         screen.hands[1], screen.hands[1].target)
+    screen.hands[1].dispatch("on_refused", refusal)
+    yield from _one_finger(screen, 0, gc.GOBBLE)
+    yield until(lambda: 0 in screen.gifts)
+    yield 0.6
+    card = screen.gifts[0]
+    covered = []
+    for name, control in (("zoom", screen.view_controls), ("leave", screen.leave_button)):
+        area = (*control.pos, *control.size)
+        covered += [(name, tag.label.text) for tag in layout._tags if tag.opacity and _overlap(tag.bbox, area)]
+        covered += [(name, f"hand {seat}") for seat, box in enumerate(layout.boxes)
+                    if _overlap(((area[0], area[1]), (area[2], area[3])), _box_rect(layout, box))]
+        covered += [(name, "gift card")] if _overlap(card.bbox, area) else []
+    assert covered == [], covered
+    screen.leave()
+    return {}
+
+
+def test_the_zoom_buttons_cover_no_name_tag_beside_the_gift_card_at_800x480():
+    run_scenario("test_ui_gobbles", "scenario_controls_beside_the_gift_card", size=(800, 480))
+
+
+def test_the_zoom_buttons_cover_no_name_tag_beside_the_gift_card_at_1280x800():
+    run_scenario("test_ui_gobbles", "scenario_controls_beside_the_gift_card", size=(1280, 800))
+
+
 def scenario_portrait_strips(app):
     """On the portrait panel, with people and robots sharing the long edges, every robot's hand is
     a thin one-row strip at the very edge; an edge of robots only gives its room to the board."""

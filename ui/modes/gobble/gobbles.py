@@ -269,13 +269,14 @@ class GobblesLayout(TableLayout):
             self.reserved[seat] = depth
         else:
             self.reserved.pop(seat, None)
-        self._relayout()
         bands: dict[float, float] = {}
         for other, band in self.reserved.items():
             angle = self.boxes[other].angle
             bands[angle] = max(bands.get(angle, 0.0), band)
         self.raised = {other: bands[box.angle] for other, box in enumerate(self.boxes) if box.angle in bands}
-        self._show_tags()  # the tags at that edge, beyond the band
+        # the tags at that edge go beyond the band before the free table changes: what is placed
+        # around it as it changes (the zoom buttons, Leave) sees them where they will lie
+        self._relayout()
 
     def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
         rows, boxes, (fx, fy, fw, fh) = super()._layout()
