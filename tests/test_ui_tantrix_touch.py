@@ -1162,3 +1162,60 @@ def test_the_confirm_message_leaves_its_tile_in_sight_on_the_wide_panel():
 
 def test_the_confirm_message_leaves_its_tile_in_sight_on_the_7_inch_panel():
     run_scenario("test_ui_tantrix_touch", "scenario_confirm_message_leaves_its_tile_in_sight", size=(800, 480))
+
+
+def scenario_forced_spaces_in_sight_late_in_the_game(app):
+    """Late in a 2-player game on the 7" panel the board is larger than the table at the size
+    fingers need: the player who must fill forced spaces finds every one of them on the free
+    table, under no hand, plate or control, as soon as the table opens (the view was once centred
+    on the board's middle instead, one space under that player's own hand)."""
+    import math
+
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(2, "RY", ["club"] * 2, seed=12)
+    while len(game.board) < 48 and game.bag_count > 0:
+        robot_move(game)
+    for seat in range(2):
+        game.set_robot(seat, None)
+    forced = game.forced_cells()
+    assert forced  # the player to move has spaces to fill
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    board, layout = screen.board, screen.layout
+    yield until(lambda: len(layout.boxes) == 2 and board.fit_area)
+    yield 0.4
+
+    def settled():
+        return all(abs(a - b) < 0.5 for cell in forced
+                   for a, b in zip(board.window_cell_centre(cell), board.settled_cell(cell)[:2]))
+
+    yield until(settled, 10)
+
+    def rect(widget):
+        (x, y), (w, h) = widget.bbox if hasattr(widget, "bbox") else (widget.pos, widget.size)
+        return x, y, w, h
+
+    def overlap(a, b):
+        return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
+
+    fx, fy, fw, fh = board.fit_area
+    inner = board.size_px * math.sqrt(3) / 2
+    covers = {f"hand {seat}": box.rect(layout.x, layout.y) for seat, box in enumerate(layout.boxes)}
+    covers.update({f"plate {seat}": rect(plate) for seat, plate in enumerate(screen.plates)})
+    covers.update({name: rect(getattr(screen, name)) for name in ("leave_button", "bag_label", "view_controls")})
+    covers.update({"hint": rect(screen.coach_bar)} if screen.coach_bar.shown else {})
+    hidden = []
+    for cell in forced:
+        x, y = board.window_cell_centre(cell)
+        space = (x - inner, y - inner, 2 * inner, 2 * inner)
+        if not (fx - 1 <= x - inner and x + inner <= fx + fw + 1 and fy - 1 <= y - inner and y + inner <= fy + fh + 1):
+            hidden.append((cell, "off the table"))
+        hidden += [(cell, name) for name, area in covers.items() if overlap(space, area)]
+    assert hidden == [], hidden
+    return {}
+
+
+def test_the_forced_spaces_to_fill_lie_on_the_free_table_late_in_the_game():
+    run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_in_sight_late_in_the_game", size=(800, 480))

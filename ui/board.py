@@ -446,11 +446,13 @@ class BoardView(Widget):
                               list(focus) if focus is not None else None)
             self._deferred_pan = None  # measured on the view the recentring replaces
             return
+        # what to fit and centre on is kept even where there is no room yet: the view laid out
+        # later (a screen still being built) must centre on it, not on the board's middle
+        self._fit_cells = list(cells) if cells is not None else None
+        self._focus = list(focus) if focus is not None else None
         x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
         if w <= 0 or h <= 0:
             return
-        self._fit_cells = list(cells) if cells is not None else None
-        self._focus = list(focus) if focus is not None else None
         cells = self._fit_cells or [p.cell for p in self.board.placements()] or [(0, 0)]
         unit_pts = [centre(c, 1.0) for c in cells]
         xs = [p[0] for p in unit_pts]
