@@ -234,3 +234,57 @@ def test_the_how_to_play_script_shows_legal_play():
     assert rules.refusal(race, gc.RACE[0]) is None and rules.refusal(race, gc.RACE[1]) is None
     board.push(gc.GOBBLE)
     assert rules.refusal(board, gc.REWARD) is None
+
+
+def scenario_reward_offer_legible(app):
+    """A gobble earns the top discard: the side panel's offer ("Gobble! Your reward is the top
+    discard...") shows whole, at its own size, over no other words of the panel (on the 7" panel
+    it was once squeezed into the room left under the pile, in 9 px letters; upright it ran over
+    "Placed: 7 of 11" and off the band). Once the reward is played, the pile shows again."""
+    from ui import theme
+    from ui.audit import window_box
+    from ui.modes.gobble import common as gc, solo as gobble_solo
+
+    order = [p.tile for p in (*gc.OPENING, *gc.BUILD)] + [gc.NOWHERE, gc.GOBBLE.tile, *ORDER_TAIL]
+    screen = gobble_solo.start(app, seed=5, order=order)
+    yield 0.3
+    for placement in (*gc.OPENING, *gc.BUILD):
+        screen.rules.place(placement)
+        screen.after_step()
+    screen.press_action()  # tile 6 fits nowhere: discarded
+    screen.rules.place(gc.GOBBLE)
+    screen.after_step()
+    assert screen.game.reward
+    offer = screen.offer
+    yield until(lambda: offer.text and offer.texture_size[1] > 0)
+    yield 0.2
+    assert offer.font_size >= theme.font(offer.scale) * 0.8, (offer.font_size, theme.font(offer.scale))
+    tw, th = offer.texture_size
+    assert tw <= offer.width + 1 and th <= offer.height + 1, (offer.texture_size, offer.size)
+
+    def overlap(a, b):
+        return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+    box = window_box(offer)
+    others = [w for w in screen.walk() if w is not offer and getattr(w, "text", "")
+              and all(p.opacity > 0 for p in (w, *_parents(w))) and not any(p is screen.table for p in _parents(w))]
+    clashes = [w.text for w in others if overlap(box, window_box(w))]
+    assert clashes == [], clashes
+    assert screen.pile.opacity == 0  # the offer stands where the pile was: the reward is its top tile
+    yield from play_by_touch(screen, gc.REWARD)
+    assert not screen.game.reward and screen.offer.opacity == 0 and screen.pile.opacity == 1
+    return {}
+
+
+def _parents(widget):
+    while widget.parent is not None and widget.parent is not widget:
+        widget = widget.parent
+        yield widget
+
+
+def test_the_reward_offer_is_legible_on_the_7_inch_panel():
+    run_scenario("test_ui_gobble_solo", "scenario_reward_offer_legible", size=(800, 480))
+
+
+def test_the_reward_offer_is_legible_on_the_portrait_panel():
+    run_scenario("test_ui_gobble_solo", "scenario_reward_offer_legible", size=(720, 1280))

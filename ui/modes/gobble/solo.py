@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -118,8 +119,14 @@ class GobbleSoloScreen(Leavable, Screen):
         title.add_widget(self.howto_button)
         goal = TLabel(msg=SPEC.blurb, scale=0.8, size_hint=(1, None), height=u * 1.0)
         self.progress = TLabel(msg=N_("Placed: {placed} of {total}"), scale=1.0, size_hint=(1, None), height=u * 0.8)
-        self.pile = PileView(size_hint=(0.6, 1) if band else (1, None), height=u * 3.0)
-        self.offer = TLabel(scale=0.82, color=theme.ACCENT, bold=True)
+        # the reward offered is the pile's top tile: while it stands, the offer's words take the
+        # pile's place (squeezed into what the column had left, they were once 9 px letters)
+        pile_slot = FloatLayout(size_hint=(0.6, 1) if band else (1, None), height=u * 3.0)
+        self.pile = PileView(size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
+        self.offer = TLabel(scale=0.82, color=theme.ACCENT, bold=True, size_hint=(1, 1), pos_hint={"x": 0, "y": 0},
+                            opacity=0)
+        pile_slot.add_widget(self.pile)
+        pile_slot.add_widget(self.offer)
         self.action = TButton(scale=0.85, size_hint=(1, None), height=u * 1.35)
         self.action.bind(on_release=lambda *_: self.press_action())
         leave = TButton(msg=N_("Leave the game"), scale=0.8, size_hint=(1, None), height=u * 1.0)
@@ -127,10 +134,10 @@ class GobbleSoloScreen(Leavable, Screen):
         if band:
             words = BoxLayout(orientation="vertical", spacing=u * 0.1)
             buttons = BoxLayout(orientation="vertical", spacing=u * 0.15)
-            columns = [(words, (title, goal, self.progress, self.offer)), (self.pile, ()),
+            columns = [(words, (title, goal, self.progress)), (pile_slot, ()),
                        (buttons, (Widget(), self.action, leave))]
         else:
-            columns = [(w, ()) for w in (title, goal, self.progress, self.pile, self.offer, self.action, leave)]
+            columns = [(w, ()) for w in (title, goal, self.progress, pile_slot, Widget(), self.action, leave)]
         for column, parts in columns:
             for part in parts:
                 column.add_widget(part)
@@ -166,6 +173,7 @@ class GobbleSoloScreen(Leavable, Screen):
             self.action.msg = N_("It fits nowhere: discard it")
             self.action.bg = list(theme.BUTTON)
         self.action.opacity = 1 if (game.reward or game.hand or game.finished) else 0
+        self.offer.opacity, self.pile.opacity = (1, 0) if game.reward else (0, 1)
 
     @unless_left
     def after_step(self) -> None:
