@@ -429,3 +429,31 @@ def scenario_solved_in_another_colour(app):
 
 def test_a_colour_puzzle_solved_in_another_colour_than_chosen_is_solved():
     run_scenario("test_ui_puzzles", "scenario_solved_in_another_colour", size=(800, 480))
+
+
+def scenario_great_pyramid_tip_points_at_its_tiles(app):
+    """The Great Pyramid's tip names its three tiles in a way a player can follow: they are
+    outlined on the board (their numbers are too small to be drawn at this size: the tip once
+    said "tiles 43, 45 and 49", which no one could find)."""
+    from engine.solo.rotation import HINT_LOOP
+    from ui import theme, tileart
+    from ui.modes.solo import rotation as solo_rotation
+    from ui_harness import Pixels, near
+
+    screen = solo_rotation.open_rotation(app, 9, seed=3)
+    yield 0.6
+    board = screen.board
+    assert board.size_px * 2 * tileart.NUMBER_SHARE < tileart.NUMBER_PX  # no tile shows its number
+    loop = sorted(p.cell for p in screen.puzzle.board.placements() if p.tile in HINT_LOOP)
+    assert sorted(board.pointed) == loop and len(loop) == 3
+    _title, goal = screen.words()
+    assert not any(str(tile) in goal for tile in HINT_LOOP), goal
+    pixels = Pixels(board)
+    for cell in loop:  # the outline, just inside the hexagon's top corner
+        x, y = board.window_cell_centre(cell)
+        assert near(pixels.at(x, y + board.size_px * 0.93), theme.ACCENT, 60), (cell, pixels.at(x, y + board.size_px * 0.93))
+    return {}
+
+
+def test_the_great_pyramids_tip_outlines_the_tiles_it_speaks_of():
+    run_scenario("test_ui_puzzles", "scenario_great_pyramid_tip_points_at_its_tiles", size=(800, 480))

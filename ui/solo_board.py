@@ -91,6 +91,9 @@ class SoloBoard(BoardView):
     frame = ListProperty([])
     """The cells :meth:`recentre` fits by default (empty: the tiles), e.g. the pyramid."""
     show_forced = BooleanProperty(True)
+    pointed = ListProperty([])
+    """Cells the screen's words point at, outlined for as long as they are set: a tile's number is
+    drawn only where it is large enough to read, so words may not name tiles by number alone."""
     tray = ObjectProperty(None, allownone=True)
     drag_layer = ObjectProperty(None, allownone=True)
 
@@ -103,11 +106,13 @@ class SoloBoard(BoardView):
         self.clashes: tuple[tuple[Cell, Cell], ...] = ()
         self._clash_group = InstructionGroup()
         self._ghost_group = InstructionGroup()
+        self._pointed_group = InstructionGroup()
         self.canvas.add(self._clash_group)
+        self.canvas.add(self._pointed_group)
         self.canvas.add(self._ghost_group)
         self._tile_touch: dict[str, Any] | None = None
         self._unlifted: Board | None = None
-        self.bind(shape=lambda *_: self._draw_frontier(moved=True))
+        self.bind(shape=lambda *_: self._draw_frontier(moved=True), pointed=lambda *_: self._draw_pointed())
 
     # --------------------------------------------------------------------- drawing
 
@@ -141,6 +146,7 @@ class SoloBoard(BoardView):
     def _redraw(self, *args: Any) -> None:
         super()._redraw(*args)
         self._draw_clashes()
+        self._draw_pointed()
         self._draw_ghost()
 
     def _draw_forced(self) -> None:
@@ -188,6 +194,17 @@ class SoloBoard(BoardView):
             half = s * 0.3
             group.add(Line(points=[mx - px * half, my - py * half, mx + px * half, my + py * half],
                            width=max(1.3, s * 0.045), cap="round"))
+
+    def _draw_pointed(self) -> None:
+        group = self._pointed_group
+        group.clear()
+        s = self.size_px
+        for cell in self.pointed:
+            x, y = self.cell_centre(cell)
+            group.add(Color(*theme.TABLE_DARK))
+            group.add(Line(points=corners(x, y, s * 0.93), width=max(3.0, s * 0.11), close=True))
+            group.add(Color(*theme.ACCENT))
+            group.add(Line(points=corners(x, y, s * 0.93), width=max(2.0, s * 0.07), close=True))
 
     def show_ghost(self, placement: Placement | None, take_back: bool = False) -> None:
         """Show a hint: ``placement`` drawn pale on its space, or (``take_back``) a ring round the

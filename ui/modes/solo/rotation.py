@@ -97,8 +97,7 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
         puzzle = self.puzzle
         goal = _("Tap tiles to turn them until all touching edges match.")
         if puzzle.rows == GREAT_PYRAMID_ROWS:
-            goal += "\n" + _("Tip: first make the yellow loop of tiles {a}, {b} and {c}.",
-                             a=HINT_LOOP[0], b=HINT_LOOP[1], c=HINT_LOOP[2])
+            goal += "\n" + _("Tip: first make a yellow loop of the three outlined tiles.")
         return rotation_title(puzzle.rows), goal
 
     def refresh(self) -> None:
@@ -106,6 +105,8 @@ class RotationScreen(SoloPuzzleScreen[RotationPuzzle]):
         status = puzzle.status()
         self.board.show(puzzle.board)
         self.board.show_clashes(status.mismatches)
+        great = puzzle.rows == GREAT_PYRAMID_ROWS and not status.solved
+        self.board.pointed = [p.cell for p in puzzle.board.placements() if p.tile in HINT_LOOP] if great else []
         self.board.show_ghost(None)
         matching = status.contacts - len(status.mismatches)
         self.panel.set_lines([(_("Matching edges: {matching} of {total}", matching=matching, total=status.contacts),
