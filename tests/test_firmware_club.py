@@ -668,6 +668,25 @@ def _kiosk(table: Table) -> Any:
     return SimpleNamespace(services=SimpleNamespace(store=table.store, players=table.players, club=table.link))
 
 
+def _evening_run_by_table_1(tables, rounds: int):
+    """Three connected tables; table 1 runs a club evening of four players, its first round paired,
+    and tables 2 and 3 have heard of it: each table's kiosk services, and the evening."""
+    from engine.tournament import Tournament
+    from ui import tournament_store
+
+    one, two, three = tables
+    for table in tables:
+        table.connect()
+    ids = [one.players.create(name).id for name in ("Ana", "Bo", "Cy", "Di")]
+    kiosks = _kiosk(one), _kiosk(two), _kiosk(three)
+    tournament = Tournament(tuple(ids), rounds=rounds, minutes=0, started=time.time())
+    tournament.pair_next_round()
+    tournament_store.save(kiosks[0], tournament)
+    wait_until(lambda: all("table-1" in t.link.tournaments() and len(t.players.all()) == 4 for t in (two, three)),
+               "tables 2 and 3 to hear of the evening")
+    return kiosks, tournament
+
+
 def test_a_result_played_while_the_broker_is_away_shows_where_it_was_played_and_counts_once(
         broker: Broker, tables: list[Table]) -> None:
     """The broker goes away mid-evening; table 2 plays its pairing meanwhile, table 1 its own. Each
@@ -675,20 +694,12 @@ def test_a_result_played_while_the_broker_is_away_shows_where_it_was_played_and_
     pairing still waiting with Play as if nobody had played it; back, table 1 enters table 2's
     result once, pairs the next round, and every table shows the same standings."""
     from engine.strategy.game import StrategyGame
-    from engine.tournament import Tournament, entry
+    from engine.tournament import entry
     from ui import tournament_store
     from web.evening import evening_view
 
     one, two, three = tables
-    for table in tables:
-        table.connect()
-    ids = [one.players.create(name).id for name in ("Ana", "Bo", "Cy", "Di")]
-    host, guest, watcher = _kiosk(one), _kiosk(two), _kiosk(three)
-    tournament = Tournament(tuple(ids), rounds=2, minutes=0, started=time.time())
-    tournament.pair_next_round()
-    tournament_store.save(host, tournament)
-    wait_until(lambda: all("table-1" in t.link.tournaments() and len(t.players.all()) == 4 for t in (two, three)),
-               "tables 2 and 3 to hear of the evening")
+    (host, guest, watcher), tournament = _evening_run_by_table_1(tables, rounds=2)
     assert two.link is not None and two.link.connected()
     mine, theirs = tournament.played[0]
     tournament_store.start_game(guest, tournament, "table-1", theirs.first, theirs.second,
@@ -736,15 +747,7 @@ def test_an_evening_ended_at_the_table_that_took_it_over_stays_ended_when_its_fi
     from web.evening import evening_view
 
     one, two, three = tables
-    for table in tables:
-        table.connect()
-    ids = [one.players.create(name).id for name in ("Ana", "Bo", "Cy", "Di")]
-    first, taker, watcher = _kiosk(one), _kiosk(two), _kiosk(three)
-    old = Tournament(tuple(ids), rounds=3, minutes=0, started=time.time())
-    old.pair_next_round()
-    tournament_store.save(first, old)
-    wait_until(lambda: all("table-1" in t.link.tournaments() and len(t.players.all()) == 4 for t in (two, three)),
-               "tables 2 and 3 to hear of the evening")
+    (first, taker, watcher), old = _evening_run_by_table_1(tables, rounds=3)
     one.cut_off()  # its screen broke
     taken = tournament_store.take_over(taker, "table-1")
     assert taken is not None and taken.id == old.id
@@ -753,7 +756,7 @@ def test_an_evening_ended_at_the_table_that_took_it_over_stays_ended_when_its_fi
     tournament_store.follow(taker)
     assert len((tournament_store.load(taker) or old).played) == 2
     tournament_store.save(taker, None)  # staff end it after round 1
-    new = Tournament(tuple(ids[:2]), rounds=1, minutes=0, started=time.time())  # next week's
+    new = Tournament(old.players[:2], rounds=1, minutes=0, started=time.time())  # next week's
     new.pair_next_round()
     tournament_store.save(taker, new)
     wait_until(lambda: (three.link.tournaments().get("table-2") or {}).get("tournament", {}).get("id") == new.id,

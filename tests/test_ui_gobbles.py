@@ -479,13 +479,10 @@ def test_zoom_buttons_and_map_and_nothing_moves_under_a_dragging_finger():
     run_scenario("test_ui_gobbles", "scenario_controls", size=(800, 480))
 
 
-def scenario_gift_at_a_small_table(app):
-    """At 800x480 with five seats the gift card lies at the gobbler's edge in a band the board
-    leaves free: it covers no hand, no seat's name tag and no board space, the board keeps its
-    9 mm tiles in what is left, and the band returns to the board once the gift is given by touch."""
+def _five_seats_one_gobble_away(app):
+    """Five seats (two robots) with Player 1 one tile from a gobble: the game and its screen, shown."""
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
-    from ui import theme
     from ui.modes.gobble import common as gc, gobbles
 
     players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
@@ -498,6 +495,17 @@ def scenario_gift_at_a_small_table(app):
     for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3]), (0, gc.RACE[0])):
         screen.table.claim(seat, p)
     screen.refresh()
+    return game, screen
+
+
+def scenario_gift_at_a_small_table(app):
+    """At 800x480 with five seats the gift card lies at the gobbler's edge in a band the board
+    leaves free: it covers no hand, no seat's name tag and no board space, the board keeps its
+    9 mm tiles in what is left, and the band returns to the board once the gift is given by touch."""
+    from ui import theme
+    from ui.modes.gobble import common as gc
+
+    game, screen = _five_seats_one_gobble_away(app)
     yield 0.4
     board = screen.layout.board
     before = list(board.fit_area)
@@ -535,20 +543,9 @@ def scenario_controls_beside_the_gift_card(app):
     """Five seats, Player 2 told "Taken!", then Player 1 gobbles: with the gift card up, the zoom
     buttons and Leave cover no seat's name tag, no hand and not the card (the zoom buttons once
     moved down onto Player 2's tag, hiding whose hand that was)."""
-    from engine.gobble.gobbles import Gobbles, Level, Player
-    from engine.gobble.table import ManualClock
-    from ui.modes.gobble import common as gc, gobbles
+    from ui.modes.gobble import common as gc
 
-    players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
-               Player("Robot 5", Level.BEGINNER)]
-    hands = [[36, 37, 16, 56, 3, 9, 10], [40, 2, 18, 8, 51, 52, 53], [20, 21, 22, 23, 24, 25, 26],
-             [27, 28, 29, 30, 31, 32, 33], [34, 35, 38, 39, 41, 42, 43]]
-    game = Gobbles(players, gc.OPENING, hands)
-    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
-    app.show(screen)
-    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3]), (0, gc.RACE[0])):
-        screen.table.claim(seat, p)
-    screen.refresh()
+    game, screen = _five_seats_one_gobble_away(app)
     yield 0.4
     layout, board = screen.layout, screen.layout.board
     refusal = board.drop(board.window_cell_centre(gc.RACE[1].cell), gc.RACE[1].tile, gc.RACE[1].rot,
