@@ -602,7 +602,7 @@ class HandView(Widget):
     active = BooleanProperty(True)
     """Whether this hand may play now (an inactive hand is dimmed and does not drag)."""
     colour = StringProperty("")
-    """The player's link colour ("R", "Y", "G", "B"), shown as a bar on their edge; "" for none."""
+    """The player's link colour ("R", "Y", "G", "B"), shown as a band on their edge with its marking; "" for none."""
     target = ObjectProperty(None, allownone=True)
     """This hand's own placement target (a player's claims when all play at once); None: the board's."""
     max_rows = NumericProperty(1)
@@ -686,9 +686,7 @@ class HandView(Widget):
             Color(0, 0, 0, 0.22 if self.active else 0.35)
             RoundedRectangle(pos=self.pos, size=self.size, radius=[r * 0.3])
             if self.colour:
-                Color(*theme.LINK[self.colour])
-                RoundedRectangle(pos=(self.x + self.width * 0.1, self.y), size=(self.width * 0.8, r * 0.12),
-                                 radius=[r * 0.06])
+                self._draw_colour_band(r)
             for i, t in enumerate(self.tiles):
                 cx, cy = self.slot_centre(i)
                 if t in self.marked:
@@ -700,6 +698,18 @@ class HandView(Widget):
                 alpha = 0.25 if t == dragged else (1.0 if self.active or self.picking else 0.55)
                 Color(1, 1, 1, alpha)
                 Quad(points=rotated_quad(cx, cy, r * 0.95, self.rotation(t), turn), texture=tileart.face(t, r * 0.95))
+
+    def _draw_colour_band(self, r: float) -> None:
+        """The player's colour along the hand's edge, drawn as a link of that colour on the tiles,
+        its marking too (:func:`ui.tileart.draw_link`: red dots, blue dashes...): a plain bar of
+        colour told the hands apart only by hue, which players who confuse colours cannot read."""
+        start, length = self.x + self.width * 0.1, self.width * 0.8
+        y = self.y + r * 0.15
+
+        def flat(path: list[tileart.Point]) -> list[float]:
+            return [c for x, py in path for c in (start + x * r, y + py * r)]
+
+        tileart.draw_link(self.colour, [(0.0, 0.0), (length / r, 0.0)], flat, r)
 
     # ------------------------------------------------------------------ touches
 

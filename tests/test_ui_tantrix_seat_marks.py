@@ -1,0 +1,55 @@
+"""What tells the strategy game's seats apart without their hue: each hand's colour band carries
+its colour's marking, as the links of that colour do on the tiles (red dots, blue dashes...), so a
+player who confuses red and green still finds their own hand among four."""
+
+from __future__ import annotations
+
+from engine.strategy.robots import robot_move
+from ui_harness import Pixels, near
+
+
+def _band(hand):
+    """(rows, far pixels) of the hand's colour band: the rows along its lower edge where the hand's
+    colour covers a third of the middle of the edge, and, between the first and last of them, how
+    many pixels of that middle are far from the colour (a marking; none in a bar of one flat colour)."""
+    from ui import theme
+
+    pixels = Pixels(hand)
+    x0, y0 = hand.to_window(*hand.pos)
+    link = theme.LINK[hand.colour]
+    xs = [x0 + hand.width * (0.15 + 0.7 * i / 200) for i in range(201)]
+    rows = [y for y in range(int(y0), int(y0 + hand.tile_radius() * 0.6))
+            if sum(near(pixels.at(x, y), link) for x in xs) > len(xs) / 3]
+    if not rows:
+        return [], 0
+    far = sum(1 for y in range(rows[0], rows[-1] + 1) for x in xs
+              if not near(pixels.at(x, y), link, tolerance=90))
+    return rows, far
+
+
+def scenario_hands_carry_their_marking(app):
+    """Four people, the screen upright: the four hands side by side along the bottom."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=4)
+    while len(game.board) < 12:
+        robot_move(game)
+    for seat in range(4):
+        game.set_robot(seat, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    yield
+    yield 0.6
+    return {hand.colour: _band(hand) for hand in screen.hands}
+
+
+def test_each_hand_shows_its_colours_marking_not_only_its_hue():
+    from ui_harness import run_scenario
+
+    bands = run_scenario("test_ui_tantrix_seat_marks", "scenario_hands_carry_their_marking", size=(800, 480),
+                         settings={"orientation": "upright"})
+    assert set(bands) == {"R", "Y", "G", "B"}
+    for colour, (rows, far) in bands.items():
+        assert rows, f"{colour}: no colour band along the hand"
+        assert far >= 20, f"{colour}: its band is one flat colour ({far} pixels of a marking)"
