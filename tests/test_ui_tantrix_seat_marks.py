@@ -4,6 +4,8 @@ player who confuses red and green still finds their own hand among four."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.strategy.robots import robot_move
 from ui_harness import Pixels, near
 
@@ -53,3 +55,39 @@ def test_each_hand_shows_its_colours_marking_not_only_its_hue():
     for colour, (rows, far) in bands.items():
         assert rows, f"{colour}: no colour band along the hand"
         assert far >= 20, f"{colour}: its band is one flat colour ({far} pixels of a marking)"
+
+
+def scenario_controls_keep_apart(app):
+    """Four people, a tile waiting for Confirm (the controls make way for its bars): Leave and the
+    view's - and + are placed where they cover nothing; no two of them touch (at 1280x800 Leave
+    came to lie against the - button, one finger's width from the wrong one)."""
+    from engine.strategy.game import StrategyGame
+    from ui import theme
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=14)
+    while len(game.board) < 24:
+        robot_move(game)
+    for seat in range(4):
+        game.set_robot(seat, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    yield
+    yield 0.6
+    screen.put(game.turn, game.legal()[0])
+    yield 0.5
+    controls = [screen.leave_button, *screen.view_controls.parts]
+    boxes = [(*c.to_window(*c.pos), *c.size) for c in controls]
+    gaps = []
+    for i, (ax, ay, aw, ah) in enumerate(boxes):
+        for bx, by, bw, bh in boxes[i + 1:]:
+            gaps.append(max(bx - (ax + aw), ax - (bx + bw), by - (ay + ah), ay - (by + bh)))
+    return {"least": min(gaps), "unit": theme.unit()}
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 480)])
+def test_leave_and_the_zoom_buttons_never_touch(size):
+    from ui_harness import run_scenario
+
+    found = run_scenario("test_ui_tantrix_seat_marks", "scenario_controls_keep_apart", size=size)
+    assert found["least"] >= found["unit"] * 0.1, found

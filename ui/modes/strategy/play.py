@@ -145,6 +145,11 @@ class FlyingTile(TileSprite):
 # ------------------------------------------------------------------------------------ the screen
 
 
+CONTROL_GAP = 0.15
+"""The room (touch units) kept between two controls (Leave, the bag, the view's - and +): a finger
+aimed at one of two touching buttons lands on the other."""
+
+
 class StrategyScreen(Leavable, Screen):
     """One strategy game (see the module docstring). ``learning``: a friendly first game (each step
     explained as it comes)."""
@@ -348,12 +353,16 @@ class StrategyScreen(Leavable, Screen):
         bag = self.bag_label
         taken, soft = self._obstacles()
         board = self._board_runs()
+        margin = theme.unit() * CONTROL_GAP
         for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
                                 (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
                                 (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
             widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
                                     tuple(self._fitted()), soft, board)
-            taken.append((*widget.pos, *widget.size))
+            (x, y), (w, h) = widget.pos, widget.size
+            taken.append((x, y, w, h))
+            # the ring around it is kept free where the table has room, never at the cost of a tile
+            soft.append((x - margin, y - margin, w + 2 * margin, h + 2 * margin))
 
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
