@@ -29,13 +29,13 @@ def _band(hand):
     return rows, far
 
 
-def scenario_hands_carry_their_marking(app):
-    """Four people, the screen upright: the four hands side by side along the bottom."""
+def _four_people(app, seed: int, tiles: int):
+    """A game of four people, its first ``tiles`` played by robots, open at the table and settled."""
     from engine.strategy.game import StrategyGame
     from ui.modes.strategy import play as strategy_play
 
-    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=4)
-    while len(game.board) < 12:
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=seed)
+    while len(game.board) < tiles:
         robot_move(game)
     for seat in range(4):
         game.set_robot(seat, None)
@@ -43,6 +43,12 @@ def scenario_hands_carry_their_marking(app):
     screen.robot_pause = 30.0
     yield
     yield 0.6
+    return game, screen
+
+
+def scenario_hands_carry_their_marking(app):
+    """Four people, the screen upright: the four hands side by side along the bottom."""
+    _, screen = yield from _four_people(app, seed=4, tiles=12)
     return {hand.colour: _band(hand) for hand in screen.hands}
 
 
@@ -61,19 +67,9 @@ def scenario_controls_keep_apart(app):
     """Four people, a tile waiting for Confirm (the controls make way for its bars): Leave and the
     view's - and + are placed where they cover nothing; no two of them touch (at 1280x800 Leave
     came to lie against the - button, one finger's width from the wrong one)."""
-    from engine.strategy.game import StrategyGame
     from ui import theme
-    from ui.modes.strategy import play as strategy_play
 
-    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=14)
-    while len(game.board) < 24:
-        robot_move(game)
-    for seat in range(4):
-        game.set_robot(seat, None)
-    screen = strategy_play.open_game(app, game)
-    screen.robot_pause = 30.0
-    yield
-    yield 0.6
+    game, screen = yield from _four_people(app, seed=14, tiles=24)
     screen.put(game.turn, game.legal()[0])
     yield 0.5
     controls = [screen.leave_button, *screen.view_controls.parts]
