@@ -12,10 +12,10 @@ and shown to staff beside the configuration warnings.
 
 The staff PIN fails closed: an installed kiosk (a Raspberry Pi, or a run under systemd) without a
 ``kiosk.staff_pin`` accepts no PIN at all (``install.sh`` sets one); only a desktop run accepts the
-built-in :data:`DEFAULT_PIN`, with a warning, and none while the file's PIN is damaged. The PIN is the
-one the file holds now (:class:`firmware.staff_pin.ConfiguredPin`, as on the staff web page): read
-only at the start, a PIN the owner changed left the old one opening the menu until a restart. Wrong PINs back off: after :data:`FREE_TRIES` wrong
-ones in a row, each further one locks the keypad for twice as long as the last (from
+built-in :data:`DEFAULT_PIN`, with a warning, and none while the file's PIN is damaged. The PIN is
+the one the file holds now (:class:`firmware.staff_pin.ConfiguredPin`, as on the staff web page):
+read only at the start, a PIN the owner changed left the old one opening the menu until a restart.
+Wrong PINs back off: after :data:`FREE_TRIES` wrong ones in a row, each further one locks the keypad for twice as long as the last (from
 :data:`~firmware.pin.FIRST_LOCK_SECONDS` to :data:`~firmware.pin.LONGEST_LOCK_SECONDS`), and no PIN is even checked while it is
 locked. The count and the end of the lock are kept in the store, so a power cycle resets nothing:
 a 4-digit PIN would take over a year of tapping. Like the web page's (``web.lockout``), the keypad

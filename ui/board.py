@@ -751,7 +751,7 @@ class HandView(Widget):
         if touch.grab_current is not self:
             return False
         tap = self._taps.get(touch.uid)
-        if tap is not None and math.dist(touch.pos, tap[1]) > self.tile_radius() * 0.45:
+        if tap is not None and self._moved(touch, tap[1]):
             del self._taps[touch.uid]  # a finger that moved is no tap
         drag = self._drag
         if drag is None:
@@ -763,7 +763,7 @@ class HandView(Widget):
             twist["total"] += (angle - twist["angle"] + 180) % 360 - 180
             twist["angle"] = angle
             steps = round(-twist["total"] / 60)
-            if math.dist(touch.pos, twist["start"]) > self.tile_radius() * 0.45:
+            if self._moved(touch, twist["start"]):
                 twist["tap"] = None  # a finger that moved is twisting, not tapping
             if steps != twist["turned"]:
                 twist["tap"] = None
@@ -774,7 +774,7 @@ class HandView(Widget):
         if touch.uid != drag["uid"]:
             return True
         drag["pos"] = touch.pos
-        if not drag["moving"] and math.dist(touch.pos, drag["start"]) > self.tile_radius() * 0.45:
+        if not drag["moving"] and self._moved(touch, drag["start"]):
             drag["moving"] = True
             if self.board is not None:
                 self.board.hold(self)
@@ -783,6 +783,16 @@ class HandView(Widget):
         if drag["moving"]:
             self._show_drag(touch)
         return True
+
+    def _moved(self, touch: Any, start: tuple[float, float]) -> bool:
+        """Whether the finger of ``touch`` went far enough from ``start`` to be moving, not tapping."""
+        return math.dist(touch.pos, start) > self.tile_radius() * 0.45
+
+    def _tapped(self, tile: int | None, touch: Any) -> None:
+        """A finger other than the holding one lifted: it came down on ``tile`` (None: no tap) and
+        lifts on it still, so it turns that tile (one the hand still holds)."""
+        if tile is not None and tile in self.tiles and self.tile_at(*touch.pos) == tile:
+            self.turn(tile)
 
     def _lifted(self, touch: Any) -> tuple[float, float]:
         """Where the dragged tile is shown: above the finger as the player sees it, so the finger
@@ -814,14 +824,12 @@ class HandView(Widget):
         touch.ungrab(self)
         tap = self._taps.pop(touch.uid, None)
         if tap is not None:
-            if tap[0] in self.tiles and self.tile_at(*touch.pos) == tap[0]:
-                self.turn(tap[0])
+            self._tapped(tap[0], touch)
             return True
         drag = self._drag
         if self._twist is not None and touch.uid == self._twist["uid"]:
             tapped, self._twist = self._twist["tap"], None
-            if tapped is not None and tapped in self.tiles and self.tile_at(*touch.pos) == tapped:
-                self.turn(tapped)
+            self._tapped(tapped, touch)
             return True
         if drag is None or touch.uid != drag["uid"]:
             return True

@@ -327,6 +327,7 @@ def create_app(config: Config, directory: Path, clock: Callable[[], float] = tim
 
         lines = (json.dumps(record, separators=(",", ":")) + "\n" for record in itertools.chain(first, records))
         stamp = time.strftime("%Y%m%d-%H%M%S")
+
         def why(exc: NoDatabase) -> dict[str, object]:
             return refusal(request, "The export was broken off: the kiosk's database could not be read "
                                     "part-way ({detail}).", detail=str(exc))

@@ -3,8 +3,9 @@
 The PIN is checked with :func:`firmware.pin.verify_pin` against ``kiosk.staff_pin`` from the same
 configuration file the kiosk reads, looked at again whenever that file changes
 (:class:`firmware.staff_pin.ConfiguredPin`, as the table's keypad does): read only at the start, a
-PIN the owner changed (``install.sh --set-pin``) left the old one signing in until the unit was restarted. While no PIN is set (the kiosk then accepts 0000 at the table,
-with a warning) the web page accepts no PIN at all: a default PIN must never be reachable from the
+PIN the owner changed (``install.sh --set-pin``) left the old one signing in until the unit was
+restarted. While no PIN is set (a desktop run's table then accepts 0000, with a warning) the web
+page accepts no PIN at all: a default PIN must never be reachable from the
 café's Wi-Fi. Guessing is slowed for everyone at once, not per address (an attacker on the Wi-Fi can
 change address at will): after :data:`~web.lockout.PIN_TRIES` wrong PINs in a row every PIN is
 refused for a lockout that doubles with each further wrong PIN, up to an hour
