@@ -205,10 +205,13 @@ class SpiStrip:
 class PioStrip:
     """The Pi 5's kernel WS2812 driver on RP1's PIO (``dtoverlay=ws2812-pio,gpio=...,num_leds=...``).
 
-    Its device (``/dev/leds0``) takes a whole frame per write, 4 bytes per LED in R, G, B, W
-    order (W ignored for RGB LEDs), and sends the colours in GRB order, the WS2812's; for LEDs
-    wanting another ``colour_order`` we place the bytes so that the wire carries that order.
-    ``sink``: write there instead of opening ``config.pio_device`` (tests).
+    Its device (``/dev/leds0``) takes a frame per write, 4 bytes per LED in R, G, B, W order (W
+    ignored for RGB LEDs), and sends the colours in GRB order, the WS2812's; for LEDs wanting
+    another ``colour_order`` we place the bytes so that the wire carries that order. The driver
+    puts the bytes at the file position and refuses those past its LEDs (ENOSPC), and it cannot
+    seek: every frame is written at offset 0 (``pwrite``), or all but the first would be refused.
+    ``sink``: write there (a real file: it needs a descriptor) instead of opening
+    ``config.pio_device`` (tests).
     """
 
     name = "pio"
@@ -221,7 +224,7 @@ class PioStrip:
         wire = wire_bytes(strip_order(frame, self._rings), self._order)
         data = bytearray(len(wire) // 3 * 4)
         data[0::4], data[1::4], data[2::4] = wire[1::3], wire[0::3], wire[2::3]  # the driver sends G R B
-        self._sink.write(bytes(data))
+        os.pwrite(self._sink.fileno(), data, 0)
 
     def close(self) -> None:
         self.show(dark_frame(self._rings))

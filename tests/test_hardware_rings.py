@@ -328,15 +328,27 @@ def test_every_pi_model_lights_a_ring_by_default_without_root(model, backend, mo
     assert choose_backend(RingsConfig(), classify(None)).backend == "simulated"
 
 
-def test_pio_strip_puts_the_colour_order_on_the_wire():
+def test_pio_strip_puts_the_colour_order_on_the_wire(tmp_path):
     """The driver sends each LED's bytes as G, R, B: we place them so the wire has ``colour_order``."""
     config = RingsConfig(backend="pio", rings=[{"leds": 2, "rotate": 1}], colour_order="RGB")
-    sink = io.BytesIO()
-    sink.close = lambda: None
-    PioStrip(config, sink=sink).show((((10, 20, 30), (40, 50, 60)),))
-    data = sink.getvalue()
+    with open(tmp_path / "leds0", "wb") as sink:
+        PioStrip(config, sink=sink).show((((10, 20, 30), (40, 50, 60)),))
+    data = (tmp_path / "leds0").read_bytes()
     wire = bytes(b for i in range(0, len(data), 4) for b in (data[i + 1], data[i], data[i + 2]))  # what goes out
     assert len(data) == 8 and wire == bytes([40, 50, 60, 10, 20, 30])
+
+
+def test_pio_strip_writes_every_frame_at_the_start_of_the_device(tmp_path):
+    """The Pi 5's driver takes a frame at the file position and refuses bytes past its LEDs
+    (ENOSPC): a frame written after the last one would be refused, the rings stuck on the first."""
+    device = tmp_path / "leds0"
+    device.write_bytes(b"")
+    strip = PioStrip(RingsConfig(backend="pio", rings=[{"leds": 2}], pio_device=str(device)))
+    strip.show(((RED, RED),))
+    strip.show(((BLUE, BLACK),))
+    assert device.read_bytes() == bytes([0, 60, 255, 0]) + bytes(4)  # the last frame, R G B W, from byte 0
+    strip.close()
+    assert device.read_bytes() == bytes(8)
 
 
 def test_a_missing_spi_device_falls_back_to_simulated(tmp_path):
