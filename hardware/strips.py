@@ -202,6 +202,25 @@ class SpiStrip:
         self._sink.close()
 
 
+PIO_DRIVER_GAMMA = 1 / 0.45
+"""The Pi 5's driver sends each colour byte ``v`` as ``255 * (v / 255) ** PIO_DRIVER_GAMMA``, rounded
+down (at the overlay's default brightness, 255): a gamma of its own on top of the rings'."""
+
+
+def _pio_driver_level(value: int) -> int:
+    return int(255 * (value / 255) ** PIO_DRIVER_GAMMA)  # positive: int() rounds down
+
+
+def _pio_inputs() -> bytes:
+    """For each level the LEDs should get, the byte the driver turns into the nearest level it can
+    send (the lowest such byte; a lit level never becomes dark: level 1 is byte 22)."""
+    levels = [_pio_driver_level(value) for value in range(256)]
+    return bytes(min(range(256), key=lambda value: abs(levels[value] - level)) for level in range(256))
+
+
+_PIO_INPUTS = _pio_inputs()
+
+
 class PioStrip:
     """The Pi 5's kernel WS2812 driver on RP1's PIO (``dtoverlay=ws2812-pio,gpio=...,num_leds=...``).
 
@@ -210,6 +229,8 @@ class PioStrip:
     another ``colour_order`` we place the bytes so that the wire carries that order. The driver
     puts the bytes at the file position and refuses those past its LEDs (ENOSPC), and it cannot
     seek: every frame is written at offset 0 (``pwrite``), or all but the first would be refused.
+    The driver also applies a gamma of its own (``PIO_DRIVER_GAMMA``), which we undo: the rings'
+    levels are gamma-corrected already, and twice would turn a dim seat dark and yellow orange.
     ``sink``: write there (a real file: it needs a descriptor) instead of opening
     ``config.pio_device`` (tests).
     """
@@ -224,6 +245,7 @@ class PioStrip:
         wire = wire_bytes(strip_order(frame, self._rings), self._order)
         data = bytearray(len(wire) // 3 * 4)
         data[0::4], data[1::4], data[2::4] = wire[1::3], wire[0::3], wire[2::3]  # the driver sends G R B
+        data = data.translate(_PIO_INPUTS)
         os.pwrite(self._sink.fileno(), data, 0)
 
     def close(self) -> None:

@@ -328,12 +328,18 @@ def test_every_pi_model_lights_a_ring_by_default_without_root(model, backend, mo
     assert choose_backend(RingsConfig(), classify(None)).backend == "simulated"
 
 
+def driver(value: int) -> int:
+    """What the Pi 5's driver (ws2812-pio-rp1) sends for the byte ``value`` (its gamma table, at the
+    overlay's default brightness)."""
+    return int(255 * (value / 255) ** (1 / 0.45))
+
+
 def test_pio_strip_puts_the_colour_order_on_the_wire(tmp_path):
     """The driver sends each LED's bytes as G, R, B: we place them so the wire has ``colour_order``."""
     config = RingsConfig(backend="pio", rings=[{"leds": 2, "rotate": 1}], colour_order="RGB")
     with open(tmp_path / "leds0", "wb") as sink:
         PioStrip(config, sink=sink).show((((10, 20, 30), (40, 50, 60)),))
-    data = (tmp_path / "leds0").read_bytes()
+    data = bytes(map(driver, (tmp_path / "leds0").read_bytes()))
     wire = bytes(b for i in range(0, len(data), 4) for b in (data[i + 1], data[i], data[i + 2]))  # what goes out
     assert len(data) == 8 and wire == bytes([40, 50, 60, 10, 20, 30])
 
@@ -346,9 +352,26 @@ def test_pio_strip_writes_every_frame_at_the_start_of_the_device(tmp_path):
     strip = PioStrip(RingsConfig(backend="pio", rings=[{"leds": 2}], pio_device=str(device)))
     strip.show(((RED, RED),))
     strip.show(((BLUE, BLACK),))
-    assert device.read_bytes() == bytes([0, 60, 255, 0]) + bytes(4)  # the last frame, R G B W, from byte 0
+    assert bytes(map(driver, device.read_bytes())) == bytes([0, 60, 255, 0]) + bytes(4)  # the last frame, from byte 0
     strip.close()
     assert device.read_bytes() == bytes(8)
+
+
+def test_pio_strip_leaves_the_light_to_the_rings_gamma_not_the_drivers_too(tmp_path):
+    """The driver puts every byte through its own gamma (255 * (v / 255) ** (1 / 0.45), rounded
+    down) before the LEDs: the rings' levels, already gamma-corrected, must reach the LEDs as they
+    are (to the driver's nearest level), or a dim seat goes dark and yellow turns orange."""
+    device = tmp_path / "leds0"
+    device.write_bytes(b"")
+    with open(device, "r+b") as sink:
+        PioStrip(RingsConfig(backend="pio", rings=[{"leds": 256}]), sink=sink).show(
+            (tuple((value, 255 - value, 0) for value in range(256)),))
+    data = device.read_bytes()
+    shown = [(driver(data[i]), driver(data[i + 1])) for i in range(0, len(data), 4)]
+    for value, (red, green) in enumerate(shown):
+        assert abs(red - value) <= 1 and (red > 0) == (value > 0), (value, red)
+        assert abs(green - (255 - value)) <= 1 and (green > 0) == (value < 255), (value, green)
+    assert shown[1][0] == 1 and shown[128][0] == 128  # lit stays lit; half stays half
 
 
 def test_a_missing_spi_device_falls_back_to_simulated(tmp_path):
