@@ -45,7 +45,7 @@ from typing import Any, Callable, Literal, Mapping
 
 from engine.clock import CASUAL_MINUTES
 from engine.compact import REPLAY_URL
-from hardware import ButtonConfig, ConfigError, ReaderConfig, RingsConfig
+from hardware import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, check_pins
 from ui.files import write_whole
 
 from .pin import HASH_EXPECTED, is_pin_hash
@@ -519,8 +519,21 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
                 values[name] = FAIL_CLOSED[name](values[name], file, refused, warnings)
         else:
             values[name] = _device(DEVICES[name], name, value, file, warnings)
+    values["button"] = _free_pin(values, file, warnings)
     return Config(**values, source=file, warnings=tuple(warnings), refused=frozenset(refused),
                   given=frozenset(given))
+
+
+def _free_pin(values: dict[str, Any], file: Path, warnings: list[str]) -> ButtonConfig:
+    """The button, back on its default pin when the file puts it on a GPIO the reader or the rings
+    drive (``check_pins``; the default pin is on none of them)."""
+    button: ButtonConfig = values.get("button", ButtonConfig())
+    try:
+        check_pins(button, values.get("reader", ReaderConfig()), values.get("rings", RingsConfig()))
+    except ConfigError as exc:
+        warnings.append(f"{file}: {exc}; using the default {ButtonConfig.pin}")
+        return replace(button, pin=ButtonConfig.pin)
+    return button
 
 
 def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings: list[str],

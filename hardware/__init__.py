@@ -16,7 +16,7 @@ Modules: ``events`` (event types, EventQueue), ``config`` (frozen configs), ``bu
 """
 
 from .button import GpioButton, SimulatedButton, open_button
-from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec
+from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec, check_pins
 from .events import (ButtonHeld, ButtonPressed, DeviceStatus, Event, EventQueue, ReaderConnected, ReaderLost,
                      StripFailed, StripRecovered, TagNotWritten, TagRead, TagRemoved, TagWritten, UnknownTag)
 from .reader import SerialTileReader, SimulatedReader, open_reader
@@ -30,5 +30,5 @@ __all__ = [
     "ReaderLost", "RegistryError", "RingSpec", "Rings", "RingsConfig", "SerialTileReader", "SimulatedButton",
     "SimulatedReader", "SimulatedStrip", "SqliteTagStore", "StripFailed", "StripRecovered", "TagNotWritten", "TagRead", "TagRegistry", "TagRemoved",
     "TagWritten", "UnknownTag",
-    "Winner", "open_button", "open_reader",
+    "Winner", "check_pins", "open_button", "open_reader",
 ]

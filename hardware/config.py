@@ -35,6 +35,10 @@ RINGS_BACKENDS = ("auto", "spi", "pio", "ws281x", "simulated")
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 WS281X_PINS = (10, 12, 13, 18, 19, 21)
 """GPIOs rpi-ws281x can drive: 12/18 (PWM0), 13/19 (PWM1), 21 (PCM), 10 (SPI MOSI)."""
+SPI_MOSI = {"/dev/spidev0.": 10, "/dev/spidev1.": 20}
+"""The MOSI GPIO of each SPI bus (by its devices' name), the LED data with ``spi``."""
+UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
+"""The Pi's UART on the header: TXD on GPIO 14, RXD on GPIO 15."""
 
 
 class ConfigError(ValueError):
@@ -246,4 +250,31 @@ class RingsConfig:
     @property
     def led_count(self) -> int:
         return sum(ring.leds for ring in self.all_rings)
+
+
+def _used_pins(reader: ReaderConfig, rings: RingsConfig) -> dict[int, str]:
+    """The GPIOs the reader and the rings drive, each with what it is ("carries the LED rings'
+    data"). ``auto`` rings are taken to be on SPI (``pio`` too is wired to GPIO 10 in the README,
+    but its pin is set in the overlay, not here); a reader on a USB port uses no GPIO."""
+    pins: dict[int, str] = {}
+    if rings.backend == "ws281x":
+        pins[rings.pin] = "carries the LED rings' data (rings.pin)"
+    elif rings.backend in ("auto", "spi"):
+        mosi = next((pin for prefix, pin in SPI_MOSI.items() if rings.spi_device.startswith(prefix)), None)
+        if mosi is not None:
+            pins[mosi] = f"carries the LED rings' data (SPI MOSI of {rings.spi_device})"
+    if reader.port in UART_PORTS:
+        pins[14] = f"is the tile reader's UART (TXD of {reader.port})"
+        pins[15] = f"is the tile reader's UART (RXD of {reader.port})"
+    return pins
+
+
+def check_pins(button: ButtonConfig, reader: ReaderConfig, rings: RingsConfig) -> None:
+    """Refuse a button on a GPIO the reader or the rings drive: the pin controller lets gpiozero
+    take the pin from the SPI, PWM or UART block without a word, and the LEDs or the reader would
+    die while the button seemed fine. The button is the one refused: the others' pins are fixed
+    by the Pi's hardware."""
+    use = _used_pins(reader, rings).get(button.pin)
+    if use is not None:
+        raise ConfigError("button.pin", f"a GPIO no other device uses: GPIO {button.pin} {use}", button.pin)
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from .board import Board, board_model, classify
 from .button import open_button
-from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig
+from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, check_pins
 from .events import Event, EventQueue, ReaderConnected, ReaderLost
 from .reader import SerialTileReader, open_reader
 from .rings import Lamp, Off, Rings
@@ -79,9 +79,11 @@ def listen_seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    return selftest(ButtonConfig(pin=args.button_pin),
-                    ReaderConfig(port=args.port, protocol=args.protocol, baudrate=args.baudrate),
-                    RingsConfig(backend=args.rings_backend), listen_s=args.listen)
+    button = ButtonConfig(pin=args.button_pin)
+    reader = ReaderConfig(port=args.port, protocol=args.protocol, baudrate=args.baudrate)
+    rings = RingsConfig(backend=args.rings_backend)
+    check_pins(button, reader, rings)
+    return selftest(button, reader, rings, listen_s=args.listen)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

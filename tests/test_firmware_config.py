@@ -120,6 +120,22 @@ def test_wrong_types_and_out_of_range_values_name_file_key_value_and_expected(tm
     assert config.reader == ReaderConfig()
 
 
+def test_a_button_on_the_led_data_pin_is_refused_and_keeps_its_default(tmp_path):
+    """The README wires the LED data to GPIO 10: a button there would take it from the SPI."""
+    path = write(tmp_path, """
+        [button]
+        pin = 10
+        hold_s = 2.0
+        [reader]
+        port = "/dev/serial0"
+    """)
+    config = load_config(path, environ={})
+    assert config.warnings == (
+        f"{path}: button.pin: expected a GPIO no other device uses: GPIO 10 carries the LED rings' data "
+        "(SPI MOSI of /dev/spidev0.0), got 10; using the default 17",)
+    assert config.button == ButtonConfig(hold_s=2.0) and config.reader == ReaderConfig(port="/dev/serial0")
+
+
 def test_a_removal_silence_shorter_than_a_pn532s_polls_is_refused_and_the_reader_kept(tmp_path):
     path = write(tmp_path, """
         [reader]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hardware.board import Board, board_model, classify, detect_board
-from hardware.config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec
+from hardware.config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec, check_pins
 
 
 def test_defaults_are_valid_and_documented_values():
@@ -91,3 +91,32 @@ def test_board_model_reads_device_tree_string(tmp_path):
     assert board_model(path) == "Raspberry Pi 5 Model B Rev 1.0"
     assert detect_board(path) is Board.PI5
     assert detect_board(tmp_path / "missing") is Board.OTHER
+
+
+@pytest.mark.parametrize("pin, reader, rings, why", [
+    (10, ReaderConfig(), RingsConfig(), "GPIO 10 carries the LED rings' data (SPI MOSI of /dev/spidev0.0)"),
+    (10, ReaderConfig(), RingsConfig(backend="spi"), "GPIO 10 carries the LED rings' data"),
+    (20, ReaderConfig(), RingsConfig(spi_device="/dev/spidev1.0"), "GPIO 20 carries the LED rings' data"),
+    (18, ReaderConfig(), RingsConfig(backend="ws281x"), "GPIO 18 carries the LED rings' data (rings.pin)"),
+    (15, ReaderConfig(port="/dev/serial0"), RingsConfig(), "GPIO 15 is the tile reader's UART (RXD of /dev/serial0)"),
+    (14, ReaderConfig(port="/dev/ttyAMA0", protocol="pn532"), RingsConfig(), "GPIO 14 is the tile reader's UART (TXD"),
+])
+def test_a_button_on_a_pin_another_device_drives_is_refused(pin, reader, rings, why):
+    """gpiozero would take the pin from the SPI, PWM or UART block without a word: the LEDs or the
+    reader would die while the button "works"."""
+    with pytest.raises(ConfigError) as caught:
+        check_pins(ButtonConfig(pin=pin), reader, rings)
+    assert caught.value.field == "button.pin"
+    assert str(caught.value).startswith(f"button.pin: expected a GPIO no other device uses: {why}")
+    assert str(caught.value).endswith(f"got {pin}")
+
+
+@pytest.mark.parametrize("pin, reader, rings", [
+    (17, ReaderConfig(port="/dev/serial0"), RingsConfig()),  # the defaults, wired as the README says
+    (10, ReaderConfig(), RingsConfig(backend="simulated")),  # no LED data on the pin
+    (18, ReaderConfig(), RingsConfig()),  # rings.pin matters only to rpi-ws281x
+    (14, ReaderConfig(port="/dev/ttyUSB0"), RingsConfig()),  # a USB reader leaves the UART free
+    (10, ReaderConfig(), RingsConfig(backend="pio")),  # the PIO overlay's pin is not in this file
+])
+def test_a_button_on_a_free_pin_is_accepted(pin, reader, rings):
+    check_pins(ButtonConfig(pin=pin), reader, rings)

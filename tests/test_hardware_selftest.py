@@ -38,3 +38,8 @@ def test_command_line():
     bad = subprocess.run([sys.executable, "-m", "hardware", "selftest", "--protocol", "wiegand"],
                          capture_output=True, text=True, timeout=60, env=env)
     assert bad.returncode == 2 and "argument --protocol: expected one of 'rdm6300', 'pn532', 'lines'" in bad.stderr
+
+    taken = subprocess.run([sys.executable, "-m", "hardware", "selftest", "--button-pin", "10"],
+                           capture_output=True, text=True, timeout=60, env=env)
+    assert taken.returncode == 2
+    assert "argument --button-pin: expected a GPIO no other device uses: GPIO 10 carries" in taken.stderr
