@@ -19,6 +19,7 @@ reason, when the real one cannot be used: the kiosk runs on.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import logging
 import math
@@ -239,6 +240,7 @@ class PioStrip:
 
     def __init__(self, config: RingsConfig, sink: BinaryIO | None = None) -> None:
         self._rings, self._order = config.all_rings, config.colour_order
+        self._device, self._leds = config.pio_device, config.led_count
         self._sink = sink if sink is not None else open(config.pio_device, "wb", buffering=0)
 
     def show(self, frame: Frame) -> None:
@@ -246,7 +248,14 @@ class PioStrip:
         data = bytearray(len(wire) // 3 * 4)
         data[0::4], data[1::4], data[2::4] = wire[1::3], wire[0::3], wire[2::3]  # the driver sends G R B
         data = data.translate(_PIO_INPUTS)
-        os.pwrite(self._sink.fileno(), data, 0)
+        try:
+            os.pwrite(self._sink.fileno(), data, 0)
+        except OSError as exc:
+            if exc.errno != errno.EFBIG:  # the driver shows the LEDs it has, then refuses the rest
+                raise
+            raise OSError(f"{self._device} drives fewer LEDs than the rings' {self._leds}: set "
+                          f"num_leds={self._leds} in the dtoverlay=ws2812-pio line of "
+                          "/boot/firmware/config.txt and reboot") from exc
 
     def close(self) -> None:
         self.show(dark_frame(self._rings))

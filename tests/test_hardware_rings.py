@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 import sys
 import time
 import types
@@ -372,6 +374,33 @@ def test_pio_strip_leaves_the_light_to_the_rings_gamma_not_the_drivers_too(tmp_p
         assert abs(red - value) <= 1 and (red > 0) == (value > 0), (value, red)
         assert abs(green - (255 - value)) <= 1 and (green > 0) == (value < 255), (value, green)
     assert shown[1][0] == 1 and shown[128][0] == 128  # lit stays lit; half stays half
+
+
+def test_more_leds_than_the_pio_overlay_names_are_reported_with_the_fix(tmp_path, monkeypatch):
+    """The driver refuses a frame longer than its ``num_leds`` (EFBIG, "File too large") after
+    showing its start: the staff must read which number to put in config.txt."""
+    overlay_leds = 96
+
+    def driver_write(fd: int, data: bytes, offset: int) -> int:  # ws2812-pio-rp1's answer to a frame
+        if offset + len(data) > 4 * overlay_leds:
+            raise OSError(errno.EFBIG, os.strerror(errno.EFBIG))
+        return len(data)
+
+    monkeypatch.setattr("hardware.strips.os.pwrite", driver_write)
+    device = tmp_path / "leds0"
+    device.write_bytes(b"")
+    config = RingsConfig(backend="pio", rings=[{"leds": 24}] * 4, centre={"leds": 16}, pio_device=str(device))
+    inbox = EventQueue()
+    with Rings(config, board=Board.PI5, listener=inbox) as rings:
+        rings.show(Lamp(0, RED))
+        failed = inbox.get(timeout=30)
+        assert isinstance(failed, StripFailed)
+        assert failed.error == (f"pio: OSError: {device} drives fewer LEDs than the rings' 112: set num_leds=112 in "
+                                "the dtoverlay=ws2812-pio line of /boot/firmware/config.txt and reboot")
+    with Rings(RingsConfig(backend="pio", pio_device=str(device)), board=Board.PI5, listener=inbox) as rings:
+        rings.show(Lamp(0, RED))
+        wait_for(lambda: rings.writes >= 2)  # 96 LEDs: taken
+        assert rings.error is None and inbox.drain() == []
 
 
 def test_a_missing_spi_device_falls_back_to_simulated(tmp_path):
