@@ -468,11 +468,25 @@ def test_the_real_bag_tiles_scanned_at_the_seats():
     run_scenario("test_ui_tantrix", "scenario_real_bag", size=(800, 480))
 
 
+class HeldRobot:
+    """A robot that thinks only once ``go`` is set: the table waits on it for as long as a test needs."""
+
+    def __init__(self, robot):
+        import threading
+
+        self.robot, self.go = robot, threading.Event()
+
+    def choose(self, view, rng):
+        self.go.wait(timeout=300)  # a safety cap: a failed scenario never sets it
+        return self.robot.choose(view, rng)
+
+
 def scenario_drawing_for_a_robot(app):
     """A person and a robot with the real bag: every draw the robot owes is asked of the person
     (facing them, never the robot's empty chair), a scan at the robot's own reader counts, and the
     person is told whose hand the tile went to."""
     from engine.strategy.game import Phase, StrategyGame
+    from engine.strategy.robots import make_robot
     from ui.i18n import _
     from ui.modes.strategy import play as strategy_play
 
@@ -492,8 +506,15 @@ def scenario_drawing_for_a_robot(app):
         devices.scan(next(tiles), 0)
         yield
     yield 0.3
+    held = screen.robots["beginner"] = HeldRobot(make_robot("beginner"))
     yield from play_by_touch(screen, 0, game.legal()[0])
     devices.scan(next(tiles), 0)
+    yield until(lambda: screen.thinking and game.turn == 1)
+    devices.press_button()  # while the robot thinks: the person is told to wait, not to place a tile
+    waiting = _("{name} is playing now: wait for its tile.", name=_("Yellow"))
+    yield until(lambda: banners[0].label.text == waiting)
+    assert waiting not in banners[1].label.text and game.turn == 1 and game.awaiting_draw is None
+    held.go.set()
     yield until(lambda: game.awaiting_draw == 1)  # the robot placed its tile: its draw is owed
     assert banners[0].label.text == for_robot
     devices.press_button()

@@ -1256,6 +1256,8 @@ class StrategyScreen(Leavable, Screen):
         return min(people, key=lambda i: math.dist((boxes[i].cx, boxes[i].cy), (boxes[seat].cx, boxes[seat].cy)))
 
     def bag_button(self) -> None:
+        """The bag button, pressed: a draw owed is asked for; any other press is explained to a
+        person who can act on it (for a robot's turn, the one seated nearest)."""
         game = self.game
         due = game.awaiting_draw
         if game.finished:
@@ -1264,6 +1266,11 @@ class StrategyScreen(Leavable, Screen):
             self.prompt_draw(due)
         elif game.turn is None:
             return
+        elif game.seats[game.turn].robot is not None:  # said to a person: the robot's chair is empty
+            drawer, turn = self._drawer(game.turn), game.turn
+            if drawer is not None:
+                self.layout.tell(drawer, lambda: _("{name} is playing now: wait for its tile.",
+                                                   name=seat_name(game, turn, robot_mark=False)))
         elif not game.options.physical_bag:
             self.layout.tell(game.turn, lambda: _("The table draws for you: your new tile is already in your hand."),
                              good=True)
