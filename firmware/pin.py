@@ -34,6 +34,16 @@ def lock_seconds(wrong: int, free_tries: int) -> float:
     return min(LONGEST_LOCK_SECONDS, FIRST_LOCK_SECONDS * 2.0 ** min(wrong - free_tries, 20))
 
 
+def lock_end(until: float, lock: float, now: float) -> float:
+    """When a lock of ``lock`` seconds meant to end at ``until`` (wall clock) ends, as seen at
+    ``now``: ``until``, unless the clock was set back since by more than the lock reaches (a Pi has
+    no battery clock: a boot on an old time, a router's wrong time), then a full lock from ``now``.
+    The one rule of the keypad and the web page; the caller keeps the end it gives. Capping only the
+    wait at ``lock`` gave the full lock at every look for as long as the clock stayed behind, so a
+    clock set back by a month locked staff out for a month."""
+    return now + lock if until - now > lock else until
+
+
 def full_lock_wrong(free_tries: int) -> int:
     """The fewest wrong PINs in a row whose lock (:func:`lock_seconds`) is the longest: what a
     damaged record of them counts as, on the keypad and on the web page alike (fail closed)."""

@@ -36,7 +36,7 @@ from typing import Any, Callable, Literal
 from ui.services import Store
 
 from .config import LANGUAGES, Config
-from .pin import LONGEST_LOCK_SECONDS, full_lock_wrong, lock_seconds, verify_pin
+from .pin import LONGEST_LOCK_SECONDS, full_lock_wrong, lock_end, lock_seconds, verify_pin
 from .staff_pin import ConfiguredPin
 
 log = logging.getLogger(__name__)
@@ -166,9 +166,14 @@ class KioskSettings:
 
     def pin_wait(self) -> float:
         """Seconds until a PIN may be tried again (0: now). A clock set back while locked (a Pi has
-        no battery clock) never makes the wait longer than the lock itself."""
-        _wrong, until, lock = self._pin_state()
-        return max(0.0, min(until - self._clock(), lock))
+        no battery clock) moves the lock's end to a full lock from now (:func:`firmware.pin.lock_end`),
+        kept, so the lock still runs out."""
+        wrong, until, lock = self._pin_state()
+        now = self._clock()
+        end = lock_end(until, lock, now)
+        if end != until:
+            self._store.set_progress(PIN_STATE, {"wrong": wrong, "until": end, "lock": lock})
+        return max(0.0, end - now)
 
     def _pin_state(self) -> tuple[int, float, float]:
         """The wrong PINs in a row, when the lock ends and how long it is (none kept: none). A

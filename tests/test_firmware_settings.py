@@ -211,6 +211,26 @@ def test_wrong_pins_back_off_growing_persisted_and_shown(tmp_path):
     store.close()
 
 
+def test_a_keypad_lock_seen_after_the_clock_was_set_back_still_runs_out(tmp_path):
+    config = Config(kiosk=KioskConfig(staff_pin=hash_pin("1357", rounds=1000)))
+    now = [2_000_000_000.0]
+    store = SqliteStore(tmp_path)
+    settings = KioskSettings(config, store, Reports(), clock=lambda: now[0])
+    while not settings.pin_wait():
+        assert not settings.check_pin("0000")
+    lock = settings.pin_wait()
+    now[0] -= 30 * 86400  # booted on a month-old time: the network is not there yet
+    assert settings.pin_wait() == lock and not settings.check_pin("1357")
+    now[0] += lock / 2
+    store.close()
+    store = SqliteStore(tmp_path)  # a power cycle in between: the lock goes on from where it was
+    again = KioskSettings(config, store, Reports(), clock=lambda: now[0])
+    assert again.pin_wait() == lock / 2
+    now[0] += lock / 2  # the lock's length, not the month the clock is behind
+    assert again.pin_wait() == 0 and again.check_pin("1357")
+    store.close()
+
+
 @pytest.mark.parametrize("damaged", [
     '{"wrong": 9, "until": 1000',  # cut short: not JSON
     '[9, 1000.0, 30.0]',  # JSON, not an object

@@ -72,6 +72,18 @@ def test_a_clock_set_back_never_makes_the_lock_longer_than_it_was(tmp_path):
     assert PinGuard(lambda: PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS)
 
 
+def test_a_lock_seen_after_the_clock_was_set_back_still_runs_out(tmp_path):
+    clock = Clock()
+    guard = PinGuard(lambda: PIN_HASH, tmp_path, clock)
+    lock_out(guard)
+    clock.now -= 30 * 86_400.0  # the network's time a month behind the one the lock was taken on
+    assert guard.check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS)
+    clock.now += FIRST_LOCK_SECONDS / 2
+    assert PinGuard(lambda: PIN_HASH, tmp_path, clock).check(STAFF_PIN) == (False, FIRST_LOCK_SECONDS / 2)
+    clock.now += FIRST_LOCK_SECONDS / 2  # not a month: the lock, from when the clock was seen set back
+    assert guard.check(STAFF_PIN) == (True, 0.0)
+
+
 def _drop_row(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM lockout")
 

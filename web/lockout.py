@@ -17,8 +17,8 @@ beside it, then renamed over it, so there is never no file). While the file cann
 :class:`Unrecorded`.
 
 Times are the wall clock's, since a lock must outlast a reboot; a clock set back while locked (a
-Pi has no battery clock) never makes the wait longer than the lock itself, as the kiosk's keypad
-reckons it (``firmware.settings``).
+Pi has no battery clock) moves the lock's end to a full lock from when it is seen, written back, as
+the kiosk's keypad reckons it (``firmware.pin.lock_end``): never longer than the lock, and it runs out.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from firmware.pin import LONGEST_LOCK_SECONDS, full_lock_wrong, lock_seconds
+from firmware.pin import LONGEST_LOCK_SECONDS, full_lock_wrong, lock_end, lock_seconds
 from firmware.store import Unusable, migrate
 from firmware.stored import decode_text
 
@@ -65,7 +65,12 @@ class Lockout:
 
     def wait(self, now: float) -> float:
         """Seconds before a PIN is looked at again (0: now)."""
-        return max(0.0, min(self.until - now, lock_seconds(self.wrong, PIN_TRIES)))
+        return max(0.0, self.seen_at(now).until - now)
+
+    def seen_at(self, now: float) -> Lockout:
+        """This lockout as the record keeps it once looked at, at ``now``: its end moved to a full
+        lock from ``now`` if the clock was set back since (:func:`firmware.pin.lock_end`)."""
+        return Lockout(self.wrong, lock_end(self.until, lock_seconds(self.wrong, PIN_TRIES), now))
 
     def wrong_again(self, now: float) -> Lockout:
         """One more wrong PIN at ``now`` (counted up to :data:`FULL_LOCKOUT_WRONG`: more add nothing)."""
@@ -100,8 +105,8 @@ class LockoutRecord:
         self._lock = threading.Lock()
 
     def update(self, change: Callable[[Lockout], Lockout]) -> tuple[Lockout, Lockout]:
-        """The lockout kept (a damaged one as :meth:`Lockout.damaged`) and ``change`` of it, kept in
-        its place in the same transaction. Unrecorded when it cannot be."""
+        """The lockout kept (as :meth:`Lockout.seen_at` now; a damaged one as :meth:`Lockout.damaged`)
+        and ``change`` of it, kept in its place in the same transaction. Unrecorded when it cannot be."""
         with self._lock:
             now = self._clock()
             try:
@@ -130,7 +135,7 @@ class LockoutRecord:
                 if kept is None:
                     log.warning("%s has no lockout that holds together: locked for %.0f s",
                                 self.path, LONGEST_LOCK_SECONDS)
-                before = kept if kept is not None else Lockout.damaged(now)
+                before = kept.seen_at(now) if kept is not None else Lockout.damaged(now)
                 after = change(before)
                 if after != kept:
                     _write(db, after)
