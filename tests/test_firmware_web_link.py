@@ -67,7 +67,7 @@ def test_the_status_snapshot_is_written_on_change_and_as_a_heartbeat(tmp_path):
     services = memory_services()
     now = [1000.0]
     snapshot = StatusSnapshot(services.store, services.devices, services.settings, clock=lambda: now[0],
-                              heartbeat=60.0)
+                              heartbeat=60.0, running=lambda: now[0])
     snapshot.tick()
     first = services.store.progress(STATUS)
     assert first["seen"] == 1000.0 and first["applied"] == {"language": services.settings.language,
@@ -84,6 +84,23 @@ def test_the_status_snapshot_is_written_on_change_and_as_a_heartbeat(tmp_path):
     now[0] = 1090.0
     snapshot.tick()
     assert services.store.progress(STATUS)["seen"] == 1090.0
+
+
+def test_the_heartbeat_goes_on_when_the_wall_clock_is_set_back(tmp_path):
+    services = memory_services()
+    wall, running = [2_000_000_000.0], [50.0]
+    snapshot = StatusSnapshot(services.store, services.devices, services.settings, clock=lambda: wall[0],
+                              heartbeat=60.0, running=lambda: running[0])
+    snapshot.tick()
+    wall[0] -= 30 * 86400  # the network's time a month behind the time the Pi booted on
+    running[0] += 61
+    wall[0] += 61
+    snapshot.tick()  # a heartbeat is due: the page must see the kiosk alive, at the clock's time now
+    assert services.store.progress(STATUS)["seen"] == wall[0]
+    wall[0] += 30 * 86400  # and forward again: a heartbeat is not written at every tick
+    running[0] += 1
+    snapshot.tick()
+    assert services.store.progress(STATUS)["seen"] == 2_000_000_061.0 - 30 * 86400
 
 
 def test_the_web_table_is_checked_like_the_others(tmp_path):
