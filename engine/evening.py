@@ -42,19 +42,15 @@ from .tournament import Tournament
 
 Told = Mapping[str, Any]
 """What one table tells of its club evening (see the module's docstring)."""
-Entries = Callable[[str, float], Iterable[Mapping[str, Any]]]
-"""How a table finds the results its games hold: (tournament id, finished since) -> the entries, in
-the ladder's order (``firmware.players.Players.tournament_entries``)."""
-
-SKEW = 12 * 3600.0
-"""How far the tables' clocks may disagree (seconds): a game finished at another table counts for a
-tournament that began up to this long after it by this table's clock."""
+Entries = Callable[[str], Iterable[Mapping[str, Any]]]
+"""How a table finds the results its games hold: tournament id -> the entries, in the ladder's order
+(``firmware.players.Players.tournament_entries``)."""
 
 
 def results(tournament: Tournament, find: Entries) -> list[Mapping[str, Any]]:
-    """The results of ``tournament``'s games among those a table holds (``find``): the evening's
-    games only, found by their end time (the clock of the table that played each) and its id."""
-    return list(find(tournament.id, tournament.started - SKEW))
+    """The results of ``tournament``'s games among those a table holds (``find``), found by its id
+    alone: no clock decides (a table without a battery clock may be days behind the others)."""
+    return list(find(tournament.id))
 
 
 def heard(tournament: Tournament, find: Entries) -> Tournament:

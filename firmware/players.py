@@ -106,6 +106,19 @@ def merge_stamps(db: sqlite3.Connection) -> None:
     db.execute("UPDATE players SET merged_at = updated WHERE merged_into IS NOT NULL")
 
 
+TOURNAMENT_ID = "CASE WHEN json_valid(record) THEN json_extract(record, '$.tournament.id') END"
+"""The tournament a rated game's record names (``engine.tournament.entry``), NULL for none or a damaged
+record: the expression of the index :meth:`Players.tournament_entries` searches by (a query must
+spell it the same for SQLite to use the index)."""
+
+
+def tournament_index(db: sqlite3.Connection) -> None:
+    """Schema step 7: the games by the tournament their records name, so an evening's results are found
+    by its id alone. Found by their end time instead (near the evening's start), the games of a table
+    whose clock was behind (no battery clock, no time server on the club's network) were never found."""
+    db.execute(f"CREATE INDEX games_by_tournament ON games (({TOURNAMENT_ID}))")
+
+
 TABLES: dict[str, tuple[str, ...]] = {
     "players": ("CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, avatar TEXT NOT NULL,"
                 " created REAL NOT NULL, merged_into TEXT, deleted REAL, updated REAL NOT NULL DEFAULT 0,"
@@ -114,7 +127,8 @@ TABLES: dict[str, tuple[str, ...]] = {
               " record_id INTEGER, outcome TEXT NOT NULL, origin TEXT NOT NULL DEFAULT '', record TEXT,"
               " shared INTEGER NOT NULL DEFAULT 0)",
               "CREATE INDEX games_in_order ON games (finished, id)",
-              "CREATE INDEX games_unshared ON games (id) WHERE shared = 0"),
+              "CREATE INDEX games_unshared ON games (id) WHERE shared = 0",
+              f"CREATE INDEX games_by_tournament ON games (({TOURNAMENT_ID}))"),
     "bests": ("CREATE TABLE bests (player TEXT NOT NULL, mode TEXT NOT NULL, score INTEGER NOT NULL,"
               " created REAL NOT NULL, PRIMARY KEY (player, mode))",),
     "ratings": ("CREATE TABLE ratings (player TEXT PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL,"
@@ -123,7 +137,7 @@ TABLES: dict[str, tuple[str, ...]] = {
                      " mu REAL NOT NULL, sigma REAL NOT NULL)",
                      "CREATE INDEX rating_steps_by_player ON rating_steps (player, seq)"),
 }
-"""Each table of :func:`schema`, :func:`club_schema` and :func:`merge_stamps` as they leave it, in salvage order (people
+"""Each table of :func:`schema`, :func:`club_schema`, :func:`merge_stamps` and :func:`tournament_index` as they leave it, in salvage order (people
 and the games that are the ratings' truth before the ratings, a cache of them): the store's
 ``TABLES`` include these, so a damaged database healed from its last-known-good copy, and a store
 in memory, keep the players, their games, ratings and bests like every other table."""
@@ -611,14 +625,14 @@ class Players:
         return self._shared(self._store.query(
             "SELECT id, kind, finished, origin, outcome, record FROM games ORDER BY finished, id"))
 
-    def tournament_entries(self, tournament: str, since: float = 0.0) -> list[dict[str, Any]]:
-        """The tournament entries in the records of the rated games finished since ``since`` that
-        name ``tournament`` (``engine.tournament.entry``: a club evening's results, from
-        whichever table played them), in the ladder's order. The time keeps the search to the
-        evening's games; a damaged record is passed over."""
+    def tournament_entries(self, tournament: str) -> list[dict[str, Any]]:
+        """The tournament entries in the records of the rated games that name ``tournament``
+        (``engine.tournament.entry``: a club evening's results, from whichever table played them),
+        in the ladder's order. Found by the tournament's id alone (an index), never by when the
+        games finished: the tables' clocks may be days apart; a damaged record is passed over."""
         entries = []
-        for (text,) in self._store.query("SELECT record FROM games WHERE finished >= ? AND instr(record, ?) > 0"
-                                         " ORDER BY finished, id", (since, tournament)):
+        for (text,) in self._store.query(f"SELECT record FROM games WHERE {TOURNAMENT_ID} = ?"
+                                         " ORDER BY finished, id", (tournament,)):
             try:
                 entry = json.loads(text).get("tournament")
             except (ValueError, AttributeError, RecursionError):

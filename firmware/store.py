@@ -116,7 +116,7 @@ def _schema_3(db: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: tuple[Migration, ...] = (_schema_1, _schema_2, _schema_3, players.schema, players.club_schema,
-                                     players.merge_stamps)
+                                     players.merge_stamps, players.tournament_index)
 """Step ``i`` takes the schema from version ``i`` to ``i + 1``. Append; never edit a shipped step."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

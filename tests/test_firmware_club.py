@@ -61,10 +61,11 @@ class Table:
         assert self.link is not None
         return self.link.status()
 
-    def play(self, *seats: str | None, winner: int = 0, tournament: dict[str, Any] | None = None) -> str:
+    def play(self, *seats: str | None, winner: int = 0, tournament: dict[str, Any] | None = None,
+             finished: float | None = None) -> str:
         """A finished two-seat game as the strategy screen keeps it: its record (with its result in
         a ``tournament``, if it is one's game), then its rating. ``seats``: player ids, or None for
-        the robot (club level)."""
+        the robot (club level); ``finished``: the table's clock at the end (None: now)."""
         colours = ("R", "Y")
         record: dict[str, Any] = {
             "seats": [{"colour": c, "robot": None if s else "club"} for c, s in zip(colours, seats)],
@@ -75,7 +76,7 @@ class Table:
         record_id = self.store.add_record("tantrix", record)
         outcome = outcome_of_record(uuid.uuid4().hex, record, list(seats))
         assert outcome is not None
-        self.players.record_game("tantrix", outcome, record_id)
+        self.players.record_game("tantrix", outcome, record_id, finished)
         return outcome.game
 
     def view(self) -> tuple[Any, ...]:
@@ -734,6 +735,30 @@ def test_a_result_played_while_the_broker_is_away_shows_where_it_was_played_and_
                    f"{table.name} to hear round 2", 60)
         found = tournament_store.club_tournament(kiosk, "table-1")
         assert found is not None and found[0].standings() == kept.standings() and found[0].played == kept.played
+
+
+def test_a_result_played_at_a_table_whose_clock_is_a_month_behind_counts(
+        broker: Broker, tables: list[Table]) -> None:
+    """Table 2 has no battery clock and the club's network no time server: it runs on the time it
+    saved when it was last switched off, a month ago. Its game of table 1's evening finished, by its
+    clock, a month before the evening began (before: table 1 never entered the result, the round
+    waited for ever, and table 2's own screen showed the pairing still to play)."""
+    from engine.tournament import entry
+    from ui import tournament_store
+
+    one, two, _ = tables
+    (host, guest, _watcher), tournament = _evening_run_by_table_1(tables, rounds=2)
+    mine, theirs = tournament.played[0]
+    month_ago = time.time() - 30 * 86400
+    game = two.play(theirs.first, theirs.second, winner=1, finished=month_ago,
+                    tournament=entry(tournament.id, 1, theirs.first, theirs.second, (7, 10)))
+    wait_until(lambda: game in {g.id for g in one.players.shared_games()}, "table 1 to hold table 2's game")
+    one.play(mine.first, mine.second, tournament=entry(tournament.id, 1, mine.first, mine.second, (10, 7)))
+    tournament_store.follow(host)
+    kept = tournament_store.load(host)
+    assert kept is not None and [g.scores for g in kept.played[0]] == [(10, 7), (7, 10)] and len(kept.played) == 2
+    found = tournament_store.club_tournament(guest, "table-1")
+    assert found is not None and found[0].played[0][1].scores == (7, 10)
 
 
 def test_an_evening_ended_at_the_table_that_took_it_over_stays_ended_when_its_first_table_returns(

@@ -34,7 +34,7 @@ def test_a_database_of_the_release_gains_players_and_keeps_everything(tmp_path):
     reports: list[str] = []
     with SqliteStore(tmp_path, report=reports.append) as store:
         assert reports == [] and not store.in_memory
-        assert store.query("PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 6
+        assert store.query("PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 7
         kinds = [kind for _, kind, _ in store.records()]
         assert kinds == ["solitaire", "tantrix", "tantrix"]
         assert store.records("tantrix")[0][2]["result"]["winner"] in ("R", "Y", "B", "G")

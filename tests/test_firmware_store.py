@@ -137,7 +137,7 @@ def test_migrating_a_version_1_database_keeps_its_data(tmp_path):
     old.close()
 
     store, reports = open_store(tmp_path)
-    assert reports == [] and store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    assert reports == [] and store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
     assert restore(store.load_current()) == Journey([5, 6])
     assert store.statistics()["games"] == {"strategy": 2, "tanagra": 1}  # counters seeded from the records
     store.add_score("discovery", "Al", 3)  # a table from version 2

@@ -300,10 +300,9 @@ class PlayerBook(Protocol):
     def export_file(self) -> str:
         """Write everything kept about the players to a JSON file; its path."""
 
-    def tournament_entries(self, tournament: str, since: float = 0.0) -> list[dict[str, Any]]:
-        """The tournament entries (``engine.tournament.entry``) of the rated games
-        finished since ``since`` whose records name ``tournament``: played here or at another
-        table of the club."""
+    def tournament_entries(self, tournament: str) -> list[dict[str, Any]]:
+        """The tournament entries (``engine.tournament.entry``) of the rated games whose records
+        name ``tournament``: played here or at another table of the club, whatever their clocks."""
 
 
 TOURNAMENT = "tournament"
