@@ -40,7 +40,7 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from engine.players import DEFAULT_AVATAR, BadName, Player, check_avatar, clean_name, new_id
 from engine.ratings import GUEST, ROBOT, Ladder, Outcome, Rating, Step, is_rated
@@ -336,10 +336,12 @@ class GameResult:
 
 class Players:
     """The players of one table, kept in ``store``'s database. Every method commits before it
-    returns (through the store, so a failing disk is handled as for every other write)."""
+    returns (through the store, so a failing disk is handled as for every other write). ``clock``:
+    the wall clock (seconds since the epoch) the table's stamps are taken from."""
 
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: SqliteStore, clock: Callable[[], float] = time.time) -> None:
         self._store = store
+        self._clock = clock
         self._told: set[str] = set()
 
     # ---------------------------------------------------------------------------- players
@@ -347,7 +349,7 @@ class Players:
     def create(self, name: str, avatar: str = DEFAULT_AVATAR) -> Player:
         """A new player; :class:`engine.players.BadName` if the name cannot be taken (the
         message says why) or is already a live player's (names are how people find themselves)."""
-        player = Player(new_id(), clean_name(name), check_avatar(avatar), time.time())
+        player = Player(new_id(), clean_name(name), check_avatar(avatar), self._clock())
 
         def add(db: sqlite3.Connection) -> None:
             self._check_free(db, player.name)
@@ -408,7 +410,7 @@ class Players:
         def change(db: sqlite3.Connection) -> None:
             ids = _aliases(chain_ends(db.execute(FOLLOWED)), player_id)
             db.execute("UPDATE players SET name = '', avatar = '', deleted = ?, updated = ?, shared = 0"
-                       " WHERE id IN (SELECT value FROM json_each(?))", (time.time(), self._stamp(db, ids), json.dumps(ids)))
+                       " WHERE id IN (SELECT value FROM json_each(?))", (self._clock(), self._stamp(db, ids), json.dumps(ids)))
             self._gather_bests(db)
             self._recompute(db)
 
@@ -420,13 +422,18 @@ class Players:
                     finished: float | None = None) -> list[Step]:
         """Keep a finished game's outcome (with its record, ``record_id`` in the store's records)
         and rate it; returns each rated player's change (none for a game already kept: each counts
-        once)."""
-        finished = time.time() if finished is None else finished
+        once). ``finished`` None: it ends now, or just after the last game this table ended when its
+        clock is behind that one's (a Pi has no battery clock: after a power cut it boots on the
+        time it last saved): the games are rated, and listed, in the order (finished, id), and a
+        game dated before the ones played here before it was rated before them, so the change its
+        result screen showed was not the ladder's."""
 
         def add(db: sqlite3.Connection) -> list[Step]:
             row = db.execute("SELECT record FROM records WHERE id = ?", (record_id,)).fetchone()
             text = row[0] if row else None
-            game = SharedGame(outcome.game, kind, finished, "", outcome, self._record(outcome.game, text))
+            last = db.execute("SELECT finished FROM games WHERE origin = '' ORDER BY finished DESC LIMIT 1").fetchone()
+            ended = self._after(last[0] if last else None) if finished is None else finished
+            game = SharedGame(outcome.game, kind, ended, "", outcome, self._record(outcome.game, text))
             since = self._keep_game(db, game, record_id, text)
             if since is None:
                 return []  # counted once, however often its end is reported
@@ -663,7 +670,7 @@ class Players:
         """Keep ``score`` as the player's best in ``mode`` if it beats the one kept; returns whether
         it did (times: pass minus the seconds, as for the store's high scores)."""
         self.get(player_id)
-        return self._store.transaction(lambda db: self._keep_best(db, player_id, mode, score, time.time()))
+        return self._store.transaction(lambda db: self._keep_best(db, player_id, mode, score, self._clock()))
 
     def bests(self, player_id: str) -> dict[str, int]:
         return dict(self._store.query("SELECT mode, score FROM bests WHERE player = ? ORDER BY mode", (player_id,)))
@@ -679,7 +686,7 @@ class Players:
                             "bests": self.bests(player.id),
                             "games": [{"game": r.game, "kind": r.kind, "finished": r.finished, "place": r.place,
                                        "sides": r.sides} for r in self.results(player.id)]})
-        return {"format": EXPORT_FORMAT, "exported": time.time(), "players": players}
+        return {"format": EXPORT_FORMAT, "exported": self._clock(), "players": players}
 
     def export_file(self) -> str:
         """Write :meth:`export` next to the database (staff copy it from there); returns its path.
@@ -702,8 +709,7 @@ class Players:
         if any(_live(ends, row[0]) for row in rows):
             raise BadName("taken", f"{name} is already a player here: choose that name, or another one", name=name)
 
-    @staticmethod
-    def _stamp(db: sqlite3.Connection, ids: list[str]) -> float:
+    def _stamp(self, db: sqlite3.Connection, ids: list[str]) -> float:
         """The ``updated`` of a change staff make here to the players ``ids`` (a player and those
         merged into it): now, or just after the latest change this table holds of them when its
         clock is behind another table's. :func:`joined` keeps the latest view, so a change made
@@ -711,7 +717,12 @@ class Players:
         own, none republished)."""
         row = db.execute("SELECT max(updated) FROM players WHERE id IN (SELECT value FROM json_each(?))",
                          (json.dumps(ids),)).fetchone()
-        return time.time() if row[0] is None else max(time.time(), math.nextafter(row[0], math.inf))
+        return self._after(row[0])
+
+    def _after(self, latest: float | None) -> float:
+        """Now, or just after ``latest`` (a stamp this table holds) when the clock is behind it."""
+        now = self._clock()
+        return now if latest is None else max(now, math.nextafter(latest, math.inf))
 
     @staticmethod
     def _keep_best(db: sqlite3.Connection, player: str, mode: str, score: int, created: float) -> bool:

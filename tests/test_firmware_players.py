@@ -103,6 +103,22 @@ def test_a_game_arriving_out_of_order_is_rated_in_its_place(store):
     assert {r.player.id: r.rating for r in players.ladder()} == rate_games([late, *later])[0].ratings
 
 
+def test_a_game_ended_after_the_clock_went_back_is_rated_and_listed_after_the_ones_before(store):
+    """A Pi has no battery clock: after a power cut it boots on the time it last saved (up to an hour
+    behind), and plays on until the network gives the time. A game ended then was dated before the
+    games played before the cut, so rated before them: the change the result screen showed was not
+    the ladder's, and the player's games listed it below older ones."""
+    now = [2_000_000_000.0]
+    players = Players(store, clock=lambda: now[0])
+    ana, bo = players.create("Ana").id, players.create("Bo").id
+    players.record_game("tantrix", Outcome("before", ((ana,), (bo,)), (1, 2)))
+    now[0] -= 3600  # the cut, and the boot on the time saved an hour before it
+    shown = players.record_game("tantrix", Outcome("after", ((bo,), (ana,)), (1, 2)))
+    assert [r.game for r in players.results(ana)] == ["after", "before"]
+    assert {s.key: s.after for s in shown} == {ana: players.rating(ana), bo: players.rating(bo)}
+    assert players.history(ana)[-1] == players.rating(ana)
+
+
 @pytest.mark.parametrize("damage", ['{"game": "g2", "sides": [["a"], ["b"]], "ranks": [1, 2]#', '[1, 2]',
                                     '{"game": "g2", "sides": [["a"]], "ranks": [1]}', b"\xff",
                                     '{"game": "g2", "sides": [["a"], ["b"]], "ranks": [1, Infinity]}'])
