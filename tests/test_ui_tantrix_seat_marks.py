@@ -87,3 +87,55 @@ def test_leave_and_the_zoom_buttons_never_touch(size):
 
     found = run_scenario("test_ui_tantrix_seat_marks", "scenario_controls_keep_apart", size=size)
     assert found["least"] >= found["unit"] * 0.1, found
+
+
+def _disc_marking(plate):
+    """How many pixels of the ring between 62 % and 86 % of the plate's disc's radius are far from
+    the disc's colour: the ring the colour's marking runs round (a disc of one flat colour has none
+    there; the glyph of who plays lies nearer its centre)."""
+    from ui import theme
+
+    pixels = Pixels(plate.parent)
+    cx, cy = plate.to_window(*plate.to_parent(*plate.disc_centre))
+    r = plate.disc_radius
+    link = theme.LINK[plate.colour]
+    ring = [(x, y) for x in range(int(cx - r), int(cx + r) + 1) for y in range(int(cy - r), int(cy + r) + 1)
+            if r * 0.62 <= ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r * 0.86]
+    return sum(1 for x, y in ring if not near(pixels.at(x, y), link, tolerance=90)), len(ring)
+
+
+def scenario_waiting_plates_carry_their_marking(app, players: int = 4):
+    """The portrait panel upright: the plates of the seats that wait lie in a row along the top,
+    each a disc of its colour beside the colour's name and score."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(players, "RYGB"[:players], ["club"] * players, seed=4)
+    while len(game.board) < 12:
+        robot_move(game)
+    for seat in range(players):
+        game.set_robot(seat, None)
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    yield
+    yield 0.6
+    actor = screen.actor()
+    return {plate.colour: _disc_marking(plate) for seat, plate in enumerate(screen.plates) if seat != actor}
+
+
+def scenario_three_waiting_plates_carry_their_marking(app):
+    return (yield from scenario_waiting_plates_carry_their_marking(app, players=3))
+
+
+@pytest.mark.parametrize("scenario, waiting", [("scenario_waiting_plates_carry_their_marking", 3),
+                                               ("scenario_three_waiting_plates_carry_their_marking", 2)])
+def test_each_waiting_plates_disc_shows_its_colours_marking(scenario, waiting):
+    """A colour-blind player tells the waiting seats' plates apart by the marking round their disc
+    (the discs were plain colour: only the hue said whose plate was whose)."""
+    from ui_harness import run_scenario
+
+    discs = run_scenario("test_ui_tantrix_seat_marks", scenario, size=(720, 1280), settings={"orientation": "upright"})
+    assert len(discs) == waiting, discs
+    for colour, (far, ring) in discs.items():
+        assert ring > 100, f"{colour}: the disc is too small to read ({ring} pixels in its ring)"
+        assert far >= ring * 0.15, f"{colour}: its disc is one flat colour ({far} of {ring} pixels marked)"

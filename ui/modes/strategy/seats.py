@@ -5,16 +5,17 @@ them out around the table is :mod:`.play`."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from kivy.clock import Clock, ClockEvent
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, InstructionGroup, Line, RoundedRectangle
+from kivy.graphics import Canvas, Color, Ellipse, InstructionGroup, Line, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.scatter import Scatter
 
-from ... import theme
+from ... import theme, tileart
 from ...audit import SHORTEN_MARGIN
 from ...countdown import Countdown
 from ...i18n import N_, Words, follow_language
@@ -36,11 +37,14 @@ def ink(colour: str) -> theme.RGBA:
     return theme.TABLE_DARK if colour in "YG" else theme.TEXT
 
 
+GLYPH_SHARE = 0.8
+"""The glyph of who plays a seat, as a share of its disc's width: inside the marking's ring."""
+
 
 class SeatPlate(Scatter):
-    """By a hand, facing its player: a colour disc showing who plays the seat (a person or a robot's
-    head), the seat's name and score, and, lit in the seat's colour while they are to act, what to
-    do. A tap on the disc, or holding the plate anywhere, opens the seat's card (who plays it)."""
+    """By a hand, facing its player: a colour disc, ringed with its colour's marking, showing who
+    plays the seat (a person or a robot's head), the seat's name and score, and, lit in the seat's
+    colour while they are to act, what to do. A tap on the disc, or holding the plate anywhere, opens the seat's card (who plays it)."""
 
     def __init__(self, on_long_press: Callable[[], None], **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
@@ -55,6 +59,7 @@ class SeatPlate(Scatter):
             self._bg = RoundedRectangle(radius=[8])
             self._disc_colour = Color(1, 1, 1, 1)
             self._disc = Ellipse()
+            self._marking = Canvas()
             self._ring_colour = Color(1, 1, 1, 0.9)
             self._ring = Line(circle=(0, 0, 1), width=1.4)
             self._glyph = InstructionGroup()
@@ -88,6 +93,23 @@ class SeatPlate(Scatter):
             g.add(Ellipse(pos=(cx - d * 0.12, cy + d * 0.02), size=(d * 0.24, d * 0.24)))
             g.add(Line(ellipse=(cx - d * 0.22, cy - d * 0.36, d * 0.44, d * 0.4, -90, 90), width=max(1.2, d * 0.06)))
 
+    def _draw_marking(self, cx: float, cy: float, d: float) -> None:
+        """The colour's marking round the disc's rim, drawn as a link of that colour is drawn on the
+        tiles (:func:`ui.tileart.draw_link`: red dots, blue dashes...), on a tile as wide as the disc
+        (its band then a fifth of the disc): a disc of plain colour told the plates apart only by
+        hue, which players who confuse colours cannot read."""
+        rim = 0.38  # the band's middle, in the tile's circumradius: its outer edge inside the disc
+        steps = 48
+        path = [(rim * math.cos(2 * math.pi * i / steps), rim * math.sin(2 * math.pi * i / steps))
+                for i in range(steps + 1)]
+
+        def flat(points: list[tileart.Point]) -> list[float]:
+            return [c for x, y in points for c in (cx + x * d, cy + y * d)]
+
+        self._marking.clear()
+        with self._marking:
+            tileart.draw_link(self.colour, path, flat, d)
+
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str,
              names: Sequence[str], step: str, lit: bool, robot: bool = False, clock: str | None = None) -> None:
         """Lay the plate out: ``size`` (length along the edge, depth), centred on ``centre``, turned
@@ -111,10 +133,13 @@ class SeatPlate(Scatter):
         self._disc_colour.rgba = theme.LINK[colour]
         self._ring_colour.rgba = theme.TEXT if lit else theme.TEXT_DIM
         self._ring.circle = (u * 0.12 + d / 2, disc_y + d / 2, d / 2)
-        self._draw_glyph(u * 0.12 + d / 2, disc_y + d / 2, d, robot, ink(colour))
+        self._draw_marking(u * 0.12 + d / 2, disc_y + d / 2, d)
+        self._draw_glyph(u * 0.12 + d / 2, disc_y + d / 2, d * GLYPH_SHARE, robot, ink(colour))
         self._disc_end = u * 0.12 + d + u * 0.25
         self.disc_centre = (u * 0.12 + d / 2, disc_y + d / 2)
         """The disc's centre, in the plate's own (turned) coordinates."""
+        self.disc_radius = d / 2
+        """The disc's radius (pixels)."""
         pad = u * 0.14
         left = u * 0.12 + d + pad
         text = theme.TEXT  # white reads on every lit plate (theme.PLATE) and on the dark one
@@ -315,6 +340,23 @@ class SeatBar(Scatter):
             self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 1), width=2.0)
         self.opacity = 0
         self.disabled = True
+
+    def _draw_marking(self, cx: float, cy: float, d: float) -> None:
+        """The colour's marking round the disc's rim, drawn as a link of that colour is drawn on the
+        tiles (:func:`ui.tileart.draw_link`: red dots, blue dashes...), on a tile as wide as the disc
+        (its band then a fifth of the disc): a disc of plain colour told the plates apart only by
+        hue, which players who confuse colours cannot read."""
+        rim = 0.38  # the band's middle, in the tile's circumradius: its outer edge inside the disc
+        steps = 48
+        path = [(rim * math.cos(2 * math.pi * i / steps), rim * math.sin(2 * math.pi * i / steps))
+                for i in range(steps + 1)]
+
+        def flat(points: list[tileart.Point]) -> list[float]:
+            return [c for x, y in points for c in (cx + x * d, cy + y * d)]
+
+        self._marking.clear()
+        with self._marking:
+            tileart.draw_link(self.colour, path, flat, d)
 
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str) -> None:
         self.rotation = 0.0
