@@ -1164,34 +1164,18 @@ def test_the_confirm_message_leaves_its_tile_in_sight_on_the_7_inch_panel():
     run_scenario("test_ui_tantrix_touch", "scenario_confirm_message_leaves_its_tile_in_sight", size=(800, 480))
 
 
-def scenario_forced_spaces_in_sight_late_in_the_game(app):
-    """Late in a 2-player game on the 7" panel the board is larger than the table at the size
-    fingers need: the player who must fill forced spaces finds every one of them on the free
-    table, under no hand, plate or control, as soon as the table opens (the view was once centred
-    on the board's middle instead, one space under that player's own hand)."""
+def _settled(board, cells):
+    """Whether the view's move under way has ended, for ``cells`` at least."""
+    return all(abs(a - b) < 0.5 for cell in cells
+               for a, b in zip(board.window_cell_centre(cell), board.settled_cell(cell)[:2]))
+
+
+def _out_of_sight(screen, cells):
+    """Of ``cells``, each whose whole space is not on the free table, with what it lies under (a
+    hand, a plate, a control) or "off the table"."""
     import math
 
-    from engine.strategy.game import StrategyGame
-    from ui.modes.strategy import play as strategy_play
-
-    game = StrategyGame.new(2, "RY", ["club"] * 2, seed=12)
-    while len(game.board) < 48 and game.bag_count > 0:
-        robot_move(game)
-    for seat in range(2):
-        game.set_robot(seat, None)
-    forced = game.forced_cells()
-    assert forced  # the player to move has spaces to fill
-    screen = strategy_play.open_game(app, game)
-    screen.robot_pause = 30.0
     board, layout = screen.board, screen.layout
-    yield until(lambda: len(layout.boxes) == 2 and board.fit_area)
-    yield 0.4
-
-    def settled():
-        return all(abs(a - b) < 0.5 for cell in forced
-                   for a, b in zip(board.window_cell_centre(cell), board.settled_cell(cell)[:2]))
-
-    yield until(settled, 10)
 
     def rect(widget):
         (x, y), (w, h) = widget.bbox if hasattr(widget, "bbox") else (widget.pos, widget.size)
@@ -1207,15 +1191,91 @@ def scenario_forced_spaces_in_sight_late_in_the_game(app):
     covers.update({name: rect(getattr(screen, name)) for name in ("leave_button", "bag_label", "view_controls")})
     covers.update({"hint": rect(screen.coach_bar)} if screen.coach_bar.shown else {})
     hidden = []
-    for cell in forced:
+    for cell in cells:
         x, y = board.window_cell_centre(cell)
         space = (x - inner, y - inner, 2 * inner, 2 * inner)
         if not (fx - 1 <= x - inner and x + inner <= fx + fw + 1 and fy - 1 <= y - inner and y + inner <= fy + fh + 1):
             hidden.append((cell, "off the table"))
         hidden += [(cell, name) for name, area in covers.items() if overlap(space, area)]
+    return hidden
+
+
+def scenario_forced_spaces_in_sight_late_in_the_game(app):
+    """Late in a 2-player game on the 7" panel the board is larger than the table at the size
+    fingers need: the player who must fill forced spaces finds every one of them on the free
+    table, under no hand, plate or control, as soon as the table opens (the view was once centred
+    on the board's middle instead, one space under that player's own hand)."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(2, "RY", ["club"] * 2, seed=12)
+    while len(game.board) < 48 and game.bag_count > 0:
+        robot_move(game)
+    for seat in range(2):
+        game.set_robot(seat, None)
+    forced = game.forced_cells()
+    assert forced  # the player to move has spaces to fill
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    board, layout = screen.board, screen.layout
+    yield until(lambda: len(layout.boxes) == 2 and board.fit_area)
+    yield 0.4
+    yield until(lambda: _settled(board, forced), 10)
+    hidden = _out_of_sight(screen, forced)
     assert hidden == [], hidden
     return {}
 
 
 def test_the_forced_spaces_to_fill_lie_on_the_free_table_late_in_the_game():
     run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_in_sight_late_in_the_game", size=(800, 480))
+
+
+def scenario_forced_spaces_further_apart_than_the_table_is_wide(app):
+    """Four people, the portrait panel: between the side plates the free table holds five spaces
+    across at the size fingers need (9 mm), and the two forced spaces the player must fill lie a
+    little further apart. One lies whole on the free table, the other peeks in from its edge (both
+    lay a few pixels under a side plate, the view centred between them); once the first is filled,
+    the view moves to the other: it too lies whole on the free table."""
+    import math
+
+    from engine.strategy.game import FILL_STEPS, StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=34)
+    while len(game.board) < 30 or game.step not in FILL_STEPS or len(game.forced_cells()) != 2:
+        robot_move(game)
+    for seat in range(4):
+        game.set_robot(seat, None)
+    forced = game.forced_cells()
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    board, layout = screen.board, screen.layout
+    yield until(lambda: len(layout.boxes) == 4 and board.fit_area)
+    yield 0.4
+    yield until(lambda: _settled(board, forced), 10)
+    fx, fy, fw, fh = board.fit_area
+    xs = [board.window_cell_centre(cell)[0] for cell in forced]
+    assert board.size_px == pytest.approx(board.min_fit_px)  # the tiles no smaller than fingers need
+    assert max(xs) - min(xs) + board.size_px * math.sqrt(3) > fw  # the case: the two do not fit side by side
+    hidden = _out_of_sight(screen, forced)
+    whole = [cell for cell in forced if cell not in {c for c, _ in hidden}]
+    assert len(whole) == 1, hidden
+    other = next(cell for cell in forced if cell != whole[0])
+    x, y = board.window_cell_centre(other)
+    assert fx <= x <= fx + fw and fy <= y <= fy + fh, "the other forced space does not show on the table"
+
+    seat = game.turn
+    screen.put(seat, next(p for p in game.legal() if p.cell == whole[0]))
+    if screen.provisional is not None:
+        screen.confirm()
+    assert game.turn == seat and other in game.forced_cells()  # still theirs to fill
+    yield until(lambda: _settled(board, [other]), 10)
+    yield 0.4
+    yield until(lambda: _settled(board, [other]), 10)
+    assert _out_of_sight(screen, [other]) == [], _out_of_sight(screen, [other])
+    return {}
+
+
+def test_forced_spaces_too_far_apart_for_the_table_are_shown_whole_one_after_the_other():
+    run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_further_apart_than_the_table_is_wide",
+                 size=(720, 1280))

@@ -62,6 +62,33 @@ def _fill(points: list[float]) -> Mesh:
     return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
+def aim_in_sight(points: list[tuple[float, float]], room: tuple[float, float]) -> tuple[float, float]:
+    """Where to centre a view that has ``room`` (width, height) for the centres of whole spaces
+    around ``points`` (the centres of the spaces a player must fill; board units): the middle of
+    them all, moved just enough to keep wholly in sight the most of them the room holds. Spaces
+    too far apart for one view at the size fingers need then lie whole on the table, the rest
+    towards the middle (a space centred on the middle of them all could lie part under a plate,
+    as could each of two when they were a little too far apart)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    middle = ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2)
+    room_w, room_h = max(room[0], 0.0), max(room[1], 0.0)
+    best: tuple[int, float, tuple[float, float]] | None = None
+    for left in xs:  # each most-filled window has a space on its left edge and one on its bottom
+        for bottom in ys:
+            group = [(x, y) for x, y in points
+                     if left - 1e-9 <= x <= left + room_w + 1e-9 and bottom - 1e-9 <= y <= bottom + room_h + 1e-9]
+            if not group:
+                continue
+            gx, gy = [p[0] for p in group], [p[1] for p in group]
+            # as near the middle of them all as keeps this group in the window
+            aim = (min(max(middle[0], max(gx) - room_w / 2), min(gx) + room_w / 2),
+                   min(max(middle[1], max(gy) - room_h / 2), min(gy) + room_h / 2))
+            off = math.dist(aim, middle)
+            if best is None or (-len(group), off) < (-best[0], best[1]):
+                best = (len(group), off, aim)
+    return best[2] if best is not None else middle
+
+
 def beyond(finger: tuple[float, float], lift: float, angle: float) -> tuple[float, float]:
     """Where a tile dragged by a finger at ``finger`` is drawn (window coordinates): ``lift`` beyond
     it as the player turned ``angle`` (degrees, as a hand's ``seat_angle``) sees it, towards the
@@ -440,7 +467,8 @@ class BoardView(Widget):
                  focus: Iterable[Cell] | None = None) -> None:
         """Fit the placed tiles (or ``cells``), and the spaces around them, into ``fit_area``; where
         they only fit smaller than ``min_fit_px``, show them at that size centred on ``focus``
-        (default: their own middle). While a tile is dragged over the view it waits (:meth:`hold`)."""
+        (default: their own middle), as many of its spaces wholly in sight as the room holds
+        (:func:`aim_in_sight`). While a tile is dragged over the view it waits (:meth:`hold`)."""
         if self._held:
             self._deferred = (animate, list(cells) if cells is not None else None,
                               list(focus) if focus is not None else None)
@@ -464,14 +492,13 @@ class BoardView(Widget):
         unit = theme.unit()
         size = min(w / span_x, h / span_y, MAX_SIZE * unit * 0.75)
         size = max(size, MIN_SIZE * unit)
+        aim = ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2)
         if size < self.min_fit_px:
             size = self.min_fit_px
             if self._focus:
-                focus_pts = [centre(c, 1.0) for c in self._focus]
-                xs, ys = [p[0] for p in focus_pts], [p[1] for p in focus_pts]
-        mid_x = (max(xs) + min(xs)) / 2 * size
-        mid_y = (max(ys) + min(ys)) / 2 * size
-        origin = [x0 + w / 2 - mid_x, y0 + h / 2 - mid_y]
+                # a hexagon (pointy top) is SQRT3 wide and 2 high: how far apart whole ones may lie
+                aim = aim_in_sight([centre(c, 1.0) for c in self._focus], (w / size - SQRT3, h / size - 2))
+        origin = [x0 + w / 2 - aim[0] * size, y0 + h / 2 - aim[1] * size]
         self._user_moved = False
         Animation.cancel_all(self)
         self._target = (size, (origin[0], origin[1]))
