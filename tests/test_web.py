@@ -86,6 +86,7 @@ def test_staff_sign_in_refuses_a_wrong_pin_then_takes_the_right_one(server, phon
     phone.get(server + "/staff")
     phone.delete_all_cookies()  # signed out, whatever ran before in this browser
     phone.get(server + "/staff")
+    wait_for(phone, lambda b: b.find_element(By.ID, "login").is_displayed(), "the PIN asked")
     phone.find_element(By.ID, "pin").send_keys("1111")
     phone.find_element(By.ID, "sign-in").click()
     wait_for(phone, lambda b: b.find_element(By.ID, "error").text == "Wrong PIN.", "the wrong PIN is refused")
@@ -95,6 +96,30 @@ def test_staff_sign_in_refuses_a_wrong_pin_then_takes_the_right_one(server, phon
     wait_for(phone, lambda b: b.find_element(By.ID, "dashboard").is_displayed(), "the right PIN opens the page")
     assert not phone.find_element(By.ID, "login").is_displayed()
     assert phone.find_element(By.ID, "error").text == ""
+
+
+def test_staff_signed_in_are_not_asked_for_the_pin_while_the_page_checks_their_session(server, phone):
+    """On a slow connection staff still signed in were shown the PIN form at each opening of the
+    staff page until the table answered that their session was live: the form vanished under the
+    fingers of whoever began typing, and a PIN sent meanwhile opened a second session beside the
+    first (which Sign out then left open). The form now shows only once the table said no session
+    is live."""
+    open_staff_page(phone, server)
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 300,
+                                                                "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        phone.get(server + "/staff")
+
+        def no_pin_asked(b):
+            assert not b.find_element(By.ID, "login").is_displayed(), "the PIN form shown to staff signed in"
+            return b.find_element(By.ID, "dashboard").is_displayed()
+
+        wait_for(phone, no_pin_asked, "the staff page opens")
+    finally:
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
+                                                                    "downloadThroughput": -1, "uploadThroughput": -1})
+        phone.execute_cdp_cmd("Network.disable", {})
 
 
 class _OtherSite(BaseHTTPRequestHandler):

@@ -218,4 +218,7 @@ $("export").addEventListener("click", event => { event.preventDefault(); exportR
 $("sign-out").addEventListener("click", async () => { await call("/api/logout", {}).catch(() => {}); signedOut(); });
 
 redraw = () => { if (shownState) show(shownState); };
-wordsReady.then(() => fetch("/api/staff")).then(response => { if (response.ok) signedIn(); });
+// Neither the PIN form nor the dashboard shows before the table says whether this browser's session
+// is live: a form shown at once was there for staff still signed in too, until the table answered.
+wordsReady.then(() => fetch("/api/staff"))
+  .then(response => (response.ok ? signedIn() : signedOut()), () => signedOut());
