@@ -198,7 +198,7 @@ def start(device: SimulatedPn532, registry: TagRegistry | None = None, **config)
     config = {"removal_silence_s": 0.4, **config}
     reader = SerialTileReader(ReaderConfig(port=device.path, protocol="pn532", **config),
                               registry if registry is not None else TagRegistry(), listener=inbox)
-    assert isinstance(inbox.get(timeout=3), ReaderConnected)
+    expect(inbox, ReaderConnected)
     return reader, inbox
 
 

@@ -63,7 +63,7 @@ def registry():
 def start(device: PtyDevice, registry: TagRegistry, **config) -> tuple[SerialTileReader, EventQueue]:
     inbox = EventQueue()
     reader = SerialTileReader(ReaderConfig(port=str(device.link), **config), registry, listener=inbox)
-    assert isinstance(inbox.get(timeout=2), ReaderConnected)
+    expect(inbox, ReaderConnected)
     return reader, inbox
 
 
