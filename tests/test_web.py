@@ -1026,3 +1026,15 @@ def test_the_session_cookie_is_secure_behind_a_tls_proxy_and_still_works_over_pl
     status, gone, _ = request(server + "/api/logout", b"{}", {**JSON, "cookie": cookie, "x-forwarded-proto": "https"})
     assert status == 200 and "secure" in cookie_attributes(gone)
     assert request(server + "/api/staff", headers={"cookie": cookie})[0] == 401
+
+
+def test_a_server_whose_port_another_took_meanwhile_is_started_on_another_port(tmp_path, server):
+    """The tests' ``web_server`` took an answer on the configured port as its server started; a
+    port another test's server took between ``free_port`` and the bind made it test that other
+    server (this one having failed to bind). It now waits for its own server's word, and trades
+    the taken port for another."""
+    config = write_config(tmp_path, spectators=False, port=int(server.rsplit(":", 1)[1]))
+    with web_server(config) as base:
+        assert base != server and f"port = {base.rsplit(':', 1)[1]}\n" in config.read_text()
+        assert request(base + "/api/table")[0] == 404  # this one's configuration: no spectators
+    assert request(server + "/api/table")[0] == 200

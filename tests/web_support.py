@@ -9,7 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
+import threading
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
@@ -51,32 +51,66 @@ def write_config(directory: Path, *, pin: str | None = STAFF_PIN, enabled: bool 
     return path
 
 
+LISTENING = "Uvicorn running on"
+"""What the server prints once it listens (uvicorn's own line, after the bind)."""
+
+
+class _Output:
+    """A process's output, read as it comes (a full pipe would stop the server), kept whole."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.lines: list[str] = []
+        self.ended = False
+        self._changed = threading.Condition()
+        self._process = process
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        for line in self._process.stdout:
+            with self._changed:
+                self.lines.append(line)
+                self._changed.notify_all()
+        with self._changed:
+            self.ended = True
+            self._changed.notify_all()
+
+    def wait_for(self, text: str, limit: float) -> bool:
+        """Whether a line holding ``text`` came before the output ended (False after ``limit`` s)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.ended or any(text in line for line in self.lines), limit)
+            return any(text in line for line in self.lines)
+
+    def __str__(self) -> str:
+        return "".join(self.lines)
+
+
 @contextmanager
 def web_server(config: Path) -> Iterator[str]:
-    """``python -m web --config config`` until the block ends; yields its base URL."""
-    port = int(next(line.split("=")[1] for line in config.read_text().splitlines() if line.startswith("port")))
-    process = subprocess.Popen([sys.executable, "-m", "web", "--config", str(config)], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_LIMIT
-        while True:
-            try:
-                urllib.request.urlopen(base + "/static/style.css", timeout=5).close()
-                break
-            except (urllib.error.URLError, ConnectionError):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    process.kill()
-                    raise AssertionError("the web server did not start:\n" + process.communicate()[0])
-                time.sleep(0.05)
-        yield base
-    finally:
-        process.terminate()
+    """``python -m web --config config`` until the block ends; yields its base URL once the server
+    itself said it listens: an answer on the port alone could come from another program (another
+    test's server) that took the port between :func:`free_port` and this server's bind, which then
+    failed. Such a port is traded for another one in ``config``."""
+    for _ in range(5):
+        port = int(next(line.split("=")[1] for line in config.read_text().splitlines() if line.startswith("port")))
+        process = subprocess.Popen([sys.executable, "-m", "web", "--config", str(config)], cwd=ROOT,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        output = _Output(process)
         try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            if output.wait_for(LISTENING, STARTUP_LIMIT):
+                yield f"http://127.0.0.1:{port}"
+                return
+            if "address already in use" not in str(output):
+                raise AssertionError(f"the web server did not start within {STARTUP_LIMIT:g} s:\n{output}")
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        config.write_text(config.read_text().replace(f"\nport = {port}\n", f"\nport = {free_port()}\n"))
+    raise AssertionError(f"the web server found no free port:\n{output}")
 
 
 def request(url: str, body: bytes | None = None, headers: dict[str, str] | None = None,
