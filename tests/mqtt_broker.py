@@ -5,6 +5,7 @@ access list that lets a table write only under its own name (``firmware.club``).
 from __future__ import annotations
 
 import getpass
+import re
 import shutil
 import socket
 import subprocess
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Callable
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+RUNNING = re.compile(r"mosquitto version \S+ running")
+"""What mosquitto logs once every listener is open."""
 STARTUP_LIMIT = 60.0
 """Seconds the broker may take to listen before a test fails (generous: the machine is shared)."""
 
@@ -78,6 +81,7 @@ class Broker:
         self.port = free_port()
         self.tables = tables
         self.process: subprocess.Popen[bytes] | None = None
+        self._started = False
         directory.mkdir(parents=True, exist_ok=True)
         passwords = directory / "passwords"
         for table in tables:
@@ -91,10 +95,18 @@ class Broker:
             cert, key = server_certificate(directory, authority)
             self.ca_file = authority[0]
             secure = f"cafile {authority[0]}\ncertfile {cert}\nkeyfile {key}\n"
-        (directory / "mosquitto.conf").write_text(
-            f"listener {self.port} 127.0.0.1\n{secure}allow_anonymous false\npassword_file {passwords}\n"
-            f"acl_file {directory / 'acl'}\nmax_queued_messages 100000\npersistence true\npersistence_location {directory}/\n"
-            f"autosave_interval 1\nuser {getpass.getuser()}\nlog_dest file {directory / 'mosquitto.log'}\nlog_type all\n")
+        self._settings = (f"{secure}allow_anonymous false\npassword_file {passwords}\n"
+                          f"acl_file {directory / 'acl'}\nmax_queued_messages 100000\npersistence true\n"
+                          f"persistence_location {directory}/\nautosave_interval 1\nuser {getpass.getuser()}\n"
+                          f"log_dest file {self.log}\nlog_type all\n")
+        self._configure()
+
+    @property
+    def log(self) -> Path:
+        return self.directory / "mosquitto.log"
+
+    def _configure(self) -> None:
+        (self.directory / "mosquitto.conf").write_text(f"listener {self.port} 127.0.0.1\n{self._settings}")
 
     @staticmethod
     def password(table: str) -> str:
@@ -107,16 +119,29 @@ class Broker:
         return path
 
     def start(self) -> None:
-        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.directory / "mosquitto.conf")],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        """Mosquitto, once its own log says it listens: a connection alone could reach another
+        program (another test's broker) that took the port since :func:`free_port`, this one
+        having failed to bind it. A first start trades such a port for another; a restart keeps
+        its port, as a club's server does, and fails if the port is gone."""
+        for _ in range(5):
+            seen = self.log.stat().st_size if self.log.exists() else 0
+            process = self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.directory / "mosquitto.conf")],
+                                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
-        def listening() -> bool:
-            if self.process is not None and self.process.poll() is not None:
-                raise AssertionError(f"mosquitto exited: {self.process.stderr.read().decode() if self.process.stderr else ''}")
-            with socket.socket() as probe:
-                return probe.connect_ex(("127.0.0.1", self.port)) == 0
+            def said() -> str:
+                return self.log.read_bytes()[seen:].decode(errors="replace") if self.log.exists() else ""
 
-        wait_until(listening, "mosquitto to listen")
+            wait_until(lambda: RUNNING.search(said()) or process.poll() is not None, "mosquitto to listen")
+            if process.poll() is None:
+                self._started = True
+                return
+            error = process.stderr.read().decode() if process.stderr else ""
+            self.stop()
+            if "Address already in use" not in said() or self._started:
+                raise AssertionError(f"mosquitto exited: {error}{said()}")
+            self.port = free_port()
+            self._configure()
+        raise AssertionError(f"mosquitto found no free port: {said()}")
 
     def stop(self) -> None:
         if self.process is not None:

@@ -7,6 +7,7 @@ is for a condition (``wait_until``), never for a time."""
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 import time
 import uuid
@@ -24,6 +25,7 @@ from firmware.players import Players
 from firmware.runtime import Launch, Runtime
 from firmware.store import SqliteStore
 from web.database import KioskDatabase
+import mqtt_broker
 from mqtt_broker import Broker, certificate_authority, free_port, wait_until
 
 @pytest.fixture
@@ -799,3 +801,18 @@ def test_an_evening_ended_at_the_table_that_took_it_over_stays_ended_when_its_fi
     for table in tables:
         page = evening_view(KioskDatabase(table.store.path.parent))
         assert page is not None and page["table"] in (None, "table-2") and page["rounds"] == 1, table.name
+
+
+def test_a_broker_whose_port_another_took_meanwhile_listens_on_another_port(tmp_path, monkeypatch):
+    """The tests' ``Broker`` took a connection to its port as mosquitto listening; a port another
+    program took between ``free_port`` and mosquitto's bind (the other xdist worker's broker)
+    made the test talk to that other broker, this one having exited. It now waits for its own
+    mosquitto's word, and trades the taken port for another."""
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        ports = iter([taken.getsockname()[1]])
+        monkeypatch.setattr(mqtt_broker, "free_port", lambda: next(ports, None) or free_port())
+        with Broker(tmp_path / "broker", tables=("table-1",)) as broker:
+            assert broker.port != taken.getsockname()[1]
+            client = raw_client(broker, "table-1")  # this broker: it knows table 1's password
+            client.loop_stop()
+            client.disconnect()
