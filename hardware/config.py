@@ -28,7 +28,9 @@ PN532_POLL_S = 0.05
 """The reader's pause between two polls of a PN532 (each answered within a few milliseconds)."""
 PN532_ACK_TIMEOUT_S = 0.1
 """How long a PN532 command waits for its ACK: a poll left unanswered lasts this long."""
-PN532_SILENCE_MIN_S = round(2 * (PN532_POLL_S + PN532_ACK_TIMEOUT_S), 3)  # 0.3, not 0.30000000000000004
+PN532_LOOK_S = round(PN532_POLL_S + PN532_ACK_TIMEOUT_S, 3)  # 0.15, not 0.15000000000000002
+"""The longest from one look at a PN532's field to the next: the pause, then a poll left unanswered."""
+PN532_SILENCE_MIN_S = 2 * PN532_LOOK_S
 """The shortest ``removal_silence_s`` with a PN532: a tag missed by one poll, even an unanswered
 one, is seen again by the next within this, so it is never removed and placed again."""
 RINGS_BACKENDS = ("auto", "spi", "pio", "ws281x", "simulated")

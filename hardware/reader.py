@@ -30,7 +30,7 @@ from typing import Callable
 
 import serial
 
-from .config import PN532_POLL_S, ReaderConfig
+from .config import PN532_LOOK_S, PN532_POLL_S, ReaderConfig
 from .events import (DeviceStatus, Event, EventSource, Listener, ReaderConnected, ReaderLost, TagNotWritten, TagRead,
                      TagRemoved, TagWritten, UnknownTag)
 from .ntag import TagFormatError
@@ -276,12 +276,14 @@ class SerialTileReader(_Reader):
         self._set_connected(True)
         last_uid: str | None = None
         failures = 0
+        looked = time.monotonic()
         while not self._stop.is_set():
             changes: list[Change] = []
             written: list[Event] = []
             try:
                 target = pn532.poll()
                 now = time.monotonic()
+                self._held_up(now - looked)
                 if target is not None:
                     uid = target.uid.hex().upper()
                     if uid != last_uid:
@@ -300,6 +302,7 @@ class SerialTileReader(_Reader):
                 failures = 0
             except Pn532Error as exc:
                 now, last_uid, failures = time.monotonic(), None, failures + 1
+                self._held_up(now - looked)
                 with self._lock:
                     self._last_error = f"{self.port}: {exc}"
                     self._failures += 1
@@ -308,7 +311,15 @@ class SerialTileReader(_Reader):
             with self._lock:
                 changes += self._tracker.poll(now)
             self._emit(self._events(changes) + written)
+            looked = now
             self._stop.wait(PN532_POLL_S)
+
+    def _held_up(self, gap: float) -> None:
+        """``gap`` between two looks at the PN532's field: beyond the longest a look takes
+        (``PN532_LOOK_S``), the thread was held up (a busy Pi, the lock), not looking, so that time
+        is no silence. The serial protocols need no such care: their reports wait in the port."""
+        with self._lock:
+            self._tracker.unwatched(max(0.0, gap - PN532_LOOK_S))
 
     def _handle(self, message: Message, now: float) -> list[Change]:
         with self._lock:

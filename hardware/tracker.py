@@ -68,6 +68,13 @@ class TagTracker:
         """Every present tag removed (the link was lost, or the controller restarted)."""
         return [change for reader in sorted(self._slots) for change in self.gone(reader, t)]
 
+    def unwatched(self, seconds: float) -> None:
+        """The reports could not come for ``seconds`` (the reading thread was held up): that time is
+        no silence, or a tag lying there all along would be removed and placed again."""
+        for slot in self._slots.values():
+            if slot.present is not None:
+                slot.last_seen += seconds
+
     def poll(self, t: float) -> list[Change]:
         if self.removal_silence_s is None:
             return []

@@ -374,6 +374,43 @@ def test_a_tag_missed_by_every_other_poll_stays_placed_at_the_least_silence_allo
         device.close()
 
 
+class OnceBlindPn532(SimulatedPn532):
+    """A PN532 that misses the tag lying on it at one poll, when ``blind`` is set."""
+
+    blind = False
+
+    def _respond(self, code: int, params: bytes) -> bytes:
+        if code == 0x4A and self.tag is not None and self.blind:
+            self.blind = False
+            return frame(b"\x4b\x00")
+        return super()._respond(code, params)
+
+
+def test_a_tag_missed_once_after_the_reader_was_held_up_stays_placed():
+    """The reading thread held up for longer than the silence (a busy Pi; here its lock, held), then
+    one poll missing the tag: the time it could not look is no silence, so the tile lying there all
+    along is not removed and placed again."""
+    device = OnceBlindPn532()
+    try:
+        reader, inbox = start(device, removal_silence_s=PN532_SILENCE_MIN_S, confirm_reads=1)
+        with reader:
+            device.tag = ntag213(UID, tile_tlv(6))
+            assert expect(inbox, TagRead).tile == 6
+            with reader._lock:
+                time.sleep(PN532_SILENCE_MIN_S * 3)  # the thread stands still: the stall itself
+                device.blind = True
+            polls = device.commands.count(0x4A)
+            deadline = time.monotonic() + 30
+            while device.blind or device.commands.count(0x4A) < polls + 4:  # missed once, then seen again
+                assert time.monotonic() < deadline, "the reader stopped polling"
+                time.sleep(0.005)
+            assert inbox.drain() == []
+            device.tag = None
+            assert expect(inbox, TagRemoved).tile == 6  # lifted: removed once
+    finally:
+        device.close()
+
+
 def test_writing_tile_numbers_on_blank_stickers(pn532):
     reader, inbox = start(pn532)
     with reader:
