@@ -598,6 +598,14 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         open_game(game)
         yield 0.8
         shot(f"54-tantrix-{players}-{orientation}")
+    # Doubles: partners opposite share a colour, a person and a robot in each team
+    for orientation in ("flat", "upright"):
+        services.settings.orientation = orientation
+        game = _strategy_game(4, 26, seed=13, doubles=True)
+        game.set_robot(2, "club")
+        open_game(game)
+        yield 0.8
+        shot(f"54d-tantrix-doubles-{orientation}")
     services.settings.orientation = "flat"
     # a refused drop (the golden rule), explained facing the player, its cells outlined
     game = _strategy_game(2, 20, seed=4)
@@ -729,6 +737,15 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         results.replay_bar.go("back")
     yield 0.3
     shot("62-tantrix-replay")
+    # Doubles results: each team once, its two partners' seats lit
+    game = StrategyGame.new(4, "RY", ["club", "beginner", "club", "beginner"], doubles=True, seed=9)
+    while not game.finished:
+        robot_move(game)
+    game.set_robot(0, None)
+    app.journal(game)
+    show_results(app, game, again=lambda: None)
+    yield 0.6
+    shot("61d-tantrix-results-doubles")
     services.store.clear_current()
     services.settings.orientation = "upright"
     app.open_family("tantrix")
