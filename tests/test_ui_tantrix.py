@@ -532,6 +532,41 @@ def test_a_person_is_asked_to_draw_for_a_robot_facing_them():
     run_scenario("test_ui_tantrix", "scenario_drawing_for_a_robot", size=(800, 480))
 
 
+def scenario_doubles_partner_named_as_partner(app):
+    """Doubles with the real bag: said to a player, their partner is named as their partner (the
+    team's name alone names the listener's own team: "Red team draws now, not you", said to Red)."""
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import _
+    from ui.modes.strategy import play as strategy_play
+
+    red = _("{colour} team", colour=_("Red"))
+    partner = _("{name} (your partner)", name=red)
+    # four people: Red's partner scans while Red owes the opening draw
+    game = StrategyGame.new(4, "RY", [None] * 4, doubles=True, physical_bag=True)
+    screen = strategy_play.open_game(app, game)
+    devices, banners = app.services.devices, screen.layout._banners
+    yield 0.3
+    assert game.awaiting_draw == 0
+    devices.scan(30, 2)
+    yield until(lambda: bool(banners[2].label.text))
+    assert game.hands[2] == [] and banners[2].label.text == _("{name} draws now, not you.", name=partner)
+    screen.leave()
+    # Red, a person, with a robot partner against two robots: Red draws for the partner
+    game = StrategyGame.new(4, "RY", [None, "beginner", "beginner", "beginner"], doubles=True, physical_bag=True)
+    screen = strategy_play.open_game(app, game)
+    devices, banners = app.services.devices, screen.layout._banners
+    yield 0.3
+    devices.scan(50, 0)
+    devices.scan(49, 0)  # for Yellow's robot
+    yield until(lambda: game.awaiting_draw == 2)
+    assert banners[0].label.text == _("Draw a tile from the bag for {name} and scan it.", name=partner)
+    return {}
+
+
+def test_doubles_partners_are_named_as_partners_not_as_the_listeners_own_team():
+    run_scenario("test_ui_tantrix", "scenario_doubles_partner_named_as_partner", size=(800, 480))
+
+
 def bag_game_down_to(tiles_left):
     """A two-person game with the real bag, played by the engine until the bag holds ``tiles_left``
     and no draw is owed."""

@@ -22,11 +22,15 @@ def colour_name(colour: str) -> str:
     return _(COLOUR_NAMES[colour])
 
 
-def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True) -> str:
+def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True, to: int | None = None) -> str:
     """A Tantrix game's seat as shown: its colour ("Red"), its team in Doubles ("Red team"), and
-    "(robot)" for a robot's seat (unless ``robot_mark`` is False)."""
+    "(robot)" for a robot's seat (unless ``robot_mark`` is False). ``to`` is the seat the words are
+    said to: said to its partner, a Doubles seat is "Red team (your partner)", as the team's name
+    alone names the listener's own team too ("Red team draws now, not you", said to Red)."""
     colour = colour_name(game.seats[seat].colour)
     name = _("{colour} team", colour=colour) if game.options.doubles else colour
+    if to is not None and to != seat and game.seats[to].colour == game.seats[seat].colour:
+        return _("{name} (your partner)", name=name)
     return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
 
 LEVEL_NAMES: Mapping[str, str] = {"beginner": N_("Beginner"), "casual": N_("Casual"), "club": N_("Club"),

@@ -1210,21 +1210,22 @@ class StrategyScreen(Leavable, Screen):
             game.report_draw(tile, report_as)
         except Refused as refusal:
             if tell_to is not None:
-                self.layout.tell(tell_to, self._draw_refused(tile, due, refusal))
+                self.layout.tell(tell_to, self._draw_refused(tile, due, refusal, tell_to))
             return
         assert due is not None  # the draw was accepted: one was owed
         if game.seats[due].robot is None:
             self.layout.tell(due, lambda: _("Tile {tile} is in your hand.", tile=tile), good=True)
         elif tell_to is not None:
             self.layout.tell(tell_to, lambda: _("Tile {tile} is in {name}'s hand.", tile=tile,
-                                                name=seat_name(game, due, robot_mark=False)), good=True)
+                                                name=seat_name(game, due, robot_mark=False, to=tell_to)), good=True)
         self.after_step()
 
-    def _draw_refused(self, tile: int, due: int | None, refusal: Refused) -> Words:
-        """Why the draw of ``tile`` (``due``: the seat that owes one) was refused, in words."""
+    def _draw_refused(self, tile: int, due: int | None, refusal: Refused, to: int | None) -> Words:
+        """Why the draw of ``tile`` (``due``: the seat that owes one) was refused, in words said to
+        seat ``to``."""
         game = self.game
         if refusal.rule == "not-your-draw" and due is not None:
-            return lambda: _("{name} draws now, not you.", name=seat_name(game, due))
+            return lambda: _("{name} draws now, not you.", name=seat_name(game, due, to=to))
         if refusal.rule == "not-in-bag":
             return lambda: _("Tile {tile} is not in the bag: draw another one.", tile=tile)
         if refusal.rule == StrategyRule.NO_DRAW_DUE and self.provisional is not None:
@@ -1242,7 +1243,7 @@ class StrategyScreen(Leavable, Screen):
             self.layout.tell(seat, lambda: _("Draw a tile from the bag and scan it at your seat."), good=True)
         else:
             self.layout.tell(drawer, lambda: _("Draw a tile from the bag for {name} and scan it.",
-                                               name=seat_name(game, seat, robot_mark=False)), good=True)
+                                               name=seat_name(game, seat, robot_mark=False, to=drawer)), good=True)
 
     def _drawer(self, seat: int | None) -> int | None:
         """Who draws for ``seat``: its player, or for a robot the person seated nearest it (a robot's
@@ -1270,7 +1271,7 @@ class StrategyScreen(Leavable, Screen):
             drawer, turn = self._drawer(game.turn), game.turn
             if drawer is not None:
                 self.layout.tell(drawer, lambda: _("{name} is playing now: wait for its tile.",
-                                                   name=seat_name(game, turn, robot_mark=False)))
+                                                   name=seat_name(game, turn, robot_mark=False, to=drawer)))
         elif not game.options.physical_bag:
             self.layout.tell(game.turn, lambda: _("The table draws for you: your new tile is already in your hand."),
                              good=True)
