@@ -159,6 +159,53 @@ def test_setup_players_colours_doubles_rules_and_how_to_play():
                  settings={"end_rule": "first-out", "physical_bag": True})
 
 
+def _players_book(services):
+    """The firmware's players book on a SQLite file, as the kiosk has it: a person's card then
+    offers a name to pick where it said how the seat plays."""
+    import tempfile
+
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+
+    services.players = Players(SqliteStore(tempfile.mkdtemp(prefix="tantrix-players-")))
+
+
+def scenario_doubles_setup_names_the_teams(app):
+    """On the kiosk (its players book shows each person card a name to pick, each robot card its
+    levels), every Doubles card says which team it plays for, after any change and in any language."""
+    from ui.i18n import _, i18n
+
+    app.open_family("tantrix")
+    yield 0.2
+    setup = app.manager.current_screen
+    yield from tap(setup.teams_chip)
+
+    def titles():
+        return [card.title.text for card in setup.cards]
+
+    def teams(first, second):
+        return [_("{colour} team", colour=_(first)), _("{colour} team", colour=_(second))] * 2
+
+    assert titles() == teams("Red", "Yellow")
+    yield from tap(setup.cards[1].kind.chip(False))  # Yellow's robot becomes a person
+    yield from tap(setup.cards[3].swatch)  # the team takes the next colour
+    assert [s.robot for s in setup.seats] == [None] * 4 and titles() == teams("Red", "Green")
+    i18n.language = "fr"
+    yield 0.1
+    assert titles() == teams("Red", "Green") and titles()[0] == "Équipe Rouge"
+    i18n.language = "en"
+    yield from tap(setup.count.chip(4))  # four players on their own: each seat its colour again
+    assert titles() == [_("Red"), _("Green"), _("Yellow"), _("Blue")]
+    return {}
+
+
+scenario_doubles_setup_names_the_teams.prepare = _players_book
+
+
+def test_doubles_setup_cards_name_their_team_on_the_kiosk():
+    run_scenario("test_ui_tantrix", "scenario_doubles_setup_names_the_teams", size=(800, 480))
+
+
 # ----------------------------------------------------------------------------- a whole game
 
 

@@ -198,7 +198,7 @@ def _staff(page: str) -> Opener:
     return open_page
 
 
-def _setup(key: str, players: int | None = None) -> Opener:
+def _setup(key: str, players: int | str | None = None) -> Opener:
     def open_setup(app: Any) -> None:
         app.open_family(key)
         if players is not None:
@@ -359,6 +359,7 @@ SCREENS: list[tuple[str, Opener]] = [
                                                    "system")],
     ("setup-tantrix-2", _setup("tantrix")),
     ("setup-tantrix-4", _setup("tantrix", 4)),
+    ("setup-tantrix-doubles", _setup("tantrix", "doubles")),
     ("setup-gobbles-6", _setup("gobbles", 6)),
     ("setup-tanagra-4", _setup("tanagra", 4)),
     ("setup-gobble-solo", _setup("gobble-solo")),

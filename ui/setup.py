@@ -39,7 +39,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from . import theme
-from .i18n import N_
+from .i18n import N_, follow_language
 from .seat_players import who_button
 from .table import seat_boxes
 from .widgets import ChipRow, TButton, TLabel, panel_background
@@ -127,7 +127,7 @@ class SeatCard(BoxLayout):
         self.swatch = ColourSwatch(size_hint=(None, 1), width=u * 0.9)
         self.swatch.bind(on_touch_down=self._swatch_touched)
         top.add_widget(self.swatch)
-        self.title = TLabel(scale=0.85, bold=True, halign="left", shorten=True, shorten_from="right")
+        self.title = TLabel(scale=0.85, bold=True, halign="left")
         top.add_widget(self.title)
         levels = screen.spec.levels
         self.who: ChipRow | None = None
@@ -147,9 +147,17 @@ class SeatCard(BoxLayout):
         self.levels = ChipRow(levels, screen.spec.default_level or (levels[0][0] if levels else None),
                               self._set_level, scale=0.72) if levels else None
         self.hint = TLabel(msg=N_("Plays with their fingers"), scale=0.72, color=theme.TEXT_DIM)
+        self.seat: Seat | None = None
+        follow_language(self, lambda card: card._name())  # a title's fields are words too
+
+    def _name(self) -> None:
+        if self.seat is not None:
+            msg, values = self.screen.seat_title(self.index, self.seat)
+            self.title.say(msg, **values)
 
     def show(self, seat: Seat) -> None:
-        self.title.msg, self.title.values = seat_words(self.index, seat.colour)
+        self.seat = seat
+        self._name()
         self.swatch.rgba = seat.colour.rgba if seat.colour else theme.TEXT_DIM
         self.swatch.number = "" if seat.colour else str(self.index + 1)
         self.swatch.arcs = theme.SEAT_ARCS.get(seat.colour.key, 1) if seat.colour else 1
@@ -321,6 +329,11 @@ class SetupScreen(Screen):
             for chip in self.count.chips:
                 chip.selected = chip.value == players
         self._build_cards()
+
+    def seat_title(self, index: int, seat: Seat) -> tuple[str, dict[str, Any]]:
+        """The title of seat ``index``'s card as a label's ``msg`` and ``values``, made again after
+        a language switch (:func:`seat_words`; a mode with teams names the seat's team)."""
+        return seat_words(index, seat.colour)
 
     def set_seat(self, index: int, robot: str | None) -> None:
         """Make seat ``index`` a person (None) or a robot of level ``robot``."""

@@ -22,9 +22,9 @@ from engine.strategy.game import StrategyGame
 
 from ... import theme
 from ...howto import HowToPlayScreen, TileStage
-from ...i18n import N_
+from ...i18n import N_, _
 from ...seat_players import remember
-from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
+from ...setup import Choice, Seat, SeatColour, Setup, SetupScreen, SetupSpec
 from ...shell import Shell
 from ...widgets import Chip
 from ...words import COLOUR_NAMES
@@ -103,6 +103,14 @@ class TantrixSetupScreen(SetupScreen):
         self.seats[index].colour = partner.colour = chosen
         self._name_teams()
         self._mark_teams()
+
+    def seat_title(self, index: int, seat: Seat) -> tuple[str, dict[str, Any]]:
+        """In Doubles a card names its seat's team ("Red team", as the table's plates do), whatever
+        else it shows: on the kiosk a person's card offers a name to pick and a robot's its levels,
+        where the words saying who plays with whom would be."""
+        if not self.doubles or seat.colour is None:
+            return super().seat_title(index, seat)
+        return N_("{colour} team"), {"colour": _(seat.colour.name)}
 
     def _name_teams(self) -> None:
         for i, seat in enumerate(self.seats):
