@@ -753,6 +753,9 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     app.manager.current_screen.set_players(4)
     yield 0.2
     shot("63-tantrix-setup-upright")
+    app.manager.current_screen.count.choose("doubles")
+    yield 0.2
+    shot("63d-tantrix-setup-upright-doubles")
     services.settings.orientation = "flat"
     app.go_home()
 
