@@ -4,7 +4,7 @@ look at: legible at arm's length, big touch targets, nothing cut off.
     .venv/bin/python bench/ui_screenshots.py [--sizes 1280x800,800x480] [--out screenshots] [--only solo]
     .venv/bin/python bench/ui_screenshots.py --matrix [--out screenshots]   # every screen, language, panel
 
-Prints JSON: the files written. Each size runs in its own process (Kivy runs one app per process).
+Prints JSON: the files written, and what the audit (ui.audit) finds in each picture. Each size runs in its own process (Kivy runs one app per process).
 The table shots use a small rules target on engine.board.Board, as the board tests do; they show
 the board widget and the seats, not a mode.
 """
@@ -28,14 +28,16 @@ GROUPS = ("screens", "modes", "gobbles", "strategy", "solo", "endings")
 the strategy game, the solo modes. ``--only`` renders one group (quicker while working on it)."""
 
 
-def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str]:
+def child(size: tuple[int, int], out: Path, only: str | None = None) -> dict[str, Any]:
     from kivy.config import Config
 
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
     from kivy.clock import Clock
 
+    from ui import theme
     from ui.app import KioskApp
+    from ui.audit import Picture, audit
     from ui.memory import memory_services
 
     services = memory_services()
@@ -43,12 +45,16 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str
     app = KioskApp(services, kiosk=True, simulated_panel=False)
     services.devices.listener = app.post
     written: list[str] = []
+    problems: dict[str, list[str]] = {}
     tag = f"{size[0]}x{size[1]}"
 
     def shot(name: str) -> None:
         path = out / f"{tag}-{name}.png"
         app.root.export_to_png(str(path))
         written.append(str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path))
+        found = audit(app.root, size, theme.min_target(size), Picture(app.root))
+        if found:
+            problems[f"{tag}-{name}"] = sorted({str(p) for p in found})
 
     def steps() -> Iterator[float]:
         yield 0.3
@@ -174,7 +180,7 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> list[str
 
     Clock.schedule_once(advance, 0.3)
     app.run()
-    return written
+    return {"files": written, "problems": problems}
 
 
 def until(done: Any, seconds: float = 15.0) -> Iterator[float]:
@@ -944,21 +950,24 @@ def main() -> int:
         return matrix(out)
     if args.child:
         width, height = (int(v) for v in args.child.split("x"))
-        print("FILES " + json.dumps(child((width, height), out, args.only)), file=sys.__stdout__)
+        print("SHOTS " + json.dumps(child((width, height), out, args.only)), file=sys.__stdout__)
         return 0
     env = dict(os.environ, SDL_VIDEODRIVER=os.environ.get("SDL_VIDEODRIVER", "offscreen"), KIVY_NO_ARGS="1",
                KIVY_NO_CONSOLELOG="1", KIVY_CLIPBOARD="sdl2", PYTHONPATH=str(ROOT))
     files: list[str] = []
+    problems: dict[str, list[str]] = {}
     for size in args.sizes.split(","):
         only = ["--only", args.only] if args.only else []
         done = subprocess.run([sys.executable, __file__, "--child", size, "--out", str(out), *only], env=env,
                               capture_output=True, text=True, timeout=300)
-        lines = [line for line in done.stdout.splitlines() if line.startswith("FILES ")]
+        lines = [line for line in done.stdout.splitlines() if line.startswith("SHOTS ")]
         if done.returncode != 0 or not lines:
             print(done.stderr[-4000:], file=sys.stderr)
             return 1
-        files += json.loads(lines[-1][6:])
-    print(json.dumps({"screenshots": files}, indent=1))
+        shots = json.loads(lines[-1][6:])
+        files += shots["files"]
+        problems.update(shots["problems"])
+    print(json.dumps({"screenshots": files, "problems": problems}, indent=1))
     return 0
 
 

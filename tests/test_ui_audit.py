@@ -74,3 +74,64 @@ def test_the_audit_finds_each_kind_of_problem_and_only_those():
     assert found.pop("shortened") == ["Label('Speler 4')"]
     assert found.pop("shrunk") is True
     assert found == {}
+
+
+def scenario_spacing(app):
+    """Buttons at the 800x480 panel's density (45 px to 9 mm, so 1.5 mm is 7.5 px)."""
+    from kivy.uix.button import Button
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.screenmanager import Screen
+    from kivy.uix.scrollview import ScrollView
+    from kivy.uix.widget import Widget
+
+    from ui.audit import audit
+
+    screen = Screen(name="spacing")
+    layer = FloatLayout()
+
+    def place(widget, pos, size, parent=layer):
+        widget.size_hint = (None, None)
+        widget.pos, widget.size = pos, size
+        parent.add_widget(widget)
+        return widget
+
+    place(Button(text="Leave"), (10, 400), (60, 60))
+    place(Button(text="Zoom -"), (70, 400), (60, 60))  # touching Leave
+    place(Button(text="Near"), (10, 300), (60, 60))
+    place(Button(text="Nearer"), (72, 300), (60, 60))  # 2 px from Near
+    place(Button(text="Apart"), (200, 250), (60, 60))
+    place(Button(text="Clear"), (268, 250), (60, 60))  # 8 px (1.6 mm) from Apart: enough
+    place(Button(text="Corner"), (200, 410), (50, 50))
+    place(Button(text="Diagonal"), (253, 360), (50, 47))  # 3 px right of and 3 px below Corner: 4 px apart
+    group = place(Widget(), (400, 0), (400, 480))
+    group.close_targets = True  # a keypad: its keys may touch, never overlap
+    place(Button(text="1"), (400, 400), (60, 60), group)
+    place(Button(text="2"), (460, 400), (60, 60), group)
+    place(Button(text="3"), (500, 300), (60, 60), group)
+    place(Button(text="4"), (540, 300), (60, 60), group)  # 20 px over 3
+    card = place(Button(text="Card"), (600, 100), (150, 150))
+    place(Button(text="x"), (690, 190), (50, 50), card)  # a card's own button
+    scroll = place(ScrollView(), (10, 10), (200, 100))
+    rows = place(Widget(), (0, 0), (200, 300), scroll)
+    place(Button(text="Hidden"), (0, 200), (150, 60), rows)  # scrolled out of sight, under Shown
+    scroll.scroll_y = 0
+    place(Button(text="Shown"), (10, 200), (150, 60))
+    place(Button(text="Under"), (300, 10), (60, 45))
+    place(Button(text="Beneath"), (360, 10), (60, 45))  # touching Under, both under a question
+    question = place(Widget(), (280, 0), (160, 70))
+    question.covers = True
+    screen.add_widget(layer)
+    app.show(screen)
+    yield
+    yield
+    return sorted(str(p) for p in audit(app.root, (800, 480), 45.0) if p.kind == "crowded")
+
+
+def test_the_audit_finds_controls_too_close_to_tell_apart():
+    found = run_scenario("test_ui_audit", "scenario_spacing", size=(800, 480), settings={"idle_seconds": 1e6})
+    assert found == [
+        "crowded: Button('3'): overlaps Button('4') by 20 px",
+        "crowded: Button('Corner'): 4 px from Button('Diagonal'), under 8 px (1.5 mm)",
+        "crowded: Button('Leave'): 0 px from Button('Zoom -'), under 8 px (1.5 mm)",
+        "crowded: Button('Near'): 2 px from Button('Nearer'), under 8 px (1.5 mm)",
+    ]

@@ -1,10 +1,12 @@
 """What a newcomer at the table would stumble on, found in a rendered screen: text larger than its
 box, cut short with an ellipsis or cut by the screen's edge, a word broken across two lines, a
-control smaller than a fingertip, text too faint to read.
+control smaller than a fingertip, two controls so close that a finger meant for one lands on the
+other, text too faint to read.
 
 :func:`audit` walks the widgets on screen and returns :class:`Problem` s (an empty list: nothing
 found). The rules are the issue's: a control is at least 9 mm in both directions (45 px on the 7"
-800x480 panel, :func:`ui.theme.min_target` at other densities), and text contrasts with what lies
+800x480 panel, :func:`ui.theme.min_target` at other densities), two controls keep
+:data:`ui.theme.GAP_MM` (1.5 mm) apart (:func:`crowded`), and text contrasts with what lies
 under it by at least 4.5 : 1 (WCAG 2's level AA for body text), the background being the most
 common colour in the label's box of the rendered picture.
 """
@@ -28,7 +30,7 @@ _TAG = re.compile(r"\[(/?)(\w+)(?:=([^\]]*))?\]")
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # "overflow", "shortened", "off-screen", "split-word", "small-control", "contrast"
+    kind: str  # "overflow", "shortened", "off-screen", "split-word", "small-control", "crowded", "contrast"
     widget: str  # class and text, to find it
     detail: str
 
@@ -57,21 +59,33 @@ def window_extent(widget: Any) -> tuple[float, float]:
     return ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, ((x2 - x0) ** 2 + (y2 - y0) ** 2) ** 0.5
 
 
+Box = tuple[float, float, float, float]
+
+
 def shown(root: Any) -> Iterator[Any]:
-    """The widgets a player sees under ``root``: not transparent, not disabled, not of zero size."""
+    """The widgets a player sees under ``root``: not transparent, not disabled, not of zero size.
+    Each is marked ``_audit_scrolled`` (inside a scroll view) and ``_audit_clip`` (the window box
+    its scroll views show of it, None when it is not scrolled)."""
     from kivy.uix.scrollview import ScrollView
 
-    def walk(widget: Any, scrolled: bool) -> Iterator[Any]:
+    def walk(widget: Any, clip: Box | None) -> Iterator[Any]:
         if widget.opacity <= 0.01:
             return
-        widget._audit_scrolled = scrolled
+        widget._audit_scrolled = clip is not None
+        widget._audit_clip = clip
         if widget.width >= 1 and widget.height >= 1:
             yield widget
-        inner = scrolled or isinstance(widget, ScrollView)
+        if isinstance(widget, ScrollView):
+            clip = window_box(widget) if clip is None else _overlap(clip, window_box(widget))
         for child in reversed(widget.children):
-            yield from walk(child, inner)
+            yield from walk(child, clip)
 
-    yield from walk(root, False)
+    yield from walk(root, None)
+
+
+def _overlap(a: Box, b: Box) -> Box:
+    """The part of box ``a`` inside box ``b`` (empty: x0 >= x1 or y0 >= y1)."""
+    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
 
 
 def squeezed(root: Any) -> Iterator[Any]:
@@ -96,6 +110,55 @@ def is_control(widget: Any) -> bool:
     from kivy.uix.slider import Slider
 
     return isinstance(widget, (ButtonBehavior, Slider)) and not widget.disabled
+
+
+def crowded(targets: list[tuple[Any, Box]], min_gap: float) -> list[Problem]:
+    """Pairs of ``targets`` (each a control and its window box) closer than ``min_gap`` pixels (the
+    distance between their boxes: across a corner, straight across otherwise), or overlapping.
+
+    Controls of one deliberate group, a :class:`ui.widgets.Keypad`'s keys or a
+    :class:`ui.widgets.ChipRow`'s chips (a container that says ``close_targets``), may sit closer:
+    they are read as one control, pressed one key after another while looking at it, the way a
+    phone's keypad is, but still must not overlap (a tap on the shared strip would press both). A
+    control inside another (a card's button) is the card's own part, not a neighbour. The board's
+    hex grid is not made of controls: its tiles are drawn, and picked by the hex a touch falls in.
+    The controls under a card that takes every touch in its box (a widget that says ``covers``: a
+    question, a QR code) cannot be pressed while it is up: they are no neighbours of its own."""
+    problems = []
+    for i, (a, box_a) in enumerate(targets):
+        for b, box_b in targets[i + 1:]:
+            if _inside(a, b) or _inside(b, a):
+                continue
+            dx = max(box_b[0] - box_a[2], box_a[0] - box_b[2])
+            dy = max(box_b[1] - box_a[3], box_a[1] - box_b[3])
+            gap = (dx * dx + dy * dy) ** 0.5 if dx > 0 and dy > 0 else max(dx, dy)
+            grouped = _group(a) is not None and _group(a) is _group(b)
+            if gap < -TOLERANCE or (not grouped and gap + TOLERANCE < min_gap):
+                detail = f"overlaps {describe(b)} by {-gap:.0f} px" if gap < 0 else \
+                    f"{gap:.0f} px from {describe(b)}, under {min_gap:.0f} px ({theme.GAP_MM} mm)"
+                problems.append(Problem("crowded", describe(a), detail))
+    return problems
+
+
+def _within(box: Box, outer: Box) -> bool:
+    return outer[0] - TOLERANCE <= box[0] and outer[1] - TOLERANCE <= box[1] \
+        and box[2] <= outer[2] + TOLERANCE and box[3] <= outer[3] + TOLERANCE
+
+
+def _ancestors(widget: Any) -> Iterator[Any]:
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:  # the window is its own parent
+        yield parent
+        parent = parent.parent
+
+
+def _inside(widget: Any, outer: Any) -> bool:
+    return any(parent is outer for parent in _ancestors(widget))
+
+
+def _group(widget: Any) -> Any:
+    """The nearest container of ``widget`` that is a deliberate group of controls, or None."""
+    return next((parent for parent in _ancestors(widget) if getattr(parent, "close_targets", False) is True), None)
 
 
 def _is_hand(widget: Any) -> bool:
@@ -216,8 +279,14 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
     problems: list[Problem] = [Problem("overflow", describe(widget), f"{widget.text!r} has a box of "
                                        f"{widget.width:.0f}x{widget.height:.0f} px: no room for it")
                                for widget in squeezed(root)]
-    for widget in shown(root):
+    targets: list[tuple[Any, Box]] = []
+    for widget in shown(root):  # in the order they are drawn: a cover comes after what it covers
+        if getattr(widget, "covers", False) is True:
+            targets = [(t, box) for t, box in targets if not _within(box, window_box(widget))]
         if is_control(widget):
+            box = window_box(widget) if widget._audit_clip is None else _overlap(window_box(widget), widget._audit_clip)
+            if box[2] > box[0] and box[3] > box[1]:  # not scrolled out of sight
+                targets.append((widget, box))
             w, h = window_extent(widget)
             if min(w, h) + TOLERANCE < min_target:
                 problems.append(Problem("small-control", describe(widget),
@@ -272,4 +341,4 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
                     problems.append(Problem("contrast", describe(widget),
                                             f"text {ratio:.1f} : 1 on its background (at least {MIN_CONTRAST})"))
                     break
-    return problems
+    return problems + crowded(targets, min_target * theme.GAP_MM / theme.TARGET_MM)

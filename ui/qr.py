@@ -78,6 +78,9 @@ class TakeHome(FloatLayout):
     """The QR code over the screen, big, with what it is for, and a Close button (a tap anywhere
     closes it too: the button says that it can be closed)."""
 
+    covers = True
+    """It takes every touch in its box: what lies under it cannot be pressed (see :func:`ui.audit.crowded`)."""
+
     def __init__(self, text: str, caption: str = N_("Scan with your phone to replay this game."),
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)

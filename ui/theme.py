@@ -127,6 +127,22 @@ def min_target(size: tuple[int, int] | None = None) -> float:
     return TOUCH_PX_AT_REFERENCE * panel_ppi(size) / REFERENCE_PPI
 
 
+TARGET_MM = 9.0
+"""A fingertip, the smallest touch target: what :func:`min_target` is in pixels."""
+GAP_MM = 1.5
+"""The clear space between two touch targets. A fingertip's pad is about 10 mm across, so a finger
+aimed at the middle of a 9 mm control spills about half a millimetre past each edge, and aim is not
+exact: 1.5 mm apart, the centres of two such controls are 10.5 mm apart, more than a pad's width,
+and a finger centred on one does not press the other. It is Material's 8 dp between 48 dp targets
+(a sixth of a target) at our 9 mm. :mod:`ui.audit` holds every screen to it."""
+
+
+def min_gap(size: tuple[int, int] | None = None) -> float:
+    """The least space in pixels between two controls (:data:`GAP_MM` at this density: 7.5 px on
+    the 800x480 panel); a layout's spacing between its controls is at least this."""
+    return min_target(size) * GAP_MM / TARGET_MM
+
+
 def min_tile_radius() -> float:
     """The smallest circumradius (pixels) of a board tile that someone must pick or drop on: 9 mm
     across its flats at this panel's density (45 px on the 800x480 panel). Every board view that

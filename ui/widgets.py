@@ -170,7 +170,10 @@ class Chip(TButton):
 class ChipRow(GridLayout):
     """A row of chips, one per ``(value, English label)``; exactly one is selected. Tapping one
     selects it and calls ``on_choose(value)``. Where a row is narrow, ``cols`` wraps the chips into
-    more rows (each chip stays a fingertip wide)."""
+    more rows (each chip stays a fingertip wide). Its chips are one control (``close_targets``, see
+    :func:`ui.audit.crowded`): they may sit closer than separate controls."""
+
+    close_targets = True
 
     def __init__(self, choices: Sequence[tuple[Any, str]], selected: Any, on_choose: Callable[[Any], None],
                  scale: float = 0.9, cols: int | None = None, **kwargs: Any) -> None:
@@ -201,6 +204,9 @@ class Confirm(FloatLayout):
     """A question over the whole screen with two answers (add it to a screen; it removes itself).
     Touches never reach what lies under it. The question and answers are English, translated
     where shown (the question's fields filled from ``values``): they follow a language switch."""
+
+    covers = True
+    """It takes every touch in its box: what lies under it cannot be pressed (see :func:`ui.audit.crowded`)."""
 
     def __init__(self, question: str, yes: str, no: str, on_yes: Callable[[], None],
                  values: dict[str, Any] | None = None, **kwargs: Any) -> None:
@@ -353,7 +359,10 @@ class FlagBar(BoxLayout):
 
 
 class Keypad(GridLayout):
-    """A numeric keypad for the staff PIN: digits, clear, OK. ``on_enter(pin)`` gets the digits."""
+    """A numeric keypad for the staff PIN: digits, clear, OK. ``on_enter(pin)`` gets the digits. Its
+    keys are one control (``close_targets``, see :func:`ui.audit.crowded`)."""
+
+    close_targets = True
 
     entered = StringProperty("")
 

@@ -227,6 +227,9 @@ class Modal(FloatLayout):
     """A card in the middle of the screen over a dark shade; touches never reach what lies under
     it. Add it to a screen's FloatLayout; ``dismiss`` removes it."""
 
+    covers = True
+    """It takes every touch in its box: what lies under it cannot be pressed (see :func:`ui.audit.crowded`)."""
+
     def __init__(self, width: float, height: float, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         u = theme.unit()

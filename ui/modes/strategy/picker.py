@@ -76,6 +76,9 @@ class DrawPicker(Scatter):
     and gives it its length and room (:meth:`lay_out`); a touch anywhere on it stays on it (the
     board under it is not touched)."""
 
+    covers = True
+    """It takes every touch in its box: what lies under it cannot be pressed (see :func:`ui.audit.crowded`)."""
+
     def __init__(self, tiles: Callable[[], Sequence[int]], on_take: Callable[[int], None],
                  on_close: Callable[[], None], title: str = N_("Pick the tile you drew"), **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
