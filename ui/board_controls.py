@@ -86,9 +86,9 @@ class ViewControls(BoxLayout):
         super().__init__(**kwargs)
         u = theme.unit()
         self.view = view
-        self.spacing = u * 0.1
+        self.spacing = theme.min_gap()
         self.map = OverviewMap(view)
-        self.row = row = BoxLayout(spacing=u * 0.1, size_hint=(1, None), height=u * 1.0)
+        self.row = row = BoxLayout(spacing=theme.min_gap(), size_hint=(1, None), height=u * 1.0)
         self.zoom_out = TButton(msg="\u2212", scale=1.3, bold=True)
         self.zoom_in = TButton(msg="+", scale=1.3, bold=True)
         self.zoom_out.bind(on_release=lambda *_: view.zoom(1 / ZOOM_STEP))
