@@ -126,7 +126,7 @@ class StaffScreen(Screen):
         u = theme.unit()
         root = BoxLayout(orientation="horizontal", padding=u * 0.3, spacing=u * 0.3)
         panel_background(root, theme.TABLE_DARK, radius=0)
-        nav = BoxLayout(orientation="vertical", size_hint=(None, 1), width=u * 4.2, spacing=u * 0.1)
+        nav = BoxLayout(orientation="vertical", size_hint=(None, 1), width=u * 4.2, spacing=theme.min_gap())
         self.nav: dict[str, TButton] = {}
         for page in PAGES:
             button = TButton(msg=PAGE_TITLES[page], scale=0.85)

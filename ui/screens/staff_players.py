@@ -149,15 +149,14 @@ def add_players_button(staff: Screen, app: Shell) -> None:
     more rows at 800x480; on a shorter panel other pages pair up too: ``StaffScreen.fit_nav``)."""
     if app.services.players is None:
         return
-    u = theme.unit()
-    row = BoxLayout(spacing=u * 0.1)
+    column = staff.nav_column
+    row = BoxLayout(spacing=column.spacing)  # as the column's rows apart: pages to tell apart
     button = TButton(msg=N_("Players"), scale=0.8)
     button.bind(on_release=lambda *_: app.open("staff-players"))
     row.add_widget(button)
     club = TButton(msg=N_("Club evening"), scale=0.8, bg=list(theme.GO))
     club.bind(on_release=lambda *_: open_tournament(app))
     row.add_widget(club)
-    column = staff.nav_column
     system = staff.nav["system"]
     column.add_widget(row, index=column.children.index(system if system.parent is column else system.parent))
     staff.players_button, staff.club_button = button, club
