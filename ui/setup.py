@@ -121,7 +121,7 @@ class SeatCard(BoxLayout):
         u = theme.unit()
         self.screen, self.index, self.compact = screen, index, compact
         self.padding = u * 0.12
-        self.spacing = u * 0.1
+        self.spacing = theme.min_gap()  # Person / Robot over the levels or the name: two rows of controls
         panel_background(self, theme.PANEL, radius=0.2)
         top = BoxLayout(spacing=u * 0.12)
         self.swatch = ColourSwatch(size_hint=(None, 1), width=u * 0.9)
