@@ -434,7 +434,7 @@ class SidePanel(BoxLayout):
         words.add_widget(self.lines)
         self.clock = TLabel(scale=0.85, halign="left", color=theme.TEXT_DIM, size_hint=(1, None), height=u * 0.5)
         words.add_widget(self.clock)
-        self.buttons = BoxLayout(orientation="vertical", size_hint=(1, None), height=0, spacing=u * 0.12)
+        self.buttons = BoxLayout(orientation="vertical", size_hint=(1, None), height=0, spacing=theme.min_gap())
         if band:
             self.add_widget(words)
             column = BoxLayout(orientation="vertical", size_hint=(0.45, 1))
@@ -497,7 +497,7 @@ class SidePanel(BoxLayout):
 
     def add_row(self, *buttons: TButton, height: float = 1.0) -> BoxLayout:
         u = theme.unit()
-        row = BoxLayout(spacing=u * 0.12, size_hint=(1, None), height=u * height)
+        row = BoxLayout(spacing=theme.min_gap(), size_hint=(1, None), height=u * height)
         for button in buttons:
             row.add_widget(button)
         self.buttons.add_widget(row)
