@@ -539,6 +539,42 @@ def test_the_gift_card_covers_no_board_and_no_hand_at_a_small_table():
     run_scenario("test_ui_gobbles", "scenario_gift_at_a_small_table", size=(800, 480))
 
 
+def scenario_board_beside_the_gift_card(app):
+    """At 800x480 with five seats, while Player 1 chooses a gift the board stays in sight to choose
+    by: the hands at the card's edge shrink to fingertip tiles in one row, so the free table keeps
+    four rows of fingertip tiles, and two between the name tags over it (it was a strip a tile and
+    a half high: the card had taken what the hands did not need)."""
+    from ui import theme
+    from ui.audit import window_extent
+    from ui.modes.gobble import common as gc
+
+    game, screen = _five_seats_one_gobble_away(app)
+    yield 0.4
+    layout, board = screen.layout, screen.layout.board
+    yield from _one_finger(screen, 0, gc.GOBBLE)
+    yield until(lambda: 0 in screen.gifts)
+    yield 0.6
+    card = screen.gifts[0]
+    r = theme.min_tile_radius()
+    assert board.fit_area[3] >= 6.5 * r, board.fit_area  # four rows of pointy-top hexagons
+    tags = layout._tags  # one a seat
+    beyond = max(tags[seat].bbox[0][1] + tags[seat].bbox[1][1] for seat in (0, 1))  # raised above the card
+    under = tags[3].bbox[0][1]  # the top hand's, across from them
+    assert beyond > card.bbox[0][1] + card.bbox[1][1]
+    assert under - beyond >= 2 * theme.min_target(), (beyond, under)
+    for seat in (0, 1):  # the people at the card's edge keep fingertip tiles
+        hand = screen.hands[seat]
+        assert hand.tile_radius() * window_extent(hand)[0] / hand.width >= r - 0.01, seat
+    yield from tap(card.give_button)
+    assert 0 not in game.pending and layout.boxes[0].depth > 2 * r * 1.5  # the hands have their room back
+    screen.leave()
+    return {}
+
+
+def test_the_board_stays_in_sight_beside_the_gift_card_at_800x480():
+    run_scenario("test_ui_gobbles", "scenario_board_beside_the_gift_card", size=(800, 480))
+
+
 def scenario_controls_beside_the_gift_card(app):
     """Five seats, Player 2 told "Taken!", then Player 1 gobbles: with the gift card up, the zoom
     buttons and Leave cover no seat's name tag, no hand and not the card (the zoom buttons once

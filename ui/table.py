@@ -181,6 +181,17 @@ def _tile_radius(box: SeatBox, tiles: int, rows: int) -> float:
     return min(box.depth * 0.94 / (high * rows * 1.02), box.length / (cols * wide * 1.06))
 
 
+def least_depth(box: SeatBox, tiles: int, most_rows: int, radius: float) -> float:
+    """The least depth of ``box`` in which a hand of ``tiles`` (wrapped into up to ``most_rows``
+    rows, as :class:`HandView` does) keeps tiles of circumradius ``radius``, at most its own depth:
+    the fewest rows its length allows, each a tile deep."""
+    wide, high = extent(-box.angle)
+    for rows in range(1, max(most_rows, 1) + 1):
+        if box.length / (math.ceil(max(tiles, 1) / rows) * wide * 1.06) >= radius:
+            return min(box.depth, radius * 1.01 * high * rows * 1.02 / 0.94)  # a hair over: no rounding under
+    return box.depth
+
+
 Rect = tuple[float, float, float, float]
 """x, y, width, height."""
 

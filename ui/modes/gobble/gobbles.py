@@ -57,7 +57,7 @@ from ...services import Cue
 from ...setup import Choice, Setup, SetupScreen, SetupSpec
 from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
-from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot
+from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot, least_depth
 from ...widgets import ChipRow, Overlay, TButton, TLabel, confirm_leave, panel_background
 from ...words import levels
 from ...navigation import family_screen, kind_screen
@@ -251,7 +251,9 @@ class GobblesLayout(TableLayout):
     """The table of :class:`ui.table.TableLayout`, where a robot's hand is a thin strip at the very
     edge (``robots``: their seats): an edge where only robots sit gives its room to the board. A
     seat may also :meth:`reserve` a band of the table at its hand's inner edge (the gift card lies
-    there): the board's free area ends before it, so the card covers no space anyone plays on."""
+    there): the board's free area ends before it, so the card covers no space anyone plays on, and
+    the hands at that edge give up the depth they do not need for fingertip tiles (one row where it
+    holds them), so that the board stays big enough to choose the gift by."""
 
     def __init__(self, robots: Sequence[int], **kwargs: Any) -> None:
         self.robots = frozenset(robots)
@@ -288,49 +290,58 @@ class GobblesLayout(TableLayout):
         for seat, box in enumerate(boxes):
             edges.setdefault(box.angle, []).append(seat)
         boxes = list(boxes)
+        free = (fx, fy, fw, fh)
         for angle, seats in edges.items():
             saved = boxes[seats[0]].depth - thin
             if saved <= 0:
                 continue
             for seat in seats:
-                if seat not in self.robots:
-                    continue
-                box = boxes[seat]
-                if angle == BOTTOM:
-                    boxes[seat] = box._replace(cy=thin / 2, depth=thin)
-                elif angle == TOP:
-                    boxes[seat] = box._replace(cy=height - thin / 2, depth=thin)
-                elif angle == LEFT:
-                    boxes[seat] = box._replace(cx=thin / 2, depth=thin)
-                elif angle == RIGHT:
-                    boxes[seat] = box._replace(cx=width - thin / 2, depth=thin)
-            if not all(seat in self.robots for seat in seats):
-                continue  # a person's hand on this edge keeps its depth
-            if angle == BOTTOM:
-                fy, fh = fy - saved, fh + saved
-            elif angle == TOP:
-                fh += saved
-            elif angle == LEFT:
-                fx, fw = fx - saved, fw + saved
-            elif angle == RIGHT:
-                fw += saved
-        for angle in edges:
-            band = max((self.reserved.get(seat, 0.0) for seat in edges[angle]), default=0.0)
-            if angle == BOTTOM:
-                fy, fh = fy + band, fh - band
-            elif angle == TOP:
-                fh -= band
-            elif angle == LEFT:
-                fx, fw = fx + band, fw - band
-            elif angle == RIGHT:
-                fw -= band
-        return rows, boxes, (fx, fy, fw, fh)
+                if seat in self.robots:
+                    boxes[seat] = _at_edge(boxes[seat], thin, width, height)
+            if all(seat in self.robots for seat in seats):  # a person's hand on this edge keeps its depth
+                free = _grown(free, angle, saved)
+        for angle, seats in edges.items():
+            band = max((self.reserved.get(seat, 0.0) for seat in seats), default=0.0)
+            people = [seat for seat in seats if seat not in self.robots]
+            if band > 0 and people:
+                # the gift card's band: the hands at that edge give up what they do not need for
+                # fingertip tiles, so that the board keeps its room for the players to see
+                depth = max(least_depth(boxes[seat], len(self.hands[seat].tiles), int(self.hand_rows),
+                                        theme.min_tile_radius()) for seat in people)
+                free = _grown(free, angle, boxes[people[0]].depth - depth)
+                for seat in people:
+                    boxes[seat] = _at_edge(boxes[seat], depth, width, height)
+            free = _grown(free, angle, -band)
+        return rows, boxes, free
 
     def _relayout(self, *_args: Any) -> None:
         super()._relayout()
         for seat, hand in enumerate(self.hands):
             if seat in self.robots:
                 hand.max_rows = 1
+
+
+def _at_edge(box: SeatBox, depth: float, width: float, height: float) -> SeatBox:
+    """``box`` made ``depth`` deep, still against its edge of a ``width`` x ``height`` table."""
+    if box.angle == BOTTOM:
+        return box._replace(cy=depth / 2, depth=depth)
+    if box.angle == TOP:
+        return box._replace(cy=height - depth / 2, depth=depth)
+    if box.angle == LEFT:
+        return box._replace(cx=depth / 2, depth=depth)
+    return box._replace(cx=width - depth / 2, depth=depth)
+
+
+def _grown(free: tuple[float, float, float, float], angle: float, by: float) -> tuple[float, float, float, float]:
+    """The free table ``free`` (x, y, w, h) grown ``by`` (shrunk if negative) towards the edge at ``angle``."""
+    fx, fy, fw, fh = free
+    if angle == BOTTOM:
+        return fx, fy - by, fw, fh + by
+    if angle == TOP:
+        return fx, fy, fw, fh + by
+    if angle == LEFT:
+        return fx - by, fy, fw + by, fh
+    return fx, fy, fw + by, fh
 
 
 class GobblesScreen(Leavable, Screen):
