@@ -287,3 +287,29 @@ def scenario_leave_while_a_pawn_flies(app):
 
 def test_leaving_while_a_pawn_flies_forgets_the_game():
     run_scenario("test_ui_tanagra", "scenario_leave_while_a_pawn_flies", size=(800, 480))
+
+
+def scenario_change_buttons(app):
+    """The board change's Leave it / Move it / Remove it, as the audit (ui.audit) sees them."""
+    from kivy.core.window import Window
+
+    from engine.tanagra.game import Game
+    from ui import theme
+    from ui.audit import audit
+    from ui.modes.tanagra import play as tanagra
+
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield 0.3
+    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.origin))
+    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.target))
+    yield 0.7
+    assert game.pending_change is not None and screen.move_it.parent is not None
+    size = tuple(Window.size)
+    return [str(p) for p in audit(app.root, size, theme.min_target(size)) if p.kind == "crowded"]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["7in", "portrait"])
+def test_the_board_change_buttons_stand_a_finger_apart(size):
+    assert run_scenario("test_ui_tanagra", "scenario_change_buttons", size=size) == []

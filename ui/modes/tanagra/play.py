@@ -239,7 +239,7 @@ class TanagraScreen(Leavable, Screen):
         self.prompt = TLabel(scale=0.8, halign="left", valign="top")
         self.message = TLabel(scale=0.78, color=theme.BAD, bold=True, halign="left", size_hint=(1, None),
                               height=u * 1.2)
-        self.actions = BoxLayout(orientation="vertical", size_hint=(1, None), height=u * 3.4, spacing=u * 0.12)
+        self.actions = BoxLayout(orientation="vertical", size_hint=(1, None), height=u * 3.4, spacing=theme.min_gap())
         self.sizes = ChipRow(((Size.SMALL, N_("Small")), (Size.BIG, N_("Big"))), self.size_choice,
                              self._choose_size, scale=0.85, size_hint=(1, None), height=u * 1.05)
         self.leave_it = TButton(msg=N_("Leave it"), scale=0.85)
