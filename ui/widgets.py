@@ -358,6 +358,14 @@ class FlagBar(BoxLayout):
             self.add_widget(flag)
 
 
+class TightGroup(BoxLayout):
+    """Controls that are one control to a player, as a keyboard's keys or a row of avatars to
+    choose from (``close_targets``, see :func:`ui.audit.crowded`): they may sit closer than
+    separate controls, a tap on the wrong one showing at once and undone by the next."""
+
+    close_targets = True
+
+
 class Keypad(GridLayout):
     """A numeric keypad for the staff PIN: digits, clear, OK. ``on_enter(pin)`` gets the digits. Its
     keys are one control (``close_targets``, see :func:`ui.audit.crowded`)."""

@@ -22,7 +22,7 @@ from engine.players import ACCENTED, COLOURS, DEFAULT_AVATAR, NAME_MAX, SYMBOLS,
 
 from .. import theme
 from ..i18n import N_, i18n
-from ..widgets import Chip, TButton, TLabel, panel_background, scrolling_grid
+from ..widgets import Chip, TButton, TightGroup, TLabel, panel_background, scrolling_grid
 
 KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-.")
 NAME_RULES = {
@@ -178,7 +178,7 @@ class NewPlayerScreen(Screen):
         self.upper = not self.name_text
         self.accents = i18n.language if i18n.language in ACCENTED else "fr"
         self.avatar = renaming.avatar if renaming else DEFAULT_AVATAR
-        root = BoxLayout(orientation="vertical", padding=[u * 0.25, u * 0.2], spacing=u * 0.12)
+        root = BoxLayout(orientation="vertical", padding=[u * 0.25, u * 0.2], spacing=theme.min_gap())
         panel_background(root, theme.TABLE_DARK, radius=0)
         top, _heading = _top_bar(N_("Rename") if renaming else N_("New player"), on_back, u)
         self.shown = TLabel(text="", scale=1.2, bold=True, halign="left", padding=[u * 0.2, 0])
@@ -193,20 +193,22 @@ class NewPlayerScreen(Screen):
         # keys a fingertip wide (9 mm): a row too long for the panel (the portrait one) is split in two
         self.across = max(5, int((Window.width - u * 0.5 + u * 0.1) // (theme.min_target() + u * 0.1)))
         self.keys: dict[str, TButton] = {}
+        self.keyboard = TightGroup(orientation="vertical", spacing=u * 0.12)  # its keys: one keyboard
+        root.add_widget(self.keyboard)
         for row in KEY_ROWS:
             keys: list[Widget] = [self._key(char) for char in row]
             if row == KEY_ROWS[-1]:
                 erase = TButton(msg=N_("Erase"), scale=0.8, bg=list(theme.STOP), size_hint=(1.6, 1))
                 erase.bind(on_release=lambda *_: self.erase())
                 keys.append(erase)
-            self._lay_out(root, keys)
+            self._lay_out(self.keyboard, keys)
         self.accent_rows = BoxLayout(orientation="vertical", spacing=u * 0.12)
-        root.add_widget(self.accent_rows)
-        self.avatars = BoxLayout(spacing=u * 0.1, size_hint=(1, 1.1))
+        self.keyboard.add_widget(self.accent_rows)
+        self.avatars = TightGroup(spacing=u * 0.1, size_hint=(1, 1.1))
         root.add_widget(self.avatars)
         self.symbols = self.avatars  # the symbols beside the colours, or under them when the panel is narrow
         if len(COLOURS) + len(SYMBOLS) + 1 > self.across:
-            self.symbols = BoxLayout(spacing=u * 0.1, size_hint=(1, 1.1))
+            self.symbols = TightGroup(spacing=u * 0.1, size_hint=(1, 1.1))
             root.add_widget(self.symbols)
         self.add_widget(root)
         self._fill_accents()
@@ -266,6 +268,7 @@ class NewPlayerScreen(Screen):
         space.bind(on_release=lambda *_: self.type(" "))
         self._lay_out(self.accent_rows, [*row, space])
         self.accent_rows.size_hint_y = len(self.accent_rows.children)  # a key row's height each
+        self.keyboard.size_hint_y = sum(row.size_hint_y for row in self.keyboard.children)
 
     def _switch_accents(self, code: str) -> None:
         self.accents = code
