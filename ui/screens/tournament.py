@@ -131,7 +131,7 @@ class TournamentSetupScreen(Screen):
                               size_hint=(1, None), height=u * 0.6)
         root.add_widget(self.message)
         self.chips: list[Chip] = []
-        scroll, grid = scrolling_grid(3, u * 1.0, u * 0.12)
+        scroll, grid = scrolling_grid(3, u * 1.0, theme.min_gap())
         book = app.services.players
         assert book is not None, "tournaments are offered only at a table that keeps players"
         for player in book.all():
