@@ -67,7 +67,8 @@ class PuzzlesScreen(Screen):
         u = theme.unit()
         self.app = app
         self.buttons: dict[str, TButton] = {}
-        root = BoxLayout(orientation="vertical", padding=[u * 0.25, u * 0.15, u * 0.25, u * 0.25], spacing=u * 0.12)
+        root = BoxLayout(orientation="vertical", padding=[u * 0.25, u * 0.1, u * 0.25, u * 0.15],
+                         spacing=theme.min_gap())  # the rows a finger apart; the screen's edge needs less
         panel_background(root, theme.TABLE_DARK, radius=0)
         top = BoxLayout(size_hint=(1, None), height=u * 1.0, spacing=u * 0.2)
         top.add_widget(Widget(size_hint=(None, 1), width=u * 0.9))  # the staff corner
@@ -81,7 +82,7 @@ class PuzzlesScreen(Screen):
         root.add_widget(top)
         if self.who is not None and self.who.parent is None:
             root.add_widget(self.who)
-        self.rows = BoxLayout(orientation="vertical", spacing=u * 0.12)
+        self.rows = BoxLayout(orientation="vertical", spacing=theme.min_gap())
         root.add_widget(self.rows)
         self.add_widget(root)
         self.build()
@@ -175,8 +176,9 @@ class PuzzlesScreen(Screen):
         from kivy.core.window import Window
 
         u = theme.unit()
-        own_row = 1.0 + 0.12 if self.who is not None and self.who.size_hint_x is not None else 0.0  # who plays
-        fixed = 1.0 + 0.15 + 0.25 + 0.12 + own_row + SECTION * sections + 0.12 * (entry_rows + sections)  # and the filler
+        gap = theme.min_gap() / u  # between the rows: controls a finger apart
+        own_row = 1.0 + gap if self.who is not None and self.who.size_hint_x is not None else 0.0  # who plays
+        fixed = 1.0 + 0.1 + 0.15 + gap + own_row + SECTION * sections + gap * (entry_rows + sections)  # and the filler
         room = (Window.height / u - fixed) / entry_rows
         return min(ROW, max(room, theme.min_target() * 1.2 / u))
 
