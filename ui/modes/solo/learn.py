@@ -173,7 +173,7 @@ class LearnScreen(Screen):
     def _discovery(self) -> None:
         self._header(N_("Make one loop with tiles 1 to N, in the colour of the number on the back of tile N."),
                      self._puzzle_howto)
-        grid = GridLayout(cols=7, spacing=theme.unit() * 0.12)
+        grid = GridLayout(cols=7, spacing=theme.min_gap())
         solved = self.progress.discovery
         first_open = next((n for n in DISCOVERY_SIZES if n not in solved), None)
         self.discovery_buttons: dict[int, TickButton] = {}
