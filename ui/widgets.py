@@ -366,6 +366,13 @@ class TightGroup(BoxLayout):
     close_targets = True
 
 
+class TightGrid(GridLayout):
+    """A :class:`TightGroup` in rows and columns: choices that only select (a tile drawn, shown
+    chosen until **Take**), one control to a player."""
+
+    close_targets = True
+
+
 class Keypad(GridLayout):
     """A numeric keypad for the staff PIN: digits, clear, OK. ``on_enter(pin)`` gets the digits. Its
     keys are one control (``close_targets``, see :func:`ui.audit.crowded`)."""

@@ -18,7 +18,6 @@ from kivy.graphics import Color, Quad, RoundedRectangle
 from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scatter import Scatter
 from kivy.uix.widget import Widget
@@ -27,7 +26,7 @@ from ... import theme, tileart
 from ...hexes import SQRT3, rotated_quad
 from ...i18n import N_
 from ...results import IconButton
-from ...widgets import TButton, TLabel, panel_background
+from ...widgets import TButton, TightGrid, TLabel, panel_background
 
 CELL_HEIGHT = 1.3
 """A choice's height as a share of its width: the tile's picture, and its number under it."""
@@ -90,13 +89,13 @@ class DrawPicker(Scatter):
         self.chosen: int | None = None
         self.page = 0
         self.per_page = 1
-        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=u * 0.12)
+        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=theme.min_gap())  # Close, Take a finger off the tiles
         panel_background(self.box, theme.rgb("#1d2530"), radius=0.25)
         self.header = BoxLayout(spacing=u * 0.15, size_hint=(1, None))
         self.title = TLabel(msg=title, scale=0.85, bold=True, halign="left")
         self.close_button = TButton(msg=N_("Close"), scale=0.8, size_hint=(None, 1))
         self.close_button.bind(on_release=lambda *_: on_close())
-        self.grid = GridLayout(size_hint=(1, None))
+        self.grid = TightGrid(size_hint=(1, None))  # choices: a slip is put right by the next touch
         self.footer = BoxLayout(spacing=u * 0.15, size_hint=(1, None))
         self.back_button = IconButton(icon="back", size_hint=(None, 1))
         self.next_button = IconButton(icon="next", size_hint=(None, 1))
