@@ -145,11 +145,6 @@ class FlyingTile(TileSprite):
 # ------------------------------------------------------------------------------------ the screen
 
 
-CONTROL_GAP = 0.15
-"""The room (touch units) kept between two controls (Leave, the bag, the view's - and +): a finger
-aimed at one of two touching buttons lands on the other."""
-
-
 class StrategyScreen(Leavable, Screen):
     """One strategy game (see the module docstring). ``learning``: a friendly first game (each step
     explained as it comes)."""
@@ -343,20 +338,24 @@ class StrategyScreen(Leavable, Screen):
         self._show_plates()
         self.leave_button.size = (u * 1.8, u * 1.0)
         self._show_confirm()
+        self._place_picker()  # first: the controls keep clear of it
         self._place_controls()
         self._place_coach_card()
-        self._place_picker()
 
     def _place_controls(self) -> None:
         """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names
-        and, where they can be, of the board's tiles (:meth:`_board_runs`)."""
+        and, where they can be, of the board's tiles (:meth:`_board_runs`). While the picker is up
+        the view controls are put away: the board lies under it, and they found no room beside it."""
         bag = self.bag_label
         taken, soft = self._obstacles()
         board = self._board_runs()
-        margin = theme.unit() * CONTROL_GAP
+        margin = theme.min_gap()  # between two controls: a finger aimed at one of two touching lands on the other
+        picking = self.picker is not None
+        self.view_controls.opacity, self.view_controls.disabled = (0, True) if picking else (1, False)
         for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
                                 (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
-                                (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
+                                *(() if picking else
+                                  ((self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right")),))):
             widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
                                     tuple(self._fitted()), soft, board)
             (x, y), (w, h) = widget.pos, widget.size
@@ -366,7 +365,7 @@ class StrategyScreen(Leavable, Screen):
 
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
-        bars shown and where a person's bars lie beside their hand; and what it had better not
+        bars shown, the picker and a ring round it, and where a person's bars lie beside their hand; and what it had better not
         cover: where a person's confirm (or pick) and coach bars lie along their hand's inner edge."""
         layout, u = self.layout, theme.unit()
         soft: list[Rect] = []
@@ -379,6 +378,10 @@ class StrategyScreen(Leavable, Screen):
             if bar.shown:
                 (x, y), (w, h) = bar.bbox
                 rects.append((x, y, w, h))
+        if self.picker is not None and self.picker.parent is not None:  # Leave beside its Close: mistaken for it
+            (x, y), (w, h) = self.picker.bbox
+            gap = theme.min_gap()
+            rects.append((x - gap, y - gap, w + 2 * gap, h + 2 * gap))
         if self.layout.orientation == "flat":
             # the pick bar (the real bag) lies where the confirm bar does
             bars_there = self.confirming or self.game.options.physical_bag
