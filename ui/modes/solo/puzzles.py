@@ -36,8 +36,13 @@ WHAT = {
 }
 
 
-ROW, SECTION = 1.38, 1.0
-"""Heights in touch units of a row of puzzles and of a section's title."""
+ROW = 1.38
+"""Height in touch units of a row of puzzles (at most: see :meth:`PuzzlesScreen._entry_row_units`)."""
+
+
+def _section_units() -> float:
+    """Height in touch units of a section's title row: its **How to play** a fingertip high."""
+    return theme.min_target() / theme.unit()
 
 
 class Entry(NamedTuple):
@@ -162,7 +167,7 @@ class PuzzlesScreen(Screen):
 
     def _section(self, title: str, howto: Callable[[], None] | None) -> None:
         u = theme.unit()
-        row = self._row(SECTION)
+        row = self._row(_section_units())
         row.add_widget(TLabel(msg=title, scale=0.9, bold=True, color=theme.TEXT_DIM, halign="left"))
         if howto is not None:
             button = TButton(msg=N_("How to play"), scale=0.75, size_hint=(None, 1), width=u * 3.0,
@@ -178,9 +183,9 @@ class PuzzlesScreen(Screen):
         u = theme.unit()
         gap = theme.min_gap() / u  # between the rows: controls a finger apart
         own_row = 1.0 + gap if self.who is not None and self.who.size_hint_x is not None else 0.0  # who plays
-        fixed = 1.0 + 0.1 + 0.15 + gap + own_row + SECTION * sections + gap * (entry_rows + sections)  # and the filler
+        fixed = 1.0 + 0.1 + 0.15 + gap + own_row + _section_units() * sections + gap * (entry_rows + sections)  # and the filler
         room = (Window.height / u - fixed) / entry_rows
-        return min(ROW, max(room, theme.min_target() * 1.2 / u))
+        return min(ROW, max(room, theme.min_target() * 1.1 / u))
 
     def _row(self, height: float) -> BoxLayout:
         u = theme.unit()
