@@ -575,6 +575,29 @@ def test_the_board_stays_in_sight_beside_the_gift_card_at_800x480():
     run_scenario("test_ui_gobbles", "scenario_board_beside_the_gift_card", size=(800, 480))
 
 
+def scenario_tags_clear_of_each_other_beside_the_gift_card(app):
+    """On the portrait panel, with five seats, Player 1's tag, raised above the gift card, once lay
+    over Player 2's at the corner of the table: each now lies clear of the others."""
+    from ui.modes.gobble import common as gc
+    from ui.table import overlaps
+
+    game, screen = _five_seats_one_gobble_away(app)
+    yield 0.4
+    yield from _one_finger(screen, 0, gc.GOBBLE)
+    yield until(lambda: 0 in screen.gifts)
+    yield 0.6
+    rects = [(*tag.bbox[0], *tag.bbox[1]) for tag in screen.layout._tags if tag.opacity]
+    assert len(rects) == 5
+    crossing = [(a, b) for i, a in enumerate(rects) for b in rects[i + 1:] if overlaps(a, b)]
+    assert not crossing, crossing
+    screen.leave()
+    return {}
+
+
+def test_the_seat_tags_lie_clear_of_each_other_beside_the_gift_card_upright():
+    run_scenario("test_ui_gobbles", "scenario_tags_clear_of_each_other_beside_the_gift_card", size=(720, 1280))
+
+
 def scenario_controls_beside_the_gift_card(app):
     """Five seats, Player 2 told "Taken!", then Player 1 gobbles: with the gift card up, the zoom
     buttons and Leave cover no seat's name tag, no hand and not the card (the zoom buttons once

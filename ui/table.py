@@ -470,7 +470,11 @@ class SeatTag(Scatter):
             self._bg = RoundedRectangle(radius=[6])
         self.opacity = 0
 
-    def show(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False) -> None:
+    def show(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False,
+             avoid: Sequence[Rect] = ()) -> None:
+        """Say ``text`` at ``box``'s inner edge, at its player's left, or slid along the edge to the
+        first place clear of ``avoid`` (the tags shown before it: at a corner of the table two
+        players' tags would otherwise lie over one another); at the left where none is clear."""
         u = theme.unit()
         self.rotation = 0.0
         label = self.label
@@ -498,9 +502,19 @@ class SeatTag(Scatter):
         self.rotation = box.angle
         a = math.radians(box.angle)
         along, up = (math.cos(a), math.sin(a)), box.up()
-        shift = -box.length / 2 + self.width / 2
         rise = box.depth / 2 + self.height / 2 + u * 0.05
-        self.center = (box.cx + along[0] * shift + up[0] * rise, box.cy + along[1] * shift + up[1] * rise)
+        w, h = (self.height, self.width) if round(box.angle) % 180 == 90 else (self.width, self.height)
+
+        def centre(shift: float) -> tuple[float, float]:
+            return box.cx + along[0] * shift + up[0] * rise, box.cy + along[1] * shift + up[1] * rise
+
+        def clear(shift: float) -> bool:
+            x, y = centre(shift)
+            return not any(overlaps((x - w / 2, y - h / 2, w, h), rect) for rect in avoid)
+
+        left, right, step = -box.length / 2 + self.width / 2, box.length / 2 - self.width / 2, u * 0.25
+        shifts = [left + i * step for i in range(int(max(right - left, 0) / step) + 1)] + [right]
+        self.center = centre(next((shift for shift in shifts if clear(shift)), left))
         self.opacity = 1 if text else 0
 
     def on_touch_down(self, touch: Any) -> bool:
@@ -631,7 +645,7 @@ class TableLayout(FloatLayout):
         if 0 <= seat < len(self._tags) and self._tag_texts[seat] != (text, rgba):
             self._tag_texts[seat] = (text, rgba)
             if seat < len(self.boxes) and not self.news:
-                self._tags[seat].show(text, self._beyond_raised(seat), rgba)
+                self._show_tags()  # the later seats' tags may slide back where this one was
 
     def announce(self, words: Words) -> None:
         """Table-wide news ("Red starts", "Player 2 is out"), given once and read from every side:
@@ -648,14 +662,19 @@ class TableLayout(FloatLayout):
             self.news = self._news_words()
 
     def _show_tags(self) -> None:
-        """Each labelled seat's tag: the news while there is some, else its own text."""
+        """Each labelled seat's tag: the news while there is some, else its own text; each clear of
+        the tags shown before it."""
+        shown: list[Rect] = []
         for seat, (tag, (text, rgba)) in enumerate(zip(self._tags, self._tag_texts)):
             if seat >= len(self.boxes):
                 break
             if self.news and text:
-                tag.show(self.news, self._beyond_raised(seat), news=True)
+                tag.show(self.news, self._beyond_raised(seat), news=True, avoid=shown)
             else:
-                tag.show(text, self._beyond_raised(seat), rgba)
+                tag.show(text, self._beyond_raised(seat), rgba, avoid=shown)
+            if text:
+                (x, y), (w, h) = tag.bbox
+                shown.append((x, y, w, h))
 
     def tell(self, seat: int, words: Words, good: bool = False, about: Sequence[Cell] = ()) -> None:
         """Show ``words`` to the player in ``seat``, facing them (clear of what :attr:`raised`
