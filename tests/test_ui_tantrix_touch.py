@@ -1279,3 +1279,25 @@ def scenario_forced_spaces_further_apart_than_the_table_is_wide(app):
 def test_forced_spaces_too_far_apart_for_the_table_are_shown_whole_one_after_the_other():
     run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_further_apart_than_the_table_is_wide",
                  size=(720, 1280))
+
+
+def scenario_plates_shield_only_where_they_lie(app):
+    """Four people on the portrait panel: a finger over a side plate (turned to face its player)
+    is not on the table, and one on the free table beside it is (a point beside a turned plate
+    was once taken for one over it, and one over it for the table: a tile let go over the plate
+    went onto a space hidden under it)."""
+    _game, screen = _open(app, players=4)
+    board = screen.board
+    yield until(lambda: len(screen.layout.boxes) == 4 and board.fit_area)
+    yield 0.4
+    for plate in screen.plates:
+        (x, y), (w, h) = plate.bbox
+        assert not board.on_table((x + w / 2, y + h / 2))
+    fx, fy, fw, fh = board.fit_area
+    edges = [(fx + 2, fy + fh / 2), (fx + fw - 2, fy + fh / 2), (fx + fw / 2, fy + 2), (fx + fw / 2, fy + fh - 2)]
+    assert [board.on_table(point) for point in edges] == [True] * 4
+    return {}
+
+
+def test_a_finger_beside_a_turned_plate_is_on_the_table():
+    run_scenario("test_ui_tantrix_touch", "scenario_plates_shield_only_where_they_lie", size=(720, 1280))

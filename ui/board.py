@@ -188,8 +188,10 @@ class BoardView(Widget):
         view and over none of its :attr:`shields`."""
         if not self.collide_point(*self.to_widget(*finger)):
             return False
+        # a widget's collide_point takes its parent's coordinates: to_widget alone gives a turned
+        # plate's (a Scatter) own, and a point beside it was taken for one over it
         return not any(shield.get_root_window() is not None and shield.opacity > 0
-                       and shield.collide_point(*shield.to_widget(*finger)) for shield in self.shields)
+                       and shield.collide_point(*shield.to_parent(*shield.to_widget(*finger))) for shield in self.shields)
 
     def takes_drop(self, finger: tuple[float, float], tile: tuple[float, float]) -> bool:
         """Whether a tile dragged by a finger at ``finger``, drawn at ``tile`` (above the finger, so
