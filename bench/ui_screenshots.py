@@ -697,6 +697,18 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
     screen = open_game(game)
     yield 0.8
     shot("66-tantrix-late-overview")
+    # four people, two forced spaces further apart than the table is wide: one lies whole on the
+    # table, the other out of sight, marked on the overview map and by the cue at the table's edge
+    from engine.strategy.game import FILL_STEPS
+
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=34)
+    while len(game.board) < 30 or game.step not in FILL_STEPS or len(game.forced_cells()) != 2:
+        robot_move(game)
+    for seat in range(4):
+        game.set_robot(seat, None)
+    screen = open_game(game)
+    yield 0.8
+    shot("66b-tantrix-forced-out-of-sight")
     # a robot takes a seat over: the seat's card, facing that player
     game = _strategy_game(4, 16, seed=8)
     screen = open_game(game)

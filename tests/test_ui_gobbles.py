@@ -479,6 +479,72 @@ def test_zoom_buttons_and_map_and_nothing_moves_under_a_dragging_finger():
     run_scenario("test_ui_gobbles", "scenario_controls", size=(800, 480))
 
 
+def scenario_forced_spaces_out_of_sight(app):
+    """A race whose board outgrows the table, a player zoomed in: the overview map rings every
+    forced space (orange on the board), a cue at the table's edge stands for each one not wholly
+    on the free table and for no other, and a tap on a cue brings one of its spaces whole onto
+    the table (the strategy game's cues and rings, from the same controls)."""
+    import math
+
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui.modes.gobble import gobbles
+
+    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
+    app.show(screen)
+    for _ in range(60):  # the board outgrows the table, with forced spaces left open
+        if (len(game.board) >= 36 and game.board.forced_spaces()) or game.finished:
+            break
+        for seat in (1, 0):
+            options = [p for p in game.legal_placements(seat) if not game.board.is_forced(p.cell)]
+            options = options or game.legal_placements(seat)
+            if options and seat not in game.pending:
+                screen.table.claim(seat, options[len(options) // 2])
+            if seat in game.pending:
+                gift = game.suggest_gift(seat)
+                screen.table.give(seat, gift.to, gift.tiles)
+    screen.refresh()
+    board, controls, layout = screen.layout.board, screen.view_controls, screen.layout
+    spaces = [space.cell for space in game.board.forced_spaces()]
+    assert spaces and not game.finished
+
+    def hidden():
+        fx, fy, fw, fh = board.fit_area
+        covers = [_box_rect(layout, box) for box in layout.boxes]
+        covers += [(*w.pos, *w.size) for w in (controls, screen.leave_button)]
+        out = []
+        for cell in spaces:
+            x, y, size = board.settled_cell(cell)
+            half_w, half_h = size * math.sqrt(3) / 2 * 0.97, size * 0.97
+            whole = fx - 1 <= x - half_w and x + half_w <= fx + fw + 1 and fy - 1 <= y - half_h and y + half_h <= fy + fh + 1
+            if not whole or any(_overlap(((x - half_w, y - half_h), (2 * half_w, 2 * half_h)), c) for c in covers):
+                out.append(cell)
+        return sorted(out)
+
+    def cued():
+        return sorted(cell for cue in controls.cues.cues for cell in cue.cells)
+
+    yield until(lambda: board.fit_area and cued() == hidden(), 10)
+    for _ in range(6):  # the player zooms in until a forced space leaves the table
+        if hidden():
+            break
+        yield from tap(controls.zoom_in)
+        yield until(lambda: cued() == hidden(), 10)
+    out = hidden()
+    assert out and cued() == out
+    assert sorted(controls.map.forced()) == sorted(spaces) and controls.map.opacity == 1
+    wanted = list(controls.cues.cues[0].cells)
+    yield from tap(controls.cues.cues[0])
+    yield until(lambda: cued() == hidden() and any(cell not in hidden() for cell in wanted), 10)
+    screen.leave()
+    return {}
+
+
+def test_forced_spaces_out_of_sight_in_a_race_are_marked_and_a_tap_brings_them_in():
+    run_scenario("test_ui_gobbles", "scenario_forced_spaces_out_of_sight", size=(800, 480))
+
+
 def _five_seats_one_gobble_away(app):
     """Five seats (two robots) with Player 1 one tile from a gobble: the game and its screen, shown."""
     from engine.gobble.gobbles import Gobbles, Level, Player

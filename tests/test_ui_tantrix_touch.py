@@ -1230,14 +1230,10 @@ def test_the_forced_spaces_to_fill_lie_on_the_free_table_late_in_the_game():
     run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_in_sight_late_in_the_game", size=(800, 480))
 
 
-def scenario_forced_spaces_further_apart_than_the_table_is_wide(app):
-    """Four people, the portrait panel: between the side plates the free table holds five spaces
-    across at the size fingers need (9 mm), and the two forced spaces the player must fill lie a
-    little further apart. One lies whole on the free table, the other peeks in from its edge (both
-    lay a few pixels under a side plate, the view centred between them); once the first is filled,
-    the view moves to the other: it too lies whole on the free table."""
-    import math
-
+def _forced_far_apart(app):
+    """Four people, 30 tiles down (seed 34): the player to move must fill two forced spaces a
+    little further apart than the portrait panel's free table is wide at the size fingers need.
+    The table opened, its view settled."""
     from engine.strategy.game import FILL_STEPS, StrategyGame
     from ui.modes.strategy import play as strategy_play
 
@@ -1246,13 +1242,25 @@ def scenario_forced_spaces_further_apart_than_the_table_is_wide(app):
         robot_move(game)
     for seat in range(4):
         game.set_robot(seat, None)
-    forced = game.forced_cells()
     screen = strategy_play.open_game(app, game)
     screen.robot_pause = 30.0
     board, layout = screen.board, screen.layout
     yield until(lambda: len(layout.boxes) == 4 and board.fit_area)
     yield 0.4
-    yield until(lambda: _settled(board, forced), 10)
+    yield until(lambda: _settled(board, game.forced_cells()), 10)
+    return game, screen
+
+
+def scenario_forced_spaces_further_apart_than_the_table_is_wide(app):
+    """Four people, the portrait panel: between the side plates the free table holds five spaces
+    across at the size fingers need (9 mm), and the two forced spaces the player must fill lie a
+    little further apart. One lies whole on the free table, the other peeks in from its edge (both
+    lay a few pixels under a side plate, the view centred between them); once the first is filled,
+    the view moves to the other: it too lies whole on the free table."""
+    import math
+
+    game, screen = yield from _forced_far_apart(app)
+    board, forced = screen.board, game.forced_cells()
     fx, fy, fw, fh = board.fit_area
     xs = [board.window_cell_centre(cell)[0] for cell in forced]
     assert board.size_px == pytest.approx(board.min_fit_px)  # the tiles no smaller than fingers need
@@ -1301,3 +1309,47 @@ def scenario_plates_shield_only_where_they_lie(app):
 
 def test_a_finger_beside_a_turned_plate_is_on_the_table():
     run_scenario("test_ui_tantrix_touch", "scenario_plates_shield_only_where_they_lie", size=(720, 1280))
+
+
+def scenario_forced_spaces_out_of_sight_are_cued(app):
+    """The same table on each panel: the overview map rings every forced space the board shows
+    orange, and a cue at the table's edge stands for each one out of sight (not wholly on the free
+    table: beyond a plate, under a hand) and for no other; a tap on a cue brings one of its spaces
+    wholly onto the table, with as many of the others as it holds. Once, nothing told a player of
+    a forced space out of sight, nor where it lay."""
+    game, screen = yield from _forced_far_apart(app)
+    board, controls = screen.board, screen.view_controls
+    spaces = [space.cell for space in game.board.forced_spaces()]
+    assert len(spaces) >= 2
+
+    def hidden():
+        return sorted({cell for cell, _where in _out_of_sight(screen, spaces)})
+
+    def cued():
+        return sorted(cell for cue in controls.cues.cues for cell in cue.cells)
+
+    def told_right():
+        return _settled(board, spaces) and cued() == hidden()
+
+    yield until(told_right, 10)
+    assert sorted(controls.map.forced()) == sorted(spaces)  # the map rings them all
+    out = hidden()
+    assert out, "the case: some forced space lies out of sight"
+    assert controls.map.opacity == 1  # the map shows while any is out of sight
+    cues = controls.cues.cues
+    assert all(cue.count.text == str(len(cue.cells)) for cue in cues)  # each says how many lie its way
+    assert not any(board.on_table(cue.to_window(*cue.center)) for cue in cues)  # a tile let go there goes back
+    wanted = list(cues[0].cells)
+    yield from tap(cues[0])
+    yield until(lambda: _settled(board, spaces), 10)
+    yield until(told_right, 10)
+    after = hidden()
+    assert any(cell not in after for cell in wanted), (wanted, after)
+    return {"before": len(out), "after": len(after), "cues after": len(controls.cues.cues)}
+
+
+@pytest.mark.parametrize("size", [(720, 1280), (800, 480), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_forced_spaces_out_of_sight_are_marked_and_a_tap_brings_them_in(size):
+    seen = run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_out_of_sight_are_cued", size=size)
+    if size == (1280, 800):  # the table holds all four once the view moves: no cue is left
+        assert seen["after"] == 0 and seen["cues after"] == 0, seen

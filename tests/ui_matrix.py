@@ -225,6 +225,20 @@ def _tantrix(players: int, orientation: str = "flat") -> Opener:
     return open_game
 
 
+def _tantrix_forced_out_of_sight(app: Any) -> None:
+    """Four people, two forced spaces to fill further apart than the portrait panel's table is
+    wide (seed 34): the cue at the table's edge to the one out of sight, the map's rings."""
+    from engine.strategy.game import FILL_STEPS, StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=34)
+    while len(game.board) < 30 or game.step not in FILL_STEPS or len(game.forced_cells()) != 2:
+        robot_move(game)
+    for seat in range(4):
+        game.set_robot(seat, None)
+    strategy_play.open_game(app, game).robot_pause = 600.0
+
+
 def _tantrix_coach(players: int) -> Opener:
     """``players`` people, the coach asked by the player whose edge is shortest: the left side
     seat's on a wide panel (the card is turned), the bottom one's between the side hands on a tall
@@ -369,6 +383,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("tantrix-2", _tantrix(2)),
     ("tantrix-4", _tantrix(4)),
     ("tantrix-4-upright", _tantrix(4, "upright")),
+    ("tantrix-forced-out-of-sight", _tantrix_forced_out_of_sight),
     ("tantrix-coach", _tantrix_coach(3)),
     ("tantrix-coach-4", _tantrix_coach(4)),
     ("tantrix-picker-2", _tantrix_picker(2)),

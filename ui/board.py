@@ -62,13 +62,15 @@ def _fill(points: list[float]) -> Mesh:
     return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
-def aim_in_sight(points: list[tuple[float, float]], room: tuple[float, float]) -> tuple[float, float]:
+def aim_in_sight(points: list[tuple[float, float]], room: tuple[float, float],
+                 wanted: list[tuple[float, float]] | None = None) -> tuple[float, float]:
     """Where to centre a view that has ``room`` (width, height) for the centres of whole spaces
     around ``points`` (the centres of the spaces a player must fill; board units): the middle of
-    them all, moved just enough to keep wholly in sight the most of them the room holds. Spaces
-    too far apart for one view at the size fingers need then lie whole on the table, the rest
-    towards the middle (a space centred on the middle of them all could lie part under a plate,
-    as could each of two when they were a little too far apart)."""
+    them all, moved just enough to keep wholly in sight the most of them the room holds (of the
+    views that hold one of ``wanted`` at least, when given). Spaces too far apart for one view at
+    the size fingers need then lie whole on the table, the rest towards the middle (a space
+    centred on the middle of them all could lie part under a plate, as could each of two when
+    they were a little too far apart)."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     middle = ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2)
     room_w, room_h = max(room[0], 0.0), max(room[1], 0.0)
@@ -77,7 +79,7 @@ def aim_in_sight(points: list[tuple[float, float]], room: tuple[float, float]) -
         for bottom in ys:
             group = [(x, y) for x, y in points
                      if left - 1e-9 <= x <= left + room_w + 1e-9 and bottom - 1e-9 <= y <= bottom + room_h + 1e-9]
-            if not group:
+            if not group or (wanted and not any(p in group for p in wanted)):
                 continue
             gx, gy = [p[0] for p in group], [p[1] for p in group]
             # as near the middle of them all as keeps this group in the window
@@ -186,12 +188,16 @@ class BoardView(Widget):
     def on_table(self, finger: tuple[float, float]) -> bool:
         """Whether a finger at ``finger`` (window coordinates) is over the open table: inside this
         view and over none of its :attr:`shields`."""
-        if not self.collide_point(*self.to_widget(*finger)):
-            return False
+        return self.collide_point(*self.to_widget(*finger)) and not self.covered(finger)
+
+    def covered(self, point: tuple[float, float], but: Iterable[Widget] = ()) -> bool:
+        """Whether one of the :attr:`shields` shown (other than ``but``) lies over ``point``
+        (window coordinates)."""
+        skip = set(map(id, but))
         # a widget's collide_point takes its parent's coordinates: to_widget alone gives a turned
         # plate's (a Scatter) own, and a point beside it was taken for one over it
-        return not any(shield.get_root_window() is not None and shield.opacity > 0
-                       and shield.collide_point(*shield.to_parent(*shield.to_widget(*finger))) for shield in self.shields)
+        return any(id(shield) not in skip and shield.get_root_window() is not None and shield.opacity > 0
+                   and shield.collide_point(*shield.to_parent(*shield.to_widget(*point))) for shield in self.shields)
 
     def takes_drop(self, finger: tuple[float, float], tile: tuple[float, float]) -> bool:
         """Whether a tile dragged by a finger at ``finger``, drawn at ``tile`` (above the finger, so
@@ -553,17 +559,26 @@ class BoardView(Widget):
         """Pan (at the present zoom) so that ``cell`` lies in the middle of the free table, as a
         player's finger would (the view then stays there until fitted again). Not while a tile is
         dragged over the view (:meth:`hold`): the space under that finger must not move."""
-        if self._held:
+        self.look_at_all([cell], animate)
+
+    def look_at_all(self, cells: Iterable[Cell], animate: bool = True, wanted: Iterable[Cell] | None = None) -> None:
+        """As :meth:`look_at`, for as many of ``cells`` as the free table holds whole at the zoom
+        the view settles at, one of ``wanted`` (some of ``cells``) among them when given
+        (:func:`aim_in_sight`): a tap that asks for spaces out of sight."""
+        points = [centre(c, 1.0) for c in cells]
+        if self._held or not points:
             return
         x0, y0, w, h = self.fit_area or (self.x, self.y, self.width, self.height)
-        x, y = self.cell_centre(cell)
-        origin = [self.origin[0] + x0 + w / 2 - x, self.origin[1] + y0 + h / 2 - y]
+        size = self._target[0] if self._target is not None else self.size_px
+        aim = aim_in_sight(points, (w / size - SQRT3, h / size - 2),
+                           [centre(c, 1.0) for c in wanted] if wanted is not None else None)
+        origin = [x0 + w / 2 - aim[0] * size, y0 + h / 2 - aim[1] * size]
         Animation.cancel_all(self)
-        self._target = (self.size_px, (origin[0], origin[1]))
+        self._target = (size, (origin[0], origin[1]))
         if animate and self.get_root_window() is not None:
-            Animation(origin=origin, d=0.3, t="out_quad").start(self)
+            Animation(size_px=size, origin=origin, d=0.3, t="out_quad").start(self)
         else:
-            self.origin = origin
+            self.size_px, self.origin = size, origin
         self._user_moved = True
 
     def pan(self, dx: float, dy: float) -> None:

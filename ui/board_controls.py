@@ -1,32 +1,121 @@
-"""The board's view controls: zoom buttons, and an overview of the whole board when it no longer
-fits on the table at a size fingers can use.
+"""The board's view controls: zoom buttons, an overview of the whole board when it no longer
+fits on the table at a size fingers can use, and cues to the forced spaces out of sight.
 
 :class:`ViewControls` sits in a corner of the table: **-** and **+** zoom the view (pinching does
 too, but nothing tells a newcomer so); above them, while part of the board lies out of view, a
-small map shows every tile and a frame round the part on screen. A tap on the map brings that part
-of the board into view. It reads the :class:`ui.board.BoardView` it serves and never changes the
-board itself.
+small map shows every tile, an orange ring round every forced space and a frame round the part on
+screen. A tap on the map brings that part of the board into view (a tap near a ring: that forced
+space, whole). A player who must fill forced spaces may not see them all (the table holds only so
+many at the size fingers need, :func:`ui.board.aim_in_sight`), and a newcomer does not read maps:
+at the table's edge towards those out of sight (:func:`out_of_sight`, the one rule for map and
+cues), a :class:`ForcedCue` (a small orange forced space with an arrow, and how many lie that way)
+brings them into view when tapped. While all of them are in sight there is none. The controls read
+the :class:`ui.board.BoardView` they serve and never change the board itself.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Iterable, NamedTuple
 
-from kivy.graphics import Color, Line, Quad, RoundedRectangle
+from kivy.graphics import Color, Line, Mesh, Quad, RoundedRectangle, Triangle
+from kivy.properties import ListProperty, NumericProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
+
+from engine.geometry import Cell
 
 from . import theme, tileart
 from .board import BoardView
-from .hexes import cell_at, centre, rotated_quad
+from .hexes import SQRT3, cell_at, centre, corners, rotated_quad
 from .widgets import TButton
 
 ZOOM_STEP = 1.25
 """Each tap on a zoom button changes the tiles' size by this factor."""
 
+CUE_SIZE = 1.2
+"""A cue's side in fingertips (:func:`ui.theme.min_target`); the whole square takes the tap."""
+
+
+def table_rect(view: BoardView) -> tuple[float, float, float, float]:
+    """The free table (``view.fit_area``, else the whole view) in window coordinates: x, y, w, h."""
+    fx, fy, fw, fh = view.fit_area or (view.x, view.y, view.width, view.height)
+    x0, y0 = view.to_window(fx, fy)
+    x1, y1 = view.to_window(fx + fw, fy + fh)
+    return min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)
+
+
+def out_of_sight(view: BoardView, but: Iterable[Widget] = ()) -> list[Cell]:
+    """The board's forced spaces (the ones it draws orange) not wholly in sight where the view
+    settles: part of the space lies off the free table, or under a hand, a plate or a control (a
+    shield of the view other than ``but``). Its centre, corners and the middles of its sides are
+    looked at, a pixel of rounding allowed."""
+    but = list(but)
+    x0, y0, w, h = table_rect(view)
+    hidden = []
+    for space in view.board.forced_spaces():
+        x, y, size = view.settled_cell(space.cell)
+        rim = corners(x, y, size * 0.97)
+        points = [(x, y)] + [(rim[i], rim[i + 1]) for i in range(0, 12, 2)]
+        points += [((rim[i] + rim[(i + 2) % 12]) / 2, (rim[i + 1] + rim[(i + 3) % 12]) / 2) for i in range(0, 12, 2)]
+        if any(not (x0 - 1 <= px <= x0 + w + 1 and y0 - 1 <= py <= y0 + h + 1) or view.covered((px, py), but)
+               for px, py in points):
+            hidden.append(space.cell)
+    return hidden
+
+
+def bring_forced(view: BoardView, cells: list[Cell]) -> None:
+    """Pan so that one of the forced spaces ``cells`` at least lies whole on the free table,
+    with as many of the board's other forced spaces as it holds (a cue's tap, a ring's on the map)."""
+    view.look_at_all([space.cell for space in view.board.forced_spaces()], wanted=cells)
+
+
+class CuePlace(NamedTuple):
+    """Where a cue would lie (its centre), the middle of the forced spaces out of sight it stands
+    for (its arrow points there; window coordinates) and those spaces."""
+
+    x: float
+    y: float
+    towards: tuple[float, float]
+    cells: tuple[Cell, ...]
+
+
+def cue_places(view: BoardView, hidden: list[Cell], side: float) -> list[CuePlace]:
+    """One cue for each edge of the free table beyond which some of ``hidden`` lie: where the line
+    from the table's middle towards them meets that edge, ``side`` (a cue's side, px) inside it.
+    A space lies beyond the edge its direction from the middle crosses
+    (one under a control, inside the table, counts for the edge its way leads to)."""
+    x0, y0, w, h = table_rect(view)
+    cx, cy = x0 + w / 2, y0 + h / 2
+    half_w, half_h = max(w / 2 - side / 2, 0.0), max(h / 2 - side / 2, 0.0)
+    edges: dict[str, list[tuple[Cell, float, float]]] = {}
+    for cell in hidden:
+        x, y, _size = view.settled_cell(cell)
+        dx, dy = x - cx, y - cy
+        edge = ("right" if dx > 0 else "left") if abs(dx) * h >= abs(dy) * w else ("top" if dy > 0 else "bottom")
+        edges.setdefault(edge, []).append((cell, dx, dy))
+    places = []
+    for edge in sorted(edges):
+        found = edges[edge]
+        dx = sum(f[1] for f in found) / len(found)
+        dy = sum(f[2] for f in found) / len(found)
+        reach = min(half_w / abs(dx) if dx else math.inf, half_h / abs(dy) if dy else math.inf)
+        reach = 0.0 if math.isinf(reach) else reach
+        places.append(CuePlace(cx + dx * reach, cy + dy * reach, (cx + dx, cy + dy), tuple(f[0] for f in found)))
+    return places
+
+
+def _hexagon(x: float, y: float, radius: float) -> Mesh:
+    points = corners(x, y, radius)
+    vertices = [v for i in range(0, 12, 2) for v in (points[i], points[i + 1], 0.0, 0.0)]
+    return Mesh(vertices=vertices, indices=list(range(6)), mode="triangle_fan")
+
 
 class OverviewMap(Widget):
-    """The whole board in miniature, with a frame round the part the view shows; a tap looks there."""
+    """The whole board in miniature, with a ring round each forced space and a frame round the
+    part the view shows; a tap looks there."""
 
     def __init__(self, view: BoardView, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -67,18 +156,157 @@ class OverviewMap(Widget):
             y1 = min(oy + (bottom + fh / s) * scale, self.top)
             Color(*theme.ACCENT)
             Line(rectangle=(x0, y0, max(x1 - x0, 2.0), max(y1 - y0, 2.0)), width=1.6)
+            # every forced space: an orange ring on a dark one, round an empty space, a shape no
+            # tile has (a colour-blind player tells it from the tiles by that, as on the board)
+            ring = max(scale * 0.9, theme.unit() * 0.1)
+            for cell in self.forced():
+                x, y = self.on_map(cell)
+                Color(*theme.TABLE_DARK[:3], 0.95)
+                Line(circle=(x, y, ring), width=max(2.4, ring * 0.42))
+                Color(*theme.ACCENT)
+                Line(circle=(x, y, ring), width=max(1.2, ring * 0.2))
+
+    def forced(self) -> list[Cell]:
+        """The forced spaces the map marks: every one the board view draws orange."""
+        return [space.cell for space in self.view.board.forced_spaces()]
+
+    def on_map(self, cell: Cell) -> tuple[float, float]:
+        """Where ``cell``'s centre lies on the map (widget coordinates)."""
+        x, y = centre(cell, 1.0)
+        return self._offset[0] + x * self._scale, self._offset[1] + y * self._scale
 
     def on_touch_down(self, touch: Any) -> bool:
+        """Look where the map was tapped; a tap within a fingertip of a forced space's ring (too
+        small on the map to hit) brings that space wholly into view."""
         if not self.collide_point(*touch.pos) or self.opacity == 0:
             return False
+        near = sorted((math.dist(self.on_map(cell), touch.pos), cell) for cell in self.forced())
+        if near and near[0][0] <= theme.min_target() / 2:
+            bring_forced(self.view, [near[0][1]])
+            return True
         ox, oy = self._offset
         cell = cell_at((touch.x - ox) / self._scale, (touch.y - oy) / self._scale, 1.0)
         self.view.look_at(cell)
         return True
 
 
+class ForcedCue(ButtonBehavior, Widget):
+    """At the free table's edge: a small forced space (orange, as on the board) with an arrow
+    towards forced spaces out of sight and how many lie that way (:attr:`count`, in the hexagon,
+    on its own dark fill); a tap brings them into view."""
+
+    angle = NumericProperty(0.0)
+    """The way the arrow points, radians counter-clockwise from east."""
+    cells = ListProperty([])
+    """The forced spaces out of sight it stands for."""
+
+    def __init__(self, view: BoardView, **kwargs: Any) -> None:
+        side = theme.min_target() * CUE_SIZE
+        kwargs.setdefault("size_hint", (None, None))
+        kwargs.setdefault("size", (side, side))
+        super().__init__(**kwargs)
+        self.view = view
+        self.count = Label(bold=True, color=theme.TEXT, size_hint=(None, None))
+        self.add_widget(self.count)
+        self.bind(pos=self._draw, size=self._draw, angle=self._draw, cells=self._count)
+        self._count()
+        self._draw()
+
+    def _count(self, *_args: Any) -> None:
+        self.count.text = str(len(self.cells))
+
+    def _draw(self, *_args: Any) -> None:
+        self.canvas.before.clear()
+        side = self.width
+        x, y = self.center
+        r = side * 0.32
+        # inside the hexagon (a pointy top one is 1.4 r high where it is r wide): its fill is what
+        # the digits lie on
+        self.count.font_size = r * 0.95
+        self.count.size = (r, r * 1.4)
+        self.count.center = self.center
+        ux, uy = math.cos(self.angle), math.sin(self.angle)
+        base = (x + ux * r * 0.75, y + uy * r * 0.75)
+        tip = (x + ux * side * 0.5, y + uy * side * 0.5)
+        wide = side * 0.2
+        arrow = [tip[0], tip[1], base[0] - uy * wide, base[1] + ux * wide, base[0] + uy * wide, base[1] - ux * wide]
+        with self.canvas.before:
+            Color(*theme.TABLE_DARK)  # a dark rim: the cue stands out on tiles and baize alike
+            Line(points=arrow, width=max(2.0, side * 0.04), close=True)
+            _hexagon(x, y, r * 1.15)
+            Color(*theme.ACCENT)
+            Triangle(points=arrow)
+            Color(*theme.ACCENT[:3], 0.28)
+            _hexagon(x, y, r)
+            Color(*theme.ACCENT)
+            Line(points=corners(x, y, r), width=max(1.5, side * 0.05), close=True)
+
+    def on_release(self) -> None:
+        bring_forced(self.view, self.cells)
+
+
+class ForcedCues(Widget):
+    """The cues at the table's edges (see the module docstring): a layer over the table that
+    takes a finger only on a cue. It is one of the board's shields (a tile let go over a cue goes
+    back to its hand)."""
+
+    def __init__(self, view: BoardView, **kwargs: Any) -> None:
+        kwargs.setdefault("size_hint", (None, None))
+        kwargs.setdefault("size", (0, 0))
+        super().__init__(**kwargs)
+        self.view = view
+        self._shown: list[tuple[CuePlace, tuple[float, float]]] = []
+
+    @property
+    def cues(self) -> list[ForcedCue]:
+        return [child for child in self.children if isinstance(child, ForcedCue)]
+
+    def collide_point(self, x: float, y: float) -> bool:
+        return any(cue.collide_point(x, y) for cue in self.cues)
+
+    def follow(self, hidden: list[Cell]) -> None:
+        """A cue towards each edge beyond which some of ``hidden`` lie, each clear of the controls,
+        hands and plates where its edge has room (:meth:`_clear`); none when ``hidden`` is empty."""
+        side = theme.min_target() * CUE_SIZE
+        places = cue_places(self.view, hidden, side) if self.get_root_window() is not None else []
+        shown = [(place, self._clear(place, side)) for place in places]
+        if shown == self._shown:
+            return
+        self._shown = shown
+        self.clear_widgets()
+        for place, (x, y) in shown:
+            angle = math.atan2(place.towards[1] - y, place.towards[0] - x)
+            self.add_widget(ForcedCue(self.view, angle=angle, cells=list(place.cells),
+                                      pos=self.to_widget(x - side / 2, y - side / 2)))
+
+    def _clear(self, place: CuePlace, side: float) -> tuple[float, float]:
+        """Where along its edge, nearest its place, the cue covers no control, hand or plate, nor
+        any forced space (it points at the one peeking in, beside it); its place when the edge
+        has no such room."""
+        view = self.view
+        x0, y0, w, h = table_rect(view)
+        across = abs(place.y - (y0 + h / 2)) * w > abs(place.x - (x0 + w / 2)) * h  # a top or bottom edge
+        half = side / 2
+        spaces = [view.settled_cell(space.cell) for space in view.board.forced_spaces()]
+
+        def free(x: float, y: float) -> bool:
+            if any(abs(x - sx) < half + size * SQRT3 / 2 and abs(y - sy) < half + size for sx, sy, size in spaces):
+                return False
+            return not any(view.covered((x + a * half, y + b * half), [self]) for a in (-1, 0, 1) for b in (-1, 0, 1))
+
+        for step in range(16):
+            for sign in (1, -1) if step else (1,):
+                shift = sign * step * side / 3
+                x = min(max(place.x + shift, x0 + half), x0 + w - half) if across else place.x
+                y = place.y if across else min(max(place.y + shift, y0 + half), y0 + h - half)
+                if free(x, y):
+                    return x, y
+        return place.x, place.y
+
+
 class ViewControls(BoxLayout):
-    """Zoom buttons, and the overview map while the board does not fit (see the module docstring)."""
+    """Zoom buttons, and the overview map while the board does not fit (see the module docstring).
+    Its :attr:`cues` the screen lays over the table itself."""
 
     def __init__(self, view: BoardView, **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
@@ -88,6 +316,8 @@ class ViewControls(BoxLayout):
         self.view = view
         self.spacing = theme.min_gap()
         self.map = OverviewMap(view)
+        self.cues = ForcedCues(view)
+        """The cues to the forced spaces out of sight, for the screen to lay over its table."""
         self.row = row = BoxLayout(spacing=theme.min_gap(), size_hint=(1, None), height=u * 1.0)
         self.zoom_out = TButton(msg="\u2212", scale=1.3, bold=True)
         self.zoom_in = TButton(msg="+", scale=1.3, bold=True)
@@ -114,15 +344,22 @@ class ViewControls(BoxLayout):
     @property
     def parts(self) -> list[Widget]:
         """The parts a finger may touch (a drop over them is no drop on the board)."""
-        return [self.map, self.row]
+        return [self.map, self.row, self.cues]
+
+    def hidden(self) -> list[Cell]:
+        """The forced spaces out of sight (:func:`out_of_sight`; the cues hide none themselves)."""
+        return out_of_sight(self.view, [self.cues])
 
     def refresh(self) -> None:
-        """The board changed: draw the map again."""
+        """The board, or what lies over it, changed: draw the map and the cues again."""
         self._follow()
 
     def _follow(self, *_args: Any) -> None:
-        """Show the map only while it tells something (its room stays, so nothing moves)."""
+        """Show the map only while it tells something (its room stays, so nothing moves), and the
+        cues towards the forced spaces out of sight."""
         u = theme.unit()
         self.size = (u * 2.2, u * 2.7)
-        self.map.opacity = 1 if self.overflowing() else 0
+        hidden = self.hidden()
+        self.map.opacity = 1 if hidden or self.overflowing() else 0
         self.map.redraw()
+        self.cues.follow(hidden)

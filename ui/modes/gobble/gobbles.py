@@ -376,6 +376,7 @@ class GobblesScreen(Leavable, Screen):
         self.overlay.add_widget(self.leave_button)
         self.view_controls = ViewControls(self.layout.board)
         self.overlay.add_widget(self.view_controls)
+        self.overlay.add_widget(self.view_controls.cues)
         board = self.layout.board
         board.shields = [*board.shields, self.leave_button, *self.view_controls.parts]
         self.layout.keep_clear = [self.view_controls, self.leave_button]
@@ -403,6 +404,7 @@ class GobblesScreen(Leavable, Screen):
                               (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
             widget.pos = clear_spot(tuple(widget.size), spots, taken, tuple(layout.size), table)
             taken.append((*widget.pos, *widget.size))
+        self.view_controls.refresh()  # the cues to forced spaces out of sight keep clear of them
 
     # ------------------------------------------------------------------ the clock
 
@@ -454,6 +456,7 @@ class GobblesScreen(Leavable, Screen):
             self._shown_tiles = len(game.board)
             self.layout.board.show(game.board)
             self.follow_play()
+            self.view_controls.refresh()
         for seat, hand in enumerate(self.hands):
             if hand.tiles != game.hands[seat]:
                 hand.tiles = list(game.hands[seat])

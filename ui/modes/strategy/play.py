@@ -232,6 +232,7 @@ class StrategyScreen(Leavable, Screen):
         self.add_widget(self.overlay)
         self.view_controls = ViewControls(self.board)
         self.overlay.add_widget(self.view_controls)
+        self.overlay.add_widget(self.view_controls.cues)
         self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.coach_bar, self.pick_bar,
                               self.leave_button, self.bag_label,
                               *self.view_controls.parts]
@@ -362,6 +363,7 @@ class StrategyScreen(Leavable, Screen):
             taken.append((x, y, w, h))
             # the ring around it is kept free where the table has room, never at the cost of a tile
             soft.append((x - margin, y - margin, w + 2 * margin, h + 2 * margin))
+        self.view_controls.refresh()  # the cues to forced spaces out of sight keep clear of them
 
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
@@ -527,8 +529,7 @@ class StrategyScreen(Leavable, Screen):
         self.layout.refresh_hints()
         self._follow()
         self._follow_picker()
-        self._place_widgets()  # around the tiles where the view settles
-        self.view_controls.refresh()
+        self._place_widgets()  # around the tiles where the view settles (the map and cues with them)
 
     def _last_placed(self) -> dict[Cell, str]:
         """Each seat's latest placement (cell: the seat's colour), marked until it plays again."""
