@@ -386,6 +386,42 @@ def test_the_spectator_page_shows_the_club_evening_where_each_pairing_is_played(
         store.set_progress(CLUB_TOURNAMENTS, {})
 
 
+def test_the_pages_name_a_doubles_seat_by_its_team_as_the_kiosk_does(kiosk, server):
+    """In Doubles the partners opposite share a colour: the kiosk names them "Red team", and so
+    do the spectator page (its seats and the result) and the staff page (each team's score once),
+    in the visitor's language."""
+    from web.words import words
+
+    _, store = kiosk
+    fr = words("fr")
+    team = lambda colour: fr["{colour} team"].format(colour=fr[colour])  # noqa: E731
+    game = StrategyGame.new(4, "RY", ["beginner"] * 4, doubles=True, seed=3)
+    for _ in range(4):
+        robot_move(game)
+    store.save_current(save(game))
+    french = chromium(412, 915, "fr-BE,fr")
+    try:
+        french.get(server + "/")
+        wait_for(french, lambda b: len(b.find_elements(By.CSS_SELECTOR, ".seat .name")) == 4, "the four seats")
+        names = [n.text.split("\n")[0] for n in french.find_elements(By.CSS_SELECTOR, ".seat .name")]
+        assert names == [team("Red"), team("Yellow"), team("Red"), team("Yellow")], names
+        while not game.finished:
+            robot_move(game)
+        store.save_current(save(game))
+        assert game.result is not None
+        seats = lambda b: b.find_element(By.ID, "seats").text  # noqa: E731
+        scores = f"{team('Red')} {game.result.scores['R']}, {team('Yellow')} {game.result.scores['Y']}"
+        ending = (fr["{name} wins"].format(name=team({"R": "Red", "Y": "Yellow"}[game.result.winner]))
+                  if game.result.winner else fr["A draw"])
+        wait_for(french, lambda b: f"{ending} ({scores})" in seats(b), f"the result: {ending} ({scores})")
+        open_staff_page(french, server)
+        wait_for(french, lambda b: b.find_element(By.ID, "game").text.endswith(f" · {scores}"),
+                 f"the staff page's game: each team's score once ({scores})")
+    finally:
+        french.quit()
+        store.clear_current()
+
+
 def test_the_pages_speak_the_visitors_language_or_else_the_tables(kiosk, server):
     """A café visitor's phone set to French reads the spectator page in French, its picker turns it
     to Polish at once and remembers it; a phone in a language the table does not speak reads the

@@ -3,7 +3,8 @@
 The kiosk saves ``engine.modes.save(mode)`` after every step; :func:`table_view` restores that with
 the engine and keeps what the table shows: the placed tiles (each side's colour and the coloured
 links joining sides, so the page draws a tile without knowing the tile set), and for the strategy
-game the seats with their colours, robots, hands and scores, whose turn it is and the result. The
+game the seats with their colours, robots, hands and scores, whether partners share a colour as
+a team (Doubles), whose turn it is and the result. The
 page does only geometry; every rule stays in the engine.
 """
 
@@ -49,6 +50,7 @@ def _strategy(game: StrategyGame) -> dict[str, Any]:
         "seats": [{"colour": seat.colour, "robot": seat.robot, "score": scores.get(seat.colour, 0),
                    "hand": [_placed(Placement(number, 0, 0, 0)) for number in game.hands[i]]}
                   for i, seat in enumerate(game.seats)],
+        "doubles": game.options.doubles,
         "turn": game.turn,
         "step": str(game.step) if game.step is not None else None,
         "bag": game.bag_count,

@@ -105,7 +105,9 @@ function show(state) {
   const game = state.game;
   if (!game.kind) $("game").textContent = t("No game in progress.");
   else {
-    const scores = (game.seats || []).map(s => `${named(COLOUR_NAMES, s.colour)} ${s.score}`).join(", ");
+    // each colour's score once: in Doubles two seats (partners) share one
+    const scored = new Map((game.seats || []).map(s => [s.colour, s.score]));
+    const scores = [...scored].map(([colour, score]) => `${colourName(colour, game.doubles)} ${score}`).join(", ");
     $("game").textContent = t("{mode} · tiles placed: {count}", { mode: named(MODE_NAMES, game.kind), count: (game.tiles || []).length })
       + (scores ? ` · ${scores}` : "");
   }

@@ -13,10 +13,10 @@ function text(tag, content, className) {
   return element;
 }
 
-function describeResult(result) {
+function describeResult(result, doubles) {
   if (!result) return "";
-  const scores = Object.entries(result.scores).map(([c, s]) => `${named(COLOUR_NAMES, c)} ${s}`).join(", ");
-  return (result.winner ? t("{colour} wins", { colour: named(COLOUR_NAMES, result.winner) }) : t("A draw"))
+  const scores = Object.entries(result.scores).map(([c, s]) => `${colourName(c, doubles)} ${s}`).join(", ");
+  return (result.winner ? t("{name} wins", { name: colourName(result.winner, doubles) }) : t("A draw"))
     + ` (${scores})`;
 }
 
@@ -99,7 +99,7 @@ function show(view) {
     card.dataset.score = seat.score;
     const top = document.createElement("div");
     top.className = "top";
-    const label = text("div", named(COLOUR_NAMES, seat.colour), "name");
+    const label = text("div", colourName(seat.colour, view.doubles), "name");
     const who = seat.robot ? t("Robot: {level}", { level: named(LEVEL_NAMES, seat.robot) }) : t("Person");
     label.appendChild(text("span", view.turn === i && !view.finished ? t("{who} · to play", { who }) : who, "who"));
     top.append(label, text("span", String(seat.score), "score"));
@@ -108,7 +108,7 @@ function show(view) {
     card.append(top, hand);
     seats.appendChild(card);
   });
-  if (view.result) seats.appendChild(text("p", describeResult(view.result), "ok"));
+  if (view.result) seats.appendChild(text("p", describeResult(view.result, view.doubles), "ok"));
   if (view.bag !== undefined && !view.finished) seats.appendChild(text("p", t("Tiles in the bag: {count}", { count: view.bag }), "dim"));
   if (typeof view.updated === "number") window.latencies.push(Date.now() / 1000 - view.updated);
   document.body.dataset.kind = view.kind || "";

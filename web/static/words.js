@@ -28,6 +28,12 @@ function named(names, key) {
   return names[key] ? t(names[key]) : String(key);
 }
 
+// A colour as the seats playing it are named: "Red", or in Doubles, where the partners opposite share
+// it, "Red team" (as the kiosk names them). Every page names a seat or a score's colour with it.
+function colourName(colour, doubles) {
+  return doubles ? t("{colour} team", { colour: named(COLOUR_NAMES, colour) }) : named(COLOUR_NAMES, colour);
+}
+
 let redraw = () => {};  // the page's own drawing, again in a newly picked language (words.js calls it)
 
 function picked() {
