@@ -1353,3 +1353,58 @@ def test_forced_spaces_out_of_sight_are_marked_and_a_tap_brings_them_in(size):
     seen = run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_out_of_sight_are_cued", size=size)
     if size == (1280, 800):  # the table holds all four once the view moves: no cue is left
         assert seen["after"] == 0 and seen["cues after"] == 0, seen
+
+
+def _board_past_the_free_table(screen):
+    """Where the free table shows nothing past the board's edge (its ring of spaces) on one side
+    while placed tiles lie out of sight past the other: [(axis, tiles hidden, empty pixels shown)]."""
+    import math
+
+    board = screen.board
+    fx, fy, fw, fh = board.fit_area
+    half_w, half_h = board.size_px * math.sqrt(3) / 2, board.size_px
+    centres = [board.window_cell_centre(p.cell) for p in board.board.placements()]
+    found = []
+    for axis, low, high, half, ring in ((0, fx, fx + fw, half_w, 2 * half_w), (1, fy, fy + fh, half_h, 1.5 * half_h)):
+        points = [c[axis] for c in centres]
+        before = [p for p in points if p - half < low - 1]  # tiles hidden past the low edge
+        after = [p for p in points if p + half > high + 1]
+        empty_after = high - (max(points) + half + ring)  # the table shown past the board's ring
+        empty_before = (min(points) - half - ring) - low
+        if before and empty_after > 1:
+            found.append((axis, len(before), round(empty_after)))
+        if after and empty_before > 1:
+            found.append((axis, len(after), round(empty_before)))
+    return found
+
+
+def scenario_the_board_too_big_for_the_table_shows_tiles_not_empty_table(app):
+    """Doubles on the portrait panel (the bench's picture): the board is wider than the free table
+    between the side plates at the size fingers need, and the player must fill a forced space. The
+    view keeps the forced space whole in sight and, of the board around it, shows tiles rather than
+    the empty table: it once centred on the space, the table's right part empty and the left third
+    of the board (the other team's latest tile among them) under the left hand and plate."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+
+    for name, colours, seed, doubles in (("doubles", "RY", 13, True), ("4 players", "RYGB", 4, False)):
+        game = StrategyGame.new(4, colours, ["club"] * 4, seed=seed, doubles=doubles)
+        while len(game.board) < 26:
+            robot_move(game)
+        for seat in range(4):
+            game.set_robot(seat, None)
+        forced = game.forced_cells()
+        screen = strategy_play.open_game(app, game)
+        screen.robot_pause = 30.0
+        board, layout = screen.board, screen.layout
+        yield until(lambda: len(layout.boxes) == 4 and board.fit_area)
+        yield 0.4
+        yield until(lambda: _settled(board, forced), 10)
+        assert forced and _out_of_sight(screen, forced) == [], (name, _out_of_sight(screen, forced))
+        assert _board_past_the_free_table(screen) == [], (name, _board_past_the_free_table(screen))
+    return {}
+
+
+def test_a_board_too_big_for_the_table_shows_its_tiles_around_the_forced_space_not_empty_table():
+    run_scenario("test_ui_tantrix_touch", "scenario_the_board_too_big_for_the_table_shows_tiles_not_empty_table",
+                 size=(720, 1280))

@@ -91,6 +91,15 @@ def aim_in_sight(points: list[tuple[float, float]], room: tuple[float, float],
     return best[2] if best is not None else middle
 
 
+def most_in_view(aim: float, low: float, high: float, room: float) -> float:
+    """``aim`` (one axis of a view's centre) moved as little as keeps in the view ``room`` wide as
+    much of the board, from ``low`` to ``high`` with its ring of spaces, as it holds: a board
+    narrower than the view lies wholly in it; a wider one fills it, never leaving the empty table in
+    sight past one of its edges while tiles lie out of sight past the other."""
+    inner, outer = low + room / 2, high - room / 2
+    return min(max(aim, min(inner, outer)), max(inner, outer))
+
+
 def beyond(finger: tuple[float, float], lift: float, angle: float) -> tuple[float, float]:
     """Where a tile dragged by a finger at ``finger`` is drawn (window coordinates): ``lift`` beyond
     it as the player turned ``angle`` (degrees, as a hand's ``seat_angle``) sees it, towards the
@@ -476,7 +485,8 @@ class BoardView(Widget):
         """Fit the placed tiles (or ``cells``), and the spaces around them, into ``fit_area``; where
         they only fit smaller than ``min_fit_px``, show them at that size centred on ``focus``
         (default: their own middle), as many of its spaces wholly in sight as the room holds
-        (:func:`aim_in_sight`). While a tile is dragged over the view it waits (:meth:`hold`)."""
+        (:func:`aim_in_sight`) and as much of the board around them as the view holds
+        (:func:`most_in_view`). While a tile is dragged over the view it waits (:meth:`hold`)."""
         if self._held:
             self._deferred = (animate, list(cells) if cells is not None else None,
                               list(focus) if focus is not None else None)
@@ -506,6 +516,10 @@ class BoardView(Widget):
             if self._focus:
                 # a hexagon (pointy top) is SQRT3 wide and 2 high: how far apart whole ones may lie
                 aim = aim_in_sight([centre(c, 1.0) for c in self._focus], (w / size - SQRT3, h / size - 2))
+                # the spaces to fill lie within the board's ring: kept whole in sight as it fills the view
+                ring_x, ring_y = (span_x - max(xs) + min(xs)) / 2, (span_y - max(ys) + min(ys)) / 2
+                aim = (most_in_view(aim[0], min(xs) - ring_x, max(xs) + ring_x, w / size),
+                       most_in_view(aim[1], min(ys) - ring_y, max(ys) + ring_y, h / size))
         origin = [x0 + w / 2 - aim[0] * size, y0 + h / 2 - aim[1] * size]
         self._user_moved = False
         Animation.cancel_all(self)
