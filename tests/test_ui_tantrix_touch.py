@@ -465,6 +465,44 @@ def scenario_who_starts_faces_the_people(app):
     return {}
 
 
+def scenario_who_starts_a_doubles_game_names_which_partner(app):
+    """Doubles, four people at the flat table: "Red team drew the highest number and starts" left
+    both partners of Red wondering whether it was them. The starter is told that they start, their
+    partner that their partner does, and each opponent, sitting between the two partners, on which
+    side of them the starter sits; in the language switched to."""
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import _ as tr
+    from ui.modes.strategy import play as strategy_play
+
+    game = next(g for g in (StrategyGame.new(4, "RY", [None] * 4, doubles=True, seed=seed) for seed in range(50))
+                if g.starter == 0)
+    screen = strategy_play.open_game(app, game)
+    yield until(lambda: len(screen.layout.boxes) == 4 and screen.layout.news)
+    yield 0.3
+
+    def shown():
+        return [screen.layout._banners[0].label.text] + [screen.plates[seat].step_label.text for seat in (1, 2, 3)]
+
+    def expected():
+        team = strategy_play.seat_name(game, 0)
+        return [tr("You drew the highest number and start."),
+                tr("{name}, on your right, drew the highest number and starts.", name=team),  # seat 1 at the left edge
+                tr("{name} drew the highest number and starts.", name=strategy_play.seat_name(game, 0, to=2)),
+                tr("{name}, on your left, drew the highest number and starts.", name=team)]  # seat 3 at the right
+
+    assert [screen.layout.boxes[seat].angle for seat in range(4)] == [0.0, -90.0, 180.0, 90.0]
+    assert shown() == expected(), shown()
+    app.set_language("fr")
+    yield 0.3
+    assert shown() == expected() and "Vous" in shown()[0], shown()
+    app.set_language("en")
+    return {}
+
+
+def test_who_starts_a_doubles_game_is_named_to_each_player_as_them_their_partner_or_a_side():
+    run_scenario("test_ui_tantrix_touch", "scenario_who_starts_a_doubles_game_names_which_partner", size=(1280, 800))
+
+
 def test_who_starts_is_told_to_the_people_not_to_a_robots_chair():
     run_scenario("test_ui_tantrix_touch", "scenario_who_starts_faces_the_people", size=(800, 480))
 

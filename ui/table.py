@@ -12,7 +12,7 @@ board and the hands on screen accordingly, and shows each player's messages faci
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Iterator, Literal, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, NamedTuple, Sequence
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle, RoundedRectangle
@@ -603,6 +603,7 @@ class TableLayout(FloatLayout):
         self._hands_changed = Clock.create_trigger(self._follow_hands)
         self._news_ends = Countdown(lambda: setattr(self, "news", ""), NEWS_SECONDS)
         self._news_words: Words = str  # no news yet: ""
+        self._news_to: Callable[[int], str] | None = None  # the news as said to a seat, where it differs
         self.bind(news=lambda *_: self._show_tags())
         follow_language(self, lambda layout: layout._reword_news())
 
@@ -647,14 +648,20 @@ class TableLayout(FloatLayout):
             if seat < len(self.boxes) and not self.news:
                 self._show_tags()  # the later seats' tags may slide back where this one was
 
-    def announce(self, words: Words) -> None:
+    def announce(self, words: Words, said_to: Callable[[int], str] | None = None) -> None:
         """Table-wide news ("Red starts", "Player 2 is out"), given once and read from every side:
         for :data:`NEWS_SECONDS` each seat's own label (its tag here; a screen with plates binds
-        :attr:`news` to show it there) says it, facing that seat's player, at the table's edge and
-        not over the board's middle; in the language staff switch to while it shows."""
-        self._news_words = words
+        :attr:`news` to show there :meth:`news_for` its seat) says it, facing that seat's player, at
+        the table's edge and not over the board's middle; in the language staff switch to while it
+        shows. ``said_to`` words it for the player at a seat, where the table's words would not say
+        whom it is about ("Red team starts": which partner?)."""
+        self._news_words, self._news_to = words, said_to
         self.news = words()
         self._news_ends.start()
+
+    def news_for(self, seat: int) -> str:
+        """The news as the player at ``seat`` reads it ("" when there is none)."""
+        return self._news_to(seat) if self.news and self._news_to is not None else self.news
 
     def _reword_news(self) -> None:
         """The news shown, in the language switched to; its time runs on."""
@@ -669,7 +676,7 @@ class TableLayout(FloatLayout):
             if seat >= len(self.boxes):
                 break
             if self.news and text:
-                tag.show(self.news, self._beyond_raised(seat), news=True, avoid=shown)
+                tag.show(self.news_for(seat), self._beyond_raised(seat), news=True, avoid=shown)
             else:
                 tag.show(text, self._beyond_raised(seat), rgba, avoid=shown)
             if text:

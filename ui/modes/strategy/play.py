@@ -442,7 +442,7 @@ class StrategyScreen(Leavable, Screen):
             score = score_words(game.board, colour)
             names = [f"{seat_name(game, seat)} · {score}", f"{seat_name(game, seat, robot_mark=False)} · {score}",
                      score]
-            step = self._step_words(seat) if seat == actor else layout.news if layout.orientation == "flat" else ""
+            step = self._step_words(seat) if seat == actor else layout.news_for(seat) if layout.orientation == "flat" else ""
             clock = self.clocks.text(seat) if self.clocks is not None else None
             texts.append((colour, names, step, seat == actor, game.seats[seat].robot is not None, clock))
         if layout.orientation == "flat":
@@ -904,7 +904,8 @@ class StrategyScreen(Leavable, Screen):
         if not self._announced_start and game.phase is Phase.PLAY and game.starter is not None:
             self._announced_start = True
             starter = game.starter
-            self.announce(lambda: _("{name} drew the highest number and starts.", name=seat_name(game, starter)))
+            self.announce(lambda: _("{name} drew the highest number and starts.", name=seat_name(game, starter)),
+                          partial(self._starter_to, starter) if game.options.doubles else None)
         events = game.record()["events"]
         for event in events[self._events_seen:]:
             if "skip" in event:
@@ -923,15 +924,34 @@ class StrategyScreen(Leavable, Screen):
                 hint = LEARNING_HINTS[game.step]
                 self.layout.tell(actor, lambda: _(hint), good=True)
 
-    def announce(self, words: Words) -> None:
-        """Table-wide news (:meth:`ui.table.TableLayout.announce`), shown once and covering nothing
-        that matters: on the plate of every seat that waits (facing its player, off the board) and
-        to the player who acts, in their message (with the screen upright, only there: everyone
-        reads the same way); never to a robot's empty chair."""
+    def announce(self, words: Words, said_to: Callable[[int], str] | None = None) -> None:
+        """Table-wide news (:meth:`ui.table.TableLayout.announce`; ``said_to``: as said to a seat),
+        shown once and covering nothing that matters: on the plate of every seat that waits (facing
+        its player, off the board) and to the player who acts, in their message (with the screen
+        upright, only there: everyone reads the same way); never to a robot's empty chair."""
         actor = self.actor()
         if actor is not None and self.game.seats[actor].robot is None:
-            self.layout.tell(actor, words, good=True)
-        self.layout.announce(words)
+            self.layout.tell(actor, words if said_to is None else partial(said_to, actor), good=True)
+        self.layout.announce(words, said_to)
+
+    def _starter_to(self, starter: int, seat: int) -> str:
+        """Who starts a Doubles game, as the player at ``seat`` reads it: "Red team starts" would
+        leave the two partners of Red each wondering whether it is them. The starter reads that
+        they start, their partner that their partner does, an opponent (beside both partners)
+        on which side of them the starter sits, when the table is flat and each faces their edge."""
+        game = self.game
+        if seat == starter:
+            return _("You drew the highest number and start.")
+        name = seat_name(game, starter, to=seat)
+        boxes = self.layout.boxes
+        if game.seats[seat].colour == game.seats[starter].colour or self.layout.orientation != "flat" \
+                or len(boxes) <= max(seat, starter):
+            return _("{name} drew the highest number and starts.", name=name)
+        reader, there = boxes[seat], boxes[starter]
+        up_x, up_y = reader.up()  # the reader's right hand points (up_y, -up_x)
+        if (there.cx - reader.cx) * up_y - (there.cy - reader.cy) * up_x > 0:
+            return _("{name}, on your right, drew the highest number and starts.", name=name)
+        return _("{name}, on your left, drew the highest number and starts.", name=name)
 
     def _cue(self) -> None:
         """Cue the LED rings when what they show changes."""
