@@ -224,7 +224,7 @@ def scenario_whole_game(app):
     screen.robot_pause, screen.flight_seconds = 0.05, 0.15
     news: list[str] = []  # the table-wide news, as it is given: it fades after a few seconds, so
     announce = screen.layout.announce  # news given long before the end is gone by then
-    screen.layout.announce = lambda words: (news.append(words()), announce(words))[-1]
+    screen.layout.announce = lambda words, said_to=None: (news.append(words()), announce(words, said_to))[-1]
     yield
     yield 0.3
     cues = app.services.devices.cues

@@ -279,7 +279,10 @@ def _main(spec_text: str) -> int:
         advance(0)
 
     Clock.schedule_once(start, 0.2)
-    app.run()
+    try:
+        app.run()
+    except BaseException:  # noqa: BLE001 - raised by the app, not the scenario: Kivy's log swallows
+        outcome["error"] = traceback.format_exc()  # sys.stderr, so the test would show no reason
     if "error" in outcome:
         print(outcome["error"], file=sys.__stderr__)
         return 1
