@@ -399,7 +399,7 @@ class TakeOverCard(Scatter):
         u = theme.unit()
         self.screen, self.seat = screen, seat
         game = screen.game
-        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=u * 0.12)
+        self.box = BoxLayout(orientation="vertical", padding=u * 0.15, spacing=theme.min_gap())  # Close a finger off the choices
         panel_background(self.box, theme.rgb("#1d2530", 0.97), radius=0.25)
         top = BoxLayout(spacing=u * 0.1)
         top.add_widget(TLabel(msg=N_("Who plays for {name}?"),
