@@ -786,24 +786,30 @@ class TableLayout(FloatLayout):
         if seat in self._refusing:
             self.hush(seat)
 
-    def facing(self, seat: int, size: tuple[float, float], cells: Iterable[Cell] = ()) -> tuple[float, float]:
+    def facing(self, seat: int, size: tuple[float, float], cells: Iterable[Cell] = (),
+               clear_of_controls: bool = True) -> tuple[float, float]:
         """Where the centre of a card of ``size`` (length along the edge, depth away from it)
         facing the player in ``seat`` goes, in this layout's parent's coordinates: beyond their
         hand and what :attr:`raised` says lies at its edge, whole on the screen and over none of
-        ``cells`` (what the card is about) and, where it can be, over none of the other hands; as
-        near the hand as that allows. It may lie over a control (:attr:`keep_clear`): a card is
-        closed before a control is wanted, and a card far from its player is hard to read."""
+        ``cells`` (what the card is about) and, where it can be, over none of the controls
+        (:attr:`keep_clear`) nor a finger's gap round them (its buttons beside Leave or the zoom:
+        a finger meant for one lands on the other, or on the control under the card), then over
+        none of the other hands; as near the hand as that allows. ``clear_of_controls`` False: a
+        card the controls are laid out round once it is placed (they keep clear of it)."""
         u = theme.unit()
         box = self._beyond_raised(seat)
         x, y, w, h = self.x + u * 0.1, self.y + u * 0.1, self.width - u * 0.2, self.height - u * 0.2
         far = max(w, h) * 2
         off_screen = [(x - far, y - far, far, h + 2 * far), (x + w, y - far, far, h + 2 * far),
                       (x - far, y - far, w + 2 * far, far), (x - far, y + h, w + 2 * far, far)]
+        gap = theme.min_gap()
+        controls = [(cx - gap, cy - gap, cw + 2 * gap, ch + 2 * gap)
+                    for cx, cy, cw, ch in (self._kept_clear() if clear_of_controls else [])]
         hands = [self._beyond_raised(other).rect() for other in range(len(self.boxes)) if other != seat]
         turned = box.across
         low, high = (y, y + h) if turned else (x, x + w)
         return facing_spot(box, size, box.depth / 2 + size[1] / 2 + u * 0.25, (low, high),
-                           [off_screen + self._cells(cells), hands], max(w, h))
+                           [off_screen + self._cells(cells), controls, hands], max(w, h))
 
     def room_along(self, seat: int) -> float:
         """How long a card facing ``seat`` (:meth:`facing`) can be and still lie over none of the

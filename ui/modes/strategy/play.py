@@ -1143,15 +1143,11 @@ class StrategyScreen(Leavable, Screen):
         self.card = TakeOverCard(self, seat)
         self.overlay.add_widget(self.card)
         box = self.layout.boxes[seat]
-        u = theme.unit()
         if self.layout.orientation == "upright":
             fx, fy, fw, fh = self._free
             self.card.place(box._replace(angle=0.0, length=fw), (fx + fw / 2, fy + fh / 2))
             return
-        placed = box._replace(cx=self.layout.x + box.cx, cy=self.layout.y + box.cy)
-        ux, uy = placed.up()
-        rise = box.depth / 2 + u * 2.2
-        self.card.place(placed, (placed.cx + ux * rise, placed.cy + uy * rise))
+        self.card.place(box, self.layout.facing(seat, self.card.size_for(box)))
 
     # ------------------------------------------------------------------ review, devices
 
@@ -1416,7 +1412,7 @@ class StrategyScreen(Leavable, Screen):
         if picker.laid_for != (length, room):
             picker.lay_out(length, room)
         picker.rotation = box.angle
-        picker.center = layout.facing(seat, (picker.width, picker.height))
+        picker.center = layout.facing(seat, (picker.width, picker.height), clear_of_controls=False)  # they keep clear of it
 
     # ------------------------------------------------------------------ leaving, the end
 

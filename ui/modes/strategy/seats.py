@@ -418,10 +418,15 @@ class TakeOverCard(Scatter):
         self.close()
         self.screen.set_robot(self.seat, level)
 
-    def place(self, box: SeatBox, centre: tuple[float, float]) -> None:
+    @staticmethod
+    def size_for(box: SeatBox) -> tuple[float, float]:
+        """The card's size facing ``box``'s player: (length along their edge, depth)."""
         u = theme.unit()
+        return min(box.length, u * 9.5), u * 2.5
+
+    def place(self, box: SeatBox, centre: tuple[float, float]) -> None:
         self.rotation = 0.0
-        self.size = self.box.size = (min(box.length, u * 9.5), u * 2.5)
+        self.size = self.box.size = self.size_for(box)
         self.box.pos = (0, 0)
         self.rotation = box.angle
         self.center = centre
