@@ -242,3 +242,37 @@ def scenario_scan_during_staff_menu(app):
 
 def test_a_tile_scanned_while_the_staff_menu_is_open_counts_when_the_game_is_back():
     run_scenario("test_ui_tantrix_bag", "scenario_scan_during_staff_menu", size=(800, 480))
+
+
+def scenario_zoom_put_away_takes_no_touch(app):
+    """While the picker is up the zoom is put away, and where it stood (beside the picker) the
+    board takes a finger as anywhere else: it pans under it. Once the picker closes the zoom is
+    back and zooms."""
+    from ui.audit import window_box
+    from ui_harness import drag
+
+    game, screen = _bag_game(app)
+    yield until(lambda: screen.pick_bar.shown)
+    zoom = screen.view_controls
+    x0, y0, x1, y1 = window_box(zoom.zoom_out)
+    yield from tap(screen.pick_bar.buttons[0])
+    assert screen.picker is not None
+    px0, py0, px1, py1 = window_box(screen.picker)
+    # the part of the minus button's place the picker leaves bare
+    spots = [(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * j / 8) for i in range(1, 8) for j in range(1, 8)]
+    bare = [(x, y) for x, y in spots if not (px0 <= x <= px1 and py0 <= y <= py1)]
+    assert bare, "the picker covers the whole of the minus button's place: nothing to touch there"
+    start = bare[len(bare) // 2]
+    origin = tuple(screen.board.origin)
+    yield from drag(start, (start[0] + 40, start[1]))
+    assert tuple(screen.board.origin) != origin  # the board took the finger
+    size = screen.board.size_px
+    screen.close_picker()
+    yield
+    yield from tap(zoom.zoom_out)
+    yield until(lambda: screen.board.size_px < size)
+    return {}
+
+
+def test_the_zoom_put_away_under_the_picker_takes_no_touch():
+    run_scenario("test_ui_tantrix_bag", "scenario_zoom_put_away_takes_no_touch", size=(1280, 800))

@@ -260,6 +260,25 @@ class Overlay(FloatLayout):
         super().add_widget(widget, index, canvas)
 
 
+def put_away(widget: Widget, parent: Widget, away: bool) -> None:
+    """Take ``widget`` off the screen (``away``) or give it back to ``parent``. Put away it is out
+    of the widget tree, where no touch reaches it: a widget made transparent and disabled still
+    takes every touch that lands on its box (Kivy keeps a touch on a disabled widget, so that a
+    tap on a greyed button does not fall through), and the board or the hand under it went dead
+    there. Nothing is laid out round it meanwhile, nor audited. It comes back drawn where it was,
+    over the widget it lay on (under a card opened since)."""
+    if away:
+        if widget.parent is not None:
+            siblings = widget.parent.children
+            below = siblings[siblings.index(widget) + 1:]
+            widget.put_away_over = below[0] if below else None
+            widget.parent.remove_widget(widget)
+        return
+    if widget.parent is None:
+        under = getattr(widget, "put_away_over", None)
+        parent.add_widget(widget, index=parent.children.index(under) if under in parent.children else 0)
+
+
 def confirm_leave(screen: Any) -> None:
     """Ask before a game is abandoned (leaving forgets its journal, so it cannot be resumed): a
     stray touch on Leave must not end a game; on yes, ``screen.leave()``. ``screen`` has an

@@ -61,7 +61,7 @@ from ...shell import Shell
 from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, crosswise,
                      overlaps)
 from ...tournament_store import entry_of, report
-from ...widgets import Overlay, SMALLEST_FONT, TButton, confirm_leave, panel_background
+from ...widgets import Overlay, SMALLEST_FONT, TButton, confirm_leave, panel_background, put_away
 from ...words import LEVEL_NAMES, colour_name, seat_name
 from .board import StrategyBoard, score_words
 from .clock import TableClocks, set_clocks
@@ -352,7 +352,7 @@ class StrategyScreen(Leavable, Screen):
         board = self._board_runs()
         margin = theme.min_gap()  # between two controls: a finger aimed at one of two touching lands on the other
         picking = self.picker is not None
-        self.view_controls.opacity, self.view_controls.disabled = (0, True) if picking else (1, False)
+        put_away(self.view_controls, self.overlay, picking)
         for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
                                 (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
                                 *(() if picking else
