@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from test_ui_tantrix import told
 from ui_harness import run_scenario, tap, until
 
@@ -276,3 +278,29 @@ def scenario_zoom_put_away_takes_no_touch(app):
 
 def test_the_zoom_put_away_under_the_picker_takes_no_touch():
     run_scenario("test_ui_tantrix_bag", "scenario_zoom_put_away_takes_no_touch", size=(1280, 800))
+
+
+def scenario_leave_waits_for_the_picker(app):
+    """While the picker is up Leave is put away (beside the card it stood a few pixels off its
+    Close): where it stood a finger asks nothing. The picker's Close gives it back, and Leave asks
+    whether to leave, as ever."""
+    from ui.widgets import Confirm
+
+    game, screen = _bag_game(app)
+    yield until(lambda: screen.pick_bar.shown)
+    leave = screen.leave_button
+    where = leave.to_window(*leave.center)
+    yield from tap(screen.pick_bar.buttons[0])
+    assert screen.picker is not None and leave.get_root_window() is None
+    yield from tap(where)
+    assert not any(isinstance(child, Confirm) for child in screen.overlay.children)
+    yield from tap(screen.picker.close_button)
+    assert screen.picker is None and leave.get_root_window() is not None
+    yield from tap(leave)
+    assert any(isinstance(child, Confirm) for child in screen.overlay.children)
+    return {}
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (800, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_leave_waits_while_the_picker_is_up_and_comes_back_with_its_close(size):
+    run_scenario("test_ui_tantrix_bag", "scenario_leave_waits_for_the_picker", size=size)

@@ -346,17 +346,20 @@ class StrategyScreen(Leavable, Screen):
     def _place_controls(self) -> None:
         """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names
         and, where they can be, of the board's tiles (:meth:`_board_runs`). While the picker is up
-        the view controls are put away: the board lies under it, and they found no room beside it."""
+        Leave and the view controls are put away: it fills the table's depth, and beside it Leave
+        stood a few pixels off its Close (or under it), and the zoom had nothing to zoom. Its
+        Close gives them back: to leave, a player closes the card first, as any question."""
         bag = self.bag_label
         taken, soft = self._obstacles()
         board = self._board_runs()
         margin = theme.min_gap()  # between two controls: a finger aimed at one of two touching lands on the other
         picking = self.picker is not None
+        put_away(self.leave_button, self.overlay, picking)
         put_away(self.view_controls, self.overlay, picking)
         for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
-                                (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
                                 *(() if picking else
-                                  ((self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right")),))):
+                                  ((self.leave_button, ("bottom-left", "bottom-right", "top-right")),
+                                   (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))))):
             widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
                                     tuple(self._fitted()), soft, board)
             (x, y), (w, h) = widget.pos, widget.size
@@ -380,7 +383,7 @@ class StrategyScreen(Leavable, Screen):
             if bar.shown:
                 (x, y), (w, h) = bar.bbox
                 rects.append((x, y, w, h))
-        if self.picker is not None and self.picker.parent is not None:  # Leave beside its Close: mistaken for it
+        if self.picker is not None and self.picker.parent is not None:  # the bag count off its edge
             (x, y), (w, h) = self.picker.bbox
             gap = theme.min_gap()
             rects.append((x - gap, y - gap, w + 2 * gap, h + 2 * gap))
