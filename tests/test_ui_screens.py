@@ -220,14 +220,18 @@ def scenario_staff(app):
     assert "Not working: Tile reader" in app.badge.text and app.badge.opacity == 1
     shot = Pixels(app.root)
     assert near(shot.at(app.badge.x + 3, app.badge.center_y), theme.BAD, 60)
+    from kivy.core.window import Window
+
+    from ui.audit import Picture, audit
+
+    # its words read on the red at 4.5 : 1 at least (light words stood at 3.4 : 1)
+    assert not audit(app.badge, tuple(Window.size), theme.min_target(), Picture(app.root))
     yield from tap(app.staff.nav["hardware"])
     assert any("Tile reader: NOT WORKING" in t for t in labels(app.staff.content))
     app.post(DeviceStatus("reader", True, "simulated"))
     yield 0.1
     assert app.badge.opacity == 0
     # Escape does not leave; a window close request is refused in kiosk mode
-    from kivy.core.window import Window
-
     Window.dispatch("on_key_down", 27, 9, None, [])
     Window.dispatch("on_keyboard", 27, 9, None, [])
     assert Window.dispatch("on_request_close") is True
