@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import threading
 
+import pytest
+
 from ui_harness import Pixels, labels, near, run_scenario, settled_screens, tap, touch_at, until
 
 
@@ -356,6 +358,26 @@ def scenario_panel_reader_two_fingers(app):
 
 def test_the_simulated_panels_reader_takes_two_fingers_and_scans_on_the_reader_shown():
     run_scenario("test_ui_screens", "scenario_panel_reader_two_fingers", size=(800, 480), panel=True)
+
+
+def scenario_home_with_the_simulated_panel(app):
+    """Off the Pi the simulated devices' panel is shown: the home screen lies above it, and the
+    audit finds nothing (its buttons over the home screen's, or under a fingertip)."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import Picture, audit
+
+    app.go_home()
+    yield 0.3
+    assert app.simulated_panel.parent is not None
+    return [str(p) for p in audit(app.root, tuple(Window.size), theme.min_target(), Picture(app.root))]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_simulated_panel_covers_no_button_of_the_home_screen_and_its_own_are_fingertips(size):
+    problems = run_scenario("test_ui_screens", "scenario_home_with_the_simulated_panel", size=size, panel=True)
+    assert not problems, problems
 
 
 def scenario_rings_out_at_home(app):

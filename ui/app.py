@@ -145,8 +145,7 @@ class KioskApp(App):
         root.add_widget(self.badge)
         self.simulated_panel: SimulatedPanel | None = None
         if self.services.devices.simulated():
-            self.simulated_panel = SimulatedPanel(self.services.devices.scan, size_hint=(None, None),
-                                                  size=(u * 11.6, u * 0.9))
+            self.simulated_panel = SimulatedPanel(self.services.devices.scan)
             if self.show_simulated_panel:
                 root.add_widget(self.simulated_panel)
         root.bind(size=self._place_overlays)
@@ -155,10 +154,18 @@ class KioskApp(App):
         return root
 
     def _place_overlays(self, root: Widget, size: Any) -> None:
+        """The staff corner and the badge at the top; the simulated devices' panel, when shown, a
+        strip along the bottom with the screens above it (over them it hid their buttons)."""
         self.corner.pos = (0, root.height - self.corner.height)
         self.badge._follow()
-        if self.simulated_panel is not None:
-            self.simulated_panel.pos = (root.width - self.simulated_panel.width, 0)
+        panel = self.simulated_panel
+        strip = panel.height if panel is not None and panel.parent is not None else 0.0
+        self.manager.size_hint_y = None
+        self.manager.y, self.manager.height = strip, root.height - strip
+        for screen in self.manager.screens:  # the manager moves only the screen shown; the rest come back here
+            screen.pos = self.manager.pos
+        if panel is not None:
+            panel.pos = (0, 0)
 
     def on_start(self) -> None:
         if not self._offer_saved_game():
@@ -387,9 +394,9 @@ class KioskApp(App):
         if panel is not None:
             if panel.parent is None:
                 self.root.add_widget(panel)
-                self._place_overlays(self.root, self.root.size)
             else:
                 self.root.remove_widget(panel)
+            self._place_overlays(self.root, self.root.size)
 
     def _key_down(self, _window: Any, key: int, *_args: Any) -> bool:
         if key == 27:

@@ -97,18 +97,23 @@ class RingsView(Widget):
 
 class SimulatedPanel(BoxLayout):
     """Desktop controls for simulated devices: the rings, and "scan tile" (a tile number and a
-    reader). The space bar is the bag button (see :class:`ui.app.KioskApp`)."""
+    reader). The space bar is the bag button (see :class:`ui.app.KioskApp`). A strip across the
+    bottom of the window, under the screens (the app lays them out above it): a maker's first look
+    at the table on a laptop, so it covers none of their buttons, and its own are fingertip-sized
+    and a finger's gap apart as the kiosk's are. The rings take what room the row has left."""
 
     READERS = (N_("Centre"), N_("Seat 1"), N_("Seat 2"), N_("Seat 3"), N_("Seat 4"))
 
     def __init__(self, scan: Callable[[int, int | None], None], **kwargs: Any) -> None:
         u = theme.unit()
-        super().__init__(orientation="horizontal", spacing=u * 0.12, padding=u * 0.1, **kwargs)
+        pad = u * 0.1
+        super().__init__(orientation="horizontal", spacing=theme.min_gap(), padding=pad, size_hint=(1, None),
+                         height=theme.min_target() + 2 * pad, **kwargs)
         with self.canvas.before:
             Color(0, 0, 0, 0.6)
             self._bg = RoundedRectangle(radius=[u * 0.15])
         self.bind(pos=self._follow, size=self._follow)
-        self.rings = RingsView(size_hint=(None, 1), width=u * 3.2)
+        self.rings = RingsView(size_hint=(1, 1))
         self.add_widget(self.rings)
         self.tile_input = TextInput(hint_text="1-56", multiline=False, input_filter="int",
                                     size_hint=(None, 1), width=u * 1.2, font_size=theme.font(0.7))
