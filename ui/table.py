@@ -280,12 +280,14 @@ def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequenc
 
 
 def facing_places(box: SeatBox, size: tuple[float, float], base: float, span: tuple[float, float] | None,
-                  reach: float) -> Iterator[tuple[tuple[float, float], Rect]]:
+                  reach: float, against: Sequence[Rect] = ()) -> Iterator[tuple[tuple[float, float], Rect]]:
     """Where a card facing ``box``'s player may go, its ``size`` being (length along the hand's
     edge, depth away from it), nearest first, as (centre, rectangle): ``base`` beyond the hand's
     centre, slid along the edge within ``span`` (the free table along it, as (low, high); None: not
     slid) and moved further out by up to ``reach``. The first is the place slid within ``span``;
-    made as they are asked for (the search often ends at one of the first)."""
+    made as they are asked for (the search often ends at one of the first). Along the edge, the
+    places laid just against one of ``against`` (the card's end at its side) come too: the steps
+    alone may pass by the one place where a card fits between two things."""
     u = theme.unit()
     length, depth = size
     ux, uy = box.up()
@@ -295,7 +297,11 @@ def facing_places(box: SeatBox, size: tuple[float, float], base: float, span: tu
     slid = min(max(middle, low + length / 2), high - length / 2)
     step = u * 0.25
     room = int(max(high - low - length, 0.0) / step) if span is not None else 0
-    spots = sorted({min(max(slid + k * step, low + length / 2), high - length / 2) for k in range(-room, room + 1)},
+    axis = 1 if box.across else 0
+    ends = [edge for rect in against for edge in (rect[axis] - length / 2 - 0.01,
+                                                  rect[axis] + rect[axis + 2] + length / 2 + 0.01)]
+    spots = sorted({min(max(spot, low + length / 2), high - length / 2)
+                    for spot in [slid + k * step for k in range(-room, room + 1)] + (ends if span is not None else [])},
                    key=lambda spot: abs(spot - slid))
     for rise in (base + k * step for k in range(round(reach / step) + 1)):
         for spot in spots:
@@ -309,7 +315,7 @@ def facing_spot(box: SeatBox, size: tuple[float, float], base: float, span: tupl
     :func:`facing_places` that covers none of ``avoid``: groups of rectangles, the most important
     first. Where no place clears every group the last one is given up, and so on; where none
     clears even the first, the place slid within ``span``."""
-    places = list(facing_places(box, size, base, span, reach))
+    places = list(facing_places(box, size, base, span, reach, [r for group in avoid for r in group]))
     for kept in range(len(avoid), 0, -1):
         rects = [r for group in avoid[:kept] for r in group]
         clear = next((centre for centre, rect in places if not any(overlaps(rect, r) for r in rects)), None)
@@ -803,13 +809,13 @@ class TableLayout(FloatLayout):
         off_screen = [(x - far, y - far, far, h + 2 * far), (x + w, y - far, far, h + 2 * far),
                       (x - far, y - far, w + 2 * far, far), (x - far, y + h, w + 2 * far, far)]
         gap = theme.min_gap()
-        controls = [(cx - gap, cy - gap, cw + 2 * gap, ch + 2 * gap)
-                    for cx, cy, cw, ch in (self._kept_clear() if clear_of_controls else [])]
+        controls = self._kept_clear() if clear_of_controls else []
+        rings = [(cx - gap, cy - gap, cw + 2 * gap, ch + 2 * gap) for cx, cy, cw, ch in controls]
         hands = [self._beyond_raised(other).rect() for other in range(len(self.boxes)) if other != seat]
         turned = box.across
         low, high = (y, y + h) if turned else (x, x + w)
         return facing_spot(box, size, box.depth / 2 + size[1] / 2 + u * 0.25, (low, high),
-                           [off_screen + self._cells(cells), controls, hands], max(w, h))
+                           [off_screen + self._cells(cells), controls, hands, rings], max(w, h))
 
     def room_along(self, seat: int) -> float:
         """How long a card facing ``seat`` (:meth:`facing`) can be and still lie over none of the

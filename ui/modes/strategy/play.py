@@ -776,11 +776,17 @@ class StrategyScreen(Leavable, Screen):
         self.coach_card = card
         self.overlay.add_widget(card)
         self._place_coach_card()
+        put_away(self.view_controls.cues, self.overlay, True)
 
     def _drop_coach_card(self) -> None:
+        """The coach's card goes, and the cues to forced spaces out of sight come back: they wait
+        while it is up, as the player reads it (they stood over its buttons where it lay at an edge)."""
         if self.coach_card is not None and self.coach_card.parent is not None:
             self.coach_card.parent.remove_widget(self.coach_card)
         self.coach_card = None
+        if self.view_controls.cues.parent is None:
+            put_away(self.view_controls.cues, self.overlay, False)
+            self.view_controls.refresh()
 
     def _bring_into_view(self, cell: Cell) -> None:
         """Pan the view to ``cell`` if, once the view settles, it lies out of sight (past the
