@@ -413,29 +413,40 @@ def _box_rect(layout, box):
     return (layout.x + box.cx - w / 2, layout.y + box.cy - h / 2, w, h)
 
 
-def scenario_controls(app):
-    """The zoom buttons and the overview map: they cover no hand, zoom, look where the map is
-    tapped, and do nothing (nor does a pan) while someone drags a tile: the space under that
-    finger never moves."""
+def _race_past_the_table(app, leave_forced=False):
+    """A person and an expert robot racing (seed 3), played by the table until the board outgrows
+    the 800x480 table (``leave_forced``: with forced spaces left open, none filled while another
+    space takes the tile)."""
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
-    from ui import theme
     from ui.modes.gobble import gobbles
 
     game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
     screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
     app.show(screen)
-    for _ in range(60):  # the board outgrows the table
-        if len(game.board) >= 36 or game.finished:
+    for _ in range(60):
+        if (len(game.board) >= 36 and (not leave_forced or game.board.forced_spaces())) or game.finished:
             break
         for seat in (1, 0):
             options = game.legal_placements(seat)
+            if leave_forced:
+                options = [p for p in options if not game.board.is_forced(p.cell)] or options
             if options and seat not in game.pending:
                 screen.table.claim(seat, options[len(options) // 2])
             if seat in game.pending:
                 gift = game.suggest_gift(seat)
                 screen.table.give(seat, gift.to, gift.tiles)
     screen.refresh()
+    return game, screen
+
+
+def scenario_controls(app):
+    """The zoom buttons and the overview map: they cover no hand, zoom, look where the map is
+    tapped, and do nothing (nor does a pan) while someone drags a tile: the space under that
+    finger never moves."""
+    from ui import theme
+
+    game, screen = _race_past_the_table(app)
     board, controls = screen.layout.board, screen.view_controls
     yield until(lambda: controls.map.opacity == 1)
     assert controls.map.opacity == 1 and controls.overflowing()
@@ -486,25 +497,8 @@ def scenario_forced_spaces_out_of_sight(app):
     the table (the strategy game's cues and rings, from the same controls)."""
     import math
 
-    from engine.gobble.gobbles import Gobbles, Level, Player
-    from engine.gobble.table import ManualClock
-    from ui.modes.gobble import gobbles
 
-    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
-    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
-    app.show(screen)
-    for _ in range(60):  # the board outgrows the table, with forced spaces left open
-        if (len(game.board) >= 36 and game.board.forced_spaces()) or game.finished:
-            break
-        for seat in (1, 0):
-            options = [p for p in game.legal_placements(seat) if not game.board.is_forced(p.cell)]
-            options = options or game.legal_placements(seat)
-            if options and seat not in game.pending:
-                screen.table.claim(seat, options[len(options) // 2])
-            if seat in game.pending:
-                gift = game.suggest_gift(seat)
-                screen.table.give(seat, gift.to, gift.tiles)
-    screen.refresh()
+    game, screen = _race_past_the_table(app, leave_forced=True)
     board, controls, layout = screen.layout.board, screen.view_controls, screen.layout
     spaces = [space.cell for space in game.board.forced_spaces()]
     assert spaces and not game.finished

@@ -341,23 +341,6 @@ class SeatBar(Scatter):
         self.opacity = 0
         self.disabled = True
 
-    def _draw_marking(self, cx: float, cy: float, d: float) -> None:
-        """The colour's marking round the disc's rim, drawn as a link of that colour is drawn on the
-        tiles (:func:`ui.tileart.draw_link`: red dots, blue dashes...), on a tile as wide as the disc
-        (its band then a fifth of the disc): a disc of plain colour told the plates apart only by
-        hue, which players who confuse colours cannot read."""
-        rim = 0.38  # the band's middle, in the tile's circumradius: its outer edge inside the disc
-        steps = 48
-        path = [(rim * math.cos(2 * math.pi * i / steps), rim * math.sin(2 * math.pi * i / steps))
-                for i in range(steps + 1)]
-
-        def flat(points: list[tileart.Point]) -> list[float]:
-            return [c for x, y in points for c in (cx + x * d, cy + y * d)]
-
-        self._marking.clear()
-        with self._marking:
-            tileart.draw_link(self.colour, path, flat, d)
-
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str) -> None:
         self.rotation = 0.0
         self.size = self.box.size = size
