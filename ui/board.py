@@ -23,7 +23,7 @@ import math
 from typing import Any, Iterable, Protocol
 
 from kivy.animation import Animation
-from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Mesh, Quad, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Quad, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
@@ -53,13 +53,6 @@ class PlacementTarget(Protocol):
 
 MIN_SIZE, MAX_SIZE = 0.3, 2.4
 """Zoom limits: a hexagon's circumradius in touch units (see :func:`ui.theme.unit`)."""
-
-
-def _fill(points: list[float]) -> Mesh:
-    vertices: list[float] = []
-    for i in range(0, len(points), 2):
-        vertices += [points[i], points[i + 1], 0.0, 0.0]
-    return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
 def aim_in_sight(points: list[tuple[float, float]], room: tuple[float, float],
@@ -270,7 +263,7 @@ class BoardView(Widget):
         for space in self.board.forced_spaces():
             x, y = self.cell_centre(space.cell)
             group.add(Color(*theme.ACCENT[:3], 0.28))
-            group.add(_fill(corners(x, y, s * 0.92)))
+            group.add(tileart.filled(corners(x, y, s * 0.92)))
             group.add(Color(*theme.ACCENT))
             group.add(Line(points=corners(x, y, s * 0.88), width=max(1.5, s * 0.07), close=True))
 
@@ -317,7 +310,7 @@ class BoardView(Widget):
             x, y = self.cell_centre(cell)
             if self._mark is theme.MARK_REFUSED:
                 group.add(Color(*self._mark[:3], 0.25))
-                group.add(_fill(corners(x, y, s * 0.95)))
+                group.add(tileart.filled(corners(x, y, s * 0.95)))
             group.add(Color(*self._mark))
             group.add(Line(points=corners(x, y, s * 0.9), width=max(2.0, s * 0.09), close=True))
 

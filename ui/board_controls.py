@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, NamedTuple
 
-from kivy.graphics import Color, Line, Mesh, Quad, RoundedRectangle, Triangle
+from kivy.graphics import Color, Line, Quad, RoundedRectangle, Triangle
 from kivy.properties import ListProperty, NumericProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -105,12 +105,6 @@ def cue_places(view: BoardView, hidden: list[Cell], side: float) -> list[CuePlac
         reach = 0.0 if math.isinf(reach) else reach
         places.append(CuePlace(cx + dx * reach, cy + dy * reach, (cx + dx, cy + dy), tuple(f[0] for f in found)))
     return places
-
-
-def _hexagon(x: float, y: float, radius: float) -> Mesh:
-    points = corners(x, y, radius)
-    vertices = [v for i in range(0, 12, 2) for v in (points[i], points[i + 1], 0.0, 0.0)]
-    return Mesh(vertices=vertices, indices=list(range(6)), mode="triangle_fan")
 
 
 class OverviewMap(Widget):
@@ -233,11 +227,11 @@ class ForcedCue(ButtonBehavior, Widget):
         with self.canvas.before:
             Color(*theme.TABLE_DARK)  # a dark rim: the cue stands out on tiles and baize alike
             Line(points=arrow, width=max(2.0, side * 0.04), close=True)
-            _hexagon(x, y, r * 1.15)
+            tileart.filled(corners(x, y, r * 1.15))
             Color(*theme.ACCENT)
             Triangle(points=arrow)
             Color(*theme.ACCENT[:3], 0.28)
-            _hexagon(x, y, r)
+            tileart.filled(corners(x, y, r))
             Color(*theme.ACCENT)
             Line(points=corners(x, y, r), width=max(1.5, side * 0.05), close=True)
 

@@ -28,7 +28,7 @@ from engine.geometry import Cell
 from engine.modes import Refused
 
 from . import theme, tileart
-from .board import BoardView, _fill, beyond
+from .board import BoardView, beyond
 from .hexes import SQRT3, corners, rotated_quad
 from .table import SeatBox, TableLayout
 
@@ -170,7 +170,7 @@ class SoloBoard(BoardView):
                 continue
             x, y = self.cell_centre(cell)
             group.add(Color(1, 1, 1, 0.07))
-            group.add(_fill(corners(x, y, s * 0.97)))
+            group.add(tileart.filled(corners(x, y, s * 0.97)))
             group.add(Color(1, 1, 1, 0.45))
             group.add(Line(points=corners(x, y, s * 0.95), width=max(1.2, s * 0.035), close=True))
 
@@ -223,7 +223,7 @@ class SoloBoard(BoardView):
         if not self.ghost_take_back:
             if ghost.cell in self.board:  # turn a tile: show it as it should lie, over it
                 group.add(Color(*theme.TABLE_DARK))
-                group.add(_fill(corners(x, y, s)))
+                group.add(tileart.filled(corners(x, y, s)))
                 group.add(Color(1, 1, 1, 0.92))
                 group.add(Quad(points=rotated_quad(x, y, s * 0.9, ghost.rot), texture=tileart.face(ghost.tile, s * 0.9)))
             else:  # put a tile down: pale, on its space

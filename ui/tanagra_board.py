@@ -20,7 +20,7 @@ import math
 from typing import Any, Callable, Iterable, Sequence
 
 from kivy.animation import Animation
-from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Mesh, Rectangle
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Rectangle
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
@@ -29,6 +29,7 @@ from engine.tanagra.rules import Action, Move, Pawn, Relocate, Remove, Size, Sta
 
 from .countdown import Countdown
 from . import theme
+from .tileart import filled
 
 PIECE = theme.rgb("#e2cb98")
 PIECE_EDGE = theme.rgb("#7a5c2e")
@@ -57,13 +58,6 @@ def _turned(p: tuple[float, float], degrees: float) -> tuple[float, float]:
 
 def seat_colours(players: int) -> tuple[theme.RGBA, ...]:
     return SEAT_COLOURS_2 if players == 2 else SEAT_COLOURS[:players]
-
-
-def _fill(points: Sequence[float]) -> Mesh:
-    vertices: list[float] = []
-    for i in range(0, len(points), 2):
-        vertices += [points[i], points[i + 1], 0.0, 0.0]
-    return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
 class TanagraBoard(Widget):
@@ -207,7 +201,7 @@ class TanagraBoard(Widget):
 
         outline = self._flat(moved(p) for p in corners3)
         group.add(Color(*PIECE[:3], alpha))
-        group.add(_fill(outline))
+        group.add(filled(outline))
         group.add(Color(*PIECE_LINES[:3], alpha))
         inner = self._flat(moved(p) for p in corners(centre))
         group.add(Line(points=inner, width=max(1.0, self.scale * 0.02), close=True))
@@ -221,7 +215,7 @@ class TanagraBoard(Widget):
         if self.pending is not None:
             outline = self._flat(piece_corners(self.pending))
             group.add(Color(*theme.ACCENT[:3], 0.3))
-            group.add(_fill(outline))
+            group.add(filled(outline))
             group.add(Color(*theme.ACCENT))
             group.add(Line(points=outline, width=max(2.5, s * 0.07), close=True))
         for centre in self.spots:
@@ -233,7 +227,7 @@ class TanagraBoard(Widget):
             centre, ok = self.preview
             outline = self._flat(piece_corners(centre))
             group.add(Color(*(theme.GOOD if ok else theme.BAD)[:3], 0.35))
-            group.add(_fill(outline))
+            group.add(filled(outline))
             group.add(Color(*(theme.GOOD if ok else theme.BAD)))
             group.add(Line(points=outline, width=max(2.5, s * 0.06), close=True))
         for cell, kind in self.destinations:

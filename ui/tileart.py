@@ -11,7 +11,7 @@ still tell them apart.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Fbo, Line, Mesh, Rectangle
@@ -176,9 +176,9 @@ def render_face(number: int, size: int = TEXTURE_SIZE, numbered: bool = True) ->
         fbo.clear_color = (0, 0, 0, 0)
         hexagon = corners(half, half, radius)
         Color(*theme.TILE_EDGE)
-        _fill_polygon(corners(half, half, radius))
+        filled(corners(half, half, radius))
         Color(*theme.TILE_FACE)
-        _fill_polygon(corners(half, half, radius * 0.94))
+        filled(corners(half, half, radius * 0.94))
         for link, path in zip(links, paths):
             draw_link(link.colour, path, flat, radius)
         Color(*theme.TILE_EDGE)
@@ -198,12 +198,13 @@ def render_face(number: int, size: int = TEXTURE_SIZE, numbered: bool = True) ->
     return texture
 
 
-def _fill_polygon(points: list[float]) -> None:
-    """A filled convex polygon (a fan around its first corner)."""
+def filled(points: Sequence[float]) -> Mesh:
+    """A filled convex polygon of flat ``points`` (x0, y0, x1, y1...): a fan around its first
+    corner, drawn where it is made (in a ``with canvas:``) or added to a group by the caller."""
     vertices: list[float] = []
     for i in range(0, len(points), 2):
         vertices += [points[i], points[i + 1], 0.0, 0.0]
-    Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
+    return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
 _FACES: dict[tuple[int, bool], Texture] = {}

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Sequence
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.graphics import Canvas, Color, InstructionGroup, Line, Mesh
+from kivy.graphics import Canvas, Color, InstructionGroup, Line
 from kivy.properties import ObjectProperty
 
 from engine.board import Board, Placement
@@ -31,7 +31,7 @@ from ... import theme
 from ...board import BoardView
 from ...hexes import corners
 from ...i18n import _
-from ...tileart import FACE_RADIUS, Point, draw_link, link_path
+from ...tileart import FACE_RADIUS, Point, draw_link, filled, link_path
 from ...solo_board import SoloBoard
 
 
@@ -52,13 +52,6 @@ def score_words(board: Board, colour: str) -> str:
     if chain.loop:
         return _("loop {length} = {points}", length=chain.length, points=2 * chain.length)
     return _("line {length}", length=chain.length)
-
-
-def _fill(points: list[float]) -> Mesh:
-    vertices: list[float] = []
-    for i in range(0, len(points), 2):
-        vertices += [points[i], points[i + 1], 0.0, 0.0]
-    return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
 def line_course(board: Board, line: ChainLine) -> list[tuple[Placement, list[Point]]]:
@@ -142,12 +135,12 @@ class LineMarks:
             Color(0, 0, 0, 0.7)
             for p in board.placements():
                 if p.cell not in lit:
-                    _fill(corners(*view.cell_centre(p.cell), s * 0.99))
+                    filled(corners(*view.cell_centre(p.cell), s * 0.99))
             for space in board.forced_spaces():
-                _fill(corners(*view.cell_centre(space.cell), s * 0.99))
+                filled(corners(*view.cell_centre(space.cell), s * 0.99))
             Color(0, 0, 0, 0.5)  # the line's tiles: their other links recede, the hexagons stay
             for cell in lit:
-                _fill(corners(*view.cell_centre(cell), s * 0.99))
+                filled(corners(*view.cell_centre(cell), s * 0.99))
             Color(*RIM)
             for _line, course in courses:
                 for placement, path in course:
