@@ -281,3 +281,24 @@ def test_plurals_follow_each_languages_rule():
         assert all_placed("en", 56) == "All 56 tiles placed: you did it!"
     finally:
         i18n.language = "en"
+
+
+def test_updating_the_catalogues_from_unchanged_code_leaves_every_file_as_it_was(tmp_path, monkeypatch):
+    """`python -m ui.catalogues update` is used: run on code whose messages did not change, it
+    writes nothing new (no rewrapped line, moved entry, line number or date), even when the code
+    moved its messages to other lines."""
+    import shutil
+
+    from ui import catalogues
+
+    for part in ("ui", "web", "replay"):
+        shutil.copytree(catalogues.ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(catalogues, "ROOT", tmp_path)
+    monkeypatch.setattr(catalogues, "REPLAY", tmp_path / "replay" / "index.html")
+    written = [*sorted(tmp_path.glob("*/locale/*/LC_MESSAGES/*.po")), catalogues.REPLAY]
+    assert len(written) == 7
+    before = {place: place.read_bytes() for place in written}
+    board = tmp_path / "ui" / "board.py"
+    board.write_text("# a line above every message\n" + board.read_text())
+    assert catalogues.main(["update"]) == 0
+    assert [place.relative_to(tmp_path) for place in written if place.read_bytes() != before[place]] == []

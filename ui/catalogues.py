@@ -183,28 +183,42 @@ def problems(language: str, domain: Domain = KIOSK) -> list[str]:
     return found
 
 
+WIDTH = 100
+"""Where the catalogues' lines wrap (the width they have always been written at)."""
+
+
 def update(domain: Domain = KIOSK) -> None:
     """Bring ``domain``'s catalogues in step: new messages added untranslated, stale ones removed
-    (and for the web, the replay page's words rewritten)."""
+    (and for the web, the replay page's words rewritten).
+
+    An update changes only what the code changed, so its diff can be read: the messages keep their
+    places in the file (new ones follow, in the code's order), their locations name files without
+    line numbers (which move with every edit above them), and the header is kept as it was (babel
+    would stamp the day and its own version)."""
     messages = extract_messages(domain)
     for language in LANGUAGES:
         if language == "en":
             continue
-        old = read(language, domain) if path(language, domain).exists() else Catalog(locale=language, domain=domain.name)
+        where = path(language, domain)
+        old = read(language, domain) if where.exists() else Catalog(locale=language, domain=domain.name)
         new = Catalog(locale=language, domain=domain.name, project="Tantrix Table", version="1", fuzzy=False,
                       header_comment=old.header_comment, language_team=old.language_team)
         # the catalogue's own plural rule, not the one this babel's CLDR has (French went from 2
         # forms to 3 there: every plural would read as untranslated)
         new.mime_headers = [(name, value) for name, value in old.mime_headers if name.lower() == "plural-forms"]
-        for message, places in messages.items():
+        placed = {key(entry.id): at for at, entry in enumerate(old) if entry.id}
+        for message in sorted(messages, key=lambda m: placed.get(key(m), len(placed))):
             entry = old.get(key(message))
             blank = ("",) * new.num_plurals if isinstance(message, tuple) else ""
             kept = entry.string if entry and isinstance(entry.string, tuple) == isinstance(blank, tuple) else blank
             new.add(message, kept,
-                    locations=[(p.split(":")[0], int(p.split(":")[1])) for p in places])
-        path(language, domain).parent.mkdir(parents=True, exist_ok=True)
-        with path(language, domain).open("wb") as po:
-            write_po(po, new, width=100, omit_header=False, sort_output=False)
+                    locations=[(p.split(":")[0], int(p.split(":")[1])) for p in messages[message]])
+        # the header: everything up to the first blank line
+        header = where.read_bytes().split(b"\n\n", 1)[0] + b"\n\n" if where.exists() else b""
+        body = io.BytesIO()
+        write_po(body, new, width=WIDTH, omit_header=bool(header), include_lineno=False)
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_bytes(header + body.getvalue())
     if domain is WEB:
         REPLAY.write_text(_REPLAY_WORDS.sub(lambda _: replay_words(), REPLAY.read_text(), count=1))
 
