@@ -45,7 +45,8 @@ from typing import Any, Callable, Literal, Mapping
 
 from engine.clock import CASUAL_MINUTES
 from engine.compact import REPLAY_URL
-from hardware import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, check_pins
+from hardware import (ButtonConfig, ConfigError, PioOverlay, ReaderConfig, RingsConfig, check_pins, check_pio_leds,
+                      read_pio_overlays)
 from ui.files import write_whole
 
 from .pin import HASH_EXPECTED, is_pin_hash
@@ -519,18 +520,40 @@ def parse_config(data: Mapping[str, Any], file: Path) -> Config:
                 values[name] = FAIL_CLOSED[name](values[name], file, refused, warnings)
         else:
             values[name] = _device(DEVICES[name], name, value, file, warnings)
-    values["button"] = _free_pin(values, file, warnings)
+    overlays = _pio_overlays(values.get("rings", RingsConfig()), file, warnings)
+    values["button"] = _free_pin(values, overlays, file, warnings)
     return Config(**values, source=file, warnings=tuple(warnings), refused=frozenset(refused),
                   given=frozenset(given))
 
 
-def _free_pin(values: dict[str, Any], file: Path, warnings: list[str]) -> ButtonConfig:
-    """The button, back on its default pin when the file puts it on a GPIO the reader or the rings
-    drive (``check_pins``; the default pin is on none of them)."""
-    button: ButtonConfig = values.get("button", ButtonConfig())
+def _pio_overlays(rings: RingsConfig, file: Path, warnings: list[str]) -> tuple[PioOverlay, ...]:
+    """The Pi 5 LED driver's lines of the boot configuration (``rings.boot_config``), with a warning
+    when the rings cannot work as they set the driver up (``check_pio_leds``): the LEDs would stay
+    dark or stop short, and the staff would not know why."""
+    overlays: tuple[PioOverlay, ...] = ()
     try:
-        check_pins(button, values.get("reader", ReaderConfig()), values.get("rings", RingsConfig()))
+        overlays = read_pio_overlays(rings.boot_config)
+        check_pio_leds(rings, overlays)
+    except ConfigError as exc:  # a key of the boot configuration names its file; one of ours, not
+        warnings.append(f"{file}: {exc}" if exc.field.startswith("rings.") else str(exc))
+    return overlays
+
+
+def _free_pin(values: dict[str, Any], overlays: tuple[PioOverlay, ...], file: Path,
+              warnings: list[str]) -> ButtonConfig:
+    """The button, back on its default pin when the file puts it on a GPIO the reader or the rings
+    drive (``check_pins``); when the default pin is taken too (a PIO overlay's), the simulated
+    button: gpiozero must not take the LEDs' pin."""
+    button: ButtonConfig = values.get("button", ButtonConfig())
+    reader, rings = values.get("reader", ReaderConfig()), values.get("rings", RingsConfig())
+    try:
+        check_pins(button, reader, rings, overlays)
     except ConfigError as exc:
+        try:
+            check_pins(ButtonConfig(), reader, rings, overlays)
+        except ConfigError:
+            warnings.append(f"{file}: {exc}; the bag button is off (choose a free [button] pin)")
+            return replace(button, backend="simulated")
         warnings.append(f"{file}: {exc}; using the default {ButtonConfig.pin}")
         return replace(button, pin=ButtonConfig.pin)
     return button

@@ -10,13 +10,16 @@ Tantrix rules or of the UI: it only reports what the devices did and shows what 
     rings = Rings(RingsConfig())
     inbox = EventQueue(); button.subscribe(inbox); reader.subscribe(inbox); rings.subscribe(inbox)
 
-Modules: ``events`` (event types, EventQueue), ``config`` (frozen configs), ``button``,
+Modules: ``events`` (event types, EventQueue), ``config`` (frozen configs), ``bootconfig`` (the Pi
+5's LED overlay in the boot configuration), ``button``,
 ``reader`` (with ``protocols``, ``pn532``, ``ntag``, ``tracker``, ``registry``), ``rings`` (with ``strips``),
 ``selftest``. The serial protocols are specified in ``hardware/PROTOCOL.md``.
 """
 
+from .bootconfig import read_pio_overlays
 from .button import GpioButton, SimulatedButton, open_button
-from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec, check_pins
+from .config import (ButtonConfig, ConfigError, PioOverlay, ReaderConfig, RingsConfig, RingSpec, check_pins,
+                     check_pio_leds)
 from .events import (ButtonHeld, ButtonPressed, DeviceStatus, Event, EventQueue, ReaderConnected, ReaderLost,
                      StripFailed, StripRecovered, TagNotWritten, TagRead, TagRemoved, TagWritten, UnknownTag)
 from .reader import SerialTileReader, SimulatedReader, open_reader
@@ -26,9 +29,9 @@ from .strips import SimulatedStrip
 
 __all__ = [
     "Attract", "ButtonConfig", "ButtonHeld", "ButtonPressed", "ConfigError", "DeviceStatus", "Enrolment", "Event",
-    "EventQueue", "GpioButton", "Lamp", "MemoryTagStore", "Off", "Play", "ReaderConfig", "ReaderConnected",
+    "EventQueue", "GpioButton", "Lamp", "MemoryTagStore", "Off", "PioOverlay", "Play", "ReaderConfig", "ReaderConnected",
     "ReaderLost", "RegistryError", "RingSpec", "Rings", "RingsConfig", "SerialTileReader", "SimulatedButton",
     "SimulatedReader", "SimulatedStrip", "SqliteTagStore", "StripFailed", "StripRecovered", "TagNotWritten", "TagRead", "TagRegistry", "TagRemoved",
     "TagWritten", "UnknownTag",
-    "Winner", "check_pins", "open_button", "open_reader",
+    "Winner", "check_pins", "check_pio_leds", "open_button", "open_reader", "read_pio_overlays",
 ]

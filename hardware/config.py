@@ -15,7 +15,7 @@ constructor itself (a TypeError naming the key).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 BUTTON_BACKENDS = ("auto", "gpio", "simulated")
 READER_PROTOCOLS = ("rdm6300", "pn532", "lines")
@@ -41,6 +41,8 @@ SPI_MOSI = {"/dev/spidev0.": 10, "/dev/spidev1.": 20}
 """The MOSI GPIO of each SPI bus (by its devices' name), the LED data with ``spi``."""
 UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
 """The Pi's UART on the header: TXD on GPIO 14, RXD on GPIO 15."""
+PIO_OVERLAY = "ws2812-pio"
+"""The boot configuration's overlay that sets up the Pi 5's kernel WS2812 driver (ws2812-pio-rp1)."""
 
 
 class ConfigError(ValueError):
@@ -219,6 +221,9 @@ class RingsConfig:
     """spi: the SPI device whose MOSI (GPIO 10 for spidev0.0) drives the strip."""
     pio_device: str = "/dev/leds0"
     """pio: the device of the Pi 5's kernel WS2812 driver (``dtoverlay=ws2812-pio``)."""
+    boot_config: str = "/boot/firmware/config.txt"
+    """The Pi's boot configuration, read for its ``dtoverlay=ws2812-pio`` lines (their pin and
+    number of LEDs are set there, not here); no such file: no overlay."""
     spi_hz: int = 2_400_000
     """spi: the SPI clock; three SPI bits make one WS2812 bit (2.4 MHz: 1.25 us per bit; the
     WS2812 timings hold from 2.0 to 3.0 MHz)."""
@@ -242,6 +247,8 @@ class RingsConfig:
             raise ConfigError("rings.spi_device", "a device path such as /dev/spidev0.0", self.spi_device)
         if not isinstance(self.pio_device, str) or not self.pio_device:
             raise ConfigError("rings.pio_device", "a device path such as /dev/leds0", self.pio_device)
+        if not isinstance(self.boot_config, str) or not self.boot_config:
+            raise ConfigError("rings.boot_config", "a file path such as /boot/firmware/config.txt", self.boot_config)
         _number("rings.spi_hz", self.spi_hz, 2_000_000, 3_000_000, integer=True)
 
     @property
@@ -254,11 +261,35 @@ class RingsConfig:
         return sum(ring.leds for ring in self.all_rings)
 
 
-def _used_pins(reader: ReaderConfig, rings: RingsConfig) -> dict[int, str]:
+@dataclass(frozen=True)
+class PioOverlay:
+    """One ``dtoverlay=ws2812-pio`` line of the boot configuration (``hardware.bootconfig`` reads
+    them): the kernel driver it sets up at boot, whatever our configuration says."""
+
+    file: str
+    line: int
+    """Where the line is (counted from 1), to name it in an error."""
+    instance: int
+    """Which of the file's ws2812-pio lines it is (0 for the first): the ``%d`` of its device."""
+    gpio: int = 4
+    num_leds: int = 60
+    dev_name: str = "leds%d"
+    """The overlay's own defaults (its .dts) for the keys a line leaves out."""
+
+    @property
+    def device(self) -> str:
+        return "/dev/" + self.dev_name.replace("%d", str(self.instance))
+
+    def key(self, key: str) -> str:
+        """A key of this line as an error names it."""
+        return f"{self.file} line {self.line}: dtoverlay={PIO_OVERLAY} {key}"
+
+
+def _used_pins(reader: ReaderConfig, rings: RingsConfig, overlays: Sequence[PioOverlay]) -> dict[int, str]:
     """The GPIOs the reader and the rings drive, each with what it is ("carries the LED rings'
-    data"). ``auto`` rings are taken to be on SPI (``pio`` too is wired to GPIO 10 in the README,
-    but its pin is set in the overlay, not here); a reader on a USB port uses no GPIO."""
-    pins: dict[int, str] = {}
+    data"). ``auto`` rings are taken to be on SPI; a PIO overlay's pin is the driver's from boot,
+    whichever backend the rings use; a reader on a USB port uses no GPIO."""
+    pins = {overlay.gpio: f"carries LED data ({overlay.key(f'gpio={overlay.gpio}')})" for overlay in overlays}
     if rings.backend == "ws281x":
         pins[rings.pin] = "carries the LED rings' data (rings.pin)"
     elif rings.backend in ("auto", "spi"):
@@ -271,12 +302,33 @@ def _used_pins(reader: ReaderConfig, rings: RingsConfig) -> dict[int, str]:
     return pins
 
 
-def check_pins(button: ButtonConfig, reader: ReaderConfig, rings: RingsConfig) -> None:
-    """Refuse a button on a GPIO the reader or the rings drive: the pin controller lets gpiozero
-    take the pin from the SPI, PWM or UART block without a word, and the LEDs or the reader would
-    die while the button seemed fine. The button is the one refused: the others' pins are fixed
-    by the Pi's hardware."""
-    use = _used_pins(reader, rings).get(button.pin)
+def check_pins(button: ButtonConfig, reader: ReaderConfig, rings: RingsConfig,
+               overlays: Sequence[PioOverlay] = ()) -> None:
+    """Refuse a button on a GPIO the reader or the rings drive (``overlays``: the boot
+    configuration's PIO LED drivers): the pin controller lets gpiozero take the pin from the SPI,
+    PWM, PIO or UART block without a word, and the LEDs or the reader would die while the button
+    seemed fine. The button is the one refused: the others' pins are fixed by the Pi's hardware or
+    its boot configuration."""
+    use = _used_pins(reader, rings, overlays).get(button.pin)
     if use is not None:
         raise ConfigError("button.pin", f"a GPIO no other device uses: GPIO {button.pin} {use}", button.pin)
+
+
+def check_pio_leds(rings: RingsConfig, overlays: Sequence[PioOverlay]) -> None:
+    """Refuse rings the Pi 5's driver cannot drive as its overlay set it up: fewer LEDs than the
+    rings' (the driver shows the first ones and refuses every frame), or with ``backend = "pio"``
+    no overlay making ``rings.pio_device`` (the rings stay dark). Checked when the file has a
+    ws2812-pio line: without one the rings are on SPI, or the missing device is reported when
+    opened."""
+    if not overlays or rings.backend not in ("auto", "pio"):
+        return
+    ours = next((overlay for overlay in overlays if overlay.device == rings.pio_device), None)
+    if ours is None:
+        if rings.backend == "pio":
+            raise ConfigError("rings.pio_device", f"a device a dtoverlay={PIO_OVERLAY} line of {overlays[0].file} "
+                              f"makes ({', '.join(overlay.device for overlay in overlays)})", rings.pio_device)
+        return
+    if ours.num_leds < rings.led_count:
+        raise ConfigError(ours.key("num_leds"), f"at least the rings' {rings.led_count} LEDs ([rings] rings and "
+                          f"centre; set num_leds={rings.led_count} there and reboot)", ours.num_leds)
 

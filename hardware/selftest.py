@@ -14,7 +14,8 @@ from typing import Any, Sequence
 
 from .board import Board, board_model, classify
 from .button import open_button
-from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, check_pins
+from .bootconfig import read_pio_overlays
+from .config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, check_pins, check_pio_leds
 from .events import Event, EventQueue, ReaderConnected, ReaderLost
 from .reader import SerialTileReader, open_reader
 from .rings import Lamp, Off, Rings
@@ -82,7 +83,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     button = ButtonConfig(pin=args.button_pin)
     reader = ReaderConfig(port=args.port, protocol=args.protocol, baudrate=args.baudrate)
     rings = RingsConfig(backend=args.rings_backend)
-    check_pins(button, reader, rings)
+    overlays = read_pio_overlays(rings.boot_config)
+    check_pins(button, reader, rings, overlays)
+    check_pio_leds(rings, overlays)
     return selftest(button, reader, rings, listen_s=args.listen)
 
 
@@ -96,7 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         report = run(args)
-    except ConfigError as exc:  # a value argparse let through that the device's configuration refuses
-        selftest_parser.error(f"argument {OPTIONS.get(exc.field, exc.field)}: {str(exc).partition(': ')[2]}")
+    except ConfigError as exc:  # a value argparse let through that the device's configuration refuses,
+        if exc.field not in OPTIONS:  # or the boot configuration's LED overlay
+            selftest_parser.error(str(exc))
+        selftest_parser.error(f"argument {OPTIONS[exc.field]}: {str(exc).partition(': ')[2]}")
     print(json.dumps(report, indent=2))
     return 0

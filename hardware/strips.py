@@ -240,7 +240,7 @@ class PioStrip:
 
     def __init__(self, config: RingsConfig, sink: BinaryIO | None = None) -> None:
         self._rings, self._order = config.all_rings, config.colour_order
-        self._device, self._leds = config.pio_device, config.led_count
+        self._device, self._leds, self._boot_config = config.pio_device, config.led_count, config.boot_config
         self._sink = sink if sink is not None else open(config.pio_device, "wb", buffering=0)
 
     def show(self, frame: Frame) -> None:
@@ -255,7 +255,7 @@ class PioStrip:
                 raise
             raise OSError(f"{self._device} drives fewer LEDs than the rings' {self._leds}: set "
                           f"num_leds={self._leds} in the dtoverlay=ws2812-pio line of "
-                          "/boot/firmware/config.txt and reboot") from exc
+                          f"{self._boot_config} and reboot") from exc
 
     def close(self) -> None:
         self.show(dark_frame(self._rings))

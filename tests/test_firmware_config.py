@@ -136,6 +136,43 @@ def test_a_button_on_the_led_data_pin_is_refused_and_keeps_its_default(tmp_path)
     assert config.button == ButtonConfig(hold_s=2.0) and config.reader == ReaderConfig(port="/dev/serial0")
 
 
+def test_the_pi5_led_overlay_in_the_boot_configuration_is_checked_against_the_button_and_the_rings(tmp_path):
+    """On a Pi 5 the LED driver's pin and number of LEDs are set in config.txt, not here: a button on
+    that pin would take it from the driver, and fewer LEDs than the rings' stop every frame. Both are
+    named with the boot file, its line and key; the rings' file names the boot file it reads."""
+    boot = tmp_path / "config.txt"
+    boot.write_text("# LED rings\n[pi5]\ndtoverlay=vc4-kms-v3d\ndtoverlay=ws2812-pio,gpio=22,num_leds=96\n[all]\n")
+    path = write(tmp_path, f"""
+        [button]
+        pin = 22
+        [rings]
+        boot_config = "{boot}"
+        centre = {{ leds = 16 }}
+    """)
+    config = load_config(path, environ={})
+    assert config.warnings == (
+        f"{boot} line 4: dtoverlay=ws2812-pio num_leds: expected at least the rings' 112 LEDs ([rings] rings "
+        "and centre; set num_leds=112 there and reboot), got 96",
+        f"{path}: button.pin: expected a GPIO no other device uses: GPIO 22 carries LED data ({boot} line 4: "
+        "dtoverlay=ws2812-pio gpio=22), got 22; using the default 17")
+    assert config.button == ButtonConfig() and config.rings.led_count == 112
+    boot.write_text("dtoverlay=ws2812-pio\ndtparam=gpio=17\ndtparam=num_leds=0x70,brightness=128\n")
+    config = load_config(path, environ={})  # the overlay's keys on dtparam lines: all agree now
+    assert config.warnings == () and config.button.pin == 22
+
+
+def test_a_button_left_on_the_default_pin_the_pi5_led_overlay_drives_is_turned_off(tmp_path):
+    """gpiozero must not take the LEDs' pin: with GPIO 17 the overlay's, no pin is left to fall back on."""
+    boot = tmp_path / "config.txt"
+    boot.write_text("dtoverlay=ws2812-pio,gpio=17,num_leds=96\n")
+    path = write(tmp_path, f'[rings]\nboot_config = "{boot}"\n')
+    config = load_config(path, environ={})
+    assert config.warnings == (
+        f"{path}: button.pin: expected a GPIO no other device uses: GPIO 17 carries LED data ({boot} line 1: "
+        "dtoverlay=ws2812-pio gpio=17), got 17; the bag button is off (choose a free [button] pin)",)
+    assert config.button.backend == "simulated"
+
+
 def test_a_removal_silence_shorter_than_a_pn532s_polls_is_refused_and_the_reader_kept(tmp_path):
     path = write(tmp_path, """
         [reader]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hardware.board import Board, board_model, classify, detect_board
-from hardware.config import ButtonConfig, ConfigError, ReaderConfig, RingsConfig, RingSpec, check_pins
+from hardware.bootconfig import read_pio_overlays
+from hardware.config import (ButtonConfig, ConfigError, PioOverlay, ReaderConfig, RingsConfig, RingSpec, check_pins,
+                             check_pio_leds)
 
 
 def test_defaults_are_valid_and_documented_values():
@@ -116,7 +120,54 @@ def test_a_button_on_a_pin_another_device_drives_is_refused(pin, reader, rings, 
     (10, ReaderConfig(), RingsConfig(backend="simulated")),  # no LED data on the pin
     (18, ReaderConfig(), RingsConfig()),  # rings.pin matters only to rpi-ws281x
     (14, ReaderConfig(port="/dev/ttyUSB0"), RingsConfig()),  # a USB reader leaves the UART free
-    (10, ReaderConfig(), RingsConfig(backend="pio")),  # the PIO overlay's pin is not in this file
+    (10, ReaderConfig(), RingsConfig(backend="pio")),  # no PIO overlay in the boot configuration
 ])
 def test_a_button_on_a_free_pin_is_accepted(pin, reader, rings):
     check_pins(ButtonConfig(pin=pin), reader, rings)
+
+
+def test_the_pi5_led_overlays_are_read_from_the_boot_configuration(tmp_path):
+    """Their keys on the dtoverlay line or on the dtparam lines after it (until the next dtoverlay),
+    in decimal or hex, the overlay's defaults for the rest; other overlays, comments and a missing
+    file give nothing."""
+    boot = tmp_path / "config.txt"
+    assert read_pio_overlays(boot) == ()
+    boot.write_text("dtparam=spi=on\n#dtoverlay=ws2812-pio,gpio=5\ndtoverlay=ws2812-pio,gpio=10,num_leds=112\n"
+                    "dtoverlay=i2c-rtc,pcf85063\ndtparam=gpio=6\n[pi5]\n dtoverlay = ws2812-pio\n"
+                    "dtparam=gpio=0x16,dev_name=strip%d,rgbw\n")
+    first, second = read_pio_overlays(boot)
+    assert (first.line, first.gpio, first.num_leds, first.device) == (3, 10, 112, "/dev/leds0")
+    assert (second.line, second.gpio, second.num_leds, second.device) == (7, 22, 60, "/dev/strip1")
+    check_pins(ButtonConfig(pin=22), ReaderConfig(), RingsConfig(), (first,))
+    with pytest.raises(ConfigError, match=rf"GPIO 22 carries LED data \({boot} line 7: dtoverlay=ws2812-pio gpio=22\)"):
+        check_pins(ButtonConfig(pin=22), ReaderConfig(), RingsConfig(backend="simulated"), (first, second))
+
+
+@pytest.mark.parametrize("line, key, got", [
+    ("dtoverlay=ws2812-pio,gpio=forty", "gpio", "'forty'"),
+    ("dtoverlay=ws2812-pio,gpio=28", "gpio", "'28'"),
+    ("dtoverlay=ws2812-pio,num_leds=0", "num_leds", "'0'"),
+])
+def test_a_pi5_led_overlay_value_the_driver_cannot_take_names_the_boot_file_line_and_key(tmp_path, line, key, got):
+    boot = tmp_path / "config.txt"
+    boot.write_text(f"dtparam=audio=on\n{line}\n")
+    with pytest.raises(ConfigError) as caught:
+        read_pio_overlays(boot)
+    assert str(caught.value).startswith(f"{boot} line 2: dtoverlay=ws2812-pio {key}: expected a whole number from ")
+    assert str(caught.value).endswith(f"got {got}")
+
+
+def test_rings_the_pi5_led_overlay_cannot_drive_are_refused(tmp_path):
+    """Fewer LEDs than the rings' (the centre ring counts), or a pio_device no overlay makes; more
+    LEDs than the rings' are fine (the driver leaves the rest dark), and SPI rings are not its."""
+    overlay = PioOverlay("/boot/firmware/config.txt", 12, 0, gpio=10, num_leds=96)
+    rings = RingsConfig(backend="pio", centre={"leds": 16})
+    with pytest.raises(ConfigError, match=r"^/boot/firmware/config.txt line 12: dtoverlay=ws2812-pio num_leds: "
+                                          r"expected at least the rings' 112 LEDs .*set num_leds=112.*got 96$"):
+        check_pio_leds(rings, (overlay,))
+    check_pio_leds(RingsConfig(backend="spi", centre={"leds": 16}), (overlay,))
+    check_pio_leds(RingsConfig(backend="auto"), (overlay,))
+    check_pio_leds(RingsConfig(backend="pio"), (replace(overlay, dev_name="strip%d"), overlay))  # ours makes /dev/leds0
+    with pytest.raises(ConfigError, match=r"^rings.pio_device: expected a device a dtoverlay=ws2812-pio line of "
+                                          r"/boot/firmware/config.txt makes \(/dev/strip0\), got '/dev/leds0'$"):
+        check_pio_leds(RingsConfig(backend="pio"), (replace(overlay, dev_name="strip%d"),))
