@@ -595,8 +595,8 @@ class SqliteStore:
     def statistics(self) -> dict[str, Any]:
         """``games``: finished games per kind; ``robots``: {name: {won, lost, drawn}}; ``days``: the
         games of the last weeks per day and kind (from the records kept, see
-        :func:`ui.services.games_per_day`); ``records``: records kept; ``storage``: where the data
-        lives (or why only in memory)."""
+        :func:`ui.services.games_per_day`); ``newest``: when the newest record was kept (None:
+        none); ``records``: records kept; ``storage``: where the data lives (or why only in memory)."""
         games: dict[str, int] = {}
         robots: dict[str, dict[str, int]] = {}
         for key, value in self._read("SELECT key, value FROM counters ORDER BY key", ()):
@@ -609,13 +609,14 @@ class SqliteStore:
                 name, _, result = rest.rpartition(":")
                 if result in ROBOT_RESULTS:
                     robots.setdefault(name, dict.fromkeys(ROBOT_RESULTS, 0))[result] = value
-        kept = self._read("SELECT count(*) FROM records", ())
+        kept = self._read("SELECT count(*), max(created) FROM records", ())
         recent = self._read("SELECT created, kind FROM records WHERE created >= ?",
                             (time.time() - (STAT_DAYS + 1) * 86400,))
         days = games_per_day((when, kind) for when, kind in recent
                              if isinstance(when, (int, float)) and isinstance(kind, str))
         storage = f"in memory only: {self.memory_reason}" if self.in_memory else str(self.path)
-        return {"games": games, "robots": robots, "days": days, "records": kept[0][0] if kept else 0,
+        newest = kept[0][1] if kept and isinstance(kept[0][1], (int, float)) else None
+        return {"games": games, "robots": robots, "days": days, "newest": newest, "records": kept[0][0] if kept else 0,
                 "storage": storage}
 
     @contextlib.contextmanager

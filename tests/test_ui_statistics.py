@@ -13,7 +13,7 @@ import pytest
 from ui.i18n import i18n
 from ui.memory import MemoryStore
 from ui.screens.statistics import export, export_directory, summary
-from ui.services import games_per_day
+from ui.services import clock_wrong, games_per_day
 from ui_harness import labels, run_scenario
 
 STATS = {"games": {"strategy": 5, "gobbles": 1}, "robots": {"club": {"won": 3, "lost": 1, "drawn": 0}},
@@ -92,6 +92,61 @@ def test_the_statistics_page_shows_words_and_bars():
     assert "4 games played in all." in text and "Tantrix: 3 games" in text
     assert "Robot Expert: won 3 of 3 games (100 %)" in text and "Export to a USB stick" in shown
     assert "4 games in the last four weeks." in text and "Expert: 100 %" in shown
+
+
+def test_a_clock_before_this_program_or_behind_the_newest_game_is_wrong():
+    """A Pi without a battery clock starts in 1970, or at the time it last saved, until a time server
+    sets it: before the newest game kept it is clearly wrong; a time server's small step is not."""
+    now = time.mktime(datetime.datetime(2026, 12, 5, 12).timetuple())
+    assert clock_wrong(0.0, None) and clock_wrong(now - 400 * 86400, None)  # 1970; before this program
+    assert clock_wrong(now, now + 30 * 86400) and clock_wrong(now, now + 3700)  # months, an hour behind
+    assert not clock_wrong(now, None) and not clock_wrong(now, now + 60) and not clock_wrong(now, now - 86400)
+
+
+def test_the_sqlite_store_says_when_its_newest_game_ended(tmp_path):
+    from unittest import mock
+
+    from firmware.store import SqliteStore
+
+    store = SqliteStore(tmp_path)
+    assert store.statistics()["newest"] is None
+    for when in (1_796_000_000.0, 1_797_000_000.0, 1_700_000_000.0):  # the last one: a clock set back
+        with mock.patch("time.time", return_value=when):
+            store.add_record("strategy", {})
+    assert SqliteStore(tmp_path).statistics()["newest"] == 1_797_000_000.0
+
+
+def scenario_statistics_with_the_clock_wrong(app):
+    """The page opened with the clock three months behind the game just kept, then in 1970: what it
+    says each time, and whether a day chart was drawn."""
+    from unittest import mock
+
+    from ui.screens.statistics import DayChart
+    from ui_harness import until
+
+    app.services.store.add_record("strategy", {"robots": {"expert": "won"}})  # ended now, the clock right
+    app.manager.current = "staff"
+    shown = {}
+    for name, said in (("behind", time.time() - 90 * 86400), ("1970", 43200.0)):
+        with mock.patch("time.time", return_value=said):
+            app.staff.open_page("statistics")
+        yield until(lambda: any("clock is not set" in text for text in labels(app.staff)))
+        shown[name] = {"labels": labels(app.staff),
+                       "chart": any(isinstance(w, DayChart) for w in app.staff.walk())}
+    return shown
+
+
+def test_a_wrong_clock_is_named_on_the_statistics_page_and_no_day_chart_is_drawn():
+    """With no battery clock and no network yet, the chart showed the month the clock said (in 1970:
+    four empty weeks), without a word. Now the page says the clock is not set, and what it says."""
+    shown = run_scenario("test_ui_statistics", "scenario_statistics_with_the_clock_wrong", size=(800, 480),
+                         settings={"idle_seconds": 1e6})
+    for name, day in (("behind", None), ("1970", "Jan 1, 1970")):
+        text = "\n".join(shown[name]["labels"])
+        assert not shown[name]["chart"] and "Games per day" not in text and "last four weeks" not in text, name
+        assert "1 game played in all." in text and "Robot Expert: won 1 of 1 game (100 %)" in text, name
+        assert "The table's clock is not set: it says " in text, name
+        assert day is None or f"it says {day}." in text, text
 
 
 def _eight_weeks(services):

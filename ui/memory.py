@@ -89,7 +89,7 @@ class MemoryStore:
                     counts[result] += 1
         days = games_per_day((when, kind) for when, (_, kind, _) in zip(self._finished, self._records))
         return {"games": dict(sorted(played.items())), "robots": robots, "days": days,
-                "records": len(self._records), "storage": "in memory"}
+                "newest": max(self._finished, default=None), "records": len(self._records), "storage": "in memory"}
 
     def exporting(self) -> contextlib.AbstractContextManager[None]:
         """As the firmware's; reads from memory never fail."""

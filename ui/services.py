@@ -133,6 +133,22 @@ def games_per_day(games: Iterable[tuple[float, str]], now: float | None = None,
     return dict(sorted(counted.items()))
 
 
+CLOCK_FLOOR = datetime.date(2026, 11, 1)
+"""No table's clock is right before this day: this version of the program was written after it.
+A Pi has no battery clock: started with no time server it says 1970, or the time it last saved.
+(A release may move it on; left behind, it only catches less.)"""
+CLOCK_SLACK_S = 3600.0
+"""How far behind the newest game a clock may be before it is called wrong (a time server's step)."""
+
+
+def clock_wrong(now: float, newest: float | None) -> bool:
+    """Whether the wall clock, saying ``now``, is clearly wrong: before :data:`CLOCK_FLOOR`, or
+    behind the newest finished game the table kept (``newest``: when it ended, as this clock said
+    then), as ``firmware.players`` finds a clock behind the last game's end. Days counted from such
+    a clock put the games on wrong days, or none in the last weeks, without a word."""
+    return datetime.date.fromtimestamp(now) < CLOCK_FLOOR or (newest is not None and now < newest - CLOCK_SLACK_S)
+
+
 class StoreUnreadable(Exception):
     """The store's database could not be read where nothing may stand in for what it holds (an
     export, :meth:`Store.exporting`): a read that gave nothing left a short file that looked whole."""
@@ -173,7 +189,8 @@ class Store(Protocol):
 
     def statistics(self) -> dict[str, Any]:
         """Counts for the staff menu: ``games`` played per mode, ``robots``' wins and losses per level,
-        ``days``: the games of each of the last :data:`STAT_DAYS` days (:func:`games_per_day`), ..."""
+        ``days``: the games of each of the last :data:`STAT_DAYS` days (:func:`games_per_day`),
+        ``newest``: when the newest game kept ended (None: none kept; see :func:`clock_wrong`), ..."""
 
     def batch(self) -> AbstractContextManager[None]:
         """``with store.batch():`` makes every write inside one transaction: a finished game's

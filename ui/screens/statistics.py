@@ -4,8 +4,10 @@ plotting library to load on a Pi), and an export of the statistics and the game 
 stick, or a file when there is none.
 
 The store's :meth:`~ui.services.Store.statistics` gives ``games`` ({kind: count}), ``days``
-({"2026-11-26": {kind: count}}) and ``robots`` ({level: {won, lost, drawn}}); :func:`export` writes
-them with :meth:`~ui.services.Store.records` as one JSON file.
+({"2026-11-26": {kind: count}}), ``newest`` (when the newest game ended) and ``robots`` ({level:
+{won, lost, drawn}}); :func:`export` writes them with :meth:`~ui.services.Store.records` as one
+JSON file. The days are the clock's: when it is clearly wrong (a Pi with no battery clock and no
+time server yet) the page says so instead of counting them.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .. import theme
 from ..audit import fonts
 from ..files import write_whole
 from ..i18n import N_, _, i18n, n_
-from ..services import STAT_DAYS, StoreUnreadable
+from ..services import STAT_DAYS, StoreUnreadable, clock_wrong
 from ..shell import Shell
 from ..widgets import TButton, TLabel
 from ..words import LEVEL_NAMES, MODE_NAMES
@@ -47,11 +49,23 @@ def summary(stats: dict[str, Any]) -> list[str]:
     return overview(stats) + mode_lines(stats) + robot_lines(stats)
 
 
-def overview(stats: dict[str, Any]) -> list[str]:
-    """How many games in all and in the last weeks, and the busiest day."""
+def overview(stats: dict[str, Any], now: float | None = None) -> list[str]:
+    """How many games in all and in the last weeks, and the busiest day; the last weeks as the
+    clock says ``now`` (default: the time) only when it is right, else that it is not set."""
     total = sum((stats.get("games") or {}).values())
+    wrong = clock_notice(stats, time.time() if now is None else now)
     return [n_("{count} game played in all.", "{count} games played in all.", total, count=total),
-            *recent_words(stats.get("days") or {})]
+            *([wrong] if wrong else recent_words(stats.get("days") or {}))]
+
+
+def clock_notice(stats: dict[str, Any], now: float) -> str | None:
+    """What staff are told instead of the last weeks' games when the table's clock is clearly
+    wrong (:func:`ui.services.clock_wrong`): the days it would count are not the real ones."""
+    if not clock_wrong(now, stats.get("newest")):
+        return None
+    return _("The table's clock is not set: it says {day}. The games per day show once it is right; "
+             "it sets itself when the table is on a network with internet access.",
+             day=format_skeleton("yMMMd", datetime.date.fromtimestamp(now), locale=i18n.language))
 
 
 def modes(stats: dict[str, Any]) -> list[tuple[str, int]]:
@@ -186,7 +200,7 @@ def family_colour(kind: str) -> theme.RGBA:
 
 def statistics_page(app: Shell) -> ScrollView:
     """The page's content, scrolled (it is longer than a 7" panel): the sentences, the games of the
-    last weeks day by day, the games per mode and the robots' win rates as bars, the export button."""
+    last weeks day by day (when the clock is right), the games per mode and the robots' win rates as bars, the export button."""
     u = theme.unit()
     store = app.services.store
     stats = store.statistics()
@@ -200,11 +214,13 @@ def statistics_page(app: Shell) -> ScrollView:
                    texture_size=lambda w, size: setattr(w, "height", size[1]))
         page.add_widget(label)
 
-    words("\n".join(overview(stats) if modes(stats) else summary(stats)))
+    now = time.time()
+    words("\n".join(overview(stats, now) if modes(stats) else summary(stats)))
     if modes(stats):
-        words(_("Games per day, the last four weeks"), 0.85, bold=True)
-        page.add_widget(DayChart(stats.get("days") or {}, datetime.date.today(), size_hint=(1, None),
-                                 height=u * 3.2))
+        if clock_notice(stats, now) is None:  # else the days are the wrong clock's: no chart
+            words(_("Games per day, the last four weeks"), 0.85, bold=True)
+            page.add_widget(DayChart(stats.get("days") or {}, datetime.date.fromtimestamp(now), size_hint=(1, None),
+                                     height=u * 3.2))
         words(_("Games per mode"), 0.85, bold=True)
         rows: list[tuple[str, float, theme.RGBA]] = [(line, count, family_colour(kind))
                                                       for line, (kind, count) in zip(mode_lines(stats), modes(stats))]
