@@ -304,3 +304,41 @@ def scenario_leave_waits_for_the_picker(app):
 @pytest.mark.parametrize("size", [(1024, 600), (800, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_leave_waits_while_the_picker_is_up_and_comes_back_with_its_close(size):
     run_scenario("test_ui_tantrix_bag", "scenario_leave_waits_for_the_picker", size=size)
+
+
+def scenario_bag_count_clear_of_the_picker(app):
+    """Four people and the real bag, a tag the table does not know: the picker opens facing the
+    side seat that drew. The bag count is never drawn under it: off its edge where the table has
+    room, else put away until the picker closes, then back where it is read."""
+    from kivy.core.window import Window
+
+    from engine.strategy.game import StrategyGame
+    from ui.audit import window_box
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(4, "RYGB", [None] * 4, physical_bag=True, seed=4)
+    game.report_draw(30)
+    screen = strategy_play.open_game(app, game)
+    yield 0.2
+    screen.open_picker(game.awaiting_draw, unknown=True)
+    yield 0.3
+    picker, bag = screen.picker, screen.bag_label
+    assert picker is not None and screen.picker_seat == game.awaiting_draw
+    px0, py0, px1, py1 = window_box(picker)
+    shown = bag.parent is not None
+    if shown:
+        x0, y0, x1, y1 = window_box(bag)
+        assert x1 <= px0 or px1 <= x0 or y1 <= py0 or py1 <= y0, \
+            f"the bag count {(x0, y0, x1, y1)} lies under the picker {(px0, py0, px1, py1)}"
+    screen.close_picker()
+    yield 0.2
+    assert bag.parent is not None and bag.opacity > 0
+    return {"size": list(Window.size), "shown": shown}
+
+
+@pytest.mark.parametrize("size, rotation", [((800, 480), 90), ((1280, 800), 0)])
+def test_the_bag_count_is_never_under_the_picker(size, rotation):
+    found = run_scenario("test_ui_tantrix_bag", "scenario_bag_count_clear_of_the_picker", size=size,
+                         rotation=rotation)
+    # the turned panel: the picker fills the table, so the count waits; a wide one keeps it in sight
+    assert found == {"size": [size[1], size[0]] if rotation else list(size), "shown": not rotation}

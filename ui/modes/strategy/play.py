@@ -348,7 +348,10 @@ class StrategyScreen(Leavable, Screen):
         and, where they can be, of the board's tiles (:meth:`_board_runs`). While the picker is up
         Leave and the view controls are put away: it fills the table's depth, and beside it Leave
         stood a few pixels off its Close (or under it), and the zoom had nothing to zoom. Its
-        Close gives them back: to leave, a player closes the card first, as any question."""
+        Close gives them back: to leave, a player closes the card first, as any question. The bag
+        count stays, off the picker's edge, where the table has room for it there; where it has
+        none (a side seat's picker on the turned 480x800 panel fills the table) the count is put
+        away too rather than lie half under the card: the picker shows the very tiles it counts."""
         bag = self.bag_label
         taken, soft = self._obstacles()
         board = self._board_runs()
@@ -363,6 +366,11 @@ class StrategyScreen(Leavable, Screen):
             widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
                                     tuple(self._fitted()), soft, board)
             (x, y), (w, h) = widget.pos, widget.size
+            if widget is bag:
+                under = self.picker is not None and overlaps((x, y, w, h), (*self.picker.bbox[0], *self.picker.bbox[1]))
+                put_away(bag, self.overlay, under)
+                if under:
+                    continue
             taken.append((x, y, w, h))
             # the ring around it is kept free where the table has room, never at the cost of a tile
             soft.append((x - margin, y - margin, w + 2 * margin, h + 2 * margin))
