@@ -135,3 +135,32 @@ def test_the_audit_finds_controls_too_close_to_tell_apart():
         "crowded: Button('Leave'): 0 px from Button('Zoom -'), under 8 px (1.5 mm)",
         "crowded: Button('Near'): 2 px from Button('Nearer'), under 8 px (1.5 mm)",
     ]
+
+
+def scenario_under_a_card(app):
+    """The Professor puzzle opens with its colour choice card over the screen: its shade dims the
+    Hint button under it on purpose (it cannot be pressed until the card goes)."""
+    from ui import theme
+    from ui.audit import Picture, audit
+    from ui.modes.solo import puzzle as solo_puzzle
+
+    from ui_harness import until
+
+    screen = solo_puzzle.open_puzzle(app, "professor")
+
+    def laid_out():  # the card's answers each in its own place
+        card = screen.choice_card
+        return card is not None and card.parent is not None and \
+            len({tuple(b.to_window(*b.pos)) for b in card.buttons.values()}) == len(card.buttons)
+
+    yield until(laid_out)
+    yield
+    found = [str(p) for p in audit(app.root, (800, 480), theme.min_target((800, 480)), Picture(app.root))]
+    screen.choice_card.dismiss()
+    yield 0.2
+    return found
+
+
+def test_what_lies_under_a_card_is_not_judged_for_contrast():
+    assert run_scenario("test_ui_audit", "scenario_under_a_card", size=(800, 480),
+                        settings={"idle_seconds": 1e6}) == []

@@ -8,7 +8,8 @@ found). The rules are the issue's: a control is at least 9 mm in both directions
 800x480 panel, :func:`ui.theme.min_target` at other densities), two controls keep
 :data:`ui.theme.GAP_MM` (1.5 mm) apart (:func:`crowded`), and text contrasts with what lies
 under it by at least 4.5 : 1 (WCAG 2's level AA for body text), the background being the most
-common colour in the label's box of the rendered picture.
+common colour in the label's box of the rendered picture. What lies under a card (:func:`uncovered`)
+is neither a neighbour of the controls on it nor text to read: the card's shade dims it on purpose.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeVar
 
 from . import theme
 from .theme import contrast
@@ -123,7 +124,8 @@ def crowded(targets: list[tuple[Any, Box]], min_gap: float) -> list[Problem]:
     control inside another (a card's button) is the card's own part, not a neighbour. The board's
     hex grid is not made of controls: its tiles are drawn, and picked by the hex a touch falls in.
     The controls under a card that takes every touch in its box (a widget that says ``covers``: a
-    question, a QR code) cannot be pressed while it is up: they are no neighbours of its own."""
+    question, a QR code) cannot be pressed while it is up: they are no neighbours of its own
+    (:func:`audit` leaves them out, :func:`uncovered`)."""
     problems = []
     for i, (a, box_a) in enumerate(targets):
         for b, box_b in targets[i + 1:]:
@@ -138,6 +140,18 @@ def crowded(targets: list[tuple[Any, Box]], min_gap: float) -> list[Problem]:
                     f"{gap:.0f} px from {describe(b)}, under {min_gap:.0f} px ({theme.GAP_MM} mm)"
                 problems.append(Problem("crowded", describe(a), detail))
     return problems
+
+
+Found = TypeVar("Found")
+
+
+def uncovered(found: list[tuple[Found, Box]], cover: Any) -> list[tuple[Found, Box]]:
+    """What of ``found`` (each with its window box) does not lie under ``cover``, a card that
+    takes every touch in its box (a widget that says ``covers``: a question, a QR code). What lies
+    under it can be neither pressed nor read while it is up (its shade dims it on purpose): the
+    one rule for "under a card" of the spacing check and the contrast check."""
+    outer = window_box(cover)
+    return [(item, box) for item, box in found if not _within(box, outer)]
 
 
 def _within(box: Box, outer: Box) -> bool:
@@ -280,9 +294,10 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
                                        f"{widget.width:.0f}x{widget.height:.0f} px: no room for it")
                                for widget in squeezed(root)]
     targets: list[tuple[Any, Box]] = []
+    faint: list[tuple[Problem, Box]] = []  # the contrast problems, each with its label's box
     for widget in shown(root):  # in the order they are drawn: a cover comes after what it covers
         if getattr(widget, "covers", False) is True:
-            targets = [(t, box) for t, box in targets if not _within(box, window_box(widget))]
+            targets, faint = uncovered(targets, widget), uncovered(faint, widget)
         if is_control(widget):
             box = window_box(widget) if widget._audit_clip is None else _overlap(window_box(widget), widget._audit_clip)
             if box[2] > box[0] and box[3] > box[1]:  # not scrolled out of sight
@@ -338,7 +353,8 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
                 if widget.outline_width:
                     ratio = max(ratio, contrast(ink, widget.outline_color))
                 if ratio < MIN_CONTRAST:
-                    problems.append(Problem("contrast", describe(widget),
-                                            f"text {ratio:.1f} : 1 on its background (at least {MIN_CONTRAST})"))
+                    faint.append((Problem("contrast", describe(widget),
+                                          f"text {ratio:.1f} : 1 on its background (at least {MIN_CONTRAST})"),
+                                  (x0, y0, x1, y1)))
                     break
-    return problems + crowded(targets, min_target * theme.GAP_MM / theme.TARGET_MM)
+    return problems + [problem for problem, _box in faint] + crowded(targets, min_target * theme.GAP_MM / theme.TARGET_MM)
