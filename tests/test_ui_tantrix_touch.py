@@ -1350,14 +1350,14 @@ def test_a_finger_beside_a_turned_plate_is_on_the_table():
 
 
 def scenario_forced_spaces_out_of_sight_are_cued(app):
-    """The same table on each panel: the overview map rings every forced space the board shows
-    orange, and a cue at the table's edge stands for each one out of sight (not wholly on the free
-    table: beyond a plate, under a hand) and for no other; a tap on a cue brings one of its spaces
-    wholly onto the table, with as many of the others as it holds. Once, nothing told a player of
-    a forced space out of sight, nor where it lay."""
+    """The same table on each panel: the overview map rings every forced space the player to move
+    must fill, and a cue at the table's edge stands for each one out of sight (not wholly on the
+    free table: beyond a plate, under a hand) and for no other; a tap on a cue brings one of its
+    spaces wholly onto the table, with as many of the others as it holds. Once, nothing told a
+    player of a forced space out of sight, nor where it lay."""
     game, screen = yield from _forced_far_apart(app)
     board, controls = screen.board, screen.view_controls
-    spaces = [space.cell for space in game.board.forced_spaces()]
+    spaces = game.forced_cells()
     assert len(spaces) >= 2
 
     def hidden():
@@ -1386,11 +1386,52 @@ def scenario_forced_spaces_out_of_sight_are_cued(app):
     return {"before": len(out), "after": len(after), "cues after": len(controls.cues.cues)}
 
 
-@pytest.mark.parametrize("size", [(720, 1280), (800, 480), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_forced_spaces_out_of_sight_are_marked_and_a_tap_brings_them_in(size):
-    seen = run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_out_of_sight_are_cued", size=size)
-    if size == (1280, 800):  # the table holds all four once the view moves: no cue is left
-        assert seen["after"] == 0 and seen["cues after"] == 0, seen
+def scenario_only_the_forced_spaces_to_fill_are_cued(app):
+    """Four people on the portrait panel (seed 32, 30 tiles down): the player to move must fill one
+    forced space, and the board outlines another far off that no tile of their hand fits. The view
+    centres on the one to fill; the other lies out of sight. No cue points to it nor counts it and
+    the map does not ring it (the player cannot fill it: a cue sent them looking for a move they do
+    not have), while the board still outlines it."""
+    from engine.strategy.game import FILL_STEPS, StrategyGame
+    from ui.board_controls import out_of_sight
+    from ui.modes.strategy import play as strategy_play
+
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=32)
+    while len(game.board) < 28 or game.step not in FILL_STEPS or not game.forced_cells() or \
+            len(game.board.forced_spaces()) == len(game.forced_cells()):
+        robot_move(game)
+    for seat in range(4):
+        game.set_robot(seat, None)
+    must = game.forced_cells()
+    outlined = sorted(space.cell for space in game.board.forced_spaces())
+    screen = strategy_play.open_game(app, game)
+    screen.robot_pause = 30.0
+    board, controls = screen.board, screen.view_controls
+    yield until(lambda: len(screen.layout.boxes) == 4 and board.fit_area)
+    yield 0.4
+    yield until(lambda: _settled(board, outlined), 10)
+    yield
+    unfillable = [cell for cell in out_of_sight(board, [controls.cues]) if cell not in must]
+    assert unfillable, "the case: a forced space the player cannot fill lies out of sight"
+    cued = sorted(cell for cue in controls.cues.cues for cell in cue.cells)
+    assert not set(cued) & set(unfillable), cued
+    assert cued == sorted(out_of_sight(board, [controls.cues], must))  # those to fill out of sight: none here
+    assert sorted(controls.map.forced()) == sorted(must)
+    assert sorted(space.cell for space in board.board.forced_spaces()) == outlined  # the board outlines them all
+    return {"must": len(must), "unfillable out of sight": len(unfillable), "cued": len(cued)}
+
+
+def test_the_cues_count_only_the_forced_spaces_the_player_must_fill():
+    seen = run_scenario("test_ui_tantrix_touch", "scenario_only_the_forced_spaces_to_fill_are_cued", size=(720, 1280))
+    assert seen["cued"] == 0, seen
+
+
+def test_forced_spaces_out_of_sight_are_marked_and_a_tap_brings_them_in():
+    # the portrait panel: the two spaces to fill lie further apart than its table is wide (the
+    # landscape panels hold both: the forced spaces they left out of sight were ones the player
+    # could not fill, which no cue points to now)
+    seen = run_scenario("test_ui_tantrix_touch", "scenario_forced_spaces_out_of_sight_are_cued", size=(720, 1280))
+    assert seen["before"] >= 1, seen
 
 
 def _board_past_the_free_table(screen):

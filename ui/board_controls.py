@@ -9,14 +9,17 @@ space, whole). A player who must fill forced spaces may not see them all (the ta
 many at the size fingers need, :func:`ui.board.aim_in_sight`), and a newcomer does not read maps:
 at the table's edge towards those out of sight (:func:`out_of_sight`, the one rule for map and
 cues), a :class:`ForcedCue` (a small orange forced space with an arrow, and how many lie that way)
-brings them into view when tapped. While all of them are in sight there is none. The controls read
-the :class:`ui.board.BoardView` they serve and never change the board itself.
+brings them into view when tapped. While all of them are in sight there is none. The map's rings
+and the cues stand for the forced spaces the player to move must fill (a mode's own rule, given as
+``to_fill``: the strategy game's :meth:`engine.strategy.game.StrategyGame.forced_cells`); the board
+still outlines the others, which no tile in that player's hand fits. The controls read the
+:class:`ui.board.BoardView` they serve and never change the board itself.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple
 
 from kivy.graphics import Color, Line, Quad, RoundedRectangle, Triangle
 from kivy.properties import ListProperty, NumericProperty
@@ -47,29 +50,38 @@ def table_rect(view: BoardView) -> tuple[float, float, float, float]:
     return min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)
 
 
-def out_of_sight(view: BoardView, but: Iterable[Widget] = ()) -> list[Cell]:
-    """The board's forced spaces (the ones it draws orange) not wholly in sight where the view
-    settles: part of the space lies off the free table, or under a hand, a plate or a control (a
-    shield of the view other than ``but``). Its centre, corners and the middles of its sides are
-    looked at, a pixel of rounding allowed."""
+ToFill = Callable[[], Iterable[Cell]]
+"""Which forced spaces the player to move must fill now (a mode's rule)."""
+
+
+def outlined(view: BoardView) -> list[Cell]:
+    """Every forced space the board draws orange (where no mode says which must be filled)."""
+    return [space.cell for space in view.board.forced_spaces()]
+
+
+def out_of_sight(view: BoardView, but: Iterable[Widget] = (), cells: Iterable[Cell] | None = None) -> list[Cell]:
+    """Of the forced spaces ``cells`` (default: every one the board draws orange), those not wholly
+    in sight where the view settles: part of the space lies off the free table, or under a hand, a
+    plate or a control (a shield of the view other than ``but``). Its centre, corners and the
+    middles of its sides are looked at, a pixel of rounding allowed."""
     but = list(but)
     x0, y0, w, h = table_rect(view)
     hidden = []
-    for space in view.board.forced_spaces():
-        x, y, size = view.settled_cell(space.cell)
+    for cell in outlined(view) if cells is None else cells:
+        x, y, size = view.settled_cell(cell)
         rim = corners(x, y, size * 0.97)
         points = [(x, y)] + [(rim[i], rim[i + 1]) for i in range(0, 12, 2)]
         points += [((rim[i] + rim[(i + 2) % 12]) / 2, (rim[i + 1] + rim[(i + 3) % 12]) / 2) for i in range(0, 12, 2)]
         if any(not (x0 - 1 <= px <= x0 + w + 1 and y0 - 1 <= py <= y0 + h + 1) or view.covered((px, py), but)
                for px, py in points):
-            hidden.append(space.cell)
+            hidden.append(cell)
     return hidden
 
 
-def bring_forced(view: BoardView, cells: list[Cell]) -> None:
+def bring_forced(view: BoardView, cells: list[Cell], among: list[Cell]) -> None:
     """Pan so that one of the forced spaces ``cells`` at least lies whole on the free table,
-    with as many of the board's other forced spaces as it holds (a cue's tap, a ring's on the map)."""
-    view.look_at_all([space.cell for space in view.board.forced_spaces()], wanted=cells)
+    with as many of the others ``among`` (those to fill) as it holds (a cue's tap, a ring's on the map)."""
+    view.look_at_all(among, wanted=cells)
 
 
 class CuePlace(NamedTuple):
@@ -111,9 +123,11 @@ class OverviewMap(Widget):
     """The whole board in miniature, with a ring round each forced space and a frame round the
     part the view shows; a tap looks there."""
 
-    def __init__(self, view: BoardView, **kwargs: Any) -> None:
+    def __init__(self, view: BoardView, to_fill: Callable[[], list[Cell]], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.view = view
+        self.forced = to_fill
+        """The forced spaces the map rings (those to fill)."""
         self._scale = 1.0
         self._offset = (0.0, 0.0)
         view.bind(size_px=self.redraw, origin=self.redraw, fit_area=self.redraw)
@@ -150,7 +164,7 @@ class OverviewMap(Widget):
             y1 = min(oy + (bottom + fh / s) * scale, self.top)
             Color(*theme.ACCENT)
             Line(rectangle=(x0, y0, max(x1 - x0, 2.0), max(y1 - y0, 2.0)), width=1.6)
-            # every forced space: an orange ring on a dark one, round an empty space, a shape no
+            # every forced space to fill: an orange ring on a dark one, round an empty space, a shape no
             # tile has (a colour-blind player tells it from the tiles by that, as on the board)
             ring = max(scale * 0.9, theme.unit() * 0.1)
             for cell in self.forced():
@@ -159,10 +173,6 @@ class OverviewMap(Widget):
                 Line(circle=(x, y, ring), width=max(2.4, ring * 0.42))
                 Color(*theme.ACCENT)
                 Line(circle=(x, y, ring), width=max(1.2, ring * 0.2))
-
-    def forced(self) -> list[Cell]:
-        """The forced spaces the map marks: every one the board view draws orange."""
-        return [space.cell for space in self.view.board.forced_spaces()]
 
     def on_map(self, cell: Cell) -> tuple[float, float]:
         """Where ``cell``'s centre lies on the map (widget coordinates)."""
@@ -174,9 +184,10 @@ class OverviewMap(Widget):
         small on the map to hit) brings that space wholly into view."""
         if not self.collide_point(*touch.pos) or self.opacity == 0:
             return False
-        near = sorted((math.dist(self.on_map(cell), touch.pos), cell) for cell in self.forced())
+        forced = self.forced()
+        near = sorted((math.dist(self.on_map(cell), touch.pos), cell) for cell in forced)
         if near and near[0][0] <= theme.min_target() / 2:
-            bring_forced(self.view, [near[0][1]])
+            bring_forced(self.view, [near[0][1]], forced)
             return True
         ox, oy = self._offset
         cell = cell_at((touch.x - ox) / self._scale, (touch.y - oy) / self._scale, 1.0)
@@ -194,12 +205,13 @@ class ForcedCue(ButtonBehavior, Widget):
     cells = ListProperty([])
     """The forced spaces out of sight it stands for."""
 
-    def __init__(self, view: BoardView, **kwargs: Any) -> None:
+    def __init__(self, view: BoardView, to_fill: Callable[[], list[Cell]], **kwargs: Any) -> None:
         side = theme.min_target() * CUE_SIZE
         kwargs.setdefault("size_hint", (None, None))
         kwargs.setdefault("size", (side, side))
         super().__init__(**kwargs)
         self.view = view
+        self.to_fill = to_fill
         self.count = Label(bold=True, color=theme.TEXT, size_hint=(None, None))
         self.add_widget(self.count)
         self.bind(pos=self._draw, size=self._draw, angle=self._draw, cells=self._count)
@@ -236,7 +248,7 @@ class ForcedCue(ButtonBehavior, Widget):
             Line(points=corners(x, y, r), width=max(1.5, side * 0.05), close=True)
 
     def on_release(self) -> None:
-        bring_forced(self.view, self.cells)
+        bring_forced(self.view, self.cells, self.to_fill())
 
 
 class ForcedCues(Widget):
@@ -244,11 +256,12 @@ class ForcedCues(Widget):
     takes a finger only on a cue. It is one of the board's shields (a tile let go over a cue goes
     back to its hand)."""
 
-    def __init__(self, view: BoardView, **kwargs: Any) -> None:
+    def __init__(self, view: BoardView, to_fill: Callable[[], list[Cell]], **kwargs: Any) -> None:
         kwargs.setdefault("size_hint", (None, None))
         kwargs.setdefault("size", (0, 0))
         super().__init__(**kwargs)
         self.view = view
+        self.to_fill = to_fill
         self._shown: list[tuple[CuePlace, tuple[float, float]]] = []
 
     @property
@@ -270,7 +283,7 @@ class ForcedCues(Widget):
         self.clear_widgets()
         for place, (x, y) in shown:
             angle = math.atan2(place.towards[1] - y, place.towards[0] - x)
-            self.add_widget(ForcedCue(self.view, angle=angle, cells=list(place.cells),
+            self.add_widget(ForcedCue(self.view, self.to_fill, angle=angle, cells=list(place.cells),
                                       pos=self.to_widget(x - side / 2, y - side / 2)))
 
     def _clear(self, place: CuePlace, side: float) -> tuple[float, float]:
@@ -300,17 +313,19 @@ class ForcedCues(Widget):
 
 class ViewControls(BoxLayout):
     """Zoom buttons, and the overview map while the board does not fit (see the module docstring).
-    Its :attr:`cues` the screen lays over the table itself."""
+    Its :attr:`cues` the screen lays over the table itself. ``to_fill`` says which forced spaces
+    the player to move must fill (default: every one the board outlines)."""
 
-    def __init__(self, view: BoardView, **kwargs: Any) -> None:
+    def __init__(self, view: BoardView, to_fill: ToFill | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
         kwargs.setdefault("size_hint", (None, None))
         super().__init__(**kwargs)
         u = theme.unit()
         self.view = view
+        self._to_fill = to_fill
         self.spacing = theme.min_gap()
-        self.map = OverviewMap(view)
-        self.cues = ForcedCues(view)
+        self.map = OverviewMap(view, self.to_fill)
+        self.cues = ForcedCues(view, self.to_fill)
         """The cues to the forced spaces out of sight, for the screen to lay over its table."""
         self.row = row = BoxLayout(spacing=theme.min_gap(), size_hint=(1, None), height=u * 1.0)
         self.zoom_out = TButton(msg="\u2212", scale=1.3, bold=True)
@@ -340,9 +355,15 @@ class ViewControls(BoxLayout):
         """The parts a finger may touch (a drop over them is no drop on the board)."""
         return [self.map, self.row, self.cues]
 
+    def to_fill(self) -> list[Cell]:
+        """The forced spaces the map rings and the cues stand for: of those the board outlines, the
+        ones the player to move must fill (a provisional tile may lie on one)."""
+        shown = outlined(self.view)
+        return shown if self._to_fill is None else [cell for cell in self._to_fill() if cell in shown]
+
     def hidden(self) -> list[Cell]:
-        """The forced spaces out of sight (:func:`out_of_sight`; the cues hide none themselves)."""
-        return out_of_sight(self.view, [self.cues])
+        """The forced spaces to fill out of sight (:func:`out_of_sight`; the cues hide none themselves)."""
+        return out_of_sight(self.view, [self.cues], self.to_fill())
 
     def refresh(self) -> None:
         """The board, or what lies over it, changed: draw the map and the cues again."""

@@ -230,7 +230,9 @@ class StrategyScreen(Leavable, Screen):
         panel_background(self.bag_label, (0, 0, 0, 0.35), radius=0.2)
         self.overlay.add_widget(self.bag_label)
         self.add_widget(self.overlay)
-        self.view_controls = ViewControls(self.board)
+        # the cues and the map's rings: the forced spaces the player to move must fill (the
+        # board outlines those no tile of their hand fits too)
+        self.view_controls = ViewControls(self.board, lambda: self.game.forced_cells())
         self.overlay.add_widget(self.view_controls)
         self.overlay.add_widget(self.view_controls.cues)
         self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.coach_bar, self.pick_bar,
