@@ -278,3 +278,40 @@ def scenario_play_again_after_a_take_over(app):
 def test_play_again_after_a_take_over_seats_the_setup_again():
     result = run_scenario("test_ui_tantrix_results", "scenario_play_again_after_a_take_over", size=(800, 480))
     assert result["events"] == 2
+
+
+def test_a_team_is_named_alike_by_the_seats_the_results_and_the_web_pages():
+    """A Doubles team's name is decided once for the kiosk (``ui.words.team_name``): its seats'
+    plates and messages, the results' rows and headline name it as the spectator, staff and
+    replay pages do from their own catalogue ("{colour} team" of the colour's name, as
+    ``web/static/words.js`` colourName composes it), in every language; a 3-player game names its
+    seats by colour alone, on the table as on the pages."""
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import LANGUAGES, i18n
+    from ui.modes.strategy.results import results_words
+    from ui.words import COLOUR_NAMES, seat_name, team_name
+    from web.words import said
+
+    def web_name(language, colour, doubles):
+        name = said(language, COLOUR_NAMES[colour])
+        return said(language, "{colour} team", colour=name) if doubles else name
+
+    for game in (StrategyGame.new(4, "RY", ["beginner"] * 4, doubles=True, seed=3),
+                 StrategyGame.new(3, "RYG", ["beginner"] * 3, seed=3)):
+        while not game.finished:
+            robot_move(game)
+        doubles = game.options.doubles
+        try:
+            for language in LANGUAGES:
+                i18n.language = language
+                pages = {colour: web_name(language, colour, doubles) for colour in game.result.scores}
+                assert language != "en" or (pages["R"] == "Red team" if doubles else pages["R"] == "Red"), pages
+                assert [seat_name(game, seat, robot_mark=False) for seat in range(len(game.seats))] \
+                    == [pages[seat.colour] for seat in game.seats], language
+                words = results_words(game)
+                assert sorted(row.name for row in words.standings) == sorted(pages.values()), language
+                assert {team_name(game, colour) for colour in pages} == set(pages.values()), language
+                if game.result.winner is not None:
+                    assert pages[game.result.winner] in words.headline, (language, words.headline)
+        finally:
+            i18n.language = "en"

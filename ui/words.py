@@ -22,16 +22,26 @@ def colour_name(colour: str) -> str:
     return _(COLOUR_NAMES[colour])
 
 
+def team_name(game: StrategyGame, colour: str) -> str:
+    """The side playing ``colour`` in a Tantrix game: the colour ("Red"), or in Doubles, where the
+    two partners opposite share it, its team ("Red team"). The one place the kiosk decides it: the
+    seats (:func:`seat_name`) and the results' standings and headline take it from here. The web
+    pages, which may not import ``ui``, compose the same words from their own catalogue
+    (``web/static/words.js`` ``colourName``); a test holds the two equal in every language."""
+    name = colour_name(colour)
+    return _("{colour} team", colour=name) if game.options.doubles else name
+
+
 def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True, to: int | None = None) -> str:
-    """A Tantrix game's seat as shown: its colour ("Red"), its team in Doubles ("Red team"), and
+    """A Tantrix game's seat as shown: its side's name (:func:`team_name`: "Red", "Red team"), and
     "(robot)" for a robot's seat (unless ``robot_mark`` is False). ``to`` is the seat the words are
     said to: said to its partner, a Doubles seat is "Red team (your partner)", as the team's name
     alone names the listener's own team too ("Red team draws now, not you", said to Red)."""
-    colour = colour_name(game.seats[seat].colour)
-    name = _("{colour} team", colour=colour) if game.options.doubles else colour
+    name = team_name(game, game.seats[seat].colour)
     if to is not None and to != seat and game.seats[to].colour == game.seats[seat].colour:
         return _("{name} (your partner)", name=name)
     return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
+
 
 LEVEL_NAMES: Mapping[str, str] = {"beginner": N_("Beginner"), "casual": N_("Casual"), "club": N_("Club"),
                                   "expert": N_("Expert"), "master": N_("Master")}

@@ -21,7 +21,7 @@ from ...i18n import N_, _
 from ...qr import add_take_home
 from ...results import ResultsScreen, Standing, StepMark, Words
 from ... import theme
-from ...words import colour_name, seat_name
+from ...words import seat_name, team_name
 from ...shell import Shell
 from .board import LineMarks, best_line, score_words
 
@@ -53,10 +53,6 @@ def robot_outcomes(game: StrategyGame) -> dict[str, str]:
 def finished_record(game: StrategyGame) -> dict[str, Any]:
     """What the store keeps of a finished game: its record, and the robots' results."""
     return {**game.record(), "robots": robot_outcomes(game)}
-
-
-def team_name(game: StrategyGame, colour: str) -> str:
-    return _("{colour} team", colour=colour_name(colour)) if game.options.doubles else colour_name(colour)
 
 
 def winning_lines(game: StrategyGame) -> list[ChainLine]:
