@@ -761,9 +761,15 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         robot_move(game)
     game.set_robot(0, None)
     app.journal(game)
-    show_results(app, game, again=lambda: None)
+    results = show_results(app, game, again=lambda: None, names=("Ana", None, "Bartłomiej", None))
     yield 0.6
     shot("61d-tantrix-results-doubles")
+    bar = results.replay_bar
+    bar.go("back")
+    while bar.replay.moves[bar.step - 1][0] != 2:  # a step of Bartłomiej's (the longest name): whose tile it was
+        bar.go("back")
+    yield 0.3
+    shot("62d-tantrix-replay-doubles")
     services.store.clear_current()
     services.settings.orientation = "upright"
     app.open_family("tantrix")

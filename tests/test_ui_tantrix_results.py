@@ -315,3 +315,82 @@ def test_a_team_is_named_alike_by_the_seats_the_results_and_the_web_pages():
                     assert pages[game.result.winner] in words.headline, (language, words.headline)
         finally:
             i18n.language = "en"
+
+
+def _four_players(services):
+    """The firmware's players book on a SQLite file, with the four people of a Doubles evening."""
+    import tempfile
+
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+
+    services.players = Players(SqliteStore(tempfile.mkdtemp(prefix="tantrix-doubles-")))
+    for name, avatar in (("Ana", "sky:star"), ("Bartłomiej", "vermilion:triangle"), ("Cécile", "green:hexagon")):
+        services.players.create(name, avatar)
+
+
+def scenario_the_doubles_replay_names_whose_tile_it_was(app):
+    """Doubles, Ana and Bartłomiej (Red) against Cécile and a guest (Yellow), their names picked at
+    setup: the replay said "Red team placed a tile" of both Ana's and Bartłomiej's tiles. Each step
+    now names its player, "Ana placed a tile", in words read whole on the 7" panel; the guest's
+    steps name the team; in the language switched to."""
+    from kivy.core.text import Label as CoreLabel
+
+    from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import make_robot
+    from ui.i18n import _
+    from ui.modes.strategy import play as strategy_play
+    from ui.seat_players import seat_again
+    from ui.words import team_name
+
+    book = app.services.players
+    ids = {p.name: p.id for p in book.all()}
+    game = StrategyGame.new(4, "RY", [None] * 4, doubles=True, seed=5)
+    seat_again(app, game, [ids["Ana"], ids["Cécile"], ids["Bartłomiej"], None])  # partners opposite
+    screen = strategy_play.open_game(app, game)
+    yield until(lambda: app.manager.current == "strategy")
+    robot = make_robot("beginner")
+    while not game.finished:  # the four people play like beginners, straight through the engine
+        robot_move(game, robot)
+    screen.finish()
+    yield until(on_screen(app, "strategy-results"))
+    bar = app.manager.current_screen.replay_bar
+    players = {0: "Ana", 1: "Cécile", 2: "Bartłomiej", 3: None}
+    english = {0: "Ana", 1: "Cécile", 2: "Bartłomiej", 3: "Yellow team"}
+
+    def expected(step):
+        seat, _placement, forced = bar.replay.moves[step - 1]
+        name = players[seat] or team_name(game, game.seats[seat].colour)
+        return _("{name} filled a forced space" if forced else "{name} placed a tile", name=name)
+
+    yield from tap(bar.buttons["first"])
+    seen = set()
+    for step in range(1, 13):
+        yield from tap(bar.buttons["next"])
+        seat = bar.replay.moves[step - 1][0]
+        assert bar.caption.text == expected(step), (step, bar.caption.text)
+        seen.add(seat)
+        assert bar.caption.text.startswith(english[seat] + " "), (step, bar.caption.text)
+    assert seen == {0, 1, 2, 3}
+    # the longest caption (the longest name, a forced fill) in each language: read whole, never
+    # cut short (it is shown again in the language switched to)
+    longest = next(step for step in range(1, bar.replay.steps + 1) if bar.replay.moves[step - 1][0] == 2
+                   and bar.replay.moves[step - 1][2])
+    for language in ("en", "fr", "nl", "pl"):
+        app.set_language(language)
+        bar.step = longest
+        yield 0.1
+        caption = bar.caption
+        assert caption.text == expected(longest), (language, caption.text)
+        wide = CoreLabel(font_size=caption.font_size).get_extents(caption.text)[0]
+        assert wide <= caption.width, (language, caption.text, wide, caption.width)
+    app.set_language("en")
+    return bar.replay.steps
+
+
+scenario_the_doubles_replay_names_whose_tile_it_was.prepare = _four_players
+
+
+def test_the_doubles_replay_names_the_partner_whose_tile_it_was():
+    assert run_scenario("test_ui_tantrix_results", "scenario_the_doubles_replay_names_whose_tile_it_was",
+                        size=(800, 480)) == 56

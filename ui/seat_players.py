@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from typing import Any
+from typing import Any, Sequence
 
 from kivy.app import App
 from kivy.uix.widget import Widget
@@ -82,6 +82,26 @@ def seated(app: Shell, game: Any) -> list[str | None]:
     """The player ids at ``game``'s seats (None: a guest), as kept at its start."""
     kept = _kept(app, game)
     return [None] * len(game.seats) if kept is None else kept[1]
+
+
+def seated_names(app: Shell, game: Any, people: Sequence[str | None] | None = None) -> list[str | None]:
+    """The names of the people at ``game``'s seats, as typed when they were made and picked at
+    setup (``people``: their ids, else those kept for ``game``): what tells the two partners of a
+    Doubles team apart (:func:`ui.words.seat_name`). None for a guest, a seat set up for a robot
+    and a player deleted or merged since (named as they can be, never a crash)."""
+    book = app.services.players
+    people = seated(app, game) if people is None else people
+    robots = [seat["robot"] for seat in game.record()["seats"]]  # the seats as set up
+    names: list[str | None] = []
+    for person, robot in zip(people, robots):
+        name = None
+        if book is not None and person is not None and robot is None:
+            try:
+                name = str(book.get(person).name)
+            except LookupError:  # deleted or merged since
+                pass
+        names.append(name)
+    return names
 
 
 def _kept(app: Shell, game: Any) -> tuple[str, list[str | None]] | None:

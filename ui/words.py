@@ -3,7 +3,7 @@ marked for translation) for every screen that shows them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .i18n import N_, _
 
@@ -32,14 +32,22 @@ def team_name(game: StrategyGame, colour: str) -> str:
     return _("{colour} team", colour=name) if game.options.doubles else name
 
 
-def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True, to: int | None = None) -> str:
+def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True, to: int | None = None,
+              names: Sequence[str | None] = ()) -> str:
     """A Tantrix game's seat as shown: its side's name (:func:`team_name`: "Red", "Red team"), and
     "(robot)" for a robot's seat (unless ``robot_mark`` is False). ``to`` is the seat the words are
     said to: said to its partner, a Doubles seat is "Red team (your partner)", as the team's name
-    alone names the listener's own team too ("Red team draws now, not you", said to Red)."""
+    alone names the listener's own team too ("Red team draws now, not you", said to Red).
+    ``names`` are the names of the people at the seats as picked at setup (None: a guest;
+    :func:`ui.seat_players.seated_names`): a named seat is its player, "Ana", or "Ana (your
+    partner)", which tells the two partners of a Doubles team apart in words short enough for
+    a plate or the replay's caption on the 7" panel."""
     name = team_name(game, game.seats[seat].colour)
+    player = names[seat] if seat < len(names) else None
     if to is not None and to != seat and game.seats[to].colour == game.seats[seat].colour:
-        return _("{name} (your partner)", name=name)
+        return _("{name} (your partner)", name=player or name)
+    if player:
+        return player
     return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
 
 

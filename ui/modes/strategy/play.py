@@ -54,7 +54,7 @@ from ...i18n import N_, Words, _, follow_language
 from ...jobs import Job, Outcome
 from ...mode_target import ModeTarget
 from ...refusals import RULE_MESSAGES, explain
-from ...seat_players import rate_finished, seat_again, seated
+from ...seat_players import rate_finished, seat_again, seated, seated_names
 from ...services import BagButtonPressed, Cue, TileScanned, UnknownTag
 from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
@@ -1456,6 +1456,7 @@ class StrategyScreen(Leavable, Screen):
             record_id = store.add_record(self.game.KIND, record if entry is None else {**record, "tournament": entry})
             store.clear_current()
             people = seated(self.app, self.game)
+            names = seated_names(self.app, self.game, people)  # before the rating forgets who sat where
             rate_finished(self.app, self.game, record_id)  # ratings follow from the records, counted once by id
             in_tournament = report(self.app, entry)
         clocks = self.clocks.clocks if self.clocks is not None else None
@@ -1476,9 +1477,9 @@ class StrategyScreen(Leavable, Screen):
             if not self.showing:
                 return
             if in_tournament:  # its next game is the tournament's to start
-                show_results(app, game, again=None, back=(N_("Tournament"), lambda: app.open("tournament")))
+                show_results(app, game, again=None, back=(N_("Tournament"), lambda: app.open("tournament")), names=names)
             else:
-                show_results(app, game, again=again)
+                show_results(app, game, again=again, names=names)
 
         Clock.schedule_once(results, 2.0)
 

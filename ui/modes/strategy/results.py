@@ -10,7 +10,7 @@ for the staff menu's robot statistics.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from engine.board import Board, Placement
 from engine.board import Line as ChainLine
@@ -123,16 +123,19 @@ def results_words(game: StrategyGame) -> Words:
 
 
 def show_results(app: Shell, game: StrategyGame, again: Callable[[], None] | None,
-                 back: tuple[str, Callable[[], None]] | None = None) -> ResultsScreen:
+                 back: tuple[str, Callable[[], None]] | None = None,
+                 names: Sequence[str | None] = ()) -> ResultsScreen:
     """The results screen of a finished ``game``; ``again`` starts another one like it; ``back``
-    (label, action) replaces Home (a tournament's game leads back to the tournament)."""
+    (label, action) replaces Home (a tournament's game leads back to the tournament); ``names``,
+    the people's at the seats (:func:`ui.seat_players.seated_names`), say in the replay whose
+    tile each was."""
     result = game.result
     assert result is not None
     view = BoardView(show_frontier=False)
     view.show(game.board)
     marks = LineMarks(view)
     lines = winning_lines(game)
-    replay = StrategyReplay(view, marks, game, lines)
+    replay = StrategyReplay(view, marks, game, lines, names)
     colours = ranking(game)
     people_won = result.winner is not None and any(
         s.robot is None and s.colour == result.winner for s in game.seats)
@@ -165,10 +168,13 @@ def trace(screen: ResultsScreen, replay: StrategyReplay, colours: list[str], ind
 class StrategyReplay:
     """A finished game's placements, one step each, from its record. Each step draws the board of
     that step fitted to the stage (the first tile large and centred) and marks the tile just placed;
-    the last step traces :attr:`lines` again."""
+    the last step traces :attr:`lines` again. Each step says who placed its tile: the player by
+    name where one was picked at setup ("Ana (Yellow team) placed a tile": in Doubles the team's
+    name alone left its two partners guessing), else the seat's side."""
 
-    def __init__(self, view: BoardView, marks: LineMarks, game: StrategyGame, lines: list[ChainLine]) -> None:
-        self.view, self.marks, self.lines = view, marks, lines
+    def __init__(self, view: BoardView, marks: LineMarks, game: StrategyGame, lines: list[ChainLine],
+                 names: Sequence[str | None] = ()) -> None:
+        self.view, self.marks, self.lines, self.names = view, marks, lines, names
         self.final = game.board
         record = game.record()
         start = record.get("start")
@@ -210,4 +216,4 @@ class StrategyReplay:
         seat, placement, forced = self.moves[step - 1]
         self.step_mark.show(placement.cell, forced)
         message = N_("{name} filled a forced space") if forced else N_("{name} placed a tile")
-        return _(message, name=seat_name(self.game, seat, robot_mark=False))
+        return _(message, name=seat_name(self.game, seat, robot_mark=False, names=self.names))
