@@ -486,9 +486,9 @@ def scenario_who_starts_a_doubles_game_names_which_partner(app):
     def expected():
         team = strategy_play.seat_name(game, 0)
         return [tr("You drew the highest number and start."),
-                tr("{name}, on your right, drew the highest number and starts.", name=team),  # seat 1 at the left edge
-                tr("{name} drew the highest number and starts.", name=strategy_play.seat_name(game, 0, to=2)),
-                tr("{name}, on your left, drew the highest number and starts.", name=team)]  # seat 3 at the right
+                tr("{name}, on your right, starts.", name=team),  # seat 1 at the left edge
+                tr("{name} starts.", name=strategy_play.seat_name(game, 0, to=2)),
+                tr("{name}, on your left, starts.", name=team)]  # seat 3 at the right
 
     assert [screen.layout.boxes[seat].angle for seat in range(4)] == [0.0, -90.0, 180.0, 90.0]
     assert shown() == expected(), shown()
@@ -501,6 +501,79 @@ def scenario_who_starts_a_doubles_game_names_which_partner(app):
 
 def test_who_starts_a_doubles_game_is_named_to_each_player_as_them_their_partner_or_a_side():
     run_scenario("test_ui_tantrix_touch", "scenario_who_starts_a_doubles_game_names_which_partner", size=(1280, 800))
+
+
+def _doubles_evening(services):
+    """The firmware's players book on a SQLite file, with three people of a Doubles evening (the
+    fourth plays as a guest)."""
+    import tempfile
+
+    from firmware.players import Players
+    from firmware.store import SqliteStore
+
+    services.players = Players(SqliteStore(tempfile.mkdtemp(prefix="tantrix-doubles-")))
+    for name, avatar in (("Ana", "sky:star"), ("Bartłomiej", "vermilion:triangle"), ("Cécile", "green:hexagon")):
+        services.players.create(name, avatar)
+
+
+def scenario_who_starts_a_doubles_game_by_name(app):
+    """Doubles, Ana and Bartłomiej (Red, opposite) against Cécile and a guest, their names picked
+    at setup; Bartłomiej starts. Told by side alone ("Red team, on your left, drew ..."), nobody
+    learnt who it was, and the words ran over the ends of the plates; now each reads it by name
+    and relation where a name was picked, short enough to be read whole on its plate of the 7"
+    panel, in every language: Ana "Bartłomiej (your partner) starts.", the opponents
+    "Bartłomiej, on your left / right, starts." (Bartłomiej's own message says why)."""
+    import os
+
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import _ as tr, i18n
+    from ui.modes.strategy import play as strategy_play
+    from ui.seat_players import seat_again
+
+    ids = {p.name: p.id for p in app.services.players.all()}
+    game = next(g for g in (StrategyGame.new(4, "RY", [None] * 4, doubles=True, seed=seed) for seed in range(80))
+                if g.starter == 2)
+    seat_again(app, game, [ids["Ana"], ids["Cécile"], ids["Bartłomiej"], None])
+    screen = strategy_play.open_game(app, game)
+    yield until(lambda: len(screen.layout.boxes) == 4 and screen.layout.news)
+    yield 0.3
+
+    def shown():
+        return [screen.plates[0].step_label.text, screen.plates[1].step_label.text,
+                screen.layout._banners[2].label.text, screen.plates[3].step_label.text]
+
+    def expected():
+        return [tr("{name} starts.", name=tr("{name} (your partner)", name="Bartłomiej")),
+                tr("{name}, on your left, starts.", name="Bartłomiej"),  # the left edge
+                tr("You drew the highest number and start."),
+                tr("{name}, on your right, starts.", name="Bartłomiej")]
+
+    def shot(name):
+        if os.environ.get("TANTRIX_SHOTS"):
+            from kivy.core.window import Window
+
+            app.root.export_to_png(os.path.join(os.environ["TANTRIX_SHOTS"], f"{Window.width}x{Window.height}-{name}.png"))
+
+    assert [screen.layout.boxes[seat].angle for seat in range(4)] == [0.0, -90.0, 180.0, 90.0]
+    assert shown()[:2] == ["Bartłomiej (your partner) starts.", "Bartłomiej, on your left, starts."], shown()
+    for language in ("en", "fr", "nl", "pl"):
+        app.set_language(language)
+        yield 0.3
+        assert shown() == expected(), (language, shown())
+        for seat in (0, 1, 3):  # the whole news on the plate, never running over its edge
+            label = screen.plates[seat].step_label
+            assert label.texture_size[0] <= label.width + 1, (language, seat, label.text, label.texture_size, label.size)
+        shot(f"doubles-starter-names-{i18n.language}")
+    app.set_language("en")
+    return {}
+
+
+scenario_who_starts_a_doubles_game_by_name.prepare = _doubles_evening
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_who_starts_a_doubles_game_is_told_by_the_players_names(size):
+    run_scenario("test_ui_tantrix_touch", "scenario_who_starts_a_doubles_game_by_name", size=size)
 
 
 def test_who_starts_is_told_to_the_people_not_to_a_robots_chair():

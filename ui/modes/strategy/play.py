@@ -924,7 +924,8 @@ class StrategyScreen(Leavable, Screen):
             self._announced_start = True
             starter = game.starter
             self.announce(lambda: _("{name} drew the highest number and starts.", name=seat_name(game, starter)),
-                          partial(self._starter_to, starter) if game.options.doubles else None)
+                          partial(self._starter_to, starter, seated_names(self.app, game)) if game.options.doubles
+                          else None)
         events = game.record()["events"]
         for event in events[self._events_seen:]:
             if "skip" in event:
@@ -953,24 +954,27 @@ class StrategyScreen(Leavable, Screen):
             self.layout.tell(actor, words if said_to is None else partial(said_to, actor), good=True)
         self.layout.announce(words, said_to)
 
-    def _starter_to(self, starter: int, seat: int) -> str:
+    def _starter_to(self, starter: int, names: list[str | None], seat: int) -> str:
         """Who starts a Doubles game, as the player at ``seat`` reads it: "Red team starts" would
         leave the two partners of Red each wondering whether it is them. The starter reads that
-        they start, their partner that their partner does, an opponent (beside both partners)
-        on which side of them the starter sits, when the table is flat and each faces their edge."""
+        they start, their partner that their partner does ("Ana (your partner)"), an opponent
+        (beside both partners) on which side of them the starter sits, when the table is flat and
+        each faces their edge: by the starter's name where one was picked at setup (``names``,
+        "Ana, on your left"), else by the team's ("Red team, on your left"). Short, to be read whole
+        on a seat's plate of the 7" panel: the starter's own message says why they start."""
         game = self.game
         if seat == starter:
             return _("You drew the highest number and start.")
-        name = seat_name(game, starter, to=seat)
+        name = seat_name(game, starter, to=seat, names=names)
         boxes = self.layout.boxes
         if game.seats[seat].colour == game.seats[starter].colour or self.layout.orientation != "flat" \
                 or len(boxes) <= max(seat, starter):
-            return _("{name} drew the highest number and starts.", name=name)
+            return _("{name} starts.", name=name)
         reader, there = boxes[seat], boxes[starter]
         up_x, up_y = reader.up()  # the reader's right hand points (up_y, -up_x)
         if (there.cx - reader.cx) * up_y - (there.cy - reader.cy) * up_x > 0:
-            return _("{name}, on your right, drew the highest number and starts.", name=name)
-        return _("{name}, on your left, drew the highest number and starts.", name=name)
+            return _("{name}, on your right, starts.", name=name)
+        return _("{name}, on your left, starts.", name=name)
 
     def _cue(self) -> None:
         """Cue the LED rings when what they show changes."""
