@@ -87,7 +87,7 @@ def standings(game: StrategyGame) -> list[Standing]:
     rows = []
     for colour in ranking(game):
         words, late = score_words(game.board, colour), _time(game, colour)
-        detail = (_("{points} points ({time})\n{score}", points=scores[colour], time=f"{late:+d}", score=words) if late
+        detail = (_("{points} points ({time})\n{score}", points=scores[colour], time=format(late, "+d"), score=words) if late
                   else _("{points} points\n{score}", points=scores[colour], score=words))
         rows.append(Standing(place[colour], team_name(game, colour), theme.LINK[colour], detail))
     return rows
