@@ -376,6 +376,40 @@ def test_a_robot_edge_is_thin_and_board_tiles_stay_big_at_800x480():
     assert len(result["sizes"]) >= 3
 
 
+def scenario_hand_tiles_fingertip_wide(app):
+    """A person's hand keeps tiles a fingertip wide (9 mm across the flats) whatever it holds, from
+    the whole deal down to its last tile: a hand too long for one row at that size wraps into
+    another, even where the second row makes the tiles only a little larger."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui import theme
+    from ui.audit import window_extent
+    from ui.hexes import SQRT3
+    from ui.modes.gobble import gobbles
+
+    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=1)
+    app.show(screen)
+    yield 0.4
+    hand, dealt = screen.hands[0], [list(h.tiles) for h in screen.hands]
+    across = {}
+    for count in range(len(dealt[0]), 0, -1):  # both hands as long, as they are in a close race
+        for each, tiles in zip(screen.hands, dealt):
+            each.tiles = tiles[:count]
+        yield
+        yield
+        across[count] = hand.tile_radius() * SQRT3 * window_extent(hand)[0] / hand.width
+    small = {count: round(px) for count, px in across.items() if px < theme.min_target() - 0.5}
+    assert not small, (round(theme.min_target()), small)
+    screen.leave()
+    return {}
+
+
+@pytest.mark.parametrize("size", [(720, 1280), (800, 480), (1280, 800)])
+def test_a_persons_hand_keeps_fingertip_tiles_however_many_it_holds(size):
+    run_scenario("test_ui_gobbles", "scenario_hand_tiles_fingertip_wide", size=size)
+
+
 def test_the_view_focus_keeps_tiles_big_and_shows_where_people_can_play():
     from ui.hexes import centre
     from ui.modes.gobble.gobbles import focus

@@ -876,15 +876,17 @@ class TableLayout(FloatLayout):
             hand.marked = sorted(self.board.fitting_forced(hand.tiles, hand.target))
 
     def _layout(self) -> tuple[int, list[SeatBox], tuple[float, float, float, float]]:
-        """The tile rows, the hands' boxes and the free table for the hands as they are now."""
+        """The tile rows, the hands' boxes and the free table for the hands as they are now.
+        Another row (a deeper hand, less board) is taken for clearly larger tiles, or for any larger
+        tiles while fewer rows leave them under a fingertip (:func:`ui.theme.min_tile_radius`)."""
         width, height = self.size
         most = max(max((len(h.tiles) for h in self.hands), default=6), 6)
+        fingertip = theme.min_tile_radius()
         best: tuple[float, int, list[SeatBox], tuple[float, float, float, float]] | None = None
         for rows in range(1, max(int(self.hand_rows), 1) + 1):
-            boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, most, rows,
-                                     theme.min_tile_radius())
+            boxes, free = seat_boxes(len(self.hands), width, height, self.orientation, most, rows, fingertip)
             radius = min((_tile_radius(box, most, rows) for box in boxes), default=0.0)
-            if best is None or radius > best[0] * 1.15:  # another row only for clearly larger tiles
+            if best is None or radius > best[0] * (1.0 if best[0] < fingertip else 1.15):
                 best = (radius, rows, boxes, free)
         assert best is not None
         return best[1], best[2], best[3]
