@@ -369,7 +369,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("attract", _attract),
     ("resume", _resume),
     ("staff-pin", _pin),
-    *[(f"staff-{page}", _staff(page)) for page in ("language", "settings", "hardware", "tags", "statistics",
+    *[(f"staff-{page}", _staff(page)) for page in ("language", "settings", "hardware", "tags", "stickers", "statistics",
                                                    "system")],
     ("setup-tantrix-2", _setup("tantrix")),
     ("setup-tantrix-4", _setup("tantrix", 4)),

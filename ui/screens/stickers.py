@@ -33,7 +33,6 @@ class StickerPage(BoxLayout):
         self.add_widget(self.headline)
         self.detail = TLabel(msg="", size_hint=(1, None), height=u * 1.2)
         self.add_widget(self.detail)
-        row = BoxLayout(size_hint=(1, None), height=u * 1.3, spacing=u * 0.25)
         self.less = TButton(text="-", scale=1.4, size_hint=(None, 1), width=u * 1.3)
         self.more = TButton(text="+", scale=1.4, size_hint=(None, 1), width=u * 1.3)
         self.less.bind(on_release=lambda *_: self._choose(-1))
@@ -42,13 +41,21 @@ class StickerPage(BoxLayout):
         self.stop = TButton(msg=N_("Stop"))
         self.start.bind(on_release=lambda *_: self.devices.start_writing(self.first_tile))
         self.stop.bind(on_release=lambda *_: self._stop())
-        for widget in (self.less, self.more, self.start, self.stop):
-            row.add_widget(widget)
-        self.add_widget(row)
+        # a portrait panel's page is too narrow for four buttons a row: Write and Stop go below
+        rows = ((self.less, self.more), (self.start, self.stop)) if theme.portrait() else \
+            ((self.less, self.more, self.start, self.stop),)
+        for buttons in rows:
+            row = BoxLayout(size_hint=(1, None), height=u * 1.3, spacing=u * 0.25)
+            for widget in buttons:
+                row.add_widget(widget)
+            self.add_widget(row)
         self.add_widget(BoxLayout(size_hint=(1, None), height=u * 0.2))
-        self.add_widget(TLabel(msg=N_("Each blank sticker put on the reader gets the next number: stick it under "
-                                      "that tile. A set written once plays on every table."),
-                               color=theme.TEXT_DIM, size_hint=(1, None), height=u * 1.4))
+        # as tall as its lines: a narrow page wraps the words into more of them
+        note = TLabel(msg=N_("Each blank sticker put on the reader gets the next number: stick it under "
+                             "that tile. A set written once plays on every table."),
+                      scale=0.85, color=theme.TEXT_DIM, size_hint=(1, None), height=u * 1.4)
+        note.bind(texture_size=lambda label, size: setattr(label, "height", size[1]))
+        self.add_widget(note)
         self.add_widget(BoxLayout())
         self.progress = progress
         self.show(progress)
