@@ -4,6 +4,8 @@ person / robot and level by touch, options, Start makes the mode with those seat
 
 from __future__ import annotations
 
+import pytest
+
 from ui_harness import Pixels, labels, run_scenario, tap, until
 
 
@@ -136,6 +138,47 @@ scenario_upright.prepare = lambda services: setattr(services.settings, "orientat
 
 def test_setup_upright_lists_the_seats_and_passes_the_options():
     run_scenario("test_ui_setup", "scenario_upright", size=(800, 480))
+
+
+def scenario_upright_names_whole(app):
+    """Upright, each seat's card names its seat whole ("Player 6", "Yellow") on one line in the
+    card's own type size, not squeezed smaller or onto two lines beside its chips, and every chip
+    on it is a fingertip in both directions: two to six seats, in every language."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import audit
+
+    found = {}
+    for language in ("en", "fr", "nl", "pl"):
+        app.set_language(language)
+        for family, counts in (("gobbles", (2, 4, 6)), ("tanagra", (2, 4))):
+            app.open_family(family)
+            yield 0.1
+            setup = app.manager.current_screen
+            for count in counts:
+                setup.set_players(count)
+                yield
+                yield
+                for card in setup.cards:
+                    title = card.title
+                    if title.font_size < theme.font(title.scale) - 0.5 or title.texture_size[1] > 1.6 * title.font_size:
+                        found[f"{language} {family} {count}: {title.text!r}"] = (
+                            round(title.font_size), round(theme.font(title.scale)), title.texture_size)
+                problems = audit(setup, tuple(Window.size), theme.min_target())
+                if problems:
+                    found[f"{language} {family} {count}"] = sorted({str(p) for p in problems})
+    app.set_language("en")
+    assert not found, found
+    return {}
+
+
+scenario_upright_names_whole.prepare = scenario_upright.prepare
+
+
+@pytest.mark.parametrize("size", [(720, 1280), (800, 480), (1280, 800)])
+def test_upright_seat_cards_name_their_seat_whole(size):
+    run_scenario("test_ui_setup", "scenario_upright_names_whole", size=size)
 
 
 def scenario_howto(app):

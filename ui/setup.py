@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Callable, Literal, Sequence, cast
 
 from kivy.graphics import Color, Ellipse, Line
 from kivy.uix.boxlayout import BoxLayout
@@ -39,10 +39,14 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from . import theme
+from .audit import fonts
 from .i18n import N_, follow_language
 from .seat_players import who_button
 from .table import seat_boxes
 from .widgets import ChipRow, TButton, TLabel, panel_background
+
+PORTRAIT_COLUMN = 0.6
+"""The share of a portrait panel's width the seats' column takes when the seats are upright."""
 
 
 @dataclass(frozen=True)
@@ -132,15 +136,19 @@ class SeatCard(BoxLayout):
         levels = screen.spec.levels
         self.who: ChipRow | None = None
         if compact:
-            self.title.size_hint_x = 0.45
-            self.who = ChipRow(((None, N_("Person")), *levels), None, self._set_level, scale=0.72)
+            self.who = ChipRow(((None, N_("Person")), *levels), None, self._set_level, scale=0.72,
+                               size_hint=(None, 1))
             top.add_widget(self.who)
         self.kind = ChipRow(((False, N_("Person")), (True, N_("Robot"))), False, self._set_robot, scale=0.8,
                             size_hint=(None, 1), width=u * 3.6)
         if not compact:
             top.add_widget(self.kind)
         self.add_widget(top)
-        self.bind(width=lambda _w, width: setattr(self.kind, "width", min(u * 3.6, width * 0.52)))
+        self.top_row = top
+        self.beside = self.who or self.kind
+        """The chips beside the seat's name."""
+        self.bind(width=self._share_top)
+        self.title.bind(text=self._share_top)
         self.bottom = BoxLayout(spacing=u * 0.1)
         if not compact:
             self.add_widget(self.bottom)
@@ -149,6 +157,19 @@ class SeatCard(BoxLayout):
         self.hint = TLabel(msg=N_("Plays with their fingers"), scale=0.72, color=theme.TEXT_DIM)
         self.seat: Seat | None = None
         follow_language(self, lambda card: card._name())  # a title's fields are words too
+
+    def _share_top(self, *_args: Any) -> None:
+        """The top row's chips beside the seat's name (:attr:`beside`) take what the name leaves,
+        so that it reads whole at its size: Person / Robot up to about half the row, a compact
+        card's chips all of it; never less than a fingertip-wide chip each."""
+        u = theme.unit()
+        name = fonts.width(self.title.text, theme.font(self.title.scale), True, self.title.font_name)
+        padding = cast(list[float], self.padding)  # Kivy's: (left, top, right, bottom)
+        room = self.width - padding[0] - padding[2] - self.swatch.width - 2 * self.top_row.spacing
+        chips = len(self.beside.chips)
+        least = chips * theme.min_target() * 1.04 + (chips - 1) * self.beside.spacing[0]
+        most = room if self.compact else min(u * 3.6, self.width * 0.52)
+        self.beside.width = max(least, min(most, room - name - u * 0.1))
 
     def _name(self) -> None:
         if self.seat is not None:
@@ -384,9 +405,11 @@ class SetupScreen(Screen):
         self._layout()
 
     def _column_card_height(self, height: float) -> float:
-        """A card's height when the cards stand in a column (upright)."""
+        """A card's height when the cards stand in a column (upright): two rows of fingertip chips
+        (:class:`SeatCard`) where the column has the room."""
         u = theme.unit()
-        return min(u * 2.3, (height - u * 0.3) / max(len(self.seats), 1) - u * 0.12)
+        two_rows = 2 * theme.min_target() * 1.04 + 2 * u * 0.12 + theme.min_gap()
+        return min(max(u * 2.3, two_rows), (height - u * 0.3) / max(len(self.seats), 1) - u * 0.12)
 
     def _fit_middle(self) -> None:
         """Shrink the middle's rows when the table between the cards is short: first drop the
@@ -451,8 +474,10 @@ class SetupScreen(Screen):
             self.middle.size = (min(fw - u * 0.3, u * 12.5), fh - u * 0.2)
             self.middle.center = (self.root.x + fx + fw / 2, self.root.y + fy + fh / 2)
             return
-        # upright: the cards in a column on the left, everything else on the right
-        column = min(width * 0.5, u * 8.5)
+        # upright: the cards in a column on the left, everything else on the right (on a portrait
+        # panel the cards take more than half: a seat's name and its chips share a narrow row,
+        # while the middle's rows wrap into three chips a line)
+        column = min(width * (PORTRAIT_COLUMN if width < height else 0.5), u * 8.5)
         card_height = self._column_card_height(height)
         top = self.root.top - u * 0.2
         for holder, card in zip(self._holders, self.cards):
