@@ -176,6 +176,39 @@ def scenario_upright_names_whole(app):
 scenario_upright_names_whole.prepare = scenario_upright.prepare
 
 
+def scenario_rows_full_height_with_room(app):
+    """The middle's chips (players, options) keep their full height (about a touch unit) while the
+    middle has room to spare above and below them, after the seats change and with them the layout:
+    they are lowered towards a fingertip only where the middle is short."""
+    from kivy.uix.widget import Widget
+
+    from ui import theme
+    from ui.widgets import Chip
+
+    found = {}
+    for orientation in ("upright", "flat"):
+        app.services.settings.orientation = orientation
+        app.open_family("gobbles")
+        yield 0.1
+        setup = app.manager.current_screen
+        for count in (6, 2, 4):
+            setup.set_players(count)
+            yield
+            yield
+            spare = sum(w.height for w in setup.middle.children if type(w) is Widget)  # the spacers
+            low = [(c.text, round(c.height)) for c in setup.middle.walk() if isinstance(c, Chip)
+                   and c.height < theme.unit() * 0.9]
+            if spare > theme.unit() and low:
+                found[f"{orientation} {count}"] = (round(spare), low)
+    assert not found, found
+    return {}
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (720, 1280)])
+def test_setup_choices_keep_their_height_where_there_is_room(size):
+    run_scenario("test_ui_setup", "scenario_rows_full_height_with_room", size=size)
+
+
 @pytest.mark.parametrize("size", [(720, 1280), (800, 480), (1280, 800)])
 def test_upright_seat_cards_name_their_seat_whole(size):
     run_scenario("test_ui_setup", "scenario_upright_names_whole", size=size)

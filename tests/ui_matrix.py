@@ -198,9 +198,15 @@ def _staff(page: str) -> Opener:
     return open_page
 
 
-def _setup(key: str, players: int | str | None = None) -> Opener:
+def _setup(key: str, players: int | str | None = None, orientation: str = "flat") -> Opener:
+    """The setup of ``key`` for ``players``, the screen ``flat`` (the seats around it) or
+    ``upright`` (the seats a column of cards)."""
     def open_setup(app: Any) -> None:
-        app.open_family(key)
+        app.services.settings.orientation = orientation
+        try:
+            app.open_family(key)
+        finally:
+            app.services.settings.orientation = "flat"
         if players is not None:
             app.manager.current_screen.set_players(players)
 
@@ -375,6 +381,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("setup-tantrix-4", _setup("tantrix", 4)),
     ("setup-tantrix-doubles", _setup("tantrix", "doubles")),
     ("setup-gobbles-6", _setup("gobbles", 6)),
+    ("setup-gobbles-6-upright", _setup("gobbles", 6, "upright")),
     ("setup-tanagra-4", _setup("tanagra", 4)),
     ("setup-gobble-solo", _setup("gobble-solo")),
     ("setup-solitaire", _setup("solitaire")),

@@ -500,21 +500,24 @@ def _labelled(label: str, row: Widget, stacked: bool = False) -> BoxLayout:
         box.add_widget(row)
         _wrap(box)
         return box
-    box = BoxLayout(spacing=u * 0.2, size_hint=(1, None), height=u * 1.05)
+    box = BoxLayout(spacing=u * 0.2, size_hint=(1, None))
     box.add_widget(TLabel(msg=label, scale=0.85, halign="right", size_hint=(0.34, 1)))
     box.chip_row = row
     box.add_widget(row)
+    _wrap(box)
     return box
 
 
 def _wrap(box: BoxLayout) -> None:
     """A row's chips in one line beside the label, or, stacked, two or three to a line (a mode may add chips after the setup is
-    built), and its height: ``box.lowest`` is the least that keeps each chip a fingertip high."""
+    built), and its full height (what :meth:`SetupScreen._fit_middle` lowers it from when the
+    middle is short): ``box.lowest`` is the least that keeps each chip a fingertip high."""
     u = theme.unit()
     row = box.chip_row
     chips = len(row.chips)
     if box.orientation == "horizontal":  # beside its label: one line of chips
         row.cols = max(chips, 1)
+        box.height = u * 1.05
         return
     row.cols = (3 if chips > 4 else 2) if chips >= 4 else max(chips, 1)
     lines = math.ceil(chips / row.cols) if chips else 1
