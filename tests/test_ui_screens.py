@@ -249,6 +249,32 @@ def test_staff_pin_menu_pages_badge_and_no_way_out():
     run_scenario("test_ui_screens", "scenario_staff", size=(1280, 800))
 
 
+def scenario_web_address_whole(app):
+    """The staff System page shows the spectators' address as one unbroken line for a visitor to
+    type, whole in its box, however long the table's IPv4 address and port, and no smaller than
+    the smallest text the kiosk shrinks words to."""
+    from ui import theme
+    from ui.widgets import SMALLEST_FONT
+
+    widest = "http://255.255.255.255:65535/"
+    app.services.settings.web_address = widest
+    app.manager.current = "staff"
+    app.staff.open_page("system")
+    yield
+    yield
+    label = next(w for w in app.staff.content.walk() if getattr(w, "text", "") == widest)
+    tw, th = label.texture_size
+    assert th < 1.6 * label.font_size, "one line"
+    assert tw <= label.width and label.x >= app.staff.content.x, (tw, label.width)
+    assert label.font_size >= theme.font(label.scale) * SMALLEST_FONT - 0.5, (label.font_size, theme.font(label.scale))
+    return {}
+
+
+@pytest.mark.parametrize("size", [(720, 1280), (800, 480), (1280, 800)])
+def test_the_staff_system_page_shows_the_web_address_unbroken(size):
+    run_scenario("test_ui_screens", "scenario_web_address_whole", size=size)
+
+
 def scenario_corner_rings_idle(app):
     from ui.services import Cue
 

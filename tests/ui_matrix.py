@@ -198,6 +198,13 @@ def _staff(page: str) -> Opener:
     return open_page
 
 
+def _staff_system_web(app: Any) -> None:
+    """The staff System page with the web pages on: the spectators' QR code button and the address."""
+    app.services.settings.web_address = "http://192.168.1.20:8080/"
+    _staff("system")(app)
+    app.services.settings.web_address = ""
+
+
 def _setup(key: str, players: int | str | None = None, orientation: str = "flat") -> Opener:
     """The setup of ``key`` for ``players``, the screen ``flat`` (the seats around it) or
     ``upright`` (the seats a column of cards)."""
@@ -377,6 +384,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("staff-pin", _pin),
     *[(f"staff-{page}", _staff(page)) for page in ("language", "settings", "hardware", "tags", "stickers", "statistics",
                                                    "system")],
+    ("staff-system-web", _staff_system_web),
     ("setup-tantrix-2", _setup("tantrix")),
     ("setup-tantrix-4", _setup("tantrix", 4)),
     ("setup-tantrix-doubles", _setup("tantrix", "doubles")),

@@ -76,6 +76,28 @@ class TLabel(Translated, Label):
         self._refit()
 
 
+class OneLine(Label):
+    """Text that must read as one unbroken line, such as a web address a visitor types: in the
+    theme's size ``scale``, or as much smaller as its width needs. Unlike a :class:`TLabel` it is
+    never wrapped (an address has no place to break), and its text is shown as given."""
+
+    scale = NumericProperty(1.0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        super().__init__(**kwargs)
+        self.bind(size=self._fit, text=self._fit, scale=self._fit)
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        from .audit import fonts
+
+        base = theme.font(self.scale)
+        wide = fonts.width(self.text, base, self.bold, self.font_name)
+        room = self.width - self.padding[0] - self.padding[2] - 2  # a hair inside: no rounding over
+        self.font_size = base if wide <= room else base * max(room, 1) / wide
+
+
 def scrolling_grid(cols: int, row_height: float, spacing: float | tuple[float, float]) -> tuple[ScrollView, GridLayout]:
     """Rows of a fixed height that scroll up and down once they outgrow their room (the players,
     the ladder, a tournament's pairings and standings): the view to lay out and the grid to fill."""

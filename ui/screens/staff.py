@@ -20,7 +20,7 @@ from ..services import DeviceStatus, EnrolmentProgress, Settings, StickerProgres
 from ..devices_view import DEVICE_NAMES
 from ..qr import TakeHome
 from ..shell import Shell
-from ..widgets import ChipRow, FlagButton, Keypad, TButton, TLabel, panel_background
+from ..widgets import ChipRow, FlagButton, Keypad, OneLine, TButton, TLabel, panel_background
 from .statistics import statistics_page
 from .stickers import StickerPage
 
@@ -317,11 +317,15 @@ class StaffScreen(Screen):
         address = self.app.services.settings.web_address
         row = self._row()  # last: the texts above share what the rows leave
         if address:
-            show = TButton(msg=N_("Spectators' QR code"), size_hint=(0.5, 1))
+            # the address is one unbroken line for a visitor to type: beside the button, or on a
+            # narrow (portrait) page under it, across the page
+            beside = not theme.portrait()
+            show = TButton(msg=N_("Spectators' QR code"), size_hint=(0.5 if beside else 1, 1))
             show.bind(on_release=lambda *_: self.add_widget(
                 TakeHome(address, caption=N_("Scan with your phone to watch this table."))))
             row.add_widget(show)
-            row.add_widget(TLabel(msg=address, scale=0.8, size_hint=(0.5, 1)))
+            (row if beside else self._row(0.8)).add_widget(OneLine(text=address, scale=0.8,
+                                                                   size_hint=(0.5 if beside else 1, 1)))
         else:
             row.add_widget(TLabel(msg=N_("The web pages are off (the configuration's [web] table)."), scale=0.8,
                                   color=theme.TEXT_DIM))
