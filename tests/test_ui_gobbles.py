@@ -204,6 +204,38 @@ def test_the_end_gives_places_and_a_replay():
     run_scenario("test_ui_gobbles", "scenario_end", size=(800, 480))
 
 
+def scenario_start_news(app):
+    """A new race says at every seat, facing its player, that there are no turns: nothing else on
+    the table does, and a newcomer who skipped How to play waited for their turn. Staff's menu and
+    back does not say it again."""
+    from engine.gobble.table import ManualClock
+    from ui.i18n import _
+    from ui.modes.gobble import gobbles
+
+    app.set_language("fr")
+    game = _game([[36, 37, 16, 56, 3], [40, 2, 18, 8, 51], [5, 7, 13, 14, 19]])
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock(), robot_seed=2)
+    app.show(screen)
+    yield until(lambda: screen.layout.news != "")
+    said = _(gobbles.START_NEWS)
+    assert said != gobbles.START_NEWS  # in the players' language
+    assert screen.layout.news == said
+    tags = screen.layout._tags
+    assert [tag.label.text for tag in tags] == [said] * 3 and all(tag.opacity == 1 for tag in tags)
+    assert [tag.rotation % 360 for tag in tags] == [box.angle % 360 for box in screen.layout.boxes]  # facing each seat
+    screen.layout.news = ""
+    screen.on_leave()
+    screen.on_enter()
+    assert screen.layout.news == ""
+    app.set_language("en")
+    screen.leave()
+    return {}
+
+
+def test_a_new_race_says_at_every_seat_that_there_are_no_turns():
+    run_scenario("test_ui_gobbles", "scenario_start_news", size=(800, 480))
+
+
 def test_the_how_to_play_script_races_legally():
     from engine.board import Board
     from engine.gobble import rules
@@ -249,6 +281,7 @@ def scenario_resume(app):
     seconds = screen.gifts[0].clock.values["seconds"]
     assert 8 <= seconds <= 10, seconds
     assert _("{name} · tiles: {count}", name=_("Player {number}", number=1), count=2) in labels(screen.layout)
+    assert screen.layout.news == ""  # a race under way is not started again
     screen.leave()
     return {}
 

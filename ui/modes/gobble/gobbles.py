@@ -16,7 +16,8 @@ who gets their tiles (the table's suggestion preselected, tiles picked in their 
 countdown to ``gift_deadline``, after which the table gives for them. A tag on each seat says who
 sits there, how many tiles they hold and, once out, their place. Every step is journaled; a
 restored race goes on from its recorded time (the table rebases its clock on ``game.now_ms``).
-There are no turns, so the LED rings show nothing until the winners at the end.
+There are no turns, so the LED rings show nothing until the winners at the end, and a new race
+says so at every seat (table news, until it ends or the first gobble's card needs the room).
 """
 
 from __future__ import annotations
@@ -344,6 +345,10 @@ def _grown(free: tuple[float, float, float, float], angle: float, by: float) -> 
     return fx, fy, fw + by, fh
 
 
+START_NEWS = N_("No turns: everyone places at once. Go!")
+"""Told at every seat as a race begins (:meth:`GobblesScreen.on_enter`)."""
+
+
 class GobblesScreen(Leavable, Screen):
     """A Gobbles race (see the module docstring). ``clock`` is the table's (tests pass a
     ManualClock); ``robot_seed`` makes the robots reproducible."""
@@ -387,6 +392,7 @@ class GobblesScreen(Leavable, Screen):
         self._shown_tiles = -1
         self._ticking = None
         self._ended = False
+        self._told_start = bool(game.events)  # a race resumed under way needs no "go"
         self.refresh(journal=False)
 
     def _place_controls(self, *_args: Any) -> None:
@@ -415,6 +421,11 @@ class GobblesScreen(Leavable, Screen):
             self._ticking = Clock.schedule_interval(self.tick, TICK_SECONDS)
         if self.game.finished:
             self.finish()
+        elif not self._told_start:
+            # nothing else on the table says there are no turns: a newcomer who skipped How to
+            # play waited for a turn while the robots placed
+            self._told_start = True
+            self.layout.announce(lambda: _(START_NEWS))
 
     def on_leave(self, *_args: Any) -> None:
         """The table is hidden (the staff menu, the results): the race waits for its players."""
@@ -467,6 +478,8 @@ class GobblesScreen(Leavable, Screen):
         for seat in list(self.gifts):
             if seat not in game.pending:
                 self.gifts.pop(seat).close()
+        if game.pending and self.layout.news == _(START_NEWS):
+            self.layout.news = ""  # the race is under way: the tags make room for the gift card
         for seat in game.pending:
             if seat not in self.gifts and game.players[seat].robot is None:
                 self.gifts[seat] = GiftCard(self, seat)
