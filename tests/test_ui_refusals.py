@@ -54,3 +54,16 @@ def test_the_board_refuses_with_the_same_shape_as_every_mode():
         board.place(Placement(2, 5, 5, 0))
     assert isinstance(raised.value, IllegalPlacement) and raised.value.rule is Rule.CONTACT
     assert raised.value.placement == Placement(2, 5, 5, 0) and len(board) == 1
+
+
+def test_the_forced_space_refusal_says_what_a_forced_space_is_and_where():
+    """A newcomer who skipped How to play first meets the booklet's "forced space" in this refusal
+    (dropping a tile elsewhere): it says what one is and which space it is, in every language."""
+    from ui.i18n import load_catalogue
+    from ui.refusals import RULE_MESSAGES
+
+    message = RULE_MESSAGES[Play.MUST_FILL_FORCED]
+    assert "the orange space with three or more tiles around it" in message
+    for language, what in (("fr", "entouré de trois tuiles ou plus"), ("nl", "drie of meer stenen eromheen"),
+                           ("pl", "otoczone co najmniej trzema płytkami")):
+        assert what in load_catalogue(language).gettext(message), language

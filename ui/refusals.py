@@ -45,8 +45,9 @@ RULE_MESSAGES: Mapping[str, str] = MappingProxyType({
     Play.GAME_OVER: N_("The game is over."),
     Play.NOT_YOUR_TURN: N_("Wait for your turn."),
     Play.NOT_IN_HAND: N_("That tile is not in your hand."),
-    Play.MUST_FILL_FORCED: N_("You must fill the forced space first: a tile in your hand fits it (outlined in "
-                              "orange)."),
+    # said where a newcomer first meets the booklet's term: what and where a forced space is
+    Play.MUST_FILL_FORCED: N_("First fill the forced space (the orange space with three or more tiles around "
+                              "it): a tile in your hand fits it, outlined in orange."),
     Play.NOTHING_TO_UNDO: N_("There is nothing to take back."),
     Play.NO_UNDO: N_("In this game a tile stays where it is put: there is no taking back."),
     Play.NO_SUCH_OPTION: N_("This game does not offer that choice."),
