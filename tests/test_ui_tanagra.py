@@ -313,3 +313,52 @@ def scenario_change_buttons(app):
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["7in", "portrait"])
 def test_the_board_change_buttons_stand_a_finger_apart(size):
     assert run_scenario("test_ui_tanagra", "scenario_change_buttons", size=size) == []
+
+
+def scenario_seat_icons_carry_the_pawns_marks(app):
+    """With 3-4 players green and blue pawns carry a mark (a dark centre, a light ring) so that
+    players who confuse the hues tell them apart; the icons that name the seats ("Green to play",
+    each seat's row) once showed plain discs, so the mark could not be matched to a name. Each
+    icon's middle, and halfway out, now look as the middle of one of its seat's pawns on the board."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Options
+    from ui.audit import Picture
+    from ui.modes.tanagra import play as tanagra
+    from ui.tanagra_board import PAWN_RADIUS
+
+    game = Game(Options(players=4, x=4), ["person", "person", "person", "person"])
+    while len(game.actions) < 12:
+        game.apply(game.legal_actions()[len(game.actions) * 7 % len(game.legal_actions())])
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield 0.4
+    picture = Picture(app.root)
+    board = screen.board
+
+    def looks(centre, r):
+        """The colours at a pawn's middle and halfway to its rim (on a blue pawn: its ring)."""
+        x, y = centre
+        return [picture.at(x, y), picture.at(x + r * 0.55, y)]
+
+    def near(a, b):
+        return all(max(abs(p - q) for p, q in zip(u, v)) <= 40 for u, v in zip(a, b))
+
+    icons = [row.children[-1] for row in reversed(screen.scores.children)]  # a BoxLayout's first child is last
+    assert [icon.rgba for icon in icons] == list(screen.colours)
+    seen = {}
+    for cell, pawn in game.state.pawns.items():
+        r = board.scale * PAWN_RADIUS[pawn.size]
+        seen.setdefault(pawn.owner, looks(board.to_window(*board.cell_point(cell)), r))
+    assert sorted(seen) == [0, 1, 2, 3]
+    turn = game.turn
+    for seat, icon in enumerate([*icons, screen.turn_icon]):
+        seat = turn if icon is screen.turn_icon else seat
+        r = min(icon.width, icon.height) * 0.42
+        shown = looks(icon.to_window(*icon.center), r)
+        assert near(shown, seen[seat]), (seat, shown, seen[seat])
+    screen.leave()
+    return {}
+
+
+def test_the_icons_naming_the_seats_carry_the_pawns_marks():
+    run_scenario("test_ui_tanagra", "scenario_seat_icons_carry_the_pawns_marks", size=(800, 480))

@@ -44,6 +44,27 @@ PAWN_RADIUS = {Size.SMALL: 0.17, Size.BIG: 0.265, None: 0.23}
 """Pawn radius in triangle sides (a cell's inscribed circle is 0.289)."""
 
 
+def draw_pawn(group: InstructionGroup, at: tuple[float, float], r: float, colour: theme.RGBA,
+              alpha: float = 1.0) -> None:
+    """A pawn of ``colour`` and radius ``r`` centred ``at``, with its colour's mark (green's dark
+    centre, blue's light ring): drawn once, here, for the board and for every icon naming a seat
+    ("Green to play", the seats' rows), so that a player who cannot tell the hues apart matches the
+    name to the pawns by the mark (the icons once showed plain discs)."""
+    x, y = at
+    group.add(Color(*colour[:3], alpha))
+    group.add(Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r)))
+    light = sum(colour[:3]) / 3 > 0.45
+    rim = (0.1, 0.1, 0.12) if light else (0.92, 0.92, 0.9)
+    group.add(Color(*rim, alpha))
+    group.add(Line(circle=(x, y, r), width=max(1.2, r * 0.12)))
+    if colour == theme.LINK["G"]:
+        group.add(Color(0.05, 0.25, 0.1, alpha))
+        group.add(Ellipse(pos=(x - r * 0.3, y - r * 0.3), size=(r * 0.6, r * 0.6)))
+    elif colour == theme.LINK["B"]:
+        group.add(Color(0.85, 0.92, 1, alpha))
+        group.add(Line(circle=(x, y, r * 0.55), width=max(1.2, r * 0.12)))
+
+
 TURNS = (0.0, 60.0, 120.0)
 """The ways the table may be drawn: turning the lattice by a sixth of a turn maps it onto itself."""
 
@@ -274,21 +295,9 @@ class TanagraBoard(Widget):
               colours: Sequence[theme.RGBA], alpha: float, grow: float) -> None:
         x, y = at
         r = self.scale * PAWN_RADIUS[pawn.size] * grow
-        colour = colours[pawn.owner]
-        light = sum(colour[:3]) / 3 > 0.45
         group.add(Color(0, 0, 0, 0.3 * alpha))
         group.add(Ellipse(pos=(x - r * 0.92, y - r * 1.12), size=(2 * r, 2 * r)))  # shadow
-        group.add(Color(*colour[:3], alpha))
-        group.add(Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r)))
-        rim = (0.1, 0.1, 0.12) if light else (0.92, 0.92, 0.9)
-        group.add(Color(*rim, alpha))
-        group.add(Line(circle=(x, y, r), width=max(1.2, r * 0.12)))
-        if colour == theme.LINK["G"]:
-            group.add(Color(0.05, 0.25, 0.1, alpha))
-            group.add(Ellipse(pos=(x - r * 0.3, y - r * 0.3), size=(r * 0.6, r * 0.6)))
-        elif colour == theme.LINK["B"]:
-            group.add(Color(0.85, 0.92, 1, alpha))
-            group.add(Line(circle=(x, y, r * 0.55), width=max(1.2, r * 0.12)))
+        draw_pawn(group, (x, y), r, colours[pawn.owner], alpha)
 
     # ------------------------------------------------------------------ animation
 

@@ -20,7 +20,6 @@ from functools import partial
 from typing import Any, Sequence
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -44,7 +43,7 @@ from ...services import Cue
 from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
-from ...tanagra_board import TanagraBoard, destination_kinds, seat_colours
+from ...tanagra_board import TanagraBoard, destination_kinds, draw_pawn, seat_colours
 from ...widgets import ChipRow, Overlay, TButton, TLabel, beside, confirm_leave, panel_background
 from ... import words
 from ...words import levels
@@ -163,7 +162,7 @@ CHANGE_BUTTON = 1.0
 
 
 class PawnIcon(Widget):
-    """A seat's pawn, drawn as on the board (colour, and its size with 2 players)."""
+    """A seat's pawn, drawn as on the board (:func:`ui.tanagra_board.draw_pawn`: colour and mark)."""
 
     def __init__(self, rgba: theme.RGBA, big: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -173,13 +172,7 @@ class PawnIcon(Widget):
     def redraw(self, *_args: Any) -> None:
         self.canvas.clear()
         r = min(self.width, self.height) * (0.42 if self.big else 0.27)
-        light = sum(self.rgba[:3]) / 3 > 0.45
-        cx, cy = self.x + self.width / 2, self.y + self.height / 2
-        with self.canvas:
-            Color(*self.rgba)
-            Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
-            Color(*((0.1, 0.1, 0.12, 1) if light else (0.92, 0.92, 0.9, 1)))
-            Line(circle=(cx, cy, r), width=max(1.2, r * 0.12))
+        draw_pawn(self.canvas, (self.x + self.width / 2, self.y + self.height / 2), r, self.rgba)
 
 
 class TanagraScreen(Leavable, Screen):
