@@ -165,7 +165,16 @@ def test_a_puzzle_played_by_touch_with_refusals_moves_undo_and_hints():
     assert result["hints"] == 1
 
 
+def _hint_colour(app, screen):
+    """The colour the Hint button is drawn in, beside its words."""
+    from ui.audit import Picture
+
+    hint = screen.hint_button
+    return Picture(app.root).at(*hint.to_window(hint.x + hint.width * 0.06, hint.center_y))
+
+
 def scenario_rotation(app):
+    from ui import theme
     from ui.i18n import _
 
     app.open_family("puzzles")
@@ -177,6 +186,8 @@ def scenario_rotation(app):
     puzzle, board = screen.puzzle, screen.board
     assert screen.name == "rotation" and puzzle.rows == 3 and journaled(app, puzzle)
     assert len(board.clashes) == len(puzzle.status().mismatches) > 0
+    amber = tuple(round(c * 255) for c in theme.CHOSEN[:3])
+    assert max(abs(p - q) for p, q in zip(_hint_colour(app, screen), amber)) <= 8  # it calls to be tapped
     # a tap turns a tile a sixth clockwise; undo turns it back
     tile = min(puzzle.cells)
     before = puzzle.rotations[tile]
@@ -201,6 +212,9 @@ def scenario_rotation(app):
     assert app.services.store.load_current() is None  # solved and kept: nothing "interrupted"
     assert screen.solved_card is not None and screen.solved_card.parent is not None
     assert _("Solved!") in labels(screen)
+    # the panel's buttons rest, and look it: the amber Hint no longer calls to be tapped
+    shown = _hint_colour(app, screen)
+    assert screen.hint_button.disabled and max(abs(p - q) for p, q in zip(shown, amber)) > 80, (shown, amber)
     store = app.services.store
     assert "rotation-3" in store.progress("puzzles")["solved"] and store.high_scores("time:rotation-3")
     # a solved puzzle turns no more

@@ -123,10 +123,16 @@ def panel_background(widget: Widget, colour: theme.RGBA = theme.PANEL, radius: f
     follow()
 
 
+DISABLED_ALPHA = 0.35
+"""How much of a disabled button's colour shows: only its words faded once, and a solved puzzle's
+amber Hint still called to be tapped, doing nothing."""
+
+
 class TButton(Translated, ButtonBehavior, Label):
     """A big rounded button with translated text. ``bg`` is its colour; ``subtitle`` (English,
     translated, its fields filled from ``subtitle_values``) is an optional smaller second line, in
-    ``subtitle_ink`` (hex: a light grey, a dark one on a light button)."""
+    ``subtitle_ink`` (hex: a light grey, a dark one on a light button). A disabled button fades
+    (:data:`DISABLED_ALPHA`), its colour with its words."""
 
     bg = ListProperty(list(theme.BUTTON))
     scale = NumericProperty(1.0)
@@ -144,7 +150,7 @@ class TButton(Translated, ButtonBehavior, Label):
         with self.canvas.before:
             self._colour = Color(*self.bg)
             self._rect = RoundedRectangle(radius=[theme.unit() * 0.22])
-        self.bind(pos=self._follow, size=self._follow, state=self._follow, bg=self._follow,
+        self.bind(pos=self._follow, size=self._follow, state=self._follow, bg=self._follow, disabled=self._follow,
                   scale=self._retranslate, subtitle=self._retranslate, subtitle_values=self._retranslate,
                   subtitle_ink=self._retranslate)
         self._follow()
@@ -168,7 +174,7 @@ class TButton(Translated, ButtonBehavior, Label):
         r, g, b, a = self.bg
         if self.state == "down":
             r, g, b = min(r * 1.35 + 0.08, 1), min(g * 1.35 + 0.08, 1), min(b * 1.35 + 0.08, 1)
-        self._colour.rgba = (r, g, b, a)
+        self._colour.rgba = (r, g, b, a * DISABLED_ALPHA if self.disabled else a)
         self.text_size = (self.width * 0.92, None)
         self._refit()
 
