@@ -37,7 +37,7 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> dict[str
 
     from ui import theme
     from ui.app import KioskApp
-    from ui.audit import Picture, audit
+    from ui.audit import Picture, audit, settle
     from ui.memory import memory_services
 
     services = memory_services()
@@ -50,6 +50,7 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> dict[str
 
     def shot(name: str) -> None:
         path = out / f"{tag}-{name}.png"
+        settle(app.root)  # the frame a player sees, even in the tick an event was handled
         app.root.export_to_png(str(path))
         written.append(str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path))
         found = audit(app.root, size, theme.min_target(size), Picture(app.root))

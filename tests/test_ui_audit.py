@@ -164,3 +164,47 @@ def scenario_under_a_card(app):
 def test_what_lies_under_a_card_is_not_judged_for_contrast():
     assert run_scenario("test_ui_audit", "scenario_under_a_card", size=(800, 480),
                         settings={"idle_seconds": 1e6}) == []
+
+
+
+def scenario_in_the_tick_of_a_change(app):
+    """A tag the table does not know is read at a side seat, then a puzzle's hint is found, each in
+    the very tick the audit runs (as when a screenshot's time ran out while the event was
+    handled): the picker's buttons and tiles, and the hint's words, are judged where the next frame
+    draws them, not piled at the screen's corner (the picker) nor drawn with no letters (the hint)."""
+    from engine.strategy.game import StrategyGame
+    from ui import theme
+    from ui.audit import Picture, audit
+    from ui.modes.solo import puzzle as solo_puzzle
+    from ui.modes.strategy import play as strategy_play
+    from ui.services import UnknownTag
+
+    from ui_harness import settled_screens
+
+    size = tuple(app.root.size)
+
+    def problems():
+        return [str(problem) for problem in audit(app.root, size, theme.min_target(size), Picture(app.root))]
+
+    game = StrategyGame.new(4, "RYGB", [None] * 4, physical_bag=True, seed=8)
+    game.report_draw(30)
+    screen = strategy_play.open_game(app, game)
+    yield from settled_screens()
+    yield
+    app.handle(UnknownTag("04A1B2C3D4", game.awaiting_draw))
+    assert screen.picker is not None and screen.picker_seat in (1, 3)  # a side seat's: turned
+    found = problems()
+    puzzle = solo_puzzle.open_puzzle(app, "professor")
+    yield from settled_screens()
+    yield 0.2
+    puzzle.choice_card.dismiss()
+    puzzle.choose(("Y", "B"))
+    yield
+    puzzle._hinted(puzzle.play.hint(), False)
+    return found + problems()
+
+
+def test_the_audit_judges_the_frame_a_player_sees_not_one_half_made():
+    for size in ((800, 480), (1280, 800)):
+        assert run_scenario("test_ui_audit", "scenario_in_the_tick_of_a_change", size=size,
+                            settings={"idle_seconds": 1e6}) == []

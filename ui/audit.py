@@ -254,10 +254,43 @@ def text_colours(label: Any) -> list[tuple[float, ...]]:
     return colours
 
 
+def settle(root: Any) -> None:
+    """Do now, for the widgets under ``root``, what Kivy does before it draws the next frame: the
+    layouts due, the labels' letters due (a layout may size a label, a label's letters may size
+    a box) and the drawing instructions kv rules keep up to date (a turned card's or message's
+    matrix, :meth:`kivy.lang.Builder.sync`). An audit, or a picture, taken in the very tick an
+    event was handled (a tag read, a hint found, just before a screenshot's time was up on a
+    busy machine) otherwise judged what no player ever sees: a card just opened with its buttons,
+    tiles and title piled at its corner, a message drawn at the screen's corner, unturned, its
+    box where its letters were not (their text "1.0 : 1" on the table)."""
+    from kivy.lang import Builder
+
+    for _ in range(8):  # a chain of boxes sized by their contents settles in a few rounds
+        Builder.sync()
+        due = [widget for widget in root.walk(restrict=True)
+               if _due(widget, "_trigger_layout") or _due(widget, "_trigger_texture")]
+        if not due:
+            return
+        for widget in due:
+            if _due(widget, "_trigger_layout"):
+                widget._trigger_layout.cancel()
+                widget.do_layout()
+            if _due(widget, "_trigger_texture"):
+                widget._trigger_texture.cancel()
+                widget.texture_update()
+
+
+def _due(widget: Any, trigger: str) -> bool:
+    """Whether Kivy will run ``widget``'s ``trigger`` (a layout's or a label's) before the next frame."""
+    event = getattr(widget, trigger, None)
+    return event is not None and bool(event.is_triggered)
+
+
 class Picture:
-    """The rendered window, to read the colour under a label."""
+    """The rendered window, to read the colour under a label: as the next frame draws it."""
 
     def __init__(self, root: Any) -> None:
+        settle(root)
         texture = root.export_as_image().texture
         self.width, self.height = texture.size
         self.data = bytes(texture.pixels)
@@ -286,8 +319,11 @@ class Picture:
 
 
 def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: Picture | None = None) -> list[Problem]:
-    """Everything under ``root`` a player would stumble on (see the module's rules)."""
+    """Everything under ``root`` a player would stumble on (see the module's rules), as the next
+    frame draws it (:func:`settle`)."""
     from kivy.uix.label import Label
+
+    settle(root)
 
     width, height = window_size
     problems: list[Problem] = [Problem("overflow", describe(widget), f"{widget.text!r} has a box of "
