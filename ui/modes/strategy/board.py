@@ -50,8 +50,18 @@ def score_words(board: Board, colour: str) -> str:
     if chain is None:
         return _("line {length}", length=0)
     if chain.loop:
-        return _("loop {length} = {points}", length=chain.length, points=2 * chain.length)
+        return _loop_words(chain.length)
     return _("line {length}", length=chain.length)
+
+
+def widest_score_words() -> str:
+    """The longest a score's words get (a loop of 28 tiles, counted double: two figures each), in
+    the language shown: what a seat's plate keeps room for, so that no score grows out of it."""
+    return _loop_words(28)
+
+
+def _loop_words(length: int) -> str:
+    return _("loop {length} = {points}", length=length, points=2 * length)
 
 
 def line_course(board: Board, line: ChainLine) -> list[tuple[Placement, list[Point]]]:

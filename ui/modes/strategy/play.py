@@ -63,7 +63,7 @@ from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLa
 from ...tournament_store import entry_of, report
 from ...widgets import Overlay, SMALLEST_FONT, TButton, confirm_leave, panel_background, put_away
 from ...words import LEVEL_NAMES, colour_name, seat_name
-from .board import StrategyBoard, score_words
+from .board import StrategyBoard, score_words, widest_score_words
 from .clock import TableClocks, set_clocks
 from .coach import CoachCard
 from .picker import DrawPicker
@@ -438,8 +438,11 @@ class StrategyScreen(Leavable, Screen):
         return due if due is not None else game.turn
 
     def _retranslate(self) -> None:
-        """The composed words in the language staff just switched to: the plates, the coach's card."""
-        self._show_plates()
+        """The composed words in the language staff just switched to: the plates (upright, in one
+        row or two as the words need: the board's room follows), the coach's card."""
+        if self.board.fit_area:
+            self.board.fit_area = self._fitted()
+        self._place_widgets()
         if self.coach_card is not None:
             self._show_coach_card()
 
@@ -465,24 +468,26 @@ class StrategyScreen(Leavable, Screen):
         # upright: the plates are a bar along the top of the table (clear of the staff corner and
         # the bag), the actor's the widest; a narrow plate gives the score only
         x0, y0, w, h = self._free
-        corner, gap = u * 1.15, u * 0.1
-        bar = w - corner - self.bag_label.width - u * 0.3
+        corner, bar, gap = self._plate_bar()
         top = y0 + h - u * 0.45
         if self._plate_rows() == 2:
             # the actor's plate has the top row to itself; the others share the row under it, left
-            # of the Hint button's column (kept while it is hidden, so the plates stay put)
+            # of the Hint button's column (kept while it is hidden, so the plates stay put). The
+            # game over, the first seat's plate keeps the top row: four plates in the lower row
+            # of a portrait panel cut every score
             end = x0 + w - u * 0.04 - ((self._coach_length(None) + u * 0.15) if self.coaching else 0.0)
-            waiting = [seat for seat in range(len(self.plates)) if seat != actor]
+            first = actor if actor is not None else 0
+            waiting = [seat for seat in range(len(self.plates)) if seat != first]
             length = min((end - x0 - u * 0.04) / max(len(waiting), 1) - gap, u * 6.5)
             for seat, plate in enumerate(self.plates):
-                if seat == actor:
+                if seat == first:
                     plate.show(0.0, (x0 + corner + (bar - gap) / 2, top), (bar - gap, u * 0.72), *texts[seat])
                 else:
                     x = x0 + u * 0.04 + waiting.index(seat) * (length + gap)
                     plate.show(0.0, (x + length / 2, top - u * 0.82), (length, u * 0.72), *texts[seat])
             return
         count = len(self.plates)
-        share = bar * (0.5 if count > 2 else 0.6) if actor is not None else bar / count
+        share = self._actor_share(bar) if actor is not None else bar / count
         rest = (bar - share) / max(count - 1, 1) if actor is not None else share
         x = x0 + corner
         for plate, text in zip(self.plates, texts):
@@ -493,8 +498,30 @@ class StrategyScreen(Leavable, Screen):
     def _plate_rows(self) -> int:
         """How many rows of plates lie along the top of the table with the screen upright: two on a
         portrait panel (one row across its width leaves a waiting seat's plate only its disc and
-        cuts the actor's words), else one."""
-        return 2 if self.layout.height > self.layout.width else 1
+        cuts the actor's words), and wherever one row, the actor's plate keeping its share, leaves
+        a waiting plate too short for the widest score in the language shown (four players at
+        1280x800 in French: "boucle 28 = 56" was cut, or the actor's instruction when the waiting
+        plates took the room); else one, and the table keeps that depth. Decided on the widest
+        score, not the scores of the moment: the board does not jump when a score grows."""
+        if self.layout.height > self.layout.width:
+            return 2
+        count = len(self.plates)
+        if count < 2:
+            return 1
+        _corner, bar, gap = self._plate_bar()
+        waiting = SeatPlate.length_for(widest_score_words()) + gap
+        return 1 if bar - self._actor_share(bar) >= (count - 1) * waiting else 2
+
+    def _plate_bar(self) -> tuple[float, float, float]:
+        """The row of plates along the top of the upright table: where it starts past the staff
+        corner, how long it is (up to the bag count) and the gap between two plates (pixels)."""
+        u = theme.unit()
+        return u * 1.15, self._free[2] - u * 1.15 - self.bag_label.width - u * 0.3, u * 0.1
+
+    def _actor_share(self, bar: float) -> float:
+        """How much of a one-row bar of plates ``bar`` long the acting seat's plate takes: room for
+        its score, its clock and what to do."""
+        return bar * (0.5 if len(self.plates) > 2 else 0.6)
 
     def _step_words(self, seat: int) -> str:
         game = self.game

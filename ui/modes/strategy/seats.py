@@ -37,6 +37,12 @@ def ink(colour: str) -> theme.RGBA:
     return theme.TABLE_DARK if colour in "YG" else theme.TEXT
 
 
+DISC = 0.72 * 0.66
+"""A plate's colour disc across, in touch units."""
+EDGE = 0.12
+"""From a plate's end to its disc, in touch units."""
+PAD = 0.14
+"""Between a plate's disc, clock, name and instruction, and after the last, in touch units."""
 GLYPH_SHARE = 0.8
 """The glyph of who plays a seat, as a share of its disc's width: inside the marking's ring."""
 
@@ -127,21 +133,21 @@ class SeatPlate(Scatter):
         self._bg.radius = [min(height, u * 0.72) * 0.3]
         self._bg_colour.rgba = theme.PLATE[colour][:3] + (0.95,) if lit else (0.04, 0.1, 0.08, 0.82)
         two_lines = height >= u * 1.2
-        d = u * 0.72 * 0.66
+        d = u * DISC
         disc_y = height - u * 0.36 - d / 2 if two_lines else (height - d) / 2
-        self._disc.pos, self._disc.size = (u * 0.12, disc_y), (d, d)
+        self._disc.pos, self._disc.size = (u * EDGE, disc_y), (d, d)
         self._disc_colour.rgba = theme.LINK[colour]
         self._ring_colour.rgba = theme.TEXT if lit else theme.TEXT_DIM
-        self._ring.circle = (u * 0.12 + d / 2, disc_y + d / 2, d / 2)
-        self._draw_marking(u * 0.12 + d / 2, disc_y + d / 2, d)
-        self._draw_glyph(u * 0.12 + d / 2, disc_y + d / 2, d * GLYPH_SHARE, robot, ink(colour))
-        self._disc_end = u * 0.12 + d + u * 0.25
-        self.disc_centre = (u * 0.12 + d / 2, disc_y + d / 2)
+        self._ring.circle = (u * EDGE + d / 2, disc_y + d / 2, d / 2)
+        self._draw_marking(u * EDGE + d / 2, disc_y + d / 2, d)
+        self._draw_glyph(u * EDGE + d / 2, disc_y + d / 2, d * GLYPH_SHARE, robot, ink(colour))
+        self._disc_end = u * EDGE + d + u * 0.25
+        self.disc_centre = (u * EDGE + d / 2, disc_y + d / 2)
         """The disc's centre, in the plate's own (turned) coordinates."""
         self.disc_radius = d / 2
         """The disc's radius (pixels)."""
-        pad = u * 0.14
-        left = u * 0.12 + d + pad
+        pad = u * PAD
+        left = u * EDGE + d + pad
         text = theme.TEXT  # white reads on every lit plate (theme.PLATE) and on the dark one
         step_label, name_label = self.step_label, self.name_label
         step_label.text, step_label.color = step, text
@@ -159,15 +165,17 @@ class SeatPlate(Scatter):
         step_label.texture_update()
         wide = step_label.texture_size[0]
         room = share
+        smallest = step_label.font_size * 0.6
         if not two_lines and step:
             # the colour's name (for colour-blind players) before a large instruction, as long as
-            # the instruction still fits in the smallest font it shrinks to
+            # the instruction still fits in the smallest font it shrinks to (measured: a text's
+            # width is not quite in proportion to its font size, and "Thinking..." was cut by 2 px)
             name_label.text_size = (None, None)
             name_label.text = names[-2] if len(names) > 1 else name
             name_label.texture_update()
-            room = max(min(share, length - left - 3 * pad - name_label.texture_size[0]), min(wide * 0.6, share))
+            least = CoreLabel(font_size=smallest, bold=True).get_extents(step)[0] + 1
+            room = max(min(share, length - left - 3 * pad - name_label.texture_size[0]), min(least, share))
             name_label.text = name
-        smallest = step_label.font_size * 0.6
         while step and wide > room and step_label.font_size > smallest:
             # shrink a long instruction rather than cut it (a text's width is not quite in
             # proportion to its font size: shrink again while it is still too wide)
@@ -219,6 +227,15 @@ class SeatPlate(Scatter):
         fit_font(name_label, name_label.font_size)  # even the score alone: smaller rather than cut
         self.rotation = angle
         self.center = centre
+
+    @staticmethod
+    def length_for(words: str) -> float:
+        """How long a thin plate must be (along its edge) to show ``words`` alone, whole, after its
+        disc, in the plate's font: what :meth:`show` leaves the name (its paddings, Kivy's
+        shortening margin) with no instruction nor clock beside it."""
+        u = theme.unit()
+        text = CoreLabel(font_size=theme.font(0.72), bold=True).get_extents(words)[0]
+        return u * (EDGE + DISC + 3 * PAD) + text + SHORTEN_MARGIN + 1
 
     def set_clock(self, clock: str) -> None:
         """The seat's time left, as the clock runs (the layout stays: its room is kept)."""

@@ -1,0 +1,77 @@
+"""No score on a strategy seat's plate is drawn cut short ("loop 7 ..."), nor the acting player's
+instruction: on every panel, flat and upright, with 2, 3 or 4 players and Doubles, with clocks and
+without, in every language, each plate shows its seat's score whole even when it is the widest the
+game can give (a loop of 28 counted double), whichever seat is to act and at the end of the game."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from engine.strategy.robots import robot_move
+from test_ui_fit import LANGUAGES, PANELS
+from ui_harness import run_scenario
+
+TABLES = [(2, False), (3, False), (4, False), (4, True)]
+"""(players, doubles) of the tables checked."""
+
+
+def _game(players: int, doubles: bool, acting: int | None):
+    """A game of people a few tiles in, ``acting`` (a seat) to move; None: finished."""
+    from engine.strategy.game import StrategyGame
+
+    game = StrategyGame.new(players, "RYGB"[: 2 if doubles else players], ["club"] * players, seed=5,
+                            doubles=doubles)
+    while not game.finished and (len(game.board) < 8 or game.turn != acting) if acting is not None \
+            else not game.finished:
+        robot_move(game)
+    for seat in range(players):
+        game.set_robot(seat, None if seat % 2 == 0 else "club")  # a robot's plate says so: longer
+    return game
+
+
+def scenario_scores_whole(app):
+    """Every plate of every table (see the module docstring), with the widest score in its
+    language: the scores and instructions cut short or spilling out of their box, as
+    "table/seat: text"."""
+    from ui.audit import shortened
+    from ui.modes.strategy import clock as strategy_clock, play as strategy_play
+    from ui.modes.strategy.board import widest_score_words
+
+    strategy_play.score_words = lambda _board, _colour: widest_score_words()  # every score at its widest
+    cut = []
+    for language in json.loads(os.environ["PLATES_LANGUAGES"]):
+        app.set_language(language)
+        for players, doubles in TABLES:
+            for orientation in ("flat", "upright"):
+                for acting in (0, 1, None):
+                    app.services.settings.orientation = orientation
+                    game = _game(players, doubles, acting)
+                    strategy_clock.set_clocks(app, game, 15 if orientation == "upright" else 0)
+                    screen = strategy_play.open_game(app, game)
+                    screen.robot_pause = 600.0
+                    screen._ended = True  # a finished game stays on the table
+                    yield
+                    yield
+                    score = widest_score_words()
+                    for seat, plate in enumerate(screen.plates):
+                        label, step = plate.name_label, plate.step_label
+                        label.texture_update()
+                        step.texture_update()
+                        where = f"{language} {players}{'d' if doubles else ''} {orientation} acting {acting} / seat {seat}"
+                        if shortened(label) or label.texture_size[0] > label.width + 1 or score not in label.text:
+                            cut.append(f"{where}: {label.text!r} in {label.width:.0f} px")
+                        if step.text and step.texture_size[0] > step.width + 1:
+                            cut.append(f"{where}: {step.text!r} in {step.width:.0f} px")
+    app.services.settings.orientation = "flat"
+    return cut
+
+
+@pytest.mark.parametrize("size, rotation", PANELS, ids=[f"{w}x{h}-{r}" for (w, h), r in PANELS])
+def test_no_score_on_a_plate_is_cut(size, rotation, monkeypatch):
+    monkeypatch.setenv("PLATES_LANGUAGES", json.dumps(LANGUAGES))
+    cut = run_scenario("test_ui_tantrix_plates", "scenario_scores_whole", size=size, rotation=rotation,
+                       timeout=900, settings={"idle_seconds": 1e6})
+    assert cut == [], "\n".join(cut)
