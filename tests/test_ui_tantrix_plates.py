@@ -1,25 +1,32 @@
 """No score on a strategy seat's plate is drawn cut short ("loop 7 ..."), nor the acting player's
 instruction: on every panel, flat and upright, with 2, 3 or 4 players and Doubles, with clocks and
 without, in every language, each plate shows its seat's score whole even when it is the widest the
-game can give (a loop of 28 counted double), whichever seat is to act and at the end of the game."""
+game can give (a loop of 28 counted double), whichever seat is to act and at the end of the game.
+
+All of it takes minutes, too long for every run of the suite: by default the two 7" panels and the
+1280x800 one (where a score was cut, the bar widest for four plates) in French and Polish (the
+longest words); ``FIT_FULL=1`` checks every panel of :data:`test_ui_fit.PANELS` in every language."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 
 import pytest
 
 from engine.strategy.robots import robot_move
-from test_ui_fit import LANGUAGES, PANELS
+from test_ui_fit import FULL, LANGUAGES, PANELS
 from ui_harness import run_scenario
 
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 """(players, doubles) of the tables checked."""
 
 
-def _game(players: int, doubles: bool, acting: int | None):
-    """A game of people a few tiles in, ``acting`` (a seat) to move; None: finished."""
+@functools.cache
+def _played(players: int, doubles: bool, acting: int | None) -> str:
+    """A game of people a few tiles in, ``acting`` (a seat) to move; None: finished (as JSON: played
+    once per table, not again for each language)."""
     from engine.strategy.game import StrategyGame
 
     game = StrategyGame.new(players, "RYGB"[: 2 if doubles else players], ["club"] * players, seed=5,
@@ -29,7 +36,14 @@ def _game(players: int, doubles: bool, acting: int | None):
         robot_move(game)
     for seat in range(players):
         game.set_robot(seat, None if seat % 2 == 0 else "club")  # a robot's plate says so: longer
-    return game
+    return json.dumps(game.to_json())
+
+
+def _game(players: int, doubles: bool, acting: int | None):
+    """A fresh copy of :func:`_played`'s game."""
+    from engine.strategy.game import StrategyGame
+
+    return StrategyGame.from_json(json.loads(_played(players, doubles, acting)))
 
 
 def scenario_scores_whole(app):
@@ -69,9 +83,12 @@ def scenario_scores_whole(app):
     return cut
 
 
-@pytest.mark.parametrize("size, rotation", PANELS, ids=[f"{w}x{h}-{r}" for (w, h), r in PANELS])
+CHECKED = PANELS if FULL else [((800, 480), 0), ((1280, 800), 0), ((720, 1280), 0)]
+
+
+@pytest.mark.parametrize("size, rotation", CHECKED, ids=[f"{w}x{h}-{r}" for (w, h), r in CHECKED])
 def test_no_score_on_a_plate_is_cut(size, rotation, monkeypatch):
-    monkeypatch.setenv("PLATES_LANGUAGES", json.dumps(LANGUAGES))
+    monkeypatch.setenv("PLATES_LANGUAGES", json.dumps(LANGUAGES if FULL else ("fr", "pl")))
     cut = run_scenario("test_ui_tantrix_plates", "scenario_scores_whole", size=size, rotation=rotation,
                        timeout=900, settings={"idle_seconds": 1e6})
     assert cut == [], "\n".join(cut)
