@@ -362,3 +362,36 @@ def scenario_seat_icons_carry_the_pawns_marks(app):
 
 def test_the_icons_naming_the_seats_carry_the_pawns_marks():
     run_scenario("test_ui_tanagra", "scenario_seat_icons_carry_the_pawns_marks", size=(800, 480))
+
+
+def scenario_out_of_turn_points_at_the_words(app):
+    """An action the phase does not take (here Leave it while pawns are to move) is refused with
+    where the words saying what to do stand: the panel is a column on the right of a landscape
+    panel, a band at the top of a portrait one (it once said "on the right" there too)."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Leave, Phase
+    from ui.i18n import _
+    from ui.modes.tanagra import play as tanagra
+
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield 0.3
+    assert game.phase is Phase.MOVE
+    screen.act(Leave())
+    assert len(game.actions) == 0
+    prompt, board = screen.prompt, screen.board
+    px, py = prompt.to_window(*prompt.pos)
+    bx, by = board.to_window(*board.pos)
+    return {"said": screen.message.text, "right": _("Not now: follow the words on the right."),
+            "top": _("Not now: follow the words at the top."),
+            "prompt_right_of_board": px >= bx + board.width, "prompt_above_board": py >= by + board.height}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (720, 1280)], ids=["7in", "10in", "portrait"])
+def test_a_refusal_out_of_turn_points_where_the_words_are(size):
+    found = run_scenario("test_ui_tanagra", "scenario_out_of_turn_points_at_the_words", size=size)
+    if size[1] > size[0]:
+        assert found["prompt_above_board"] and found["said"] == found["top"], found
+    else:
+        assert found["prompt_right_of_board"] and found["said"] == found["right"], found

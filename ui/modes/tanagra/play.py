@@ -76,7 +76,6 @@ SPEC = SetupSpec(
 
 WORDS: dict[str, str] = {
     Reason.GAME_OVER: N_("The game is over."),
-    Reason.WRONG_PHASE: N_("Not now: follow the words on the right."),
     Reason.BAD_CELL: N_("That is not a place on the table."),
     Reason.BAD_SIZE: N_("Choose the pawn to put down: small or big."),
     Reason.NO_PAWN_LEFT: N_("You have no pawn of that size left: choose the other size."),
@@ -91,7 +90,13 @@ WORDS: dict[str, str] = {
     Reason.NOT_REACHABLE: N_("A pawn moves to a touching cell, or jumps over a chain of identical pawns."),
     Reason.MUST_MOVE: N_("You can move a pawn, so you may not pass."),
 }
-"""The referee's refusals in plain words (``cannot-take`` is worded from the pawns: see :func:`explain`)."""
+"""The referee's refusals in plain words (``cannot-take`` is worded from the pawns, ``wrong-phase``
+from where the panel stands: see :func:`explain`)."""
+
+WRONG_PHASE_BESIDE = N_("Not now: follow the words on the right.")
+WRONG_PHASE_ABOVE = N_("Not now: follow the words at the top.")
+"""An action the phase does not take points to the words saying what to do: in the panel on the
+right, or on a portrait panel in the band at the top (:func:`ui.widgets.beside`)."""
 
 ENDINGS = {
     EndReason.LEFT_TAKEN: N_("{name} took every pawn of the player on their left."),
@@ -123,6 +128,8 @@ def explain(state: State, refusal: Refused, mover: Cell | None = None) -> str:
                 else _("A big yellow pawn takes only small black pawns.")
         return _("You may take only the pawns of the player on your left: {name}.",
                  name=seat_name(state.players, state.left_of(pawn.owner)))
+    if refusal.rule is Reason.WRONG_PHASE:
+        return _(WRONG_PHASE_ABOVE if theme.portrait() else WRONG_PHASE_BESIDE)
     words = WORDS.get(refusal.rule)
     return _(words) if words else refusal.message
 
