@@ -269,7 +269,7 @@ strategy game's are :func:`strategy_shots`)."""
     screen.tap(tanagra.HOWTO_EMPTY.origin)
     screen.tap(tanagra.HOWTO_EMPTY.target)
     yield from until(lambda: screen.game.pending_change is not None)
-    screen.start_relocating()
+    screen.toggle_relocating()
     yield 0.2
     shot("45-tanagra-change")
     game = Game(Options(players=4, x=4), ["person", "robot:expert", "person", "robot:beginner"])

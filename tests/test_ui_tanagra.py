@@ -395,3 +395,53 @@ def test_a_refusal_out_of_turn_points_where_the_words_are(size):
         assert found["prompt_above_board"] and found["said"] == found["top"], found
     else:
         assert found["prompt_right_of_board"] and found["said"] == found["right"], found
+
+
+def scenario_move_it_shows_it_was_chosen(app):
+    """Move it chosen, the triangle yet to be put down: the button says so in its words and its
+    shape (not its colour alone: a frame, and how to cancel), the others do not; touching it again
+    cancels (the dots go, the three choices stand as before)."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Phase
+    from ui.audit import Picture
+    from ui.i18n import _
+    from ui.modes.tanagra import play as tanagra
+
+    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield 0.3
+    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.origin))
+    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.target))
+    yield 0.7
+    assert game.phase is Phase.CHANGE
+    buttons = (screen.leave_it, screen.move_it, screen.remove_it)
+
+    def edges():
+        """Each button's left edge, halfway up, just inside: a frame is drawn there."""
+        picture = Picture(app.root)
+        return [picture.at(*b.to_window(b.x + 2, b.center_y)) for b in buttons]
+
+    def light(rgb):
+        return min(rgb) >= 200
+
+    before = [labels(b) for b in buttons], edges()
+    yield from tap(screen.move_it)
+    yield 0.1
+    assert screen.relocating and screen.board.spots
+    words = [labels(b) for b in buttons]
+    cancel = _("Touch again to cancel")
+    assert any(cancel in t for t in words[1]), words
+    assert not any(cancel in t for t in words[0] + words[2]), words
+    framed = edges()
+    assert light(framed[1]) and not light(framed[0]) and not light(framed[2]), framed
+    yield from tap(screen.move_it)  # changed one's mind: back to the three choices
+    yield 0.1
+    assert not screen.relocating and not screen.board.spots and game.phase is Phase.CHANGE
+    assert ([labels(b) for b in buttons], edges()) == before
+    return {}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["7in", "portrait"])
+def test_move_it_once_chosen_looks_chosen_and_says_how_to_cancel(size):
+    run_scenario("test_ui_tanagra", "scenario_move_it_shows_it_was_chosen", size=size)

@@ -20,6 +20,7 @@ from functools import partial
 from typing import Any, Sequence
 
 from kivy.clock import Clock
+from kivy.graphics import Color, Line
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -44,7 +45,7 @@ from ...setup import Choice, SeatColour, Setup, SetupScreen, SetupSpec
 from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 from ...tanagra_board import TanagraBoard, destination_kinds, draw_pawn, seat_colours
-from ...widgets import ChipRow, Overlay, TButton, TLabel, beside, confirm_leave, panel_background
+from ...widgets import Chip, ChipRow, Overlay, TButton, TLabel, beside, confirm_leave, panel_background
 from ... import words
 from ...words import levels
 from ...navigation import family_screen, kind_screen
@@ -182,6 +183,33 @@ class PawnIcon(Widget):
         draw_pawn(self.canvas, (self.x + self.width / 2, self.y + self.height / 2), r, self.rgba)
 
 
+class ChosenAction(Chip):
+    """An action that needs a second touch to be done (Move it: then where the triangle goes). Once
+    chosen (``selected``) it is amber, framed, and its second line says how to cancel: touch it
+    again. The three buttons once looked the same while a player was choosing where, so nothing
+    showed what was chosen, nor, to anyone who cannot tell the colours apart, by colour alone."""
+
+    CANCEL = N_("Touch again to cancel")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.after:
+            self._frame_colour = Color(0, 0, 0, 0)
+            self._frame = Line(width=max(1.5, theme.unit() * 0.04))
+        self.bind(pos=self._show_chosen, size=self._show_chosen, selected=self._show_chosen)
+        self._show_chosen()
+
+    def _show_chosen(self, *_args: Any) -> None:
+        self.subtitle_ink = theme.hex_of(self.color)  # the chip's own ink: dark on amber
+        self.subtitle = self.CANCEL if self.selected else ""
+        if not self.selected:
+            self._retranslate()  # its one line again
+        self._frame_colour.rgba = theme.TEXT if self.selected else (0, 0, 0, 0)
+        w = self._frame.width
+        self._frame.rounded_rectangle = (self.x + w, self.y + w, self.width - 2 * w, self.height - 2 * w,
+                                         theme.unit() * 0.2)
+
+
 class TanagraScreen(Leavable, Screen):
     """One Tanagra game (see the module docstring). ``robot_seed`` makes robots reproducible."""
 
@@ -243,10 +271,10 @@ class TanagraScreen(Leavable, Screen):
         self.sizes = ChipRow(((Size.SMALL, N_("Small")), (Size.BIG, N_("Big"))), self.size_choice,
                              self._choose_size, scale=0.85, size_hint=(1, None), height=u * 1.05)
         self.leave_it = TButton(msg=N_("Leave it"), scale=0.85)
-        self.move_it = TButton(msg=N_("Move it"), scale=0.85)
+        self.move_it = ChosenAction(msg=N_("Move it"), scale=0.85)
         self.remove_it = TButton(msg=N_("Remove it"), scale=0.85, bg=list(theme.STOP))
         self.leave_it.bind(on_release=lambda *_: self.act(Leave()))
-        self.move_it.bind(on_release=lambda *_: self.start_relocating())
+        self.move_it.bind(on_release=lambda *_: self.toggle_relocating())
         self.remove_it.bind(on_release=lambda *_: self.act(Remove()))
         self.pass_button = TButton(msg=N_("No move: pass"), scale=0.85, size_hint=(1, None), height=u * 1.1)
         self.pass_button.bind(on_release=lambda *_: self.act(Pass()))
@@ -326,6 +354,7 @@ class TanagraScreen(Leavable, Screen):
                 self.prompt.msg = N_("Touch a white dot: the emptied triangle goes there.")
             else:
                 self.prompt.msg = N_("You emptied a triangle. Leave it, move it elsewhere, or remove it.")
+            self.move_it.selected = self.relocating
             for button in (self.leave_it, self.move_it, self.remove_it):
                 button.size_hint = (1, None)
                 button.height = theme.unit() * CHANGE_BUTTON
@@ -436,8 +465,10 @@ class TanagraScreen(Leavable, Screen):
         self.hush()
         self._play(action)
 
-    def start_relocating(self) -> None:
-        self.relocating = True
+    def toggle_relocating(self) -> None:
+        """Move it touched: choose where the emptied triangle goes (the dots show where), or, touched
+        again, change one's mind (the three choices again)."""
+        self.relocating = not self.relocating
         self.refresh()
 
     def _play(self, action: Action) -> None:
