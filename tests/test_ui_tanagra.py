@@ -5,6 +5,8 @@ reason and the replay; and the "how to play" script, checked against the referee
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from ui_harness import Pixels, labels, run_scenario, tap
@@ -445,3 +447,70 @@ def scenario_move_it_shows_it_was_chosen(app):
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["7in", "portrait"])
 def test_move_it_once_chosen_looks_chosen_and_says_how_to_cancel(size):
     run_scenario("test_ui_tanagra", "scenario_move_it_shows_it_was_chosen", size=size)
+
+
+def scenario_setup_seats_carry_the_pawns_marks(app):
+    """The setup's seat icons (four players) carry what the game will show of each seat besides
+    its hue: the pawns' marks (green's dark centre, blue's light ring) and the LED ring's shape
+    (cut in as many arcs as the ring is lit in). They once were plain discs: the setup's colour
+    keys ("red", "green") were not the ring's ("R", "G"), and it drew no pawn."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Options
+    from firmware.devices import ring_cue
+    from ui import theme
+    from ui.audit import Picture
+    from ui.modes.tanagra import play as tanagra
+    from ui.tanagra_board import PAWN_RADIUS
+
+    app.open_family("tanagra")
+    yield 0.2
+    setup = app.manager.current_screen
+    setup.set_players(4)
+    yield 0.4
+    picture = Picture(app.root)
+    dark = tuple(round(c * 255) for c in theme.TABLE_DARK[:3])
+
+    def near(a, b):
+        return max(abs(p - q) for p, q in zip(a, b)) <= 40
+
+    def swatch_at(swatch, radius, degrees):
+        """The colour ``radius`` (of the pawn's) from the swatch's middle, at ``degrees`` (0: its
+        right, counter-clockwise), in the swatch's own frame (a card may face another edge)."""
+        r = min(swatch.width, swatch.height) * 0.43
+        a = math.radians(degrees)
+        x, y = swatch.x + swatch.width / 2 + r * radius * math.cos(a), swatch.y + swatch.height / 2 + r * radius * math.sin(a)
+        return picture.at(*swatch.to_window(x, y))
+
+    swatches = [card.swatch for card in setup.cards]
+    marks = [[swatch_at(s, 0, 0), swatch_at(s, 0.55, 45)] for s in swatches]
+    gaps = [sum(near(swatch_at(s, 0.76, 30 * k), dark) for k in range(12)) for s in swatches]
+    # the game as it lights the rings, and as it draws the pawns
+    yield from tap(setup.start_button)
+    screen = app.manager.current_screen
+    assert isinstance(screen, tanagra.TanagraScreen)
+    arcs = ring_cue(app.services.devices.cues[-1]).arcs
+    screen.leave()
+    game = Game(Options(players=4, x=4), ["person"] * 4)
+    while len(game.actions) < 12:
+        game.apply(game.legal_actions()[len(game.actions) * 7 % len(game.legal_actions())])
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    yield 0.4
+    picture = Picture(app.root)
+    board = screen.board
+    pawns = {}
+    for cell, pawn in game.state.pawns.items():
+        x, y = board.to_window(*board.cell_point(cell))
+        r = board.scale * PAWN_RADIUS[pawn.size] * 0.55 / math.sqrt(2)
+        pawns.setdefault(pawn.owner, [picture.at(x, y), picture.at(x + r, y + r)])
+    screen.leave()
+    return {"marks": marks, "gaps": gaps, "arcs": list(arcs), "pawns": [pawns[seat] for seat in range(4)],
+            "near": [all(near(a, b) for a, b in zip(marks[seat], pawns[seat])) for seat in range(4)]}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["7in", "portrait"])
+def test_the_setup_seats_carry_the_pawns_marks_and_the_rings_shape(size):
+    found = run_scenario("test_ui_tanagra", "scenario_setup_seats_carry_the_pawns_marks", size=size)
+    assert found["arcs"] == [1, 2, 3, 4], found  # red whole, yellow halves, green thirds, blue quarters
+    assert found["gaps"] == [0, 2, 3, 4], found
+    assert found["near"] == [True] * 4, found

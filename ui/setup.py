@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Literal, Sequence, cast
 
-from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatter import Scatter
@@ -76,7 +76,9 @@ class SetupSpec:
     ``players``: (fewest, most); ``levels``: the robots' (key, English label), none for a mode
     without robots; ``palette(players)``: the colours seats play with that many players, seat
     ``i`` taking the ``i``-th by default (None: seats are numbered, not coloured); ``robots``:
-    the seats that are robots by default (someone alone at the table plays robots at once).
+    the seats that are robots by default (someone alone at the table plays robots at once);
+    ``piece(canvas, centre, radius, rgba)``: how the mode draws a seat's piece, marks and all, so
+    that the seat's icon shows what its pieces will (None: a plain disc).
     """
 
     key: str
@@ -87,6 +89,7 @@ class SetupSpec:
     default_level: str = ""
     robots: tuple[int, ...] = ()
     palette: Callable[[int], Sequence[SeatColour]] | None = None
+    piece: Callable[[InstructionGroup, tuple[float, float], float, theme.RGBA], None] | None = None
     choose_colours: bool = False
     options: tuple[Choice, ...] = ()
     blurb: str = ""
@@ -128,7 +131,7 @@ class SeatCard(BoxLayout):
         self.spacing = theme.min_gap()  # Person / Robot over the levels or the name: two rows of controls
         panel_background(self, theme.PANEL, radius=0.2)
         top = BoxLayout(spacing=u * 0.12)
-        self.swatch = ColourSwatch(size_hint=(None, 1), width=u * 0.9)
+        self.swatch = ColourSwatch(piece=screen.spec.piece, size_hint=(None, 1), width=u * 0.9)
         self.swatch.bind(on_touch_down=self._swatch_touched)
         top.add_widget(self.swatch)
         self.title = TLabel(scale=0.85, bold=True, halign="left")
@@ -213,12 +216,14 @@ class SeatCard(BoxLayout):
 
 
 class ColourSwatch(Widget):
-    """A seat's colour as a big round pawn, or its number when seats have no colour. The pawn's rim
-    is cut in ``arcs`` as the seat's LED ring is lit (:data:`ui.theme.SEAT_ARCS`): the colour has a
-    shape as well as a hue."""
+    """A seat's colour as a big round pawn (drawn by the mode's ``piece``, with its marks, if it
+    has one), or its number when seats have no colour. The pawn's rim is cut in ``arcs`` as the
+    seat's LED ring is lit (:data:`ui.theme.SEAT_ARCS`): the colour has a shape as well as a hue."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, piece: Callable[[InstructionGroup, tuple[float, float], float, theme.RGBA], None] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.piece = piece
         self.rgba: theme.RGBA = theme.TEXT_DIM
         self.number = ""
         self.arcs = 1
@@ -230,11 +235,15 @@ class ColourSwatch(Widget):
         self.canvas.before.clear()
         d = min(self.width, self.height) * 0.86
         cx, cy = self.x + self.width / 2, self.y + self.height / 2  # not .center: stale in a size callback
+        if self.piece is not None and not self.number:
+            self.piece(self.canvas.before, (cx, cy), d / 2, self.rgba)
+        else:
+            with self.canvas.before:
+                Color(*self.rgba)
+                Ellipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
+                Color(1, 1, 1, 0.85)
+                Line(circle=(cx, cy, d / 2), width=1.5)
         with self.canvas.before:
-            Color(*self.rgba)
-            Ellipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
-            Color(1, 1, 1, 0.85)
-            Line(circle=(cx, cy, d / 2), width=1.5)
             if self.arcs > 1:  # the gaps between the arcs, from LED 0 at the top, clockwise
                 Color(*theme.TABLE_DARK)
                 for k in range(self.arcs):

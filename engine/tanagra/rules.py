@@ -73,10 +73,6 @@ class Size(StrEnum):
     BIG = "big"
 
 
-COLOURS_2P = ("black", "yellow")
-"""With 2 players seat 0 plays black and seat 1 yellow (the sheet's capture table names them)."""
-
-
 class Pawn(NamedTuple):
     """A pawn: its owner's seat and, in the 2-player game only, its size. Equal pawns are the
     sheet's "identical" pawns."""

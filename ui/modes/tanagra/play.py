@@ -30,7 +30,7 @@ from engine.tanagra.game import Game
 from engine.tanagra.lattice import Cell, piece_cells
 from engine.tanagra.robots import Robot, make_robot
 from engine.tanagra.rules import (
-    COLOURS_2P, Action, EndReason, Leave, Move, Options, Pass, Pawn, Phase, Place, Reason, Relocate, Remove, Size,
+    Action, EndReason, Leave, Move, Options, Pass, Pawn, Phase, Place, Reason, Relocate, Remove, Size,
     State, action_from_json,
 )
 
@@ -61,16 +61,23 @@ RING_COLOURS_2 = ("B", "Y")
 RING_COLOURS = ("R", "Y", "G", "B")
 
 
+def ring_colours(players: int) -> tuple[str, ...]:
+    """Each seat's LED ring colour, a letter of :data:`ui.theme.SEAT_ARCS`."""
+    return RING_COLOURS_2 if players == 2 else RING_COLOURS[:players]
+
+
 def palette(players: int) -> tuple[SeatColour, ...]:
+    """The seats' colours at the setup, keyed by their LED ring's colour: the setup cuts each seat's
+    pawn as its ring is lit (:data:`ui.theme.SEAT_ARCS`; keyed "red", "green"... it showed plain
+    discs)."""
     names = COLOUR_NAMES_2 if players == 2 else COLOUR_NAMES
-    keys = COLOURS_2P if players == 2 else ("red", "yellow", "green", "blue")
-    return tuple(SeatColour(k, c, n) for k, c, n in zip(keys, seat_colours(players), names))
+    return tuple(SeatColour(k, c, n) for k, c, n in zip(ring_colours(players), seat_colours(players), names))
 
 
 SPEC = SetupSpec(
     key=KIND, title=N_("Tanagra"), players=(2, 4), default_players=2,
     levels=levels("beginner", "expert"), default_level="beginner", robots=(1,),
-    palette=palette,
+    palette=palette, piece=draw_pawn,
     options=(Choice("x", N_("Pawns each"), ((4, "4"), (5, "5"), (6, "6")), 4),),
     blurb=N_("Triangles and pawns: the second game in the box."),
 )
@@ -491,7 +498,7 @@ class TanagraScreen(Leavable, Screen):
         self.refresh()
 
     def _cue(self) -> Cue:
-        colours = RING_COLOURS_2 if self.players == 2 else RING_COLOURS[: self.players]
+        colours = ring_colours(self.players)
         result = self.game.result
         if result is not None:
             return Cue(colours=colours, winners=() if result.winner is None else (result.winner,))
