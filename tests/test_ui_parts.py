@@ -286,7 +286,8 @@ def test_plurals_follow_each_languages_rule():
 def test_updating_the_catalogues_from_unchanged_code_leaves_every_file_as_it_was(tmp_path, monkeypatch):
     """`python -m ui.catalogues update` is used: run on code whose messages did not change, it
     writes nothing new (no rewrapped line, moved entry, line number or date), even when the code
-    moved its messages to other lines."""
+    moved its messages to other lines. (The files are first brought to the form this Babel writes:
+    a hand edit wrapped otherwise, or another Babel's wrapping, is not what this checks.)"""
     import shutil
 
     from ui import catalogues
@@ -297,6 +298,7 @@ def test_updating_the_catalogues_from_unchanged_code_leaves_every_file_as_it_was
     monkeypatch.setattr(catalogues, "REPLAY", tmp_path / "replay" / "index.html")
     written = [*sorted(tmp_path.glob("*/locale/*/LC_MESSAGES/*.po")), catalogues.REPLAY]
     assert len(written) == 7
+    assert catalogues.main(["update"]) == 0
     before = {place: place.read_bytes() for place in written}
     board = tmp_path / "ui" / "board.py"
     board.write_text("# a line above every message\n" + board.read_text())
