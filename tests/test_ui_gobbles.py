@@ -236,6 +236,44 @@ def test_a_new_race_says_at_every_seat_that_there_are_no_turns():
     run_scenario("test_ui_gobbles", "scenario_start_news", size=(800, 480))
 
 
+def scenario_tag_under_its_players_message(app):
+    """A message told to a seat may lie over that seat's own tag (where it is best read): the tag is
+    then out of sight until the message goes, never half read around it ("No" and "once. Go!"
+    peeked out either side of a "Taken!" at five seats on the 7" panel), and back after it."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui.modes.gobble import common as gc, gobbles
+    from ui.table import _crossing
+
+    players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
+               Player("Robot 5", Level.BEGINNER)]
+    hands = [[36, 37, 16, 56, 3, 9, 10], [40, 2, 18, 8, 51, 52, 53], [20, 21, 22, 23, 24, 25, 26],
+             [27, 28, 29, 30, 31, 32, 33], [34, 35, 38, 39, 41, 42, 43]]
+    screen = gobbles.GobblesScreen(app, Gobbles(players, gc.OPENING, hands), clock=ManualClock(), robot_seed=1)
+    app.show(screen)
+    layout = screen.layout
+    yield until(lambda: layout.news != "" and len(layout.boxes) == 5)
+    covered = 0
+    for seat in range(5):
+        _tell_for_good(layout, seat, "Taken! Someone else was quicker to that space.")
+        yield
+        tag, banner = layout._tags[seat], layout._banners[seat]
+        if _crossing(banner, tag):
+            covered += 1
+            assert tag.opacity == 0, seat
+        else:
+            assert tag.opacity == 1, seat
+        layout.hush(seat)
+        assert tag.opacity == 1, seat  # the message gone, the tag is back
+    assert covered >= 1  # the state this is about: a message over its own seat's tag
+    screen.leave()
+    return {}
+
+
+def test_a_seat_tag_under_its_own_players_message_is_out_of_sight_until_it_goes():
+    run_scenario("test_ui_gobbles", "scenario_tag_under_its_players_message", size=(800, 480))
+
+
 def test_the_how_to_play_script_races_legally():
     from engine.board import Board
     from engine.gobble import rules

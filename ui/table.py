@@ -640,6 +640,8 @@ class TableLayout(FloatLayout):
             self.add_widget(holder)
             self._holders.append(holder)
             banner = Banner()
+            banner.bind(opacity=lambda *_, i=index: self._tag_under_message(i),
+                        pos=lambda *_, i=index: self._tag_under_message(i))
             self._banners.append(banner)
         for banner in self._banners:
             self.add_widget(banner)
@@ -688,6 +690,15 @@ class TableLayout(FloatLayout):
             if text:
                 (x, y), (w, h) = tag.bbox
                 shown.append((x, y, w, h))
+            self._tag_under_message(seat)
+
+    def _tag_under_message(self, seat: int) -> None:
+        """A seat's tag under its own player's message (it may lie there, where the message is best
+        read: :meth:`_said`) is out of sight until the message goes, not half read around it."""
+        if seat < min(len(self._tags), len(self._banners), len(self.boxes)):
+            tag, banner = self._tags[seat], self._banners[seat]
+            covered = banner.opacity > 0 and _crossing(banner, tag)
+            tag.opacity = 1 if self._tag_texts[seat][0] and not covered else 0
 
     def tell(self, seat: int, words: Words, good: bool = False, about: Sequence[Cell] = ()) -> None:
         """Show ``words`` to the player in ``seat``, facing them (clear of what :attr:`raised`
