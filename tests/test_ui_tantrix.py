@@ -239,8 +239,9 @@ def scenario_whole_game(app):
         hand = screen.hands[0]
         assert hand.active and not screen.hands[1].active
         assert screen.plates[0].lit and not screen.plates[1].lit
-        assert screen.plates[0].step_label.text in {_(w) for w in strategy_play.STEP_WORDS.values()} | {
-            _("Fill a forced space")}
+        assert screen.plates[0].step_label.text in {_(w) for w in (*strategy_play.STEP_WORDS.values(),
+                                                                   *strategy_play.FIRST_STEP_WORDS.values(),
+                                                                   *strategy_play.SEVERAL_WORDS)}
         legal = game.legal()
         board = game.board
         if not refused["golden"] and game.step is Step.FREE:
@@ -372,7 +373,8 @@ def scenario_forced(app):
     fill = game.obligatory()[0]
     hand = screen.hands[0]
     assert fill.tile in hand.marked  # the tile that fits is outlined
-    assert screen.plates[0].step_label.text in (_("Fill the forced space"), _("Fill a forced space"))
+    # the first time Red is to fill, in plain words (the orange space)
+    assert screen.plates[0].step_label.text in (_("Fill the orange forced space"), _("Fill an orange forced space"))
     cue = app.services.devices.cues[-1]
     assert cue.turn == 0 and cue.pulse and cue.forced == len(game.board.forced_spaces()), (cue, app.services.devices.cues)
     # a drop elsewhere is refused in plain words, the forced spaces outlined

@@ -3,7 +3,8 @@
 Each seat's hand lies at its player's edge, facing them (flat), or all hands lie at the bottom
 (upright). A plate by each hand names the seat and its score (its longest line, or loop counted
 double); the plate of the player to act is lit in their colour and says what to do: "Fill the
-forced space", "Your free move", "Fill again", or, with the real bag, "Draw a tile and scan it". Their
+forced space", "Your free move", "Fill again" (the first time each comes to a seat, in plain words:
+"Free move: any tile that fits"), or, with the real bag, "Draw a tile and scan it". Their
 hand glows in their colour; the others are dimmed. Forced spaces are drawn in orange and the tiles
 that fit one are outlined in orange; while one must be filled, the game accepts nothing else.
 
@@ -82,6 +83,15 @@ TURN_RULES = frozenset({Play.GAME_OVER, StrategyRule.DRAW_PENDING, StrategyRule.
 
 STEP_WORDS = {Step.FILL: N_("Fill the forced space"), Step.FREE: N_("Your free move"),
               Step.FILL_AGAIN: N_("Fill again")}
+FIRST_STEP_WORDS = {Step.FILL: N_("Fill the orange forced space"), Step.FREE: N_("Free move: any tile that fits"),
+                    Step.FILL_AGAIN: N_("Fill again: the orange space")}
+"""The plate's words the first time a step comes to a seat in a game: the booklet's own ("Your free
+move", "Fill again") tell a newcomer nothing, so the first time they say what to do and name the
+orange space they speak of; the next times the booklet's words, by then understood. Short: they are
+read whole on a 7" panel's plate, where a sentence shrank to a size no one reads."""
+SEVERAL_WORDS = (N_("Fill a forced space"), N_("Fill an orange forced space"))
+"""The plate's words, then the first time's (:data:`FIRST_STEP_WORDS`), to fill one of several
+forced spaces."""
 LEARNING_HINTS = {
     Step.FILL: N_("A tile of yours fits the orange forced space: fill it first."),
     Step.FREE: N_("Your free move: place one tile anywhere it fits."),
@@ -171,6 +181,9 @@ class StrategyScreen(Leavable, Screen):
         self._bag_seen = game.bag_count
         self._announced_start = len(game.board) > 0
         self._last_step: tuple[int | None, Step | None, int | None] = (None, None, None)
+        self._first_steps: dict[tuple[int, Step], int] = {}
+        """(seat, step): how many tiles lay on the table when the seat's plate first told it that
+        step (:data:`FIRST_STEP_WORDS`)."""
         self.card: TakeOverCard | None = None
         self.confirming = bool(getattr(app.services.settings, "confirm_moves", True))
         """Whether a person's placement waits for their Confirm (a staff setting may turn it off)."""
@@ -529,9 +542,14 @@ class StrategyScreen(Leavable, Screen):
             return _("Draw a tile and scan it")
         if game.seats[seat].robot is not None:
             return _("Thinking...") if self.thinking or self.flying else ""
-        if game.step is Step.FILL and len(game.forced_cells()) > 1:
-            return _("Fill a forced space")
-        return _(STEP_WORDS[game.step]) if game.step is not None else ""
+        step = game.step
+        if step is None:
+            return ""
+        # the first time this seat meets the step, while that step lasts (until the next tile)
+        first = self._first_steps.setdefault((seat, step), len(game.board)) == len(game.board)
+        if step is Step.FILL and len(game.forced_cells()) > 1:
+            return _(SEVERAL_WORDS[first])
+        return _((FIRST_STEP_WORDS if first else STEP_WORDS)[step])
 
     # ------------------------------------------------------------------ showing
 
