@@ -67,3 +67,23 @@ def test_the_forced_space_refusal_says_what_a_forced_space_is_and_where():
     for language, what in (("fr", "entouré de trois tuiles ou plus"), ("nl", "drie of meer stenen eromheen"),
                            ("pl", "otoczone co najmniej trzema płytkami")):
         assert what in load_catalogue(language).gettext(message), language
+
+
+def test_the_bag_rules_say_what_a_player_may_do_not_the_booklets_terms():
+    """"The restrictions are lifted" and "this is a controlled side" told a newcomer nothing: the
+    news says what a player may now do, the refusal what would happen, in every language, without
+    the booklet's terms."""
+    from ui.i18n import load_catalogue
+    from ui.modes.strategy.play import BAG_EMPTY_NEWS
+    from ui.refusals import RULE_MESSAGES
+
+    refusal = RULE_MESSAGES[Rule.CONTROLLED_SIDE]
+    jargon = {"en": ("controlled side", "restrictions are lifted"), "fr": ("Côté Contrôlé", "restrictions sont levées"),
+              "nl": ("bezette kant", "regels vervallen"), "pl": ("krawędź kontrolowana", "przestają obowiązywać")}
+    said = {"en": ("wherever it fits", "surrounded by four tiles"), "fr": ("une tuile va", "entouré de quatre tuiles"),
+            "nl": ("overal waar hij past", "door vier stenen omringd"), "pl": ("gdzie pasuje", "czterema płytkami")}
+    for language, terms in jargon.items():
+        words = load_catalogue(language)
+        texts = (words.gettext(BAG_EMPTY_NEWS), words.gettext(refusal))
+        assert not any(term in text for term in terms for text in texts), (language, texts)
+        assert all(plain in text for plain, text in zip(said[language], texts)), (language, texts)

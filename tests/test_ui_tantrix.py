@@ -283,7 +283,7 @@ def scenario_whole_game(app):
                     if s.colour == result.winner or result.winner is None and s.colour in result.scores
                     and result.scores[s.colour] == max(result.scores.values()))  # a draw: both top scorers
     assert cues[-1].winners == winners and cues[-1].turn is None
-    assert _("The bag is empty: the restrictions are lifted.") in news
+    assert _(strategy_play.BAG_EMPTY_NEWS) in news
     # the record is kept, with the robot's result; the journal is cleared
     assert app.services.store.load_current() is None
     record = app.services.store.records("strategy")[0][2]

@@ -355,7 +355,7 @@ def scenario_news_once(app):
         screen.put(seat, game.legal()[0])
         screen.confirm()
         yield
-    news = tr("The bag is empty: the restrictions are lifted.")
+    news = tr(strategy_play.BAG_EMPTY_NEWS)
     actor = screen.actor()
     plates = [plate.step_label.text for plate in screen.plates]
     # every waiting seat reads it on its own plate; the player to act keeps their instruction and is told

@@ -34,8 +34,8 @@ RULE_MESSAGES: Mapping[str, str] = MappingProxyType({
         "Not while tiles are left in the bag (restriction 2): a space would be surrounded by four tiles."
     ),
     Rule.CONTROLLED_SIDE: N_(
-        "Not while tiles are left in the bag (restriction 3): this is a controlled side. Once the forced "
-        "spaces beside it are filled, a space would have four tiles around it."
+        "Not while tiles are left in the bag (restriction 3): after this tile, filling the forced spaces one "
+        "by one would end with a space surrounded by four tiles."
     ),
     Rule.CONTACT: N_("A tile must touch a tile that is already on the table."),
     Rule.OCCUPIED: N_("That space already holds a tile."),

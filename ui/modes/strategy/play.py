@@ -99,6 +99,9 @@ LEARNING_HINTS = {
 }
 
 
+BAG_EMPTY_NEWS = N_("Bag empty: now a tile may go wherever it fits.")
+"""Told to every seat as the bag empties: what a player may now do (the booklet's "the restrictions
+are lifted" told a newcomer nothing). Short: the waiting seats read it on their plates."""
 
 
 def seat_target(screen: StrategyScreen, seat: int) -> ModeTarget[Place]:
@@ -977,7 +980,7 @@ class StrategyScreen(Leavable, Screen):
                 self.layout.tell(event["skip"], lambda: _("Your hand is empty: your turn is skipped."), good=True)
         self._events_seen = len(events)
         if self._bag_seen > 0 and game.bag_count == 0 and game.phase is Phase.PLAY:
-            self.announce(lambda: _("The bag is empty: the restrictions are lifted."))
+            self.announce(lambda: _(BAG_EMPTY_NEWS))
         self._bag_seen = game.bag_count
         actor = self.actor()
         key = (actor, game.step, game.awaiting_draw)
