@@ -113,6 +113,8 @@ def scenario_play(app):
     placed, total = screen.game.progress
     assert _("You placed {placed} of {total} tiles.", placed=placed, total=total) in labels(results)
     assert results.celebrate == screen.game.goal_reached
+    # the table's best scores say what they count: tiles placed
+    assert _("Most tiles placed: {scores}", scores=str(screen.game.score)) in labels(results)
     bar = results.replay_bar
     assert bar.step == placed
     yield from tap(bar.buttons["first"])

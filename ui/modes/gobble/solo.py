@@ -52,12 +52,18 @@ def best_scores(app: Shell, limit: int = 3) -> list[tuple[str, int]]:
     return app.services.store.high_scores(KIND, limit)
 
 
+def best_words(scores: list[tuple[str, int]]) -> str:
+    """The table's best scores, saying what they count (a game's score is the tiles it placed):
+    "Best scores: 56, 49, 9" left a newcomer guessing."""
+    return _("Most tiles placed: {scores}", scores=", ".join(str(s) for _n, s in scores))
+
+
 @family_screen(KIND)
 def open_setup(app: Shell) -> Screen:
     """The start card: who plays, how to play, the table's best scores and the player's, Start."""
     scores = best_scores(app)
     extra = solo_players.SoloCard(app, lambda: "\n".join(filter(None, (
-        _("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores)) if scores
+        best_words(scores) if scores
         else _("No scores yet: be the first!"), solo_players.best_text(app, KIND, solo_players.show_score)))))
     return SetupScreen(SPEC, on_start=lambda setup: start(app), on_back=app.go_home,
                        on_howto=lambda: show_howto(app), orientation=app.services.settings.orientation, extra=extra)
@@ -240,7 +246,7 @@ class GobbleSoloScreen(Leavable, Screen):
 
         def words() -> Words:
             placed, total = game.progress
-            notes = [_("Best scores: {scores}", scores=", ".join(str(s) for _n, s in scores))] if scores else []
+            notes = [best_words(scores)] if scores else []
             if best is not None and best.text(solo_players.show_score):
                 notes.insert(0, best.text(solo_players.show_score))
             return Words(
