@@ -5,6 +5,8 @@ and every seating."""
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 
 import pytest
@@ -14,7 +16,15 @@ from ui_harness import labels, run_scenario
 
 def _reach(players: int, step, several: bool = False, seed: int = 1, doubles: bool = False):
     """A game of people (``players`` seats, Doubles when ``doubles``) played at random until the
-    seat to act is at ``step`` (``several``: with more than one forced space to choose from)."""
+    seat to act is at ``step`` (``several``: with more than one forced space to choose from): a
+    fresh copy of the one :func:`_reached` plays once."""
+    from engine.strategy.game import StrategyGame
+
+    return StrategyGame.from_json(json.loads(_reached(players, step, several, seed, doubles)))
+
+
+@functools.cache
+def _reached(players: int, step, several: bool, seed: int, doubles: bool) -> str:
     from engine.strategy.game import StrategyGame
 
     for attempt in range(200):
@@ -23,7 +33,7 @@ def _reach(players: int, step, several: bool = False, seed: int = 1, doubles: bo
         pick = random.Random(seed + attempt)
         while not game.finished and game.bag_count > 0:
             if len(game.board) > 3 and game.step is step and (len(game.forced_cells()) > 1) == several:
-                return game
+                return json.dumps(game.to_json())
             game.place(pick.choice(game.legal()))
     raise AssertionError(f"no game reached {step} (several: {several})")
 
@@ -76,17 +86,17 @@ def scenario_first_words_fit(app):
     from ui.modes.strategy import clock as strategy_clock, play as strategy_play
 
     cut = []
-    games = {(step, several): _reach(4, step, several) for step, several in
-             ((Step.FREE, False), (Step.FILL, False), (Step.FILL, True), (Step.FILL_AGAIN, False))}
+    steps = ((Step.FREE, False), (Step.FILL, False), (Step.FILL, True), (Step.FILL_AGAIN, False))
     for orientation in ("flat", "upright"):
         app.services.settings.orientation = orientation
         for players, doubles in ((2, False), (3, False), (4, False), (4, True)):
-            for (step, several), found in games.items():
-                game = _reach(players, step, several, doubles=doubles) if (players, doubles) != (4, False) else found
+            for step, several in steps:
+                game = _reach(players, step, several, doubles=doubles)
                 strategy_clock.set_clocks(app, game, 15)
                 screen = strategy_play.open_game(app, game)
                 screen.robot_pause = 30.0
-                yield 0.3
+                yield
+                yield
                 plate = screen.plates[screen.actor()]
                 for language in LANGUAGES:
                     i18n.language = language
