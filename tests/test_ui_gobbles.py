@@ -644,6 +644,41 @@ def test_forced_spaces_out_of_sight_in_a_race_are_marked_and_a_tap_brings_them_i
     run_scenario("test_ui_gobbles", "scenario_forced_spaces_out_of_sight", size=(800, 480))
 
 
+def scenario_cues_clear_of_controls_and_hands(app):
+    """The race outgrown the portrait table (the matrix's screen): the forced spaces out of sight
+    lie beyond the bottom edge, towards the corner where Leave is. The cue to them lies whole on
+    the free table, a finger's gap (1.5 mm) clear of Leave, the zoom and map, and every hand: it
+    once lay over Leave, and a tap meant for it left the race."""
+    from ui import theme
+    import ui_matrix
+
+    ui_matrix._gobbles_forced_out_of_sight(app)
+    screen = app.manager.current_screen
+    layout, controls = screen.layout, screen.view_controls
+    yield until(lambda: layout.board.fit_area and controls.cues.cues, 10)
+    yield 0.5  # the view settled
+    gap = theme.min_gap() - 1
+    fx, fy, fw, fh = layout.board.fit_area
+    things = {"Leave": (*screen.leave_button.pos, *screen.leave_button.size),
+              "zoom": (*controls.row.to_window(*controls.row.pos), *controls.row.size)}
+    things |= {f"hand {seat}": _box_rect(layout, box) for seat, box in enumerate(layout.boxes)}
+    cues = []
+    for cue in controls.cues.cues:
+        (x, y), (w, h) = cue.to_window(*cue.pos), cue.size
+        cues.append((x, y, w, h))
+        assert fx - 1 <= x and x + w <= fx + fw + 1 and fy - 1 <= y and y + h <= fy + fh + 1, ((x, y, w, h), (fx, fy, fw, fh))
+        for name, (ax, ay, aw, ah) in things.items():
+            assert _overlap(((x - gap, y - gap), (w + 2 * gap, h + 2 * gap)), (ax, ay, aw, ah)) is False, (name, (x, y, w, h))
+    assert cues
+    screen.leave()
+    return {}
+
+
+@pytest.mark.parametrize("size, rotation", [((720, 1280), 0), ((800, 480), 90)], ids=["720x1280", "800x480-r90"])
+def test_a_cue_to_forced_spaces_out_of_sight_lies_clear_of_leave_and_the_hands(size, rotation):
+    run_scenario("test_ui_gobbles", "scenario_cues_clear_of_controls_and_hands", size=size, rotation=rotation)
+
+
 def _five_seats_one_gobble_away(app):
     """Five seats (two robots) with Player 1 one tile from a gobble: the game and its screen, shown."""
     from engine.gobble.gobbles import Gobbles, Level, Player

@@ -322,6 +322,28 @@ def _gobbles(players: int) -> Opener:
     return open_game
 
 
+def _gobbles_forced_out_of_sight(app: Any) -> None:
+    """A person and an expert robot whose race has outgrown the table (seed 3, 36 tiles), forced
+    spaces left open: on the smaller panels some lie out of sight, and a cue at the table's edge
+    points to them (on the portrait panel, at the corner where Leave lies)."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui.modes.gobble import gobbles
+
+    game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    while len(game.board) < 36 and not game.finished:
+        for seat in (1, 0):
+            options = game.legal_placements(seat)
+            if options and seat not in game.pending:
+                screen.table.claim(seat, options[len(options) // 2])
+            if seat in game.pending:
+                gift = game.suggest_gift(seat)
+                screen.table.give(seat, gift.to, gift.tiles)
+    screen.refresh()
+
+
 def _gobble_solo(app: Any) -> None:
     from ui.modes.gobble import solo as gobble_solo
 
@@ -406,6 +428,7 @@ SCREENS: list[tuple[str, Opener]] = [
     ("tantrix-results", _tantrix_results),
     ("gobbles-2", _gobbles(2)),
     ("gobbles-6", _gobbles(6)),
+    ("gobbles-forced-out-of-sight", _gobbles_forced_out_of_sight),
     ("gobble-solo", _gobble_solo),
     ("tanagra-2", _tanagra(2)),
     ("tanagra-4", _tanagra(4)),

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Protocol
 from kivy.animation import Animation
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Quad, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.scatter import Scatter
 from kivy.uix.widget import Widget
 
 from engine.board import Board, Placement
@@ -195,11 +196,26 @@ class BoardView(Widget):
     def covered(self, point: tuple[float, float], but: Iterable[Widget] = ()) -> bool:
         """Whether one of the :attr:`shields` shown (other than ``but``) lies over ``point``
         (window coordinates)."""
-        skip = set(map(id, but))
         # a widget's collide_point takes its parent's coordinates: to_widget alone gives a turned
         # plate's (a Scatter) own, and a point beside it was taken for one over it
-        return any(id(shield) not in skip and shield.get_root_window() is not None and shield.opacity > 0
-                   and shield.collide_point(*shield.to_parent(*shield.to_widget(*point))) for shield in self.shields)
+        return any(shield.collide_point(*shield.to_parent(*shield.to_widget(*point))) for shield in self._shown(but))
+
+    def shield_boxes(self, but: Iterable[Widget] = ()) -> list[tuple[float, float, float, float]]:
+        """Where the :attr:`shields` shown (other than ``but``) lie on the window: the box (x, y,
+        width, height) round each, through any scatter that holds or turns it (a hand, a plate)."""
+        boxes = []
+        for shield in self._shown(but):
+            (x, y), (w, h) = shield.bbox if isinstance(shield, Scatter) else (shield.pos, shield.size)
+            points = [shield.to_window(px, py) for px in (x, x + w) for py in (y, y + h)]
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            boxes.append((min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
+        return boxes
+
+    def _shown(self, but: Iterable[Widget]) -> list[Widget]:
+        """The :attr:`shields` on screen now (other than ``but``): a hidden one covers nothing."""
+        skip = set(map(id, but))
+        return [shield for shield in self.shields
+                if id(shield) not in skip and shield.get_root_window() is not None and shield.opacity > 0]
 
     def takes_drop(self, finger: tuple[float, float], tile: tuple[float, float]) -> bool:
         """Whether a tile dragged by a finger at ``finger``, drawn at ``tile`` (above the finger, so

@@ -9,7 +9,8 @@ space, whole). A player who must fill forced spaces may not see them all (the ta
 many at the size fingers need, :func:`ui.board.aim_in_sight`), and a newcomer does not read maps:
 at the table's edge towards those out of sight (:func:`out_of_sight`, the one rule for map and
 cues), a :class:`ForcedCue` (a small orange forced space with an arrow, and how many lie that way)
-brings them into view when tapped. While all of them are in sight there is none. The map's rings
+brings them into view when tapped; it never lies over a control, a hand or a plate (:func:`cue_spot`).
+While all of them are in sight there is none. The map's rings
 and the cues stand for the forced spaces the player to move must fill (a mode's own rule, given as
 ``to_fill``: the strategy game's :meth:`engine.strategy.game.StrategyGame.forced_cells`); the board
 still outlines the others, which no tile in that player's hand fits. The controls read the
@@ -19,7 +20,7 @@ still outlines the others, which no tile in that player's hand fits. The control
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from kivy.graphics import Color, Line, Quad, RoundedRectangle, Triangle
 from kivy.properties import ListProperty, NumericProperty
@@ -33,6 +34,7 @@ from engine.geometry import Cell
 from . import theme, tileart
 from .board import BoardView
 from .hexes import SQRT3, cell_at, centre, corners, rotated_quad
+from .table import Rect, overlaps
 from .widgets import TButton
 
 ZOOM_STEP = 1.25
@@ -273,10 +275,12 @@ class ForcedCues(Widget):
 
     def follow(self, hidden: list[Cell]) -> None:
         """A cue towards each edge beyond which some of ``hidden`` lie, each clear of the controls,
-        hands and plates where its edge has room (:meth:`_clear`); none when ``hidden`` is empty."""
+        hands and plates (:meth:`_clear`: none for an edge where the table has no such place);
+        none when ``hidden`` is empty."""
         side = theme.min_target() * CUE_SIZE
         places = cue_places(self.view, hidden, side) if self.get_root_window() is not None else []
-        shown = [(place, self._clear(place, side)) for place in places]
+        shown = [(place, spot) for place, spot in ((place, self._clear(place, side)) for place in places)
+                 if spot is not None]
         if shown == self._shown:
             return
         self._shown = shown
@@ -286,29 +290,41 @@ class ForcedCues(Widget):
             self.add_widget(ForcedCue(self.view, self.to_fill, angle=angle, cells=list(place.cells),
                                       pos=self.to_widget(x - side / 2, y - side / 2)))
 
-    def _clear(self, place: CuePlace, side: float) -> tuple[float, float]:
-        """Where along its edge, nearest its place, the cue covers no control, hand or plate, nor
-        any forced space (it points at the one peeking in, beside it); its place when the edge
-        has no such room."""
+    def _clear(self, place: CuePlace, side: float) -> tuple[float, float] | None:
+        """Where the cue goes (:func:`cue_spot`): a finger's gap clear of every control, hand and
+        plate (the view's shields: the cue would hide them, and a finger meant for one would press
+        the other), and where it can over no forced space (it points at the one peeking in, beside it)."""
         view = self.view
-        x0, y0, w, h = table_rect(view)
-        across = abs(place.y - (y0 + h / 2)) * w > abs(place.x - (x0 + w / 2)) * h  # a top or bottom edge
-        half = side / 2
-        spaces = [view.settled_cell(space.cell) for space in view.board.forced_spaces()]
+        gap = theme.min_gap()
+        shields = [(x - gap, y - gap, w + 2 * gap, h + 2 * gap) for x, y, w, h in view.shield_boxes([self])]
+        spaces = [(x - size * SQRT3 / 2, y - size, size * SQRT3, 2 * size)
+                  for x, y, size in (view.settled_cell(space.cell) for space in view.board.forced_spaces())]
+        return cue_spot(place, side, table_rect(view), [shields, spaces])
 
-        def free(x: float, y: float) -> bool:
-            if any(abs(x - sx) < half + size * SQRT3 / 2 and abs(y - sy) < half + size for sx, sy, size in spaces):
-                return False
-            return not any(view.covered((x + a * half, y + b * half), [self]) for a in (-1, 0, 1) for b in (-1, 0, 1))
 
-        for step in range(16):
-            for sign in (1, -1) if step else (1,):
-                shift = sign * step * side / 3
-                x = min(max(place.x + shift, x0 + half), x0 + w - half) if across else place.x
-                y = place.y if across else min(max(place.y + shift, y0 + half), y0 + h - half)
-                if free(x, y):
-                    return x, y
-        return place.x, place.y
+def cue_spot(place: CuePlace, side: float, table: Rect, avoid: Sequence[Sequence[Rect]]) -> tuple[float, float] | None:
+    """Where the centre of a cue of ``side`` (px) goes: of the places whole on the free ``table``
+    (its edge row, then further in, a third of a cue apart), the nearest its ``place`` that
+    covers none of ``avoid``: groups of rectangles, the most important first. Where no place
+    clears every group the last one is given up, and so on, but never the first (what a cue must
+    never cover): None where no place clears it."""
+    x0, y0, w, h = table
+    half, step = side / 2, side / 3
+
+    def spots(low: float, length: float, own: float) -> list[float]:
+        return [own] + [low + half + i * step for i in range(int(max(length - side, 0.0) / step) + 1)] + \
+            [low + length - half]
+
+    places = sorted(((x, y) for x in spots(x0, w, place.x) for y in spots(y0, h, place.y)),
+                    key=lambda p: math.hypot(p[0] - place.x, p[1] - place.y))
+    best: dict[int, tuple[float, float]] = {}
+    for x, y in places:
+        square = (x - half, y - half, side, side)
+        kept = next((i for i, group in enumerate(avoid) if any(overlaps(square, r) for r in group)), len(avoid))
+        if kept == len(avoid):
+            return x, y
+        best.setdefault(kept, (x, y))
+    return best[max(best)] if best and max(best) > 0 else None
 
 
 class ViewControls(BoxLayout):
