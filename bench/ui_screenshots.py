@@ -756,11 +756,16 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         results.replay_bar.go("back")
     yield 0.3
     shot("62-tantrix-replay")
-    # Doubles results: each team once, its two partners' seats lit
-    game = StrategyGame.new(4, "RY", ["club", "beginner", "club", "beginner"], doubles=True, seed=9)
+    # Doubles results: each team once, its two partners' seats lit; four people playing like a club
+    # robot, until Ana leaves and a robot plays her seat on
+    from engine.strategy.robots import make_robot
+
+    game = StrategyGame.new(4, "RY", [None] * 4, doubles=True, seed=9)
+    club = make_robot("club")
     while not game.finished:
-        robot_move(game)
-    game.set_robot(0, None)
+        if len(game.board) >= 40 and game.seats[0].robot is None:
+            game.set_robot(0, "beginner")
+        robot_move(game, club)
     app.journal(game)
     results = show_results(app, game, again=lambda: None, names=("Ana", None, "Bartłomiej", None))
     yield 0.6
@@ -771,6 +776,11 @@ def strategy_shots(app: Any, services: Any, shot: Any) -> Iterator[float]:
         bar.go("back")
     yield 0.3
     shot("62d-tantrix-replay-doubles")
+    bar.go("last")
+    while bar.replay.moves[bar.step - 1][0] != 0:  # the robot's step on Ana's seat, after she left
+        bar.go("back")
+    yield 0.3
+    shot("62e-tantrix-replay-takeover")
     services.store.clear_current()
     services.settings.orientation = "upright"
     app.open_family("tantrix")

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
-from .strategy.game import Result, lost_on_time, places
+from .strategy.game import Result, lost_on_time, places, robots_at
 
 ROBOT = "robot:"
 GUEST = "guest:"
@@ -94,10 +94,7 @@ def outcome_of_record(game: str, record: Mapping[str, Any], people: Sequence[str
     result = record.get("result")
     if not isinstance(result, Mapping):
         return None
-    robots = [seat.get("robot") for seat in record["seats"]]
-    for event in record.get("events", ()):
-        if "seat" in event and "place" not in event and "draw" not in event and "skip" not in event:
-            robots[event["seat"]] = event.get("robot")
+    robots = robots_at(record)
     sides: dict[str, list[str]] = {}
     for index, (seat, robot) in enumerate(zip(record["seats"], robots)):
         person = people[index] if index < len(people) else None

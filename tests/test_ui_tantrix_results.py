@@ -94,7 +94,8 @@ def scenario_trace_and_review(app):
         yield from tap(bar.buttons["next"])
     seat = bar.replay.moves[forced][0]
     assert bar.replay.step_mark.forced and bar.replay.step_mark.cell == bar.replay.moves[forced][1].cell
-    assert bar.caption.text == _("{name} filled a forced space", name=colour_name(game.seats[seat].colour))
+    robot = _("{name} (robot)", name=colour_name(game.seats[seat].colour))  # the robots' game: as the table named them
+    assert bar.caption.text == _("{name} filled a forced space", name=robot)
     ordinary = next(i for i, (_seat, _p, f) in enumerate(bar.replay.moves) if not f and i > forced)
     while bar.step < ordinary + 1:
         yield from tap(bar.buttons["next"])
@@ -389,6 +390,77 @@ def scenario_the_doubles_replay_names_whose_tile_it_was(app):
 
 
 scenario_the_doubles_replay_names_whose_tile_it_was.prepare = _four_players
+
+
+def scenario_the_replay_names_a_robot_that_took_a_seat_over(app):
+    """Doubles, Ana and Bartłomiej (Red) against Cécile and a guest (Yellow); midway Ana leaves and
+    a robot plays her seat on. The replay named every Red tile from seat 0 "Ana", the robot's
+    too. Now her steps before the takeover name her, and the robot's after it name it as the
+    game did ("Red team (robot)", its plate's words), read whole on the 7" panel in every language."""
+    from kivy.core.text import Label as CoreLabel
+
+    from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import make_robot
+    from ui.i18n import _
+    from ui.modes.strategy import play as strategy_play
+    from ui.seat_players import seat_again
+    from ui.words import seat_name
+
+    book = app.services.players
+    ids = {p.name: p.id for p in book.all()}
+    game = StrategyGame.new(4, "RY", [None] * 4, doubles=True, seed=5)
+    seat_again(app, game, [ids["Ana"], ids["Cécile"], ids["Bartłomiej"], None])  # partners opposite
+    screen = strategy_play.open_game(app, game)
+    yield until(lambda: app.manager.current == "strategy")
+    robot = make_robot("beginner")
+    while len(game.board) < 24:  # the four people play like beginners, straight through the engine
+        robot_move(game, robot)
+    taken = sum(1 for e in game.record()["events"] if "place" in e)  # Ana's steps: those before
+    game.set_robot(0, "beginner")  # Ana leaves; a robot plays her seat on (its record event, as the seat's card does)
+    live = seat_name(game, 0)
+    assert live == "Red team (robot)"
+    while not game.finished:
+        robot_move(game, robot)
+    screen.finish()
+    yield until(on_screen(app, "strategy-results"))
+    bar = app.manager.current_screen.replay_bar
+    moves = bar.replay.moves
+    before = [step for step in range(1, taken + 1) if moves[step - 1][0] == 0]
+    after = [step for step in range(taken + 1, bar.replay.steps + 1) if moves[step - 1][0] == 0]
+    assert before and after
+
+    def caption(step, name):
+        return _("{name} filled a forced space" if moves[step - 1][2] else "{name} placed a tile", name=name)
+
+    for step in before[-2:] + after[:2]:
+        bar.step = step
+        yield 0.1
+        assert bar.caption.text == caption(step, "Ana" if step <= taken else live), (step, bar.caption.text)
+    partner = next(step for step in range(taken + 1, bar.replay.steps + 1) if moves[step - 1][0] == 2)
+    bar.step = partner
+    yield 0.1
+    assert bar.caption.text == caption(partner, "Bartłomiej")  # his seat stayed his
+    # the robot's longest caption (a forced fill where there is one) in each language: read whole
+    longest = next((step for step in after if moves[step - 1][2]), after[0])
+    for language in ("en", "fr", "nl", "pl"):
+        app.set_language(language)
+        bar.step = longest
+        yield 0.1
+        text = bar.caption.text
+        assert text == caption(longest, seat_name(game, 0)), (language, text)
+        wide = CoreLabel(font_size=bar.caption.font_size).get_extents(text)[0]
+        assert wide <= bar.caption.width, (language, text, wide, bar.caption.width)
+    app.set_language("en")
+    return {"before": len(before), "after": len(after)}
+
+
+scenario_the_replay_names_a_robot_that_took_a_seat_over.prepare = _four_players
+
+
+def test_the_replay_names_the_robot_that_took_a_seat_over_not_the_person_who_left():
+    seen = run_scenario("test_ui_tantrix_results", "scenario_the_replay_names_a_robot_that_took_a_seat_over",
+                        size=(800, 480))
+    assert seen["before"] > 0 and seen["after"] > 0
 
 
 def test_the_doubles_replay_names_the_partner_whose_tile_it_was():

@@ -217,6 +217,8 @@ class ReplayBar(BoxLayout):
     pause, next, last, and the speed (tap to change). Playing stops at the end (play again starts
     from the beginning) and whenever a step button is tapped."""
 
+    CAPTION_SCALE = 0.78
+    """The caption's font (of the theme's), shrunk where it is long (:meth:`_fit_caption`)."""
     step = NumericProperty(0)
     playing = BooleanProperty(False)
     speed = NumericProperty(1)
@@ -230,9 +232,9 @@ class ReplayBar(BoxLayout):
         top = BoxLayout(spacing=u * 0.15, size_hint=(1, 0.42))
         self.counter = TLabel(msg=N_("Step {step} of {steps}"), scale=0.72, color=theme.TEXT_DIM,
                               size_hint=(0.32, 1))
-        self.caption = Label(font_size=theme.font(0.78), color=theme.TEXT, halign="left", valign="middle",
+        self.caption = Label(font_size=theme.font(self.CAPTION_SCALE), color=theme.TEXT, halign="left", valign="middle",
                              shorten=True, shorten_from="right")
-        self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.caption.bind(size=lambda *_: self._fit_caption())
         top.add_widget(self.counter)
         top.add_widget(self.caption)
         self.add_widget(top)
@@ -284,9 +286,17 @@ class ReplayBar(BoxLayout):
         """Draw the current step (again: after the mode changed what it shows)."""
         step = int(self.step)
         self.caption.text = self.replay.show(step)
+        self._fit_caption()
         self.counter.values = {"step": step, "steps": self.replay.steps}
         self.buttons["first"].disabled = self.buttons["back"].disabled = step == 0
         self.buttons["next"].disabled = self.buttons["last"].disabled = step == self.replay.steps
+
+
+    def _fit_caption(self) -> None:
+        """The caption whole on its line, in a smaller font where it is long ("Drużyna: Czerwone
+        (robot): płytka w miejscu przymusu" on the 7" panel): who placed the tile is never cut off."""
+        self.caption.text_size = self.caption.size
+        fit_font(self.caption, theme.font(self.CAPTION_SCALE))
 
 
 def _clipped(stage: Widget) -> StencilView:

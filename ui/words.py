@@ -33,7 +33,7 @@ def team_name(game: StrategyGame, colour: str) -> str:
 
 
 def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True, to: int | None = None,
-              names: Sequence[str | None] = ()) -> str:
+              names: Sequence[str | None] = (), robot: bool | None = None) -> str:
     """A Tantrix game's seat as shown: its side's name (:func:`team_name`: "Red", "Red team"), and
     "(robot)" for a robot's seat (unless ``robot_mark`` is False). ``to`` is the seat the words are
     said to: said to its partner, a Doubles seat is "Red team (your partner)", as the team's name
@@ -41,14 +41,17 @@ def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True, to: int | 
     ``names`` are the names of the people at the seats as picked at setup (None: a guest;
     :func:`ui.seat_players.seated_names`): a named seat is its player, "Ana", or "Ana (your
     partner)", which tells the two partners of a Doubles team apart in words short enough for
-    a plate or the replay's caption on the 7" panel."""
+    a plate or the replay's caption on the 7" panel. ``robot`` says whether a robot played the seat
+    at the moment spoken of (a replay's step; default: whether one plays it now): a seat a robot
+    took over is the robot's, "Red team (robot)", never named after the person who left it."""
     name = team_name(game, game.seats[seat].colour)
-    player = names[seat] if seat < len(names) else None
+    robot = game.seats[seat].robot is not None if robot is None else robot
+    player = names[seat] if seat < len(names) and not robot else None
     if to is not None and to != seat and game.seats[to].colour == game.seats[seat].colour:
         return _("{name} (your partner)", name=player or name)
     if player:
         return player
-    return _("{name} (robot)", name=name) if robot_mark and game.seats[seat].robot else name
+    return _("{name} (robot)", name=name) if robot_mark and robot else name
 
 
 LEVEL_NAMES: Mapping[str, str] = {"beginner": N_("Beginner"), "casual": N_("Casual"), "club": N_("Club"),

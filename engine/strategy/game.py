@@ -176,6 +176,18 @@ def lost_on_time(record: Mapping[str, Any]) -> str | None:
     return str(record["seats"][seats[-1]]["colour"]) if seats else None
 
 
+def robots_at(record: Mapping[str, Any], events: int | None = None) -> list[str | None]:
+    """Who played each seat after the first ``events`` events of a game's record (None: all of
+    them): the robot level at the seat, None for a person. The seats as set up, changed by each
+    ``{"seat": seat, "robot": level}`` event (a person left and a robot played on, or took the seat
+    back): a rating counts the seat's last player, a replay names each step's."""
+    robots = [seat.get("robot") for seat in record["seats"]]
+    for event in list(record.get("events", ()))[:events]:
+        if "seat" in event and not any(key in event for key in ("place", "draw", "skip")):
+            robots[event["seat"]] = event.get("robot")
+    return robots
+
+
 @dataclass(frozen=True, slots=True)
 class ForcedReview:
     """Review of one forced space, as the official online game offers it: the unseen tiles (still in

@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 from engine.board import Board, Placement
 from engine.board import Line as ChainLine
-from engine.strategy.game import StrategyGame, lost_on_time
+from engine.strategy.game import StrategyGame, lost_on_time, robots_at
 
 from ...board import BoardView
 from ...i18n import N_, _
@@ -169,8 +169,9 @@ class StrategyReplay:
     """A finished game's placements, one step each, from its record. Each step draws the board of
     that step fitted to the stage (the first tile large and centred) and marks the tile just placed;
     the last step traces :attr:`lines` again. Each step says who placed its tile: the player by
-    name where one was picked at setup ("Ana (Yellow team) placed a tile": in Doubles the team's
-    name alone left its two partners guessing), else the seat's side."""
+    name where one was picked at setup ("Ana placed a tile": in Doubles the team's name alone
+    left its two partners guessing), else the seat's side; a robot's step names the robot as
+    the game did ("Red team (robot)"), a seat taken over after its person left too."""
 
     def __init__(self, view: BoardView, marks: LineMarks, game: StrategyGame, lines: list[ChainLine],
                  names: Sequence[str | None] = ()) -> None:
@@ -183,6 +184,10 @@ class StrategyReplay:
             (e["place"], Placement(e["tile"], e["q"], e["r"], e["rot"]), bool(e.get("forced")))
             for e in record["events"] if "place" in e
         ]
+        self.by_robot = [robots_at(record, index)[e["place"]] is not None
+                         for index, e in enumerate(record["events"]) if "place" in e]
+        """Per step, whether a robot placed its tile (the seat set up for one, or taken over by one
+        after its person left): that step is the robot's, not the person's."""
         self.game = game
         self.step_mark = StepMark(view)
         view.bind(pos=self._fit_stage, size=self._fit_stage)
@@ -216,4 +221,4 @@ class StrategyReplay:
         seat, placement, forced = self.moves[step - 1]
         self.step_mark.show(placement.cell, forced)
         message = N_("{name} filled a forced space") if forced else N_("{name} placed a tile")
-        return _(message, name=seat_name(self.game, seat, robot_mark=False, names=self.names))
+        return _(message, name=seat_name(self.game, seat, names=self.names, robot=self.by_robot[step - 1]))
