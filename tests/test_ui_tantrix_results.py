@@ -11,7 +11,7 @@ from engine.strategy.robots import robot_move
 
 
 def _finished(players, seed):
-    """A game played to its end by beginner robots, its seats then given to people."""
+    """A game played to its end by beginner robots (the seats stay theirs: the results name robots)."""
     from engine.strategy.game import StrategyGame
 
     game = StrategyGame.new(players, "RYGB"[:players], ["beginner"] * players, seed=seed)
