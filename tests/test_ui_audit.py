@@ -12,6 +12,7 @@ def scenario_faults(app):
     from kivy.uix.floatlayout import FloatLayout
     from kivy.uix.label import Label
     from kivy.uix.screenmanager import Screen
+    from kivy.uix.widget import Widget
 
     from ui import theme
     from ui.audit import Picture, audit
@@ -50,6 +51,12 @@ def scenario_faults(app):
     from ui.widgets import TLabel
 
     shrunk = place(TLabel(text="Player 4", scale=0.85, bold=True, shorten=True), (560, 400), (60, 40))
+    place(Label(text="fine print", font_size=11, color=theme.TEXT), (10, 220), (120, 40))  # 11 px: under 12.5
+    place(Label(text="Play\n[size=10]a subtitle[/size]", markup=True, font_size=20, color=theme.TEXT),
+          (140, 220), (140, 60))  # its second line 10 px
+    place(Label(text="Roomy", font_size=13, color=theme.TEXT), (300, 220), (120, 40))  # 13 px: enough
+    place(Label(text="under a card", font_size=9, color=theme.TEXT), (20, 110), (100, 20))
+    place(Widget(), (10, 100), (130, 40)).covers = True  # a question over it: it cannot be read meanwhile
     from ui.board import HandView
 
     place(HandView(tiles=list(range(1, 13))), (10, 10), (300, 30))  # 12 tiles in 300x30: tiny
@@ -72,6 +79,7 @@ def test_the_audit_finds_each_kind_of_problem_and_only_those():
     assert found.pop("contrast") == ["Label('faint')"]
     assert found.pop("off-screen") == ["Label('off the edge')", "Button"]
     assert found.pop("shortened") == ["Label('Speler 4')"]
+    assert found.pop("small-text") == ["Label('fine print')", "Label('Play / a subtitle')"]
     assert found.pop("shrunk") is True
     assert found == {}
 

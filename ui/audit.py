@@ -1,12 +1,13 @@
 """What a newcomer at the table would stumble on, found in a rendered screen: text larger than its
 box, cut short with an ellipsis or cut by the screen's edge, a word broken across two lines, a
 control smaller than a fingertip, two controls so close that a finger meant for one lands on the
-other, text too faint to read.
+other, text too small or too faint to read.
 
 :func:`audit` walks the widgets on screen and returns :class:`Problem` s (an empty list: nothing
 found). The rules are the issue's: a control is at least 9 mm in both directions (45 px on the 7"
 800x480 panel, :func:`ui.theme.min_target` at other densities), two controls keep
-:data:`ui.theme.GAP_MM` (1.5 mm) apart (:func:`crowded`), and text contrasts with what lies
+:data:`ui.theme.GAP_MM` (1.5 mm) apart (:func:`crowded`), text is at least :data:`ui.theme.TEXT_MM`
+(2.5 mm, 12.5 px on that panel: :func:`smallest_size`), and text contrasts with what lies
 under it by at least 4.5 : 1 (WCAG 2's level AA for body text), the background being the most
 common colour in the label's box of the rendered picture. What lies under a card (:func:`uncovered`)
 is neither a neighbour of the controls on it nor text to read: the card's shade dims it on purpose.
@@ -31,7 +32,8 @@ _TAG = re.compile(r"\[(/?)(\w+)(?:=([^\]]*))?\]")
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # "overflow", "shortened", "off-screen", "split-word", "small-control", "crowded", "contrast"
+    kind: str  # "overflow", "shortened", "off-screen", "split-word", "small-control", "crowded", "small-text",
+    # "contrast"
     widget: str  # class and text, to find it
     detail: str
 
@@ -243,6 +245,13 @@ def words(label: Any) -> Iterator[tuple[str, float, bool]]:
             bolds.pop() if closing and len(bolds) > 1 else bolds.append(True) if not closing else None
 
 
+def smallest_size(label: Any) -> float:
+    """The font size, in window pixels, of the smallest word ``label`` draws (markup followed, a
+    scatter's scale counted): what the eye must read, a subtitle's smaller line included."""
+    scale = window_extent(label)[1] / label.height if label.height else 1.0
+    return min((size for _word, size, _bold in words(label)), default=label.font_size) * scale
+
+
 def text_colours(label: Any) -> list[tuple[float, ...]]:
     """The colours a label's text is drawn in: its own and any markup ``[color]``."""
     colours = [tuple(label.disabled_color if label.disabled else label.color)]
@@ -329,11 +338,13 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
     problems: list[Problem] = [Problem("overflow", describe(widget), f"{widget.text!r} has a box of "
                                        f"{widget.width:.0f}x{widget.height:.0f} px: no room for it")
                                for widget in squeezed(root)]
+    min_text = min_target * theme.TEXT_MM / theme.TARGET_MM
     targets: list[tuple[Any, Box]] = []
     faint: list[tuple[Problem, Box]] = []  # the contrast problems, each with its label's box
+    small: list[tuple[Problem, Box]] = []  # the text too small to read, each with its label's box
     for widget in shown(root):  # in the order they are drawn: a cover comes after what it covers
         if getattr(widget, "covers", False) is True:
-            targets, faint = uncovered(targets, widget), uncovered(faint, widget)
+            targets, faint, small = uncovered(targets, widget), uncovered(faint, widget), uncovered(small, widget)
         if is_control(widget):
             box = window_box(widget) if widget._audit_clip is None else _overlap(window_box(widget), widget._audit_clip)
             if box[2] > box[0] and box[3] > box[1]:  # not scrolled out of sight
@@ -362,6 +373,10 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
         if shortened(widget):  # it fits by drawing "..." for what it leaves out
             problems.append(Problem("shortened", describe(widget), f"{widget.text!r} is drawn cut short"))
         x0, y0, x1, y1 = window_box(widget)
+        size = smallest_size(widget)
+        if size + 0.05 < min_text:
+            small.append((Problem("small-text", describe(widget),
+                                  f"{size:.1f} px, under {min_text:.1f} px ({theme.TEXT_MM} mm)"), (x0, y0, x1, y1)))
         if not widget._audit_scrolled and tw > 0:
             # the text's own box (centred in the label's, as the labels here draw it)
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -393,4 +408,4 @@ def audit(root: Any, window_size: tuple[int, int], min_target: float, picture: P
                                           f"text {ratio:.1f} : 1 on its background (at least {MIN_CONTRAST})"),
                                   (x0, y0, x1, y1)))
                     break
-    return problems + [problem for problem, _box in faint] + crowded(targets, min_target * theme.GAP_MM / theme.TARGET_MM)
+    return problems + [problem for problem, _box in small + faint] + crowded(targets, min_target * theme.GAP_MM / theme.TARGET_MM)

@@ -143,6 +143,25 @@ def min_gap(size: tuple[int, int] | None = None) -> float:
     return min_target(size) * GAP_MM / TARGET_MM
 
 
+TEXT_MM = 2.5
+"""The smallest font size (the em, Kivy's ``font_size``) of any text a player is to read: 12.5 px
+on the 7" 800x480 panel, :func:`min_text` at other densities. The table is read from a chair, at
+40 to 60 cm: farther than a phone (about 30 cm), whose guidelines put the smallest caption at
+12 sp (Material's type scale, 1.9 mm; Apple's 11 pt is 1.7 mm); scaled to 40 cm that caption is
+2.5 mm. ISO 9241-3 (now 9241-303) asks characters of at least 16 minutes of arc, 20 to 22
+preferred (quoted at http://www.pc.ibm.com/ww/healthycomputing/vdc-crf.html): the capitals of a
+2.5 mm font (0.71 em in Roboto, 1.8 mm) are 16' at 40 cm, the player leaning over their own plate;
+body text (:func:`font`, 4.3 mm on that panel) is 21' at 50 cm. Below it a word is guessed, not
+read: :mod:`ui.audit` holds every screen to it, and :func:`ui.widgets.fit_font` shrinks no
+text below it."""
+
+
+def min_text(size: tuple[int, int] | None = None) -> float:
+    """The smallest font size in pixels: :data:`TEXT_MM` at this density (12.5 px on the 800x480
+    panel, 19.7 px on the denser 7" portrait one)."""
+    return min_target(size) * TEXT_MM / TARGET_MM
+
+
 def min_tile_radius() -> float:
     """The smallest circumradius (pixels) of a board tile that someone must pick or drop on: 9 mm
     across its flats at this panel's density (45 px on the 800x480 panel). Every board view that
