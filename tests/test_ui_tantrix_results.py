@@ -239,12 +239,16 @@ def scenario_auto_play(app):
     assert results.marks.cells  # the end traces the winning line (a loop here) again
     assert results.marks.lines[0].loop
     assert any("Fast" == t or "Fast" in t for t in labels(bar))
-    return {"shown": len(shown)}
+    from ui import theme
+    from ui.audit import smallest_size
+
+    return {"shown": len(shown), "speed in": smallest_size(bar.speed_button), "legible": theme.min_text()}
 
 
 def test_the_review_plays_itself_to_the_end_at_the_chosen_speed():
     result = run_scenario("test_ui_tantrix_results", "scenario_auto_play", size=(800, 480))
     assert result["shown"] == 10
+    assert result["speed in"] >= result["legible"]  # "Fast" under "Speed" read at arm's length (it was 11 px)
 
 
 def scenario_play_again_after_a_take_over(app):

@@ -162,10 +162,12 @@ class TButton(Translated, ButtonBehavior, Label):
         self._refit()
 
     def resize_subtitle(self, font_size: float) -> None:
-        """Write the subtitle line at 72 % of ``font_size`` (:func:`fit_font` shrinks both lines)."""
+        """Write the subtitle line at 72 % of ``font_size`` (:func:`fit_font` shrinks both lines),
+        never under the smallest legible size (:func:`ui.theme.min_text`): the replay's speed,
+        "Normal" under "Speed", was drawn at 11 px on the 7" panel."""
         if self.subtitle:
             title = _(self.msg, **self.values) if self.msg else self.text.split("\n")[0]
-            small = int(font_size * 0.72)
+            small = min(max(int(font_size * 0.72), math.ceil(theme.min_text())), math.ceil(font_size))
             self.text = (f"{title}\n[size={small}][color={self.subtitle_ink}]{_(self.subtitle, **self.subtitle_values)}"
                          "[/color][/size]")
 
