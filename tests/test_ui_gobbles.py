@@ -1073,3 +1073,38 @@ def test_two_players_told_something_at_once_can_both_read_it(size):
         # any two, at six people too: a side seat and its neighbour round the corner once had theirs
         # one over the other (the one told first kept the whole edge; now it gives way)
         assert table["overlapping"] == [], (people, table)
+
+
+def scenario_a_gift_card_on_a_short_edge(app):
+    """Five players on the 7" portrait panel: the gobbler's card lies along a short edge of the
+    table. Its question and how to answer it are read at their size, wrapped to more lines, not
+    shrunk under the legible size (the question was 14.5 px where 19.7 px is 2.5 mm)."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui import theme
+    from ui.audit import audit
+    from ui.modes.gobble import common as gc, gobbles
+
+    players = [Player("Player 1"), Player("Player 2"), Player("Robot 3", Level.CASUAL), Player("Player 4"),
+               Player("Robot 5", Level.BEGINNER)]
+    hands = [[36, 37, 16, 56, 3, 9, 10], [40, 2, 18, 8, 51, 52, 53], [20, 21, 22, 23, 24, 25, 26],
+             [27, 28, 29, 30, 31, 32, 33], [34, 35, 38, 39, 41, 42, 43]]
+    clock = ManualClock()
+    screen = gobbles.GobblesScreen(app, Gobbles(players, gc.OPENING, hands), clock=clock, robot_seed=1)
+    app.show(screen)
+    yield 0.3
+    for seat, p in ((0, gc.BUILD[0]), (1, gc.BUILD[1]), (1, gc.BUILD[2]), (0, gc.BUILD[3]), (0, gc.RACE[0]),
+                    (0, gc.GOBBLE)):
+        screen.table.claim(seat, p)
+    screen.refresh()
+    yield until(lambda: 0 in screen.gifts)
+    yield 0.2
+    card = screen.gifts[0]
+    return {"short": card.length < theme.unit() * 6,
+            "problems": [str(p) for p in audit(card, (720, 1280), theme.min_target((720, 1280)))]}
+
+
+def test_a_gift_card_on_a_short_edge_wraps_its_words_at_a_legible_size():
+    found = run_scenario("test_ui_gobbles", "scenario_a_gift_card_on_a_short_edge", size=(720, 1280),
+                         settings={"idle_seconds": 1e6})
+    assert found == {"short": True, "problems": []}

@@ -55,6 +55,16 @@ def fit_font(label: Label, base: float) -> None:
         size = max(size * 0.88, base * SMALLEST_FONT)
 
 
+def text_height(text: str, font_size: float, width: float, bold: bool = False) -> float:
+    """How high ``text`` stands in ``font_size``, wrapped to lines ``width`` wide: the room a box
+    must give it for it to be read at its size rather than shrunk (:func:`fit_font`)."""
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(text=text, font_size=font_size, bold=bold, text_size=(max(width, 1), None))
+    core.refresh()
+    return float(core.texture.size[1])
+
+
 class TLabel(Translated, Label):
     """A label whose text follows ``msg`` in the current language, in the theme's font size or as
     much smaller as it takes to fit (:func:`fit_font`)."""

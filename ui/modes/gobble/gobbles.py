@@ -59,7 +59,7 @@ from ...setup import Choice, Setup, SetupScreen, SetupSpec
 from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot, least_depth
-from ...widgets import ChipRow, Overlay, TButton, TLabel, confirm_leave, panel_background
+from ...widgets import ChipRow, Overlay, TButton, TLabel, confirm_leave, panel_background, text_height
 from ...words import levels
 from ...navigation import family_screen, kind_screen
 from .common import race_script
@@ -685,17 +685,24 @@ class GiftCard(Scatter):
         self.give_width = u * 2.0
         per_row = max(1, min(len(opponents), int((self.length - self.give_width - u * 0.35) // (u * 1.8))))
         chip_rows = math.ceil(len(opponents) / per_row)
-        self.depth = u * (0.15 + 0.95 + 0.05) + chip_rows * self.chip_height + (chip_rows - 1) * u * 0.1
+        question = N_("Gobble! Give {count} of your tiles. Who gets them?") if self.owed > 1 \
+            else N_("Gobble! Give 1 of your tiles. Who gets it?")
+        how = N_("Tap your tiles to choose them.")
+        # the words as high as they stand at their size: a short card (a portrait panel's edge)
+        # wraps them rather than shrinking them under the legible size (14.5 px of 19.7 there)
+        room = self.length - u * (0.15 + 0.1 + 1.2)
+        title_h = text_height(_(question, count=self.owed), theme.font(0.72), room, bold=True) + u * 0.05
+        how_h = text_height(_(how), theme.font(0.65), room) + u * 0.05
+        words_h = max(u * 0.95, title_h + how_h)
+        self.depth = u * (0.15 + 0.05) + words_h + chip_rows * self.chip_height + (chip_rows - 1) * u * 0.1
         self.box = BoxLayout(orientation="vertical", padding=u * 0.075, spacing=u * 0.05)
         panel_background(self.box, theme.rgb("#3b2a05", 0.96), radius=0.2)
-        top = BoxLayout(spacing=u * 0.1, size_hint=(1, None), height=u * 0.95)
+        top = BoxLayout(spacing=u * 0.1, size_hint=(1, None), height=words_h)
         words = BoxLayout(orientation="vertical")
-        self.title = TLabel(msg=N_("Gobble! Give {count} of your tiles. Who gets them?") if self.owed > 1
-                            else N_("Gobble! Give 1 of your tiles. Who gets it?"),
-                            values={"count": self.owed}, scale=0.72, bold=True, halign="left")
+        self.title = TLabel(msg=question, values={"count": self.owed}, scale=0.72, bold=True, halign="left",
+                            size_hint_y=title_h)
         words.add_widget(self.title)
-        words.add_widget(TLabel(msg=N_("Tap your tiles to choose them."), scale=0.65, color=theme.TEXT_DIM,
-                                halign="left"))
+        words.add_widget(TLabel(msg=how, scale=0.65, color=theme.TEXT_DIM, halign="left", size_hint_y=how_h))
         top.add_widget(words)
         self.clock = TLabel(msg=N_("{seconds} s"), scale=1.0, bold=True,
                             color=theme.ACCENT, size_hint=(None, 1), width=u * 1.2)
