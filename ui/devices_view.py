@@ -121,13 +121,17 @@ class SimulatedPanel(BoxLayout):
         # a tap steps to the next reader: Kivy's Spinner opened its list again while it was still
         # closing when a second finger tapped it (bench/ui_monkey.py), and the app stopped
         self.reader_index = 0
-        self.reader = TButton(msg=self.READERS[0], scale=0.6, size_hint=(None, 1), width=u * 1.9)
+        self.reader = TButton(msg=self.READERS[0], scale=0.62, size_hint=(None, 1), width=u * 1.9)
         self.reader.bind(on_release=lambda *_: self.next_reader())
         self.add_widget(self.reader)
-        self.scan_button = TButton(msg=N_("Scan tile"), scale=0.6, size_hint=(None, 1), width=u * 1.7)
+        self.scan_button = TButton(msg=N_("Scan tile"), scale=0.62, size_hint=(None, 1), width=u * 1.8)
         self.scan_button.bind(on_release=lambda *_: self._scan(scan))
         self.add_widget(self.scan_button)
-        self.hint = Label(font_size=theme.font(0.55), color=theme.TEXT_DIM, size_hint=(None, 1), width=u * 2.6)
+        # the smallest words a maker reads (theme.min_text: 0.62 of the body's size on the denser
+        # portrait panel), two lines wrapped to their width
+        self.hint = Label(font_size=theme.font(0.62), color=theme.TEXT_DIM, size_hint=(None, 1), width=u * 3.4,
+                          halign="left", valign="middle")
+        self.hint.bind(size=lambda hint, size: setattr(hint, "text_size", size))
         self.add_widget(self.hint)
         follow_language(self, lambda panel: panel._retranslate())
         self._retranslate()
