@@ -415,6 +415,26 @@ def test_the_puzzle_list_fits_under_its_title(size):
     run_scenario("test_ui_puzzles", "scenario_puzzle_list_fits", size=size)
 
 
+def scenario_colour_button_a_fingertip_high(app):
+    """The Professor's colour button (which colours the hint aims at) is a fingertip high on every
+    panel: on the 7" portrait one it was 68 px, where 9 mm is 71."""
+    from ui import theme
+    from ui.modes.solo import puzzle as solo_puzzle
+
+    screen = solo_puzzle.open_puzzle(app, "professor")
+    yield from settled_screens()
+    yield until(lambda: screen.choice_card is not None)
+    screen.choice_card.dismiss()
+    yield
+    return {"height": screen.aim_button.height, "fingertip": theme.min_target()}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_colour_button_is_a_fingertip_high(size):
+    found = run_scenario("test_ui_puzzles", "scenario_colour_button_a_fingertip_high", size=size)
+    assert found["height"] >= found["fingertip"]
+
+
 def scenario_solved_in_another_colour(app):
     """Junior: the child taps red at the colour question, then finds the one loop there is (blue)
     by dragging the tiles on: solved at once, kept once, the panel naming the blue loop."""

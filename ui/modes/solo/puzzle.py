@@ -130,7 +130,7 @@ class PuzzleScreen(SoloPuzzleScreen[PuzzlePlay]):
                         on_move_refused=lambda _b, refusal: self.tell(lambda: explain(refusal)))
         self.aim_button: TButton | None = None
         if len(play.choices()) > 1:
-            self.aim_button = TButton(scale=0.8, size_hint=(1, None), height=u * 0.95)
+            self.aim_button = TButton(scale=0.8, size_hint=(1, None), height=max(u * 0.95, theme.min_target()))
             self.aim_button.bind(on_release=lambda *_: self.offer_colours())
             self.panel.add_extra(self.aim_button)
         self.set_up(self.table)
