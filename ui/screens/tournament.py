@@ -312,7 +312,7 @@ class TournamentScreen(Screen):
                 self.pairings.add_widget(self._pairing(tournament, game, names, at, u))
         for column, text in enumerate(HEADER):
             words = {"text": text} if column == 0 else {"msg": text}
-            self.standings.add_widget(TLabel(**words, scale=0.6, color=theme.TEXT_DIM,
+            self.standings.add_widget(TLabel(**words, scale=0.62, color=theme.TEXT_DIM,
                                              halign="left" if column == 1 else "center", **_widths(column, u)))
         for place, row in tournament.placed():
             cells = (str(place), _name(self.app, row.player, names), _points(row.points), _points(row.buchholz),
