@@ -1,7 +1,9 @@
 """No score on a strategy seat's plate is drawn cut short ("loop 7 ..."), nor the acting player's
-instruction: on every panel, flat and upright, with 2, 3 or 4 players and Doubles, with clocks and
-without, in every language, each plate shows its seat's score whole even when it is the widest the
-game can give (a loop of 28 counted double), whichever seat is to act and at the end of the game.
+instruction, nor the instruction shrunk under the legible size (2.5 mm, :func:`ui.theme.min_text`:
+"Fill the forced space" was 10.6 px on the 7" panel, where 2.5 mm is 12.5 px): on every panel,
+flat and upright, with 2, 3 or 4 players and Doubles, with clocks and without, in every language,
+each plate shows its seat's score whole even when it is the widest the game can give (a loop of 28
+counted double), whichever seat is to act and at the end of the game.
 
 All of it takes minutes, too long for every run of the suite: by default the two 7" panels and the
 1280x800 one (where a score was cut, the bar widest for four plates) in French and Polish (the
@@ -48,9 +50,10 @@ def _game(players: int, doubles: bool, acting: int | None):
 
 def scenario_scores_whole(app):
     """Every plate of every table (see the module docstring), with the widest score in its
-    language: the scores and instructions cut short or spilling out of their box, as
-    "table/seat: text"."""
-    from ui.audit import shortened
+    language: the scores and instructions cut short or spilling out of their box, and the
+    instructions too small to read, as "table/seat: text"."""
+    from ui import theme
+    from ui.audit import shortened, smallest_size
     from ui.modes.strategy import clock as strategy_clock, play as strategy_play
     from ui.modes.strategy.board import widest_score_words
 
@@ -77,8 +80,10 @@ def scenario_scores_whole(app):
                         where = f"{language} {players}{'d' if doubles else ''} {orientation} acting {acting} / seat {seat}"
                         if shortened(label) or label.texture_size[0] > label.width + 1 or score not in label.text:
                             cut.append(f"{where}: {label.text!r} in {label.width:.0f} px")
-                        if step.text and step.texture_size[0] > step.width + 1:
-                            cut.append(f"{where}: {step.text!r} in {step.width:.0f} px")
+                        if step.text and (step.texture_size[0] > step.width + 1 or step.texture_size[1] > step.height + 1):
+                            cut.append(f"{where}: {step.text!r} in {step.width:.0f}x{step.height:.0f} px")
+                        if step.text and smallest_size(step) + 0.05 < theme.min_text():
+                            cut.append(f"{where}: {step.text!r} at {smallest_size(step):.1f} px")
     app.services.settings.orientation = "flat"
     return cut
 

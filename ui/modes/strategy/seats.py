@@ -165,7 +165,7 @@ class SeatPlate(Scatter):
         step_label.texture_update()
         wide = step_label.texture_size[0]
         room = share
-        smallest = step_label.font_size * 0.6
+        smallest = max(step_label.font_size * 0.6, theme.min_text())  # never under the legible size
         if not two_lines and step:
             # the colour's name (for colour-blind players) before a large instruction, as long as
             # the instruction still fits in the smallest font it shrinks to (measured: a text's
@@ -180,6 +180,12 @@ class SeatPlate(Scatter):
             # shrink a long instruction rather than cut it (a text's width is not quite in
             # proportion to its font size: shrink again while it is still too wide)
             step_label.font_size = max(smallest, step_label.font_size * room / wide * 0.98)
+            step_label.texture_update()
+            wide = step_label.texture_size[0]
+        if step and wide > room:
+            # still too long at the legible size (a short plate beside the Hint button, on the
+            # denser portrait panel): on two lines, rather than at 10.6 px in one
+            step_label.text_size = (room, None)
             step_label.texture_update()
             wide = step_label.texture_size[0]
         step_w = min(wide, room) if step else 0.0
@@ -206,11 +212,12 @@ class SeatPlate(Scatter):
         nameless = not lit and len(names) > 1 and name_label.text == names[-1]
         if nameless:
             # a waiting plate keeps the colour's name (for colour-blind players) in a font down to
-            # three quarters of its own
+            # three quarters of its own, never under the legible size (its disc's marking tells the
+            # colour too)
             name_label.text = names[-2]
             name_label.texture_update()
             scale = (name_label.width - SHORTEN_MARGIN - 1) / name_label.texture_size[0]  # Kivy's rule
-            nameless = scale < 0.75
+            nameless = scale < max(0.75, theme.min_text() / name_label.font_size)
             if nameless:
                 name_label.text = names[-1]
             else:
