@@ -8,6 +8,8 @@ import pytest
 
 from ui_harness import Pixels, labels, run_scenario, tap, until
 
+import ui_matrix
+
 
 def _inside(widget, root) -> bool:
     """Whether the widget's on-screen box lies inside the window (nothing cut off)."""
@@ -343,3 +345,41 @@ def scenario_colours(app):
 
 def test_seats_choose_their_colours():
     run_scenario("test_ui_setup", "scenario_colours", size=(1280, 800))
+
+
+LEGIBLE = {(800, 480): [("nl", "setup-gobbles-6-upright"), ("pl", "setup-gobbles-6-upright"),
+                        ("pl", "setup-tantrix-doubles")],
+           (1024, 600): [("nl", "setup-gobbles-6-upright"), ("pl", "setup-tantrix-doubles")],
+           (720, 1280): [("pl", "setup-tantrix-doubles")]}
+"""The setups whose seat cards' chips were shrunk under 2.5 mm ("Gemiddeld", "Człowiek" at 10.6 px
+on the 7" panel), by panel."""
+
+
+def scenario_setup_words_legible(app):
+    """Each setup of :data:`LEGIBLE` for this panel, audited: nothing found (its chips' words were
+    shrunk under the legible size, to fit chips a fingertip wide)."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import Picture, audit
+
+    openers = dict(ui_matrix.SCREENS)
+    found = []
+    for language, name in LEGIBLE[tuple(Window.size)]:
+        app.set_language(language)
+        openers[name](app)
+        yield
+        yield
+        size = tuple(Window.size)
+        found += [f"{name}/{language}: {p}" for p in audit(app.root, size, theme.min_target(size), Picture(app.root))]
+    app.set_language("en")
+    return found
+
+
+scenario_setup_words_legible.prepare = ui_matrix.kiosk_services
+
+
+@pytest.mark.parametrize("size", list(LEGIBLE), ids=lambda s: f"{s[0]}x{s[1]}")
+def test_setup_chips_keep_their_words_legible(size):
+    assert run_scenario("test_ui_setup", "scenario_setup_words_legible", size=size,
+                        settings={"idle_seconds": 1e6}) == []

@@ -40,7 +40,7 @@ from kivy.uix.widget import Widget
 
 from . import theme
 from .audit import fonts
-from .i18n import N_, follow_language
+from .i18n import N_, _, follow_language
 from .seat_players import who_button
 from .table import seat_boxes
 from .widgets import ChipRow, TButton, TLabel, panel_background
@@ -170,7 +170,14 @@ class SeatCard(BoxLayout):
         padding = cast(list[float], self.padding)  # Kivy's: (left, top, right, bottom)
         room = self.width - padding[0] - padding[2] - self.swatch.width - 2 * self.top_row.spacing
         chips = len(self.beside.chips)
-        least = chips * theme.min_target() * 1.04 + (chips - 1) * self.beside.spacing[0]
+        # each chip a fingertip wide, and wide enough for its longest word at the legible size
+        # (fit_font shrank "Gemiddeld", "Człowiek" to 10.6 px where 2.5 mm is 12.5); a chip of a
+        # short word ("Mens") no wider, so that the seat's name keeps its room
+        widths = [max(theme.min_target() * 1.04, max((fonts.width(word, theme.min_text(), chip.bold, chip.font_name)
+                                                      for word in _(chip.msg).split()), default=0.0) / 0.92 + 2)
+                  for chip in self.beside.chips]  # a chip's words span 92 % of it
+        self.beside.cols_minimum = dict(enumerate(widths))
+        least = sum(widths) + (chips - 1) * self.beside.spacing[0]
         most = room if self.compact else min(u * 3.6, self.width * 0.52)
         self.beside.width = max(least, min(most, room - name - u * 0.1))
 

@@ -152,8 +152,8 @@ on the 7" 800x480 panel, :func:`min_text` at other densities. The table is read 
 preferred (quoted at http://www.pc.ibm.com/ww/healthycomputing/vdc-crf.html): the capitals of a
 2.5 mm font (0.71 em in Roboto, 1.8 mm) are 16' at 40 cm, the player leaning over their own plate;
 body text (:func:`font`, 4.3 mm on that panel) is 21' at 50 cm. Below it a word is guessed, not
-read: :mod:`ui.audit` holds every screen to it, and :func:`ui.widgets.fit_font` shrinks no
-text below it."""
+read: :mod:`ui.audit` holds every screen to it, and :func:`ui.widgets.fit_font` tries it before
+shrinking a text further."""
 
 
 def min_text(size: tuple[int, int] | None = None) -> float:
