@@ -350,9 +350,9 @@ def test_seats_choose_their_colours():
 LEGIBLE = {(800, 480): [("nl", "setup-gobbles-6-upright"), ("pl", "setup-gobbles-6-upright"),
                         ("pl", "setup-tantrix-doubles")],
            (1024, 600): [("nl", "setup-gobbles-6-upright"), ("pl", "setup-tantrix-doubles")],
-           (720, 1280): [("pl", "setup-tantrix-doubles")]}
-"""The setups whose seat cards' chips were shrunk under 2.5 mm ("Gemiddeld", "Człowiek" at 10.6 px
-on the 7" panel), by panel."""
+           (720, 1280): [("pl", "setup-tantrix-doubles"), ("pl", "tournament-setup")]}
+"""The setups whose chips were shrunk under 2.5 mm ("Gemiddeld", "Człowiek" at 10.6 px on the 7"
+panel; a tournament's "Nowicjusz" broken in a 79 px line on the portrait one), by panel."""
 
 
 def scenario_setup_words_legible(app):
