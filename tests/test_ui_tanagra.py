@@ -317,22 +317,30 @@ def test_the_board_change_buttons_stand_a_finger_apart(size):
     assert run_scenario("test_ui_tanagra", "scenario_change_buttons", size=size) == []
 
 
+def _four_pawns_out(app):
+    """A 4-player game of people twelve actions in (every colour's pawns on the board), shown."""
+    from engine.tanagra.game import Game
+    from engine.tanagra.rules import Options
+    from ui.modes.tanagra import play as tanagra
+
+    game = Game(Options(players=4, x=4), ["person"] * 4)
+    while len(game.actions) < 12:
+        game.apply(game.legal_actions()[len(game.actions) * 7 % len(game.legal_actions())])
+    screen = tanagra.TanagraScreen(app, game)
+    app.show(screen)
+    return screen
+
+
 def scenario_seat_icons_carry_the_pawns_marks(app):
     """With 3-4 players green and blue pawns carry a mark (a dark centre, a light ring) so that
     players who confuse the hues tell them apart; the icons that name the seats ("Green to play",
     each seat's row) once showed plain discs, so the mark could not be matched to a name. Each
     icon's middle, and halfway out, now look as the middle of one of its seat's pawns on the board."""
-    from engine.tanagra.game import Game
-    from engine.tanagra.rules import Options
     from ui.audit import Picture
-    from ui.modes.tanagra import play as tanagra
     from ui.tanagra_board import PAWN_RADIUS
 
-    game = Game(Options(players=4, x=4), ["person", "person", "person", "person"])
-    while len(game.actions) < 12:
-        game.apply(game.legal_actions()[len(game.actions) * 7 % len(game.legal_actions())])
-    screen = tanagra.TanagraScreen(app, game)
-    app.show(screen)
+    screen = _four_pawns_out(app)
+    game = screen.game
     yield 0.4
     picture = Picture(app.root)
     board = screen.board
@@ -454,8 +462,6 @@ def scenario_setup_seats_carry_the_pawns_marks(app):
     its hue: the pawns' marks (green's dark centre, blue's light ring) and the LED ring's shape
     (cut in as many arcs as the ring is lit in). They once were plain discs: the setup's colour
     keys ("red", "green") were not the ring's ("R", "G"), and it drew no pawn."""
-    from engine.tanagra.game import Game
-    from engine.tanagra.rules import Options
     from firmware.devices import ring_cue
     from ui import theme
     from ui.audit import Picture
@@ -490,11 +496,8 @@ def scenario_setup_seats_carry_the_pawns_marks(app):
     assert isinstance(screen, tanagra.TanagraScreen)
     arcs = ring_cue(app.services.devices.cues[-1]).arcs
     screen.leave()
-    game = Game(Options(players=4, x=4), ["person"] * 4)
-    while len(game.actions) < 12:
-        game.apply(game.legal_actions()[len(game.actions) * 7 % len(game.legal_actions())])
-    screen = tanagra.TanagraScreen(app, game)
-    app.show(screen)
+    screen = _four_pawns_out(app)
+    game = screen.game
     yield 0.4
     picture = Picture(app.root)
     board = screen.board

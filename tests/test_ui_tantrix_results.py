@@ -334,6 +334,19 @@ def _four_players(services):
         services.players.create(name, avatar)
 
 
+def _doubles_of_named_people(app):
+    """A Doubles game opened for :func:`_four_players`' people: Ana and Bartłomiej (Red) against
+    Cécile and a guest (Yellow), partners opposite, as picked at setup."""
+    from engine.strategy.game import StrategyGame
+    from ui.modes.strategy import play as strategy_play
+    from ui.seat_players import seat_again
+
+    ids = {p.name: p.id for p in app.services.players.all()}
+    game = StrategyGame.new(4, "RY", [None] * 4, doubles=True, seed=5)
+    seat_again(app, game, [ids["Ana"], ids["Cécile"], ids["Bartłomiej"], None])  # partners opposite
+    return game, strategy_play.open_game(app, game)
+
+
 def scenario_the_doubles_replay_names_whose_tile_it_was(app):
     """Doubles, Ana and Bartłomiej (Red) against Cécile and a guest (Yellow), their names picked at
     setup: the replay said "Red team placed a tile" of both Ana's and Bartłomiej's tiles. Each step
@@ -341,18 +354,11 @@ def scenario_the_doubles_replay_names_whose_tile_it_was(app):
     steps name the team; in the language switched to."""
     from kivy.core.text import Label as CoreLabel
 
-    from engine.strategy.game import StrategyGame
     from engine.strategy.robots import make_robot
     from ui.i18n import _
-    from ui.modes.strategy import play as strategy_play
-    from ui.seat_players import seat_again
     from ui.words import team_name
 
-    book = app.services.players
-    ids = {p.name: p.id for p in book.all()}
-    game = StrategyGame.new(4, "RY", [None] * 4, doubles=True, seed=5)
-    seat_again(app, game, [ids["Ana"], ids["Cécile"], ids["Bartłomiej"], None])  # partners opposite
-    screen = strategy_play.open_game(app, game)
+    game, screen = _doubles_of_named_people(app)
     yield until(lambda: app.manager.current == "strategy")
     robot = make_robot("beginner")
     while not game.finished:  # the four people play like beginners, straight through the engine
@@ -403,18 +409,11 @@ def scenario_the_replay_names_a_robot_that_took_a_seat_over(app):
     game did ("Red team (robot)", its plate's words), read whole on the 7" panel in every language."""
     from kivy.core.text import Label as CoreLabel
 
-    from engine.strategy.game import StrategyGame
     from engine.strategy.robots import make_robot
     from ui.i18n import _
-    from ui.modes.strategy import play as strategy_play
-    from ui.seat_players import seat_again
     from ui.words import seat_name
 
-    book = app.services.players
-    ids = {p.name: p.id for p in book.all()}
-    game = StrategyGame.new(4, "RY", [None] * 4, doubles=True, seed=5)
-    seat_again(app, game, [ids["Ana"], ids["Cécile"], ids["Bartłomiej"], None])  # partners opposite
-    screen = strategy_play.open_game(app, game)
+    game, screen = _doubles_of_named_people(app)
     yield until(lambda: app.manager.current == "strategy")
     robot = make_robot("beginner")
     while len(game.board) < 24:  # the four people play like beginners, straight through the engine
