@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from test_ui_fit import FULL
 from ui_harness import labels, run_scenario
 
 
@@ -115,7 +116,12 @@ def scenario_first_words_fit(app):
     return cut
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["800x480", "720x1280"])
+FIRST_WORDS_PANELS = [(800, 480), (720, 1280)] if FULL else [(800, 480)]
+"""The 7" panel, the narrowest plates flat; ``FIT_FULL=1`` adds the portrait one (where the plates'
+own check, :mod:`test_ui_tantrix_plates`, already runs by default)."""
+
+
+@pytest.mark.parametrize("size", FIRST_WORDS_PANELS, ids=[f"{w}x{h}" for w, h in FIRST_WORDS_PANELS])
 def test_the_first_time_words_show_whole_on_every_plate(size):
     cut = run_scenario("test_ui_tantrix_first_words", "scenario_first_words_fit", size=size, timeout=600)
     assert not cut, "\n".join(cut)
