@@ -291,13 +291,10 @@ def test_leaving_while_a_pawn_flies_forgets_the_game():
     run_scenario("test_ui_tanagra", "scenario_leave_while_a_pawn_flies", size=(800, 480))
 
 
-def scenario_change_buttons(app):
-    """The board change's Leave it / Move it / Remove it, as the audit (ui.audit) sees them."""
-    from kivy.core.window import Window
-
+def _triangle_emptied(app):
+    """How to play's position against a robot, shown, its last pawn moved off a triangle by touch:
+    the board change (Leave it / Move it / Remove it) is asked. Returns the game and screen."""
     from engine.tanagra.game import Game
-    from ui import theme
-    from ui.audit import audit
     from ui.modes.tanagra import play as tanagra
 
     game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
@@ -307,6 +304,17 @@ def scenario_change_buttons(app):
     yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.origin))
     yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.target))
     yield 0.7
+    return game, screen
+
+
+def scenario_change_buttons(app):
+    """The board change's Leave it / Move it / Remove it, as the audit (ui.audit) sees them."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.audit import audit
+
+    game, screen = yield from _triangle_emptied(app)
     assert game.pending_change is not None and screen.move_it.parent is not None
     size = tuple(Window.size)
     return [str(p) for p in audit(app.root, size, theme.min_target(size)) if p.kind == "crowded"]
@@ -411,19 +419,11 @@ def scenario_move_it_shows_it_was_chosen(app):
     """Move it chosen, the triangle yet to be put down: the button says so in its words and its
     shape (not its colour alone: a frame, and how to cancel), the others do not; touching it again
     cancels (the dots go, the three choices stand as before)."""
-    from engine.tanagra.game import Game
     from engine.tanagra.rules import Phase
     from ui.audit import Picture
     from ui.i18n import _
-    from ui.modes.tanagra import play as tanagra
 
-    game = Game(tanagra.HOWTO_OPTIONS, ["person", "robot:beginner"], start=tanagra.howto_position())
-    screen = tanagra.TanagraScreen(app, game)
-    app.show(screen)
-    yield 0.3
-    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.origin))
-    yield from tap(_window_point(screen, tanagra.HOWTO_EMPTY.target))
-    yield 0.7
+    game, screen = yield from _triangle_emptied(app)
     assert game.phase is Phase.CHANGE
     buttons = (screen.leave_it, screen.move_it, screen.remove_it)
 
