@@ -6,14 +6,15 @@ time on a sped-up clock: Kivy's clock (which drives every timer, animation, robo
 idle time before the attract screen) reads a simulated time that each frame moves on by a step
 (short while a game runs, long while nobody is there), so a day passes in minutes.
 
-The day: closed until 10:00 and after 23:00 (the attract screen running); in between, visitors
-every few minutes (``--gap-minutes`` on average). A visitor taps the attract screen, sometimes a
-language flag, opens the setup of one of the day's families and goes back, or holds the staff
-corner and types a wrong PIN before Cancel (scripted touches on the real widgets), then a game is
-played to its end by robots, the families in turn (strategy 2-4 players, Tanagra, Gobbles,
-Solitaire, Gobble solo), with tiles put on the simulated readers and the bag button pressed
-meanwhile (device noise the screens must ignore or answer). After a game its results stay until
-the attract screen comes back.
+The day: closed until 10:00 and after 23:00 (the attract screen running); in between, visitors every
+few minutes (``--gap-minutes`` on average). The first person after power-on looks at every family's
+setup and tries the staff corner; then a visitor taps the attract screen, sometimes a language flag,
+opens the setup of one of the day's families and goes back, or holds the staff corner and types a
+wrong PIN before Cancel (scripted touches on the real widgets), then a game is played to its end by
+robots, the families in turn (strategy 2-4 players, Tanagra, Gobbles, Solitaire, Gobble solo), with
+tiles put on the simulated readers and the bag button pressed meanwhile (device noise the screens
+must ignore or answer). After a game its results stay until the
+attract screen comes back.
 
 Power cuts: the process SIGKILLs itself ``--cuts`` times (during a game, at random moments in the
 first ``--cut-hours`` hours); the next process starts on the same state directory and a tap on
@@ -197,6 +198,7 @@ class Kiosk:
         if self.app.manager.current == "resume":
             yield from self.tap(self.app.manager.current_screen.resume_button)
             yield from self.finish_game()
+        yield from self.first_look()
         while True:
             hour = (self.day_seconds() / HOUR + DAY_STARTS) % 24
             if not OPENS <= hour < CLOSES:
@@ -204,6 +206,21 @@ class Kiosk:
                 continue
             yield Wait(self.rng.expovariate(1 / self.gap), IDLE_STEP)
             yield from self.visitor()
+
+    def first_look(self) -> Iterator[Wait]:
+        """The first person after power-on looks at every setup of the day's families and tries
+        the staff corner before playing: each screen the day's visitors will open is then built
+        early, and memory is judged from the first game of each family on (otherwise a setup first
+        opened at a whim hours later moved the warm-up's end there)."""
+        app = self.app
+        if app.manager.current == "attract":
+            yield from self.tap(app.manager.current_screen)
+        for family in dict.fromkeys(self.families):
+            yield from self.tap(app.home.buttons[family])
+            yield Wait(2.0, PLAY_STEP)
+            app.go_home()
+            yield Wait(0.2, PLAY_STEP)
+        yield from self.staff_attempt()
 
     def visitor(self) -> Iterator[Wait]:
         app = self.app
