@@ -194,22 +194,28 @@ def near(colour: tuple[int, int, int], rgba: tuple[float, ...], tolerance: int =
 # --------------------------------------------------------------------- the subprocess
 
 
-DRAW_EVERY = 8
-"""A scenario's window is drawn once in this many frames that have something new to draw. Drawing
-is Mesa's software renderer filling the window, 45 % of a scenario's time, and what a scenario
-asserts never reads it: layout, touches and the store are the widgets' own, and a test that reads
-pixels draws the widget itself (:class:`Pixels`, ``export_to_png``). Drawing now and then still
-puts every screen through the renderer, so a canvas that cannot be drawn fails its scenario.
+DRAW_EVERY = 24
+"""A scenario's window is drawn on the first frame of each screen it shows and once in this many
+frames that have something new to draw. Drawing is Mesa's software renderer filling the window,
+45 % of a scenario's time when every eighth frame was drawn, and what a scenario asserts never
+reads it: layout, touches and the store are the widgets' own, and a test that reads pixels draws
+the widget itself (:class:`Pixels`, ``export_to_png``). Drawing each new screen and now and then
+still puts every screen through the renderer, so a canvas that cannot be drawn fails its scenario.
 ``run_scenario(..., draw_every=1)`` draws every frame."""
 
 
 def _draw_sometimes(every: int) -> None:
+    from kivy.app import App
     from kivy.core.window import Window
 
     draw, frames = Window.on_draw, iter(range(1 << 62))
+    drawn: list[Any] = [None]  # the screen last drawn
 
     def on_draw() -> None:
-        if next(frames) % every == 0:
+        manager = getattr(App.get_running_app(), "manager", None)
+        screen = manager.current_screen if manager is not None else None
+        if next(frames) % every == 0 or screen is not drawn[0]:
+            drawn[0] = screen
             draw()
 
     Window.on_draw = on_draw
