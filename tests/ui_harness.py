@@ -1,4 +1,5 @@
-"""Runs UI scenarios headless, each in its own process (Kivy runs one App per process).
+"""Runs UI scenarios headless, each in its own process (Kivy runs one App per process), forked
+from a process that has already imported the kiosk (:class:`WarmProcess`).
 
 A scenario is a generator function ``scenario(app)`` in a test module: it drives the running
 :class:`ui.app.KioskApp` with simulated touches, ``yield``s to let frames render (``yield`` = one
@@ -13,11 +14,13 @@ is built (e.g. to leave an interrupted game in the store).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -41,7 +44,8 @@ def tick_until(condition: Any, limit: float = 60.0) -> None:
 
 def run_scenario(module: str, scenario: str, size: tuple[int, int] = (1280, 800), timeout: float = 90,
                  **options: Any) -> Any:
-    """Run ``module.scenario`` in a fresh process; its return value, or a test failure."""
+    """Run ``module.scenario`` in a process of its own; its return value, or a test failure.
+    ``UI_SCENARIO_FRESH=1`` in the environment starts each one as a new process instead, to compare."""
     import pytest
 
     env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
@@ -51,14 +55,79 @@ def run_scenario(module: str, scenario: str, size: tuple[int, int] = (1280, 800)
     env.setdefault("LP_NUM_THREADS", "0")
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # one Kivy home per test worker: no races on its files
     env.setdefault("KIVY_HOME", str(Path(tempfile.gettempdir()) / f"tantrix-ui-tests-kivy-{worker}"))
-    spec = json.dumps({"module": module, "scenario": scenario, "size": size, "options": options})
-    done = subprocess.run([sys.executable, str(Path(__file__)), spec], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
-    lines = [line for line in done.stdout.splitlines() if line.startswith(MARK)]
-    if done.returncode != 0 or not lines:
-        pytest.fail(f"UI scenario {module}.{scenario} failed (exit {done.returncode}):\n"
-                    f"{done.stderr[-6000:]}\n{done.stdout[-2000:]}", pytrace=False)
+    spec = {"module": module, "scenario": scenario, "size": size, "options": options}
+    if os.environ.get("UI_SCENARIO_FRESH"):  # the plain way, a whole new process: to compare
+        done = subprocess.run([sys.executable, str(Path(__file__)), json.dumps(spec)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+        returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
+    else:
+        with _warm(env) as warm:
+            returncode, stdout, stderr = warm.run(spec, env, timeout)
+    lines = [line for line in stdout.splitlines() if line.startswith(MARK)]
+    if returncode != 0 or not lines:
+        pytest.fail(f"UI scenario {module}.{scenario} failed (exit {returncode}):\n"
+                    f"{stderr[-6000:]}\n{stdout[-2000:]}", pytrace=False)
     return json.loads(lines[-1][len(MARK):])
+
+
+class WarmProcess:
+    """A process that has imported Kivy, the kiosk and the engine, and forks a child for each
+    scenario: the child opens its window and runs the scenario from there, half a second of CPU
+    sooner than a new process (300-odd scenarios in the suite). Nothing the warm process holds
+    touches SDL or OpenGL, which a forked child could not use (Mesa's shaders no longer link
+    there): Kivy opens its window as ``kivy.core.window`` is imported, so that import is refused in
+    the warm process and a module needing it is left to the child. It is kept by the test worker
+    that started it and ends when that worker does (its requests' pipe closes)."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen([sys.executable, str(Path(__file__)), "--warm"], cwd=ROOT, env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def run(self, spec: dict[str, Any], env: dict[str, str], timeout: float) -> tuple[int, str, str]:
+        """Run one scenario in a forked child: (exit status, its stdout, its stderr)."""
+        import select
+        import signal
+
+        assert self.process.stdin is not None and self.process.stdout is not None
+        with tempfile.TemporaryDirectory(prefix="ui-scenario-") as folder:
+            out, err = Path(folder) / "stdout", Path(folder) / "stderr"
+            self.process.stdin.write(json.dumps({"spec": spec, "env": env, "out": str(out), "err": str(err)}) + "\n")
+            self.process.stdin.flush()
+            said = self.process.stdout.readline()  # "child PID"
+            if not said:
+                raise RuntimeError(f"the warm process ended (exit {self.process.wait()}), its reason above")
+            child = int(said.split()[1])
+            ready, _w, _x = select.select([self.process.stdout], [], [], timeout)
+            if not ready:
+                os.kill(child, signal.SIGKILL)
+                self.process.stdout.readline()
+                raise subprocess.TimeoutExpired(f"UI scenario {spec['module']}.{spec['scenario']}", timeout)
+            returncode = int(self.process.stdout.readline().split()[1])  # "exit STATUS"
+            return returncode, out.read_text(), err.read_text()
+
+
+_IDLE: list[WarmProcess] = []
+"""This test worker's warm processes waiting for a scenario: one each for the scenarios it runs at
+once (a club evening runs two kiosks side by side, from two threads)."""
+_IDLE_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _warm(env: dict[str, str]) -> Iterator[WarmProcess]:
+    """A warm process for one scenario (a new one if none is idle), idle again after it."""
+    with _IDLE_LOCK:
+        warm = _IDLE.pop() if _IDLE else None
+    if warm is None or not warm.alive():
+        warm = WarmProcess(env)
+    try:
+        yield warm
+    finally:
+        if warm.alive():
+            with _IDLE_LOCK:
+                _IDLE.append(warm)
 
 
 # ------------------------------------------------------------------ helpers for scenarios
@@ -221,22 +290,95 @@ def _draw_sometimes(every: int) -> None:
     Window.on_draw = on_draw
 
 
+def _open_window(size: tuple[int, int], rotation: int) -> None:
+    """Import the kiosk with a window of ``size`` (Kivy opens it as it is imported)."""
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "rotation", str(rotation))  # as [display] rotation
+    Config.set("graphics", "multisamples", "0")  # no 2x antialiasing in the software renderer: 1/6 of the time
+    import ui.app  # noqa: F401 - the window, the kiosk's modules
+
+
+class _NoWindow:
+    """Refuses ``kivy.core.window`` (whose import opens the window) in the warm process."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "kivy.core.window":
+            raise ImportError("the window is opened in the scenario's own process")
+
+
+def _serve_warm() -> int:
+    """The :class:`WarmProcess`: import what can be imported without a window, then fork a child
+    per request read from stdin; say "child PID", then "exit STATUS" once it is over."""
+    import faulthandler
+    import importlib
+    import pkgutil
+    import random
+    import traceback
+
+    import ui
+
+    blocker = _NoWindow()
+    sys.meta_path.insert(0, blocker)
+    for module in pkgutil.walk_packages(ui.__path__, "ui."):  # and the engine's modules the kiosk uses
+        if not module.name.endswith("__main__"):
+            try:
+                importlib.import_module(module.name)
+            except ImportError:  # it needs the window: the child imports it
+                pass
+    sys.meta_path.remove(blocker)
+    threads = Path("/proc/self/task")
+    if threads.exists() and len(list(threads.iterdir())) > 1:  # Kivy took sys.stderr: say it on the real one
+        print("ui_harness: an import started a thread, which each fork would lose", file=sys.__stderr__)
+        return 1
+    for line in sys.stdin:
+        request = json.loads(line)
+        child = os.fork()
+        if child == 0:
+            code = 1
+            try:
+                null = os.open(os.devnull, os.O_RDONLY)
+                os.dup2(null, 0)
+                for fd, path in ((1, request["out"]), (2, request["err"])):
+                    os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
+                faulthandler.enable(sys.__stderr__)  # a crash says where
+                os.environ.clear()
+                os.environ.update(request["env"])
+                random.seed()  # not the same draws as every other child
+                spec = request["spec"]
+                _open_window(tuple(spec["size"]), spec["options"].get("rotation", 0))
+                code = _run(spec)
+            except BaseException:  # noqa: BLE001 - told to the test, as a new process's would be
+                traceback.print_exc(file=sys.__stderr__)
+            finally:
+                for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+                    if stream is not None:
+                        stream.flush()
+                os._exit(code)
+        print(f"child {child}", flush=True)
+        _pid, status = os.waitpid(child, 0)
+        print(f"exit {os.waitstatus_to_exitcode(status)}", flush=True)
+    return 0
+
+
 def _main(spec_text: str) -> int:
+    spec = json.loads(spec_text)
+    _open_window(tuple(spec["size"]), spec["options"].get("rotation", 0))
+    return _run(spec)
+
+
+def _run(spec: dict[str, Any]) -> int:
     import importlib
     import traceback
 
-    spec = json.loads(spec_text)
-    from kivy.config import Config
-
-    Config.set("graphics", "width", str(spec["size"][0]))
-    Config.set("graphics", "height", str(spec["size"][1]))
-    Config.set("graphics", "rotation", str(spec["options"].get("rotation", 0)))  # as [display] rotation
-    Config.set("graphics", "multisamples", "0")  # no 2x antialiasing in the software renderer: 1/6 of the time
     from kivy.clock import Clock
 
     from ui.app import KioskApp
     from ui.memory import MemorySettings, memory_services
 
+    Clock.tick()  # the clock last ticked when it was imported (in a warm process, long before)
     module = importlib.import_module(spec["module"])
     scenario = getattr(module, spec["scenario"])
     options = spec["options"]
@@ -297,4 +439,4 @@ def _main(spec_text: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1]))
+    sys.exit(_serve_warm() if sys.argv[1] == "--warm" else _main(sys.argv[1]))
