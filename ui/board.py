@@ -188,6 +188,27 @@ class BoardView(Widget):
         x, y = centre(cell, size)
         return (*self.to_window(ox + x, oy + y), size)
 
+    def tile_runs(self) -> list[tuple[float, float, float, float]]:
+        """The board's tiles and forced spaces where the view settles (window coordinates), a
+        rectangle per run of them along a row (a tenth as many to weigh as one per tile, on every
+        refresh): what a control had better not cover."""
+        shown = self.board  # with a provisional tile, if one lies there
+        rows: dict[int, list[float]] = {}
+        size = 0.0
+        for cell in [p.cell for p in shown.placements()] + [s.cell for s in shown.forced_spaces()]:
+            x, y, size = self.settled_cell(cell)
+            rows.setdefault(round(y), []).append(x)
+        runs: list[tuple[float, float, float, float]] = []
+        for y, xs in rows.items():
+            xs.sort()
+            start = previous = xs[0]
+            for x in [*xs[1:], math.inf]:
+                if x - previous > size * 1.8:  # a gap: the run ends
+                    runs.append((start - size * 0.87, y - size, previous - start + size * 1.74, size * 2))
+                    start = x
+                previous = x
+        return runs
+
     def on_table(self, finger: tuple[float, float]) -> bool:
         """Whether a finger at ``finger`` (window coordinates) is over the open table: inside this
         view and over none of its :attr:`shields`."""

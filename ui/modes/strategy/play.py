@@ -363,7 +363,7 @@ class StrategyScreen(Leavable, Screen):
 
     def _place_controls(self) -> None:
         """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names
-        and, where they can be, of the board's tiles (:meth:`_board_runs`). While the picker is up
+        and, where they can be, of the board's tiles (:meth:`ui.board.BoardView.tile_runs`). While the picker is up
         Leave and the view controls are put away: it fills the table's depth, and beside it Leave
         stood a few pixels off its Close (or under it), and the zoom had nothing to zoom. Its
         Close gives them back: to leave, a player closes the card first, as any question. The bag
@@ -372,7 +372,7 @@ class StrategyScreen(Leavable, Screen):
         away too rather than lie half under the card: the picker shows the very tiles it counts."""
         bag = self.bag_label
         taken, soft = self._obstacles()
-        board = self._board_runs()
+        board = self.board.tile_runs()
         margin = theme.min_gap()  # between two controls: a finger aimed at one of two touching lands on the other
         picking = self.picker is not None
         put_away(self.leave_button, self.overlay, picking)
@@ -424,26 +424,6 @@ class StrategyScreen(Leavable, Screen):
                     w, h = (depth, length) if across else (length, depth)
                     (rects if kind == "beside" else soft).append((cx - w / 2, cy - h / 2, w, h))
         return rects, soft
-
-    def _board_runs(self) -> list[Rect]:
-        """The board's tiles and forced spaces where the view settles, a rectangle per run of
-        them along a row (a tenth as many to weigh as one per tile, on every refresh)."""
-        shown = self.board.board  # with a provisional tile, if one lies there
-        rows: dict[int, list[float]] = {}
-        size = 0.0
-        for cell in [p.cell for p in shown.placements()] + [s.cell for s in shown.forced_spaces()]:
-            x, y, size = self.board.settled_cell(cell)
-            rows.setdefault(round(y), []).append(x)
-        runs: list[Rect] = []
-        for y, xs in rows.items():
-            xs.sort()
-            start = previous = xs[0]
-            for x in [*xs[1:], math.inf]:
-                if x - previous > size * 1.8:  # a gap: the run ends
-                    runs.append((start - size * 0.87, y - size, previous - start + size * 1.74, size * 2))
-                    start = x
-                previous = x
-        return runs
 
     def actor(self) -> int | None:
         """The seat that must act now: the one owing a draw, else the one to move."""
