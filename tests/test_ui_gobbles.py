@@ -649,7 +649,8 @@ def scenario_cues_clear_of_controls_and_hands(app):
     """The race outgrown the portrait table (the matrix's screen): the forced spaces out of sight
     lie beyond the bottom edge, towards the corner where Leave is. The cue to them lies whole on
     the free table, a finger's gap (1.5 mm) clear of Leave, the zoom and map, and every hand: it
-    once lay over Leave, and a tap meant for it left the race."""
+    once lay over Leave, and a tap meant for it left the race. The table's news lies under none
+    of the controls."""
     from ui import theme
     import ui_matrix
 
@@ -671,6 +672,21 @@ def scenario_cues_clear_of_controls_and_hands(app):
         for name, (ax, ay, aw, ah) in things.items():
             assert _overlap(((x - gap, y - gap), (w + 2 * gap, h + 2 * gap)), (ax, ay, aw, ah)) is False, (name, (x, y, w, h))
     assert cues
+    # the race's news at every seat ("No turns...", wider than a seat's tag) lies under none of
+    # them: the map once hid its end at the top seat
+    from ui.i18n import _
+    from ui.modes.gobble.gobbles import START_NEWS
+
+    layout.announce(lambda: _(START_NEWS))
+    yield
+    panel = (*controls.to_window(*controls.pos), *controls.size)
+    told = 0
+    for seat, tag in enumerate(layout._tags[:len(layout.boxes)]):
+        if tag.opacity and tag.label.text == _(START_NEWS):
+            told += 1
+            for name, rect in (("Leave", things["Leave"]), ("zoom and map", panel)):
+                assert not _overlap(tag.bbox, rect), (seat, name, tag.bbox, rect)
+    assert told == len(layout.boxes)
     screen.leave()
     return {}
 

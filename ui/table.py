@@ -70,6 +70,8 @@ class SeatBox(NamedTuple):
 BOTTOM, LEFT, TOP, RIGHT = 0.0, -90.0, 180.0, 90.0
 NEWS_SECONDS = 8.0
 """How long table-wide news (who starts, who is out, the bag is empty) stays at every seat."""
+NEWS_LINES = 2
+"""The lines table-wide news takes at a seat's tag, at most, where controls make room for it."""
 
 
 def hand_depth(width: float, height: float) -> float:
@@ -874,6 +876,19 @@ class TableLayout(FloatLayout):
     def _placed(self, box: SeatBox) -> SeatBox:
         """``box`` in the coordinates of this layout's parent (boxes are relative to the layout)."""
         return box._replace(cx=self.x + box.cx, cy=self.y + box.cy)
+
+    def tag_reach(self, seat: int) -> Rect:
+        """Where ``seat``'s tag may come to lie (in the coordinates of this layout's parent): along
+        the whole of its box's inner edge, as deep as news of :data:`NEWS_LINES` lines. A control
+        placed for good keeps clear of it: the tag slides along that edge and news comes later,
+        wider and deeper than the tag (the overview map once hid the end of "No turns...")."""
+        u = theme.unit()
+        box = self._beyond_raised(seat)
+        depth = NEWS_LINES * theme.font(0.8) * 1.2 + u * 0.15  # SeatTag.show's news: lines, padding
+        up = box.up()
+        rise = box.depth / 2 + depth / 2 + u * 0.05
+        reach = box._replace(cx=box.cx + up[0] * rise, cy=box.cy + up[1] * rise, depth=depth)
+        return reach.rect()
 
     def _beyond_raised(self, seat: int) -> SeatBox:
         """``seat``'s box placed (:meth:`_placed`), deepened by what :attr:`raised` says lies at

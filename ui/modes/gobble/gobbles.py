@@ -58,7 +58,7 @@ from ...services import Cue
 from ...setup import Choice, Setup, SetupScreen, SetupSpec
 from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
-from ...table import BOTTOM, LEFT, RIGHT, TOP, SeatBox, TableLayout, TableMask, clear_spot, least_depth
+from ...table import BOTTOM, LEFT, RIGHT, TOP, Rect, SeatBox, TableLayout, TableMask, clear_spot, least_depth
 from ...widgets import ChipRow, Overlay, TButton, TLabel, confirm_leave, panel_background, text_height
 from ...words import levels
 from ...navigation import family_screen, kind_screen
@@ -396,20 +396,27 @@ class GobblesScreen(Leavable, Screen):
         self.refresh(journal=False)
 
     def _place_controls(self, *_args: Any) -> None:
-        """Leave, then the zoom buttons and overview map, where they cover nothing: a corner of the
-        screen between the hands, else a corner of the free table (:func:`ui.table.clear_spot`)."""
+        """Leave, then the zoom buttons and overview map, where they cover nothing, nor where the
+        seats' tags and the table's news may come to lie (:meth:`ui.table.TableLayout.tag_reach`),
+        nor, where they can be, the board's tiles: a corner of the screen between the hands, else a
+        corner or an edge of the free table (:func:`ui.table.clear_spot`)."""
         u = theme.unit()
         layout = self.layout
         self.leave_button.size = (u * 1.8, u * 1.0)
         taken = [(layout.x, layout.top - u * 1.1, u * 1.1, u * 1.1)]  # the staff corner
         taken += [box.rect(layout.x, layout.y) for box in layout.boxes]
-        taken += [(*tag.bbox[0], *tag.bbox[1]) for tag in layout._tags if tag.opacity]
+        taken += [layout.tag_reach(seat) for seat in range(len(layout.boxes))]
         taken += [(*card.bbox[0], *card.bbox[1]) for card in self.gifts.values()]
         table = tuple(layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height))
+        margin = theme.min_gap()  # between two controls: a finger aimed at one of two touching lands on the other
+        rings: list[Rect] = []
         for widget, spots in ((self.leave_button, ("top-right", "bottom-right", "bottom-left")),
                               (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
-            widget.pos = clear_spot(tuple(widget.size), spots, taken, tuple(layout.size), table)
-            taken.append((*widget.pos, *widget.size))
+            widget.pos = clear_spot(tuple(widget.size), spots, taken, tuple(layout.size), table, soft=rings,
+                                    board=layout.board.tile_runs())
+            (x, y), (w, h) = widget.pos, widget.size
+            taken.append((x, y, w, h))
+            rings.append((x - margin, y - margin, w + 2 * margin, h + 2 * margin))
         self.view_controls.refresh()  # the cues to forced spaces out of sight keep clear of them
 
     # ------------------------------------------------------------------ the clock
