@@ -347,9 +347,7 @@ def _serve_warm() -> int:
                 os.environ.clear()
                 os.environ.update(request["env"])
                 random.seed()  # not the same draws as every other child
-                spec = request["spec"]
-                _open_window(tuple(spec["size"]), spec["options"].get("rotation", 0))
-                code = _run(spec)
+                code = _run(request["spec"])
             except BaseException:  # noqa: BLE001 - told to the test, as a new process's would be
                 traceback.print_exc(file=sys.__stderr__)
             finally:
@@ -363,16 +361,12 @@ def _serve_warm() -> int:
     return 0
 
 
-def _main(spec_text: str) -> int:
-    spec = json.loads(spec_text)
-    _open_window(tuple(spec["size"]), spec["options"].get("rotation", 0))
-    return _run(spec)
-
-
 def _run(spec: dict[str, Any]) -> int:
+    """Open the scenario's window and run it: 0 with its result printed, or 1 with why not."""
     import importlib
     import traceback
 
+    _open_window(tuple(spec["size"]), spec["options"].get("rotation", 0))
     from kivy.clock import Clock
 
     from ui.app import KioskApp
@@ -439,4 +433,4 @@ def _run(spec: dict[str, Any]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_serve_warm() if sys.argv[1] == "--warm" else _main(sys.argv[1]))
+    sys.exit(_serve_warm() if sys.argv[1] == "--warm" else _run(json.loads(sys.argv[1])))
