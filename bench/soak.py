@@ -13,8 +13,7 @@ opens the setup of one of the day's families and goes back, or holds the staff c
 wrong PIN before Cancel (scripted touches on the real widgets), then a game is played to its end by
 robots, the families in turn (strategy 2-4 players, Tanagra, Gobbles, Solitaire, Gobble solo), with
 tiles put on the simulated readers and the bag button pressed meanwhile (device noise the screens
-must ignore or answer). After a game its results stay until the
-attract screen comes back.
+must ignore or answer). After a game its results stay until the attract screen comes back.
 
 Power cuts: the process SIGKILLs itself ``--cuts`` times (during a game, at random moments in the
 first ``--cut-hours`` hours); the next process starts on the same state directory and a tap on

@@ -468,6 +468,14 @@ class SeatTag(Scatter):
     how many tiles they hold, their place... or, for a while, the table's news (``news``: longer,
     wrapped, on the colour of good news)."""
 
+    NEWS_FONT = 0.8
+    """The news's font (:func:`ui.theme.font`); a seat's own text is a little smaller."""
+
+    @staticmethod
+    def rise(box: SeatBox, height: float) -> float:
+        """How far from ``box``'s centre, towards the table's middle, a tag ``height`` deep lies."""
+        return box.depth / 2 + height / 2 + theme.unit() * 0.05
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(do_rotation=False, do_scale=False, do_translation=False,
                          size_hint=(None, None), auto_bring_to_front=False, **kwargs)
@@ -487,7 +495,7 @@ class SeatTag(Scatter):
         self.rotation = 0.0
         label = self.label
         label.padding = [u * 0.15, 0]
-        label.font_size = theme.font(0.8 if news else 0.7)
+        label.font_size = theme.font(self.NEWS_FONT if news else 0.7)
         label.shorten = not news
         label.text = text
         if news:  # as many lines as it needs: nothing of the news is cut
@@ -510,7 +518,7 @@ class SeatTag(Scatter):
         self.rotation = box.angle
         a = math.radians(box.angle)
         along, up = (math.cos(a), math.sin(a)), box.up()
-        rise = box.depth / 2 + self.height / 2 + u * 0.05
+        rise = self.rise(box, self.height)
         w, h = (self.height, self.width) if round(box.angle) % 180 == 90 else (self.width, self.height)
 
         def centre(shift: float) -> tuple[float, float]:
@@ -882,13 +890,10 @@ class TableLayout(FloatLayout):
         the whole of its box's inner edge, as deep as news of :data:`NEWS_LINES` lines. A control
         placed for good keeps clear of it: the tag slides along that edge and news comes later,
         wider and deeper than the tag (the overview map once hid the end of "No turns...")."""
-        u = theme.unit()
         box = self._beyond_raised(seat)
-        depth = NEWS_LINES * theme.font(0.8) * 1.2 + u * 0.15  # SeatTag.show's news: lines, padding
-        up = box.up()
-        rise = box.depth / 2 + depth / 2 + u * 0.05
-        reach = box._replace(cx=box.cx + up[0] * rise, cy=box.cy + up[1] * rise, depth=depth)
-        return reach.rect()
+        depth = NEWS_LINES * theme.font(SeatTag.NEWS_FONT) * 1.2 + theme.unit() * 0.15  # lines, padding
+        (ux, uy), rise = box.up(), SeatTag.rise(box, depth)
+        return box._replace(cx=box.cx + ux * rise, cy=box.cy + uy * rise, depth=depth).rect()
 
     def _beyond_raised(self, seat: int) -> SeatBox:
         """``seat``'s box placed (:meth:`_placed`), deepened by what :attr:`raised` says lies at

@@ -363,12 +363,12 @@ class StrategyScreen(Leavable, Screen):
 
     def _place_controls(self) -> None:
         """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names
-        and, where they can be, of the board's tiles (:meth:`ui.board.BoardView.tile_runs`). While the picker is up
-        Leave and the view controls are put away: it fills the table's depth, and beside it Leave
-        stood a few pixels off its Close (or under it), and the zoom had nothing to zoom. Its
-        Close gives them back: to leave, a player closes the card first, as any question. The bag
-        count stays, off the picker's edge, where the table has room for it there; where it has
-        none (a side seat's picker on the turned 480x800 panel fills the table) the count is put
+        and, where they can be, of the board's tiles (:meth:`ui.board.BoardView.tile_runs`). While
+        the picker is up Leave and the view controls are put away: it fills the table's depth, and
+        beside it Leave stood a few pixels off its Close (or under it), and the zoom had nothing to
+        zoom. Its Close gives them back: to leave, a player closes the card first, as any question.
+        The bag count stays, off the picker's edge, where the table has room for it there; where it
+        has none (a side seat's picker on the turned 480x800 panel fills the table) the count is put
         away too rather than lie half under the card: the picker shows the very tiles it counts."""
         bag = self.bag_label
         taken, soft = self._obstacles()
