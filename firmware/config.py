@@ -45,6 +45,7 @@ from typing import Any, Callable, Literal, Mapping
 
 from engine.clock import CASUAL_MINUTES
 from engine.compact import REPLAY_URL
+from hardware.board import board_model
 from hardware import (ButtonConfig, ConfigError, PioOverlay, ReaderConfig, RingsConfig, check_pins, check_pio_leds,
                       read_pio_overlays)
 from ui.files import write_whole
@@ -532,7 +533,7 @@ def _pio_overlays(rings: RingsConfig, file: Path, warnings: list[str]) -> tuple[
     dark or stop short, and the staff would not know why."""
     overlays: tuple[PioOverlay, ...] = ()
     try:
-        overlays = read_pio_overlays(rings.boot_config)
+        overlays = read_pio_overlays(rings.boot_config, board_model())
         check_pio_leds(rings, overlays)
     except ConfigError as exc:  # a key of the boot configuration names its file; one of ours, not
         warnings.append(f"{file}: {exc}" if exc.field.startswith("rings.") else str(exc))

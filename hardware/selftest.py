@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     button = ButtonConfig(pin=args.button_pin)
     reader = ReaderConfig(port=args.port, protocol=args.protocol, baudrate=args.baudrate)
     rings = RingsConfig(backend=args.rings_backend)
-    overlays = read_pio_overlays(rings.boot_config)
+    overlays = read_pio_overlays(rings.boot_config, board_model())
     check_pins(button, reader, rings, overlays)
     check_pio_leds(rings, overlays)
     return selftest(button, reader, rings, listen_s=args.listen)

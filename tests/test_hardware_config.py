@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from hardware.board import Board, board_model, classify, detect_board
-from hardware.bootconfig import read_pio_overlays
+from hardware.bootconfig import filter_board, read_pio_overlays
 from hardware.config import (ButtonConfig, ConfigError, PioOverlay, ReaderConfig, RingsConfig, RingSpec, check_pins,
                              check_pio_leds)
 
@@ -141,6 +141,71 @@ def test_the_pi5_led_overlays_are_read_from_the_boot_configuration(tmp_path):
     check_pins(ButtonConfig(pin=22), ReaderConfig(), RingsConfig(), (first,))
     with pytest.raises(ConfigError, match=rf"GPIO 22 carries LED data \({boot} line 7: dtoverlay=ws2812-pio gpio=22\)"):
         check_pins(ButtonConfig(pin=22), ReaderConfig(), RingsConfig(backend="simulated"), (first, second))
+
+
+RASPBERRY_PI_OS_END = "[cm4]\notg_mode=1\n\n[cm5]\ndtoverlay=dwc2,dr_mode=host\n\n[all]\n"
+"""How Raspberry Pi OS's own config.txt ends (its Bookworm image)."""
+
+
+@pytest.mark.parametrize("model, gpios", [
+    ("Raspberry Pi 5 Model B Rev 1.0", [10, 12, 13]), ("Raspberry Pi Compute Module 5 Rev 1.0", [10, 11, 12, 13]),
+    ("Raspberry Pi 500 Rev 1.0", [10, 12, 13]),
+    ("Raspberry Pi 4 Model B Rev 1.5", [10, 26]),  # the [pi4] dtparam line goes on setting the last overlay's keys
+    (None, [10, 11, 12, 26]),  # off a Pi: every model filter may hold
+])
+def test_only_the_lines_the_firmware_applies_on_this_board_are_counted(tmp_path, model, gpios):
+    """Model filters keep their lines for the boards they name ([pi5] for a Pi 5, a Compute Module 5
+    and a Pi 500; [cm5] for the Compute Module 5 alone) until the next model filter or [all];
+    [none] drops every line until [all]; a filter this program cannot evaluate (a monitor's) is
+    taken to hold. A line added after Raspberry Pi OS's closing [cm5] and before its [all] does
+    nothing on a Pi 5: the checks must not count it, nor number the devices with it."""
+    boot = tmp_path / "config.txt"
+    boot.write_text("[all]\ndtoverlay=ws2812-pio,gpio=10\n[cm5]\ndtoverlay=ws2812-pio,gpio=11\n[none]\n"
+                    "dtoverlay=ws2812-pio,gpio=21\n[pi5]\ndtoverlay=ws2812-pio,gpio=22\n[all]\n[pi5]\n"
+                    "[EDID=DEL-DELL_U2422H]\ndtoverlay=ws2812-pio,gpio=12\n[all]\ndtoverlay=ws2812-pio,gpio=13\n"
+                    "[pi4]\n[pi5]\n[pi4]\ndtparam=gpio=26\n" + RASPBERRY_PI_OS_END)
+    overlays = read_pio_overlays(boot, model)
+    assert [overlay.gpio for overlay in overlays] == gpios
+    assert [overlay.device for overlay in overlays] == [f"/dev/leds{n}" for n in range(len(gpios))]
+
+
+def test_an_included_file_is_read_in_its_place_under_the_filters_of_that_place(tmp_path):
+    """``include extra.txt`` reads the file beside config.txt where the line stands (a line there
+    is named by its own file); a dtoverlay there takes the dtparam lines after the include; an
+    include under a filter that does not hold, a missing file and a file including itself are
+    what the firmware makes of them: nothing, nothing, and one reading."""
+    boot = tmp_path / "config.txt"
+    (tmp_path / "leds.txt").write_text("# the rings\ndtoverlay=ws2812-pio\ninclude leds.txt\n")
+    (tmp_path / "other.txt").write_text("dtoverlay=ws2812-pio,gpio=23\n")
+    boot.write_text("include missing.txt\n[pi4]\ninclude other.txt\n[pi5]\ninclude leds.txt\ndtparam=num_leds=96\n"
+                    + RASPBERRY_PI_OS_END)
+    (overlay,) = read_pio_overlays(boot, "Raspberry Pi 5 Model B Rev 1.0")
+    assert (overlay.file, overlay.line, overlay.gpio, overlay.num_leds) == (str(tmp_path / "leds.txt"), 2, 4, 96)
+    with pytest.raises(ConfigError, match=rf"^{tmp_path / 'leds.txt'} line 2: dtoverlay=ws2812-pio num_leds: "):
+        check_pio_leds(RingsConfig(backend="pio", rings=[{"leds": 40}] * 4), (overlay,))
+
+
+def test_the_firmware_reads_a_line_to_its_98th_character(tmp_path):
+    """What lies past it is not read: the second line, a comma longer, sets num_leds=9."""
+    boot = tmp_path / "config.txt"
+    head = "dtoverlay=ws2812-pio,gpio=10"
+    boot.write_text(head + "," * (98 - len(head) - len(",num_leds=96")) + ",num_leds=96\n"
+                    + head + "," * (99 - len(head) - len(",num_leds=96")) + ",num_leds=96\n")
+    assert [overlay.num_leds for overlay in read_pio_overlays(boot)] == [96, 9]
+
+
+@pytest.mark.parametrize("model, board", [
+    ("Raspberry Pi 5 Model B Rev 1.0", "pi5"), ("Raspberry Pi Compute Module 5 Rev 1.0", "cm5"),
+    ("Raspberry Pi 500 Rev 1.0", "pi500"), ("Raspberry Pi 4 Model B Rev 1.5", "pi4"),
+    ("Raspberry Pi 400 Rev 1.0", "pi400"), ("Raspberry Pi 3 Model B Plus Rev 1.3", "pi3+"),
+    ("Raspberry Pi Zero 2 W Rev 1.0", "pi02"), ("Raspberry Pi Model B Plus Rev 1.2", "pi1"),
+    ("Pine64 RockPro64 v2.1", None), ("Raspberry Pi 6 Model B Rev 1.0", None),  # unknown: every filter may hold
+])
+def test_the_board_is_named_from_the_device_tree_model(tmp_path, model, board):
+    path = tmp_path / "model"
+    path.write_bytes(model.encode() + b"\x00")
+    assert filter_board(board_model(path)) == board
+    assert filter_board(board_model(tmp_path / "absent")) is None  # off a Pi
 
 
 @pytest.mark.parametrize("line, key, got", [
