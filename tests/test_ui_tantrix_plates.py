@@ -1,6 +1,7 @@
 """No score on a strategy seat's plate is drawn cut short ("loop 7 ..."), nor the acting player's
-instruction, nor the instruction shrunk under the legible size (2.5 mm, :func:`ui.theme.min_text`:
-"Fill the forced space" was 10.6 px on the 7" panel, where 2.5 mm is 12.5 px): on every panel,
+instruction, nor either shrunk under the legible size (2.5 mm, :func:`ui.theme.min_text`: "Fill the
+forced space" was 10.6 px on the 7" panel, where 2.5 mm is 12.5 px; "boucle 28 = 56" on the waiting
+plates of four players was 15.2 px on the 7" portrait one, where it is 19.7 px): on every panel,
 flat and upright, with 2, 3 or 4 players and Doubles, with clocks and without, in every language,
 each plate shows its seat's score whole even when it is the widest the game can give (a loop of 28
 counted double), whichever seat is to act and at the end of the game.
@@ -80,6 +81,8 @@ def scenario_scores_whole(app):
                         where = f"{language} {players}{'d' if doubles else ''} {orientation} acting {acting} / seat {seat}"
                         if shortened(label) or label.texture_size[0] > label.width + 1 or score not in label.text:
                             cut.append(f"{where}: {label.text!r} in {label.width:.0f} px")
+                        if smallest_size(label) + 0.05 < theme.min_text():
+                            cut.append(f"{where}: {label.text!r} at {smallest_size(label):.1f} px")
                         if step.text and (step.texture_size[0] > step.width + 1 or step.texture_size[1] > step.height + 1):
                             cut.append(f"{where}: {step.text!r} in {step.width:.0f}x{step.height:.0f} px")
                         if step.text and smallest_size(step) + 0.05 < theme.min_text():

@@ -301,7 +301,8 @@ class StrategyScreen(Leavable, Screen):
         """How far the plates reach into the free table from its left, bottom, right and top."""
         inset = theme.unit() * 0.85
         if self.layout.orientation == "upright":
-            return 0.0, 0.0, 0.0, inset * self._plate_rows()
+            rows = self._plate_rows()
+            return 0.0, 0.0, 0.0, inset if rows == 1 else self._top_depth() + theme.unit() * 0.98
         sides = {BOTTOM: 1, LEFT: 0, RIGHT: 2, TOP: 3}
         found = [0.0, 0.0, 0.0, 0.0]
         for place in self._plate_places():
@@ -467,20 +468,25 @@ class StrategyScreen(Leavable, Screen):
         corner, bar, gap = self._plate_bar()
         top = y0 + h - u * 0.45
         if self._plate_rows() == 2:
-            # the actor's plate has the top row to itself; the others share the row under it, left
-            # of the Hint button's column (kept while it is hidden, so the plates stay put). The
-            # game over, the first seat's plate keeps the top row: four plates in the lower row
-            # of a portrait panel cut every score
-            end = x0 + w - u * 0.04 - ((self._coach_length(None) + u * 0.15) if self.coaching else 0.0)
+            # the actor's plate has the top row to itself (the game over, the first seat's: four
+            # plates in the lower row of a portrait panel cut every score); the others share the
+            # row under it. The Hint button lies in the top row where that row is deep enough for
+            # it, else in a column of the lower row under the bag count (kept while it is hidden,
+            # so the plates stay put)
+            depth, hint_above = self._top_depth(), self._hint_in_top_row()
+            hint = (self._coach_length(None) + gap) if self.coaching else 0.0
+            end = x0 + w - u * 0.04 - (0.0 if hint_above else hint + u * 0.05 * bool(hint))
             first = actor if actor is not None else 0
             waiting = [seat for seat in range(len(self.plates)) if seat != first]
             length = min((end - x0 - u * 0.04) / max(len(waiting), 1) - gap, u * 6.5)
+            long = bar - gap - (hint if hint_above else 0.0)
+            below = y0 + h - u * 0.09 - depth - u * 0.1 - u * 0.36
             for seat, plate in enumerate(self.plates):
                 if seat == first:
-                    plate.show(0.0, (x0 + corner + (bar - gap) / 2, top), (bar - gap, u * 0.72), *texts[seat])
+                    plate.show(0.0, (x0 + corner + long / 2, y0 + h - u * 0.09 - depth / 2), (long, depth), *texts[seat])
                 else:
                     x = x0 + u * 0.04 + waiting.index(seat) * (length + gap)
-                    plate.show(0.0, (x + length / 2, top - u * 0.82), (length, u * 0.72), *texts[seat])
+                    plate.show(0.0, (x + length / 2, below), (length, u * 0.72), *texts[seat])
             return
         count = len(self.plates)
         share = self._actor_share(bar) if actor is not None else bar / count
@@ -507,6 +513,25 @@ class StrategyScreen(Leavable, Screen):
         _corner, bar, gap = self._plate_bar()
         waiting = SeatPlate.length_for(widest_score_words()) + gap
         return 1 if bar - self._actor_share(bar) >= (count - 1) * waiting else 2
+
+    def _top_depth(self) -> float:
+        """How deep the upright table's top row of plates is: on a portrait panel with two rows, deep
+        enough for the actor's plate to put what to do on lines of its own under its score (in one
+        line with its clock and score, both shrank under the legible size on the 7" portrait panel)
+        and for the Hint button beside it; else one line deep."""
+        u = theme.unit()
+        return u * 1.45 if self.layout.height > self.layout.width and self._plate_rows() == 2 else u * 0.72
+
+    def _hint_in_top_row(self) -> bool:
+        """Whether the upright table's Hint button lies in the top row of plates, between the
+        actor's plate and the bag count: where that row is deep enough for a finger's button. The
+        row under it then gives all its length to the waiting seats' plates: four players on the
+        7" portrait panel left each too short for a loop's score at the legible size."""
+        return self._top_depth() >= self._hint_depth()
+
+    def _hint_depth(self) -> float:
+        """How deep the Hint button is: a finger's target within its rim."""
+        return theme.min_target() + 2 * self.coach_bar.rim + 1.0
 
     def _plate_bar(self) -> tuple[float, float, float]:
         """The row of plates along the top of the upright table: where it starts past the staff
@@ -911,10 +936,13 @@ class StrategyScreen(Leavable, Screen):
         the table's top right corner, away from the hands (the seat's messages are not raised
         past it)."""
         layout, u = self.layout, theme.unit()
-        depth = theme.min_target() + 2 * self.coach_bar.rim + 1.0
+        depth = self._hint_depth()
         if layout.orientation == "upright":
             fx, fy, fw, fh = self._free
             length = self._coach_length(None)
+            if self._hint_in_top_row():
+                corner, bar, gap = self._plate_bar()
+                return "corner", 0.0, (fx + corner + bar - gap - length / 2, fy + fh - u * 0.09 - self._top_depth() / 2), (length, depth)
             top = fy + fh - u * 0.04 - self.bag_label.height - u * 0.15
             return "corner", 0.0, (fx + fw - u * 0.04 - length / 2, top - depth / 2), (length, depth)
         kind, angle, centre, size = self._confirm_place(seat)

@@ -169,12 +169,17 @@ class SeatPlate(Scatter):
         if not two_lines and step:
             # the colour's name (for colour-blind players) before a large instruction, as long as
             # the instruction still fits in the smallest font it shrinks to (measured: a text's
-            # width is not quite in proportion to its font size, and "Thinking..." was cut by 2 px)
+            # width is not quite in proportion to its font size, and "Thinking..." was cut by 2 px),
+            # and the score alone at the legible size: past that the instruction takes two lines
+            # (the score beside "Comblez l'Espace Forcé orange" was 15.2 px on the 7" portrait
+            # panel, where 2.5 mm is 19.7 px)
             name_label.text_size = (None, None)
             name_label.text = names[-2] if len(names) > 1 else name
             name_label.texture_update()
             least = CoreLabel(font_size=smallest, bold=True).get_extents(step)[0] + 1
-            room = max(min(share, length - left - 3 * pad - name_label.texture_size[0]), min(least, share))
+            score = CoreLabel(font_size=theme.min_text(), bold=True).get_extents(names[-1])[0] + SHORTEN_MARGIN + 1
+            room = max(min(share, length - left - 3 * pad - name_label.texture_size[0]),
+                       min(least, share, length - left - 3 * pad - score))
             name_label.text = name
         while step and wide > room and step_label.font_size > smallest:
             # shrink a long instruction rather than cut it (a text's width is not quite in
