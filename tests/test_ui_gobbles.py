@@ -650,7 +650,7 @@ def scenario_cues_clear_of_controls_and_hands(app):
     lie beyond the bottom edge, towards the corner where Leave is. The cue to them lies whole on
     the free table, a finger's gap (1.5 mm) clear of Leave, the zoom and map, and every hand: it
     once lay over Leave, and a tap meant for it left the race. The table's news lies under none
-    of the controls."""
+    of the controls, nor under a cue (it ran under one at the bottom seat at 1280x800)."""
     from ui import theme
     import ui_matrix
 
@@ -684,14 +684,15 @@ def scenario_cues_clear_of_controls_and_hands(app):
     for seat, tag in enumerate(layout._tags[:len(layout.boxes)]):
         if tag.opacity and tag.label.text == _(START_NEWS):
             told += 1
-            for name, rect in (("Leave", things["Leave"]), ("zoom and map", panel)):
+            for name, rect in (("Leave", things["Leave"]), ("zoom and map", panel), *(("cue", cue) for cue in cues)):
                 assert not _overlap(tag.bbox, rect), (seat, name, tag.bbox, rect)
     assert told == len(layout.boxes)
     screen.leave()
     return {}
 
 
-@pytest.mark.parametrize("size, rotation", [((720, 1280), 0), ((800, 480), 90)], ids=["720x1280", "800x480-r90"])
+@pytest.mark.parametrize("size, rotation", [((720, 1280), 0), ((800, 480), 90), ((1280, 800), 0)],
+                         ids=["720x1280", "800x480-r90", "1280x800"])
 def test_a_cue_to_forced_spaces_out_of_sight_lies_clear_of_leave_and_the_hands(size, rotation):
     run_scenario("test_ui_gobbles", "scenario_cues_clear_of_controls_and_hands", size=size, rotation=rotation)
 

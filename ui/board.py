@@ -129,6 +129,10 @@ class BoardView(Widget):
     shields = ListProperty([])
     """Widgets lying over the board (hands, trays, plates, buttons): a finger released over one is
     not on the table, so the tile it carries goes back where it came from, silently."""
+    news_reach = ObjectProperty(lambda: [])
+    """Where the screen's messages may come to lie over the board, as window boxes (x, y, width,
+    height), for what is laid over the table for good (the cues to forced spaces out of sight) to
+    keep off where it can: news that comes later would be read under it."""
 
     __events__: tuple[str, ...] = ("on_placed", "on_refused")
 

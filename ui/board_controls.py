@@ -46,9 +46,14 @@ CUE_SIZE = 1.2
 
 def table_rect(view: BoardView) -> tuple[float, float, float, float]:
     """The free table (``view.fit_area``, else the whole view) in window coordinates: x, y, w, h."""
-    fx, fy, fw, fh = view.fit_area or (view.x, view.y, view.width, view.height)
-    x0, y0 = view.to_window(fx, fy)
-    x1, y1 = view.to_window(fx + fw, fy + fh)
+    return window_rect(view, tuple(view.fit_area or (view.x, view.y, view.width, view.height)))
+
+
+def window_rect(widget: Widget, rect: Sequence[float]) -> tuple[float, float, float, float]:
+    """``rect`` (x, y, w, h in the coordinates of ``widget``'s own position) in window coordinates."""
+    x, y, w, h = rect
+    x0, y0 = widget.to_window(x, y)
+    x1, y1 = widget.to_window(x + w, y + h)
     return min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)
 
 
@@ -293,13 +298,15 @@ class ForcedCues(Widget):
     def _clear(self, place: CuePlace, side: float) -> tuple[float, float] | None:
         """Where the cue goes (:func:`cue_spot`): a finger's gap clear of every control, hand and
         plate (the view's shields: the cue would hide them, and a finger meant for one would press
-        the other), and where it can over no forced space (it points at the one peeking in, beside it)."""
+        the other), where it can over no forced space (it points at the one peeking in, beside it),
+        and then where it can clear of the screen's news (the view's :attr:`~ui.board.BoardView.news_reach`:
+        Gobbles' "No turns: everyone places at once. Go!" ran under a cue at the bottom seat)."""
         view = self.view
         gap = theme.min_gap()
         shields = [(x - gap, y - gap, w + 2 * gap, h + 2 * gap) for x, y, w, h in view.shield_boxes([self])]
         spaces = [(x - size * SQRT3 / 2, y - size, size * SQRT3, 2 * size)
                   for x, y, size in (view.settled_cell(space.cell) for space in view.board.forced_spaces())]
-        return cue_spot(place, side, table_rect(view), [shields, spaces])
+        return cue_spot(place, side, table_rect(view), [shields, spaces, list(view.news_reach())])
 
 
 def cue_spot(place: CuePlace, side: float, table: Rect, avoid: Sequence[Sequence[Rect]]) -> tuple[float, float] | None:

@@ -47,7 +47,7 @@ from engine.modes import Place, Refused
 from ...countdown import Countdown
 from ... import theme
 from ...board import BoardView, HandView
-from ...board_controls import ViewControls
+from ...board_controls import ViewControls, window_rect
 from ...hexes import SQRT3, centre, corners
 from ...howto import HowToPlayScreen, TileStage
 from ...i18n import N_, _, follow_language, n_
@@ -384,6 +384,7 @@ class GobblesScreen(Leavable, Screen):
         self.overlay.add_widget(self.view_controls.cues)
         board = self.layout.board
         board.shields = [*board.shields, self.leave_button, *self.view_controls.parts]
+        board.news_reach = self._news_reach
         self.layout.keep_clear = [self.view_controls, self.leave_button]
         board.bind(fit_area=self._place_controls)
         board.bind(fit_area=lambda *_: self.follow_play())
@@ -394,6 +395,12 @@ class GobblesScreen(Leavable, Screen):
         self._ended = False
         self._told_start = bool(game.events)  # a race resumed under way needs no "go"
         self.refresh(journal=False)
+
+    def _news_reach(self) -> list[Rect]:
+        """Where the seats' tags and the table's news may come to lie (:meth:`ui.table.TableLayout.tag_reach`),
+        as window boxes."""
+        layout = self.layout
+        return [window_rect(layout, layout.tag_reach(seat)) for seat in range(len(layout.boxes))]
 
     def _place_controls(self, *_args: Any) -> None:
         """Leave, then the zoom buttons and overview map, where they cover nothing, nor where the
