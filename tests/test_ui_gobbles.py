@@ -1053,11 +1053,14 @@ def scenario_messages_at_once(app):
     """Two players told something at the same moment (a race lost and a gobble's tiles received),
     for every ordered pair of seats at tables of 3, 4 and 6 people: which pairs' messages overlap,
     and on which edge each seat sits. Players side by side once had theirs one on the other: each
-    was placed as if it were alone; then, at six people, a side seat and its corner neighbour."""
+    was placed as if it were alone; then, at six people, a side seat and its corner neighbour.
+    And the table's news at every seat ("No turns..."): which seats' overlap (at six people on the
+    7" panel a side seat's ran into its corner neighbours' news)."""
     import itertools
 
     from engine.gobble.gobbles import Gobbles, Player
     from engine.gobble.table import ManualClock
+    from ui.i18n import _
     from ui.modes.gobble import gobbles
     from ui.table import overlaps
 
@@ -1083,7 +1086,15 @@ def scenario_messages_at_once(app):
             (x2, y2), (w2, h2) = banners[second].bbox
             if overlaps((x, y, w, h), (x2, y2, w2, h2)):
                 overlapping.append([first, second])
-        tables[people] = {"edges": [box.angle for box in layout.boxes], "overlapping": overlapping}
+        for seat in range(people):
+            layout.hush(seat)
+        layout.announce(lambda: _(gobbles.START_NEWS))
+        yield
+        news = [(*tag.bbox[0], *tag.bbox[1]) for tag in layout._tags[:people]]
+        assert all(tag.opacity == 1 and tag.label.text == _(gobbles.START_NEWS) for tag in layout._tags[:people])
+        tables[people] = {"edges": [box.angle for box in layout.boxes], "overlapping": overlapping,
+                          "news overlapping": [[a, b] for a, b in itertools.combinations(range(people), 2)
+                                               if overlaps(news[a], news[b])]}
         screen.leave()
         yield 0.2
     return tables
@@ -1095,7 +1106,7 @@ def test_two_players_told_something_at_once_can_both_read_it(size):
     for people, table in tables.items():
         # any two, at six people too: a side seat and its neighbour round the corner once had theirs
         # one over the other (the one told first kept the whole edge; now it gives way)
-        assert table["overlapping"] == [], (people, table)
+        assert table["overlapping"] == [] and table["news overlapping"] == [], (people, table)
 
 
 def scenario_a_gift_card_on_a_short_edge(app):

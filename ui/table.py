@@ -487,34 +487,58 @@ class SeatTag(Scatter):
         self.opacity = 0
 
     def show(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False,
-             avoid: Sequence[Rect] = ()) -> None:
+             avoid: Sequence[Rect] = ()) -> bool:
         """Say ``text`` at ``box``'s inner edge, at its player's left, or slid along the edge to the
         first place clear of ``avoid`` (the tags shown before it: at a corner of the table two
-        players' tags would otherwise lie over one another); at the left where none is clear."""
+        players' tags would otherwise lie over one another); at the left where none is clear.
+        News as long as the edge, which cannot slide, is made narrower (on more lines) until it
+        lies clear: six seats' news met at the corners of the 7" panel's table. Whether it found
+        a clear place."""
         u = theme.unit()
-        self.rotation = 0.0
         label = self.label
         label.padding = [u * 0.15, 0]
         label.font_size = theme.font(self.NEWS_FONT if news else 0.7)
         label.shorten = not news
         label.text = text
+        label.color = theme.ON_CHOSEN if news else theme.TEXT  # dark ink on the light green: 10:1
+        if news:
+            self._colour.rgba = theme.GOOD[:3] + (0.95,)
+            widest = min(max(box.length, u * 5), u * 9)
+            widths = [widest * share for share in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)]
+        else:
+            self._colour.rgba = (rgba[:3] + (0.85,)) if rgba is not None else (0, 0, 0, 0.45)
+            widths = [min(box.length * 0.6, u * 6)]
+        clear_of_all = True
+        for width in widths:
+            centre = self._lay(width, box, news, avoid)
+            if centre is not None:
+                break
+        else:
+            clear_of_all = False
+            centre = self._lay(widths[0], box, news, ())
+        assert centre is not None  # with nothing to avoid, the first place is clear
+        self.center = centre
+        self.opacity = 1 if text else 0
+        return clear_of_all
+
+    def _lay(self, width: float, box: SeatBox, news: bool, avoid: Sequence[Rect]) -> tuple[float, float] | None:
+        """Size the tag ``width`` long (news: as many lines deep as it takes) and turn it to face
+        ``box``'s player: the centre of the first place along the box's inner edge, from its
+        player's left, clear of ``avoid``; None where there is none."""
+        u = theme.unit()
+        label = self.label
+        self.rotation = 0.0
         if news:  # as many lines as it needs: nothing of the news is cut
-            width = min(max(box.length, u * 5), u * 9)
             label.text_size = (width - u * 0.3, None)
             label.texture_update()
             self.size = (width, max(u * 0.6, label.texture_size[1] + u * 0.15))
         else:
-            self.size = (min(box.length * 0.6, u * 6), u * 0.6)
+            self.size = (width, u * 0.6)
             label.text_size = (self.width - u * 0.3, self.height)
         label.size = self.size
         if not news:  # a smaller font rather than "Joueur 1 · tui..."
             fit_font(label, label.font_size)
         self._bg.pos, self._bg.size = (0, 0), self.size
-        label.color = theme.ON_CHOSEN if news else theme.TEXT  # dark ink on the light green: 10:1
-        if news:
-            self._colour.rgba = theme.GOOD[:3] + (0.95,)
-        else:
-            self._colour.rgba = (rgba[:3] + (0.85,)) if rgba is not None else (0, 0, 0, 0.45)
         self.rotation = box.angle
         a = math.radians(box.angle)
         along, up = (math.cos(a), math.sin(a)), box.up()
@@ -530,8 +554,7 @@ class SeatTag(Scatter):
 
         left, right, step = -box.length / 2 + self.width / 2, box.length / 2 - self.width / 2, u * 0.25
         shifts = [left + i * step for i in range(int(max(right - left, 0) / step) + 1)] + [right]
-        self.center = centre(next((shift for shift in shifts if clear(shift)), left))
-        self.opacity = 1 if text else 0
+        return next((centre(shift) for shift in shifts if clear(shift)), None)
 
     def on_touch_down(self, touch: Any) -> bool:
         return False
@@ -688,19 +711,45 @@ class TableLayout(FloatLayout):
 
     def _show_tags(self) -> None:
         """Each labelled seat's tag: the news while there is some, else its own text; each clear of
-        the tags shown before it."""
-        shown: list[Rect] = []
-        for seat, (tag, (text, rgba)) in enumerate(zip(self._tags, self._tag_texts)):
-            if seat >= len(self.boxes):
+        the tags laid before it, of the controls over the table (:attr:`keep_clear`: where the table
+        has no room for the zoom clear of where news comes, the news gives way) and of the other
+        seats' hands (a side seat's edge runs past its neighbours' hands at the corners: six
+        people's news on the 7" panel lay over their end tiles). They are laid in seat order; where one finds no clear place, again with that one
+        first, as long as that leaves fewer without one (at a crowded corner the side seat's news,
+        boxed in between two hands, goes before its neighbours', which can slide along theirs)."""
+        seats = list(range(min(len(self.boxes), len(self._tags))))
+        order, stuck = seats, self._lay_tags(seats)
+        for _attempt in seats:
+            if not stuck:
                 break
+            tried = [stuck[0]] + [seat for seat in order if seat != stuck[0]]
+            again = self._lay_tags(tried)
+            if len(again) >= len(stuck):
+                self._lay_tags(order)
+                break
+            order, stuck = tried, again
+        for seat in seats:
+            self._tag_under_message(seat)
+
+    def _lay_tags(self, order: Sequence[int]) -> list[int]:
+        """Lay the seats' tags in ``order`` (:meth:`_show_tags`): the seats whose tag found no clear place."""
+        hands = [self._placed(box).rect() for box in self.boxes]
+        controls = self._kept_clear()
+        laid: list[Rect] = []
+        stuck = []
+        for seat in order:
+            tag, (text, rgba) = self._tags[seat], self._tag_texts[seat]
+            avoid = laid + controls + [hand for other, hand in enumerate(hands) if other != seat]
             if self.news and text:
-                tag.show(self.news_for(seat), self._beyond_raised(seat), news=True, avoid=shown)
+                clear = tag.show(self.news_for(seat), self._beyond_raised(seat), news=True, avoid=avoid)
             else:
-                tag.show(text, self._beyond_raised(seat), rgba, avoid=shown)
+                clear = tag.show(text, self._beyond_raised(seat), rgba, avoid=avoid)
             if text:
                 (x, y), (w, h) = tag.bbox
-                shown.append((x, y, w, h))
-            self._tag_under_message(seat)
+                laid.append((x, y, w, h))
+                if not clear:
+                    stuck.append(seat)
+        return stuck
 
     def _tag_under_message(self, seat: int) -> None:
         """A seat's tag under its own player's message (it may lie there, where the message is best
