@@ -205,7 +205,10 @@ class SpiStrip:
 
 PIO_DRIVER_GAMMA = 1 / 0.45
 """The Pi 5's driver sends each colour byte ``v`` as ``255 * (v / 255) ** PIO_DRIVER_GAMMA``, rounded
-down (at the overlay's default brightness, 255): a gamma of its own on top of the rings'."""
+down, at its brightness 255 (:data:`PIO_FULL_BRIGHTNESS`): a gamma of its own on top of the rings'."""
+PIO_FULL_BRIGHTNESS = b"\xff"
+"""One byte written alone at the start of the driver's device sets its brightness (0-255, which it
+multiplies each byte by before its gamma; the overlay's ``brightness`` sets it at boot)."""
 
 
 def _pio_driver_level(value: int) -> int:
@@ -228,28 +231,31 @@ class PioStrip:
     Its device (``/dev/leds0``) takes a frame per write, 4 bytes per LED in R, G, B, W order (W
     ignored for RGB LEDs), and sends the colours in GRB order, the WS2812's; for LEDs wanting
     another ``colour_order`` we place the bytes so that the wire carries that order. The driver
-    puts the bytes at the file position and refuses those past its LEDs (ENOSPC), and it cannot
-    seek: every frame is written at offset 0 (``pwrite``), or all but the first would be refused.
+    (``drivers/misc/ws2812-pio-rp1.c``) puts the bytes at the file position and refuses those past
+    its LEDs (ENOSPC), and it has no seek (``lseek`` fails with ESPIPE): each frame is written to a
+    fresh open of the device, at its start, or all but the first would be refused. An open costs
+    microseconds; a frame of 112 LEDs takes 3.4 ms on the wire.
+
     The driver also applies a gamma of its own (``PIO_DRIVER_GAMMA``), which we undo: the rings'
-    levels are gamma-corrected already, and twice would turn a dim seat dark and yellow orange.
-    ``sink``: write there (a real file: it needs a descriptor) instead of opening
-    ``config.pio_device`` (tests).
+    levels are gamma-corrected already, and twice would turn a dim seat dark and yellow orange. It
+    multiplies each byte by its brightness first, so the strip sets that to 255 when it opens
+    (whatever the overlay's ``brightness`` says): the undoing is exact, and the staff's brightness
+    (``RingsConfig.brightness``) is the one that dims the rings.
     """
 
     name = "pio"
 
-    def __init__(self, config: RingsConfig, sink: BinaryIO | None = None) -> None:
+    def __init__(self, config: RingsConfig) -> None:
         self._rings, self._order = config.all_rings, config.colour_order
         self._device, self._leds, self._boot_config = config.pio_device, config.led_count, config.boot_config
-        self._sink = sink if sink is not None else open(config.pio_device, "wb", buffering=0)
+        self._write(PIO_FULL_BRIGHTNESS)
 
     def show(self, frame: Frame) -> None:
         wire = wire_bytes(strip_order(frame, self._rings), self._order)
         data = bytearray(len(wire) // 3 * 4)
         data[0::4], data[1::4], data[2::4] = wire[1::3], wire[0::3], wire[2::3]  # the driver sends G R B
-        data = data.translate(_PIO_INPUTS)
         try:
-            os.pwrite(self._sink.fileno(), data, 0)
+            self._write(bytes(data.translate(_PIO_INPUTS)))
         except OSError as exc:
             if exc.errno != errno.EFBIG:  # the driver shows the LEDs it has, then refuses the rest
                 raise
@@ -257,9 +263,16 @@ class PioStrip:
                           f"num_leds={self._leds} in the dtoverlay=ws2812-pio line of "
                           f"{self._boot_config} and reboot") from exc
 
+    def _write(self, data: bytes) -> None:
+        """``data`` at the start of the device, through an open of its own."""
+        fd = os.open(self._device, os.O_WRONLY)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+
     def close(self) -> None:
         self.show(dark_frame(self._rings))
-        self._sink.close()
 
 
 class Choice(NamedTuple):

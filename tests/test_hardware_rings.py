@@ -338,17 +338,24 @@ def driver(value: int) -> int:
 
 def test_pio_strip_puts_the_colour_order_on_the_wire(tmp_path):
     """The driver sends each LED's bytes as G, R, B: we place them so the wire has ``colour_order``."""
-    config = RingsConfig(backend="pio", rings=[{"leds": 2, "rotate": 1}], colour_order="RGB")
-    with open(tmp_path / "leds0", "wb") as sink:
-        PioStrip(config, sink=sink).show((((10, 20, 30), (40, 50, 60)),))
+    config = RingsConfig(backend="pio", rings=[{"leds": 2, "rotate": 1}], colour_order="RGB",
+                         pio_device=str(tmp_path / "leds0"))
+    (tmp_path / "leds0").write_bytes(b"")
+    PioStrip(config).show((((10, 20, 30), (40, 50, 60)),))
     data = bytes(map(driver, (tmp_path / "leds0").read_bytes()))
     wire = bytes(b for i in range(0, len(data), 4) for b in (data[i + 1], data[i], data[i + 2]))  # what goes out
     assert len(data) == 8 and wire == bytes([40, 50, 60, 10, 20, 30])
 
 
-def test_pio_strip_writes_every_frame_at_the_start_of_the_device(tmp_path):
+def test_pio_strip_writes_every_frame_at_the_start_of_the_device(tmp_path, monkeypatch):
     """The Pi 5's driver takes a frame at the file position and refuses bytes past its LEDs
-    (ENOSPC): a frame written after the last one would be refused, the rings stuck on the first."""
+    (ENOSPC): a frame written after the last one would be refused, the rings stuck on the first.
+    It has no seek (ESPIPE), so the strip must not need one: each frame has an open of its own."""
+    def no_seek(*_args: object) -> None:
+        raise OSError(errno.ESPIPE, os.strerror(errno.ESPIPE))
+
+    monkeypatch.setattr("hardware.strips.os.lseek", no_seek)
+    monkeypatch.setattr("hardware.strips.os.pwrite", no_seek)
     device = tmp_path / "leds0"
     device.write_bytes(b"")
     strip = PioStrip(RingsConfig(backend="pio", rings=[{"leds": 2}], pio_device=str(device)))
@@ -365,9 +372,8 @@ def test_pio_strip_leaves_the_light_to_the_rings_gamma_not_the_drivers_too(tmp_p
     are (to the driver's nearest level), or a dim seat goes dark and yellow turns orange."""
     device = tmp_path / "leds0"
     device.write_bytes(b"")
-    with open(device, "r+b") as sink:
-        PioStrip(RingsConfig(backend="pio", rings=[{"leds": 256}]), sink=sink).show(
-            (tuple((value, 255 - value, 0) for value in range(256)),))
+    PioStrip(RingsConfig(backend="pio", rings=[{"leds": 256}], pio_device=str(device))).show(
+        (tuple((value, 255 - value, 0) for value in range(256)),))
     data = device.read_bytes()
     shown = [(driver(data[i]), driver(data[i + 1])) for i in range(0, len(data), 4)]
     for value, (red, green) in enumerate(shown):
@@ -376,17 +382,30 @@ def test_pio_strip_leaves_the_light_to_the_rings_gamma_not_the_drivers_too(tmp_p
     assert shown[1][0] == 1 and shown[128][0] == 128  # lit stays lit; half stays half
 
 
+def test_pio_strip_sets_the_drivers_brightness_to_full_when_it_opens(tmp_path):
+    """The driver multiplies each byte by its brightness (the overlay's ``brightness``, 0-255)
+    before its gamma, which the strip undoes as it is at 255: the strip first writes that one byte
+    alone at the device's start (how the driver takes a brightness), so an overlay line set to
+    128 neither dims the rings twice nor turns the undoing wrong; the staff's brightness dims them."""
+    device = tmp_path / "leds0"
+    device.write_bytes(b"")
+    strip = PioStrip(RingsConfig(backend="pio", rings=[{"leds": 2}], pio_device=str(device)))
+    assert device.read_bytes() == b"\xff"
+    strip.show(((RED, RED),))
+    assert len(device.read_bytes()) == 8  # the frame over it, from the start
+
+
 def test_more_leds_than_the_pio_overlay_names_are_reported_with_the_fix(tmp_path, monkeypatch):
     """The driver refuses a frame longer than its ``num_leds`` (EFBIG, "File too large") after
     showing its start: the staff must read which number to put in config.txt."""
     overlay_leds = 96
 
-    def driver_write(fd: int, data: bytes, offset: int) -> int:  # ws2812-pio-rp1's answer to a frame
-        if offset + len(data) > 4 * overlay_leds:
+    def driver_write(fd: int, data: bytes) -> int:  # ws2812-pio-rp1's answer to a frame (at its start)
+        if len(data) > 4 * overlay_leds:
             raise OSError(errno.EFBIG, os.strerror(errno.EFBIG))
         return len(data)
 
-    monkeypatch.setattr("hardware.strips.os.pwrite", driver_write)
+    monkeypatch.setattr("hardware.strips.os.write", driver_write)
     device = tmp_path / "leds0"
     device.write_bytes(b"")
     config = RingsConfig(backend="pio", rings=[{"leds": 24}] * 4, centre={"leds": 16}, pio_device=str(device))
