@@ -475,7 +475,7 @@ class StrategyScreen(Leavable, Screen):
             # so the plates stay put)
             depth, hint_above = self._top_depth(), self._hint_in_top_row()
             hint = (self._coach_length(None) + gap) if self.coaching else 0.0
-            end = x0 + w - u * 0.04 - (0.0 if hint_above else hint + u * 0.05 * bool(hint))
+            end = x0 + w - u * 0.04 - (0.0 if hint_above or not self.coaching else self._coach_length(None) + u * 0.15)
             first = actor if actor is not None else 0
             waiting = [seat for seat in range(len(self.plates)) if seat != first]
             length = min((end - x0 - u * 0.04) / max(len(waiting), 1) - gap, u * 6.5)
@@ -933,8 +933,8 @@ class StrategyScreen(Leavable, Screen):
         the plate giving up that length, and no deeper than a finger needs (it reaches a few
         pixels past the plate, over the outer ring of spaces at most, where a bar across the
         whole edge covered the board's outer row); upright, ("corner", ...) under the bag count, in
-        the table's top right corner, away from the hands (the seat's messages are not raised
-        past it)."""
+        the table's top right corner, or in the top row of plates where it is deep enough
+        (:meth:`_hint_in_top_row`), away from the hands (the seat's messages are not raised past it)."""
         layout, u = self.layout, theme.unit()
         depth = self._hint_depth()
         if layout.orientation == "upright":
