@@ -30,6 +30,9 @@ _WHOLE = re.compile(r"[1-9][0-9]*|0|0[xX][0-9a-fA-F]+")
 """A whole number as a line may write it: decimal or hex."""
 LINE_LIMIT = 98
 """The firmware reads a line up to this many characters and ignores the rest."""
+INCLUDE_DEPTH = 16
+"""How many files deep includes are followed: a chain of them made by mistake ends, and never
+takes the kiosk's start with it."""
 MODELS = {"pi5": {"pi5", "cm5", "pi500"}, "cm5": {"cm5"}, "pi500": {"pi500"},
           "pi4": {"pi4", "pi400", "cm4", "cm4s"}, "pi400": {"pi400"}, "cm4": {"cm4"}, "cm4s": {"cm4s"},
           "pi3": {"pi3", "pi3+"}, "pi3+": {"pi3+"}, "pi2": {"pi2"}, "pi1": {"pi1"},
@@ -87,7 +90,8 @@ class _Filters:
 def _read(path: Path, board: str | None, lines: list[tuple[str, int, dict[str, str]]], filters: _Filters,
           reading: set[Path]) -> None:
     """Add the ws2812-pio lines of the file at ``path`` that apply to ``lines``, following its
-    includes (a file that includes itself, directly or not, is read once)."""
+    includes (a file that includes itself, directly or not, is read once; at most
+    :data:`INCLUDE_DEPTH` files deep)."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except (FileNotFoundError, NotADirectoryError):
@@ -106,7 +110,7 @@ def _read(path: Path, board: str | None, lines: list[tuple[str, int, dict[str, s
         command, _, argument = line.partition(" ")
         if command == "include" and argument.strip():
             included = path.parent / argument.strip()
-            if included.resolve() not in reading:
+            if included.resolve() not in reading and len(reading) < INCLUDE_DEPTH:
                 _read(included, board, lines, filters, reading)
             continue
         name, equals, value = line.partition("=")

@@ -185,6 +185,14 @@ def test_an_included_file_is_read_in_its_place_under_the_filters_of_that_place(t
         check_pio_leds(RingsConfig(backend="pio", rings=[{"leds": 40}] * 4), (overlay,))
 
 
+def test_a_chain_of_includes_made_by_mistake_ends(tmp_path):
+    """Each file including the next, thousands deep (a script run in a loop): read to a depth, not
+    to the end of Python's stack at the kiosk's start."""
+    for n in range(3000):
+        (tmp_path / f"{n}.txt").write_text(f"include {n + 1}.txt\n" if n else "dtoverlay=ws2812-pio\ninclude 1.txt\n")
+    assert [overlay.line for overlay in read_pio_overlays(tmp_path / "0.txt")] == [1]
+
+
 def test_the_firmware_reads_a_line_to_its_98th_character(tmp_path):
     """What lies past it is not read: the second line, a comma longer, sets num_leds=9."""
     boot = tmp_path / "config.txt"
