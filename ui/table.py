@@ -463,6 +463,26 @@ def _crossing(a: Widget, b: Widget) -> bool:
     return overlaps((x, y, w, h), (x2, y2, w2, h2))
 
 
+class TagPlan(NamedTuple):
+    """Where a seat's tag goes (:meth:`SeatTag.plan`), before it is moved there."""
+
+    text: str
+    box: SeatBox
+    rgba: theme.RGBA | None
+    news: bool
+    size: tuple[float, float]
+    """Along the seat's edge, and its depth."""
+    centre: tuple[float, float]
+    clear: bool
+    """Whether it lies clear of all it was to avoid."""
+
+    def rect(self) -> Rect:
+        """The box it covers on the table."""
+        (x, y), (length, depth) = self.centre, self.size
+        w, h = (depth, length) if round(self.box.angle) % 180 == 90 else (length, depth)
+        return x - w / 2, y - h / 2, w, h
+
+
 class SeatTag(Scatter):
     """A small label at a hand's inner edge, on its player's left, facing them: who sits there,
     how many tiles they hold, their place... or, for a while, the table's news (``news``: longer,
@@ -486,64 +506,79 @@ class SeatTag(Scatter):
             self._bg = RoundedRectangle(radius=[6])
         self.opacity = 0
 
-    def show(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False,
-             avoid: Sequence[Rect] = ()) -> bool:
-        """Say ``text`` at ``box``'s inner edge, at its player's left, or slid along the edge to the
-        first place clear of ``avoid`` (the tags shown before it: at a corner of the table two
-        players' tags would otherwise lie over one another); at the left where none is clear.
-        News as long as the edge, which cannot slide, is made narrower (on more lines) until it
-        lies clear: six seats' news met at the corners of the 7" panel's table. Whether it found
-        a clear place."""
+    def plan(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False,
+             avoid: Sequence[Rect] = ()) -> TagPlan:
+        """Where to say ``text`` at ``box``'s inner edge (:meth:`put` lays it there): at its
+        player's left, or slid along the edge to the first place clear of ``avoid`` (the tags laid
+        before it: at a corner of the table two players' tags would otherwise lie over one another);
+        at the left where none is clear. News as long as the edge, which cannot slide, is made
+        narrower (on more lines) until it lies clear: six seats' news met at the corners of the 7"
+        panel's table. Worked out as numbers: moving a turned widget costs a millisecond, and a
+        crowded table tries many places."""
         u = theme.unit()
         label = self.label
         label.padding = [u * 0.15, 0]
         label.font_size = theme.font(self.NEWS_FONT if news else 0.7)
-        label.shorten = not news
+        label.shorten = not news  # news is measured as it wraps
         label.text = text
-        label.color = theme.ON_CHOSEN if news else theme.TEXT  # dark ink on the light green: 10:1
         if news:
-            self._colour.rgba = theme.GOOD[:3] + (0.95,)
             widest = min(max(box.length, u * 5), u * 9)
             widths = [widest * share for share in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)]
         else:
-            self._colour.rgba = (rgba[:3] + (0.85,)) if rgba is not None else (0, 0, 0, 0.45)
             widths = [min(box.length * 0.6, u * 6)]
-        clear_of_all = True
         for width in widths:
-            centre = self._lay(width, box, news, avoid)
+            size = self._size(width, news)
+            centre = self._place(size, box, avoid)
             if centre is not None:
-                break
-        else:
-            clear_of_all = False
-            centre = self._lay(widths[0], box, news, ())
-        assert centre is not None  # with nothing to avoid, the first place is clear
-        self.center = centre
-        self.opacity = 1 if text else 0
-        return clear_of_all
+                return TagPlan(text, box, rgba, news, size, centre, True)
+        size = self._size(widths[0], news)
+        return TagPlan(text, box, rgba, news, size, self._place(size, box, ()) or (box.cx, box.cy), False)
 
-    def _lay(self, width: float, box: SeatBox, news: bool, avoid: Sequence[Rect]) -> tuple[float, float] | None:
-        """Size the tag ``width`` long (news: as many lines deep as it takes) and turn it to face
-        ``box``'s player: the centre of the first place along the box's inner edge, from its
-        player's left, clear of ``avoid``; None where there is none."""
+    def put(self, plan: TagPlan) -> None:
+        """Lay the tag as ``plan`` says."""
         u = theme.unit()
-        label = self.label
-        self.rotation = 0.0
-        if news:  # as many lines as it needs: nothing of the news is cut
-            label.text_size = (width - u * 0.3, None)
-            label.texture_update()
-            self.size = (width, max(u * 0.6, label.texture_size[1] + u * 0.15))
+        label, news = self.label, plan.news
+        label.padding = [u * 0.15, 0]
+        label.font_size = theme.font(self.NEWS_FONT if news else 0.7)
+        label.shorten = not news
+        label.text = plan.text
+        label.color = theme.ON_CHOSEN if news else theme.TEXT  # dark ink on the light green: 10:1
+        if news:
+            self._colour.rgba = theme.GOOD[:3] + (0.95,)
         else:
-            self.size = (width, u * 0.6)
-            label.text_size = (self.width - u * 0.3, self.height)
-        label.size = self.size
+            self._colour.rgba = (plan.rgba[:3] + (0.85,)) if plan.rgba is not None else (0, 0, 0, 0.45)
+        self.size = plan.size  # its own size, whichever way it is turned
+        label.text_size = (plan.size[0] - u * 0.3, None if news else plan.size[1])
+        label.size = plan.size
         if not news:  # a smaller font rather than "Joueur 1 · tui..."
             fit_font(label, label.font_size)
-        self._bg.pos, self._bg.size = (0, 0), self.size
-        self.rotation = box.angle
+        self._bg.pos, self._bg.size = (0, 0), plan.size
+        turned: float = self.rotation
+        if abs((turned - plan.box.angle + 180) % 360 - 180) > 1e-6:  # turning it again costs as much
+            self.rotation = plan.box.angle
+        self.center = plan.centre
+        self.opacity = 1 if plan.text else 0
+
+    def _size(self, width: float, news: bool) -> tuple[float, float]:
+        """The tag's size ``width`` long: news as many lines deep as it takes (nothing of it is cut)."""
+        u = theme.unit()
+        if not news:
+            return width, u * 0.6
+        label = self.label
+        label.text_size = (width - u * 0.3, None)
+        label.texture_update()
+        return width, max(u * 0.6, label.texture_size[1] + u * 0.15)
+
+    def _place(self, size: tuple[float, float], box: SeatBox, avoid: Sequence[Rect]) -> tuple[float, float] | None:
+        """Where a tag of ``size`` (along the edge, depth) facing ``box``'s player is centred: the
+        first place along the box's inner edge, from its player's left, clear of ``avoid``; None
+        where there is none."""
+        u = theme.unit()
+        length, depth = size
         a = math.radians(box.angle)
         along, up = (math.cos(a), math.sin(a)), box.up()
-        rise = self.rise(box, self.height)
-        w, h = (self.height, self.width) if round(box.angle) % 180 == 90 else (self.width, self.height)
+        rise = self.rise(box, depth)
+        w, h = (depth, length) if round(box.angle) % 180 == 90 else (length, depth)
 
         def centre(shift: float) -> tuple[float, float]:
             return box.cx + along[0] * shift + up[0] * rise, box.cy + along[1] * shift + up[1] * rise
@@ -552,7 +587,7 @@ class SeatTag(Scatter):
             x, y = centre(shift)
             return not any(overlaps((x - w / 2, y - h / 2, w, h), rect) for rect in avoid)
 
-        left, right, step = -box.length / 2 + self.width / 2, box.length / 2 - self.width / 2, u * 0.25
+        left, right, step = -box.length / 2 + length / 2, box.length / 2 - length / 2, u * 0.25
         shifts = [left + i * step for i in range(int(max(right - left, 0) / step) + 1)] + [right]
         return next((centre(shift) for shift in shifts if clear(shift)), None)
 
@@ -718,38 +753,37 @@ class TableLayout(FloatLayout):
         first, as long as that leaves fewer without one (at a crowded corner the side seat's news,
         boxed in between two hands, goes before its neighbours', which can slide along theirs)."""
         seats = list(range(min(len(self.boxes), len(self._tags))))
-        order, stuck = seats, self._lay_tags(seats)
+        order, plans = seats, self._plan_tags(seats)
         for _attempt in seats:
+            stuck = [seat for seat in order if not plans[seat].clear]
             if not stuck:
                 break
             tried = [stuck[0]] + [seat for seat in order if seat != stuck[0]]
-            again = self._lay_tags(tried)
-            if len(again) >= len(stuck):
-                self._lay_tags(order)
+            again = self._plan_tags(tried)
+            if sum(not again[seat].clear for seat in seats) >= len(stuck):
                 break
-            order, stuck = tried, again
+            order, plans = tried, again
         for seat in seats:
+            self._tags[seat].put(plans[seat])
             self._tag_under_message(seat)
 
-    def _lay_tags(self, order: Sequence[int]) -> list[int]:
-        """Lay the seats' tags in ``order`` (:meth:`_show_tags`): the seats whose tag found no clear place."""
+    def _plan_tags(self, order: Sequence[int]) -> dict[int, TagPlan]:
+        """Where the seats' tags go, laid in ``order`` (:meth:`_show_tags`)."""
         hands = [self._placed(box).rect() for box in self.boxes]
         controls = self._kept_clear()
         laid: list[Rect] = []
-        stuck = []
+        plans = {}
         for seat in order:
             tag, (text, rgba) = self._tags[seat], self._tag_texts[seat]
             avoid = laid + controls + [hand for other, hand in enumerate(hands) if other != seat]
-            if self.news and text:
-                clear = tag.show(self.news_for(seat), self._beyond_raised(seat), news=True, avoid=avoid)
-            else:
-                clear = tag.show(text, self._beyond_raised(seat), rgba, avoid=avoid)
+            news = bool(self.news and text)
+            plans[seat] = plan = tag.plan(self.news_for(seat) if news else text, self._beyond_raised(seat), rgba,
+                                          news, avoid)
             if text:
-                (x, y), (w, h) = tag.bbox
-                laid.append((x, y, w, h))
-                if not clear:
-                    stuck.append(seat)
-        return stuck
+                laid.append(plan.rect())
+            else:
+                plans[seat] = plan._replace(clear=True)  # an empty tag is not shown
+        return plans
 
     def _tag_under_message(self, seat: int) -> None:
         """A seat's tag under its own player's message (it may lie there, where the message is best
