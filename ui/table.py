@@ -505,6 +505,7 @@ class SeatTag(Scatter):
             self._colour = Color(0, 0, 0, 0.45)
             self._bg = RoundedRectangle(radius=[6])
         self.opacity = 0
+        self._angle: float | None = None  # how it is turned (set only here: read back, it is a float's worth off)
 
     def plan(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False,
              avoid: Sequence[Rect] = ()) -> TagPlan:
@@ -553,9 +554,8 @@ class SeatTag(Scatter):
         if not news:  # a smaller font rather than "Joueur 1 · tui..."
             fit_font(label, label.font_size)
         self._bg.pos, self._bg.size = (0, 0), plan.size
-        turned: float = self.rotation
-        if abs((turned - plan.box.angle + 180) % 360 - 180) > 1e-6:  # turning it again costs as much
-            self.rotation = plan.box.angle
+        if plan.box.angle != self._angle:  # turning it again to the same angle costs as much
+            self.rotation = self._angle = plan.box.angle
         self.center = plan.centre
         self.opacity = 1 if plan.text else 0
 
