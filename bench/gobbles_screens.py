@@ -27,23 +27,14 @@ SIZES = "800x480,1280x800,1024x600,1920x1080,720x1280"
 
 
 def child(size: tuple[int, int], out: Path) -> dict[str, Any]:
-    from kivy.config import Config
+    from kiosk_steps import kiosk, run_steps
 
-    Config.set("graphics", "width", str(size[0]))
-    Config.set("graphics", "height", str(size[1]))
-    from kivy.clock import Clock
-
+    app, _services = kiosk(size)
     from engine.gobble.gobbles import Gobbles, Level, Player
     from engine.gobble.table import ManualClock
-    from ui.app import KioskApp
     from ui.hexes import SQRT3
-    from ui.memory import memory_services
     from ui.modes.gobble import gobbles
     from ui.modes import family
-
-    services = memory_services()
-    app = KioskApp(services, kiosk=True, simulated_panel=False)
-    services.devices.listener = app.post
     tag = f"{size[0]}x{size[1]}"
     result: dict[str, Any] = {"files": []}
 
@@ -97,21 +88,7 @@ def child(size: tuple[int, int], out: Path) -> dict[str, Any]:
         yield 0.4
         shot("5-results")
 
-    def run(_dt: float) -> None:
-        walk = steps()
-
-        def advance(_dt: float) -> None:
-            try:
-                wait = next(walk)
-            except StopIteration:
-                app.stop()
-                return
-            Clock.schedule_once(advance, wait)
-
-        advance(0)
-
-    Clock.schedule_once(run, 0.2)
-    app.run()
+    run_steps(app, steps())
     return result
 
 

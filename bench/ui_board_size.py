@@ -22,6 +22,8 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kiosk_steps import kiosk, run_steps  # noqa: E402  (bench/ is the script's directory)
+
 
 def main() -> int:
     parser = argparse.ArgumentParser()
@@ -30,20 +32,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
-    from kivy.config import Config
-
-    Config.set("graphics", "width", str(width))
-    Config.set("graphics", "height", str(height))
-    from kivy.clock import Clock
-
+    app, _services = kiosk((width, height))
     from engine.strategy.game import StrategyGame
     from engine.strategy.robots import make_robot, robot_choice
-    from ui.app import KioskApp
-    from ui.memory import memory_services
     from ui.modes.strategy import play as strategy_play
 
-    services = memory_services()
-    app = KioskApp(services, kiosk=True, simulated_panel=False)
     results: list[dict[str, Any]] = []
 
     def games() -> Iterator[float]:
@@ -66,19 +59,8 @@ def main() -> int:
                             "smallest_px": round(min(widths), 1), "median_px": round(statistics.median(widths), 1)})
             screen.leave()
             yield 0.2
-        app.stop()
 
-    steps = games()
-
-    def advance(_dt: float) -> None:
-        try:
-            wait = next(steps)
-        except StopIteration:
-            return
-        Clock.schedule_once(advance, wait)
-
-    Clock.schedule_once(advance, 0.2)
-    app.run()
+    run_steps(app, games())
     print(json.dumps(results, indent=1))
     return 0
 

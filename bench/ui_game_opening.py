@@ -27,23 +27,19 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kiosk_steps import kiosk, run_steps  # noqa: E402  (bench/ is the script's directory)
+
 
 def one(size: str, idle: float, seed: int) -> dict[str, Any]:
     """One run in this process: idle on the attract screen, then open a game and time its frames."""
     width, height = (int(v) for v in size.split("x"))
-    from kivy.config import Config
-
-    Config.set("graphics", "width", str(width))
-    Config.set("graphics", "height", str(height))
+    app, _services = kiosk((width, height))
     from kivy.clock import Clock
 
     from engine.strategy.game import StrategyGame
     from ui import tileart
-    from ui.app import KioskApp
-    from ui.memory import memory_services
     from ui.modes.strategy import play as strategy_play
 
-    app = KioskApp(memory_services(), kiosk=True, simulated_panel=False)
     result: dict[str, Any] = {}
     frames: list[float] = []
     last = [0.0]
@@ -65,18 +61,8 @@ def one(size: str, idle: float, seed: int) -> dict[str, Any]:
                       faces_drawn=len(set(tileart._FACES) - before),
                       longest_frame_ms=round(max(frames) * 1000), frames=len(frames),
                       first=[round(f * 1000) for f in frames[:12]])
-        app.stop()
 
-    plan = steps()
-
-    def advance(_dt: float) -> None:
-        try:
-            Clock.schedule_once(advance, next(plan))
-        except StopIteration:
-            pass
-
-    Clock.schedule_once(advance, 0)
-    app.run()
+    run_steps(app, steps(), first=0)
     return result
 
 

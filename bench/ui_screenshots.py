@@ -29,21 +29,12 @@ the strategy game, the solo modes. ``--only`` renders one group (quicker while w
 
 
 def child(size: tuple[int, int], out: Path, only: str | None = None) -> dict[str, Any]:
-    from kivy.config import Config
+    from kiosk_steps import kiosk, run_steps
 
-    Config.set("graphics", "width", str(size[0]))
-    Config.set("graphics", "height", str(size[1]))
-    from kivy.clock import Clock
-
-    from ui import theme
-    from ui.app import KioskApp
-    from ui.audit import Picture, audit, settle
-    from ui.memory import memory_services
-
-    services = memory_services()
+    app, services = kiosk(size)
     services.store.save_current({"kind": "strategy", "state": {}})
-    app = KioskApp(services, kiosk=True, simulated_panel=False)
-    services.devices.listener = app.post
+    from ui import theme
+    from ui.audit import Picture, audit, settle
     written: list[str] = []
     problems: dict[str, list[str]] = {}
     tag = f"{size[0]}x{size[1]}"
@@ -169,18 +160,7 @@ def child(size: tuple[int, int], out: Path, only: str | None = None) -> dict[str
         app.simulated_panel and app.toggle_simulated_panel()
 
     AttractWait = 6.5
-    iterator = steps()
-
-    def advance(_dt: float) -> None:
-        try:
-            wait = next(iterator)
-        except StopIteration:
-            app.stop()
-            return
-        Clock.schedule_once(advance, wait)
-
-    Clock.schedule_once(advance, 0.3)
-    app.run()
+    run_steps(app, steps(), first=0.3)
     return {"files": written, "problems": problems}
 
 

@@ -22,6 +22,8 @@ from typing import Any, Callable, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kiosk_steps import kiosk, run_steps  # noqa: E402  (bench/ is the script's directory)
+
 RUNS = 20
 
 
@@ -31,21 +33,12 @@ def main() -> int:
     parser.add_argument("--people", default="4,6")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
-    from kivy.config import Config
-
-    Config.set("graphics", "width", str(width))
-    Config.set("graphics", "height", str(height))
-    from kivy.clock import Clock
-
+    app, _services = kiosk((width, height))
     from engine.gobble.gobbles import Gobbles, Player
     from engine.gobble.table import ManualClock
-    from ui.app import KioskApp
     from ui.i18n import _
-    from ui.memory import memory_services
     from ui.modes.gobble import gobbles
 
-    services = memory_services()
-    app = KioskApp(services, kiosk=True, simulated_panel=False)
     results: list[dict[str, Any]] = []
 
     def median_ms(lay: Callable[[], None]) -> float:
@@ -71,19 +64,8 @@ def main() -> int:
             results.append({"size": args.size, "people": people, "tags_ms": tags, "news_ms": news})
             screen.leave()
             yield 0.2
-        app.stop()
 
-    steps = tables()
-
-    def advance(_dt: float) -> None:
-        try:
-            wait = next(steps)
-        except StopIteration:
-            return
-        Clock.schedule_once(advance, wait)
-
-    Clock.schedule_once(advance, 0.2)
-    app.run()
+    run_steps(app, tables())
     print(json.dumps(results, indent=1))
     return 0
 
