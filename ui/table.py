@@ -505,7 +505,8 @@ class SeatTag(Scatter):
             self._colour = Color(0, 0, 0, 0.45)
             self._bg = RoundedRectangle(radius=[6])
         self.opacity = 0
-        self._angle: float | None = None  # how it is turned (set only here: read back, it is a float's worth off)
+        self._angle: float | None = None
+        """The angle it was last turned to (Scatter's ``rotation``, read back, comes out of its matrix)."""
 
     def plan(self, text: str, box: SeatBox, rgba: theme.RGBA | None = None, news: bool = False,
              avoid: Sequence[Rect] = ()) -> TagPlan:
@@ -517,11 +518,7 @@ class SeatTag(Scatter):
         panel's table. Worked out as numbers: moving a turned widget costs a millisecond, and a
         crowded table tries many places."""
         u = theme.unit()
-        label = self.label
-        label.padding = [u * 0.15, 0]
-        label.font_size = theme.font(self.NEWS_FONT if news else 0.7)
-        label.shorten = not news  # news is measured as it wraps
-        label.text = text
+        self._letter(text, news)
         if news:
             widest = min(max(box.length, u * 5), u * 9)
             widths = [widest * share for share in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)]
@@ -539,10 +536,7 @@ class SeatTag(Scatter):
         """Lay the tag as ``plan`` says."""
         u = theme.unit()
         label, news = self.label, plan.news
-        label.padding = [u * 0.15, 0]
-        label.font_size = theme.font(self.NEWS_FONT if news else 0.7)
-        label.shorten = not news
-        label.text = plan.text
+        self._letter(plan.text, news)
         label.color = theme.ON_CHOSEN if news else theme.TEXT  # dark ink on the light green: 10:1
         if news:
             self._colour.rgba = theme.GOOD[:3] + (0.95,)
@@ -558,6 +552,15 @@ class SeatTag(Scatter):
             self.rotation = self._angle = plan.box.angle
         self.center = plan.centre
         self.opacity = 1 if plan.text else 0
+
+    def _letter(self, text: str, news: bool) -> None:
+        """Write ``text`` on the label as the tag shows it: news larger, wrapped whole (and measured
+        so); a seat's own words on one line, shortened rather than wrapped."""
+        label = self.label
+        label.padding = [theme.unit() * 0.15, 0]
+        label.font_size = theme.font(self.NEWS_FONT if news else 0.7)
+        label.shorten = not news
+        label.text = text
 
     def _size(self, width: float, news: bool) -> tuple[float, float]:
         """The tag's size ``width`` long: news as many lines deep as it takes (nothing of it is cut)."""
@@ -749,9 +752,10 @@ class TableLayout(FloatLayout):
         the tags laid before it, of the controls over the table (:attr:`keep_clear`: where the table
         has no room for the zoom clear of where news comes, the news gives way) and of the other
         seats' hands (a side seat's edge runs past its neighbours' hands at the corners: six
-        people's news on the 7" panel lay over their end tiles). They are laid in seat order; where one finds no clear place, again with that one
-        first, as long as that leaves fewer without one (at a crowded corner the side seat's news,
-        boxed in between two hands, goes before its neighbours', which can slide along theirs)."""
+        people's news on the 7" panel lay over their end tiles). They are laid in seat order;
+        where one finds no clear place, again with that one first, as long as that leaves fewer
+        without one (at a crowded corner the side seat's news, boxed in between two hands, goes
+        before its neighbours', which can slide along theirs)."""
         seats = list(range(min(len(self.boxes), len(self._tags))))
         order, plans = seats, self._plan_tags(seats)
         for _attempt in seats:
