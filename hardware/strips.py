@@ -255,7 +255,7 @@ class PioStrip:
         data = bytearray(len(wire) // 3 * 4)
         data[0::4], data[1::4], data[2::4] = wire[1::3], wire[0::3], wire[2::3]  # the driver sends G R B
         try:
-            self._write(bytes(data.translate(_PIO_INPUTS)))
+            self._write(data.translate(_PIO_INPUTS))
         except OSError as exc:
             if exc.errno != errno.EFBIG:  # the driver shows the LEDs it has, then refuses the rest
                 raise
@@ -263,7 +263,7 @@ class PioStrip:
                           f"num_leds={self._leds} in the dtoverlay=ws2812-pio line of "
                           f"{self._boot_config} and reboot") from exc
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes | bytearray) -> None:
         """``data`` at the start of the device, through an open of its own."""
         fd = os.open(self._device, os.O_WRONLY)
         try:
