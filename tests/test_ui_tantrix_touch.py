@@ -847,8 +847,10 @@ def scenario_coach_button_covers_no_tile(app):
             covered = [cell for cell, (x, y) in centres.items() if fx <= x <= fx + fw and fy <= y <= fy + fh
                        and overlap(box, (x - inner, y - inner, 2 * inner, 2 * inner))]
             assert covered == [], (seat, covered)
-            others = [screen.leave_button, screen.bag_label, screen.view_controls, *screen.plates, *screen.hands]
-            assert not any(overlap(box, rect(w)) for w in others), seat
+            # a hand lies in its holder, turned to face its player: the holder's box is where it lies
+            others = [screen.leave_button, screen.bag_label, screen.view_controls, *screen.plates,
+                      *(hand.parent for hand in screen.hands)]
+            assert not any(overlap(box, rect(w)) for w in others), (seat, [rect(w) for w in others if overlap(box, rect(w))])
         robot_move(game, stand_in)  # the player's move, made for them
         if game.step is Step.FREE and game.turn not in seen:  # the table shown again where it is looked at
             screen.after_step()
@@ -864,6 +866,61 @@ def test_the_coach_button_covers_no_tile_on_the_7_inch_panel():
 def test_the_coach_button_covers_no_tile_with_the_screen_upright():
     run_scenario("test_ui_tantrix_touch", "scenario_coach_button_covers_no_tile", size=(800, 480),
                  settings={"orientation": "upright"})
+
+
+def scenario_plates_beside_the_hands_at_four(app):
+    """Four people, the table flat: where an edge has the room, its hand moves along it and its
+    plate lies beside it, so the board has the whole width (or height) between the hands there
+    (the side plates along the board's edges took 30 % of its width on the 7" portrait panel).
+    Every seat to move in turn: no plate, hand, the Hint button or a control overlaps another."""
+    from engine.strategy.game import Step
+
+    game, screen = _open(app, seed=5, players=4, tiles=12)
+    layout, bar = screen.layout, screen.coach_bar
+    yield until(lambda: len(layout.boxes) == 4 and screen.board.fit_area)
+    yield 0.4
+    beside = [seat for seat, place in enumerate(screen._plate_places()) if place[0] == "beside"]
+    fx, fy, fw, fh = screen._fitted()
+    across = {seat for seat in beside if layout.boxes[seat].across}
+    if across:  # the side plates lie beside their hands: the board spans the width between the hands
+        assert fw == pytest.approx(screen._free[2]), (fw, screen._free)
+    else:
+        assert fh == pytest.approx(screen._free[3]), (fh, screen._free)
+
+    def rect(widget):
+        (x, y), (w, h) = widget.bbox if hasattr(widget, "bbox") else (widget.pos, widget.size)
+        return x, y, w, h
+
+    def overlap(a, b):
+        return a[0] < b[0] + b[2] - 1 and b[0] < a[0] + a[2] - 1 and a[1] < b[1] + b[3] - 1 and b[1] < a[1] + a[3] - 1
+
+    stand_in, seen = make_robot("club"), set()
+    while len(seen) < 4 and not game.finished:
+        if game.step is Step.FREE and game.turn not in seen:
+            seen.add(game.turn)
+            assert bar.shown
+            parts = [("plate", i, rect(p)) for i, p in enumerate(screen.plates)] \
+                + [("hand", i, rect(h.parent)) for i, h in enumerate(screen.hands)] \
+                + [("hint", game.turn, rect(bar)), ("leave", 0, rect(screen.leave_button)),
+                   ("bag", 0, rect(screen.bag_label)), ("zoom", 0, rect(screen.view_controls))]
+            clashes = [(a[:2], b[:2]) for i, a in enumerate(parts) for b in parts[i + 1:] if overlap(a[2], b[2])]
+            assert clashes == [], (game.turn, clashes)
+        robot_move(game, stand_in)
+        if game.step is Step.FREE and game.turn not in seen:
+            screen.after_step()
+            yield 0.5
+    assert len(seen) == 4
+    return {"beside": beside, "across": sorted(across)}
+
+
+def test_the_side_plates_lie_beside_their_hands_on_the_portrait_panel():
+    seen = run_scenario("test_ui_tantrix_touch", "scenario_plates_beside_the_hands_at_four", size=(720, 1280))
+    assert seen["across"] == [1, 3], seen
+
+
+def test_the_plates_lie_beside_the_hands_at_four_on_the_15_inch_panel():
+    seen = run_scenario("test_ui_tantrix_touch", "scenario_plates_beside_the_hands_at_four", size=(1920, 1080))
+    assert seen["beside"] == [0, 2] and seen["across"] == [], seen
 
 
 def scenario_first_refusal_leaves_its_space_in_sight(app):
@@ -1342,13 +1399,13 @@ def test_the_forced_spaces_to_fill_lie_on_the_free_table_late_in_the_game():
 
 
 def _forced_far_apart(app):
-    """Four people, 30 tiles down (seed 34): the player to move must fill two forced spaces a
+    """Four people, 30 tiles down (seed 79): the player to move must fill two forced spaces a
     little further apart than the portrait panel's free table is wide at the size fingers need.
     The table opened, its view settled."""
     from engine.strategy.game import FILL_STEPS, StrategyGame
     from ui.modes.strategy import play as strategy_play
 
-    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=34)
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=79)
     while len(game.board) < 30 or game.step not in FILL_STEPS or len(game.forced_cells()) != 2:
         robot_move(game)
     for seat in range(4):
@@ -1363,7 +1420,7 @@ def _forced_far_apart(app):
 
 
 def scenario_forced_spaces_further_apart_than_the_table_is_wide(app):
-    """Four people, the portrait panel: between the side plates the free table holds five spaces
+    """Four people, the portrait panel: between the side hands the free table holds seven spaces
     across at the size fingers need (9 mm), and the two forced spaces the player must fill lie a
     little further apart. One lies whole on the free table, the other peeks in from its edge (both
     lay a few pixels under a side plate, the view centred between them); once the first is filled,
@@ -1460,7 +1517,7 @@ def scenario_forced_spaces_out_of_sight_are_cued(app):
 
 
 def scenario_only_the_forced_spaces_to_fill_are_cued(app):
-    """Four people on the portrait panel (seed 32, 30 tiles down): the player to move must fill one
+    """Four people on the portrait panel (seed 37, 28 tiles down): the player to move must fill one
     forced space, and the board outlines another far off that no tile of their hand fits. The view
     centres on the one to fill; the other lies out of sight. No cue points to it nor counts it and
     the map does not ring it (the player cannot fill it: a cue sent them looking for a move they do
@@ -1469,7 +1526,7 @@ def scenario_only_the_forced_spaces_to_fill_are_cued(app):
     from ui.board_controls import out_of_sight
     from ui.modes.strategy import play as strategy_play
 
-    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=32)
+    game = StrategyGame.new(4, "RYGB", ["club"] * 4, seed=37)
     while len(game.board) < 28 or game.step not in FILL_STEPS or not game.forced_cells() or \
             len(game.board.forced_spaces()) == len(game.forced_cells()):
         robot_move(game)

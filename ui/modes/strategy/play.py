@@ -38,6 +38,7 @@ from kivy.graphics import Color, InstructionGroup, RoundedRectangle
 from kivy.properties import NumericProperty
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from engine.board import Placement
 from engine.strategy.game import FILL_STEPS, Phase, StrategyGame, StrategyRule, Step
@@ -69,7 +70,7 @@ from .clock import TableClocks, set_clocks
 from .coach import CoachCard
 from .picker import DrawPicker
 from .results import finished_record, show_results
-from .seats import BAR_BESIDE, Bubble, ConfirmBar, SeatBar, SeatPlate, TakeOverCard
+from .seats import BAR_BESIDE, EDGE_PLATE, PLATE_BESIDE, Bubble, ConfirmBar, SeatBar, SeatPlate, TakeOverCard
 
 log = logging.getLogger(__name__)
 
@@ -208,6 +209,7 @@ class StrategyScreen(Leavable, Screen):
                         on_ghost_tap=lambda _b, placement: self.play_advice())
         self.layout = TableLayout(board=self.board, orientation=app.services.settings.orientation, makes_room=True)
         self.layout.bind(news=lambda *_: self._show_plates())  # table news: on the waiting seats' plates
+        self.layout.bind(size=self._want_beside)
         # a board larger than the free table is cut at the hands' edges, not shown through them
         self.layout.add_widget(TableMask(self.board), index=self.layout.children.index(self.board))
         self.hands = [HandView(colour=seat.colour, target=seat_target(self, i)) for i, seat in enumerate(game.seats)]
@@ -254,8 +256,10 @@ class StrategyScreen(Leavable, Screen):
         self.board.shields = [*self.hands, *self.plates, self.confirm_bar, self.coach_bar, self.pick_bar,
                               self.leave_button, self.bag_label,
                               *self.view_controls.parts]
-        self.layout.keep_clear = [self.view_controls, self.leave_button, self.bag_label, self.confirm_bar,
-                                  self.coach_bar, self.pick_bar]
+        self._controls: list[Widget] = [self.view_controls, self.leave_button, self.bag_label, self.confirm_bar,
+                                        self.coach_bar, self.pick_bar]
+        """What this table lays over the layout, that its messages keep clear of (:attr:`TableLayout.keep_clear`)."""
+        self.layout.keep_clear = list(self._controls)
         self._free = (0.0, 0.0, 1.0, 1.0)
         self._followed: tuple[Any, ...] | None = None
         self.clocks = TableClocks.load(app, game)
@@ -299,7 +303,7 @@ class StrategyScreen(Leavable, Screen):
 
     def _insets(self) -> tuple[float, float, float, float]:
         """How far the plates reach into the free table from its left, bottom, right and top."""
-        inset = theme.unit() * 0.85
+        inset = theme.unit() * EDGE_PLATE
         if self.layout.orientation == "upright":
             rows = self._plate_rows()
             return 0.0, 0.0, 0.0, inset if rows == 1 else self._top_depth() + theme.unit() * 0.98
@@ -313,13 +317,13 @@ class StrategyScreen(Leavable, Screen):
     def _plate_places(self) -> list[tuple[str, float, tuple[float, float], tuple[float, float]]]:
         """Where each seat's plate lies with the screen flat: ("beside", angle, centre, size) at the
         player's right of their hand when the edge has room for it there (it then costs the table
-        nothing), else ("edge", ...) along the hand's inner edge."""
+        nothing; :meth:`_want_beside`), else ("edge", ...) along the hand's inner edge."""
         layout, u = self.layout, theme.unit()
         places = []
         coached = self.coached_seat()
         for seat, box in enumerate(layout.boxes):
-            room, along, (ux, uy), (cx, cy) = self._beside(box)
-            if room >= u * 3.6:
+            room, left, along, (ux, uy), (cx, cy) = self._beside(box)
+            if room >= u * PLATE_BESIDE:
                 length = min(room, u * 6.5)
                 shift = box.length / 2 + u * 0.15 + length / 2
                 places.append(("beside", box.angle, (cx + along[0] * shift, cy + along[1] * shift),
@@ -327,26 +331,54 @@ class StrategyScreen(Leavable, Screen):
             else:
                 rise = box.depth / 2 + u * 0.42
                 length, shift = box.length, 0.0
-                if seat == coached and room < u * BAR_BESIDE:  # its left end: the coach button (_coach_place)
+                if seat == coached and not self._hint_beside(box, left):  # its left end: the coach button (_coach_place)
                     given = self._coach_length(box) + u * 0.1
                     length, shift = length - given, given / 2
                 places.append(("edge", box.angle, (cx + ux * rise + along[0] * shift, cy + uy * rise + along[1] * shift),
                                (length, u * 0.72)))
         return places
 
-    def _beside(self, box: SeatBox) -> tuple[float, tuple[float, float], tuple[float, float], tuple[float, float]]:
-        """Around a hand, with the screen flat: the room left on each side of it along its edge
-        (what the plate on its right and the confirm bar on its left may take), the directions
-        along the edge and towards the table, and its centre (layout's parent coordinates)."""
+    def _beside(self, box: SeatBox) -> tuple[float, float, tuple[float, float], tuple[float, float], tuple[float, float]]:
+        """Around a hand, with the screen flat: the room left along its edge at its player's right
+        (what the plate may take) and left (the confirm bar, the coach's button), the directions
+        along the edge and towards the table, and its centre (layout's parent coordinates). A
+        hand may lie off its edge's middle (:meth:`_want_beside`)."""
         layout, u = self.layout, theme.unit()
         side_depth = max((b.depth for b in layout.boxes if b.across), default=0.0)
         # the corners are the side hands' (ui.table.seat_boxes); on a portrait panel the ends'
         corners = max((b.depth for b in layout.boxes), default=0.0) if side_depth and layout.height > layout.width else 0.0
         turned = box.across
-        span = layout.height - 2 * corners if turned else layout.width - 2 * (side_depth if not corners else 0.0)
+        start = corners if turned else (side_depth if not corners else 0.0)
+        end = (layout.height if turned else layout.width) - start
+        middle = box.cy if turned else box.cx
         a = math.radians(box.angle)
-        return ((span - box.length) / 2 - u * 0.25, (math.cos(a), math.sin(a)), box.up(),
-                (layout.x + box.cx, layout.y + box.cy))
+        along = (math.cos(a), math.sin(a))
+        ahead = along[1] if turned else along[0]  # +1: the player's right is the far end of the edge
+        after, before = end - (middle + box.length / 2) - u * 0.25, (middle - box.length / 2) - start - u * 0.25
+        right, left = (after, before) if ahead > 0 else (before, after)
+        if any(b.across != turned for b in layout.boxes):  # the corners' hands lay things along them
+            reach = self._corner_reach()
+            right, left = right - reach[0], left - reach[1]
+        return right, left, along, box.up(), (layout.x + box.cx, layout.y + box.cy)
+
+    def _want_beside(self, *_args: Any) -> None:
+        """Tell the layout what a table of three or four lays beside a hand: the plate, at its
+        right. It then moves a hand along its edge for it, where the edge has the room, and the
+        board takes the width the plate took along its edge (:func:`ui.table.seat_boxes`). At a
+        table of two the plates lie beside the hands, or along them, as the hands lie centred."""
+        if len(self.hands) <= 2:
+            self.layout.beside = (0.0, 0.0)
+            return
+        right, left = self._corner_reach()
+        self.layout.beside = (theme.unit() * (PLATE_BESIDE + 0.3) + right, left)  # _beside keeps 0.25 off the end
+
+    def _corner_reach(self) -> tuple[float, float]:
+        """At a table of three or four, how far into the corners at a hand's right and left what
+        the next edges' hands lay along their inner edges reaches: at its right, the next seat's
+        plate, or its coach's button (at that plate's left end; a little deeper) where staff let
+        players ask; at its left, the seat before's plate."""
+        u = theme.unit()
+        return max(u * EDGE_PLATE, u * 0.06 + self._hint_depth() if self.coaching else 0.0), u * EDGE_PLATE
 
     def _place_widgets(self) -> None:
         """The plates by the hands, then the bag count, Leave and the view controls where they
@@ -459,9 +491,13 @@ class StrategyScreen(Leavable, Screen):
             clock = self.clocks.text(seat) if self.clocks is not None else None
             texts.append((colour, names, step, seat == actor, game.seats[seat].robot is not None, clock))
         if layout.orientation == "flat":
-            for plate, (_mode, angle, centre, size), text in zip(self.plates, self._plate_places(), texts):
+            places = self._plate_places()
+            for plate, (_mode, angle, centre, size), text in zip(self.plates, places, texts):
                 plate.show(angle, centre, size, *text)
+            # a plate beside its hand lies in a corner, where a neighbour's message may slide
+            layout.keep_clear = [*self._controls, *(plate for plate, place in zip(self.plates, places) if place[0] == "beside")]
             return
+        layout.keep_clear = list(self._controls)
         # upright: the plates are a bar along the top of the table (clear of the staff corner and
         # the bag), the actor's the widest; a narrow plate gives the score only
         x0, y0, w, h = self._free
@@ -727,7 +763,7 @@ class StrategyScreen(Leavable, Screen):
         bar, layout = self.confirm_bar, self.layout
         pending = self.provisional
         # a seat's messages lie beyond a plate along its hand's inner edge, never over its instruction
-        layout.raised = {seat: theme.unit() * 0.85 for seat, place in enumerate(self._plate_places())
+        layout.raised = {seat: theme.unit() * EDGE_PLATE for seat, place in enumerate(self._plate_places())
                          if place[0] == "edge"} if layout.orientation == "flat" else {}
         self._show_coach_bar()
         self._show_pick_bar()
@@ -902,16 +938,25 @@ class StrategyScreen(Leavable, Screen):
             fx, fy, fw, _fh = self._free
             return "edge", 0.0, (fx + fw / 2, fy + deep * 0.65), (min(fw * 0.6, u * 6.5), deep)
         box = layout.boxes[seat]
-        room, along, (ux, uy), (cx, cy) = self._beside(box)
+        _right, room, along, (ux, uy), (cx, cy) = self._beside(box)
         if room >= u * BAR_BESIDE:
-            length = min(room, u * 5.5)
-            shift = box.length / 2 + u * 0.15 + length / 2
-            return "beside", box.angle, (cx - along[0] * shift, cy - along[1] * shift), \
-                (length, max(min(box.depth * 0.9, u * 1.3), deep))
+            return self._at_left(box, min(room, u * 5.5), deep)
         plate_edge = self._plate_places()[seat][0] == "edge"
         depth = deep
-        rise = box.depth / 2 + (u * 0.85 if plate_edge else u * 0.1) + depth / 2
+        rise = box.depth / 2 + (u * EDGE_PLATE if plate_edge else u * 0.1) + depth / 2
         return "edge", box.angle, (cx + ux * rise, cy + uy * rise), (min(box.length, u * 7.0), depth)
+
+    def _at_left(self, box: SeatBox, length: float, deep: float) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
+        """A bar ``length`` long beside ``box`` at its player's left, along the edge, off the table."""
+        u = theme.unit()
+        _right, _left, along, _up, (cx, cy) = self._beside(box)
+        shift = box.length / 2 + u * 0.15 + length / 2
+        return "beside", box.angle, (cx - along[0] * shift, cy - along[1] * shift), \
+            (length, max(min(box.depth * 0.9, u * 1.3), deep))
+
+    def _hint_beside(self, box: SeatBox, room: float) -> bool:
+        """Whether the coach's button fits beside ``box`` at its player's left, in ``room``."""
+        return room >= self._coach_length(box)
 
     def _bar_depth(self) -> float:
         """How deep a bar's buttons are: 9 mm and a margin on any panel."""
@@ -929,7 +974,7 @@ class StrategyScreen(Leavable, Screen):
 
     def _coach_place(self, seat: int) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
         """Where ``seat``'s "Hint" (ask the coach) lies: beside the hand, as the confirm bar, where the
-        edge has room for it; else a short button at the player's left end of their plate's row,
+        edge has room for it, or alone where it has room for the button alone; else a short button at the player's left end of their plate's row,
         the plate giving up that length, and no deeper than a finger needs (it reaches a few
         pixels past the plate, over the outer ring of spaces at most, where a bar across the
         whole edge covered the board's outer row); upright, ("corner", ...) under the bag count, in
@@ -949,7 +994,9 @@ class StrategyScreen(Leavable, Screen):
         if kind == "beside":
             return kind, angle, centre, size
         box = layout.boxes[seat]
-        _room, along, (ux, uy), (cx, cy) = self._beside(box)
+        _right, room, along, (ux, uy), (cx, cy) = self._beside(box)
+        if self._hint_beside(box, room):
+            return self._at_left(box, min(room, u * 5.5), self._bar_depth())
         length = self._coach_length(box)
         rise = box.depth / 2 + u * 0.06 + depth / 2
         shift = box.length / 2 - length / 2
@@ -1051,6 +1098,7 @@ class StrategyScreen(Leavable, Screen):
     def on_enter(self, *_args: Any) -> None:
         self._last_step = (None, None, None)
         self._staff_watch()
+        self._want_beside()  # staff may have turned the coach off or on in their menu
         self._run_clock()
         if self.clocks is not None and self._clock_tick is None:
             self._clock_tick = Clock.schedule_interval(self.tick_clocks, 1.0)
@@ -1062,6 +1110,7 @@ class StrategyScreen(Leavable, Screen):
     def _follow_staff(self, _dt: float = 0.0) -> None:
         """Staff may turn the coach off or on from their web page while this table is on screen:
         the Hint button follows within a second (a change made in the staff menu shows on return)."""
+        self._want_beside()
         if self.coach_bar.shown != (self.coached_seat() is not None):
             self._place_widgets()
 

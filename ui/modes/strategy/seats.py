@@ -341,6 +341,10 @@ class Bubble(Scatter):
 
 BAR_BESIDE = 3.4
 """The room (touch units) beside a hand, along its edge, that takes a seat's bars there, off the table."""
+PLATE_BESIDE = 3.6
+"""The room (touch units) beside a hand, along its edge, that takes its plate there, off the table."""
+EDGE_PLATE = 0.85
+"""How far (touch units) a plate along a hand's inner edge reaches into the table."""
 
 
 class SeatBar(Scatter):
