@@ -457,11 +457,11 @@ def test_the_pages_speak_the_visitors_language_or_else_the_tables(kiosk, server)
         assert picker.is_displayed() and picker.get_attribute("value") == "fr"
         french.execute_script("const s = document.getElementById('page-language'); s.value = 'pl';"
                               "s.dispatchEvent(new Event('change'));")
-        wait_for(french, lambda b: f"Płytki w worku: {game.bag_count}" in seats(b), "the page turned to Polish")
+        wait_for(french, lambda b: f"Płytki w woreczku: {game.bag_count}" in seats(b), "the page turned to Polish")
         assert "Robot: Klubowicz" in seats(french) and "Rouge" not in seats(french)
         assert french.find_element(By.ID, "board").get_attribute("aria-label") == pl["The board"]
         french.refresh()  # the visitor's choice is kept by their browser
-        wait_for(french, lambda b: f"Płytki w worku: {game.bag_count}" in seats(b), "still Polish")
+        wait_for(french, lambda b: f"Płytki w woreczku: {game.bag_count}" in seats(b), "still Polish")
         # the staff page in the language picked, and the table's refusal of a wrong PIN in it too
         french.get(server + "/staff")
         wait_for(french, lambda b: b.find_element(By.ID, "sign-in").text == pl["Sign in"], "the staff page in Polish")
