@@ -109,3 +109,21 @@ def test_the_check_catches_a_translation_that_drops_the_booklet_word():
     assert not tile.kept_in("nl", "{name} · nog {count}")
     assert not line.said_in("Export the finished games (JSON lines)") and not line.said_in("online")
     assert line.said_in("One red line") and not tile.said_in("{tile}")
+
+
+REGISTER = {
+    "fr": r"\b(tu|te|toi|ton|ta|tes)\b|\bt'",  # 000 and 004: "Choisissez votre couleur", "Vous devez"
+    "nl": r"\b(je|jij|jou|jouw|jullie)\b",  # 002: "Kies uw kleur", "Controleer ... of u stenen hebt"
+    "pl": r"\b(Pan|Pani|Pana|Panu|Państwo)\b",  # 001: "Gra wprowadzi Cię", "Jeśli jesteś nowym graczem"
+}
+"""How each booklet speaks to the player (vous, u, ty), as every message of that language must:
+the words of the other register."""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_speaks_to_the_player_as_the_booklet_does(language):
+    found = [f"{domain.locale}/{language}: {form!r}" for domain in DOMAINS for entry in read(language, domain)
+             if entry.id and entry.string
+             for form in (entry.string if isinstance(entry.string, tuple) else (entry.string,))
+             if re.search(REGISTER[language], _FIELD.sub(" ", form), re.IGNORECASE if language != "pl" else 0)]
+    assert found == [], "\n".join(found)
