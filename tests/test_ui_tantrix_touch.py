@@ -751,6 +751,33 @@ def test_staff_may_turn_the_coach_off():
     run_scenario("test_ui_tantrix_touch", "scenario_no_coach", size=(800, 480))
 
 
+def scenario_coach_off_while_its_card_shows(app):
+    """Staff turn the coach off (their web page) while a player reads its card: the card, its
+    "Play it" and the pale tile go with the Hint button, within a second (they stayed, and the
+    coach staff had just turned off went on playing for the player). The answer is fixed here (a
+    legal placement) so the setting, not the master, is tested."""
+    from engine.strategy.robots.coach import Advice, Reason
+    from ui.modes.strategy import play as strategy_play
+
+    game, screen = _open(app)
+    yield 0.4
+    seat, move = game.turn, _free_move(game)
+    strategy_play.advise = lambda view, coach: Advice(move, Reason("only"), 1)
+    yield from tap(screen.coach_bar.buttons[0])
+    yield until(lambda: screen.coach_card is not None, 30)
+    assert screen.board.ghost == move
+    app.services.settings.set_coach(False)
+    yield until(lambda: screen.coach_card is None, 10)
+    assert screen.advice is None and screen.board.ghost is None and not screen.coach_bar.shown
+    assert not any("Play it" in text for text in labels(screen.overlay))
+    assert screen.provisional is None and game.turn == seat and game.board.at(move.cell) is None
+    return {}
+
+
+def test_the_coachs_card_goes_when_staff_turn_the_coach_off():
+    run_scenario("test_ui_tantrix_touch", "scenario_coach_off_while_its_card_shows", size=(800, 480))
+
+
 def scenario_side_seat_at_800x480(app):
     """Four people at the 7" panel: a side seat places a tile. Its confirm bar, the message that
     tells it how confirming works, the view controls, Leave and the bag count cover neither each

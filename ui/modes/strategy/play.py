@@ -1109,8 +1109,11 @@ class StrategyScreen(Leavable, Screen):
 
     def _follow_staff(self, _dt: float = 0.0) -> None:
         """Staff may turn the coach off or on from their web page while this table is on screen:
-        the Hint button follows within a second (a change made in the staff menu shows on return)."""
+        the Hint button follows within a second (a change made in the staff menu shows on return),
+        and so does an answer shown: its card's "Play it" is the coach too."""
         self._want_beside()
+        if self.advice is not None and not self.coaching:
+            self.close_coach()
         if self.coach_bar.shown != (self.coached_seat() is not None):
             self._place_widgets()
 
