@@ -686,6 +686,60 @@ def test_the_coach_brings_a_suggestion_out_of_sight_into_view():
     run_scenario("test_ui_tantrix_touch", "scenario_coach_brings_its_tile_into_view", size=(800, 480))
 
 
+def scenario_coach_shows_its_tile_whole(app):
+    """A board of 30 tiles on the 7" panel, flat and upright: the coach suggests a space whose
+    middle is on the open table but whose edge lies under a plate, a hand or a control, or past
+    the table's edge (upright, one under the top row of plates showed half a pale tile). The view
+    slides until the whole space is on the open table, clear of the card. The coach's answer is
+    fixed here, so the view, not the master, is tested."""
+    import math
+
+    from engine.strategy.robots.coach import Advice, Reason
+    from ui.modes.strategy import play as strategy_play
+    from ui.table import overlaps
+
+    def space(board, cell, settled=True):
+        x, y, r = board.settled_cell(cell) if settled else (*board.window_cell_centre(cell), board.size_px)
+        return x - r * math.sqrt(3) / 2, y - r, r * math.sqrt(3), 2 * r
+
+    def whole(board, rect):
+        """On the open table: in the view and under no hand, plate or control (ui.board.on_table)."""
+        (tx, ty), (tw, th), (x, y, w, h) = board.to_window(*board.pos), board.size, rect
+        inside = tx - 0.5 <= x and ty - 0.5 <= y and x + w <= tx + tw + 0.5 and y + h <= ty + th + 0.5
+        return inside and not any(overlaps(rect, box) for box in board.shield_boxes())
+
+    checked = []
+    for orientation in ("upright", "flat"):
+        app.services.settings.orientation = orientation
+        for seed in range(4, 12):  # a position with such a space
+            game, screen = _open(app, seed=seed, tiles=30)
+            yield 0.6
+            board = screen.board
+            edge = next((p for p in game.legal() if board.on_table(board.settled_cell(p.cell)[:2])
+                         and not whole(board, space(board, p.cell))), None)
+            if edge is not None:
+                break
+            screen.leave()
+        assert edge is not None, "every legal space is whole in view: the positions no longer test this"
+        strategy_play.advise = lambda view, coach, edge=edge: Advice(edge, Reason("only"), 1)
+        yield from tap(screen.coach_bar.buttons[0])
+        yield until(lambda: screen.advice is not None, 30)
+        yield until(lambda: space(board, edge.cell, settled=False) == space(board, edge.cell), 10)
+        rect = space(board, edge.cell)
+        assert whole(board, rect), (orientation, edge, rect)
+        (x, y), (w, h) = screen.coach_card.bbox
+        assert not overlaps((x, y, w, h), rect), orientation
+        checked.append(orientation)
+        screen.leave()
+        yield 0.2
+    return checked
+
+
+def test_the_coach_shows_its_suggestion_whole_on_the_open_table():
+    assert run_scenario("test_ui_tantrix_touch", "scenario_coach_shows_its_tile_whole",
+                        size=(800, 480)) == ["upright", "flat"]
+
+
 def scenario_wait_while_the_robot_thinks(app):
     """A person touches their tiles while the robot thinks: the hand stays as it is (nothing
     turned, lifted or played) and the person is told, facing them, to wait (the only

@@ -629,9 +629,9 @@ class BoardView(Widget):
             self.size_px, self.origin = size, origin
         self._user_moved = True
 
-    def pan(self, dx: float, dy: float) -> None:
-        """Slide the view (animated, at its zoom) ``dx``, ``dy`` pixels from where it settles: the
-        table making room, not a player's move (the view still follows the play, see
+    def pan(self, dx: float, dy: float, animate: bool = True) -> None:
+        """Slide the view (at its zoom; ``animate``: gliding there) ``dx``, ``dy`` pixels from where
+        it settles: the table making room, not a player's move (the view still follows the play, see
         :attr:`moved_by_player`). While a tile is dragged over the view it waits for the finger to
         lift (:meth:`hold`), unless a recentring waits too: that one moves the view instead."""
         if self._held:
@@ -642,7 +642,7 @@ class BoardView(Widget):
         origin = [ox + dx, oy + dy]
         Animation.cancel_all(self)
         self._target = (size, (origin[0], origin[1]))
-        if self.get_root_window() is not None:
+        if animate and self.get_root_window() is not None:
             Animation(size_px=size, origin=origin, d=0.3, t="out_quad").start(self)
         else:
             self.size_px, self.origin = size, origin

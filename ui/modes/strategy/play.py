@@ -60,8 +60,9 @@ from ...seat_players import rate_finished, seat_again, seated, seated_names
 from ...services import BagButtonPressed, Cue, TileScanned, UnknownTag
 from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
-from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, crosswise,
-                     overlaps)
+from ...hexes import SQRT3
+from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, clearing_shift,
+                     crosswise, overlaps)
 from ...tournament_store import entry_of, report
 from ...widgets import Overlay, SMALLEST_FONT, TButton, confirm_leave, panel_background, put_away
 from ...words import LEVEL_NAMES, colour_name, seat_name
@@ -888,15 +889,21 @@ class StrategyScreen(Leavable, Screen):
             self.view_controls.refresh()
 
     def _bring_into_view(self, cell: Cell) -> None:
-        """Pan the view to ``cell`` if, once the view settles, it lies out of sight (past the
-        table's edge or under a hand): a board shown at the size a finger needs is larger than
-        the 7" table, and a pale tile nobody can see leaves "The master would play this:"
-        pointing at nothing. At once, not animated: the card is then placed clear of the space
-        where it stays."""
+        """Slide the view the least that shows ``cell``'s whole space on the open table if, once
+        the view settles, any of it lies out of sight (past the view's edge, under a hand, a
+        plate or a control), else pan to it: a board shown at the size a finger needs is larger
+        than the 7" table, and a pale tile nobody can see leaves "The master would play this:"
+        pointing at nothing (with only its middle in sight, half of it lay under a plate). At
+        once, not animated: the card is then placed clear of the space where it stays."""
         board = self.board
-        x, y, _size = board.settled_cell(cell)
-        if not board.on_table((x, y)):
+        x, y, size = board.settled_cell(cell)
+        space = (x - size * SQRT3 / 2, y - size, size * SQRT3, 2 * size)
+        table = (*board.to_window(*board.pos), *board.size)  # the open table, as :meth:`on_table` has it
+        shift = clearing_shift([space], board.shield_boxes(but=[self.coach_bar]), table)
+        if shift is None:
             board.look_at(cell, animate=False)
+        elif shift != (0.0, 0.0):
+            board.pan(*shift, animate=False)
 
     def _place_coach_card(self) -> None:
         """The coach's card, when one is shown, facing the player who asked, as
