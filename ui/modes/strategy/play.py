@@ -430,8 +430,9 @@ class StrategyScreen(Leavable, Screen):
 
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
-        bars shown, the picker and a ring round it, and where a person's bars lie beside their hand; and what it had better not
-        cover: where a person's confirm (or pick) and coach bars lie along their hand's inner edge."""
+        bars shown, the coach's pale tile, the picker and a ring round it, and where a person's
+        bars lie beside their hand; and what it had better not cover: where a person's confirm (or
+        pick) and coach bars lie along their hand's inner edge."""
         layout, u = self.layout, theme.unit()
         soft: list[Rect] = []
         rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
@@ -443,6 +444,8 @@ class StrategyScreen(Leavable, Screen):
             if bar.shown:
                 (x, y), (w, h) = bar.bbox
                 rects.append((x, y, w, h))
+        if self.advice is not None:  # laid out again (a language switched to), they keep off the pale tile
+            rects.append(self._space(self.advice[1].placement.cell))
         if self.picker is not None and self.picker.parent is not None:  # the bag count off its edge
             (x, y), (w, h) = self.picker.bbox
             gap = theme.min_gap()
@@ -896,14 +899,17 @@ class StrategyScreen(Leavable, Screen):
         pointing at nothing (with only its middle in sight, half of it lay under a plate). At
         once, not animated: the card is then placed clear of the space where it stays."""
         board = self.board
-        x, y, size = board.settled_cell(cell)
-        space = (x - size * SQRT3 / 2, y - size, size * SQRT3, 2 * size)
         table = (*board.to_window(*board.pos), *board.size)  # the open table, as :meth:`on_table` has it
-        shift = clearing_shift([space], board.shield_boxes(but=[self.coach_bar]), table)
+        shift = clearing_shift([self._space(cell)], board.shield_boxes(but=[self.coach_bar]), table)
         if shift is None:
             board.look_at(cell, animate=False)
         elif shift != (0.0, 0.0):
             board.pan(*shift, animate=False)
+
+    def _space(self, cell: Cell) -> Rect:
+        """The rectangle round ``cell``'s space (a pointy-top hexagon) where the view settles."""
+        x, y, size = self.board.settled_cell(cell)
+        return x - size * SQRT3 / 2, y - size, size * SQRT3, 2 * size
 
     def _place_coach_card(self) -> None:
         """The coach's card, when one is shown, facing the player who asked, as
