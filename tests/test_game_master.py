@@ -5,11 +5,13 @@ move it shows."""
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from engine.strategy.game import FILL_STEPS, StrategyGame
 from engine.strategy.robots import make_robot, robot_move
 from engine.strategy.robots.club import evaluator, perspective, ranked
 from engine.strategy.robots.coach import HELPING, NOTHING, REASONS, advise, explain
+from engine.strategy.robots import master as master_module
 from engine.strategy.robots.master import Master
 
 
@@ -104,9 +107,45 @@ def test_every_master_of_a_process_shares_one_set_of_workers():
         masters[0].close()
 
 
+def test_a_worker_killed_while_the_master_thinks_costs_neither_this_move_nor_the_next(caplog):
+    """A worker killed mid-search (the OOM killer): the search still makes all its iterations and
+    the same choice as without workers, the loss is logged, and the next search runs on fresh
+    worker processes, where a broken pool used to fail every master move of the kiosk after it."""
+    game = StrategyGame.new(2, robots=["club", "club"], seed=5)
+    while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
+        robot_move(game)
+    alone = Master(iterations=600, batch=6, cap=600).search(game.view(), random.Random(3))
+    pooled = Master(iterations=600, batch=6, workers=2, cap=600)
+    killed: list[int] = []
+
+    def kill_a_worker() -> None:
+        while not (pool := master_module._POOLS.get(2)) or not pool._processes:  # type: ignore[attr-defined]
+            time.sleep(0.001)
+        killed.append(next(iter(pool._processes)))  # type: ignore[attr-defined]
+        os.kill(killed[0], signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_a_worker)
+    try:
+        killer.start()
+        with caplog.at_level(logging.WARNING, logger=master_module.__name__):
+            search = pooled.search(game.view(), random.Random(3))
+        killer.join()
+        assert search.iterations == 600 and search.choice == alone.choice
+        assert [c.values for c in search.children] == [c.values for c in alone.children]
+        assert any("ended abruptly" in r.getMessage() for r in caplog.records)
+        caplog.clear()
+        again = pooled.search(game.view(), random.Random(3))
+        assert again.choice == alone.choice and not caplog.records
+        fresh = set(master_module._POOLS[2]._processes)  # type: ignore[attr-defined]
+        assert len(fresh) == 2 and killed[0] not in fresh
+    finally:
+        pooled.close()
+
+
 _SEARCHING = """
 import random, sys
 from engine.strategy.game import StrategyGame
+from engine.strategy.robots import master as master_module
 from engine.strategy.robots.master import Master
 Master(iterations=8, batch=4, workers=2).search(StrategyGame.new(2, robots=["club", "club"], seed=5).view(),
                                                 random.Random(1))

@@ -33,6 +33,7 @@ The coach (engine.strategy.robots.coach) words the choice of a :class:`Search` i
 
 from __future__ import annotations
 
+import logging
 import math
 import multiprocessing
 import os
@@ -40,6 +41,7 @@ import random
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -49,6 +51,7 @@ from ..game import StrategyGame
 from .club import perspective, ranked
 from .evaluation import TUNED, WEIGHTS, Evaluator, Weights
 
+log = logging.getLogger(__name__)
 
 @dataclass
 class Child:
@@ -143,6 +146,15 @@ def _pool(workers: int) -> Executor:
         return pool
 
 
+def _discard(workers: int, pool: Executor) -> None:
+    """Forget ``pool`` if it is still the one of ``workers`` processes (another thread may have
+    replaced it already), so the next batch starts fresh workers; its survivors are stopped."""
+    with _POOLS_LOCK:
+        if _POOLS.get(workers) is pool:
+            del _POOLS[workers]
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 class Master:
     name = "master"
 
@@ -223,9 +235,18 @@ class Master:
             return _rollouts(view, jobs, self.weights, self.horizon, self.replies)
         pool = _pool(self.workers)
         parts = [jobs[i:: self.workers] for i in range(self.workers)]
-        futures = [pool.submit(_rollouts, view, part, self.weights, self.horizon, self.replies)
-                   for part in parts if part]
-        results = [f.result() for f in futures]
+        try:
+            futures = [pool.submit(_rollouts, view, part, self.weights, self.horizon, self.replies)
+                       for part in parts if part]
+            results = [f.result() for f in futures]
+        except BrokenProcessPool as error:
+            # A worker was killed (the OOM killer, kill -9): a broken pool refuses every later batch,
+            # which made every later master search of the kiosk fail. The batch is played out here
+            # (the same values: the choice does not change) and the next one gets fresh workers.
+            log.warning("a worker process of the master's search ended abruptly (%s); its batch runs "
+                        "in the kiosk's process and fresh workers start", error)
+            _discard(self.workers, pool)
+            return _rollouts(view, jobs, self.weights, self.horizon, self.replies)
         values: list[float] = [0.0] * len(jobs)
         for i, part in enumerate(results):
             values[i:: self.workers] = part
