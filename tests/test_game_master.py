@@ -142,6 +142,34 @@ def test_a_worker_killed_while_the_master_thinks_costs_neither_this_move_nor_the
         pooled.close()
 
 
+def test_workers_that_never_answer_hold_the_master_no_longer_than_its_cap(caplog):
+    """Worker processes frozen mid-search (stopped, stuck in swap): the search used to wait for
+    them for ever, and the table with it; now its cap bounds the wait too, it plays the best
+    placement found so far (here, with no visit made, the club's) and says why in the log."""
+    game = StrategyGame.new(2, robots=["club", "club"], seed=5)
+    while len(game.board) < 12 or game.step in FILL_STEPS or len(game.legal()) < 10:
+        robot_move(game)
+    master = Master(iterations=60, batch=6, workers=2, cap=1.0)
+    master.search(game.view(), random.Random(1))  # the workers are up
+    frozen = list(master_module._POOLS[2]._processes)  # type: ignore[attr-defined]
+    found: list[master_module.Search] = []
+    searching = threading.Thread(target=lambda: found.append(master.search(game.view(), random.Random(2))))
+    try:
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        with caplog.at_level(logging.WARNING, logger=master_module.__name__):
+            searching.start()
+            searching.join(60)  # only stops a broken test hanging: the cap is one second
+        assert found, "the search still waits for its frozen workers"
+        assert found[0].iterations == 0 and found[0].choice == ranked(game.view(), master.weights)[0][1]
+        assert any("did not answer" in r.getMessage() for r in caplog.records)
+    finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+        searching.join()
+        master.close()
+
+
 _SEARCHING = """
 import random, sys
 from engine.strategy.game import StrategyGame

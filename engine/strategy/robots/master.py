@@ -188,7 +188,10 @@ class Master:
                 picks = self._pick(children, done, min(self.batch, work - done))
                 jobs = [(children[i].placement, seeds[len(children[i].values) + extra])
                         for i, extra in picks]
-                for (i, _), value in zip(picks, self._evaluate(view, jobs)):
+                values = self._evaluate(view, jobs, deadline)
+                if values is None:
+                    break
+                for (i, _), value in zip(picks, values):
                     children[i].values.append(value)
                 done += len(picks)
         choice = max(children, key=lambda c: (len(c.values), c.mean, c.prior)).placement
@@ -230,7 +233,10 @@ class Master:
         mean = sum(values) / len(values)
         return max(1.0, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)))
 
-    def _evaluate(self, view: StrategyGame, jobs: list[tuple[Placement, int]]) -> list[float]:
+    def _evaluate(self, view: StrategyGame, jobs: list[tuple[Placement, int]], deadline: float) -> list[float] | None:
+        """The values of ``jobs``, on the worker processes if there are any; None when they did
+        not answer by ``deadline`` (the cap bounds the wait for them too: frozen or stuck workers
+        held the search, and the table, for ever)."""
         if self.workers <= 1 or len(jobs) < 2:
             return _rollouts(view, jobs, self.weights, self.horizon, self.replies)
         pool = _pool(self.workers)
@@ -238,7 +244,13 @@ class Master:
         try:
             futures = [pool.submit(_rollouts, view, part, self.weights, self.horizon, self.replies)
                        for part in parts if part]
-            results = [f.result() for f in futures]
+            results = [f.result(timeout=max(0.0, deadline - time.perf_counter())) for f in futures]
+        except TimeoutError:
+            log.warning("the master's worker processes did not answer within its %g s cap; it plays the best "
+                        "placement found so far", self.cap)
+            for future in futures:
+                future.cancel()
+            return None
         except BrokenProcessPool as error:
             # A worker was killed (the OOM killer, kill -9): a broken pool refuses every later batch,
             # which made every later master search of the kiosk fail. The batch is played out here
