@@ -70,7 +70,7 @@ def test_the_page_speaks_the_phones_language_when_the_table_does(game_code):
     code, _record = game_code
     french = dom(code, "fr-BE,fr")
     assert '<html lang="fr">' in french and ">Revoir une partie de Tantrix</title>" in french
-    assert f'{words("fr")["Tantrix, Doubles"]}</h1>' in french and "Équipe Jaune" in french and "Équipe Bleu" in french
+    assert f'{words("fr")["Tantrix, Doubles"]}</h1>' in french and "Équipe jaune" in french and "Équipe bleue" in french
     assert 'aria-label="Précédent"' in french and 'aria-label="Suivant"' in french
     polish = dom("not-a-code", "pl")
     assert words("pl")["This is not a Tantrix Table game code ({reason})."].split(" (")[0] in polish

@@ -125,7 +125,7 @@ def scenario_setup(app):
     assert app.services.store.load_current()["kind"] == "strategy"
     # Doubles: both partners' plates name their team
     yield 0.3
-    assert told(screen, _("{colour} team", colour=_("Red"))) and told(screen, _("{colour} team", colour=_("Yellow")))
+    assert told(screen, _("Red team")) and told(screen, _("Yellow team"))
     screen.leave()
     # Learn's last step: a friendly game against a beginner robot, each step explained as it comes
     learning = app.open("learning-game", seed=7)
@@ -184,7 +184,7 @@ def scenario_doubles_setup_names_the_teams(app):
         return [card.title.text for card in setup.cards]
 
     def teams(first, second):
-        return [_("{colour} team", colour=_(first)), _("{colour} team", colour=_(second))] * 2
+        return [_(f"{first} team"), _(f"{second} team")] * 2
 
     assert titles() == teams("Red", "Yellow")
     yield from tap(setup.cards[1].kind.chip(False))  # Yellow's robot becomes a person
@@ -192,7 +192,7 @@ def scenario_doubles_setup_names_the_teams(app):
     assert [s.robot for s in setup.seats] == [None] * 4 and titles() == teams("Red", "Green")
     i18n.language = "fr"
     yield 0.1
-    assert titles() == teams("Red", "Green") and titles()[0] == "Équipe Rouge"
+    assert titles() == teams("Red", "Green") and titles()[:2] == ["Équipe rouge", "Équipe verte"]
     i18n.language = "en"
     yield from tap(setup.count.chip(4))  # four players on their own: each seat its colour again
     assert titles() == [_("Red"), _("Green"), _("Yellow"), _("Blue")]
@@ -588,7 +588,7 @@ def scenario_doubles_partner_named_as_partner(app):
     from ui.i18n import _
     from ui.modes.strategy import play as strategy_play
 
-    red = _("{colour} team", colour=_("Red"))
+    red = _("Red team")
     partner = _("{name} (your partner)", name=red)
     # four people: Red's partner scans while Red owes the opening draw
     game = StrategyGame.new(4, "RY", [None] * 4, doubles=True, physical_bag=True)

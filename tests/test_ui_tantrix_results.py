@@ -285,21 +285,35 @@ def test_play_again_after_a_take_over_seats_the_setup_again():
     assert result["events"] == 2
 
 
+def _page_names(source, table):
+    """A page script's table of colour names (``const TEAM_NAMES = { R: N_("Red team"), ... }``)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / source).read_text()
+    line = re.search(rf"^const {table} = \{{.*\}};", text, re.MULTILINE)
+    assert line is not None, f"{source}: no {table}"
+    return dict(re.findall(r'(\w): N_\("([^"]+)"\)', line.group(0)))
+
+
 def test_a_team_is_named_alike_by_the_seats_the_results_and_the_web_pages():
     """A Doubles team's name is decided once for the kiosk (``ui.words.team_name``): its seats'
     plates and messages, the results' rows and headline name it as the spectator, staff and
-    replay pages do from their own catalogue ("{colour} team" of the colour's name, as
-    ``web/static/words.js`` colourName composes it), in every language; a 3-player game names its
-    seats by colour alone, on the table as on the pages."""
+    replay pages do from their own catalogue (``web/static/words.js`` colourName, of the same
+    messages: one per team, "Red team"), in every language; a 3-player game names its seats by
+    colour alone, on the table as on the pages."""
     from engine.strategy.game import StrategyGame
     from ui.i18n import LANGUAGES, i18n
     from ui.modes.strategy.results import results_words
-    from ui.words import COLOUR_NAMES, seat_name, team_name
+    from ui.words import COLOUR_NAMES, TEAM_NAMES, seat_name, team_name
     from web.words import said
 
+    assert _page_names("web/static/words.js", "TEAM_NAMES") == _page_names("replay/index.html", "TEAMS") == TEAM_NAMES
+    assert _page_names("web/static/words.js", "COLOUR_NAMES") == _page_names("replay/index.html", "NAMES") \
+        == COLOUR_NAMES
+
     def web_name(language, colour, doubles):
-        name = said(language, COLOUR_NAMES[colour])
-        return said(language, "{colour} team", colour=name) if doubles else name
+        return said(language, (TEAM_NAMES if doubles else COLOUR_NAMES)[colour])
 
     for game in (StrategyGame.new(4, "RY", ["beginner"] * 4, doubles=True, seed=3),
                  StrategyGame.new(3, "RYG", ["beginner"] * 3, seed=3)):
@@ -469,3 +483,24 @@ def test_the_replay_names_the_robot_that_took_a_seat_over_not_the_person_who_lef
 def test_the_doubles_replay_names_the_partner_whose_tile_it_was():
     assert run_scenario("test_ui_tantrix_results", "scenario_the_doubles_replay_names_whose_tile_it_was",
                         size=(800, 480)) == 56
+
+
+def test_a_team_s_colour_agrees_with_the_word_for_team():
+    """French and Polish colours agree with their feminine word for team: "Équipe verte",
+    "Drużyna zielona", on the kiosk as on the pages. Composed of the colour's name ("Équipe
+    {colour}" of "Vert"), a French Doubles game showed "Équipe Vert" and "Équipe Bleu"."""
+    from engine.strategy.game import StrategyGame
+    from ui.i18n import i18n
+    from ui.words import TEAM_NAMES, team_name
+    from web.words import said
+
+    game = StrategyGame.new(4, "RY", ["beginner"] * 4, doubles=True, seed=3)
+    expected = {"fr": ["Équipe rouge", "Équipe jaune", "Équipe verte", "Équipe bleue"],
+                "pl": ["Drużyna czerwona", "Drużyna żółta", "Drużyna zielona", "Drużyna niebieska"]}
+    try:
+        for language, names in expected.items():
+            i18n.language = language
+            assert [team_name(game, colour) for colour in "RYGB"] == names, language
+            assert [said(language, TEAM_NAMES[colour]) for colour in "RYGB"] == names, language
+    finally:
+        i18n.language = "en"

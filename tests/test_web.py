@@ -394,7 +394,7 @@ def test_the_pages_name_a_doubles_seat_by_its_team_as_the_kiosk_does(kiosk, serv
 
     _, store = kiosk
     fr = words("fr")
-    team = lambda colour: fr["{colour} team"].format(colour=fr[colour])  # noqa: E731
+    team = {"Red": "Équipe rouge", "Yellow": "Équipe jaune"}.__getitem__  # the adjective agrees with "équipe"
     game = StrategyGame.new(4, "RY", ["beginner"] * 4, doubles=True, seed=3)
     for _ in range(4):
         robot_move(game)

@@ -16,6 +16,12 @@ COLOUR_NAMES: Mapping[str, str] = {"R": N_("Red"), "Y": N_("Yellow"), "G": N_("G
 COLOUR_WORDS: Mapping[str, str] = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
 """A link colour inside a sentence ("Colour: red", "the longest red line")."""
 
+TEAM_NAMES: Mapping[str, str] = {"R": N_("Red team"), "Y": N_("Yellow team"), "G": N_("Green team"),
+                                 "B": N_("Blue team")}
+"""A Doubles team by its colour. One message per team, not "{colour} team" of the colour's name:
+a language's colour agrees with its word for team ("Équipe verte", "Drużyna zielona"), which the
+colour's name alone ("Vert", "Zielone") cannot."""
+
 
 def colour_name(colour: str) -> str:
     """A link colour's name in the current language (:data:`COLOUR_NAMES`)."""
@@ -27,9 +33,9 @@ def team_name(game: StrategyGame, colour: str) -> str:
     two partners opposite share it, its team ("Red team"). The one place the kiosk decides it: the
     seats (:func:`seat_name`) and the results' standings and headline take it from here. The web
     pages, which may not import ``ui``, compose the same words from their own catalogue
-    (``web/static/words.js`` ``colourName``); a test holds the two equal in every language."""
-    name = colour_name(colour)
-    return _("{colour} team", colour=name) if game.options.doubles else name
+    (``web/static/words.js`` ``colourName``, of the same messages); a test holds the two equal in
+    every language."""
+    return _(TEAM_NAMES[colour]) if game.options.doubles else colour_name(colour)
 
 
 def seat_name(game: StrategyGame, seat: int, robot_mark: bool = True, to: int | None = None,

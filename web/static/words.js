@@ -4,6 +4,9 @@
 "use strict";
 const N_ = message => message;  // marks a message for translation; t() translates it where shown
 const COLOUR_NAMES = { R: N_("Red"), Y: N_("Yellow"), G: N_("Green"), B: N_("Blue") };
+// A Doubles team by its colour: one message each, so a language's colour agrees with its word for
+// team ("Équipe verte"), as the kiosk's (ui/words.py TEAM_NAMES) do.
+const TEAM_NAMES = { R: N_("Red team"), Y: N_("Yellow team"), G: N_("Green team"), B: N_("Blue team") };
 const LEVEL_NAMES = { beginner: N_("Beginner"), casual: N_("Casual"), club: N_("Club"), expert: N_("Expert"),
                       master: N_("Master") };
 const MODE_NAMES = { strategy: N_("Tantrix"), gobbles: N_("Gobbles"), "gobble-solo": N_("Gobble solo"),
@@ -31,7 +34,7 @@ function named(names, key) {
 // A colour as the seats playing it are named: "Red", or in Doubles, where the partners opposite share
 // it, "Red team" (as the kiosk names them). Every page names a seat or a score's colour with it.
 function colourName(colour, doubles) {
-  return doubles ? t("{colour} team", { colour: named(COLOUR_NAMES, colour) }) : named(COLOUR_NAMES, colour);
+  return named(doubles ? TEAM_NAMES : COLOUR_NAMES, colour);
 }
 
 let redraw = () => {};  // the page's own drawing, again in a newly picked language (words.js calls it)

@@ -22,12 +22,12 @@ from engine.strategy.game import StrategyGame
 
 from ... import theme
 from ...howto import HowToPlayScreen, TileStage
-from ...i18n import N_, _
+from ...i18n import N_
 from ...seat_players import remember
 from ...setup import Choice, Seat, SeatColour, Setup, SetupScreen, SetupSpec
 from ...shell import Shell
 from ...widgets import Chip
-from ...words import COLOUR_NAMES
+from ...words import COLOUR_NAMES, TEAM_NAMES
 from ...navigation import destination, family_screen, kind_screen
 from .howto import script
 from .clock import set_clocks
@@ -110,7 +110,7 @@ class TantrixSetupScreen(SetupScreen):
         where the words saying who plays with whom would be."""
         if not self.doubles or seat.colour is None:
             return super().seat_title(index, seat)
-        return N_("{colour} team"), {"colour": _(seat.colour.name)}
+        return TEAM_NAMES[seat.colour.key], {}
 
     def _name_teams(self) -> None:
         for i, seat in enumerate(self.seats):
