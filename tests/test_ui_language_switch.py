@@ -509,7 +509,7 @@ def scenario_messages_follow_a_switch(app):
     stayed in the one they were shown in. Each is checked as it was shown when the switch came."""
     from engine.strategy.game import StrategyGame
     from test_ui_tantrix import _forced_position, reach, slot
-    from ui.i18n import _
+    from ui.i18n import _, i18n
     from ui.modes.strategy import play as strategy_play
     from ui.refusals import RULE_MESSAGES
     from ui.words import seat_name
@@ -535,7 +535,9 @@ def scenario_messages_follow_a_switch(app):
     yield from by_web(app, "pl")
     said = {"refused": refused[0].label.text, "note": screen.bubble.text}
     expected = {"refused": pl(RULE_MESSAGES["must-fill-forced"]),
-                "note": pl("Forced space: {now} unseen tiles fit it now, {later} in the endgame.").format(
+                "note": i18n.catalogue("pl").ngettext(
+                    "Forced space: {now} unseen tile fits it now, {later} in the endgame.",
+                    "Forced space: {now} unseen tiles fit it now, {later} in the endgame.", len(review.fits_now)).format(
                     now=len(review.fits_now), later=len(review.fits_endgame))}
     # a new game: who starts is the table's news, at every seat, and told to the starter
     app.set_language("en")

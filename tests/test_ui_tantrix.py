@@ -332,8 +332,10 @@ def test_a_whole_game_by_touch_against_a_beginner_robot():
 # ----------------------------------------------------------------------------- forced spaces
 
 
-def _forced_position():
-    """A position with a forced space that a tile of Red's hand fills, Red to move."""
+def _forced_position(unseen_fitting=None):
+    """A position with a forced space that a tile of Red's hand fills, Red to move; with
+    ``unseen_fitting``, exactly that many tiles in the bag fit it too (the others that do are in
+    Yellow's hand)."""
     import random
 
     from engine.strategy.game import StrategyGame
@@ -347,11 +349,13 @@ def _forced_position():
         if not spaces:
             continue
         fitting = [t for t in rest if board.legal_placements((t,), [spaces[0].cell])]
-        if not fitting:
+        kept = len(fitting) - 1 if unseen_fitting is None else unseen_fitting
+        if not fitting or not kept < len(fitting) <= kept + 7:
             continue
         others = [t for t in rest if t not in fitting]
-        hands = [[fitting[0]] + others[:5], others[5:11]]
-        bag = others[11:] + fitting[1:]
+        held = fitting[1 + kept:]  # Yellow's: seen by nobody at the table, but not in the bag
+        hands = [[fitting[0]] + others[:5], held + others[5:11 - len(held)]]
+        bag = others[11 - len(held):] + fitting[1:1 + kept]
         game = StrategyGame.from_position(board, hands, bag, turn=0, colours="RY")
         if game.obligatory():
             return game
@@ -360,7 +364,7 @@ def _forced_position():
 
 def scenario_forced(app):
     from engine.strategy.game import Step
-    from ui.i18n import _
+    from ui.i18n import _, n_
     from ui.modes.strategy import play as strategy_play
     from ui.refusals import RULE_MESSAGES
 
@@ -390,8 +394,9 @@ def scenario_forced(app):
         screen.board.look_at(forced[0], animate=False)  # the player pans it into view
     yield from tap(screen.board.window_cell_centre(forced[0]))
     assert screen.bubble.opacity == 1
-    assert screen.bubble.text == _("Forced space: {now} unseen tiles fit it now, {later} in the endgame.",
-                                   now=len(review.fits_now), later=len(review.fits_endgame))
+    assert screen.bubble.text == n_("Forced space: {now} unseen tile fits it now, {later} in the endgame.",
+                                    "Forced space: {now} unseen tiles fit it now, {later} in the endgame.",
+                                    len(review.fits_now), now=len(review.fits_now), later=len(review.fits_endgame))
     # the fill is accepted
     yield 0.3
     yield from play_by_touch(screen, 0, fill)
@@ -408,6 +413,43 @@ def scenario_forced(app):
 @pytest.mark.parametrize("confirm", [True, False], ids=["confirmed", "played-at-once"])
 def test_an_obligatory_fill_is_explained_and_accepted_and_a_forced_space_reviewed(confirm):
     run_scenario("test_ui_tantrix", "scenario_forced", size=(800, 480), settings={"confirm_moves": confirm})
+
+
+def scenario_forced_space_note_counts_in_words(app):
+    """A forced space's note says its number of tiles by the language's plural rule: one tile
+    ("1 unseen tile fits it", "1 tuile ... y va"), and Polish's three forms (1 płytka, 2-4
+    płytki, 5 płytek). It said "1 unseen tiles fit it", "1 tuiles", "1 płytki"."""
+    from ui.modes.strategy import play as strategy_play
+
+    said, later = {}, {}
+    for language, unseen in (("en", 1), ("fr", 1), ("pl", 1), ("pl", 3), ("pl", 5)):
+        app.set_language(language)
+        game = _forced_position(unseen)
+        screen = strategy_play.open_game(app, game)
+        yield
+        yield 0.3
+        cell = game.forced_cells()[0]
+        review = next(r for r in game.review() if r.cell == cell)
+        assert len(review.fits_now) == unseen, review
+        if not screen.board.on_table(screen.board.window_cell_centre(cell)):
+            screen.board.look_at(cell, animate=False)
+        yield from tap(screen.board.window_cell_centre(cell))
+        yield until(lambda: screen.bubble.opacity == 1)
+        said[f"{language} {unseen}"], later[f"{language} {unseen}"] = screen.bubble.text, len(review.fits_endgame)
+    app.set_language("en")
+    expected = {
+        "en 1": "Forced space: 1 unseen tile fits it now, {later} in the endgame.",
+        "fr 1": "Espace Forcé : 1 tuile encore cachée y va maintenant, {later} en phase finale.",
+        "pl 1": "Miejsce przymusu: pasuje tu teraz 1 nieodkryta płytka, w końcówce gry {later}.",
+        "pl 3": "Miejsce przymusu: pasują tu teraz 3 nieodkryte płytki, w końcówce gry {later}.",
+        "pl 5": "Miejsce przymusu: pasuje tu teraz 5 nieodkrytych płytek, w końcówce gry {later}.",
+    }
+    assert said == {key: text.format(later=later[key]) for key, text in expected.items()}, said
+    return said
+
+
+def test_a_forced_space_note_says_its_count_in_the_language_s_plural():
+    run_scenario("test_ui_tantrix", "scenario_forced_space_note_counts_in_words", size=(800, 480))
 
 
 def test_the_how_to_play_script_shows_legal_play():

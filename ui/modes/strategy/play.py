@@ -52,7 +52,7 @@ from ... import theme
 from ...board import HandView
 from ...board_controls import ViewControls
 from ...howto import TileSprite
-from ...i18n import N_, Words, _, follow_language
+from ...i18n import N_, Words, _, follow_language, n_
 from ...jobs import Job, Outcome
 from ...mode_target import ModeTarget
 from ...refusals import RULE_MESSAGES, explain
@@ -1302,9 +1302,11 @@ class StrategyScreen(Leavable, Screen):
             self.bubble.hide()
             return
         now, later = len(entry.fits_now), len(entry.fits_endgame)
-        words: Words = (lambda: _("Forced space: {now} unseen tiles fit it now, {later} in the endgame.", now=now,
-                                  later=later)) if self.game.bag_count else \
-            (lambda: _("Forced space: {now} unseen tiles fit it.", now=later))
+        words: Words = (lambda: n_("Forced space: {now} unseen tile fits it now, {later} in the endgame.",
+                                   "Forced space: {now} unseen tiles fit it now, {later} in the endgame.", now,
+                                   now=now, later=later)) if self.game.bag_count else \
+            (lambda: n_("Forced space: {now} unseen tile fits it.", "Forced space: {now} unseen tiles fit it.", later,
+                        now=later))
         seat = self._asker(window_pos)
         fitting = sorted({p.tile for p in self.game.legal() if p.cell == cell}) if seat == self.game.turn else []
         if seat is not None and fitting:
