@@ -610,3 +610,48 @@ def scenario_tanagra_refusal_follows_a_switch(app):
 
 def test_tanagra_refusal_follows_a_language_switch():
     run_scenario("test_ui_language_switch", "scenario_tanagra_refusal_follows_a_switch", size=(800, 480))
+
+
+
+# ------------------------------------------------------------------------- the bag's badge
+
+
+def scenario_bag_badge_follows_a_switch(app):
+    """The strategy game's bag badge, the bag empty, as wide as its words in the language staff
+    switch to, as if the game had been opened in it: the switch laid it out on its words before
+    they changed ("Bag empty"), and the Polish "Woreczek pusty" overran its backing."""
+    from engine.strategy.game import Phase, StrategyGame
+    from ui import theme
+    from ui.modes.strategy import play as strategy_play
+
+    def empty_bag():
+        game = StrategyGame.new(2, "RY", [None, None], seed=3)
+        while game.bag_count:
+            game.place(game.legal()[0])
+        assert game.phase is Phase.PLAY
+        return game
+
+    def badge(screen):
+        bag = screen.bag_label
+        bag.texture_update()
+        return bag.text, bag.texture_size[0], bag.width
+
+    app.set_language("en")
+    screen = strategy_play.open_game(app, empty_bag())
+    yield until(lambda: screen.bag_label.text == "Bag empty")
+    yield from settled_screens()
+    yield from by_web(app, "pl")
+    switched = badge(screen)
+    screen = strategy_play.open_game(app, empty_bag())
+    yield from settled_screens()
+    yield 0.3
+    anew = badge(screen)
+    app.set_language("en")
+    text, texture, width = switched
+    assert text == pl("Bag empty") and texture + theme.unit() * 0.4 <= width + 1, switched  # nothing cut
+    assert switched == anew, (switched, anew)
+    return {"switched": switched}
+
+
+def test_the_bag_badge_follows_a_language_switch():
+    run_scenario("test_ui_language_switch", "scenario_bag_badge_follows_a_switch", size=(800, 480))

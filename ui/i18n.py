@@ -84,10 +84,15 @@ i18n = I18n()
 
 
 _FOLLOWERS: weakref.WeakKeyDictionary[Any, list[Callable[[Any], None]]] = weakref.WeakKeyDictionary()
+_TRANSLATED: weakref.WeakSet[Translated] = weakref.WeakSet()
+"""The :class:`Translated` widgets, which say their words again before any follower acts."""
 
 
 def follow_language(owner: Any, action: Callable[[Any], None]) -> None:
-    """Call ``action(owner)`` after every language switch, for as long as ``owner`` lives.
+    """Call ``action(owner)`` after every language switch, for as long as ``owner`` lives, once
+    every :class:`Translated` widget shows its words in the new language: an action that lays
+    widgets out measures the words they show (a screen whose badge was made after it measured the
+    badge's English words, "Bag empty", and the Polish "Woreczek pusty" overran its backing).
 
     The owner is held weakly and ``action`` must not hold it (it is handed the owner). Each widget
     binding to :data:`i18n` itself left an entry there after the widget was gone (a weak method
@@ -98,6 +103,8 @@ def follow_language(owner: Any, action: Callable[[Any], None]) -> None:
 
 
 def _switched(*_args: Any) -> None:
+    for widget in list(_TRANSLATED):
+        widget._retranslate()
     for owner, actions in list(_FOLLOWERS.items()):  # an action may build widgets that follow too
         for action in actions:
             action(owner)
@@ -128,7 +135,7 @@ class Translated:
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        follow_language(self, lambda widget: widget._retranslate())  # its own, overridden or not
+        _TRANSLATED.add(self)  # its words follow a switch before anything lays them out
         # a mixin: the Kivy widget it is mixed into (an EventDispatcher) has bind()
         self.bind(msg=self._new_msg, values=self._retranslate)  # type: ignore[attr-defined]
         self._retranslate()
