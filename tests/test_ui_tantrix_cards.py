@@ -77,3 +77,77 @@ def scenario_cards_clear_of_controls(app):
 def test_a_seats_card_and_the_coachs_lie_clear_of_leave_and_the_zoom(size):
     found = run_scenario("test_ui_tantrix_cards", "scenario_cards_clear_of_controls", size=size)
     assert len(found) == 5 and not any(found.values()), found
+
+
+
+TABLES = ((2, False), (3, False), (4, False), (4, True))
+"""The strategy game's tables: 2, 3 and 4 people, and Doubles (4 people, partners opposite)."""
+
+
+def scenario_coach_card_at_every_seat(app):
+    """Every table flat; at every seat in turn a person to place a tile asks the coach (what "Hint"
+    does; the master's answer, its longest sentence, given at once). What each card does wrong: it
+    must face its player, lie whole on the screen, its near edge on their half of it, and cover
+    none of the controls, no other hand, no plate and not the pale tile. In Doubles on the 7"
+    portrait panel a side seat's card, as long as that side's table (684 px), lay over Leave, the
+    bag count and the zoom, or over the other side's hand."""
+    from engine.strategy.game import StrategyGame, Step
+    from engine.strategy.robots import robot_move
+    from engine.strategy.robots.coach import Advice, Reason
+    from kivy.core.window import Window
+    from ui.modes.strategy import play as strategy_play
+    from ui.table import overlaps
+    from ui_harness import until
+
+    def rect(widget):
+        (x, y), (w, h) = widget.bbox if hasattr(widget, "bbox") else (widget.pos, widget.size)
+        return x, y, w, h
+
+    app.services.settings.orientation = "flat"
+    found = {}
+    for players, doubles in TABLES:
+        for seat in range(players):
+            game = StrategyGame.new(players, "RYGB"[: 2 if doubles else players], ["beginner"] * players,
+                                    doubles=doubles, seed=3)
+            while len(game.board) < 14 or game.turn != seat or game.step is not Step.FREE:
+                robot_move(game)
+            for other in range(players):
+                game.set_robot(other, None)
+            screen = strategy_play.open_game(app, game)
+            screen.robot_pause = 600.0
+            move = game.legal()[0]
+            strategy_play.advise = lambda view, coach, move=move: Advice(move, Reason("quiet", {"tries": 40}), 1)
+            yield 0.3
+            assert screen.coached_seat() == seat and screen.coach_bar.shown
+            screen.ask_coach()  # what "Hint" does (a tap on the turned panel lands where its picture is not)
+            yield until(lambda: screen.coach_card is not None, 30)
+            yield 0.3
+            layout, card = screen.layout, rect(screen.coach_card)
+            box, (x, y, w, h) = layout.boxes[seat], card
+            (ux, uy), (cx, cy) = box.up(), (x + w / 2 - layout.x - box.cx, y + h / 2 - layout.y - box.cy)
+            middle = abs((layout.width / 2 - box.cx) * ux + (layout.height / 2 - box.cy) * uy)
+            wrong = ([] if screen.coach_card.rotation == box.angle % 360 else ["turned away"])
+            wrong += [] if x >= -0.5 and y >= -0.5 and x + w <= Window.width + 0.5 and y + h <= Window.height + 0.5 \
+                else ["off the screen"]
+            wrong += [] if cx * ux + cy * uy - (w if box.across else h) / 2 <= middle else ["past the middle"]
+            named = [("Leave", screen.leave_button), ("the bag count", screen.bag_label),
+                     *((f"the view control {i}", part) for i, part in enumerate(screen.view_controls.parts)),
+                     *((f"plate {i}", plate) for i, plate in enumerate(screen.plates))]
+            wrong += [f"over {name}" for name, widget in named
+                      if widget.parent is not None and widget.opacity > 0 and overlaps(card, rect(widget))]
+            wrong += [f"over hand {other}" for other, b in enumerate(layout.boxes)
+                      if other != seat and overlaps(card, b.rect(layout.x, layout.y))]
+            wrong += ["over the pale tile"] if overlaps(card, screen._space(move.cell)) else []
+            found[f"{players} {'doubles' if doubles else 'people'}, seat {seat}"] = wrong
+            screen.close_coach()
+            screen.leave()
+            yield 0.2
+    return found
+
+
+@pytest.mark.parametrize("size, rotation", [((720, 1280), 0), ((800, 480), 90), ((800, 480), 0), ((1280, 800), 0)],
+                         ids=["720x1280", "480x800", "800x480", "1280x800"])
+def test_the_coachs_card_faces_its_player_clear_of_controls_hands_and_plates(size, rotation):
+    found = run_scenario("test_ui_tantrix_cards", "scenario_coach_card_at_every_seat", size=size, rotation=rotation,
+                         timeout=300)
+    assert len(found) == 13 and not any(found.values()), {where: wrong for where, wrong in found.items() if wrong}

@@ -12,7 +12,7 @@ board and the hands on screen accordingly, and shows each player's messages faci
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Iterator, Literal, NamedTuple, Sequence
+from typing import Any, Callable, Collection, Iterable, Iterator, Literal, NamedTuple, Sequence
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle, RoundedRectangle
@@ -336,11 +336,16 @@ def facing_spot(box: SeatBox, size: tuple[float, float], base: float, span: tupl
     clears even the first, the place slid within ``span``."""
     places = list(facing_places(box, size, base, span, reach, [r for group in avoid for r in group]))
     for kept in range(len(avoid), 0, -1):
-        rects = [r for group in avoid[:kept] for r in group]
-        clear = next((centre for centre, rect in places if not any(overlaps(rect, r) for r in rects)), None)
+        clear = first_clear(places, [r for group in avoid[:kept] for r in group])
         if clear is not None:
             return clear
     return places[0][0]
+
+
+def first_clear(places: Iterable[tuple[tuple[float, float], Rect]], rects: Sequence[Rect]) -> tuple[float, float] | None:
+    """The centre of the first of ``places`` (as :func:`facing_places` gives them) whose rectangle
+    covers none of ``rects``; None where each covers one."""
+    return next((centre for centre, rect in places if not any(overlaps(rect, r) for r in rects)), None)
 
 
 class Banner(Scatter):
@@ -930,6 +935,30 @@ class TableLayout(FloatLayout):
         a finger meant for one lands on the other, or on the control under the card), then over
         none of the other hands; as near the hand as that allows. ``clear_of_controls`` False: a
         card the controls are laid out round once it is placed (they keep clear of it)."""
+        box, base, span, avoid, reach = self._facing_search(seat, size, cells, () if clear_of_controls else None)
+        return facing_spot(box, size, base, span, avoid, reach)
+
+    def facing_near(self, seat: int, size: tuple[float, float], cells: Iterable[Cell] = (),
+                    movable: Collection[Widget] = ()) -> tuple[float, float] | None:
+        """Where :meth:`facing` puts a card of ``size`` when that place covers nothing it keeps
+        off (the screen's edge, ``cells``, the controls and a finger's gap round them, the other
+        hands) and its edge nearest its player lies on their half of the screen; None where no
+        such place is. The ``movable`` controls it may cover: they are laid out again off it. A
+        card that may be made shorter (and deeper) tries this at each length: at the longest the
+        table gives along a side seat's edge it fitted nowhere near its player, and
+        :meth:`facing` gave up the other hands, or sent it across the table."""
+        box, base, span, avoid, _reach = self._facing_search(seat, size, cells, movable)
+        ux, uy = box.up()
+        middle = abs((self.x + self.width / 2 - box.cx) * ux + (self.y + self.height / 2 - box.cy) * uy)
+        rects = [r for group in avoid for r in group]
+        return first_clear(facing_places(box, size, base, span, max(middle + size[1] / 2 - base, 0.0), rects), rects)
+
+    def _facing_search(self, seat: int, size: tuple[float, float], cells: Iterable[Cell], movable: Collection[Widget] | None
+                       ) -> tuple[SeatBox, float, tuple[float, float], list[list[Rect]], float]:
+        """What :meth:`facing` searches: ``seat``'s box beyond what is raised at its edge, how far
+        beyond its centre the nearest place is, the span along its edge, what to keep off (groups,
+        the most important first: the controls but the ``movable`` ones, None: none of them) and
+        how much further out the card may go."""
         u = theme.unit()
         box = self._beyond_raised(seat)
         x, y, w, h = self.x + u * 0.1, self.y + u * 0.1, self.width - u * 0.2, self.height - u * 0.2
@@ -937,13 +966,12 @@ class TableLayout(FloatLayout):
         off_screen = [(x - far, y - far, far, h + 2 * far), (x + w, y - far, far, h + 2 * far),
                       (x - far, y - far, w + 2 * far, far), (x - far, y + h, w + 2 * far, far)]
         gap = theme.min_gap()
-        controls = self._kept_clear() if clear_of_controls else []
+        controls = self._kept_clear(movable) if movable is not None else []
         rings = [(cx - gap, cy - gap, cw + 2 * gap, ch + 2 * gap) for cx, cy, cw, ch in controls]
         hands = [self._beyond_raised(other).rect() for other in range(len(self.boxes)) if other != seat]
-        turned = box.across
-        low, high = (y, y + h) if turned else (x, x + w)
-        return facing_spot(box, size, box.depth / 2 + size[1] / 2 + u * 0.25, (low, high),
-                           [off_screen + self._cells(cells), controls, hands, rings], max(w, h))
+        span = (y, y + h) if box.across else (x, x + w)
+        return (box, box.depth / 2 + size[1] / 2 + u * 0.25, span, [off_screen + self._cells(cells), controls, hands, rings],
+                max(w, h))
 
     def room_along(self, seat: int) -> float:
         """How long a card facing ``seat`` (:meth:`facing`) can be and still lie over none of the
@@ -976,10 +1004,10 @@ class TableLayout(FloatLayout):
         start, end = (self.y, self.y + self.height) if box.across else (self.x, self.x + self.width)
         return start + u * 0.1, end - u * 0.1
 
-    def _kept_clear(self) -> list[Rect]:
-        """Where the :attr:`keep_clear` controls shown lie, and the table's own bag count."""
+    def _kept_clear(self, but: Collection[Widget] = ()) -> list[Rect]:
+        """Where the :attr:`keep_clear` controls shown lie (``but`` those), and the table's own bag count."""
         return [(*w.bbox[0], *w.bbox[1]) if isinstance(w, Scatter) else (w.x, w.y, w.width, w.height)
-                for w in [*self.keep_clear, self.bag_badge] if w.opacity > 0 and w.parent is not None]
+                for w in [*self.keep_clear, self.bag_badge] if w.opacity > 0 and w.parent is not None and w not in but]
 
     def _cells(self, cells: Iterable[Cell]) -> list[Rect]:
         """The rectangles round ``cells`` (pointy-top hexagons) on the board where its view

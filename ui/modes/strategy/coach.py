@@ -10,6 +10,7 @@ think again.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 from kivy.uix.boxlayout import BoxLayout
@@ -46,34 +47,33 @@ def coach_sentence(reason: Reason) -> str:
     return _(SENTENCES[reason.code], **_values(reason))
 
 
+LONGEST, SHORTEST = 9.5, 5.0
+"""The coach's card's length along its player's edge, in units: at most a comfortable line to
+read; at least what its two buttons side by side need."""
+
+
 class CoachCard(BoxLayout):
-    """The coach's answer: its sentence, "Play it" and "Close" (the screen gives the actions). It
-    is as tall as the sentence's lines need in the language it opens in: a long one wraps, never
-    spills over the buttons. ``room`` is the length the table gives it along its player's edge
-    (a side seat's edge is short on a wide panel): it is never longer, so it covers no other hand,
-    and never shorter than its two buttons need."""
+    """The coach's answer: its sentence, "Play it" and "Close" (the screen gives the actions).
+    :meth:`lay_out` makes it as long along its player's edge as the table there has room for, and
+    as tall as the sentence's lines then need in the language it opens in: a long one wraps, never
+    spills over the buttons. :meth:`lengths` are the ones to try, longest first."""
 
     def __init__(self, advice: Advice, on_play: Callable[[], None], on_close: Callable[[], None],
-                 room: float = float("inf"), **kwargs: Any) -> None:
+                 **kwargs: Any) -> None:
         u = theme.unit()
-        width, padding, spacing = max(min(u * 9.5, room), u * 5.0), u * 0.15, u * 0.12
+        padding, spacing = u * 0.15, u * 0.12
         self.advice = advice
         self.sentence = TLabel(msg=SENTENCES[advice.reason.code], values=_values(advice.reason),
                                scale=0.8, halign="left", size_hint_y=None)
-        self.sentence.text_size = (width - 2 * padding, None)
-        self.sentence.texture_update()
-        self.sentence.height = max(u * 0.7, self.sentence.texture_size[1] + u * 0.1)
         self.sentence.bind(size=lambda label, size: setattr(label, "text_size", size))
-        title_height, buttons_height = u * 0.55, u * 1.0
         kwargs.setdefault("size_hint", (None, None))
-        kwargs.setdefault("size", (width, title_height + self.sentence.height + buttons_height
-                                   + 2 * padding + 2 * spacing))
         super().__init__(orientation="vertical", padding=padding, spacing=spacing, **kwargs)
         panel_background(self, theme.rgb("#1d2530", 0.97), radius=0.25)
-        self.add_widget(TLabel(msg=N_("The master would play this:"), scale=0.7, bold=True, halign="left",
-                               size_hint_y=None, height=title_height))
+        self.title = TLabel(msg=N_("The master would play this:"), scale=0.7, bold=True, halign="left",
+                            size_hint_y=None, height=u * 0.55)
+        self.add_widget(self.title)
         self.add_widget(self.sentence)
-        buttons = BoxLayout(spacing=u * 0.2, size_hint_y=None, height=buttons_height)
+        buttons = BoxLayout(spacing=u * 0.2, size_hint_y=None, height=u * 1.0)
         self.play_button = TButton(msg=N_("Play it"), scale=0.8)
         self.play_button.bind(on_release=lambda *_: on_play())
         self.close_button = TButton(msg=N_("Close"), scale=0.8)
@@ -81,6 +81,30 @@ class CoachCard(BoxLayout):
         buttons.add_widget(self.play_button)
         buttons.add_widget(self.close_button)
         self.add_widget(buttons)
+        self.buttons = buttons
+        self.lay_out(u * LONGEST)
+
+    @staticmethod
+    def lengths(room: float) -> list[float]:
+        """The lengths to try along an edge that gives ``room``, longest first, a quarter unit
+        apart: from the longest the card reads well at (no longer than ``room``) to the shortest
+        its buttons allow."""
+        u = theme.unit()
+        longest = max(min(u * LONGEST, room), u * SHORTEST)
+        steps = math.ceil((longest - u * SHORTEST) / (u * 0.25))
+        return [max(longest - k * u * 0.25, u * SHORTEST) for k in range(steps + 1)]
+
+    def lay_out(self, length: float) -> None:
+        """``length`` long along its player's edge (between :data:`SHORTEST` and :data:`LONGEST`
+        units), as tall as its sentence wrapped to that length needs."""
+        u = theme.unit()
+        width = max(min(length, u * LONGEST), u * SHORTEST)
+        sentence = self.sentence
+        sentence.text_size = (width - self.padding[0] - self.padding[2], None)
+        sentence.texture_update()
+        sentence.height = max(u * 0.7, sentence.texture_size[1] + u * 0.1)
+        self.size = (width, self.title.height + sentence.height + self.buttons.height
+                     + self.padding[1] + self.padding[3] + 2 * self.spacing)
 
 
 def _values(reason: Reason) -> dict[str, Any]:

@@ -199,6 +199,9 @@ class StrategyScreen(Leavable, Screen):
         self.advice: tuple[int, Advice] | None = None
         """(seat, advice): the coach's suggestion shown pale on the board, with its card."""
         self.coach_card: Scatter | None = None
+        self._card_first = False
+        """Whether the coach's card took its place first and the controls keep off it
+        (:meth:`_place_coach_card`: it fitted nowhere near its player clear of them)."""
         self._staff_watch = Clock.schedule_interval(self._follow_staff, 1.0)  # runs while on screen
         self._staff_watch.cancel()
         self._coached_plate: int | None = None  # the seat whose plate gives room to the coach button
@@ -428,6 +431,10 @@ class StrategyScreen(Leavable, Screen):
             soft.append((x - margin, y - margin, w + 2 * margin, h + 2 * margin))
         self.view_controls.refresh()  # the cues to forced spaces out of sight keep clear of them
 
+    def _movable(self) -> list[Widget]:
+        """What :meth:`_place_controls` lays out: the bag count, Leave and the view controls."""
+        return [self.bag_label, self.leave_button, self.view_controls]
+
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
         bars shown, the coach's pale tile, the picker and a ring round it, and where a person's
@@ -446,6 +453,10 @@ class StrategyScreen(Leavable, Screen):
                 rects.append((x, y, w, h))
         if self.advice is not None:  # laid out again (a language switched to), they keep off the pale tile
             rects.append(self._space(self.advice[1].placement.cell))
+        if self._card_first and self.coach_card is not None:  # and off the coach's card, a finger's gap round it
+            (x, y), (w, h) = self.coach_card.bbox
+            gap = theme.min_gap()
+            rects.append((x - gap, y - gap, w + 2 * gap, h + 2 * gap))
         if self.picker is not None and self.picker.parent is not None:  # the bag count off its edge
             (x, y), (w, h) = self.picker.bbox
             gap = theme.min_gap()
@@ -872,10 +883,7 @@ class StrategyScreen(Leavable, Screen):
         seat, advice = self.advice
         card = Scatter(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
                        auto_bring_to_front=False)
-        inner = CoachCard(advice, on_play=self.play_advice, on_close=self.close_coach,
-                          room=self.layout.room_along(seat))
-        card.add_widget(inner)
-        card.size = inner.size
+        card.add_widget(CoachCard(advice, on_play=self.play_advice, on_close=self.close_coach))
         self.coach_card = card
         self.overlay.add_widget(card)
         self._place_coach_card()
@@ -887,6 +895,9 @@ class StrategyScreen(Leavable, Screen):
         if self.coach_card is not None and self.coach_card.parent is not None:
             self.coach_card.parent.remove_widget(self.coach_card)
         self.coach_card = None
+        if self._card_first:  # the controls it moved come back
+            self._card_first = False
+            self._place_controls()
         if self.view_controls.cues.parent is None:
             put_away(self.view_controls.cues, self.overlay, False)
             self.view_controls.refresh()
@@ -912,14 +923,38 @@ class StrategyScreen(Leavable, Screen):
         return x - size * SQRT3 / 2, y - size, size * SQRT3, 2 * size
 
     def _place_coach_card(self) -> None:
-        """The coach's card, when one is shown, facing the player who asked, as
-        :meth:`TableLayout.facing` places it on the table as it is laid out now."""
+        """The coach's card, when one is shown, facing the player who asked, on the table as it is
+        laid out now: as long along their edge as lets it lie near them (:meth:`TableLayout.facing_near`)
+        clear of the pale tile, the controls, the other hands and plates, its sentence wrapped onto
+        more lines the shorter it is. At a side seat of the 7" portrait panel the longest card, as
+        long as the table there, fitted nowhere beside Leave, the bag count and the zoom: it lay
+        over them, or over the other side's hand. Where no length fits clear of the controls (a
+        short edge, Leave and the bag count in its corner), the card takes its place near its
+        player and the controls move out of its way (:meth:`_obstacles`), as they do for a bar;
+        where none fits even so, the shortest card goes where :meth:`TableLayout.facing` puts it."""
         card, layout = self.coach_card, self.layout
+        self._card_first = False
         if card is None or self.advice is None or self.advice[0] >= len(layout.boxes):
             return
         seat, advice = self.advice
+        inner, cells = card.children[0], [advice.placement.cell]
+        assert isinstance(inner, CoachCard)
+        lengths = CoachCard.lengths(layout.room_along(seat))
+        centre = None
+        for movable in ((), self._movable()):
+            for length in lengths:
+                inner.lay_out(length)
+                centre = layout.facing_near(seat, (inner.width, inner.height), cells, movable)
+                if centre is not None:
+                    break
+            if centre is not None:
+                self._card_first = bool(movable)
+                break
+        card.size = inner.size
         card.rotation = layout.boxes[seat].angle  # upright, every hand's is the bottom's
-        card.center = layout.facing(seat, (card.width, card.height), [advice.placement.cell])
+        card.center = centre if centre is not None else layout.facing(seat, (card.width, card.height), cells)
+        if self._card_first:
+            self._place_controls()
 
     def play_advice(self) -> None:
         """The coach's placement is put down for the player (still to confirm, as their own)."""
