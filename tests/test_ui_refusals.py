@@ -80,7 +80,7 @@ def test_the_bag_rules_say_what_a_player_may_do_not_the_booklets_terms():
     refusal = RULE_MESSAGES[Rule.CONTROLLED_SIDE]
     jargon = {"en": ("controlled side", "restrictions are lifted"), "fr": ("Côté Contrôlé", "restrictions sont levées"),
               "nl": ("bezette kant", "regels vervallen"), "pl": ("krawędź kontrolowana", "przestają obowiązywać")}
-    said = {"en": ("wherever it fits", "surrounded by four tiles"), "fr": ("une tuile va", "entouré de quatre tuiles"),
+    said = {"en": ("wherever it fits", "surrounded by four tiles"), "fr": ("partout où elle convient", "entouré de quatre tuiles"),
             "nl": ("overal waar hij past", "door vier stenen omringd"), "pl": ("gdzie pasuje", "czterema płytkami")}
     for language, terms in jargon.items():
         words = load_catalogue(language)
