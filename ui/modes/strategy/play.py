@@ -71,7 +71,7 @@ from .clock import TableClocks, set_clocks
 from .coach import CoachCard
 from .picker import DrawPicker
 from .results import finished_record, show_results
-from .seats import BAR_BESIDE, EDGE_PLATE, PLATE_BESIDE, Bubble, ConfirmBar, SeatBar, SeatPlate, TakeOverCard
+from .seats import BAR_BESIDE, EDGE_PLATE, PLATE_BESIDE, Bubble, ConfirmBar, PlateName, SeatBar, SeatPlate, TakeOverCard
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,11 @@ read whole on a 7" panel's plate, where a sentence shrank to a size no one reads
 SEVERAL_WORDS = (N_("Fill a forced space"), N_("Fill an orange forced space"))
 """The plate's words, then the first time's (:data:`FIRST_STEP_WORDS`), to fill one of several
 forced spaces."""
+SHORTER_STEP_WORDS = {**{FIRST_STEP_WORDS[step]: STEP_WORDS[step] for step in FIRST_STEP_WORDS},
+                      SEVERAL_WORDS[1]: SEVERAL_WORDS[0]}
+"""The booklet's words for the first time's: what the acting seat's plate says where the first
+time's leave it no room for the seat's name, even on two lines (Polish Doubles on the 7" portrait
+panel: "Wolny ruch: dowolna pasująca płytka" beside "Drużyna czerwona" over its score)."""
 LEARNING_HINTS = {
     Step.FILL: N_("A tile of yours fits the orange forced space: fill it first."),
     Step.FREE: N_("Your free move: place one tile anywhere it fits."),
@@ -500,11 +505,12 @@ class StrategyScreen(Leavable, Screen):
         for seat in range(len(self.plates)):
             colour = game.seats[seat].colour
             score = score_words(game.board, colour)
-            names = [f"{seat_name(game, seat)} · {score}", f"{seat_name(game, seat, robot_mark=False)} · {score}",
-                     score]
-            step = self._step_words(seat) if seat == actor else layout.news_for(seat) if layout.orientation == "flat" else ""
+            words = PlateName(seat_name(game, seat), seat_name(game, seat, robot_mark=False), score)
+            message = self._step_message(seat) if seat == actor else ""
+            step = _(message) if message else layout.news_for(seat) if seat != actor and layout.orientation == "flat" else ""
+            shorter = _(SHORTER_STEP_WORDS[message]) if message in SHORTER_STEP_WORDS else ""
             clock = self.clocks.text(seat) if self.clocks is not None else None
-            texts.append((colour, names, step, seat == actor, game.seats[seat].robot is not None, clock))
+            texts.append((colour, words, step, seat == actor, game.seats[seat].robot is not None, clock, shorter))
         if layout.orientation == "flat":
             places = self._plate_places()
             for plate, (_mode, angle, centre, size), text in zip(self.plates, places, texts):
@@ -595,20 +601,21 @@ class StrategyScreen(Leavable, Screen):
         its score, its clock and what to do."""
         return bar * (0.5 if len(self.plates) > 2 else 0.6)
 
-    def _step_words(self, seat: int) -> str:
+    def _step_message(self, seat: int) -> str:
+        """What the acting ``seat``'s plate says to do, untranslated ("": nothing)."""
         game = self.game
         if game.awaiting_draw == seat:
-            return _("Draw a tile and scan it")
+            return N_("Draw a tile and scan it")
         if game.seats[seat].robot is not None:
-            return _("Thinking...") if self.thinking or self.flying else ""
+            return N_("Thinking...") if self.thinking or self.flying else ""
         step = game.step
         if step is None:
             return ""
         # the first time this seat meets the step, while that step lasts (until the next tile)
         first = self._first_steps.setdefault((seat, step), len(game.board)) == len(game.board)
         if step is Step.FILL and len(game.forced_cells()) > 1:
-            return _(SEVERAL_WORDS[first])
-        return _((FIRST_STEP_WORDS if first else STEP_WORDS)[step])
+            return SEVERAL_WORDS[first]
+        return (FIRST_STEP_WORDS if first else STEP_WORDS)[step]
 
     # ------------------------------------------------------------------ showing
 

@@ -6,7 +6,8 @@ them out around the table is :mod:`.play`."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
 from kivy.clock import Clock, ClockEvent
 from kivy.core.text import Label as CoreLabel
@@ -45,6 +46,48 @@ PAD = 0.14
 """Between a plate's disc, clock, name and instruction, and after the last, in touch units."""
 GLYPH_SHARE = 0.8
 """The glyph of who plays a seat, as a share of its disc's width: inside the marking's ring."""
+NAME_SHRINK = 0.75
+"""The smallest share of its own font a plate's name and score shrink to, on one line, before
+they give way (never under the legible size)."""
+
+
+@dataclass(frozen=True)
+class PlateName:
+    """Who a plate's seat is and its score, in each wording its plate may show: the one place that
+    words them."""
+
+    name: str
+    """The seat's name as shown, "(robot)" included (:func:`ui.words.seat_name`)."""
+    plain: str
+    """The seat's name without the robot's mark."""
+    score: str
+    """The seat's score (its longest line, or loop counted double)."""
+
+    @property
+    def lines(self) -> tuple[str, str, str]:
+        """The wordings on one line, longest first, each ending in the score: the last, the score
+        alone."""
+        return f"{self.name} · {self.score}", f"{self.plain} · {self.score}", self.score
+
+    @property
+    def stacked(self) -> str:
+        """The name over the score, on two lines: what the acting seat's plate shows where the two
+        on one line leave what to do no room (Doubles' "Drużyna czerwona" gave way to the score
+        alone, and the table did not say whose turn it was)."""
+        return f"{self.plain}\n{self.score}"
+
+
+def _wide(text: str, font_size: float) -> float:
+    """How wide ``text`` is, on one line, in the plates' bold font of ``font_size``."""
+    return float(CoreLabel(font_size=font_size, bold=True).get_extents(text)[0])
+
+
+def _two_line_width(text: str, font_size: float) -> float:
+    """How wide ``text`` is at its narrowest on two lines (broken between two words), in the
+    plates' bold font of ``font_size``: infinite for a single word."""
+    words = text.split()
+    return min((max(_wide(" ".join(words[:i]), font_size), _wide(" ".join(words[i:]), font_size))
+                for i in range(1, len(words))), default=math.inf)
 
 
 class SeatPlate(Scatter):
@@ -117,13 +160,14 @@ class SeatPlate(Scatter):
             tileart.draw_link(self.colour, path, flat, d)
 
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str,
-             names: Sequence[str], step: str, lit: bool, robot: bool = False, clock: str | None = None) -> None:
+             words: PlateName, step: str, lit: bool, robot: bool = False, clock: str | None = None,
+             shorter: str = "") -> None:
         """Lay the plate out: ``size`` (length along the edge, depth), centred on ``centre``, turned
         ``angle`` degrees to face its player, with the seat's ``clock`` (its time left, when the
-        game has clocks) after the disc, then the first of ``names`` (longest wording first, each
-        ending in the score) that fits. A deep plate (beside a hand) puts the instruction on a
-        second line; a thin one (along the hand's inner edge) puts it at the far end."""
-        name = names[0]
+        game has clocks) after the disc, then the seat's name and score (``words``) in the longest
+        wording that fits (:meth:`_fit_name`). A deep plate (beside a hand) puts the instruction on
+        a second line; a thin one (along the hand's inner edge) puts it at the far end, or its
+        ``shorter`` wording where the instruction leaves the acting seat's name no room."""
         u = theme.unit()
         length, height = size
         self.colour, self.lit = colour, lit
@@ -151,7 +195,7 @@ class SeatPlate(Scatter):
         text = theme.TEXT  # white reads on every lit plate (theme.PLATE) and on the dark one
         step_label, name_label = self.step_label, self.name_label
         step_label.text, step_label.color = step, text
-        name_label.text, name_label.color = name, text
+        name_label.color = text
         name_label.font_size = theme.font(0.72)
         clock_label = self.clock_label
         clock_label.font_size, clock_label.color = theme.font(0.72), text
@@ -166,21 +210,34 @@ class SeatPlate(Scatter):
         wide = step_label.texture_size[0]
         room = share
         smallest = max(step_label.font_size * 0.6, theme.min_text())  # never under the legible size
+        # the acting seat's name over its score, on two lines, where one line leaves no room
+        stack_font = self._stack_font(u * 0.72 if two_lines else height) if lit else 0.0
         if not two_lines and step:
             # the colour's name (for colour-blind players) before a large instruction, as long as
             # the instruction still fits in the smallest font it shrinks to (measured: a text's
             # width is not quite in proportion to its font size, and "Thinking..." was cut by 2 px),
             # and the score alone at the legible size: past that the instruction takes two lines
             # (the score beside "Comblez l'Espace Forcé orange" was 15.2 px on the 7" portrait
-            # panel, where 2.5 mm is 19.7 px)
-            name_label.text_size = (None, None)
-            name_label.text = names[-2] if len(names) > 1 else name
-            name_label.texture_update()
-            least = CoreLabel(font_size=smallest, bold=True).get_extents(step)[0] + 1
-            score = CoreLabel(font_size=theme.min_text(), bold=True).get_extents(names[-1])[0] + SHORTEN_MARGIN + 1
-            room = max(min(share, length - left - 3 * pad - name_label.texture_size[0]),
-                       min(least, share, length - left - 3 * pad - score))
-            name_label.text = name
+            # panel, where 2.5 mm is 19.7 px). The acting seat's plate keeps its name rather: its
+            # instruction on two lines, else the name in a smaller font, else over the score: its
+            # score alone ("linia 0" beside "Zapełnij miejsce przymusu") did not say whose turn it was
+            least = _wide(step, smallest) + 1
+            two = _two_line_width(step, smallest) + 1 if lit else math.inf
+            avail = length - left - 2 * pad  # the name's box and the instruction's
+            margin = SHORTEN_MARGIN + 1
+            one_line = _wide(words.lines[1], name_label.font_size)
+            named = one_line + pad
+            taken = [named]  # what the name takes in each form it may take, the plate's own first
+            if lit:
+                taken.append(one_line * max(NAME_SHRINK, theme.min_text() / name_label.font_size) + margin)
+                if stack_font:
+                    taken.append(self._stack_width(words, theme.min_text()) + margin)
+            score = _wide(words.score, theme.min_text()) + margin + pad
+            found = next((r for r in (min(share, avail - w) for w in taken) if least <= r or two <= r), None)
+            if found is None and lit and shorter:
+                self.show(angle, centre, size, colour, words, shorter, lit, robot, clock)
+                return
+            room = found if found is not None else max(min(share, avail - named), min(least, share, avail - score))
         while step and wide > room and step_label.font_size > smallest:
             # shrink a long instruction rather than cut it (a text's width is not quite in
             # proportion to its font size: shrink again while it is still too wide)
@@ -207,38 +264,66 @@ class SeatPlate(Scatter):
             name_label.pos = (left, 0)
             clock_label.size, clock_label.pos = (clock_w, height), (left - clock_w - pad, 0)
         clock_label.text_size = clock_label.size
-        name_label.text_size = (None, None)
-        for wording in names[1:]:  # the longest wording that fits whole: the score is never cut
-            name_label.texture_update()
-            if name_label.texture_size[0] <= name_label.width:
-                break
-            name_label.text = wording
-        name_label.texture_update()
-        nameless = not lit and len(names) > 1 and name_label.text == names[-1]
-        if nameless:
-            # a waiting plate keeps the colour's name (for colour-blind players) in a font down to
-            # three quarters of its own, never under the legible size (its disc's marking tells the
-            # colour too)
-            name_label.text = names[-2]
-            name_label.texture_update()
-            scale = (name_label.width - SHORTEN_MARGIN - 1) / name_label.texture_size[0]  # Kivy's rule
-            nameless = scale < max(0.75, theme.min_text() / name_label.font_size)
-            if nameless:
-                name_label.text = names[-1]
-            else:
-                name_label.font_size *= scale
-            name_label.texture_update()
-        if clock is not None and (name_label.texture_size[0] > name_label.width or nameless):
+        nameless = self._fit_name(words, lit, stack_font)
+        if clock is not None and (name_label.texture_size[0] > name_label.width or (nameless and not lit)):
             # too narrow for both (a waiting seat's plate in an upright bar): the colour's name and
             # the score before the clock, which is not running; the plate shows it again once the
             # seat is to act
-            self.show(angle, centre, size, colour, names, step, lit, robot, None)
+            self.show(angle, centre, size, colour, words, step, lit, robot, None, shorter)
             return
         self.clock_shown = clock is not None
         name_label.text_size = name_label.size
         fit_font(name_label, name_label.font_size)  # even the score alone: smaller rather than cut
         self.rotation = angle
         self.center = centre
+
+    def _fit_name(self, words: PlateName, lit: bool, stack_font: float) -> bool:
+        """Put the seat's name and score in the name's box: the longest wording on one line that
+        fits whole in the plate's font (the score is never cut), else the name and score in a font
+        down to :data:`NAME_SHRINK` of its own, never under the legible size (the colour's name,
+        for colour-blind players: the disc's marking tells the colour too), else, on the acting
+        seat's plate, the name over the score in ``stack_font`` (0: none) where that is legible and
+        fits, else the score alone. Whether the name gave way to the score alone."""
+        label = self.name_label
+        label.shorten, label.text_size = True, (None, None)
+        for wording in words.lines:
+            label.text = wording
+            label.texture_update()
+            if label.texture_size[0] <= label.width:
+                break
+        if label.text != words.score:
+            return False
+        label.text = words.lines[1]
+        label.texture_update()
+        scale = (label.width - SHORTEN_MARGIN - 1) / label.texture_size[0]  # Kivy's rule
+        if scale >= max(NAME_SHRINK, theme.min_text() / label.font_size):
+            label.font_size *= scale
+            label.texture_update()
+            return False
+        size = stack_font
+        while lit and size >= theme.min_text() and self._stack_width(words, size) + SHORTEN_MARGIN + 1 > label.width:
+            size = max(size * 0.97, theme.min_text()) if size > theme.min_text() else 0.0  # down to the legible size
+        if lit and size >= theme.min_text():
+            label.shorten = False  # Kivy's shortening puts the two lines on one
+            label.text, label.font_size = words.stacked, size
+        else:
+            label.text = words.score
+        label.texture_update()
+        return label.text == words.score
+
+    @staticmethod
+    def _stack_width(words: PlateName, font_size: float) -> float:
+        """How wide the name over the score (:attr:`PlateName.stacked`) is in ``font_size``."""
+        return max(_wide(words.plain, font_size), _wide(words.score, font_size))
+
+    @staticmethod
+    def _stack_font(depth: float) -> float:
+        """The font the name and score take on two lines in a box ``depth`` deep: the plate's own,
+        or smaller to fit; 0 where that would be under the legible size."""
+        size = theme.font(0.72)
+        while 2 * CoreLabel(font_size=size, bold=True).get_extents("Ág")[1] > depth and size >= theme.min_text():
+            size *= 0.97
+        return size if size >= theme.min_text() else 0.0
 
     @staticmethod
     def length_for(words: str) -> float:
