@@ -8,6 +8,9 @@ The app stops when the steps end (``run_steps`` returns then).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any, Iterator
 
 
@@ -42,3 +45,12 @@ def run_steps(app: Any, steps: Iterator[float], first: float = 0.2) -> None:
 
     Clock.schedule_once(advance, first)
     app.run()
+
+
+def child_result(script: str, *args: str) -> str:
+    """Run ``script`` with ``args`` in a fresh Python, Kivy quiet (Kivy takes its window's size once
+    a process: each run at a size, or from a cold start, is a process of its own), and return the
+    JSON of the line it prints as "RESULT {...}"."""
+    env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1")
+    out = subprocess.run([sys.executable, script, *args], env=env, capture_output=True, text=True, check=True).stdout
+    return next(line[7:] for line in out.splitlines() if line.startswith("RESULT "))

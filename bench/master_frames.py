@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,7 +26,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kiosk_steps import kiosk, run_steps  # noqa: E402  (bench/ is the script's directory)
+from kiosk_steps import child_result, kiosk, run_steps  # noqa: E402  (bench/ is the script's directory)
 
 
 def one(workers: int, decisions: int, seed: int) -> dict[str, Any]:
@@ -80,11 +78,9 @@ def main() -> int:
     if args.one is not None:
         print("RESULT " + json.dumps(one(args.one, args.decisions, args.seed)))
         return 0
-    env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1")
     for workers in (int(w) for w in args.workers.split(",")):
-        out = subprocess.run([sys.executable, __file__, "--one", str(workers), "--decisions", str(args.decisions),
-                              "--seed", str(args.seed)], env=env, capture_output=True, text=True, check=True).stdout
-        print(next(line[7:] for line in out.splitlines() if line.startswith("RESULT ")), flush=True)
+        print(child_result(__file__, "--one", str(workers), "--decisions", str(args.decisions), "--seed", str(args.seed)),
+              flush=True)
     return 0
 
 

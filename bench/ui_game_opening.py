@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,7 +25,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kiosk_steps import kiosk, run_steps  # noqa: E402  (bench/ is the script's directory)
+from kiosk_steps import child_result, kiosk, run_steps  # noqa: E402  (bench/ is the script's directory)
 
 
 def one(size: str, idle: float, seed: int) -> dict[str, Any]:
@@ -77,12 +75,9 @@ def main() -> int:
     if args.one is not None:
         print("RESULT " + json.dumps(one(args.size, args.one, args.seed)))
         return 0
-    env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1")
     for idle in (float(v) for v in args.idle.split(",")):
         for run in range(args.runs):
-            done = subprocess.run([sys.executable, __file__, "--size", args.size, "--seed", str(args.seed + run),
-                                   "--one", str(idle)], env=env, capture_output=True, text=True, check=True)
-            print(next(line[7:] for line in done.stdout.splitlines() if line.startswith("RESULT ")), flush=True)
+            print(child_result(__file__, "--size", args.size, "--seed", str(args.seed + run), "--one", str(idle)), flush=True)
     return 0
 
 
