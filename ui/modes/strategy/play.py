@@ -419,10 +419,9 @@ class StrategyScreen(Leavable, Screen):
         picking = self.picker is not None
         put_away(self.leave_button, self.overlay, picking)
         put_away(self.view_controls, self.overlay, picking)
-        for widget, corners in ((bag, ("top-right", "bottom-right", "top-left")),
-                                *(() if picking else
-                                  ((self.leave_button, ("bottom-left", "bottom-right", "top-right")),
-                                   (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))))):
+        for widget, corners in self._movable():
+            if picking and widget is not bag:
+                continue
             widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
                                     tuple(self._fitted()), soft, board)
             (x, y), (w, h) = widget.pos, widget.size
@@ -436,9 +435,12 @@ class StrategyScreen(Leavable, Screen):
             soft.append((x - margin, y - margin, w + 2 * margin, h + 2 * margin))
         self.view_controls.refresh()  # the cues to forced spaces out of sight keep clear of them
 
-    def _movable(self) -> list[Widget]:
-        """What :meth:`_place_controls` lays out: the bag count, Leave and the view controls."""
-        return [self.bag_label, self.leave_button, self.view_controls]
+    def _movable(self) -> list[tuple[Widget, tuple[str, ...]]]:
+        """What :meth:`_place_controls` lays out, in that order, each with the corners it tries in
+        turn: the bag count, Leave and the view controls."""
+        return [(self.bag_label, ("top-right", "bottom-right", "top-left")),
+                (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
+                (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))]
 
     def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
         """What a control must not cover: the hands, the plates, the hidden staff corner, the
@@ -948,7 +950,7 @@ class StrategyScreen(Leavable, Screen):
         assert isinstance(inner, CoachCard)
         lengths = CoachCard.lengths(layout.room_along(seat))
         centre = None
-        for movable in ((), self._movable()):
+        for movable in ((), [widget for widget, _corners in self._movable()]):
             for length in lengths:
                 inner.lay_out(length)
                 centre = layout.facing_near(seat, (inner.width, inner.height), cells, movable)
