@@ -158,7 +158,7 @@ def _aside(box: SeatBox, span: float, right: float, left: float) -> SeatBox:
     """``box``, centred on an edge ``span`` long, moved towards its player's left just enough to
     leave ``right`` at its right, when the edge has room for ``right`` and ``left`` both: at a
     table of three or four the plates then lie beside the hands, not along the board's edges (the
-    board took 30 % less width on the 7" portrait panel, 25 % less height on the 10" one)."""
+    board had 25 % less width on the 7" portrait panel, 25 % less height on the 15.6" one)."""
     room = span - box.length
     if room / 2 >= right or room < right + left:
         return box

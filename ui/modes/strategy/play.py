@@ -1031,10 +1031,10 @@ class StrategyScreen(Leavable, Screen):
 
     def _coach_place(self, seat: int) -> tuple[str, float, tuple[float, float], tuple[float, float]]:
         """Where ``seat``'s "Hint" (ask the coach) lies: beside the hand, as the confirm bar, where the
-        edge has room for it, or alone where it has room for the button alone; else a short button at the player's left end of their plate's row,
-        the plate giving up that length, and no deeper than a finger needs (it reaches a few
-        pixels past the plate, over the outer ring of spaces at most, where a bar across the
-        whole edge covered the board's outer row); upright, ("corner", ...) under the bag count, in
+        edge has room for it, or alone where it has room for the button alone; else a short button
+        at the player's left end of their plate's row, the plate giving up that length, and no
+        deeper than a finger needs (it reaches a few pixels past the plate, over the outer ring of
+        spaces at most, where a bar across the whole edge covered the board's outer row); upright, ("corner", ...) under the bag count, in
         the table's top right corner, or in the top row of plates where it is deep enough
         (:meth:`_hint_in_top_row`), away from the hands (the seat's messages are not raised past it)."""
         layout, u = self.layout, theme.unit()
