@@ -19,7 +19,7 @@ from kivy.uix.scatter import Scatter
 from ... import theme, tileart
 from ...audit import SHORTEN_MARGIN
 from ...countdown import Countdown
-from ...i18n import N_, Words, follow_language
+from ...i18n import N_, Words, follow_language, i18n
 from ...table import SeatBox
 from ...widgets import ChipRow, TButton, TLabel, fit_font, panel_background
 from ...words import levels, seat_name
@@ -124,6 +124,9 @@ class SeatPlate(Scatter):
         One finger's own: another finger landing on the plate, or lifting, must not cancel it or
         take its tap (a tap on the disc was lost while a second finger rested on the plate)."""
         self.clock_shown = False
+        self._shown: tuple[Any, ...] | None = None
+        """What the plate was last laid out with (:meth:`show`'s arguments, the unit, the
+        language): the screen shows its plates again on each of its changes, several in one turn."""
 
     def _draw_glyph(self, cx: float, cy: float, d: float, robot: bool, ink_rgba: theme.RGBA) -> None:
         """Who plays the seat, drawn in the disc: a robot's head (antenna, two eyes) or a person."""
@@ -167,8 +170,14 @@ class SeatPlate(Scatter):
         game has clocks) after the disc, then the seat's name and score (``words``) in the longest
         wording that fits (:meth:`_fit_name`). A deep plate (beside a hand) puts the instruction on
         a second line; a thin one (along the hand's inner edge) puts it at the far end, or its
-        ``shorter`` wording where the instruction leaves the acting seat's name no room."""
+        ``shorter`` wording where the instruction leaves the acting seat's name no room.
+        Shown again as it is, it does nothing: measuring its words is most of what opening a game
+        costs, and a screen shows its plates again on every change of its table."""
         u = theme.unit()
+        shown = (angle, centre, size, colour, words, step, lit, robot, clock, shorter, u, i18n.language)
+        if shown == self._shown:
+            return
+        self._shown = shown
         length, height = size
         self.colour, self.lit = colour, lit
         self.rotation = 0.0
@@ -236,6 +245,7 @@ class SeatPlate(Scatter):
             found = next((r for r in (min(share, avail - w) for w in taken) if least <= r or two <= r), None)
             if found is None and lit and shorter:
                 self.show(angle, centre, size, colour, words, shorter, lit, robot, clock)
+                self._shown = shown  # laid out for these arguments, in its other wording
                 return
             room = found if found is not None else max(min(share, avail - named), min(least, share, avail - score))
         while step and wide > room and step_label.font_size > smallest:
@@ -270,6 +280,7 @@ class SeatPlate(Scatter):
             # the score before the clock, which is not running; the plate shows it again once the
             # seat is to act
             self.show(angle, centre, size, colour, words, step, lit, robot, None, shorter)
+            self._shown = shown  # laid out for these arguments, in its other wording
             return
         self.clock_shown = clock is not None
         name_label.text_size = name_label.size
