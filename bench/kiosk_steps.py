@@ -8,10 +8,11 @@ The app stops when the steps end (``run_steps`` returns then).
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 
 def kiosk(size: tuple[int, int]) -> tuple[Any, Any]:
@@ -45,6 +46,44 @@ def run_steps(app: Any, steps: Iterator[float], first: float = 0.2) -> None:
 
     Clock.schedule_once(advance, first)
     app.run()
+
+
+def people_games_kiosk() -> tuple[argparse.Namespace, Any]:
+    """A bench of :func:`people_games`: its command line (``--size WxH``, ``--players 2,4``, ``--seed``,
+    ``players`` read as a list) and a kiosk of that size."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", default="800x480")
+    parser.add_argument("--players", default="2,4", type=lambda text: [int(p) for p in text.split(",")])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.split("x"))
+    app, _services = kiosk((width, height))
+    return args, app
+
+
+def people_games(app: Any, tables: Sequence[int], seed: int, place: Callable[[Any, Any, Any], None],
+                 ended: Callable[[Any], None]) -> Iterator[float]:
+    """Steps for :func:`run_steps`: a whole strategy game for each number of players in ``tables``,
+    every seat a person whose moves a club robot chooses. Before each placement ``place(game,
+    screen, choice)`` is called, and it makes the move through the screen as a finger's would end
+    (``screen.put(game.turn, choice)``, then ``screen.confirm()``); ``ended(game)`` once a game is
+    over, before its screen is left."""
+    from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import make_robot, robot_choice
+    from ui.modes.strategy import play as strategy_play
+
+    yield 0.3
+    robot = make_robot("club")
+    for players in tables:
+        game = StrategyGame.new(players, "RYGB"[:players], [None] * players, seed=seed)
+        screen = strategy_play.open_game(app, game)
+        yield 0.5
+        while not game.finished:
+            place(game, screen, robot_choice(game, robot))
+            yield 0
+        ended(game)
+        screen.leave()
+        yield 0.3
 
 
 def child_result(script: str, *args: str) -> str:
