@@ -72,3 +72,17 @@ def test_touch_targets_follow_each_panels_density():
     assert theme.min_target((480, 800)) == pytest.approx(45)  # the same panel turned
     assert theme.min_target((720, 1280)) == pytest.approx(70.8, abs=0.1)  # 7" portrait: 210 ppi
     assert theme.min_target((1920, 1080)) == pytest.approx(47.7, abs=0.1)
+
+
+def test_remembered_sizes_follow_a_density_stated_later(monkeypatch):
+    """The touch target is remembered per panel size and stated density (a layout asks hundreds of
+    times a placement): a density stated after it was first asked is followed at once."""
+    from ui import theme
+
+    monkeypatch.setattr(theme, "pixels_per_inch", 0.0)
+    assert theme.min_target((800, 480)) == pytest.approx(45)
+    assert theme.panel_ppi((800, 480)) == pytest.approx(theme.REFERENCE_PPI)
+    monkeypatch.setattr(theme, "pixels_per_inch", 266.0)
+    assert theme.min_target((800, 480)) == pytest.approx(45 * 266 / theme.REFERENCE_PPI)
+    assert theme.panel_ppi((800, 480)) == 266.0
+    assert theme.min_text((800, 480)) == pytest.approx(45 * 266 / theme.REFERENCE_PPI * 2.5 / 9)

@@ -7,6 +7,8 @@ Sizes scale with the window (:func:`unit`) rather than with dpi: the kiosk scree
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 RGBA = tuple[float, float, float, float]
 
 
@@ -111,9 +113,15 @@ from the panel's size (:data:`PANELS`), else taken as the 7" panel's."""
 
 def panel_ppi(size: tuple[int, int]) -> float:
     """Pixels per inch of a panel of ``size`` (either way round)."""
-    if pixels_per_inch > 0:
-        return pixels_per_inch
-    w, h = size
+    return _ppi(size[0], size[1], pixels_per_inch)
+
+
+@lru_cache(maxsize=16)
+def _ppi(w: int, h: int, stated: float) -> float:
+    """:func:`panel_ppi` of a ``w`` x ``h`` panel with ``stated`` as :data:`pixels_per_inch`: the
+    layouts ask hundreds of times a placement, always with the same few."""
+    if stated > 0:
+        return stated
     diagonal = PANELS.get((w, h)) or PANELS.get((h, w))
     return (w**2 + h**2) ** 0.5 / diagonal if diagonal else REFERENCE_PPI
 
@@ -124,7 +132,12 @@ def min_target(size: tuple[int, int] | None = None) -> float:
         from kivy.core.window import Window
 
         size = Window.size
-    return TOUCH_PX_AT_REFERENCE * panel_ppi(size) / REFERENCE_PPI
+    return _target(size[0], size[1], pixels_per_inch)
+
+
+def _target(w: int, h: int, stated: float) -> float:
+    """:func:`min_target` of a ``w`` x ``h`` panel with ``stated`` as :data:`pixels_per_inch`."""
+    return TOUCH_PX_AT_REFERENCE * _ppi(w, h, stated) / REFERENCE_PPI
 
 
 TARGET_MM = 9.0
@@ -174,7 +187,15 @@ def unit() -> float:
     the smallest touch target (a dense panel, such as the 7" portrait one, would make it small)."""
     from kivy.core.window import Window  # on first use: importing the theme opens no window
 
-    return max(min(Window.width, Window.height) / 10.0, min_target(Window.size))
+    w, h = Window.size
+    return _unit(w, h, pixels_per_inch)
+
+
+@lru_cache(maxsize=16)
+def _unit(w: int, h: int, stated: float) -> float:
+    """:func:`unit` in a ``w`` x ``h`` window with ``stated`` as :data:`pixels_per_inch` (a
+    layout asks hundreds of times a placement, always the same)."""
+    return max(min(w, h) / 10.0, _target(w, h, stated))
 
 
 def portrait() -> bool:
