@@ -52,7 +52,7 @@ from ... import theme
 from ...board import HandView
 from ...board_controls import ViewControls
 from ...howto import TileSprite
-from ...i18n import N_, Words, _, follow_language, n_
+from ...i18n import N_, Words, _, follow_language, i18n, n_
 from ...jobs import Job, Outcome
 from ...mode_target import ModeTarget
 from ...refusals import RULE_MESSAGES, explain
@@ -270,6 +270,8 @@ class StrategyScreen(Leavable, Screen):
         """What this table lays over the layout, that its messages keep clear of (:attr:`TableLayout.keep_clear`)."""
         self.layout.keep_clear = list(self._controls)
         self._free = (0.0, 0.0, 1.0, 1.0)
+        self._places_memo: tuple[tuple[Any, ...], list[tuple[str, float, tuple[float, float], tuple[float, float]]]] | None = None
+        """(what :meth:`_plate_places` was worked out from, what it gave)."""
         self._followed: tuple[Any, ...] | None = None
         self.clocks = TableClocks.load(app, game)
         """The seats' clocks, when the game has them (see :mod:`.clock`)."""
@@ -326,10 +328,22 @@ class StrategyScreen(Leavable, Screen):
     def _plate_places(self) -> list[tuple[str, float, tuple[float, float], tuple[float, float]]]:
         """Where each seat's plate lies with the screen flat: ("beside", angle, centre, size) at the
         player's right of their hand when the edge has room for it there (it then costs the table
-        nothing; :meth:`_want_beside`), else ("edge", ...) along the hand's inner edge."""
+        nothing; :meth:`_want_beside`), else ("edge", ...) along the hand's inner edge. Worked out
+        again only when what it is worked out from changed (the key: the hands' boxes, the
+        layout's place, the sizes, the seat coached and the coach button's words): a placement asks
+        dozens of times (every bar and control placed asks where the plates lie)."""
+        layout = self.layout
+        coached = self.coached_seat()
+        key = (tuple(layout.boxes), tuple(layout.pos), tuple(layout.size), theme.unit(), theme.min_target(),
+               coached, self.coaching, self.coach_bar.rim, self.coach_bar.buttons[0].scale, i18n.language)
+        if self._places_memo is None or self._places_memo[0] != key:
+            self._places_memo = (key, self._lay_plates(coached))
+        return list(self._places_memo[1])
+
+    def _lay_plates(self, coached: int | None) -> list[tuple[str, float, tuple[float, float], tuple[float, float]]]:
+        """:meth:`_plate_places`, worked out (``coached``: :meth:`coached_seat`)."""
         layout, u = self.layout, theme.unit()
         places = []
-        coached = self.coached_seat()
         for seat, box in enumerate(layout.boxes):
             room, left, along, (ux, uy), (cx, cy) = self._beside(box)
             if room >= u * PLATE_BESIDE:
