@@ -469,15 +469,24 @@ class SeatBar(Scatter):
             self._edge = Line(rounded_rectangle=(0, 0, 1, 1, 1), width=2.0)
         self.opacity = 0
         self.disabled = True
+        self._laid: tuple[Any, ...] | None = None
+        """What :meth:`show` last laid the bar out for."""
 
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str) -> None:
-        self.rotation = 0.0
-        self.size = self.box.size = size
-        self.box.pos = (0, 0)
-        self._edge_colour.rgba = theme.LINK[colour]
-        self._edge.rounded_rectangle = (0, 0, size[0], size[1], theme.unit() * 0.25)
-        self.rotation = angle
-        self.center = centre
+        """Show the bar ``size`` (length, depth) centred on ``centre``, turned ``angle`` degrees to
+        face the seat of ``colour``. Laid out again only when one of these changed: a screen shows
+        its bars again on every change of its table, and turning a Scatter is costly."""
+        u = theme.unit()
+        laid = (angle, tuple(centre), tuple(size), colour, u)
+        if laid != self._laid:
+            self._laid = laid
+            self.rotation = 0.0
+            self.size = self.box.size = size
+            self.box.pos = (0, 0)
+            self._edge_colour.rgba = theme.LINK[colour]
+            self._edge.rounded_rectangle = (0, 0, size[0], size[1], u * 0.25)
+            self.rotation = angle
+            self.center = centre
         self.opacity, self.disabled = 1, False
 
     def hide(self) -> None:
