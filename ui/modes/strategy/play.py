@@ -272,6 +272,8 @@ class StrategyScreen(Leavable, Screen):
         self._free = (0.0, 0.0, 1.0, 1.0)
         self._places_memo: tuple[tuple[Any, ...], list[tuple[str, float, tuple[float, float], tuple[float, float]]]] | None = None
         """(what :meth:`_plate_places` was worked out from, what it gave)."""
+        self._controls_follow = False
+        """Whether :meth:`_place_widgets` places the controls next (a bar shown meanwhile leaves them)."""
         self._followed: tuple[Any, ...] | None = None
         self.clocks = TableClocks.load(app, game)
         """The seats' clocks, when the game has them (see :mod:`.clock`)."""
@@ -412,8 +414,12 @@ class StrategyScreen(Leavable, Screen):
         bag.size = (max(bag.texture_size[0], u * 2.0) + u * 0.4, u * 0.8)
         self._show_plates()
         self.leave_button.size = (u * 1.8, u * 1.0)
-        self._show_confirm()
-        self._place_picker()  # first: the controls keep clear of it
+        self._controls_follow = True  # the bars shown need not move the controls: they are placed next
+        try:
+            self._show_confirm()
+            self._place_picker()  # first: the controls keep clear of it
+        finally:
+            self._controls_follow = False
         self._place_controls()
         self._place_coach_card()
 
@@ -825,7 +831,10 @@ class StrategyScreen(Leavable, Screen):
 
     def _clear_bar(self, bar: SeatBar) -> None:
         """A bar just shown lies where a control is (every edge of a small table may hold a
-        person's bar): the controls move out of its way."""
+        person's bar): the controls move out of its way (at once, unless :meth:`_place_widgets`
+        places them next, clear of every bar shown)."""
+        if self._controls_follow:
+            return
         (x, y), (w, h) = bar.bbox
         if any(overlaps((x, y, w, h), (*c.pos, *c.size)) for c in (self.leave_button, self.bag_label, self.view_controls)):
             self._place_controls()
