@@ -124,6 +124,10 @@ class SeatPlate(Scatter):
         One finger's own: another finger landing on the plate, or lifting, must not cancel it or
         take its tap (a tap on the disc was lost while a second finger rested on the plate)."""
         self.clock_shown = False
+        self._marked: tuple[Any, ...] | None = None
+        """What the disc's marking was last drawn for (colour, centre x and y, diameter)."""
+        self._angle = 0.0
+        """The angle the plate is turned (as last set: reading a Scatter's rotation works it out)."""
         self._shown: tuple[Any, ...] | None = None
         """What the plate was last laid out with (:meth:`show`'s arguments, the unit, the
         language): the screen shows its plates again on each of its changes, several in one turn."""
@@ -158,6 +162,10 @@ class SeatPlate(Scatter):
         def flat(points: list[tileart.Point]) -> list[float]:
             return [c for x, y in points for c in (cx + x * d, cy + y * d)]
 
+        drawn = (self.colour, cx, cy, d)
+        if drawn == self._marked:  # the same again: a lit plate shown with other words keeps its disc
+            return
+        self._marked = drawn
         self._marking.clear()
         with self._marking:
             tileart.draw_link(self.colour, path, flat, d)
@@ -180,8 +188,7 @@ class SeatPlate(Scatter):
         self._shown = shown
         length, height = size
         self.colour, self.lit = colour, lit
-        self.rotation = 0.0
-        self.size = size
+        self.size = size  # its own, unturned: a plate turned as it was stays so (turning a Scatter is costly)
         self._bg.pos, self._bg.size = (0, 0), self.size
         self._bg.radius = [min(height, u * 0.72) * 0.3]
         self._bg_colour.rgba = theme.PLATE[colour][:3] + (0.95,) if lit else (0.04, 0.1, 0.08, 0.82)
@@ -285,7 +292,8 @@ class SeatPlate(Scatter):
         self.clock_shown = clock is not None
         name_label.text_size = name_label.size
         fit_font(name_label, name_label.font_size)  # even the score alone: smaller rather than cut
-        self.rotation = angle
+        if angle != self._angle:
+            self.rotation, self._angle = angle, angle
         self.center = centre
 
     def _fit_name(self, words: PlateName, lit: bool, stack_font: float) -> bool:
