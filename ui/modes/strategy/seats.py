@@ -479,6 +479,8 @@ class SeatBar(Scatter):
         self.disabled = True
         self._laid: tuple[Any, ...] | None = None
         """What :meth:`show` last laid the bar out for."""
+        self._angle = 0.0
+        """The angle the bar is turned (as last set: reading a Scatter's rotation works it out)."""
 
     def show(self, angle: float, centre: tuple[float, float], size: tuple[float, float], colour: str) -> None:
         """Show the bar ``size`` (length, depth) centred on ``centre``, turned ``angle`` degrees to
@@ -488,12 +490,12 @@ class SeatBar(Scatter):
         laid = (angle, tuple(centre), tuple(size), colour, u)
         if laid != self._laid:
             self._laid = laid
-            self.rotation = 0.0
-            self.size = self.box.size = size
+            self.size = self.box.size = size  # its own, unturned: a bar turned as it was stays so
             self.box.pos = (0, 0)
             self._edge_colour.rgba = theme.LINK[colour]
             self._edge.rounded_rectangle = (0, 0, size[0], size[1], u * 0.25)
-            self.rotation = angle
+            if angle != self._angle:
+                self.rotation, self._angle = angle, angle
             self.center = centre
         self.opacity, self.disabled = 1, False
 
