@@ -137,14 +137,28 @@ class OverviewMap(Widget):
         """The forced spaces the map rings (those to fill)."""
         self._scale = 1.0
         self._offset = (0.0, 0.0)
+        self._drawn: tuple[Any, ...] | None = None
+        """What the map was last drawn from (None: nothing drawn)."""
         view.bind(size_px=self.redraw, origin=self.redraw, fit_area=self.redraw)
         self.bind(pos=self.redraw, size=self.redraw)
 
     def redraw(self, *_args: Any) -> None:
-        self.canvas.clear()
-        if self.opacity == 0 or self.height < 2:
-            return
+        """Draw the map, unless it is drawn from the same as last time (its place and size, the
+        board's tiles and forced spaces to fill, the view's place, size, zoom and free table, the
+        touch unit): the board's move and the table's refresh each ask for it, several times a
+        placement and at every frame of a move."""
         view = self.view
+        if self.opacity == 0 or self.height < 2:
+            self.canvas.clear()
+            self._drawn = None
+            return
+        drawn = (tuple(self.pos), tuple(self.size), tuple(view.board.placements()), tuple(self.forced()),
+                 tuple(view.fit_area or ()), tuple(view.pos), tuple(view.size), view.size_px, tuple(view.origin),
+                 theme.unit())
+        if drawn == self._drawn:
+            return
+        self._drawn = drawn
+        self.canvas.clear()
         cells = [p.cell for p in view.board.placements()] or [(0, 0)]
         points = [centre(c, 1.0) for c in cells]
         xs, ys = [p[0] for p in points], [p[1] for p in points]
