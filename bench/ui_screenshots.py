@@ -353,6 +353,14 @@ the gift card, the news of a player out, the zoom controls, the results' replay.
     app.show(screen)
     yield 0.6
     shot("36-gobbles-6-players")
+    from kivy.tests.common import UnitTestTouch
+    for seat in (0, 2, 4):  # each person touches a tile of their hand: the news goes at their seat
+        hand = screen.hands[seat]
+        touch = UnitTestTouch(*hand.to_window(*hand.slot_centre(0)))
+        touch.touch_down()
+        touch.touch_up()
+    yield 0.3
+    shot("36-gobbles-6-players-read")
     game = Gobbles.deal([Player("Player 1"), Player("Robot 2", Level.EXPERT)], seed=3)
     screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
     app.show(screen)

@@ -207,8 +207,9 @@ def test_the_end_gives_places_and_a_replay():
 
 def scenario_start_news(app):
     """A new race says at every seat, facing its player, that there are no turns: nothing else on
-    the table does, and a newcomer who skipped How to play waited for their turn. Staff's menu and
-    back does not say it again."""
+    the table does, and a newcomer who skipped How to play waited for their turn. At a seat whose
+    player touched their hand or the news, it goes (it may lie over the race's first tile). Staff's
+    menu and back does not say it again."""
     from engine.gobble.table import ManualClock
     from ui.i18n import _
     from ui.modes.gobble import gobbles
@@ -224,6 +225,15 @@ def scenario_start_news(app):
     tags = screen.layout._tags
     assert [tag.label.text for tag in tags] == [said] * 3 and all(tag.opacity == 1 for tag in tags)
     assert [tag.rotation % 360 for tag in tags] == [box.angle % 360 for box in screen.layout.boxes]  # facing each seat
+    # a player who touches their hand has read it: their seat's tag is theirs again at once, the
+    # others keep the news; a touch on the news itself does the same
+    hand = screen.hands[0]
+    yield from tap(hand.to_window(*hand.slot_centre(0)))
+    assert tags[0].label.text not in ("", said) and tags[0].opacity == 1
+    assert [tag.label.text for tag in tags[1:]] == [said] * 2
+    yield from tap(tags[1].parent.to_window(*tags[1].center))
+    assert tags[1].label.text not in ("", said) and tags[2].label.text == said
+    assert all("claim" not in e for e in game.events)  # the taps claimed no space
     screen.layout.news = ""
     screen.on_leave()
     screen.on_enter()

@@ -478,6 +478,12 @@ class Banner(Scatter):
         return False
 
 
+def _inside(point: tuple[float, float], rect: Rect) -> bool:
+    """Whether ``point`` lies in ``rect``."""
+    x, y, w, h = rect
+    return x <= point[0] <= x + w and y <= point[1] <= y + h
+
+
 def _crossing(a: Widget, b: Widget) -> bool:
     """Whether two turned widgets' bounding boxes overlap."""
     (x, y), (w, h) = a.bbox
@@ -706,6 +712,8 @@ class TableLayout(FloatLayout):
         self._news_ends = Countdown(lambda: setattr(self, "news", ""), NEWS_SECONDS)
         self._news_words: Words = str  # no news yet: ""
         self._news_to: Callable[[int], str] | None = None  # the news as said to a seat, where it differs
+        self._news_read: set[int] = set()
+        """The seats whose player touched their hand or their news since it came (:meth:`on_touch_down`)."""
         self.bind(news=lambda *_: self._show_tags())
         follow_language(self, lambda layout: layout._reword_news())
 
@@ -760,12 +768,28 @@ class TableLayout(FloatLayout):
         shows. ``said_to`` words it for the player at a seat, where the table's words would not say
         whom it is about ("Red team starts": which partner?)."""
         self._news_words, self._news_to = words, said_to
+        self._news_read.clear()
         self.news = words()
         self._news_ends.start()
 
     def news_for(self, seat: int) -> str:
-        """The news as the player at ``seat`` reads it ("" when there is none)."""
+        """The news as the player at ``seat`` reads it ("" when there is none, or once they read it)."""
+        if seat in self._news_read:
+            return ""
         return self._news_to(seat) if self.news and self._news_to is not None else self.news
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """A player who touches their hand or their seat's news has read it: at that seat it gives
+        way to the seat's own tag at once, not after its time. News lies beyond the hand, over
+        the table; with six people round the upright 7" panel, the two middle seats' news covered
+        the race's first tile, which they could not see until it went."""
+        if self.news:
+            for seat, box in enumerate(self.boxes[:len(self._tags)]):
+                on_tag = self._tags[seat].opacity > 0 and self._tags[seat].collide_point(*touch.pos)
+                if seat not in self._news_read and (on_tag or _inside(touch.pos, self._placed(box).rect())):
+                    self._news_read.add(seat)
+                    self._show_tags()
+        return super().on_touch_down(touch)
 
     def _reword_news(self) -> None:
         """The news shown, in the language switched to; its time runs on."""
@@ -805,7 +829,7 @@ class TableLayout(FloatLayout):
         for seat in order:
             tag, (text, rgba) = self._tags[seat], self._tag_texts[seat]
             avoid = laid + controls + [hand for other, hand in enumerate(hands) if other != seat]
-            news = bool(self.news and text)
+            news = bool(self.news_for(seat) and text)
             plans[seat] = plan = tag.plan(self.news_for(seat) if news else text, self._beyond_raised(seat), rgba,
                                           news, avoid)
             if text:
