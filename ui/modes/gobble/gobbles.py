@@ -263,6 +263,11 @@ class GobblesLayout(TableLayout):
         self.mask = TableMask(self.board)
         self.add_widget(self.mask, index=self.children.index(self.board))  # just above the board
 
+    def news_for(self, seat: int) -> str:
+        """No news at a robot's seat: no one sits there to read it, and its tag, as deep as two
+        or three lines, covered the board's middle for nothing (six seats round the 7" panel)."""
+        return "" if seat in self.robots else super().news_for(seat)
+
     def reserve(self, seat: int, depth: float) -> None:
         """Keep a band ``depth`` deep (0: none) at ``seat``'s hand's inner edge clear of the board;
         that seat's messages are shown beyond it."""
