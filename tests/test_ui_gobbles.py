@@ -206,8 +206,9 @@ def test_the_end_gives_places_and_a_replay():
 
 
 def scenario_start_news(app):
-    """A new race says at every seat, facing its player, that there are no turns: nothing else on
-    the table does, and a newcomer who skipped How to play waited for their turn. At a seat whose
+    """A new race says at every person's seat, facing its player, that there are no turns: nothing
+    else on the table does, and a newcomer who skipped How to play waited for their turn (a robot's
+    seat keeps its own tag: no one there reads it). At a seat whose
     player touched their hand or the news, it goes (it may lie over the race's first tile). Staff's
     menu and back does not say it again."""
     from engine.gobble.table import ManualClock
@@ -223,16 +224,17 @@ def scenario_start_news(app):
     assert said != gobbles.START_NEWS  # in the players' language
     assert screen.layout.news == said
     tags = screen.layout._tags
-    assert [tag.label.text for tag in tags] == [said] * 3 and all(tag.opacity == 1 for tag in tags)
+    assert [tag.label.text for tag in tags[:2]] == [said] * 2 and all(tag.opacity == 1 for tag in tags)
+    assert tags[2].label.text == screen._tag(2)  # no one at the robot's seat reads it: its own tag stays
     assert [tag.rotation % 360 for tag in tags] == [box.angle % 360 for box in screen.layout.boxes]  # facing each seat
     # a player who touches their hand has read it: their seat's tag is theirs again at once, the
     # others keep the news; a touch on the news itself does the same
     hand = screen.hands[0]
     yield from tap(hand.to_window(*hand.slot_centre(0)))
     assert tags[0].label.text not in ("", said) and tags[0].opacity == 1
-    assert [tag.label.text for tag in tags[1:]] == [said] * 2
+    assert tags[1].label.text == said
     yield from tap(tags[1].parent.to_window(*tags[1].center))
-    assert tags[1].label.text not in ("", said) and tags[2].label.text == said
+    assert tags[1].label.text not in ("", said)
     assert all("claim" not in e for e in game.events)  # the taps claimed no space
     screen.layout.news = ""
     screen.on_leave()
@@ -245,6 +247,35 @@ def scenario_start_news(app):
 
 def test_a_new_race_says_at_every_seat_that_there_are_no_turns():
     run_scenario("test_ui_gobbles", "scenario_start_news", size=(800, 480))
+
+
+def scenario_robot_tags_legible(app):
+    """Six seats round the upright 7" panel, every other one a robot's: each seat's tag ("Robot 4 ·
+    tiles: 9") is written whole in a legible font. A robot's hand is a thin strip at the edge, and
+    its tag, a share of that short edge, was shrunk to 11 px where the edge had room for it whole."""
+    from engine.gobble.gobbles import Gobbles, Level, Player
+    from engine.gobble.table import ManualClock
+    from ui import audit, theme
+    from ui.modes.gobble import gobbles
+
+    people = [Player(f"Player {i + 1}") if i % 2 == 0 else Player(f"Robot {i + 1}", Level.EXPERT) for i in range(6)]
+    screen = gobbles.GobblesScreen(app, Gobbles.deal(people, seed=3), clock=ManualClock())
+    app.show(screen)
+    layout = screen.layout
+    yield until(lambda: len(layout.boxes) == 6 and layout.board.fit_area)
+    layout.news = ""  # its time is up
+    yield 0.2
+    tags = layout._tags
+    assert [tag.label.text for tag in tags] == [screen._tag(seat) for seat in range(6)]
+    for tag in tags:
+        assert tag.opacity == 1 and not audit.shortened(tag.label), tag.label.text
+        assert audit.smallest_size(tag.label) >= theme.min_text() - 0.01, (tag.label.text, tag.label.font_size)
+    screen.leave()
+    return {}
+
+
+def test_six_seats_tags_are_legible_on_the_upright_7_inch_panel():
+    run_scenario("test_ui_gobbles", "scenario_robot_tags_legible", size=(480, 800))
 
 
 def scenario_tag_under_its_players_message(app):
@@ -696,7 +727,7 @@ def scenario_cues_clear_of_controls_and_hands(app):
             told += 1
             for name, rect in (("Leave", things["Leave"]), ("zoom and map", panel), *(("cue", cue) for cue in cues)):
                 assert not _overlap(tag.bbox, rect), (seat, name, tag.bbox, rect)
-    assert told == len(layout.boxes)
+    assert told == len(layout.boxes) - len(layout.robots)  # every person's seat
     screen.leave()
     return {}
 

@@ -550,8 +550,10 @@ class SeatTag(Scatter):
         if news:
             widest = min(max(box.length, u * 5), u * 9)
             widths = [widest * share for share in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)]
-        else:
-            widths = [min(box.length * 0.6, u * 6)]
+        else:  # its words whole where the edge has room (a robot's strip is short), else the usual share
+            narrow = min(box.length * 0.6, u * 6)
+            whole = min(max(narrow, self._whole_width()), box.length, u * 6)
+            widths = [whole, narrow] if whole > narrow else [narrow]
         for width in widths:
             size = self._size(width, news)
             centre = self._place(size, box, avoid)
@@ -589,6 +591,13 @@ class SeatTag(Scatter):
         label.font_size = theme.font(self.NEWS_FONT if news else 0.7)
         label.shorten = not news
         label.text = text
+
+    def _whole_width(self) -> float:
+        """How long a tag must be to show the label's words (:meth:`_letter`) whole, on one line."""
+        label = self.label
+        label.text_size = (None, None)
+        label.texture_update()
+        return label.texture_size[0] + theme.unit() * 0.3
 
     def _size(self, width: float, news: bool) -> tuple[float, float]:
         """The tag's size ``width`` long: news as many lines deep as it takes (nothing of it is cut)."""
