@@ -272,7 +272,8 @@ def test_over_tls_a_table_trusts_only_its_clubs_certificate(tmp_path):
 def test_a_table_that_expects_tls_from_a_broker_without_it_says_so(tmp_path, broker, tables):
     authority, _key = certificate_authority(tmp_path, "club-ca")
     link = tables[0].connect(ca_file=authority)
-    wait_until(lambda: "TLS" in link.status()["detail"], "the plain broker's answer to be told")
+    wait_until(lambda: "closed the connection at the TLS greeting" in link.status()["detail"],
+               "the plain broker's answer to be told")
     assert link.status()["state"] == "retrying"
 
 
