@@ -469,7 +469,8 @@ def scenario_who_starts_a_doubles_game_names_which_partner(app):
     """Doubles, four people at the flat table: "Red team drew the highest number and starts" left
     both partners of Red wondering whether it was them. The starter is told that they start, their
     partner that their partner does, and each opponent, sitting between the two partners, on which
-    side of them the starter sits; in the language switched to."""
+    side of them the starter sits; in the language switched to. A player who touches their hand
+    has read it: their plate's news goes, the others' stay."""
     from engine.strategy.game import StrategyGame
     from ui.i18n import _ as tr
     from ui.modes.strategy import play as strategy_play
@@ -496,6 +497,13 @@ def scenario_who_starts_a_doubles_game_names_which_partner(app):
     yield 0.3
     assert shown() == expected() and "Vous" in shown()[0], shown()
     app.set_language("en")
+    yield 0.3
+    # the player opposite touches their hand: they have read it, their plate's news goes at once
+    layout = screen.layout
+    x, y, w, h = layout._placed(layout.boxes[2]).rect()
+    yield from tap(layout.parent.to_window(x + w / 2, y + h / 2))
+    assert layout.news and screen.plates[2].step_label.text != expected()[2]
+    assert [screen.plates[seat].step_label.text for seat in (1, 3)] == [expected()[1], expected()[3]]
     return {}
 
 

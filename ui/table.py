@@ -789,7 +789,7 @@ class TableLayout(FloatLayout):
 
     def on_touch_down(self, touch: Any) -> bool:
         """A player who touches their hand or their seat's news has read it: at that seat it gives
-        way to the seat's own tag at once, not after its time. News lies beyond the hand, over
+        way at once, not after its time, to what the seat shows otherwise (its tag, its plate). News lies beyond the hand, over
         the table; with six people round the upright 7" panel, the two middle seats' news covered
         the race's first tile, which they could not see until it went."""
         if self.news:
@@ -797,7 +797,7 @@ class TableLayout(FloatLayout):
                 on_tag = self._tags[seat].opacity > 0 and self._tags[seat].collide_point(*touch.pos)
                 if seat not in self._news_read and (on_tag or _inside(touch.pos, self._placed(box).rect())):
                     self._news_read.add(seat)
-                    self._show_tags()
+                    self.property("news").dispatch(self)  # what shows the news (tags, a screen's plates) follows
         return super().on_touch_down(touch)
 
     def _reword_news(self) -> None:
