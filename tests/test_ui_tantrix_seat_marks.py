@@ -139,3 +139,40 @@ def test_each_waiting_plates_disc_shows_its_colours_marking(scenario, waiting):
     for colour, (far, ring) in discs.items():
         assert ring > 100, f"{colour}: the disc is too small to read ({ring} pixels in its ring)"
         assert far >= ring * 0.15, f"{colour}: its disc is one flat colour ({far} of {ring} pixels marked)"
+
+
+
+def _crowded_controls(app, doubles, placed, put):
+    """A game of four people on the 7" panel (Doubles or not) played by club robots' choices as
+    bench/ui_controls_gap.py plays it (seed 1) up to ``placed`` tiles, then shown; ``put``: the
+    next tile put down, waiting for Confirm. The pairs of controls ``ui.audit`` finds closer than
+    a finger's gap."""
+    from engine.strategy.game import StrategyGame
+    from engine.strategy.robots import make_robot, robot_choice
+    from kivy.core.window import Window
+    from ui import audit, theme
+    from ui.modes.strategy import play as strategy_play
+
+    robot = make_robot("club")
+    game = StrategyGame.new(4, "RY" if doubles else "RYGB", [None] * 4, doubles=doubles, seed=1)
+    while len(game.board) < placed:
+        robot_move(game, robot)
+    screen = strategy_play.open_game(app, game)
+    yield 0.3
+    if put:
+        screen.put(game.turn, robot_choice(game, robot))
+        yield
+    return [str(p) for p in audit.audit(screen, tuple(Window.size), theme.min_target()) if p.kind == "crowded"]
+
+
+def scenario_leave_by_the_zoom(app):
+    """Doubles, 49 tiles down: Leave lay against the zoom's - and + (0 px), the ring kept round
+    them weighing less than the tiles it would otherwise cover."""
+    return (yield from _crowded_controls(app, True, 49, put=False))
+
+
+@pytest.mark.parametrize("scenario", ["scenario_leave_by_the_zoom"])
+def test_no_two_controls_closer_than_a_finger_at_a_crowded_table(scenario):
+    from ui_harness import run_scenario
+
+    assert run_scenario("test_ui_tantrix_seat_marks", scenario, size=(800, 480)) == []

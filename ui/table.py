@@ -254,16 +254,26 @@ def clearing_shift(rects: Sequence[Rect], away: Sequence[Rect], within: Rect,
     return next((move for move in moves if clear(*move)), None)
 
 
+def ringed(rect: Rect, gap: float) -> Rect:
+    """``rect`` with a ring ``gap`` wide round it."""
+    x, y, w, h = rect
+    return x - gap, y - gap, w + 2 * gap, h + 2 * gap
+
+
 def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequence[Rect],
                screen: tuple[float, float], table: Rect, inner: Sequence[float] | None = None,
-               soft: Sequence[Rect] = (), board: Sequence[Rect] = ()) -> tuple[float, float]:
+               soft: Sequence[Rect] = (), board: Sequence[Rect] = (), controls: Sequence[Rect] = ()) -> tuple[float, float]:
     """Where a control of ``size`` covers none of ``taken`` nor ``soft`` (places something may
-    appear later): the first free corner of the ``screen`` (between the hands) in the order of
-    ``corners`` ("bottom-left", "bottom-right", "top-right", "top-left"), else of the free
-    ``table``, else a place along the edges of ``inner`` (the table less what lies along its edges;
-    default ``table``), then of ``table``. Where every place covers something, the one covering
-    least, ``taken`` counting a hundred times ``soft``, and the ``board``'s tiles (shown now, where
-    ``soft`` may only come later) ten times."""
+    appear later) and lies a finger's gap (:func:`ui.theme.min_gap`) or more from each of the
+    ``controls`` already on the table: the first free corner of the ``screen`` (between the
+    hands) in the order of ``corners`` ("bottom-left", "bottom-right", "top-right", "top-left"),
+    else of the free ``table``, else a place along the edges of ``inner`` (the table less what
+    lies along its edges; default ``table``), then of ``table``. Where every place covers
+    something, the one covering least, ``taken`` and the controls' gaps counting a hundred times
+    ``soft``, and the ``board``'s tiles (shown now, where ``soft`` may only come later) ten times:
+    a control goes over tiles rather than against another control (at a crowded table Leave lay
+    against the zoom's - and +, the gap round them weighing less than a tile, and a finger meant
+    for one pressed the other)."""
     u = theme.unit()
     w, h = size
     width, height = screen
@@ -282,7 +292,9 @@ def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequenc
                   for x in (ex + gap, ex + ew - w - gap)]
     candidates = [spots[c] for c in corners] + [at_table[c] for c in corners] + edges
 
-    weighted = [(100.0, r) for r in taken] + [(10.0, r) for r in board] + [(1.0, r) for r in soft]
+    gap_of = theme.min_gap()
+    weighted = [(100.0, r) for r in [*taken, *(ringed(c, gap_of) for c in controls)]] + \
+        [(10.0, r) for r in board] + [(1.0, r) for r in soft]
     best, least = candidates[0], math.inf
     for x, y in candidates:  # the first of the least covering: the first covering nothing ends the search
         covered = 0.0

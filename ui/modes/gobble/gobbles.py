@@ -420,15 +420,12 @@ class GobblesScreen(Leavable, Screen):
         taken += [layout.tag_reach(seat) for seat in range(len(layout.boxes))]
         taken += [(*card.bbox[0], *card.bbox[1]) for card in self.gifts.values()]
         table = tuple(layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height))
-        margin = theme.min_gap()  # between two controls: a finger aimed at one of two touching lands on the other
-        rings: list[Rect] = []
+        placed: list[Rect] = []  # kept a finger's gap apart
         for widget, spots in ((self.leave_button, ("top-right", "bottom-right", "bottom-left")),
                               (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))):
-            widget.pos = clear_spot(tuple(widget.size), spots, taken, tuple(layout.size), table, soft=rings,
-                                    board=layout.board.tile_runs())
-            (x, y), (w, h) = widget.pos, widget.size
-            taken.append((x, y, w, h))
-            rings.append((x - margin, y - margin, w + 2 * margin, h + 2 * margin))
+            widget.pos = clear_spot(tuple(widget.size), spots, taken, tuple(layout.size), table,
+                                    board=layout.board.tile_runs(), controls=placed)
+            placed.append((*widget.pos, *widget.size))
         self.view_controls.refresh()  # the cues to forced spaces out of sight keep clear of them
 
     # ------------------------------------------------------------------ the clock

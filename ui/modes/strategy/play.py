@@ -435,7 +435,7 @@ class StrategyScreen(Leavable, Screen):
         bag = self.bag_label
         taken, soft = self._obstacles()
         board = self.board.tile_runs()
-        margin = theme.min_gap()  # between two controls: a finger aimed at one of two touching lands on the other
+        controls: list[Rect] = []  # those placed, kept a finger's gap apart
         picking = self.picker is not None
         put_away(self.leave_button, self.overlay, picking)
         put_away(self.view_controls, self.overlay, picking)
@@ -443,16 +443,14 @@ class StrategyScreen(Leavable, Screen):
             if picking and widget is not bag:
                 continue
             widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
-                                    tuple(self._fitted()), soft, board)
+                                    tuple(self._fitted()), soft, board, controls)
             (x, y), (w, h) = widget.pos, widget.size
             if widget is bag:
                 under = self.picker is not None and overlaps((x, y, w, h), (*self.picker.bbox[0], *self.picker.bbox[1]))
                 put_away(bag, self.overlay, under)
                 if under:
                     continue
-            taken.append((x, y, w, h))
-            # the ring around it is kept free where the table has room, never at the cost of a tile
-            soft.append((x - margin, y - margin, w + 2 * margin, h + 2 * margin))
+            controls.append((x, y, w, h))
         self.view_controls.refresh()  # the cues to forced spaces out of sight keep clear of them
 
     def _movable(self) -> list[tuple[Widget, tuple[str, ...]]]:
