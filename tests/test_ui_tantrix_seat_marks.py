@@ -171,7 +171,13 @@ def scenario_leave_by_the_zoom(app):
     return (yield from _crowded_controls(app, True, 49, put=False))
 
 
-@pytest.mark.parametrize("scenario", ["scenario_leave_by_the_zoom"])
+def scenario_confirm_by_the_zoom(app):
+    """Four players, 46 tiles down, the 47th waiting for Confirm: the bar came up 4 px from the
+    zoom's +, which moved only for a bar lying over it."""
+    return (yield from _crowded_controls(app, False, 46, put=True))
+
+
+@pytest.mark.parametrize("scenario", ["scenario_leave_by_the_zoom", "scenario_confirm_by_the_zoom"])
 def test_no_two_controls_closer_than_a_finger_at_a_crowded_table(scenario):
     from ui_harness import run_scenario
 

@@ -260,6 +260,13 @@ def ringed(rect: Rect, gap: float) -> Rect:
     return x - gap, y - gap, w + 2 * gap, h + 2 * gap
 
 
+def crowds(a: Rect, b: Rect) -> bool:
+    """Whether controls ``a`` and ``b`` lie closer than a finger's gap (:func:`ui.theme.min_gap`),
+    or over each other: a finger aimed at one of them may land on the other (the rule
+    :func:`ui.audit.crowded` checks on screen, and :func:`clear_spot` keeps)."""
+    return overlaps(ringed(a, theme.min_gap()), b)
+
+
 def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequence[Rect],
                screen: tuple[float, float], table: Rect, inner: Sequence[float] | None = None,
                soft: Sequence[Rect] = (), board: Sequence[Rect] = (), controls: Sequence[Rect] = ()) -> tuple[float, float]:

@@ -62,7 +62,7 @@ from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
 from ...hexes import SQRT3
 from ...table import (BOTTOM, LEFT, RIGHT, TOP, BagBadge, Rect, SeatBox, TableLayout, TableMask, clear_spot, clearing_shift,
-                     crosswise, overlaps)
+                     crosswise, crowds, overlaps)
 from ...tournament_store import entry_of, report
 from ...widgets import Overlay, SMALLEST_FONT, TButton, confirm_leave, panel_background, put_away
 from ...words import LEVEL_NAMES, colour_name, seat_name
@@ -433,9 +433,8 @@ class StrategyScreen(Leavable, Screen):
         has none (a side seat's picker on the turned 480x800 panel fills the table) the count is put
         away too rather than lie half under the card: the picker shows the very tiles it counts."""
         bag = self.bag_label
-        taken, soft = self._obstacles()
+        taken, soft, controls = self._obstacles()
         board = self.board.tile_runs()
-        controls: list[Rect] = []  # those placed, kept a finger's gap apart
         picking = self.picker is not None
         put_away(self.leave_button, self.overlay, picking)
         put_away(self.view_controls, self.overlay, picking)
@@ -460,13 +459,15 @@ class StrategyScreen(Leavable, Screen):
                 (self.leave_button, ("bottom-left", "bottom-right", "top-right")),
                 (self.view_controls, ("top-left", "bottom-left", "top-right", "bottom-right"))]
 
-    def _obstacles(self) -> tuple[list[Rect], list[Rect]]:
-        """What a control must not cover: the hands, the plates, the hidden staff corner, the
-        bars shown, the coach's pale tile, the picker and a ring round it, and where a person's
-        bars lie beside their hand; and what it had better not cover: where a person's confirm (or
-        pick) and coach bars lie along their hand's inner edge."""
+    def _obstacles(self) -> tuple[list[Rect], list[Rect], list[Rect]]:
+        """What a control must not cover: the hands, the plates, the hidden staff corner and the
+        coach's pale tile; what it had better not cover: where a person's confirm (or pick) and
+        coach bars lie along their hand's inner edge; and the controls it keeps a finger's gap
+        from (:func:`ui.table.clear_spot`): the bars shown, the coach's card when it took its place
+        first, the picker, and where a person's bars lie beside their hand."""
         layout, u = self.layout, theme.unit()
         soft: list[Rect] = []
+        controls: list[Rect] = []
         rects = [(0.0, layout.height - u * 1.1, u * 1.1, u * 1.1)]
         rects += [box.rect(layout.x, layout.y) for box in layout.boxes]
         for plate in self.plates:
@@ -475,17 +476,15 @@ class StrategyScreen(Leavable, Screen):
         for bar in (self.confirm_bar, self.coach_bar, self.pick_bar):
             if bar.shown:
                 (x, y), (w, h) = bar.bbox
-                rects.append((x, y, w, h))
+                controls.append((x, y, w, h))
         if self.advice is not None:  # laid out again (a language switched to), they keep off the pale tile
             rects.append(self._space(self.advice[1].placement.cell))
-        if self._card_first and self.coach_card is not None:  # and off the coach's card, a finger's gap round it
+        if self._card_first and self.coach_card is not None:
             (x, y), (w, h) = self.coach_card.bbox
-            gap = theme.min_gap()
-            rects.append((x - gap, y - gap, w + 2 * gap, h + 2 * gap))
+            controls.append((x, y, w, h))
         if self.picker is not None and self.picker.parent is not None:  # the bag count off its edge
             (x, y), (w, h) = self.picker.bbox
-            gap = theme.min_gap()
-            rects.append((x - gap, y - gap, w + 2 * gap, h + 2 * gap))
+            controls.append((x, y, w, h))
         if self.layout.orientation == "flat":
             # the pick bar (the real bag) lies where the confirm bar does
             bars_there = self.confirming or self.game.options.physical_bag
@@ -495,8 +494,8 @@ class StrategyScreen(Leavable, Screen):
                     kind, angle, (cx, cy), (length, depth) = place(seat)
                     across = crosswise(angle)
                     w, h = (depth, length) if across else (length, depth)
-                    (rects if kind == "beside" else soft).append((cx - w / 2, cy - h / 2, w, h))
-        return rects, soft
+                    (controls if kind == "beside" else soft).append((cx - w / 2, cy - h / 2, w, h))
+        return rects, soft, controls
 
     def actor(self) -> int | None:
         """The seat that must act now: the one owing a draw, else the one to move."""
@@ -828,13 +827,15 @@ class StrategyScreen(Leavable, Screen):
             layout.raised[seat] = rise + size[1] / 2 - box.depth / 2
 
     def _clear_bar(self, bar: SeatBar) -> None:
-        """A bar just shown lies where a control is (every edge of a small table may hold a
-        person's bar): the controls move out of its way (at once, unless :meth:`_place_widgets`
-        places them next, clear of every bar shown)."""
+        """A bar just shown lies where a control is, or closer to it than a finger's gap
+        (:func:`ui.table.crowds`; every edge of a small table may hold a person's bar): the
+        controls move out of its way (at once, unless :meth:`_place_widgets` places them next,
+        clear of every bar shown). The Confirm bar came up 4 px from the zoom's +, which moved
+        only for a bar over it."""
         if self._controls_follow:
             return
         (x, y), (w, h) = bar.bbox
-        if any(overlaps((x, y, w, h), (*c.pos, *c.size)) for c in (self.leave_button, self.bag_label, self.view_controls)):
+        if any(crowds((x, y, w, h), (*c.pos, *c.size)) for c in (self.leave_button, self.bag_label, self.view_controls)):
             self._place_controls()
 
     @property
