@@ -177,8 +177,18 @@ def scenario_confirm_by_the_zoom(app):
     return (yield from _crowded_controls(app, False, 46, put=True))
 
 
-@pytest.mark.parametrize("scenario", ["scenario_leave_by_the_zoom", "scenario_confirm_by_the_zoom"])
-def test_no_two_controls_closer_than_a_finger_at_a_crowded_table(scenario):
+def scenario_confirm_over_the_zoom(app):
+    """Four players on the turned 7" panel (the hands round it), 31 tiles down, the 32nd waiting for
+    Confirm: no place clear of every hand, plate and bar was left for the zoom, and of the places
+    covering something it took the one over the Confirm bar (4 px over its +), a bar's gap
+    weighing as much as a tile's area did."""
+    return (yield from _crowded_controls(app, False, 31, put=True))
+
+
+@pytest.mark.parametrize(("scenario", "size"), [("scenario_leave_by_the_zoom", (800, 480)),
+                                                ("scenario_confirm_by_the_zoom", (800, 480)),
+                                                ("scenario_confirm_over_the_zoom", (480, 800))])
+def test_no_two_controls_closer_than_a_finger_at_a_crowded_table(scenario, size):
     from ui_harness import run_scenario
 
-    assert run_scenario("test_ui_tantrix_seat_marks", scenario, size=(800, 480)) == []
+    assert run_scenario("test_ui_tantrix_seat_marks", scenario, size=size) == []

@@ -269,18 +269,21 @@ def crowds(a: Rect, b: Rect) -> bool:
 
 def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequence[Rect],
                screen: tuple[float, float], table: Rect, inner: Sequence[float] | None = None,
-               soft: Sequence[Rect] = (), board: Sequence[Rect] = (), controls: Sequence[Rect] = ()) -> tuple[float, float]:
+               soft: Sequence[Rect] = (), board: Sequence[Rect] = (), controls: Sequence[Rect] = (),
+               forced: Sequence[Rect] = ()) -> tuple[float, float]:
     """Where a control of ``size`` covers none of ``taken`` nor ``soft`` (places something may
     appear later) and lies a finger's gap (:func:`ui.theme.min_gap`) or more from each of the
     ``controls`` already on the table: the first free corner of the ``screen`` (between the
     hands) in the order of ``corners`` ("bottom-left", "bottom-right", "top-right", "top-left"),
     else of the free ``table``, else a place along the edges of ``inner`` (the table less what
     lies along its edges; default ``table``), then of ``table``. Where every place covers
-    something, the one covering least, ``taken`` and the controls' gaps counting a hundred times
-    ``soft``, and the ``board``'s tiles (shown now, where ``soft`` may only come later) ten times:
-    a control goes over tiles rather than against another control (at a crowded table Leave lay
-    against the zoom's - and +, the gap round them weighing less than a tile, and a finger meant
-    for one pressed the other)."""
+    something, the one covering least of ``taken`` and the controls' gaps, of those the one
+    covering least of the board's ``forced`` spaces (a player must see them to fill them), and of
+    those the one covering least of ``soft`` and the ``board``'s tiles (shown now, where ``soft``
+    may only come later), these counting ten times: a control goes over tiles rather than against
+    another control, over a hand or over a forced space (at a crowded table Leave lay against the zoom's - and +, the gap round
+    them weighing less than a tile, and a finger meant for one pressed the other; the Confirm bar
+    lay 4 px over the + on the turned 7" panel, there a tile's weight against a bar's)."""
     u = theme.unit()
     w, h = size
     width, height = screen
@@ -299,22 +302,34 @@ def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequenc
                   for x in (ex + gap, ex + ew - w - gap)]
     candidates = [spots[c] for c in corners] + [at_table[c] for c in corners] + edges
 
-    gap_of = theme.min_gap()
-    weighted = [(100.0, r) for r in [*taken, *(ringed(c, gap_of) for c in controls)]] + \
-        [(10.0, r) for r in board] + [(1.0, r) for r in soft]
-    best, least = candidates[0], math.inf
+    hard = [(1.0, r) for r in [*taken, *(ringed(c, theme.min_gap()) for c in controls)]]
+    weighted = [(10.0, r) for r in board] + [(1.0, r) for r in soft]
+    tiers = [hard, [(1.0, r) for r in forced], weighted]
+    best, least = candidates[0], [math.inf] * len(tiers)
     for x, y in candidates:  # the first of the least covering: the first covering nothing ends the search
-        covered = 0.0
-        for weight, (rx, ry, rw, rh) in weighted:
-            if rx < x + w and x < rx + rw and ry < y + h and y < ry + rh:
-                covered += weight * (min(x + w, rx + rw) - max(x, rx)) * (min(y + h, ry + rh) - max(y, ry))
-                if covered >= least:
-                    break
+        covered: list[float] = []
+        for tier, rects in enumerate(tiers):  # each tier counts only between places tied on those before
+            covered.append(_covered((x, y, w, h), rects, least[tier] if covered == least[:tier] else math.inf))
+            if covered > least:
+                break
         if covered < least:
             best, least = (x, y), covered
-            if covered == 0.0:
+            if not any(least):
                 break
     return best
+
+
+def _covered(box: Rect, weighted: Sequence[tuple[float, Rect]], limit: float) -> float:
+    """How much of ``weighted`` (each rectangle with its weight) ``box`` covers, each area times its
+    weight; the count stops once past ``limit``."""
+    x, y, w, h = box
+    covered = 0.0
+    for weight, (rx, ry, rw, rh) in weighted:
+        if rx < x + w and x < rx + rw and ry < y + h and y < ry + rh:
+            covered += weight * (min(x + w, rx + rw) - max(x, rx)) * (min(y + h, ry + rh) - max(y, ry))
+            if covered > limit:
+                break
+    return covered
 
 
 def facing_places(box: SeatBox, size: tuple[float, float], base: float, span: tuple[float, float] | None,

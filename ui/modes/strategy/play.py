@@ -425,7 +425,8 @@ class StrategyScreen(Leavable, Screen):
 
     def _place_controls(self) -> None:
         """The bag count, Leave and the view controls, clear of everything :meth:`_obstacles` names
-        and, where they can be, of the board's tiles (:meth:`ui.board.BoardView.tile_runs`). While
+        and a finger's gap from the controls it names, and, where they can be, of the board's forced
+        spaces, then of its tiles (:meth:`ui.board.BoardView.tile_runs`). While
         the picker is up Leave and the view controls are put away: it fills the table's depth, and
         beside it Leave stood a few pixels off its Close (or under it), and the zoom had nothing to
         zoom. Its Close gives them back: to leave, a player closes the card first, as any question.
@@ -435,6 +436,7 @@ class StrategyScreen(Leavable, Screen):
         bag = self.bag_label
         taken, soft, controls = self._obstacles()
         board = self.board.tile_runs()
+        forced = [self._space(space.cell) for space in self.board.board.forced_spaces()]
         picking = self.picker is not None
         put_away(self.leave_button, self.overlay, picking)
         put_away(self.view_controls, self.overlay, picking)
@@ -442,7 +444,7 @@ class StrategyScreen(Leavable, Screen):
             if picking and widget is not bag:
                 continue
             widget.pos = clear_spot(tuple(widget.size), corners, taken, tuple(self.layout.size), self._free,
-                                    tuple(self._fitted()), soft, board, controls)
+                                    tuple(self._fitted()), soft, board, controls, forced)
             (x, y), (w, h) = widget.pos, widget.size
             if widget is bag:
                 under = self.picker is not None and overlaps((x, y, w, h), (*self.picker.bbox[0], *self.picker.bbox[1]))
