@@ -281,9 +281,10 @@ def clear_spot(size: tuple[float, float], corners: Sequence[str], taken: Sequenc
     covering least of the board's ``forced`` spaces (a player must see them to fill them), and of
     those the one covering least of ``soft`` and the ``board``'s tiles (shown now, where ``soft``
     may only come later), these counting ten times: a control goes over tiles rather than against
-    another control, over a hand or over a forced space (at a crowded table Leave lay against the zoom's - and +, the gap round
-    them weighing less than a tile, and a finger meant for one pressed the other; the Confirm bar
-    lay 4 px over the + on the turned 7" panel, there a tile's weight against a bar's)."""
+    another control, over a hand or over a forced space (at a crowded table Leave lay against the
+    zoom's - and +, the gap round them weighing less than a tile, and a finger meant for one
+    pressed the other; the Confirm bar lay 4 px over the + on the turned 7" panel, there a tile's
+    weight against a bar's)."""
     u = theme.unit()
     w, h = size
     width, height = screen
