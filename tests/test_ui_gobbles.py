@@ -235,6 +235,11 @@ def scenario_start_news(app):
     assert tags[1].label.text == said
     yield from tap(tags[1].parent.to_window(*tags[1].center))
     assert tags[1].label.text not in ("", said)
+    app.set_language("en")  # a seat that read the news shows its own words, rewritten at once
+    yield 0.1
+    assert [tags[seat].label.text for seat in (0, 1, 2)] == [screen._tag(seat) for seat in (0, 1, 2)]
+    assert "tiles" in tags[2].label.text
+    app.set_language("fr")
     assert all("claim" not in e for e in game.events)  # the taps claimed no space
     screen.layout.news = ""
     screen.on_leave()

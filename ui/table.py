@@ -801,7 +801,7 @@ class TableLayout(FloatLayout):
         """Label ``seat`` with ``text`` (on a background of ``rgba``), until told otherwise."""
         if 0 <= seat < len(self._tags) and self._tag_texts[seat] != (text, rgba):
             self._tag_texts[seat] = (text, rgba)
-            if seat < len(self.boxes) and not self.news:
+            if seat < len(self.boxes) and not self.news_for(seat):  # shown now, not after the news
                 self._show_tags()  # the later seats' tags may slide back where this one was
 
     def announce(self, words: Words, said_to: Callable[[int], str] | None = None) -> None:
