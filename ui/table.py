@@ -824,9 +824,10 @@ class TableLayout(FloatLayout):
 
     def on_touch_down(self, touch: Any) -> bool:
         """A player who touches their hand or their seat's news has read it: at that seat it gives
-        way at once, not after its time, to what the seat shows otherwise (its tag, its plate). News lies beyond the hand, over
-        the table; with six people round the upright 7" panel, the two middle seats' news covered
-        the race's first tile, which they could not see until it went."""
+        way at once, not after its time, to what the seat shows otherwise (its tag, its plate).
+        News lies beyond the hand, over the table; with six people round the upright 7" panel, the
+        two middle seats' news covered the race's first tile, which they could not see until it
+        went."""
         if self.news:
             for seat, box in enumerate(self.boxes[:len(self._tags)]):
                 on_tag = self._tags[seat].opacity > 0 and self._tags[seat].collide_point(*touch.pos)
