@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -50,7 +51,7 @@ def covering(screen: Any) -> dict[str, float]:
     places (the bag count, Leave, the zoom buttons, the map while shown) lie over, in px²: what a
     fix for their gap must not make worse."""
     from ui import audit
-    from ui.table import overlaps
+    from ui.table import _covered
 
     def rect(widget: Any) -> tuple[float, float, float, float]:
         x0, y0, x1, y1 = audit.window_box(widget)
@@ -62,15 +63,7 @@ def covering(screen: Any) -> dict[str, float]:
              "plates": [(*plate.parent.to_window(*plate.bbox[0]), *plate.bbox[1]) for plate in screen.plates
                         if plate.parent is not None],
              "forced": [screen._space(space.cell) for space in screen.board.board.forced_spaces()]}
-    found = {}
-    for name, rects in under.items():
-        area = 0.0
-        for x, y, w, h in boxes:
-            for rx, ry, rw, rh in rects:
-                if overlaps((x, y, w, h), (rx, ry, rw, rh)):
-                    area += (min(x + w, rx + rw) - max(x, rx)) * (min(y + h, ry + rh) - max(y, ry))
-        found[name] = area
-    return found
+    return {name: sum(_covered(box, [(1.0, r) for r in rects], math.inf) for box in boxes) for name, rects in under.items()}
 
 
 def child(size: str, seeds: list[int], coach_every: int) -> int:
@@ -154,7 +147,7 @@ def main() -> int:
         return child(args.child, seeds, args.coach_every)
     totals = {"under_gap": 0, "checked": 0}
     per_size: dict[str, str] = {}
-    covering = {"hands": [0, 0.0], "plates": [0, 0.0], "forced": [0, 0.0]}
+    over = {"hands": [0, 0.0], "plates": [0, 0.0], "forced": [0, 0.0]}  # name: [cases, px²], all sizes
     for size in args.sizes.split(","):
         result = json.loads(child_result(__file__, "--child", size, "--seeds", args.seeds,
                                          "--coach-every", str(args.coach_every)))
@@ -164,10 +157,10 @@ def main() -> int:
         totals["under_gap"] += result["under_gap"]
         totals["checked"] += result["checked"]
         for name, (cases, area) in result["covering"].items():
-            covering[name][0] += cases
-            covering[name][1] += area
+            over[name][0] += cases
+            over[name][1] += area
     print(json.dumps({"cases_under_gap": f"{totals['under_gap']} / {totals['checked']}", "per_size": per_size,
-                      "controls_over": {name: f"{cases} cases, {round(area)} px²" for name, (cases, area) in covering.items()}}))
+                      "controls_over": {name: f"{cases} cases, {round(area)} px²" for name, (cases, area) in over.items()}}))
     return 0
 
 
