@@ -90,91 +90,90 @@ def main() -> None:
 
 def run(args: argparse.Namespace, root: Path, broker: Broker, out: dict[str, object]) -> None:
     rng = random.Random(1)
-    if True:
-        one_store, two_store = SqliteStore(root / "table-1"), SqliteStore(root / "table-2")
-        one, two = Players(one_store), Players(two_store)
-        ids = [one.create(f"Player {i}").id for i in range(args.players)]
-        start = time.perf_counter()
-        first = time.time() - 60 * args.games  # a game a minute, ended before now
-        for n in range(args.games):
-            a, b = rng.sample(ids, 2)
-            one.record_game("tantrix", Outcome(uuid.uuid4().hex, ((a,), (b,), ("robot:club",)),
-                                               tuple(rng.sample((1, 2, 3), 3))), finished=first + 60 * n)
-        out["played_alone_s"] = round(time.perf_counter() - start, 2)
+    one_store, two_store = SqliteStore(root / "table-1"), SqliteStore(root / "table-2")
+    one, two = Players(one_store), Players(two_store)
+    ids = [one.create(f"Player {i}").id for i in range(args.players)]
+    start = time.perf_counter()
+    first = time.time() - 60 * args.games  # a game a minute, ended before now
+    for n in range(args.games):
+        a, b = rng.sample(ids, 2)
+        one.record_game("tantrix", Outcome(uuid.uuid4().hex, ((a,), (b,), ("robot:club",)),
+                                           tuple(rng.sample((1, 2, 3), 3))), finished=first + 60 * n)
+    out["played_alone_s"] = round(time.perf_counter() - start, 2)
 
-        cpu = time.process_time()
-        start = time.perf_counter()
-        link_one = link(broker, "table-1", one, one_store)
-        wait_until(lambda: link_one.status()["state"] == "connected" and link_one.status()["unsent"] == 0
-                   and link_one.status()["published"] >= args.games, "table 1 to publish", LIMIT)
-        out["publish_s"] = round(time.perf_counter() - start, 2)
-        out["publish_cpu_s"] = round(time.process_time() - cpu, 2)
+    cpu = time.process_time()
+    start = time.perf_counter()
+    link_one = link(broker, "table-1", one, one_store)
+    wait_until(lambda: link_one.status()["state"] == "connected" and link_one.status()["unsent"] == 0
+               and link_one.status()["published"] >= args.games, "table 1 to publish", LIMIT)
+    out["publish_s"] = round(time.perf_counter() - start, 2)
+    out["publish_cpu_s"] = round(time.process_time() - cpu, 2)
 
-        saves: list[float] = []
-        stop = threading.Event()
+    saves: list[float] = []
+    stop = threading.Event()
 
-        def journal() -> None:  # the kiosk's UI saving a step every 50 ms
-            step = 0
-            while not stop.is_set():
-                began = time.perf_counter()
-                two_store.save_current({"kind": "bench", "state": {"step": step}})
-                saves.append(time.perf_counter() - began)
-                step += 1
-                stop.wait(0.05)
-
-        held: list[float] = []
-        plain = two_store.transaction
-
-        def timed(change):  # how long each of the link's transactions holds the store
+    def journal() -> None:  # the kiosk's UI saving a step every 50 ms
+        step = 0
+        while not stop.is_set():
             began = time.perf_counter()
-            try:
-                return plain(change)
-            finally:
-                held.append(time.perf_counter() - began)
+            two_store.save_current({"kind": "bench", "state": {"step": step}})
+            saves.append(time.perf_counter() - began)
+            step += 1
+            stop.wait(0.05)
 
-        two_store.transaction = timed  # type: ignore[method-assign]
-        journaller = threading.Thread(target=journal, daemon=True)
-        journaller.start()
-        cpu = time.process_time()
-        start = time.perf_counter()
-        link_two = link(broker, "table-2", two, two_store)
-        wait_until(lambda: len(two.shared_games()) == args.games and len(two.all()) == args.players,
-                   "table 2 to catch up", LIMIT)
-        out["catch_up_s"] = round(time.perf_counter() - start, 2)
-        out["catch_up_cpu_s"] = round(time.process_time() - cpu, 2)
-        stop.set()
-        journaller.join()
-        out["journal_save_ms_during_catch_up"] = {"median": round(1000 * statistics.median(saves), 1),
-                                                   "max": round(1000 * max(saves), 1), "saves": len(saves)}
-        out["link_transaction_ms_during_catch_up"] = {"median": round(1000 * statistics.median(held), 1),
-                                                      "max": round(1000 * max(held), 1), "transactions": len(held)}
-        two_store.transaction = plain  # type: ignore[method-assign]
-        out["same_ladder"] = [(r.player.id, r.rating) for r in one.ladder()] == \
-                             [(r.player.id, r.rating) for r in two.ladder()]
+    held: list[float] = []
+    plain = two_store.transaction
 
-        latencies = []
-        for n in range(args.latency_games):
-            a, b = rng.sample(ids, 2)
-            game = uuid.uuid4().hex
-            began = time.perf_counter()
-            one.record_game("tantrix", Outcome(game, ((a,), (b,)), (1, 2)))
-            wait_until(lambda: two_store.query("SELECT 1 FROM games WHERE id = ?", (game,)), "the game at table 2", LIMIT)
-            latencies.append(time.perf_counter() - began)
-        out["game_to_other_table_ms"] = {"median": round(1000 * statistics.median(latencies)),
-                                         "max": round(1000 * max(latencies)), "games": len(latencies)}
+    def timed(change):  # how long each of the link's transactions holds the store
+        began = time.perf_counter()
+        try:
+            return plain(change)
+        finally:
+            held.append(time.perf_counter() - began)
 
-        evening(ids, one_store, one, link_one, two_store, two, link_two, out)
+    two_store.transaction = timed  # type: ignore[method-assign]
+    journaller = threading.Thread(target=journal, daemon=True)
+    journaller.start()
+    cpu = time.process_time()
+    start = time.perf_counter()
+    link_two = link(broker, "table-2", two, two_store)
+    wait_until(lambda: len(two.shared_games()) == args.games and len(two.all()) == args.players,
+               "table 2 to catch up", LIMIT)
+    out["catch_up_s"] = round(time.perf_counter() - start, 2)
+    out["catch_up_cpu_s"] = round(time.process_time() - cpu, 2)
+    stop.set()
+    journaller.join()
+    out["journal_save_ms_during_catch_up"] = {"median": round(1000 * statistics.median(saves), 1),
+                                               "max": round(1000 * max(saves), 1), "saves": len(saves)}
+    out["link_transaction_ms_during_catch_up"] = {"median": round(1000 * statistics.median(held), 1),
+                                                  "max": round(1000 * max(held), 1), "transactions": len(held)}
+    two_store.transaction = plain  # type: ignore[method-assign]
+    out["same_ladder"] = [(r.player.id, r.rating) for r in one.ladder()] == \
+                         [(r.player.id, r.rating) for r in two.ladder()]
 
-        time.sleep(1.0)
-        cpu = time.process_time()
-        time.sleep(args.seconds)
-        out["two_idle_links_cpu_percent_of_a_core"] = round(100 * (time.process_time() - cpu) / args.seconds, 2)
-        out["bench_process_rss_mb"] = round(rss_mb(), 1)
-        out["bench_process_max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-        assert broker.process is not None
-        out["mosquitto_rss_mb"] = round(rss_mb(str(broker.process.pid)), 1)
-        link_one.close(), link_two.close()
-        one_store.close(), two_store.close()
+    latencies = []
+    for n in range(args.latency_games):
+        a, b = rng.sample(ids, 2)
+        game = uuid.uuid4().hex
+        began = time.perf_counter()
+        one.record_game("tantrix", Outcome(game, ((a,), (b,)), (1, 2)))
+        wait_until(lambda: two_store.query("SELECT 1 FROM games WHERE id = ?", (game,)), "the game at table 2", LIMIT)
+        latencies.append(time.perf_counter() - began)
+    out["game_to_other_table_ms"] = {"median": round(1000 * statistics.median(latencies)),
+                                     "max": round(1000 * max(latencies)), "games": len(latencies)}
+
+    evening(ids, one_store, one, link_one, two_store, two, link_two, out)
+
+    time.sleep(1.0)
+    cpu = time.process_time()
+    time.sleep(args.seconds)
+    out["two_idle_links_cpu_percent_of_a_core"] = round(100 * (time.process_time() - cpu) / args.seconds, 2)
+    out["bench_process_rss_mb"] = round(rss_mb(), 1)
+    out["bench_process_max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    assert broker.process is not None
+    out["mosquitto_rss_mb"] = round(rss_mb(str(broker.process.pid)), 1)
+    link_one.close(), link_two.close()
+    one_store.close(), two_store.close()
 
 
 def evening(ids: list[str], one_store: SqliteStore, one: Players, link_one: ClubLink, two_store: SqliteStore,
