@@ -153,13 +153,14 @@ def draw(rings: RingsConfig, button: ButtonConfig = ButtonConfig()) -> str:
     svg.dot(sx + 270, 605, BLACK)
 
     # The budget and the settings.
-    notes = budget.lines() + [
+    said = budget.lines()
+    notes = said + [
         "SPI on (LED data on GPIO 10): sudo raspi-config nonint do_spi 0",
         "UART on, no console on it: sudo raspi-config nonint do_serial_hw 0",
         "                            and sudo raspi-config nonint do_serial_cons 1",
         "A steady SPI clock (config.txt): Pi 3 core_freq=250; Pi 4 core_freq=500, core_freq_min=500"]
     for i, line in enumerate(notes):
-        svg.text(30, 585 + 19 * i, line, 12, weight="bold" if i == 0 else "normal", colour=BLACK if i < 3 else GREY)
+        svg.text(30, 585 + 19 * i, line, 12, weight="bold" if i == 0 else "normal", colour=BLACK if i < len(said) else GREY)
     return svg.render()
 
 

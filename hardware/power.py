@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .config import RingsConfig
 from .rings import GAMMA
-from .strips import spi_encode
+from .strips import SPIDEV_DEFAULT_BUFSIZ, spi_encode
 
 LED_FULL_WHITE_A = 0.060
 LED_DARK_A = 0.001
@@ -38,16 +38,21 @@ class PowerBudget:
     inject: bool
     """Feed 5 V and GND to every ring from the supply, not through the chain."""
     spi_bytes: int
-    """Bytes per SPI frame; above 4096 (spidev's default buffer) add ``spidev.bufsiz=`` to cmdline.txt."""
+    """Bytes per SPI frame; above spidev's default buffer the kernel command line must raise it
+    (:meth:`lines` says how), else the SPI strip refuses to start."""
 
     def lines(self) -> list[str]:
         """The budget in words (the wiring diagram and the README print these)."""
         supply = f"a 5 V {self.supply_a} A supply for the rings"
         feed = ("feed 5 V and GND from the supply to every ring" if self.inject
                 else "5 V and GND may run along the chain with the data")
-        return [f"{self.leds} LEDs: up to {self.worst_a:.2f} A (all white, brightness 100 %)",
-                f"{self.configured_a:.2f} A at the configured brightness, {self.dark_a:.2f} A dark",
-                f"{supply}; {feed}"]
+        words = [f"{self.leds} LEDs: up to {self.worst_a:.2f} A (all white, brightness 100 %)",
+                 f"{self.configured_a:.2f} A at the configured brightness, {self.dark_a:.2f} A dark",
+                 f"{supply}; {feed}"]
+        if self.spi_bytes > SPIDEV_DEFAULT_BUFSIZ:
+            words.append(f"{self.spi_bytes}-byte SPI frames: add spidev.bufsiz={self.spi_bytes} "
+                         "to /boot/firmware/cmdline.txt")
+        return words
 
 
 def power_budget(config: RingsConfig) -> PowerBudget:

@@ -144,6 +144,8 @@ _SPI_IOC_WR_MODE = 0x40016B01  # _IOW('k', 1, u8)
 _SPI_IOC_WR_BITS_PER_WORD = 0x40016B03  # _IOW('k', 3, u8)
 _SPI_IOC_WR_MAX_SPEED_HZ = 0x40046B04  # _IOW('k', 4, u32)
 _SPIDEV_BUFSIZ = Path("/sys/module/spidev/parameters/bufsiz")
+SPIDEV_DEFAULT_BUFSIZ = 4096
+"""spidev's largest transfer unless ``spidev.bufsiz=`` on the kernel command line raises it."""
 RESET_S = 300e-6
 """Low time that latches a frame (WS2812B needs 280 us; older parts 50 us)."""
 
@@ -180,7 +182,7 @@ class SpiStrip:
         self._rings, self._order, self._hz = config.all_rings, config.colour_order, config.spi_hz
         size = len(spi_encode(bytes(3 * config.led_count), self._hz))
         if sink is None:
-            limit = int(_SPIDEV_BUFSIZ.read_text()) if _SPIDEV_BUFSIZ.exists() else 4096
+            limit = int(_SPIDEV_BUFSIZ.read_text()) if _SPIDEV_BUFSIZ.exists() else SPIDEV_DEFAULT_BUFSIZ
             if size > limit:
                 raise ValueError(f"{config.led_count} LEDs need {size}-byte SPI transfers, over spidev's "
                                  f"{limit}; raise it with spidev.bufsiz={size} on the kernel command line")

@@ -24,6 +24,10 @@ def test_the_budget_follows_the_configured_rings():
     big = power_budget(RingsConfig(rings=[{"leds": 60}] * 8, centre={"leds": 60}))
     assert big.supply_a == 60 and big.spi_bytes > 4096  # 32.4 A worst (40.5 with the margin); a bigger spidev buffer
     assert default.spi_bytes <= 4096
+    assert f"spidev.bufsiz={big.spi_bytes}" in big.lines()[-1]  # the maker is told how, on the diagram too
+    assert not any("spidev" in line for line in default.lines())
+    svg = ElementTree.fromstring(wiring.draw(RingsConfig(rings=[{"leds": 60}] * 8, centre={"leds": 60})))
+    assert big.lines()[-1] in [element.text for element in svg.iter("{http://www.w3.org/2000/svg}text")]
 
 
 def test_the_diagram_in_the_repository_is_what_the_script_draws():
