@@ -137,8 +137,11 @@ class ReaderConfig:
         if self.port == "auto" and self.protocol != "lines":
             raise ConfigError("reader.port", 'a device path: "auto" finds only the controller (protocol = "lines")',
                               self.port)
-        if self.baudrate != 0:
-            _number("reader.baudrate", self.baudrate, 300, 4_000_000, integer=True)
+        if isinstance(self.baudrate, bool) or not isinstance(self.baudrate, int) \
+                or not (self.baudrate == 0 or 300 <= self.baudrate <= 4_000_000):
+            # 0 is named too: "from 300" alone sent an owner who wrote -1 away from the default
+            raise ConfigError("reader.baudrate", "0 (the protocol's own speed) or an integer from 300 to 4000000",
+                              self.baudrate)
         _number("reader.confirm_reads", self.confirm_reads, 1, 10, integer=True)
         _number("reader.removal_silence_s", self.removal_silence_s, 0.05, 30.0)
         _number("reader.reconnect_s", self.reconnect_s, 0.05, 1.5)

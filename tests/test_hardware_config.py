@@ -39,6 +39,8 @@ def test_toml_tables_map_directly():
     (lambda: ReaderConfig(port=""), "reader.port", "a device path or pyserial URL"),
     (lambda: ReaderConfig(confirm_reads=True), "reader.confirm_reads", "an integer from 1 to 10"),
     (lambda: ReaderConfig(reconnect_s=5), "reader.reconnect_s", "a number from 0.05 to 1.5"),
+    (lambda: ReaderConfig(baudrate=-1), "reader.baudrate", "0 (the protocol's own speed) or an integer from 300"),
+    (lambda: ReaderConfig(baudrate=False), "reader.baudrate", "0 (the protocol's own speed) or an integer from 300"),
     (lambda: ReaderConfig(protocol="lines", removal_silence_s=0.3), "reader.removal_silence_s",
      'at least 0.5 with protocol "lines"'),
     (lambda: ReaderConfig(protocol="pn532", removal_silence_s=0.1), "reader.removal_silence_s",
