@@ -416,8 +416,18 @@ def load_config(path: str | os.PathLike[str] | None = None, environ: Mapping[str
     for key in kept:
         config = _with(config, key, _value(good, key))
     missing = f" (a file without {' or '.join(dropped)} cannot unset it: give a new value)" if dropped else ""
-    return replace(config, warnings=config.warnings + (
+    return replace(config, warnings=tuple(_kept_instead(warning, file, kept) for warning in config.warnings) + (
         f"{file}: {' and '.join(kept)} kept from the last good configuration ({last_good}){missing}",))
+
+
+def _kept_instead(warning: str, file: Path, kept: list[str]) -> str:
+    """``warning``, where it is a refused key's of ``kept``, saying the last good value is used: it
+    said "using the default" (for the PIN: none), which the kiosk did not do."""
+    for key in kept:
+        default = _using(_value(Config(), key))
+        if warning.startswith(f"{file}: {key} = ") and warning.endswith(default):
+            return warning.removesuffix(default) + "; keeping the last good configuration's value"
+    return warning
 
 
 def _value(config: Config, key: str) -> Any:
@@ -574,8 +584,7 @@ def _section(cls: type, name: str, table_: dict[str, Any], file: Path, warnings:
             values[key] = spec.metadata["check"](value)
         except Expected as exc:
             refused.add(f"{name}.{key}")
-            warnings.append(f"{file}: {name}.{key} = {_show(value)}: expected {exc}; "
-                            f"using the default {_show(spec.default)}")
+            warnings.append(f"{file}: {name}.{key} = {_show(value)}: expected {exc}{_using(spec.default)}")
     return cls(**values)
 
 
@@ -609,6 +618,11 @@ def _device(cls: type, name: str, table_: dict[str, Any], file: Path, warnings: 
 def _unknown_key(file: Path, name: str, key: str, known: Mapping[str, Any]) -> str:
     return (f"{file}: unknown key {name}.{key}{_did_you_mean(key, known)}; ignored "
             f"(the keys of [{name}] are {', '.join(known)})")
+
+
+def _using(default: Any) -> str:
+    """The end of a refused key's warning: what is used instead."""
+    return f"; using the default {_show(default)}"
 
 
 def _show(value: Any) -> str:

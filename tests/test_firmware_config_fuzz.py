@@ -102,6 +102,18 @@ def test_a_new_good_file_becomes_the_last_good_one(tmp_path, installed):
     assert load_config(broken, environ, last_good=state / LAST_GOOD).kiosk.staff_pin == other
 
 
+def test_a_refused_pin_kept_from_the_last_good_copy_is_not_said_to_be_the_default(tmp_path, installed):
+    """Staff read the warnings: the refused PIN's said "using the default \"\"" (no PIN at all),
+    though the kiosk kept the PIN it had."""
+    state, environ = installed
+    config = load_config(write(tmp_path, "config.toml", BROKEN["plain PIN instead of its hash"]), environ,
+                         last_good=state / LAST_GOOD)
+    assert config.kiosk.staff_pin == PIN
+    (said,) = [warning for warning in config.warnings if "kiosk.staff_pin = " in warning]
+    assert said.startswith(f'{tmp_path / "config.toml"}: kiosk.staff_pin = "1234": expected a hash')
+    assert "using the default" not in said and said.endswith("keeping the last good configuration's value")
+
+
 def test_without_a_last_good_copy_a_refused_pin_stays_unset(tmp_path):
     config = load_config(write(tmp_path, "config.toml", BROKEN["plain PIN instead of its hash"]), {},
                          last_good=tmp_path / "state" / LAST_GOOD)
