@@ -743,6 +743,36 @@ def test_a_cue_to_forced_spaces_out_of_sight_lies_clear_of_leave_and_the_hands(s
     run_scenario("test_ui_gobbles", "scenario_cues_clear_of_controls_and_hands", size=size, rotation=rotation)
 
 
+def scenario_cues_follow_the_zoom_where_it_moves(app):
+    """The zoom and map moved onto a cue (as the free table changes and a new spot is chosen for
+    them) and the cues told at once: each cue keeps a finger's gap from the zoom's and the map's
+    new place. They kept clear of where the zoom had been: its buttons were not yet laid out at
+    the new spot, and a cue lay over the - (3 people at 800x480, a forced space out of sight)."""
+    from ui import audit, theme
+    from ui.table import crowds
+    import ui_matrix
+
+    ui_matrix._gobbles_forced_out_of_sight(app)
+    screen = app.manager.current_screen
+    controls = screen.view_controls
+    yield until(lambda: screen.layout.board.fit_area and controls.cues.cues, 10)
+    yield 0.5  # the view settled
+    cue = controls.cues.cues[0]
+    controls.pos = cue.to_window(*cue.pos)  # what _place_controls does: a new spot, then refresh
+    controls.refresh()
+    audit.settle(screen)  # the frame drawn next: the zoom's buttons where the zoom now lies
+    parts = [(*part.to_window(*part.pos), *part.size) for part in (controls.row, controls.map)]
+    for cue in controls.cues.cues:
+        box = (*cue.to_window(*cue.pos), *cue.size)
+        assert not any(crowds(box, part) for part in parts), (box, parts, theme.min_gap())
+    screen.leave()
+    return {}
+
+
+def test_the_cues_keep_clear_of_the_zoom_where_it_has_just_moved():
+    run_scenario("test_ui_gobbles", "scenario_cues_follow_the_zoom_where_it_moves", size=(720, 1280))
+
+
 def _five_seats_one_gobble_away(app):
     """Five seats (two robots) with Player 1 one tile from a gobble: the game and its screen, shown."""
     from engine.gobble.gobbles import Gobbles, Level, Player

@@ -403,7 +403,11 @@ class ViewControls(BoxLayout):
         return out_of_sight(self.view, [self.cues], self.to_fill())
 
     def refresh(self) -> None:
-        """The board, or what lies over it, changed: draw the map and the cues again."""
+        """The board, or what lies over it, changed, or these controls were moved: draw the map and
+        the cues again. The map and the zoom are laid out where the controls now lie first (Kivy
+        would do it only before the next frame): the cues keep clear of them there, not where
+        they were (a cue lay over the zoom's - just moved onto it)."""
+        self.do_layout()
         self._follow()
 
     def _follow(self, *_args: Any) -> None:
