@@ -792,6 +792,51 @@ def _five_seats_one_gobble_away(app):
     return game, screen
 
 
+def scenario_cue_beside_the_gift_card(app):
+    """Two people on the upright 800x480 panel, where the gift card lies on the free table, racing
+    (seed 1, every gobble taken) until a gift card is up while a forced space is out of sight: the
+    cue to it keeps a finger's gap from the card (it lay on the card, 2 px from a recipient's chip:
+    a finger meant for the chip brought the view there instead)."""
+    import random
+
+    from engine.gobble import rules
+    from engine.gobble.gobbles import Gobbles, Player
+    from engine.gobble.table import ManualClock
+    from ui.modes.gobble import gobbles
+    from ui.table import crowds
+
+    app.services.settings.orientation = "upright"
+    game = Gobbles.deal([Player("Player 1"), Player("Player 2")], seed=1)
+    screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
+    app.show(screen)
+    yield 0.4
+    rng, controls, checked = random.Random(1), screen.view_controls, 0
+    for move in range(1, 60):
+        seats = [s for s in (0, 1) if game.playing(s) and s not in game.pending and game.legal_placements(s)]
+        if not seats or game.finished:
+            break
+        seat = seats[move % len(seats)]
+        options = game.legal_placements(seat)
+        choice = rng.choice([p for p in options if rules.gobble_of(game.board, p.cell)] or options)
+        screen.hands[seat].target.place(choice)
+        screen.hands[seat].dispatch("on_played", choice)
+        yield 0
+        for card in screen.gifts.values():
+            for cue in controls.cues.cues:
+                checked += 1
+                box = (*cue.to_window(*cue.pos), *cue.size)
+                assert not crowds(box, (*card.bbox[0], *card.bbox[1])), (move, box, card.bbox)
+        for card in list(screen.gifts.values()):
+            card.give()
+    assert checked
+    screen.leave()
+    return {}
+
+
+def test_a_cue_keeps_clear_of_the_gift_card():
+    run_scenario("test_ui_gobbles", "scenario_cue_beside_the_gift_card", size=(800, 480))
+
+
 def scenario_gift_at_a_small_table(app):
     """At 800x480 with five seats the gift card lies at the gobbler's edge in a band the board
     leaves free: it covers no hand, no seat's name tag and no board space, the board keeps its

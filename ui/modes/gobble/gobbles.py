@@ -744,7 +744,9 @@ class GiftCard(Scatter):
         screen.overlay.add_widget(self)
         screen.layout.reserve(seat, self.depth + u * 0.1)
         screen.layout.keep_clear.append(self)
-        screen.layout.board.bind(fit_area=self._place)
+        board = screen.layout.board
+        board.shields = [*board.shields, self]  # a cue to a forced space keeps a finger's gap from its chips
+        board.bind(fit_area=self._place)
         self._place()
         self.count_down()
 
@@ -790,6 +792,7 @@ class GiftCard(Scatter):
             cx = min(max(cx, low + self.length / 2), high - self.length / 2)
         self.center = (cx, cy)
         layout.reflow()  # the players' messages already up move out of its way
+        self.screen.view_controls.refresh()  # and the cues to forced spaces out of sight
 
     def count_down(self) -> None:
         deadline = self.screen.table.gift_deadline(self.seat)
@@ -813,7 +816,9 @@ class GiftCard(Scatter):
         hand.picking = False
         hand.picked = []
         layout = self.screen.layout
-        layout.board.unbind(fit_area=self._place)
+        board = layout.board
+        board.unbind(fit_area=self._place)
+        board.shields = [shield for shield in board.shields if shield is not self]
         layout.reserve(self.seat, 0.0)
         if self in layout.keep_clear:
             layout.keep_clear.remove(self)
