@@ -792,27 +792,27 @@ def _five_seats_one_gobble_away(app):
     return game, screen
 
 
-def scenario_cue_beside_the_gift_card(app):
-    """Two people on the upright 800x480 panel, where the gift card lies on the free table, racing
-    (seed 1, every gobble taken) until a gift card is up while a forced space is out of sight: the
-    cue to it keeps a finger's gap from the card (it lay on the card, 2 px from a recipient's chip:
-    a finger meant for the chip brought the view there instead)."""
+def _people_race(app, people, seed, orientation, check, moves=200):
+    """A race of ``people`` people (seed ``seed``) on the table turned to ``orientation``, each
+    placement made as a finger's drop ends, the people in turn, every gobble taken where one is on
+    offer (a seeded choice), the gifts given as their cards suggest: ``check(screen, move)`` after
+    each placement's frame, before the gifts are given, for at most ``moves`` placements. What
+    bench/ui_controls_gap.py plays."""
     import random
 
     from engine.gobble import rules
     from engine.gobble.gobbles import Gobbles, Player
     from engine.gobble.table import ManualClock
     from ui.modes.gobble import gobbles
-    from ui.table import crowds
 
-    app.services.settings.orientation = "upright"
-    game = Gobbles.deal([Player("Player 1"), Player("Player 2")], seed=1)
+    app.services.settings.orientation = orientation
+    game = Gobbles.deal([Player(f"Player {i + 1}") for i in range(people)], seed=seed)
     screen = gobbles.GobblesScreen(app, game, clock=ManualClock())
     app.show(screen)
     yield 0.4
-    rng, controls, checked = random.Random(1), screen.view_controls, 0
-    for move in range(1, 60):
-        seats = [s for s in (0, 1) if game.playing(s) and s not in game.pending and game.legal_placements(s)]
+    rng = random.Random(seed)
+    for move in range(1, moves + 1):
+        seats = [s for s in range(people) if game.playing(s) and s not in game.pending and game.legal_placements(s)]
         if not seats or game.finished:
             break
         seat = seats[move % len(seats)]
@@ -821,20 +821,60 @@ def scenario_cue_beside_the_gift_card(app):
         screen.hands[seat].target.place(choice)
         screen.hands[seat].dispatch("on_played", choice)
         yield 0
-        for card in screen.gifts.values():
-            for cue in controls.cues.cues:
-                checked += 1
-                box = (*cue.to_window(*cue.pos), *cue.size)
-                assert not crowds(box, (*card.bbox[0], *card.bbox[1])), (move, box, card.bbox)
+        check(screen, move)
         for card in list(screen.gifts.values()):
             card.give()
-    assert checked
     screen.leave()
+
+
+def scenario_cue_beside_the_gift_card(app):
+    """Two people on the upright 800x480 panel, where the gift card lies on the free table, racing
+    until a gift card is up while a forced space is out of sight: the cue to it keeps a finger's
+    gap from the card (it lay on the card, 2 px from a recipient's chip: a finger meant for the chip
+    brought the view there instead)."""
+    from ui.table import crowds
+
+    checked = []
+
+    def check(screen, move):
+        for card in screen.gifts.values():
+            for cue in screen.view_controls.cues.cues:
+                checked.append(move)
+                box = (*cue.to_window(*cue.pos), *cue.size)
+                assert not crowds(box, (*card.bbox[0], *card.bbox[1])), (move, box, card.bbox)
+
+    yield from _people_race(app, 2, 1, "upright", check)
+    assert checked
     return {}
 
 
 def test_a_cue_keeps_clear_of_the_gift_card():
     run_scenario("test_ui_gobbles", "scenario_cue_beside_the_gift_card", size=(800, 480))
+
+
+def _controls_over(screen, rects):
+    """Which of the zoom, the map (while shown) and Leave lie over one of ``rects`` (x, y, w, h)."""
+    from ui.table import overlaps
+
+    controls = {"zoom": screen.view_controls.row, "map": screen.view_controls.map, "Leave": screen.leave_button}
+    return [name for name, widget in controls.items() if widget.opacity > 0
+            and any(overlaps((*widget.to_window(*widget.pos), *widget.size), rect) for rect in rects)]
+
+
+def scenario_controls_clear_of_the_tags(app):
+    """Two people at 800x480: where the zoom moves as the free table changes, no seat's tag lies
+    under it. The tags were laid before the zoom moved, around where it had been, and stayed
+    there: Player 2's tag lay under the zoom (move 9)."""
+    def check(screen, move):
+        tags = [(*tag.bbox[0], *tag.bbox[1]) for tag in screen.layout._tags if tag.opacity > 0]
+        assert _controls_over(screen, tags) == [], move
+
+    yield from _people_race(app, 2, 1, "flat", check, moves=16)
+    return {}
+
+
+def test_the_zoom_and_leave_lie_over_no_seat_tag_as_they_move():
+    run_scenario("test_ui_gobbles", "scenario_controls_clear_of_the_tags", size=(800, 480))
 
 
 def scenario_gift_at_a_small_table(app):

@@ -912,8 +912,11 @@ class TableLayout(FloatLayout):
                 self._make_room(banner, controls, self._marks(seat, marks))
 
     def reflow(self) -> None:
-        """Place the messages shown again, each with its words and the rest of its time: a control
-        has come where one may lie (a gift card, :attr:`keep_clear`)."""
+        """Lay the seats' tags again, and place the messages shown again, each with its words and
+        the rest of its time: a control has come where one may lie (a gift card, :attr:`keep_clear`),
+        or moved (the tags, laid as the free table changed, lay round where the zoom had been and
+        stayed under it once it moved there)."""
+        self._show_tags()
         table, controls, marks = self._message_room()
         for seat, banner in enumerate(self._banners):
             if banner.opacity > 0 and seat < len(self.boxes):

@@ -411,7 +411,9 @@ class GobblesScreen(Leavable, Screen):
         """Leave, then the zoom buttons and overview map, where they cover nothing, nor where the
         seats' tags and the table's news may come to lie (:meth:`ui.table.TableLayout.tag_reach`),
         nor, where they can be, the board's tiles: a corner of the screen between the hands, else a
-        corner or an edge of the free table (:func:`ui.table.clear_spot`)."""
+        corner or an edge of the free table (:func:`ui.table.clear_spot`). The tags, laid as the free
+        table changed, are laid again once they are placed, clear of them where they can slide
+        (:meth:`ui.table.TableLayout.reflow`)."""
         u = theme.unit()
         layout = self.layout
         self.leave_button.size = (u * 1.8, u * 1.0)
@@ -426,6 +428,7 @@ class GobblesScreen(Leavable, Screen):
             widget.pos = clear_spot(tuple(widget.size), spots, taken, tuple(layout.size), table,
                                     board=layout.board.tile_runs(), controls=placed)
             placed.append((*widget.pos, *widget.size))
+        layout.reflow()  # the tags and messages laid round where the controls were move clear of them
         self.view_controls.refresh()  # the cues to forced spaces out of sight keep clear of them
 
     # ------------------------------------------------------------------ the clock
