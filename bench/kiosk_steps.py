@@ -61,26 +61,33 @@ def people_games_kiosk() -> tuple[argparse.Namespace, Any]:
     return args, app
 
 
-def people_games(app: Any, tables: Sequence[int], seed: int, place: Callable[[Any, Any, Any], None],
-                 ended: Callable[[Any], None]) -> Iterator[float]:
-    """Steps for :func:`run_steps`: a whole strategy game for each number of players in ``tables``,
-    every seat a person whose moves a club robot chooses. Before each placement ``place(game,
-    screen, choice)`` is called, and it makes the move through the screen as a finger's would end
-    (``screen.put(game.turn, choice)``, then ``screen.confirm()``); ``ended(game)`` once a game is
-    over, before its screen is left."""
+DOUBLES = "doubles"
+"""A table of :func:`people_games`: four players in two teams (Red and Yellow), not a number of players."""
+
+
+def people_games(app: Any, tables: Sequence[int | str], seed: int,
+                 place: Callable[[Any, Any, Any], Iterator[float]], ended: Callable[[Any], None]) -> Iterator[float]:
+    """Steps for :func:`run_steps`: a whole strategy game for each table of ``tables`` (a number of
+    players, or :data:`DOUBLES`), every seat a person whose moves a club robot chooses. Each
+    placement is ``place(game, screen, choice)``, steps of its own: it makes the move through the
+    screen as a finger's would end (``screen.put(game.turn, choice)``, then ``screen.confirm()``),
+    yielding the waits it needs, at least the one after the move (a sweep checks the table between
+    put and confirm); ``ended(game)`` once a game is over, before its screen is left."""
     from engine.strategy.game import StrategyGame
     from engine.strategy.robots import make_robot, robot_choice
     from ui.modes.strategy import play as strategy_play
 
     yield 0.3
     robot = make_robot("club")
-    for players in tables:
-        game = StrategyGame.new(players, "RYGB"[:players], [None] * players, seed=seed)
+    for table in tables:
+        doubles = table == DOUBLES
+        players = 4 if doubles else int(table)
+        game = StrategyGame.new(players, "RY" if doubles else "RYGB"[:players], [None] * players, doubles=doubles,
+                                seed=seed)
         screen = strategy_play.open_game(app, game)
         yield 0.5
         while not game.finished:
-            place(game, screen, robot_choice(game, robot))
-            yield 0
+            yield from place(game, screen, robot_choice(game, robot))
         ended(game)
         screen.leave()
         yield 0.3

@@ -16,7 +16,7 @@ import math
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,11 +29,12 @@ def main() -> int:
     results: list[dict[str, Any]] = []
     widths: list[float] = []
 
-    def place(game: Any, screen: Any, choice: Any) -> None:
+    def place(game: Any, screen: Any, choice: Any) -> Iterator[float]:
         screen.board.refit()
         widths.append(screen.board.size_px * math.sqrt(3))
         screen.put(game.turn, choice)
         screen.confirm()
+        yield 0
 
     def ended(game: Any) -> None:
         results.append({"players": len(game.seats), "size": args.size, "placements": len(game.board),

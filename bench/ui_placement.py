@@ -20,7 +20,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,7 +41,7 @@ def main() -> int:
     put_ms: list[float] = []
     confirm_ms: list[float] = []
 
-    def place(game: Any, screen: Any, choice: Any) -> None:
+    def place(game: Any, screen: Any, choice: Any) -> Iterator[float]:
         c0 = time.thread_time()
         screen.put(game.turn, choice)
         c1 = time.thread_time()
@@ -49,6 +49,7 @@ def main() -> int:
         c2 = time.thread_time()
         put_ms.append((c1 - c0) * 1000)
         confirm_ms.append((c2 - c1) * 1000)
+        yield 0
 
     def ended(game: Any) -> None:
         both = [p + c for p, c in zip(put_ms, confirm_ms)]
