@@ -1085,3 +1085,27 @@ def test_a_server_whose_port_another_took_meanwhile_is_started_on_another_port(t
         assert base != server and f"port = {base.rsplit(':', 1)[1]}\n" in config.read_text()
         assert request(base + "/api/table")[0] == 404  # this one's configuration: no spectators
     assert request(server + "/api/table")[0] == 200
+
+
+def test_the_pages_read_the_kiosks_database_when_the_file_refuses_its_directory(tmp_path, monkeypatch):
+    """An owner's edit made ``storage.directory`` relative ("data"): the kiosk went on with its last
+    good copy's directory, but ``tantrix-web`` read the default one: staff saw no games there, and
+    what they changed missed the table. It reads the kiosk's copy now (the units share their state
+    directory), the PIN still from the file alone."""
+    import uvicorn
+
+    import web.__main__
+    import web.app
+    from firmware.config import LAST_GOOD
+
+    state = tmp_path / "unit-state"
+    monkeypatch.setenv("STATE_DIRECTORY", str(state))
+    path = write_config(tmp_path)
+    assert load_config(path, environ={}, last_good=state / LAST_GOOD).storage.directory == str(tmp_path / "state")
+    path.write_text(path.read_text().replace(f'directory = "{tmp_path / "state"}"', 'directory = "data"'))
+    read: list[Path] = []
+    plain = web.app.create_app
+    monkeypatch.setattr(web.app, "create_app", lambda config, directory: read.append(directory) or plain(config, directory))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **_options: None)
+    assert web.__main__.main(["--config", str(path)]) == 0
+    assert read == [tmp_path / "state"]

@@ -1,9 +1,13 @@
 """``tantrix-web [--config PATH]``: the staff and spectator pages, when ``[web] enabled = true``.
 
 Reads the kiosk's configuration file (same default path and ``$TANTRIX_KIOSK_CONFIG``) and finds the
-kiosk's database where the kiosk does (``[storage]``). With the pages off (the default) it says so
-and exits 0 without opening any socket, so its systemd unit may be enabled or not: nothing listens
-until the configuration asks for it.
+kiosk's database where the kiosk does (``[storage]``): with the kiosk's last good copy of the file
+(the two units share their state directory), so a refused ``storage.directory``, or a file that
+cannot be read at all, sends the pages where the kiosk went, not to the default directory, where
+staff saw no games and their changes missed the table. The staff PIN is still taken from the file
+alone (``firmware.staff_pin.ConfiguredPin``): one damaged there opens nothing here. With the pages
+off (the default) it says so and exits 0 without opening any socket, so its systemd unit may be
+enabled or not: nothing listens until the configuration asks for it.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import os
 import sys
 from typing import Sequence
 
-from firmware.config import load_config
+from firmware.config import last_good_path, load_config
 from firmware.logs import setup_logging
 
 log = logging.getLogger("web")
@@ -26,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="configuration file (default: $TANTRIX_KIOSK_CONFIG, else /etc/tantrix-kiosk/config.toml)")
     args = parser.parse_args(argv)
     setup_logging()
-    config = load_config(args.config)
+    config = load_config(args.config, last_good=last_good_path())
     for warning in config.warnings:
         log.warning("%s", warning)
     where = config.source or "the built-in defaults"
