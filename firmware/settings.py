@@ -26,6 +26,7 @@ without one (a fresh start) has no wrong PINs.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import socket
@@ -61,6 +62,16 @@ def local_address() -> str:
             return str(probe.getsockname()[0])
         except OSError:
             return ""
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` (``[web] host``) is this machine only, which no phone reaches."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name
+        return False
 
 
 class Reports:
@@ -139,10 +150,11 @@ class KioskSettings:
     @property
     def web_address(self) -> str:
         """The spectators' page as a phone on the table's network opens it ("" while ``[web]`` is
-        off or the table has no network address yet): worked out each time, as the address may
-        come after the start (DHCP)."""
+        off, listens on this machine only, or the table has no network address yet): worked out
+        each time, as the address may come after the start (DHCP). A loopback host (behind a reverse
+        proxy, whose public address the kiosk cannot know) gave a QR code no phone could open."""
         web = self._config.web
-        if not web.enabled or not web.spectators:
+        if not web.enabled or not web.spectators or _loopback(web.host):
             return ""
         host = local_address() if web.host in ("0.0.0.0", "::") else web.host
         return f"http://{host}:{web.port}/" if host else ""

@@ -156,6 +156,9 @@ def test_the_spectators_address_for_the_staff_menus_qr_code(tmp_path):
         assert address("enabled = false") == ""
         assert address('enabled = true\nhost = "192.168.7.2"\nport = 8081') == "http://192.168.7.2:8081/"
         assert address('enabled = true\nhost = "192.168.7.2"\nspectators = false') == ""
+        # this machine only (behind a reverse proxy): a QR code of it no phone could open
+        for loopback in ("127.0.0.1", "127.0.1.1", "::1", "localhost", "LOCALHOST"):
+            assert address(f'enabled = true\nhost = "{loopback}"') == "", loopback
         from firmware.settings import local_address
         found = local_address()
         assert address("enabled = true") == (f"http://{found}:8080/" if found else "")

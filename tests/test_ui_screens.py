@@ -203,7 +203,7 @@ def scenario_staff(app):
     # where spectators find the table: nothing while their page is off, else a QR code of the page; the
     # staff page may be on meanwhile ([web] spectators = false): "the web pages are off" was untrue then
     said = " ".join(labels(app.staff.content))
-    assert "The spectators' page is off" in said and "spectators)" in said and "web pages are off" not in said
+    assert "Phones cannot reach the spectators' page" in said and "[web]" in said and "web pages are off" not in said
     app.services.settings.web_address = "http://192.168.1.20:8080/"
     yield from tap(app.staff.nav["system"])
     assert "http://192.168.1.20:8080/" in labels(app.staff.content)

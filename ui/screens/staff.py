@@ -296,9 +296,10 @@ class StaffScreen(Screen):
     def _page_system(self) -> None:
         """What staff rarely need and must not do by accident: forget the game in progress, and
         close the kiosk for the operating system; and where spectators find this table's web page. With
-        none to show, it says the spectators' page is off (or no network yet: ``web_address`` is ""
-        then too), not the web pages: with ``spectators = false`` the staff page is still served, and
-        staff were told it was not."""
+        none to show, it says phones cannot reach the spectators' page (it is off, or listens on this
+        machine only) or there is no network yet (``web_address`` is "" for each), not that the web
+        pages are off: with ``spectators = false`` the staff page is still served, and staff were
+        told it was not."""
         self.content.add_widget(TLabel(msg=N_("Forget the game in progress (it cannot be resumed afterwards)."), scale=0.9, halign="left", size_hint=(1, 0.3)))
         row = self._row()
         clear = TButton(msg=N_("Clear the current game"), bg=list(theme.rgb("#8e2b2b")))
@@ -330,7 +331,7 @@ class StaffScreen(Screen):
             (row if beside else self._row(0.8)).add_widget(OneLine(text=address, scale=0.8,
                                                                    size_hint=(0.5 if beside else 1, 1)))
         else:
-            row.add_widget(TLabel(msg=N_("The spectators' page is off ([web] enabled, spectators) or there is no network yet."), scale=0.8,
+            row.add_widget(TLabel(msg=N_("Phones cannot reach the spectators' page (the configuration's [web]) or there is no network yet."), scale=0.8,
                                   color=theme.TEXT_DIM))
 
     # --------------------------------------------------------------- events
