@@ -4,6 +4,7 @@ until something breaks. People at a café poke at everything; a crash is a resta
 
     .venv/bin/python bench/ui_monkey.py [--runs 4] [--actions 600] [--seed 1] [--sizes 800x480,720x1280]
     .venv/bin/python bench/ui_monkey.py --cuts 5   # and power cuts
+    .venv/bin/python bench/ui_monkey.py --tables   # at game tables with people seated
 
 Each run is its own process (one Kivy app per process) on a fresh state directory. A run ends when
 its actions are done, or when the app stops: an exception (printed with the last actions before it),
@@ -14,6 +15,14 @@ must open it. Robots in every seat are often watched until the game ends (the re
 the records). Prints JSON: one line per process (seed, size, actions done, screens seen, watches that
 lasted until the next screen, the games the store recorded and how many of them twice, what was
 resumed, the failure if any).
+
+With ``--tables`` it sits at game tables as café players do: at a setup it keeps a person in some
+seat and starts; at a table with people (Tantrix, Gobbles, Tanagra, the solo games) it mostly plays:
+a tile dragged from a hand to the board, turned first and aimed at a space the game takes (its
+mode's legal actions) three times in four, else anywhere; two hands racing for a space at Gobbles;
+Tanagra's pawns and triangles tapped, then where they go; the table's buttons (Confirm, Undo, the
+coach, Hint; Leave now and then). The report adds the tables reached ("gobbles 3 (2 people)") and
+the actions there by kind.
 Actions are chosen by the seed, but robots think and clocks run in real time, so a run is not an
 exact replay: the log of the last actions is what tells how a failure came about.
 """
@@ -29,6 +38,7 @@ import sys
 import tempfile
 import time
 import traceback
+from argparse import Namespace
 from collections import Counter, deque
 from pathlib import Path
 from typing import Any
@@ -47,15 +57,32 @@ shows (the game's end: the results, Play again, the records) or ``PATIENCE`` sec
 PATIENCE = 240.0
 
 
-def robots_only(game: Any) -> bool:
-    """Whether robots play every seat of ``game`` (a strategy game's or Gobbles' seats say so in
-    ``robot``, Tanagra's by their ``robot:`` labels): then it ends without anyone."""
+def robots(game: Any) -> list[bool]:
+    """Whether a robot plays each seat of ``game`` (a strategy game's or Gobbles' seats say so in
+    ``robot``, Tanagra's by their ``robot:`` labels; a solo game has none: [])."""
     seats = getattr(game, "seats", None) or getattr(game, "players", None) or ()
-    return bool(seats) and all(seat.startswith("robot:") if isinstance(seat, str) else getattr(seat, "robot", None)
-                               for seat in seats)
+    return [bool(seat.startswith("robot:") if isinstance(seat, str) else getattr(seat, "robot", None))
+            for seat in seats]
 
 
-def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut: bool) -> dict[str, Any]:
+def robots_only(game: Any) -> bool:
+    """Whether robots play every seat of ``game``: then it ends without anyone."""
+    seated = robots(game)
+    return bool(seated) and all(seated)
+
+
+def table_name(screen: str, game: Any) -> str:
+    """A table as the report counts it: its screen, seats and people ("strategy 4 (2 people,
+    Doubles)"; a solo game: its screen alone)."""
+    seated = robots(game)
+    if not seated:
+        return screen
+    doubles = ", Doubles" if getattr(getattr(game, "options", None), "doubles", False) else ""
+    return f"{screen} {len(seated)} ({seated.count(False)} people{doubles})"
+
+
+def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut: bool,
+          tables: bool) -> dict[str, Any]:
     from kivy.config import Config
 
     Config.set("graphics", "multisamples", "0")
@@ -65,8 +92,11 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
     from kivy.tests.common import UnitTestTouch
     from kivy.uix.behaviors import ButtonBehavior
 
+    from engine.board import Placement
     from firmware.runtime import Launch, Runtime
+    from ui.board import HandView
     from ui.services import BagButtonHeld, BagButtonPressed, TileScanned
+    from ui.tanagra_board import TanagraBoard
 
     rng = random.Random(seed)
     config = state / "kiosk.toml"
@@ -75,6 +105,9 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
     seen: Counter[str] = Counter()
     done: dict[str, Any] = {"actions": 0, "quit": False, "resumed": None, "until": None}
     watched: Counter[str] = Counter()  # "strategy -> results": a watch that lasted until the next screen
+    reached: Counter[str] = Counter()  # "gobbles 3 (2 people)": the tables with people the run sat at
+    at_tables: Counter[str] = Counter()  # and the actions there, by kind
+    games_seen: set[int] = set()
 
     def visible(widget: Any) -> bool:
         node = widget
@@ -97,6 +130,87 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
         finger.touch_down()
         finger.touch_up()
 
+    def slide(screen: str, kind: str, moves: list[tuple[Any, Any]]) -> None:
+        """Fingers down at each move's start, moved together in a few steps to its end, let go in
+        any order."""
+        log.append(f"{screen}: {kind} " + ", ".join(f"{s[0]:.0f},{s[1]:.0f} -> {e[0]:.0f},{e[1]:.0f}" for s, e in moves))
+        fingers = [(UnitTestTouch(*start), start, end) for start, end in moves]
+        for finger, _s, _e in fingers:
+            finger.touch_down()
+        steps = rng.randint(1, 10)
+        for i in range(1, steps + 1):
+            for finger, (sx, sy), (ex, ey) in fingers:
+                finger.touch_move(sx + (ex - sx) * i / steps, sy + (ey - sy) * i / steps)
+        for finger, _s, _e in rng.sample(fingers, len(fingers)):  # let go in any order
+            finger.touch_up()
+
+    def legal(hand: Any) -> list[Any]:
+        """The placements the game would take now from ``hand`` (its mode's legal actions)."""
+        actions = hand.target.mode.legal_actions()
+        return [p for p in (a if isinstance(a, Placement) else getattr(a, "placement", None) for a in actions)
+                if isinstance(p, Placement) and p.tile in hand.tiles]
+
+    def aim(hand: Any, placement: Any, screen: str) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Where a finger lifts ``placement``'s tile (turned to its rotation by taps first) and
+        where it lets go for the tile to land on its space (the hand's own lift above the finger);
+        a space out of the open table is panned to first, mostly, as a player would."""
+        tile, board = placement.tile, hand.board
+        start = tuple(hand.to_window(*hand.slot_centre(hand.tiles.index(tile))))
+        for _ in range((placement.rot - hand.rotation(tile)) % 6):
+            press(*start)
+        log.append(f"{screen}: turns tile {tile} to {placement.rot}, aims at {placement.cell}")
+
+        def finger() -> tuple[float, float]:
+            x, y = board.window_cell_centre(placement.cell)
+            lx, ly = hand._lifted(Namespace(pos=hand.to_widget(x, y)))
+            return 2 * x - lx, 2 * y - ly
+
+        end = finger()
+        if not board.takes_drop(end, board.window_cell_centre(placement.cell)) and rng.random() < 0.8:
+            board.look_at(placement.cell, animate=False)
+            end = finger()
+        return start, end
+
+    def table_move(app: Any, screen: str) -> float | None:
+        """What players do at a table with people: a tile dragged from a person's hand to the
+        board (mostly to a legal space, else anywhere), two of them racing at Gobbles, a Tanagra
+        pawn or triangle tapped then its target; None: nothing of the kind here now."""
+        here = app.manager.current_screen
+        board = getattr(here, "board", None)
+        if isinstance(board, TanagraBoard):
+            if not here.human_turn() or rng.random() < 0.2:
+                return None
+            action = rng.choice(here.game.legal_actions() or [None])
+            cells = [getattr(action, name) for name in ("origin", "target", "centre") if hasattr(action, name)]
+            log.append(f"{screen}: {action} by taps")
+            for cell in cells:
+                press(*board.to_window(*board.cell_point(cell)))
+            at_tables["tanagra taps"] += 1
+            return 0.3
+        hands = [w for w in shown() if isinstance(w, HandView) and w.target is not None and w.tiles
+                 and w.board is not None]
+        playable = [(hand, placements) for hand in hands if (placements := legal(hand))]
+        if len(playable) > 1 and screen == "gobbles" and rng.random() < 0.35:  # two people race
+            (first, mine), (second, theirs) = rng.sample(playable, 2)
+            aimed = rng.choice(mine)
+            same = [p for p in theirs if p.cell == aimed.cell]
+            moves = [aim(first, aimed, screen), aim(second, rng.choice(same or theirs), screen)]
+            slide(screen, "race", moves)
+            at_tables["races"] += 1
+            return 0.2
+        if playable and rng.random() < 0.75:
+            hand, placements = rng.choice(playable)
+            slide(screen, "play", [aim(hand, rng.choice(placements), screen)])
+            at_tables["legal drags"] += 1
+            return rng.choice((0.1, 0.4))
+        if hands:
+            hand = rng.choice(hands)
+            start = hand.to_window(*hand.slot_centre(rng.randrange(len(hand.tiles))))
+            slide(screen, "drag from a hand", [(tuple(start), point())])
+            at_tables["wild drags"] += 1
+            return 0.1
+        return None
+
     def act(app: Any) -> float:
         """One action; returns how long to wait before the next."""
         screen = app.manager.current
@@ -104,13 +218,29 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             screen = type(app.manager.current_screen).__name__
         seen[screen] += 1
         kind = rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
-        if robots_only(getattr(app.manager.current_screen, "game", None)) and rng.random() < 0.3:
+        game = getattr(app.manager.current_screen, "game", None)
+        if robots_only(game) and rng.random() < 0.3:
             kind = "watch"  # robots play: people mostly watch them
+        table = tables and game is not None and not robots_only(game) and not getattr(game, "finished", False)
+        if table:
+            if id(game) not in games_seen:
+                games_seen.add(id(game))
+                reached[table_name(screen, game)] += 1
+            if rng.random() < 0.55 and (wait := table_move(app, screen)) is not None:
+                return wait
         if kind == "button":
             buttons = [w for w in shown() if isinstance(w, ButtonBehavior)]
             if screen == "staff-pin" and rng.random() < 0.85:  # mostly the PIN 0000: the staff pages too
                 key = "0" if len(app.pin.keypad.entered) < 4 else "OK"
                 buttons = [w for w in buttons if getattr(w, "msg", "") == key] or buttons
+            elif table:  # Confirm, Undo, Hint, the coach, Draw...; Leave now and then
+                buttons = [w for w in buttons if getattr(w, "msg", "") != "Leave" or rng.random() < 0.15] or buttons
+                at_tables["buttons"] += 1
+            elif tables and screen.endswith("-setup"):  # a person in some seat, then Start
+                seats = getattr(app.manager.current_screen, "seats", [])
+                wanted = ("Person",) if seats and all(s.robot for s in seats) else ("Start",)
+                if rng.random() < 0.5:
+                    buttons = [w for w in buttons if getattr(w, "msg", "") in wanted] or buttons
             elif rng.random() < 0.08:  # people leave a screen too (many buttons make Back rare)
                 buttons = [w for w in buttons if getattr(w, "msg", "") in ("Back", "Home", "Close")] or buttons
             elif screen.endswith("-setup") and rng.random() < 0.6:  # robots in every seat, then Start:
@@ -130,21 +260,11 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             return 0.1
         if kind in ("drag", "two fingers"):  # from a widget (a tile in a hand) or anywhere, to anywhere
             leaves = [w for w in shown() if not w.children]
-            fingers = []
+            moves = []
             for _ in range(1 if kind == "drag" else 2):
                 leaf = rng.choice(leaves) if leaves and rng.random() < 0.7 else None
-                start = tuple(leaf.to_window(*leaf.center)) if leaf is not None else point()
-                fingers.append((UnitTestTouch(*start), start, point()))
-            log.append(f"{screen}: {kind} " + ", ".join(
-                f"{s[0]:.0f},{s[1]:.0f} -> {e[0]:.0f},{e[1]:.0f}" for _f, s, e in fingers))
-            for finger, _s, _e in fingers:
-                finger.touch_down()
-            steps = rng.randint(1, 10)
-            for i in range(1, steps + 1):
-                for finger, (sx, sy), (ex, ey) in fingers:
-                    finger.touch_move(sx + (ex - sx) * i / steps, sy + (ey - sy) * i / steps)
-            for finger, _s, _e in rng.sample(fingers, len(fingers)):  # let go in any order
-                finger.touch_up()
+                moves.append((tuple(leaf.to_window(*leaf.center)) if leaf is not None else point(), point()))
+            slide(screen, kind, moves)
             return 0.1
         if kind == "watch":
             if robots_only(getattr(app.manager.current_screen, "game", None)) and rng.random() < 0.8:
@@ -227,6 +347,7 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
         failure = traceback.format_exc()
     return {"seed": seed, "size": f"{size[0]}x{size[1]}", "actions": done["actions"], "resumed": done["resumed"],
             "quit_by_staff": done["quit"], "screens": dict(seen), "watched": dict(watched),
+            "tables": dict(reached), "at_tables": dict(at_tables),
             "games_recorded": dict(finished), "recorded_twice": done.get("recorded_twice"), "failure": failure,
             "last_actions": list(log) if failure else []}
 
@@ -239,12 +360,14 @@ def main() -> None:
     parser.add_argument("--sizes", default="800x480,720x1280,1280x800")
     parser.add_argument("--cuts", type=int, default=0,
                         help="power cuts a run (SIGKILL at a random moment, then a fresh start on the same state)")
+    parser.add_argument("--tables", action="store_true",
+                        help="sit at game tables: a person in some seat at a setup, then mostly what players do there")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        seed, width, height, actions, after_cut, state = args.child.split(",", 5)
+        seed, width, height, actions, after_cut, tables, state = args.child.split(",", 6)
         print("MONKEY " + json.dumps(child(int(seed), (int(width), int(height)), int(actions), Path(state),
-                                           after_cut == "1")), flush=True)
+                                           after_cut == "1", tables == "1")), flush=True)
         return
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
     env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
@@ -257,7 +380,7 @@ def main() -> None:
         for segment in range(args.cuts + 1):
             seed = args.seed + run + 1000 * segment
             process = subprocess.Popen(
-                [sys.executable, __file__, "--child", f"{seed},{width},{height},{args.actions},{int(segment > 0)},{state}"],
+                [sys.executable, __file__, "--child", f"{seed},{width},{height},{args.actions},{int(segment > 0)},{int(args.tables)},{state}"],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             try:  # a power cut at a random moment, except in the last segment
                 out, err = process.communicate(timeout=cut.uniform(8, 90) if segment < args.cuts else None)
