@@ -189,7 +189,7 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             return 0.3
         hands = [w for w in shown() if isinstance(w, HandView) and w.target is not None and w.tiles
                  and w.board is not None]
-        playable = [(hand, placements) for hand in hands if (placements := legal(hand))]
+        playable = [(hand, placements) for hand in hands if hand.active and (placements := legal(hand))]
         if len(playable) > 1 and screen == "gobbles" and rng.random() < 0.35:  # two people race
             (first, mine), (second, theirs) = rng.sample(playable, 2)
             aimed = rng.choice(mine)
@@ -221,6 +221,7 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
         game = getattr(app.manager.current_screen, "game", None)
         if robots_only(game) and rng.random() < 0.3:
             kind = "watch"  # robots play: people mostly watch them
+        game = game or getattr(app.manager.current_screen, "mode", None)  # a puzzle's screen holds its mode
         table = tables and game is not None and not robots_only(game) and not getattr(game, "finished", False)
         if table:
             if id(game) not in games_seen:
