@@ -95,6 +95,7 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
     from engine.board import Placement
     from firmware.runtime import Launch, Runtime
     from ui.board import HandView
+    from ui.mode_target import ModeTarget
     from ui.services import BagButtonHeld, BagButtonPressed, TileScanned
     from ui.tanagra_board import TanagraBoard
 
@@ -145,8 +146,9 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             finger.touch_up()
 
     def legal(hand: Any) -> list[Any]:
-        """The placements the game would take now from ``hand`` (its mode's legal actions)."""
-        actions = hand.target.mode.legal_actions()
+        """The placements the game would take now from ``hand`` (the legal actions of the mode it
+        plays to: its own target's, else its board's)."""
+        actions = (hand.target or hand.board.target).mode.legal_actions()
         return [p for p in (a if isinstance(a, Placement) else getattr(a, "placement", None) for a in actions)
                 if isinstance(p, Placement) and p.tile in hand.tiles]
 
@@ -187,8 +189,8 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
                 press(*board.to_window(*board.cell_point(cell)))
             at_tables["tanagra taps"] += 1
             return 0.3
-        hands = [w for w in shown() if isinstance(w, HandView) and w.target is not None and w.tiles
-                 and w.board is not None]
+        hands = [w for w in shown() if isinstance(w, HandView) and w.tiles and w.board is not None
+                 and isinstance(w.target or w.board.target, ModeTarget)]
         playable = [(hand, placements) for hand in hands if hand.active and (placements := legal(hand))]
         if len(playable) > 1 and screen == "gobbles" and rng.random() < 0.35:  # two people race
             (first, mine), (second, theirs) = rng.sample(playable, 2)
