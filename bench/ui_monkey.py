@@ -239,11 +239,14 @@ def child(seed: int, size: tuple[int, int], actions: int, state: Path, after_cut
             elif table:  # Confirm, Undo, Hint, the coach, Draw...; Leave now and then
                 buttons = [w for w in buttons if getattr(w, "msg", "") != "Leave" or rng.random() < 0.15] or buttons
                 at_tables["buttons"] += 1
-            elif tables and screen.endswith("-setup"):  # a person in some seat, then Start
+            elif tables and screen.endswith("-setup"):  # a person in some seat, the table's size, then Start
                 seats = getattr(app.manager.current_screen, "seats", [])
-                wanted = ("Person",) if seats and all(s.robot for s in seats) else ("Start",)
-                if rng.random() < 0.5:
-                    buttons = [w for w in buttons if getattr(w, "msg", "") in wanted] or buttons
+                if seats and all(s.robot for s in seats):
+                    buttons = [w for w in buttons if getattr(w, "msg", "") == "Person"] or buttons
+                elif rng.random() < 0.3:
+                    buttons = [w for w in buttons if getattr(w, "msg", "") == "Start"] or buttons
+                else:
+                    buttons = [w for w in buttons if getattr(w, "msg", "") not in ("Back", "Start")] or buttons
             elif rng.random() < 0.08:  # people leave a screen too (many buttons make Back rare)
                 buttons = [w for w in buttons if getattr(w, "msg", "") in ("Back", "Home", "Close")] or buttons
             elif screen.endswith("-setup") and rng.random() < 0.6:  # robots in every seat, then Start:
