@@ -1303,3 +1303,26 @@ def test_a_gift_card_on_a_short_edge_wraps_its_words_at_a_legible_size():
     found = run_scenario("test_ui_gobbles", "scenario_a_gift_card_on_a_short_edge", size=(720, 1280),
                          settings={"idle_seconds": 1e6})
     assert found == {"short": True, "problems": []}
+
+
+def scenario_messages_clear_once_the_card_goes(app):
+    """Six people at 800x480 (seed 1): a gift card up at the left seat takes half the table, and
+    the messages to a bottom seat and to the right seat crowd into what is left, one over the
+    other. Once the gift is given the card goes and the messages are laid again, but the card
+    still counted as they were (it left the table's controls after its band): the bottom seat's
+    stayed at the end of its edge, under the right seat's (as long as that short edge: it has
+    nowhere else to go). Checked after each placement: no two messages over each other."""
+    from ui.table import overlaps
+
+    overlapping = []
+
+    def check(screen, move):
+        shown = [(*b.bbox[0], *b.bbox[1]) for b in screen.layout._banners if b.opacity > 0]
+        overlapping.extend((move, a, b) for i, a in enumerate(shown) for b in shown[i + 1:] if overlaps(a, b))
+
+    yield from _people_race(app, 6, 1, "flat", check, moves=10)
+    return overlapping
+
+
+def test_a_message_laid_round_a_gift_card_moves_back_once_it_goes():
+    assert run_scenario("test_ui_gobbles", "scenario_messages_clear_once_the_card_goes", size=(800, 480)) == []

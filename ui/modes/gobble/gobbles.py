@@ -822,11 +822,14 @@ class GiftCard(Scatter):
         board = layout.board
         board.unbind(fit_area=self._place)
         board.shields = [shield for shield in board.shields if shield is not self]
-        layout.reserve(self.seat, 0.0)
         if self in layout.keep_clear:
             layout.keep_clear.remove(self)
         if self.parent is not None:
             self.parent.remove_widget(self)
+        # gone before its band is: the messages and tags laid again as the table grows back take
+        # the room it leaves (laid round it still, a message pushed along the edge by it stayed
+        # there, over another player's message it had given way to)
+        layout.reserve(self.seat, 0.0)
 
 
 class GobblesReplay:
