@@ -58,7 +58,7 @@ from ...services import Cue
 from ...setup import Choice, Setup, SetupScreen, SetupSpec
 from ...leaving import Leavable, leaves, unless_left
 from ...shell import Shell
-from ...table import BOTTOM, LEFT, RIGHT, TOP, Rect, SeatBox, TableLayout, TableMask, clear_spot, least_depth
+from ...table import BOTTOM, LEFT, RIGHT, TOP, Rect, SeatBox, TableLayout, TableMask, clear_spot, least_depth, ringed
 from ...widgets import ChipRow, Overlay, TButton, TLabel, confirm_leave, panel_background, text_height
 from ...words import levels
 from ...navigation import family_screen, kind_screen
@@ -391,7 +391,7 @@ class GobblesScreen(Leavable, Screen):
         board.shields = [*board.shields, self.leave_button, *self.view_controls.parts]
         board.news_reach = self._news_reach
         self.layout.keep_clear = [self.view_controls, self.leave_button]
-        board.bind(fit_area=self._place_controls)
+        board.bind(fit_area=self.place_controls)
         board.bind(fit_area=lambda *_: self.follow_play())
         self.add_widget(self.overlay)
         self._known_events = len(game.events)
@@ -407,12 +407,14 @@ class GobblesScreen(Leavable, Screen):
         layout = self.layout
         return [window_rect(layout, layout.tag_reach(seat)) for seat in range(len(layout.boxes))]
 
-    def _place_controls(self, *_args: Any) -> None:
+    def place_controls(self, *_args: Any) -> None:
         """Leave, then the zoom buttons and overview map, where they cover nothing, nor where the
         seats' tags and the table's news may come to lie (:meth:`ui.table.TableLayout.tag_reach`),
-        nor, where they can be, the board's tiles: a corner of the screen between the hands, else a
-        corner or an edge of the free table (:func:`ui.table.clear_spot`). The tags, laid as the free
-        table changed, are laid again once they are placed, clear of them where they can slide
+        nor a finger's gap round a gift card up (its chips are tapped), nor, where they can be, the
+        board's tiles: a corner of the screen between the hands, else a corner or an edge of the
+        free table (:func:`ui.table.clear_spot`). Again whenever the free table changes, and as a
+        gift card is placed or goes (:class:`GiftCard`). The tags, laid as the free table changed,
+        are laid again once they are placed, clear of them where they can slide
         (:meth:`ui.table.TableLayout.reflow`)."""
         u = theme.unit()
         layout = self.layout
@@ -420,7 +422,7 @@ class GobblesScreen(Leavable, Screen):
         taken = [(layout.x, layout.top - u * 1.1, u * 1.1, u * 1.1)]  # the staff corner
         taken += [box.rect(layout.x, layout.y) for box in layout.boxes]
         taken += [layout.tag_reach(seat) for seat in range(len(layout.boxes))]
-        taken += [(*card.bbox[0], *card.bbox[1]) for card in self.gifts.values()]
+        taken += [card.reach() for card in layout.keep_clear if isinstance(card, GiftCard)]  # not yet in self.gifts
         table = tuple(layout.board.fit_area or (layout.x, layout.y, layout.width, layout.height))
         placed: list[Rect] = []  # kept a finger's gap apart
         for widget, spots in ((self.leave_button, ("top-right", "bottom-right", "bottom-left")),
@@ -714,7 +716,8 @@ class GiftCard(Scatter):
         how_h = text_height(_(how), theme.font(0.65), room) + u * 0.05
         words_h = max(u * 0.95, title_h + how_h)
         self.depth = u * (0.15 + 0.05) + words_h + chip_rows * self.chip_height + (chip_rows - 1) * u * 0.1
-        self.box = BoxLayout(orientation="vertical", padding=u * 0.075, spacing=u * 0.05)
+        self.padding = u * 0.075  # round its chips and Give
+        self.box = BoxLayout(orientation="vertical", padding=self.padding, spacing=u * 0.05)
         panel_background(self.box, theme.rgb("#3b2a05", 0.96), radius=0.2)
         top = BoxLayout(spacing=u * 0.1, size_hint=(1, None), height=words_h)
         words = BoxLayout(orientation="vertical")
@@ -794,8 +797,14 @@ class GiftCard(Scatter):
         else:
             cx = min(max(cx, low + self.length / 2), high - self.length / 2)
         self.center = (cx, cy)
-        layout.reflow()  # the players' messages already up move out of its way
-        self.screen.view_controls.refresh()  # and the cues to forced spaces out of sight
+        # the controls keep clear of it (placed as its band was kept, before it was, they lay over
+        # its chips on the turned panel), then the players' messages and the cues to forced spaces
+        self.screen.place_controls()
+
+    def reach(self) -> Rect:
+        """What a control must keep off (window x, y, w, h): the card, and round it what a finger's
+        gap from its chips and Give (:func:`ui.theme.min_gap`) needs beyond its padding."""
+        return ringed((*self.bbox[0], *self.bbox[1]), max(theme.min_gap() - self.padding, 0.0))
 
     def count_down(self) -> None:
         deadline = self.screen.table.gift_deadline(self.seat)
@@ -830,6 +839,7 @@ class GiftCard(Scatter):
         # the room it leaves (laid round it still, a message pushed along the edge by it stayed
         # there, over another player's message it had given way to)
         layout.reserve(self.seat, 0.0)
+        self.screen.place_controls()  # back where they were: upright, no band changes the free table
 
 
 class GobblesReplay:
