@@ -1348,3 +1348,26 @@ def scenario_controls_clear_of_the_gift_card(app):
 
 def test_leave_and_the_zoom_lie_over_no_gift_card():
     run_scenario("test_ui_gobbles", "scenario_controls_clear_of_the_gift_card", size=(480, 800))
+
+
+def scenario_cues_clear_of_each_other(app):
+    """Five people at 480x800 (seed 1): forced spaces out of sight beyond two edges, from near the
+    corner between them: at the 15th placement the two cues lay 3 px apart, one over the other
+    (each placed as if it were alone). Checked after each placement: no two cues closer than a
+    finger's gap."""
+    from ui.table import crowds
+
+    crowded, shown = [], []
+
+    def check(screen, move):
+        cues = [(*cue.to_window(*cue.pos), *cue.size) for cue in screen.view_controls.cues.cues]
+        shown.append(len(cues))
+        crowded.extend(move for i, a in enumerate(cues) for b in cues[i + 1:] if crowds(a, b))
+
+    yield from _people_race(app, 5, 1, "flat", check, moves=15)
+    return {"crowded": crowded, "most cues": max(shown)}
+
+
+def test_the_cues_to_forced_spaces_keep_clear_of_each_other():
+    seen = run_scenario("test_ui_gobbles", "scenario_cues_clear_of_each_other", size=(480, 800))
+    assert seen == {"crowded": [], "most cues": 2}

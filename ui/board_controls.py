@@ -298,8 +298,11 @@ class ForcedCues(Widget):
         none when ``hidden`` is empty."""
         side = theme.min_target() * CUE_SIZE
         places = cue_places(self.view, hidden, side) if self.get_root_window() is not None else []
-        shown = [(place, spot) for place, spot in ((place, self._clear(place, side)) for place in places)
-                 if spot is not None]
+        shown: list[tuple[CuePlace, tuple[float, float]]] = []
+        for place in places:
+            spot = self._clear(place, side, [(x - side / 2, y - side / 2, side, side) for _place, (x, y) in shown])
+            if spot is not None:
+                shown.append((place, spot))
         if shown == self._shown:
             return
         self._shown = shown
@@ -309,10 +312,12 @@ class ForcedCues(Widget):
             self.add_widget(ForcedCue(self.view, self.to_fill, angle=angle, cells=list(place.cells),
                                       pos=self.to_widget(x - side / 2, y - side / 2)))
 
-    def _clear(self, place: CuePlace, side: float) -> tuple[float, float] | None:
+    def _clear(self, place: CuePlace, side: float, cues: Sequence[Rect]) -> tuple[float, float] | None:
         """Where the cue goes (:func:`cue_spot`): a finger's gap clear of every control, hand and
         plate (the view's shields: the cue would hide them, and a finger meant for one would press
-        the other), where it can over no forced space (it points at the one peeking in, beside it),
+        the other), where it can a finger's gap clear of the ``cues`` placed before it (towards
+        two edges from near the corner between them, two cues lay one over the other), where it
+        can over no forced space (it points at the one peeking in, beside it),
         and then where it can clear of the screen's news (the view's :attr:`~ui.board.BoardView.news_reach`:
         Gobbles' "No turns: everyone places at once. Go!" ran under a cue at the bottom seat)."""
         view = self.view
@@ -320,7 +325,8 @@ class ForcedCues(Widget):
         shields = [(x - gap, y - gap, w + 2 * gap, h + 2 * gap) for x, y, w, h in view.shield_boxes([self])]
         spaces = [(x - size * SQRT3 / 2, y - size, size * SQRT3, 2 * size)
                   for x, y, size in (view.settled_cell(space.cell) for space in view.board.forced_spaces())]
-        return cue_spot(place, side, table_rect(view), [shields, spaces, list(view.news_reach())])
+        others = [(x - gap, y - gap, w + 2 * gap, h + 2 * gap) for x, y, w, h in cues]
+        return cue_spot(place, side, table_rect(view), [shields, others, spaces, list(view.news_reach())])
 
 
 def cue_spot(place: CuePlace, side: float, table: Rect, avoid: Sequence[Sequence[Rect]]) -> tuple[float, float] | None:
