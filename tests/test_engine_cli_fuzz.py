@@ -214,7 +214,7 @@ def test_tanagra_play_options_are_answered(option, value):
     ("hardware.selftest", ["selftest", "--button-pin", "99"], "argument --button-pin: expected an integer from 0 to 27"),
     ("hardware.selftest", ["selftest", "--button-pin", "x"], "argument --button-pin: invalid int value: 'x'"),
     ("hardware.selftest", ["selftest", "--protocol", "morse"], "argument --protocol: expected one of"),
-    ("hardware.selftest", ["selftest", "--baudrate", "-5"], "argument --baudrate: expected an integer from 300"),
+    ("hardware.selftest", ["selftest", "--baudrate", "-5"], "argument --baudrate: expected 0 (the protocol's own speed) or an integer from 300"),
     ("hardware.selftest", ["selftest", "--rings-backend", "neon"], "argument --rings-backend: expected one of"),
 ])
 def test_the_other_command_lines_name_the_argument_and_what_it_expects(module, argv, expected):
