@@ -34,7 +34,7 @@ from engine.geometry import Cell
 from . import theme, tileart
 from .board import BoardView
 from .hexes import SQRT3, cell_at, centre, corners, rotated_quad
-from .table import Rect, overlaps
+from .table import Rect, overlaps, ringed
 from .widgets import TButton
 
 ZOOM_STEP = 1.25
@@ -322,10 +322,10 @@ class ForcedCues(Widget):
         Gobbles' "No turns: everyone places at once. Go!" ran under a cue at the bottom seat)."""
         view = self.view
         gap = theme.min_gap()
-        shields = [(x - gap, y - gap, w + 2 * gap, h + 2 * gap) for x, y, w, h in view.shield_boxes([self])]
+        shields = [ringed(box, gap) for box in view.shield_boxes([self])]
         spaces = [(x - size * SQRT3 / 2, y - size, size * SQRT3, 2 * size)
                   for x, y, size in (view.settled_cell(space.cell) for space in view.board.forced_spaces())]
-        others = [(x - gap, y - gap, w + 2 * gap, h + 2 * gap) for x, y, w, h in cues]
+        others = [ringed(cue, gap) for cue in cues]
         return cue_spot(place, side, table_rect(view), [shields, others, spaces, list(view.news_reach())])
 
 

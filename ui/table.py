@@ -245,8 +245,8 @@ def clearing_shift(rects: Sequence[Rect], away: Sequence[Rect], within: Rect,
             x, y = x + dx, y + dy
             if x < wx - slack or y < wy - slack or x + w > wx + ww + slack or y + h > wy + wh + slack:
                 return False
-            if any(overlaps((x + slack, y + slack, w - 2 * slack, h - 2 * slack),
-                            (ax - gap, ay - gap, aw + 2 * gap, ah + 2 * gap)) for ax, ay, aw, ah in away):
+            if any(overlaps((x + slack, y + slack, w - 2 * slack, h - 2 * slack), ringed(other, gap))
+                   for other in away):
                 return False
         return True
 
@@ -1039,7 +1039,7 @@ class TableLayout(FloatLayout):
                       (x - far, y - far, w + 2 * far, far), (x - far, y + h, w + 2 * far, far)]
         gap = theme.min_gap()
         controls = self._kept_clear(movable) if movable is not None else []
-        rings = [(cx - gap, cy - gap, cw + 2 * gap, ch + 2 * gap) for cx, cy, cw, ch in controls]
+        rings = [ringed(control, gap) for control in controls]
         hands = [self._beyond_raised(other).rect() for other in range(len(self.boxes)) if other != seat]
         span = (y, y + h) if box.across else (x, x + w)
         return (box, box.depth / 2 + size[1] / 2 + u * 0.25, span, [off_screen + self._cells(cells), controls, hands, rings],
